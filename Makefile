@@ -1,0 +1,49 @@
+# Two commands matter: `make run` (the service on the embedded default) and `make test`.
+PYTHON ?= python3.11
+VENV := .venv
+BIN := $(VENV)/bin
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.PHONY: run test lint format prod bench install install-dev js-deps clean
+
+$(BIN)/python:
+	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "need $(PYTHON) on PATH (or make PYTHON=python3)"; exit 1; }
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+
+$(VENV)/.installed: requirements.txt $(BIN)/python
+	$(BIN)/pip install --quiet -r requirements.txt
+	touch $@
+
+$(VENV)/.installed-dev: requirements.txt requirements-dev.txt $(BIN)/python
+	$(BIN)/pip install --quiet -r requirements-dev.txt
+	touch $@ $(VENV)/.installed
+
+install: $(VENV)/.installed
+install-dev: $(VENV)/.installed-dev
+
+run: install
+	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/python manage.py seed_demo
+	@echo ""
+	@echo "Service on http://$(HOST):$(PORT)/  (API docs http://$(HOST):$(PORT)/api/docs/, admin http://$(HOST):$(PORT)/admin/)"
+	SESSION_COOKIE_SECURE=$${SESSION_COOKIE_SECURE:-false} $(BIN)/daphne -b $(HOST) -p $(PORT) config.asgi:application
+
+lint: install-dev
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+format: install-dev
+	$(BIN)/ruff format .
+	$(BIN)/ruff check --fix .
+
+test: install-dev lint
+	$(BIN)/python manage.py makemigrations --check --dry-run
+	CACHE_KEY_PREFIX=kiosk-test $(BIN)/pytest $(PYTEST_ARGS)
+
+prod: install
+	$(BIN)/honcho start
+
+clean:
+	rm -rf $(VENV) var

@@ -1,0 +1,108 @@
+"""Agent API: sign-in (password, TOTP), sign-out, the CSRF cookie, the agent's own status."""
+
+from django.contrib.auth import login as django_login
+from django.contrib.auth import logout as django_logout
+from drf_spectacular.utils import extend_schema, inline_serializer
+from rest_framework import serializers
+from rest_framework.response import Response
+
+from apps.accounts import services
+from apps.accounts.models import AgentStatus, User
+from apps.api import xsrf
+from apps.api.inputs import client_ip, validated
+from apps.api.views import AgentAPIView, PublicAPIView
+
+
+class AgentUserOut(serializers.ModelSerializer):
+    class Meta:
+        model = User
+        fields = ["id", "name", "email", "is_agent", "agent_status"]
+
+
+class LoginIn(serializers.Serializer):
+    email = serializers.EmailField(max_length=254)
+    password = serializers.CharField(max_length=256, trim_whitespace=False)
+    remember = serializers.BooleanField(default=False)
+
+
+class LoginOut(serializers.Serializer):
+    status = serializers.ChoiceField(choices=["ok", "2fa_required"])
+    user = AgentUserOut(required=False)
+    challenge_id = serializers.CharField(required=False)
+
+
+class TwoFactorIn(serializers.Serializer):
+    challenge_id = serializers.CharField(max_length=64)
+    code = serializers.RegexField(r"^\d{6}$", error_messages={"invalid": "Enter the 6-digit code."})
+
+
+class AgentStatusIn(serializers.Serializer):
+    status = serializers.ChoiceField(choices=AgentStatus.values)
+
+
+def _signed_in_response(request, result: services.LoginResult) -> Response:
+    """Start the cookie session: `app_session` (30 days sliding; a browser-session cookie
+    unless `remember`) and a fresh XSRF-TOKEN bound to it."""
+    django_request = request._request
+    django_login(django_request, result.user, backend="django.contrib.auth.backends.ModelBackend")
+    django_request.session.set_expiry(None if result.remember else 0)
+    response = Response({"status": "ok", "user": AgentUserOut(result.user).data})
+    xsrf.issue_token(django_request, response)
+    return response
+
+
+class CsrfCookieView(PublicAPIView):
+    @extend_schema(responses={204: None}, summary="Set the XSRF-TOKEN cookie before signing in")
+    def get(self, request):
+        response = Response(status=204)
+        xsrf.issue_token(request._request, response)
+        return response
+
+
+class LoginView(PublicAPIView):
+    @extend_schema(request=LoginIn, responses={200: LoginOut}, summary="Sign in an agent")
+    def post(self, request):
+        xsrf.enforce(request._request)
+        data = validated(LoginIn, request.data)
+        result = services.agent_login(
+            email=data["email"], password=data["password"], remember=data["remember"], ip=client_ip(request)
+        )
+        if result.challenge is not None:
+            return Response({"status": "2fa_required", "challenge_id": result.challenge.public_id})
+        return _signed_in_response(request, result)
+
+
+class LoginTwoFactorView(PublicAPIView):
+    @extend_schema(request=TwoFactorIn, responses={200: LoginOut}, summary="Complete sign-in with a TOTP code")
+    def post(self, request):
+        xsrf.enforce(request._request)
+        data = validated(TwoFactorIn, request.data)
+        result = services.two_factor_verify(challenge_id=data["challenge_id"], code=data["code"])
+        return _signed_in_response(request, result)
+
+
+class LogoutView(AgentAPIView):
+    @extend_schema(request=None, responses={204: None}, summary="Sign out and invalidate the session")
+    def post(self, request):
+        django_logout(request._request)  # flushes the server-side session
+        response = Response(status=204)
+        xsrf.clear_cookie(response)
+        return response
+
+
+class CurrentUserView(AgentAPIView):
+    @extend_schema(responses={200: AgentUserOut}, summary="The signed-in agent")
+    def get(self, request):
+        return Response(AgentUserOut(request.user).data)
+
+
+class AgentStatusView(AgentAPIView):
+    @extend_schema(
+        request=AgentStatusIn,
+        responses={200: inline_serializer("Ok", {"ok": serializers.BooleanField()})},
+        summary="Set the agent's availability",
+    )
+    def post(self, request):
+        data = validated(AgentStatusIn, request.data)
+        services.agent_set_status(agent=request.user, status=data["status"])
+        return Response({"ok": True})

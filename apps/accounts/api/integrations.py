@@ -1,0 +1,48 @@
+"""Owner-scoped token API: issue and revoke personal access tokens; who am I."""
+
+from drf_spectacular.utils import extend_schema, inline_serializer
+from rest_framework import serializers
+from rest_framework.response import Response
+
+from apps.accounts import services
+from apps.accounts.api.agent import AgentUserOut
+from apps.api.inputs import client_ip, validated
+from apps.api.permissions import HasToken
+from apps.api.views import PublicAPIView, TokenAPIView, ensure_tls
+
+
+class TokenLoginIn(serializers.Serializer):
+    email = serializers.EmailField(max_length=254)
+    password = serializers.CharField(max_length=256, trim_whitespace=False)
+    code = serializers.RegexField(r"^\d{6}$", required=False, help_text="TOTP code, for agents with 2FA.")
+
+
+class TokenLoginView(PublicAPIView):
+    @extend_schema(
+        request=TokenLoginIn,
+        responses={200: inline_serializer("TokenLoginOut", {"token": serializers.CharField(), "user": AgentUserOut()})},
+        summary="Exchange an agent's email and password for a bearer token (shown once)",
+        auth=[],
+    )
+    def post(self, request):
+        ensure_tls(request)
+        data = validated(TokenLoginIn, request.data)
+        token, plaintext = services.token_login(
+            email=data["email"], password=data["password"], code=data.get("code"), ip=client_ip(request)
+        )
+        return Response({"token": plaintext, "user": AgentUserOut(token.user).data})
+
+
+class TokenLogoutView(TokenAPIView):
+    permission_classes = [HasToken]  # an ownerless agent may still revoke its own token
+
+    @extend_schema(request=None, responses={204: None}, summary="Revoke the token used for this request")
+    def post(self, request):
+        services.access_token_revoke(token=request.auth)
+        return Response(status=204)
+
+
+class TokenUserView(TokenAPIView):
+    @extend_schema(responses={200: AgentUserOut}, summary="The agent this token belongs to")
+    def get(self, request):
+        return Response(AgentUserOut(request.user).data)

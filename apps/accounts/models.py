@@ -1,0 +1,134 @@
+"""Tenancy and accounts: Owner (the tenant), its Businesses, and users (agents, panel users)."""
+
+import hashlib
+
+from django.contrib.auth.base_user import AbstractBaseUser, BaseUserManager
+from django.contrib.auth.models import PermissionsMixin
+from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
+from django.db import models
+from django.utils import timezone
+
+
+class Owner(models.Model):
+    """A restaurant company: the tenant every other record belongs to."""
+
+    name = models.CharField(max_length=200)
+    suspended = models.BooleanField(default=False)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    def __str__(self) -> str:
+        return self.name
+
+
+hex_color = RegexValidator(r"^#[0-9A-Fa-f]{6}$", "Use a colour like #1A2B3C.")
+currency_code = RegexValidator(r"^[A-Z]{3}$", "Use a three-letter ISO 4217 currency code.")
+
+
+class Business(models.Model):
+    owner = models.ForeignKey(Owner, on_delete=models.CASCADE, related_name="businesses")
+    name = models.CharField(max_length=200)
+    logo_url = models.URLField(blank=True)
+    currency = models.CharField(max_length=3, default="USD", validators=[currency_code])
+    tax_rate_bps = models.PositiveIntegerField(
+        default=0, validators=[MaxValueValidator(10000)], help_text="Exclusive tax rate in basis points."
+    )
+    primary_color = models.CharField(max_length=7, default="#1F6FEB", validators=[hex_color])
+    attract_message = models.CharField(max_length=200, default="Tap to order with a real person")
+    session_recording = models.BooleanField(default=False)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        verbose_name_plural = "businesses"
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class UserManager(BaseUserManager):
+    use_in_migrations = True
+
+    def create_user(self, email: str, password: str | None = None, **fields):
+        if not email:
+            raise ValueError("An email is required.")
+        user = self.model(email=self.normalize_email(email).lower(), **fields)
+        user.set_password(password)
+        user.save(using=self._db)
+        return user
+
+    def create_superuser(self, email: str, password: str | None = None, **fields):
+        fields.update(is_staff=True, is_superuser=True)
+        return self.create_user(email, password, **fields)
+
+
+class AgentStatus(models.TextChoices):
+    AVAILABLE = "available"
+    BUSY = "busy"
+    BREAK = "break"
+    OFFLINE = "offline"
+
+
+class PanelRole(models.TextChoices):
+    OWNER = "owner"
+    MANAGER = "manager"
+
+
+class User(AbstractBaseUser, PermissionsMixin):
+    """Agents (is_agent) log in to the agent and token APIs; owners and managers (panel_role)
+    to the owner panel; staff to /admin/. `owner` is the tenant, null for platform agents."""
+
+    email = models.EmailField(unique=True)
+    name = models.CharField(max_length=200)
+    avatar_url = models.URLField(blank=True)
+    owner = models.ForeignKey(Owner, null=True, blank=True, on_delete=models.CASCADE, related_name="users")
+    is_agent = models.BooleanField(default=False)
+    agent_status = models.CharField(max_length=10, choices=AgentStatus.choices, default=AgentStatus.OFFLINE)
+    panel_role = models.CharField(max_length=10, choices=PanelRole.choices, blank=True)
+    last_seen_at = models.DateTimeField(null=True, blank=True)
+    is_active = models.BooleanField(default=True)
+    is_staff = models.BooleanField(default=False)
+    date_joined = models.DateTimeField(default=timezone.now)
+
+    objects = UserManager()
+
+    USERNAME_FIELD = "email"
+    EMAIL_FIELD = "email"
+    REQUIRED_FIELDS = ["name"]
+
+    class Meta:
+        indexes = [models.Index(fields=["owner", "is_agent", "agent_status"])]
+
+    def __str__(self) -> str:
+        return self.email
+
+
+class LoginChallenge(models.Model):
+    """A pending second factor: issued after a correct password, valid 5 minutes, used once."""
+
+    public_id = models.CharField(max_length=64, unique=True)
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="login_challenges")
+    remember = models.BooleanField(default=False)
+    created_at = models.DateTimeField(default=timezone.now)
+    expires_at = models.DateTimeField()
+    used_at = models.DateTimeField(null=True, blank=True)
+    failed_attempts = models.PositiveSmallIntegerField(default=0, validators=[MinValueValidator(0)])
+
+    def __str__(self) -> str:
+        return f"2FA challenge for {self.user_id} (expires {self.expires_at:%H:%M:%S})"
+
+
+class PersonalAccessToken(models.Model):
+    """Bearer token `{id}|{secret}`; only the SHA-256 of the secret is kept."""
+
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="access_tokens")
+    name = models.CharField(max_length=200, default="api")
+    token_hash = models.CharField(max_length=64)
+    created_at = models.DateTimeField(default=timezone.now)
+    last_used_at = models.DateTimeField(null=True, blank=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"{self.user} #{self.pk}"
+
+
+def hash_token_secret(secret: str) -> str:
+    return hashlib.sha256(secret.encode()).hexdigest()

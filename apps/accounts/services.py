@@ -1,0 +1,128 @@
+"""State changes for accounts: agent sign-in with optional TOTP, agent status, access tokens."""
+
+import secrets
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+from django_otp import devices_for_user
+
+from apps.accounts import login_throttle
+from apps.accounts.models import AgentStatus, LoginChallenge, PersonalAccessToken, User, hash_token_secret
+from apps.core.errors import DomainError, ErrorCode
+
+
+@dataclass(frozen=True)
+class LoginResult:
+    """Either `user` (password accepted, no 2FA) or `challenge` (a TOTP code is needed)."""
+
+    user: User | None = None
+    challenge: LoginChallenge | None = None
+    remember: bool = False
+
+
+def _check_password(email: str, password: str) -> User | None:
+    user = User.objects.filter(email__iexact=email.strip()).first()
+    if user is None:
+        User().set_password(password)  # same hashing time whether or not the email exists
+        return None
+    return user if user.check_password(password) else None
+
+
+def _authenticate_agent(*, email: str, password: str, ip: str) -> User:
+    """Check an agent's password, counting failures per email + IP (429 after the limit)."""
+    login_throttle.ensure_allowed(email, ip)
+    user = _check_password(email, password)
+    if user is None:
+        login_throttle.record_failure(email, ip)
+        raise DomainError(ErrorCode.INVALID_CREDENTIALS, "The email or password is incorrect.")
+    login_throttle.reset(email, ip)
+    if not user.is_active:
+        raise DomainError(ErrorCode.ACCOUNT_DISABLED, "This account has been disabled.")
+    if not user.is_agent:
+        raise DomainError(ErrorCode.PANEL_ONLY_ACCOUNT, "This account signs in to the owner panel, not here.")
+    return user
+
+
+def _has_two_factor(user: User) -> bool:
+    return any(devices_for_user(user, confirmed=True))
+
+
+def _verify_totp(user: User, code: str | None) -> bool:
+    """django-otp refuses a code already used (replay) and allows one step of clock drift."""
+    return bool(code) and any(device.verify_token(code) for device in devices_for_user(user, confirmed=True))
+
+
+def agent_login(*, email: str, password: str, remember: bool, ip: str) -> LoginResult:
+    """Check an agent's password; start a 2FA challenge when the agent has TOTP enrolled."""
+    user = _authenticate_agent(email=email, password=password, ip=ip)
+    if _has_two_factor(user):
+        challenge = LoginChallenge.objects.create(
+            public_id=secrets.token_urlsafe(32),
+            user=user,
+            remember=remember,
+            expires_at=timezone.now() + settings.TWO_FACTOR_CHALLENGE_TTL,
+        )
+        return LoginResult(challenge=challenge, remember=remember)
+    return LoginResult(user=user, remember=remember)
+
+
+def token_login(*, email: str, password: str, code: str | None, ip: str) -> tuple[PersonalAccessToken, str]:
+    """Issue a personal access token to an agent. An agent with TOTP enrolled must also send
+    a current code: the token API is no way around the second factor."""
+    user = _authenticate_agent(email=email, password=password, ip=ip)
+    if _has_two_factor(user) and not _verify_totp(user, code):
+        raise DomainError(ErrorCode.INVALID_2FA_CODE, "This account needs its current authentication code.")
+    return access_token_issue(user=user, name="api")
+
+
+def two_factor_verify(*, challenge_id: str, code: str) -> LoginResult:
+    """Consume a 2FA challenge with a TOTP code. A challenge works once, for 5 minutes, and is
+    burnt after TWO_FACTOR_MAX_ATTEMPTS wrong codes."""
+    with transaction.atomic():
+        challenge = (
+            LoginChallenge.objects.select_for_update().select_related("user").filter(public_id=challenge_id).first()
+        )
+        if challenge is None:
+            raise DomainError(ErrorCode.CHALLENGE_NOT_FOUND, "This sign-in challenge does not exist.")
+        if challenge.used_at is not None:
+            raise DomainError(ErrorCode.CHALLENGE_ALREADY_USED, "This sign-in challenge was already used.")
+        if challenge.expires_at <= timezone.now():
+            raise DomainError(ErrorCode.CHALLENGE_EXPIRED, "This sign-in challenge expired. Sign in again.")
+        user = challenge.user
+        if not user.is_active:
+            raise DomainError(ErrorCode.ACCOUNT_DISABLED, "This account has been disabled.")
+        verified = _verify_totp(user, code)
+        if verified:
+            challenge.used_at = timezone.now()
+        else:
+            challenge.failed_attempts += 1
+            if challenge.failed_attempts >= settings.TWO_FACTOR_MAX_ATTEMPTS:
+                challenge.used_at = timezone.now()
+        challenge.save(update_fields=["failed_attempts", "used_at"])
+    # Raised after the block commits, so a wrong attempt is counted even though the call fails.
+    if not verified:
+        raise DomainError(ErrorCode.INVALID_2FA_CODE, "The authentication code is incorrect.")
+    return LoginResult(user=user, remember=challenge.remember)
+
+
+def agent_set_status(*, agent: User, status: str) -> None:
+    if status not in AgentStatus.values:
+        raise DomainError(
+            ErrorCode.VALIDATION_ERROR,
+            "Unknown agent status.",
+            details={"status": [f"Must be one of: {', '.join(AgentStatus.values)}."]},
+        )
+    User.objects.filter(pk=agent.pk).update(agent_status=status, last_seen_at=timezone.now())
+
+
+def access_token_issue(*, user: User, name: str = "api") -> tuple[PersonalAccessToken, str]:
+    """Create a personal access token; the plaintext `{id}|{secret}` is returned only here."""
+    secret = secrets.token_urlsafe(30)[:40]
+    token = PersonalAccessToken.objects.create(user=user, name=name, token_hash=hash_token_secret(secret))
+    return token, f"{token.pk}|{secret}"
+
+
+def access_token_revoke(*, token: PersonalAccessToken) -> None:
+    PersonalAccessToken.objects.filter(pk=token.pk, revoked_at=None).update(revoked_at=timezone.now())

@@ -1,0 +1,94 @@
+"""The error envelopes and the one exception handler every API view uses.
+
+Kiosk surface: {"error": {"code", "message", "request_id"}}.
+Agent and token surfaces: {"error": {"code", "message"}}.
+Validation errors add "details" (field -> messages). The surface is read from the path, so
+unknown routes (served by a catch-all view per surface) get the same envelope.
+"""
+
+import logging
+from typing import Any
+
+from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.db import InterfaceError, OperationalError
+from django.http import Http404, HttpRequest
+from rest_framework import exceptions as drf
+from rest_framework.response import Response
+from rest_framework.views import set_rollback
+
+from apps.api.surfaces import Surface, surface_for_path
+from apps.core.errors import STATUS_BY_CODE, DomainError, ErrorCode
+
+logger = logging.getLogger(__name__)
+
+
+class CsrfMismatch(drf.APIException):
+    status_code = 419
+    default_detail = "The X-XSRF-TOKEN header is missing or does not match the XSRF-TOKEN cookie."
+    default_code = ErrorCode.CSRF_MISMATCH
+
+
+def error_body(request: HttpRequest, code: str, message: str, details: Any = None) -> dict:
+    error: dict[str, Any] = {"code": str(code), "message": message}
+    if details is not None:
+        error["details"] = details
+    if surface_for_path(request.path) == Surface.KIOSK:
+        error["request_id"] = getattr(request, "request_id", None)
+    return {"error": error}
+
+
+def error_response(request: HttpRequest, code: ErrorCode, message: str, *, details: Any = None, headers=None):
+    return Response(error_body(request, code, message, details), status=STATUS_BY_CODE[code], headers=headers)
+
+
+def _auth_code(request: HttpRequest) -> ErrorCode:
+    if surface_for_path(request.path) == Surface.KIOSK:
+        return ErrorCode.DEVICE_TOKEN_INVALID
+    return ErrorCode.UNAUTHENTICATED
+
+
+def _translate(exc: Exception, request: HttpRequest) -> tuple[ErrorCode, str, Any, dict]:
+    """Map any exception to (code, message, details, headers)."""
+    if isinstance(exc, DomainError):
+        return exc.code, exc.message, exc.details, exc.headers
+    if isinstance(exc, drf.ValidationError):
+        return ErrorCode.VALIDATION_ERROR, "The request has invalid fields.", exc.detail, {}
+    if isinstance(exc, drf.ParseError):
+        return ErrorCode.MALFORMED_REQUEST, f"The request body could not be parsed: {exc.detail}", None, {}
+    if isinstance(exc, (drf.NotAuthenticated, drf.AuthenticationFailed)):
+        return _auth_code(request), str(exc.detail), None, {}
+    if isinstance(exc, CsrfMismatch):
+        return ErrorCode.CSRF_MISMATCH, str(exc.detail), None, {}
+    if isinstance(exc, drf.Throttled):
+        wait = max(1, int(exc.wait or 1))
+        message = f"Too many requests. Retry in {wait} seconds."
+        return ErrorCode.RATE_LIMITED, message, None, {"Retry-After": str(wait)}
+    if isinstance(exc, (drf.PermissionDenied, DjangoPermissionDenied)):
+        return ErrorCode.FORBIDDEN, "You do not have permission to perform this action.", None, {}
+    if isinstance(exc, drf.NotFound):
+        return ErrorCode.NOT_FOUND, str(exc.detail), None, {}
+    if isinstance(exc, Http404):
+        return ErrorCode.NOT_FOUND, "Not found.", None, {}
+    if isinstance(exc, drf.MethodNotAllowed):
+        return ErrorCode.METHOD_NOT_ALLOWED, str(exc.detail), None, {}
+    if isinstance(exc, drf.UnsupportedMediaType):
+        return ErrorCode.UNSUPPORTED_MEDIA_TYPE, str(exc.detail), None, {}
+    if isinstance(exc, drf.NotAcceptable):
+        return ErrorCode.NOT_ACCEPTABLE, str(exc.detail), None, {}
+    if isinstance(exc, (OperationalError, InterfaceError)):
+        logger.warning("database unavailable: %s", exc)
+        return ErrorCode.SERVICE_UNAVAILABLE, "The service is briefly unavailable. Retry shortly.", None, {}
+    logger.exception("unhandled error", exc_info=exc)
+    return ErrorCode.INTERNAL_ERROR, "An unexpected error occurred.", None, {}
+
+
+def exception_handler(exc: Exception, context: dict) -> Response:
+    """DRF EXCEPTION_HANDLER: every error on every surface goes through here."""
+    request = context["request"]
+    code, message, details, headers = _translate(exc, request)
+    set_rollback()  # roll back an enclosing atomic block, if any
+    if isinstance(exc, drf.MethodNotAllowed) and context.get("view") is not None:
+        headers = {**headers, "Allow": ", ".join(context["view"].allowed_methods)}
+    if code == ErrorCode.SERVICE_UNAVAILABLE:
+        headers = {**headers, "Retry-After": "5"}
+    return error_response(request, code, message, details=details, headers=headers)

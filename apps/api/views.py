@@ -1,0 +1,60 @@
+"""Base views, one per surface: each sets that surface's authentication, permissions and
+throttles once, so endpoint views only declare what they do."""
+
+from django.conf import settings
+from rest_framework.exceptions import NotFound
+from rest_framework.views import APIView
+
+from apps.api.authentication import AgentSessionAuthentication, BearerTokenAuthentication, DeviceAuthentication
+from apps.api.permissions import HasOwnerToken, IsAgent, IsKiosk
+from apps.api.throttles import AgentThrottle, KioskThrottle, TokenApiThrottle
+from apps.core.errors import DomainError, ErrorCode
+
+
+class KioskAPIView(APIView):
+    """Kiosk API: `request.auth` is the authenticated Kiosk."""
+
+    authentication_classes = [DeviceAuthentication]
+    permission_classes = [IsKiosk]
+    throttle_classes = [KioskThrottle]
+
+
+class AgentAPIView(APIView):
+    """Agent API: `request.user` is the signed-in agent; mutating calls carry X-XSRF-TOKEN."""
+
+    authentication_classes = [AgentSessionAuthentication]
+    permission_classes = [IsAgent]
+    throttle_classes = [AgentThrottle]
+
+
+def ensure_tls(request) -> None:
+    """The token API refuses plain HTTP (spec 5) unless REQUIRE_TLS is off (tests, embedded)."""
+    if settings.REQUIRE_TLS and not request.is_secure():
+        raise DomainError(ErrorCode.TLS_REQUIRED, "Use HTTPS: the token API refuses plain HTTP.")
+
+
+class TokenAPIView(APIView):
+    """Owner-scoped token API: `request.user` is the token's agent, `request.auth` the token."""
+
+    authentication_classes = [BearerTokenAuthentication]
+    permission_classes = [HasOwnerToken]
+    throttle_classes = [TokenApiThrottle]
+
+    def initial(self, request, *args, **kwargs):
+        ensure_tls(request)
+        super().initial(request, *args, **kwargs)
+
+
+class PublicAPIView(APIView):
+    """Unauthenticated endpoints (login, pairing, CSRF cookie); they add their own throttles."""
+
+    authentication_classes: list = []
+    permission_classes: list = []
+    throttle_classes: list = []
+
+
+class UnknownRouteView(PublicAPIView):
+    """Catch-all at the end of each surface's URLs: unknown routes get the surface's envelope."""
+
+    def initial(self, request, *args, **kwargs):
+        raise NotFound(f"There is no {request.method} {request.path} here.")

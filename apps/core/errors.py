@@ -1,0 +1,96 @@
+"""Domain errors: services raise these; each API surface renders them in its own envelope.
+
+One error class carries a code, an HTTP status and optional details (the Zulip shape). The
+code -> status table is DESIGN.md section 2 "Errors"; a service may not invent a status.
+"""
+
+from enum import StrEnum
+from typing import Any
+
+
+class ErrorCode(StrEnum):
+    DEVICE_TOKEN_INVALID = "DEVICE_TOKEN_INVALID"
+    DEVICE_NOT_FOUND = "DEVICE_NOT_FOUND"
+    DEVICE_ALREADY_PAIRED = "DEVICE_ALREADY_PAIRED"
+    AGENT_HAS_ACTIVE_SESSION = "AGENT_HAS_ACTIVE_SESSION"
+    SESSION_NOT_FOUND = "SESSION_NOT_FOUND"
+    SESSION_ALREADY_ENDED = "SESSION_ALREADY_ENDED"
+    SESSION_ALREADY_ACCEPTED = "SESSION_ALREADY_ACCEPTED"
+    SESSION_IN_PROGRESS = "SESSION_IN_PROGRESS"
+    SESSION_NOT_OWNED = "SESSION_NOT_OWNED"
+    PAIRING_CODE_INVALID = "PAIRING_CODE_INVALID"
+    PAIRING_CODE_EXPIRED = "PAIRING_CODE_EXPIRED"
+    PAIRING_CODE_ALREADY_USED = "PAIRING_CODE_ALREADY_USED"
+    VALIDATION_ERROR = "VALIDATION_ERROR"
+    MALFORMED_REQUEST = "MALFORMED_REQUEST"
+    UNSUPPORTED_MEDIA_TYPE = "UNSUPPORTED_MEDIA_TYPE"
+    NOT_ACCEPTABLE = "NOT_ACCEPTABLE"
+    RATE_LIMITED = "RATE_LIMITED"
+    NOT_FOUND = "NOT_FOUND"
+    METHOD_NOT_ALLOWED = "METHOD_NOT_ALLOWED"
+    FORBIDDEN = "FORBIDDEN"
+    UNAUTHENTICATED = "UNAUTHENTICATED"
+    INVALID_CREDENTIALS = "INVALID_CREDENTIALS"
+    ACCOUNT_DISABLED = "ACCOUNT_DISABLED"
+    PANEL_ONLY_ACCOUNT = "PANEL_ONLY_ACCOUNT"
+    CHALLENGE_NOT_FOUND = "CHALLENGE_NOT_FOUND"
+    CHALLENGE_EXPIRED = "CHALLENGE_EXPIRED"
+    CHALLENGE_ALREADY_USED = "CHALLENGE_ALREADY_USED"
+    INVALID_2FA_CODE = "INVALID_2FA_CODE"
+    CSRF_MISMATCH = "CSRF_MISMATCH"
+    TLS_REQUIRED = "TLS_REQUIRED"
+    INVALID_STATE = "INVALID_STATE"
+    SERVICE_UNAVAILABLE = "SERVICE_UNAVAILABLE"
+    INTERNAL_ERROR = "INTERNAL_ERROR"
+
+
+STATUS_BY_CODE: dict[ErrorCode, int] = {
+    ErrorCode.DEVICE_TOKEN_INVALID: 401,
+    ErrorCode.DEVICE_NOT_FOUND: 404,
+    ErrorCode.DEVICE_ALREADY_PAIRED: 409,
+    ErrorCode.AGENT_HAS_ACTIVE_SESSION: 409,
+    ErrorCode.SESSION_NOT_FOUND: 404,
+    ErrorCode.SESSION_ALREADY_ENDED: 409,
+    ErrorCode.SESSION_ALREADY_ACCEPTED: 409,
+    ErrorCode.SESSION_IN_PROGRESS: 409,
+    ErrorCode.SESSION_NOT_OWNED: 403,
+    ErrorCode.PAIRING_CODE_INVALID: 404,
+    ErrorCode.PAIRING_CODE_EXPIRED: 410,
+    ErrorCode.PAIRING_CODE_ALREADY_USED: 409,
+    ErrorCode.VALIDATION_ERROR: 422,
+    ErrorCode.MALFORMED_REQUEST: 400,
+    ErrorCode.UNSUPPORTED_MEDIA_TYPE: 415,
+    ErrorCode.NOT_ACCEPTABLE: 406,
+    ErrorCode.RATE_LIMITED: 429,
+    ErrorCode.NOT_FOUND: 404,
+    ErrorCode.METHOD_NOT_ALLOWED: 405,
+    ErrorCode.FORBIDDEN: 403,
+    ErrorCode.UNAUTHENTICATED: 401,
+    ErrorCode.INVALID_CREDENTIALS: 401,
+    ErrorCode.ACCOUNT_DISABLED: 403,
+    ErrorCode.PANEL_ONLY_ACCOUNT: 403,
+    ErrorCode.CHALLENGE_NOT_FOUND: 404,
+    ErrorCode.CHALLENGE_EXPIRED: 410,
+    ErrorCode.CHALLENGE_ALREADY_USED: 409,
+    ErrorCode.INVALID_2FA_CODE: 422,
+    ErrorCode.CSRF_MISMATCH: 419,
+    ErrorCode.TLS_REQUIRED: 403,
+    ErrorCode.INVALID_STATE: 409,
+    ErrorCode.SERVICE_UNAVAILABLE: 503,
+    ErrorCode.INTERNAL_ERROR: 500,
+}
+
+
+class DomainError(Exception):
+    """A refusal the client can act on: rendered as {error: {code, message, ...}}."""
+
+    def __init__(self, code: ErrorCode, message: str, *, details: Any = None, headers: dict | None = None):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.details = details
+        self.headers = headers or {}
+
+    @property
+    def status(self) -> int:
+        return STATUS_BY_CODE[self.code]

@@ -1,0 +1,59 @@
+"""Kiosk API: pairing (no device headers) and the idle heartbeat."""
+
+from drf_spectacular.utils import extend_schema, inline_serializer
+from rest_framework import serializers
+from rest_framework.response import Response
+
+from apps.api.inputs import validated
+from apps.api.throttles import PairingThrottle
+from apps.api.views import KioskAPIView, PublicAPIView
+from apps.kiosks import services
+
+
+class PairIn(serializers.Serializer):
+    code = serializers.RegexField(r"^\d{6}$", error_messages={"invalid": "Enter the 6-digit pairing code."})
+    device_id = serializers.UUIDField()
+    device_name = serializers.CharField(max_length=200)
+
+
+class PairOut(serializers.Serializer):
+    kiosk_id = serializers.CharField()
+    device_token = serializers.CharField()
+    business = inline_serializer(
+        "PairedBusiness", {"name": serializers.CharField(), "logo_url": serializers.CharField()}
+    )
+    settings = inline_serializer(
+        "KioskSettings", {"primary_color": serializers.CharField(), "attract_message": serializers.CharField()}
+    )
+
+
+class PairView(PublicAPIView):
+    throttle_classes = [PairingThrottle]
+
+    @extend_schema(request=PairIn, responses={200: PairOut}, summary="Pair this kiosk with a 6-digit code", auth=[])
+    def post(self, request):
+        data = validated(PairIn, request.data)
+        kiosk, token = services.kiosk_pair(
+            code=data["code"], device_id=data["device_id"], device_name=data["device_name"]
+        )
+        business = kiosk.business
+        return Response(
+            {
+                "kiosk_id": str(kiosk.pk),
+                "device_token": token,
+                "business": {"name": business.name, "logo_url": business.logo_url},
+                "settings": {"primary_color": business.primary_color, "attract_message": business.attract_message},
+            }
+        )
+
+
+class HeartbeatView(KioskAPIView):
+    """Authentication itself records the heartbeat; this endpoint is for idle kiosks."""
+
+    @extend_schema(
+        request=None,
+        responses={200: inline_serializer("HeartbeatOut", {"ok": serializers.BooleanField()})},
+        summary="Tell the service this kiosk is alive",
+    )
+    def post(self, request):
+        return Response({"ok": True})

@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class KiosksConfig(AppConfig):
+    name = "apps.kiosks"
+    label = "kiosks"

@@ -1,0 +1,117 @@
+"""State changes for kiosks: pairing codes, pairing, unpairing, heartbeats and presence."""
+
+import secrets
+import uuid
+from datetime import timedelta
+
+from django.core.cache import cache
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from apps.accounts.models import Business
+from apps.core import events
+from apps.core.errors import DomainError, ErrorCode
+from apps.core.timefmt import iso_z
+from apps.kiosks.models import Kiosk, PairingCode, hash_device_token, hash_pairing_code
+
+PAIRING_CODE_TTL = timedelta(minutes=15)
+# Heartbeats are written at most this often per kiosk; the 90 s offline rule has ample margin.
+HEARTBEAT_WRITE_INTERVAL_SECONDS = 15
+
+
+def pairing_code_create(*, business: Business) -> tuple[PairingCode, str]:
+    """A fresh 6-digit code for `business`; the plaintext is returned only here."""
+    now = timezone.now()
+    for _ in range(50):
+        code = f"{secrets.randbelow(10**6):06d}"
+        code_hash = hash_pairing_code(code)
+        live = PairingCode.objects.filter(code_hash=code_hash, used_at=None, expires_at__gt=now)
+        if not live.exists():
+            break
+    pairing_code = PairingCode.objects.create(
+        business=business, code_hash=code_hash, created_at=now, expires_at=now + PAIRING_CODE_TTL
+    )
+    return pairing_code, code
+
+
+def kiosk_pair(*, code: str, device_id: uuid.UUID, device_name: str) -> tuple[Kiosk, str]:
+    """Consume a pairing code and issue the device token (returned only here).
+
+    Re-pairing a device of the same owner replaces its token; a device still paired to
+    another owner is refused, so nobody can unpair someone else's kiosk with their own code.
+    """
+    now = timezone.now()
+    token = secrets.token_urlsafe(32)
+    try:
+        with transaction.atomic():
+            pairing_code = (
+                PairingCode.objects.select_for_update()
+                .select_related("business")
+                .filter(code_hash=hash_pairing_code(code))
+                .order_by("-created_at")
+                .first()
+            )
+            if pairing_code is None:
+                raise DomainError(ErrorCode.PAIRING_CODE_INVALID, "This pairing code does not exist.")
+            if pairing_code.used_at is not None:
+                raise DomainError(ErrorCode.PAIRING_CODE_ALREADY_USED, "This pairing code was already used.")
+            if pairing_code.expires_at <= now:
+                raise DomainError(ErrorCode.PAIRING_CODE_EXPIRED, "This pairing code expired; generate a new one.")
+            business = pairing_code.business
+            kiosk = Kiosk.objects.select_for_update().filter(device_id=device_id, unpaired_at=None).first()
+            if kiosk is not None and kiosk.business.owner_id != business.owner_id:
+                raise DomainError(
+                    ErrorCode.DEVICE_ALREADY_PAIRED, "This device is paired to another account; unpair it there first."
+                )
+            if kiosk is None:
+                kiosk = Kiosk(device_id=device_id)
+            kiosk.business = business
+            kiosk.name = device_name
+            kiosk.token_hash = hash_device_token(token)
+            kiosk.paired_at = now
+            kiosk.online = True
+            kiosk.last_seen_at = now
+            kiosk.save()
+            pairing_code.used_at = now
+            pairing_code.kiosk = kiosk
+            pairing_code.save(update_fields=["used_at", "kiosk"])
+    except IntegrityError as exc:  # a concurrent pairing of the same device won
+        raise DomainError(ErrorCode.DEVICE_ALREADY_PAIRED, "This device was paired by another request.") from exc
+    return kiosk, token
+
+
+def kiosk_unpair(*, kiosk: Kiosk) -> None:
+    """Revoke the device token at once: the next request with it answers 401."""
+    Kiosk.objects.filter(pk=kiosk.pk).update(unpaired_at=timezone.now(), token_hash="", online=False)
+    cache.delete(_heartbeat_key(kiosk.pk))
+
+
+def kiosk_record_heartbeat(*, kiosk: Kiosk) -> None:
+    """Note that the kiosk is alive. Writes at most once per HEARTBEAT_WRITE_INTERVAL_SECONDS
+    per kiosk; an offline kiosk comes back online at once (`kiosk.online`)."""
+    now = timezone.now()
+    if kiosk.online:
+        if not cache.add(_heartbeat_key(kiosk.pk), 1, timeout=HEARTBEAT_WRITE_INTERVAL_SECONDS):
+            return
+        Kiosk.objects.filter(pk=kiosk.pk).update(last_seen_at=now)
+        kiosk.last_seen_at = now
+        return
+    with transaction.atomic():
+        came_online = Kiosk.objects.filter(pk=kiosk.pk, online=False).update(online=True, last_seen_at=now)
+        if came_online:
+            events.emit(
+                "kiosk.online",
+                {
+                    "kiosk_id": kiosk.pk,
+                    "kiosk_name": kiosk.name,
+                    "location": kiosk.location,
+                    "online_at": iso_z(now),
+                },
+                owner_id=kiosk.business.owner_id,
+            )
+    kiosk.online, kiosk.last_seen_at = True, now
+    cache.set(_heartbeat_key(kiosk.pk), 1, timeout=HEARTBEAT_WRITE_INTERVAL_SECONDS)
+
+
+def _heartbeat_key(kiosk_id: int) -> str:
+    return f"kiosk-heartbeat:{kiosk_id}"

@@ -1,0 +1,70 @@
+"""Kiosk API for sessions: start, status poll, cancel."""
+
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers
+from rest_framework.response import Response
+
+from apps.api.inputs import validated
+from apps.api.views import KioskAPIView
+from apps.sessions import selectors, services
+from apps.sessions.models import Session
+
+
+class StartIn(serializers.Serializer):
+    device_id = serializers.UUIDField()
+    customer_locale = serializers.RegexField(
+        r"^[A-Za-z]{2,3}([-_][A-Za-z0-9]{2,8})*$", max_length=35, error_messages={"invalid": "Use a locale like en-US."}
+    )
+
+
+class StartOut(serializers.Serializer):
+    session_id = serializers.CharField(source="public_id")
+    status = serializers.CharField()
+    created_at = serializers.DateTimeField()
+    poll_url = serializers.SerializerMethodField()
+
+    def get_poll_url(self, session: Session) -> str:
+        return f"/api/public/sessions/{session.public_id}/status"
+
+
+class AgentBrief(serializers.Serializer):
+    id = serializers.CharField()
+    name = serializers.CharField()
+    avatar_url = serializers.CharField()
+
+
+class StatusOut(serializers.Serializer):
+    session_id = serializers.CharField(source="public_id")
+    status = serializers.CharField()
+    agent = AgentBrief(allow_null=True)
+    video_channel = serializers.CharField(source="public_id")
+    created_at = serializers.DateTimeField()
+    accepted_at = serializers.DateTimeField(allow_null=True)
+    ended_at = serializers.DateTimeField(allow_null=True)
+    duration_seconds = serializers.IntegerField(allow_null=True)
+    end_reason = serializers.CharField()
+
+
+class StartSessionView(KioskAPIView):
+    @extend_schema(request=StartIn, responses={201: StartOut}, summary="Start a customer session")
+    def post(self, request):
+        data = validated(StartIn, request.data)
+        kiosk = request.auth
+        if data["device_id"] != kiosk.device_id:
+            raise serializers.ValidationError({"device_id": ["Must equal the X-Device-Id header."]})
+        session = services.session_start(kiosk=kiosk, customer_locale=data["customer_locale"])
+        return Response(StartOut(session).data, status=201)
+
+
+class SessionStatusView(KioskAPIView):
+    @extend_schema(responses={200: StatusOut}, summary="Poll a session's status (every 2 s while pending)")
+    def get(self, request, public_id: str):
+        session = selectors.session_for_kiosk(kiosk=request.auth, public_id=public_id)
+        return Response(StatusOut(session).data)
+
+
+class CancelSessionView(KioskAPIView):
+    @extend_schema(request=None, responses={200: StatusOut}, summary="The customer cancels the session")
+    def post(self, request, public_id: str):
+        session = services.session_cancel_by_kiosk(public_id=public_id, kiosk=request.auth)
+        return Response(StatusOut(session).data)

@@ -1,0 +1,77 @@
+"""The customer-agent session: one kiosk, at most one agent, one video channel."""
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+
+
+class SessionStatus(models.TextChoices):
+    PENDING = "pending"
+    ACTIVE = "active"
+    PAYMENT = "payment"
+    COMPLETED = "completed"
+    ABANDONED = "abandoned"
+    FAILED = "failed"
+
+
+OPEN_STATUSES = (SessionStatus.PENDING, SessionStatus.ACTIVE, SessionStatus.PAYMENT)
+ENDED_STATUSES = (SessionStatus.COMPLETED, SessionStatus.ABANDONED, SessionStatus.FAILED)
+
+
+class EndReason(models.TextChoices):
+    COMPLETED = "completed"
+    CUSTOMER_ABANDONED = "customer_abandoned"
+    TECHNICAL_ISSUE = "technical_issue"
+    REFUSED_SERVICE = "refused_service"
+    # Ways out that are not an agent's end call:
+    KIOSK_CANCELLED = "kiosk_cancelled"
+    TIMED_OUT = "timed_out"
+
+
+def new_public_id() -> str:
+    return "ses_" + secrets.token_urlsafe(15)  # 20 url-safe characters
+
+
+class Session(models.Model):
+    public_id = models.CharField(max_length=32, unique=True, default=new_public_id)
+    owner = models.ForeignKey("accounts.Owner", on_delete=models.CASCADE, related_name="sessions")
+    business = models.ForeignKey("accounts.Business", on_delete=models.CASCADE, related_name="sessions")
+    kiosk = models.ForeignKey("kiosks.Kiosk", on_delete=models.CASCADE, related_name="sessions")
+    agent = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="agent_sessions"
+    )
+    status = models.CharField(max_length=10, choices=SessionStatus.choices, default=SessionStatus.PENDING)
+    customer_locale = models.CharField(max_length=35)
+    created_at = models.DateTimeField(default=timezone.now)
+    accepted_at = models.DateTimeField(null=True, blank=True)
+    ended_at = models.DateTimeField(null=True, blank=True)
+    end_reason = models.CharField(max_length=20, choices=EndReason.choices, blank=True)
+    notes = models.TextField(blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["kiosk"],
+                condition=models.Q(status__in=["pending", "active", "payment"]),
+                name="one_open_session_per_kiosk",
+            ),
+        ]
+        indexes = [
+            models.Index(fields=["status", "created_at"]),
+            models.Index(fields=["owner", "created_at"]),
+            models.Index(fields=["agent", "status"]),
+        ]
+
+    def __str__(self) -> str:
+        return self.public_id
+
+    @property
+    def duration_seconds(self) -> int | None:
+        """Talk time: from accept to end (0 for a session no agent accepted)."""
+        if self.ended_at is None:
+            return None
+        if self.accepted_at is None:
+            return 0
+        return max(0, int((self.ended_at - self.accepted_at).total_seconds()))

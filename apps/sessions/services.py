@@ -1,0 +1,100 @@
+"""State changes for sessions. Each function is one transition of `state_machine.TRANSITIONS`,
+runs in one transaction and emits its domain event inside it."""
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from apps.accounts.models import AgentStatus, User
+from apps.core import events
+from apps.core.errors import DomainError, ErrorCode
+from apps.kiosks.models import Kiosk
+from apps.sessions import payloads, selectors
+from apps.sessions.models import OPEN_STATUSES, Session, SessionStatus
+from apps.sessions.state_machine import next_status
+
+
+def session_start(*, kiosk: Kiosk, customer_locale: str) -> Session:
+    """Open a pending session on `kiosk`; a kiosk has at most one open session."""
+    existing = Session.objects.filter(kiosk=kiosk, status__in=OPEN_STATUSES).first()
+    if existing is not None:
+        raise _in_progress(existing)
+    try:
+        with transaction.atomic():
+            session = Session.objects.create(
+                owner_id=kiosk.business.owner_id,
+                business=kiosk.business,
+                kiosk=kiosk,
+                customer_locale=customer_locale,
+            )
+            events.emit("session.started", payloads.session_started(session), owner_id=session.owner_id)
+    except IntegrityError:  # a concurrent start on the same kiosk won the unique constraint
+        existing = Session.objects.filter(kiosk=kiosk, status__in=OPEN_STATUSES).first()
+        if existing is None:
+            raise
+        raise _in_progress(existing) from None
+    return session
+
+
+def _in_progress(session: Session) -> DomainError:
+    return DomainError(
+        ErrorCode.SESSION_IN_PROGRESS,
+        f"This kiosk already has a {session.status} session ({session.public_id}).",
+        details={"session_id": session.public_id, "status": session.status},
+    )
+
+
+def session_accept(*, public_id: str, agent: User) -> Session:
+    """Claim a pending session. A single conditional UPDATE decides the race: exactly one of
+    any number of concurrent callers wins; the others get 409 SESSION_ALREADY_ACCEPTED."""
+    with transaction.atomic():
+        session = selectors.session_visible_to_agent(agent=agent, public_id=public_id)
+        # Serialise this agent's own accepts, so one agent never holds two live sessions.
+        User.objects.select_for_update().filter(pk=agent.pk).first()
+        if Session.objects.filter(agent=agent, status__in=(SessionStatus.ACTIVE, SessionStatus.PAYMENT)).exists():
+            raise DomainError(ErrorCode.AGENT_HAS_ACTIVE_SESSION, "End your current session before accepting another.")
+        now = timezone.now()
+        won = Session.objects.filter(pk=session.pk, status=SessionStatus.PENDING).update(
+            status=next_status(SessionStatus.PENDING, "accept"), agent=agent, accepted_at=now
+        )
+        if not won:
+            session.refresh_from_db(fields=["status"])
+            if session.status in OPEN_STATUSES:
+                raise DomainError(ErrorCode.SESSION_ALREADY_ACCEPTED, "Another agent accepted this session first.")
+            next_status(session.status, "accept")  # raises SESSION_ALREADY_ENDED
+        session.status, session.agent, session.accepted_at = SessionStatus.ACTIVE, agent, now
+        User.objects.filter(pk=agent.pk).update(agent_status=AgentStatus.BUSY, last_seen_at=now)
+        agent.agent_status = AgentStatus.BUSY
+        events.emit("session.accepted", payloads.session_accepted(session), owner_id=session.owner_id)
+    return session
+
+
+def session_end(*, public_id: str, agent: User, reason: str, notes: str) -> Session:
+    """The accepting agent ends the session with one of the four reasons."""
+    with transaction.atomic():
+        session = selectors.session_visible_to_agent(agent=agent, public_id=public_id, lock=True)
+        if session.agent_id != agent.pk:
+            raise DomainError(ErrorCode.SESSION_NOT_OWNED, "Only the agent who accepted this session can end it.")
+        _close(session, action=f"end:{reason}", reason=reason, notes=notes)
+    return session
+
+
+def session_cancel_by_kiosk(*, public_id: str, kiosk: Kiosk) -> Session:
+    """The customer walks away: a pending or active session is abandoned."""
+    with transaction.atomic():
+        session = selectors.session_for_kiosk(kiosk=kiosk, public_id=public_id, lock=True)
+        _close(session, action="kiosk_cancel", reason="kiosk_cancelled", notes="")
+    return session
+
+
+def _close(session: Session, *, action: str, reason: str, notes: str) -> None:
+    """Move an open session to its ended status, free its agent and emit `session.ended`."""
+    session.status = next_status(session.status, action)
+    session.ended_at = timezone.now()
+    session.end_reason = reason
+    session.notes = notes
+    session.save(update_fields=["status", "ended_at", "end_reason", "notes"])
+    if session.agent_id is not None:
+        User.objects.filter(pk=session.agent_id, agent_status=AgentStatus.BUSY).update(
+            agent_status=AgentStatus.AVAILABLE, last_seen_at=session.ended_at
+        )
+    events.emit("session.ended", payloads.session_ended(session), owner_id=session.owner_id)

@@ -1,0 +1,13 @@
+"""ASGI entry point: `config.asgi:application` (daphne serves HTTP and, later, WebSockets)."""
+
+import os
+
+from django.core.asgi import get_asgi_application
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+
+django_asgi_app = get_asgi_application()
+
+from channels.routing import ProtocolTypeRouter  # noqa: E402  (needs Django set up first)
+
+application = ProtocolTypeRouter({"http": django_asgi_app})

@@ -1,0 +1,262 @@
+"""Settings, read from the environment.
+
+Two run modes share this file (DESIGN.md section 1):
+- embedded (no DATABASE_URL / REDIS_URL): SQLite under var/, in-memory channel layer,
+  local-memory cache, background jobs on an in-process thread pool;
+- production stack (DATABASE_URL / REDIS_URL set): PostgreSQL, Redis cache, channels-redis,
+  Celery on Redis.
+APP_ENV=production additionally refuses to start without real secrets and turns on TLS rules.
+"""
+
+import os
+from datetime import timedelta
+from pathlib import Path
+
+import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
+
+from config.local_secrets import load_or_create
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+VAR_DIR = Path(os.environ.get("VAR_DIR", BASE_DIR / "var"))
+
+
+def env_bool(name: str, default: bool) -> bool:
+    value = os.environ.get(name)
+    if value is None or value == "":
+        return default
+    return value.strip().lower() in {"1", "true", "yes", "on"}
+
+
+def env_list(name: str, default: str = "") -> list[str]:
+    return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
+
+
+APP_ENV = os.environ.get("APP_ENV", "local")
+PRODUCTION = APP_ENV == "production"
+DATABASE_URL = os.environ.get("DATABASE_URL", "")
+REDIS_URL = os.environ.get("REDIS_URL", "")
+
+_SECRET_NAMES = (
+    "SECRET_KEY",
+    "REALTIME_APP_ID",
+    "REALTIME_APP_KEY",
+    "REALTIME_APP_SECRET",
+    "VIDEO_APP_ID",
+    "VIDEO_APP_CERTIFICATE",
+)
+if PRODUCTION:
+    _missing = [name for name in _SECRET_NAMES if not os.environ.get(name)]
+    if _missing:
+        raise ImproperlyConfigured(f"APP_ENV=production needs these variables: {', '.join(_missing)}")
+    _secrets = {name: os.environ[name] for name in _SECRET_NAMES}
+else:
+    _secrets = load_or_create(VAR_DIR / "secrets.json")
+    _secrets.update({name: os.environ[name] for name in _SECRET_NAMES if os.environ.get(name)})
+
+SECRET_KEY = _secrets["SECRET_KEY"]
+REALTIME_APP_ID = _secrets["REALTIME_APP_ID"]
+REALTIME_APP_KEY = _secrets["REALTIME_APP_KEY"]
+REALTIME_APP_SECRET = _secrets["REALTIME_APP_SECRET"]
+VIDEO_APP_ID = _secrets["VIDEO_APP_ID"]
+VIDEO_APP_CERTIFICATE = _secrets["VIDEO_APP_CERTIFICATE"]
+
+PROCESSOR_SECRET_KEY = os.environ.get("PROCESSOR_SECRET_KEY", "")
+PROCESSOR_API_BASE = os.environ.get("PROCESSOR_API_BASE", "")
+PROCESSOR_WEBHOOK_SECRET = os.environ.get("PROCESSOR_WEBHOOK_SECRET", "")
+PROCESSOR_CONNECT_WEBHOOK_SECRET = os.environ.get("PROCESSOR_CONNECT_WEBHOOK_SECRET", "")
+
+DEBUG = env_bool("DEBUG", False)
+ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "" if PRODUCTION else "localhost,127.0.0.1,[::1],testserver")
+REQUIRE_TLS = env_bool("REQUIRE_TLS", PRODUCTION)
+WEBHOOK_ALLOW_PRIVATE_TARGETS = env_bool("WEBHOOK_ALLOW_PRIVATE_TARGETS", not PRODUCTION)
+SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if env_bool("TRUST_PROXY", PRODUCTION) else None
+
+INSTALLED_APPS = [
+    "daphne",
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "rest_framework",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",
+    "corsheaders",
+    "channels",
+    "django_otp",
+    "django_otp.plugins.otp_totp",
+    "apps.core",
+    "apps.api",
+    "apps.accounts",
+    "apps.kiosks",
+    "apps.sessions",
+]
+
+MIDDLEWARE = [
+    "apps.api.middleware.RequestIdMiddleware",
+    "django.middleware.security.SecurityMiddleware",
+    "corsheaders.middleware.CorsMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django_otp.middleware.OTPMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "config.urls"
+ASGI_APPLICATION = "config.asgi.application"
+APPEND_SLASH = False
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+# Database: PostgreSQL through psycopg 3 when DATABASE_URL is set, else a SQLite file.
+if DATABASE_URL:
+    DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=60, conn_health_checks=True)}
+else:
+    VAR_DIR.mkdir(parents=True, exist_ok=True)
+    DATABASES = {
+        "default": {
+            "ENGINE": "django.db.backends.sqlite3",
+            "NAME": VAR_DIR / "db.sqlite3",
+            "OPTIONS": {"timeout": 20, "transaction_mode": "IMMEDIATE"},
+        }
+    }
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# Cache (throttles, heartbeat coalescing, login failure counters) and real-time layer.
+CACHE_KEY_PREFIX = os.environ.get("CACHE_KEY_PREFIX", "kiosk")
+if REDIS_URL:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": CACHE_KEY_PREFIX,
+        }
+    }
+    CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {"hosts": [REDIS_URL], "prefix": f"{CACHE_KEY_PREFIX}:asgi"},
+        }
+    }
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+
+# Background work. "celery": a Celery worker on Redis; "thread": in-process thread pool
+# (embedded mode); "sync": run at commit time in the caller (tests).
+CELERY_BROKER_URL = REDIS_URL or "memory://"
+CELERY_RESULT_BACKEND = None
+CELERY_TASK_IGNORE_RESULT = True
+CELERY_TASK_ACKS_LATE = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_TIMEZONE = "UTC"
+TASK_MODE = os.environ.get("TASK_MODE", "celery" if REDIS_URL else "thread")
+
+# Auth and sessions (agent API cookie session, spec section 5).
+AUTH_USER_MODEL = "accounts.User"
+SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
+SESSION_COOKIE_NAME = "app_session"
+SESSION_COOKIE_AGE = int(timedelta(days=30).total_seconds())
+SESSION_SAVE_EVERY_REQUEST = True  # any request resets the 30-day inactivity clock
+SESSION_COOKIE_HTTPONLY = True
+SESSION_COOKIE_SAMESITE = "Lax"
+SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", True)
+XSRF_COOKIE_NAME = "XSRF-TOKEN"
+XSRF_HEADER_NAME = "HTTP_X_XSRF_TOKEN"
+CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
+TWO_FACTOR_CHALLENGE_TTL = timedelta(minutes=5)
+TWO_FACTOR_MAX_ATTEMPTS = 5
+LOGIN_FAILURE_LIMIT = 5  # failed logins per email+IP per window, then 429
+LOGIN_FAILURE_WINDOW = 60
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+]
+LOGIN_URL = "/admin/login/"
+
+# Kiosk web app origins allowed to call the kiosk API cross-origin.
+CORS_ALLOWED_ORIGINS = env_list("KIOSK_APP_ORIGINS", "" if PRODUCTION else "http://localhost:5173")
+CORS_URLS_REGEX = r"^/api/public/.*$"
+CORS_ALLOW_HEADERS = ("accept", "content-type", "x-device-id", "x-device-token", "x-request-id")
+CORS_EXPOSE_HEADERS = ("x-request-id", "retry-after")
+
+REST_FRAMEWORK = {
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_AUTHENTICATION_CLASSES": [],
+    "DEFAULT_PERMISSION_CLASSES": [],
+    "UNAUTHENTICATED_USER": None,
+    "EXCEPTION_HANDLER": "apps.api.errors.exception_handler",
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_THROTTLE_RATES": {
+        "kiosk": os.environ.get("THROTTLE_KIOSK", "600/min"),
+        "pairing": os.environ.get("THROTTLE_PAIRING", "10/min"),
+        "agent": os.environ.get("THROTTLE_AGENT", "600/min"),
+        "token_api": os.environ.get("THROTTLE_TOKEN_API", "120/min"),
+    },
+}
+
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Kiosk ordering service API",
+    "DESCRIPTION": (
+        "Three surfaces: the kiosk API under /api/public (device headers), the agent API under "
+        "/api (cookie session + X-XSRF-TOKEN), and the owner-scoped token API under /api/auth and "
+        "/api/v1 (bearer token)."
+    ),
+    "VERSION": "1.0.0",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "COMPONENT_SPLIT_REQUEST": True,
+}
+
+# Security headers; PRODUCTION turns on the transport rules.
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"
+if PRODUCTION:
+    SECURE_HSTS_SECONDS = 31536000
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = True
+    SECURE_HSTS_PRELOAD = True
+    SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
+    SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^readyz$"]
+    CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
+
+LANGUAGE_CODE = "en-us"
+TIME_ZONE = "UTC"
+USE_I18N = True
+USE_TZ = True
+
+STATIC_URL = "static/"
+STATIC_ROOT = VAR_DIR / "static"
+STATICFILES_DIRS = [BASE_DIR / "static"]
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
+}
+
+# Sessions
+INCOMING_SESSIONS_LIMIT = 100
+SESSION_PENDING_TIMEOUT = int(os.environ.get("SESSION_PENDING_TIMEOUT", "180"))
+SESSION_RATE_CENTS_PER_MINUTE = int(os.environ.get("SESSION_RATE_CENTS_PER_MINUTE", "50"))

@@ -1,0 +1,20 @@
+"""Agent API, mounted at /api/ (cookie session + X-XSRF-TOKEN)."""
+
+from django.urls import path, re_path
+
+from apps.accounts.api import agent as accounts
+from apps.api.views import UnknownRouteView
+from apps.sessions.api import agent as sessions
+
+urlpatterns = [
+    path("csrf-cookie", accounts.CsrfCookieView.as_view()),
+    path("login", accounts.LoginView.as_view()),
+    path("login/2fa", accounts.LoginTwoFactorView.as_view()),
+    path("logout", accounts.LogoutView.as_view()),
+    path("user", accounts.CurrentUserView.as_view()),
+    path("agent/status", accounts.AgentStatusView.as_view()),
+    path("sessions/incoming", sessions.IncomingView.as_view()),
+    path("sessions/<str:public_id>/accept", sessions.AcceptView.as_view()),
+    path("sessions/<str:public_id>/end", sessions.EndView.as_view()),
+    re_path(r"^.*$", UnknownRouteView.as_view()),
+]

@@ -1,0 +1,13 @@
+"""Owner-scoped token API: /api/auth/* and /api/v1/* (bearer token)."""
+
+from django.urls import path, re_path
+
+from apps.accounts.api import integrations as accounts
+from apps.api.views import UnknownRouteView
+
+urlpatterns = [
+    path("auth/login", accounts.TokenLoginView.as_view()),
+    path("auth/logout", accounts.TokenLogoutView.as_view()),
+    path("v1/user", accounts.TokenUserView.as_view()),
+    re_path(r"^(auth|v1)(/.*)?$", UnknownRouteView.as_view()),
+]

@@ -1,0 +1,16 @@
+"""Kiosk API, mounted at /api/public/ (the spec's {kiosk_api_url})."""
+
+from django.urls import path, re_path
+
+from apps.api.views import UnknownRouteView
+from apps.kiosks.api import kiosk as kiosks
+from apps.sessions.api import kiosk as sessions
+
+urlpatterns = [
+    path("kiosks/pair", kiosks.PairView.as_view()),
+    path("kiosks/heartbeat", kiosks.HeartbeatView.as_view()),
+    path("sessions/start", sessions.StartSessionView.as_view()),
+    path("sessions/<str:public_id>/status", sessions.SessionStatusView.as_view()),
+    path("sessions/<str:public_id>/cancel", sessions.CancelSessionView.as_view()),
+    re_path(r"^.*$", UnknownRouteView.as_view()),
+]

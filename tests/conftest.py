@@ -1,0 +1,93 @@
+"""Shared fixtures: tenants built from factories and one client per API surface.
+
+Clients speak to the real URL stack: the agent client signs in through POST /api/login and
+echoes the XSRF-TOKEN cookie on mutating calls, as a browser dashboard would.
+"""
+
+import pytest
+from django.conf import settings
+from django.core.cache import cache
+from django.test import Client
+
+from tests import factories
+
+
+def clear_cache() -> None:
+    if settings.REDIS_URL:
+        client = cache._cache.get_client(write=True)
+        for key in client.scan_iter(f"{settings.CACHE_KEY_PREFIX}:*"):
+            client.delete(key)
+    else:
+        cache.clear()
+
+
+@pytest.fixture(autouse=True)
+def _isolated(settings):
+    clear_cache()
+    settings.TASK_MODE = "sync"
+    yield
+    clear_cache()
+
+
+class AgentClient(Client):
+    """A Django test client that sends X-XSRF-TOKEN (from the cookie) on mutating requests."""
+
+    def _xsrf_headers(self, headers):
+        headers = dict(headers or {})
+        cookie = self.cookies.get(settings.XSRF_COOKIE_NAME)
+        if cookie is not None:
+            headers.setdefault("X-XSRF-TOKEN", cookie.value)
+        return headers
+
+    def post(self, path, data=None, content_type="application/json", headers=None, **extra):
+        return super().post(path, data, content_type=content_type, headers=self._xsrf_headers(headers), **extra)
+
+    def delete(self, path, data="", content_type="application/json", headers=None, **extra):
+        return super().delete(path, data, content_type=content_type, headers=self._xsrf_headers(headers), **extra)
+
+    def sign_in(self, email: str, password: str = factories.PASSWORD, remember: bool = False):
+        self.get("/api/csrf-cookie")
+        return self.post("/api/login", {"email": email, "password": password, "remember": remember})
+
+
+def kiosk_client_for(kiosk) -> Client:
+    return Client(headers={"X-Device-Id": str(kiosk.device_id), "X-Device-Token": kiosk.raw_token})
+
+
+@pytest.fixture
+def business(db):
+    return factories.BusinessFactory()
+
+
+@pytest.fixture
+def owner(business):
+    return business.owner
+
+
+@pytest.fixture
+def kiosk(business):
+    return factories.KioskFactory(business=business)
+
+
+@pytest.fixture
+def kiosk_client(kiosk) -> Client:
+    return kiosk_client_for(kiosk)
+
+
+@pytest.fixture
+def agent(owner):
+    return factories.AgentFactory(owner=owner)
+
+
+@pytest.fixture
+def agent_client(agent) -> AgentClient:
+    client = AgentClient()
+    response = client.sign_in(agent.email)
+    assert response.status_code == 200, response.content
+    return client
+
+
+@pytest.fixture
+def other_business(db):
+    """A second tenant, for cross-owner checks."""
+    return factories.BusinessFactory()
