@@ -25,6 +25,8 @@ def clear_cache() -> None:
 def _isolated(settings):
     clear_cache()
     settings.TASK_MODE = "sync"
+    # Password hashing is deliberately slow; tests sign in hundreds of times.
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     yield
     clear_cache()
 

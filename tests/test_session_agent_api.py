@@ -1,0 +1,188 @@
+"""Agent session calls: incoming list, atomic accept, end with a reason; tenancy."""
+
+from datetime import timedelta
+
+import pytest
+import time_machine
+from django.utils import timezone
+
+from apps.core.models import DomainEvent
+from apps.sessions.models import Session
+from tests import factories
+from tests.conftest import AgentClient
+
+
+def signed_in(agent) -> AgentClient:
+    client = AgentClient()
+    assert client.sign_in(agent.email).status_code == 200
+    return client
+
+
+@pytest.fixture
+def pending(kiosk):
+    return factories.SessionFactory(kiosk=kiosk)
+
+
+def test_incoming_lists_own_owner_pending_sessions_oldest_first(agent, agent_client, kiosk, other_business):
+    now = timezone.now()
+    newer = factories.SessionFactory(kiosk=kiosk, created_at=now - timedelta(seconds=5))
+    older = factories.SessionFactory(
+        kiosk=factories.KioskFactory(business=kiosk.business), created_at=now - timedelta(seconds=42)
+    )
+    factories.SessionFactory(kiosk=factories.KioskFactory(business=other_business))
+    factories.SessionFactory(kiosk=factories.KioskFactory(business=kiosk.business), status="active")
+    body = agent_client.get("/api/sessions/incoming").json()
+    assert [s["id"] for s in body["sessions"]] == [older.public_id, newer.public_id]
+    first = body["sessions"][0]
+    assert set(first) == {"id", "kiosk", "business", "created_at", "waiting_seconds"}
+    assert first["business"] == {"id": str(kiosk.business.pk), "name": kiosk.business.name}
+    assert 41 <= first["waiting_seconds"] <= 45
+
+
+def test_incoming_is_an_empty_array_when_nothing_waits(agent_client):
+    assert agent_client.get("/api/sessions/incoming").json() == {"sessions": []}
+
+
+def test_platform_agent_sees_every_owners_sessions(kiosk, other_business):
+    mine = factories.SessionFactory(kiosk=kiosk)
+    theirs = factories.SessionFactory(kiosk=factories.KioskFactory(business=other_business))
+    pool_agent = factories.AgentFactory(owner=None)
+    ids = {s["id"] for s in signed_in(pool_agent).get("/api/sessions/incoming").json()["sessions"]}
+    assert ids == {mine.public_id, theirs.public_id}
+
+
+def test_accept_claims_the_session(agent, agent_client, pending):
+    response = agent_client.post(f"/api/sessions/{pending.public_id}/accept")
+    assert response.status_code == 200
+    assert response.json() == {
+        "session": {
+            "id": pending.public_id,
+            "status": "active",
+            "video_channel": pending.public_id,
+            "kiosk": {"id": str(pending.kiosk.pk), "name": pending.kiosk.name},
+            "business": {"id": str(pending.business.pk), "name": pending.business.name},
+        }
+    }
+    pending.refresh_from_db()
+    agent.refresh_from_db()
+    assert pending.agent == agent and pending.accepted_at is not None
+    assert agent.agent_status == "busy"
+    event = DomainEvent.objects.get(name="session.accepted")
+    assert event.payload["agent_id"] == agent.pk and event.payload["session_id"] == pending.pk
+
+
+def test_second_agent_gets_409_already_accepted(agent, agent_client, pending, owner):
+    agent_client.post(f"/api/sessions/{pending.public_id}/accept")
+    loser = signed_in(factories.AgentFactory(owner=owner))
+    response = loser.post(f"/api/sessions/{pending.public_id}/accept")
+    assert response.status_code == 409
+    assert response.json()["error"]["code"] == "SESSION_ALREADY_ACCEPTED"
+    pending.refresh_from_db()
+    assert pending.agent == agent
+
+
+def test_accept_of_another_owners_session_is_not_found(agent_client, other_business):
+    foreign = factories.SessionFactory(kiosk=factories.KioskFactory(business=other_business))
+    for action in ("accept", "end"):
+        response = agent_client.post(f"/api/sessions/{foreign.public_id}/{action}", {"reason": "completed"})
+        assert response.status_code == 404
+        assert response.json()["error"]["code"] == "SESSION_NOT_FOUND"
+    foreign.refresh_from_db()
+    assert foreign.status == "pending" and foreign.agent is None
+
+
+def test_accept_of_an_ended_session_answers_409(agent_client, pending):
+    Session.objects.filter(pk=pending.pk).update(status="abandoned", ended_at=timezone.now())
+    response = agent_client.post(f"/api/sessions/{pending.public_id}/accept")
+    assert response.status_code == 409
+    assert response.json()["error"]["code"] == "SESSION_ALREADY_ENDED"
+
+
+def test_agent_with_a_live_session_cannot_accept_another(agent_client, pending, kiosk):
+    agent_client.post(f"/api/sessions/{pending.public_id}/accept")
+    second = factories.SessionFactory(kiosk=factories.KioskFactory(business=kiosk.business))
+    response = agent_client.post(f"/api/sessions/{second.public_id}/accept")
+    assert response.status_code == 409
+    assert response.json()["error"]["code"] == "AGENT_HAS_ACTIVE_SESSION"
+    second.refresh_from_db()
+    assert second.status == "pending"
+
+
+@pytest.mark.parametrize(
+    ("reason", "status"),
+    [
+        ("completed", "completed"),
+        ("customer_abandoned", "abandoned"),
+        ("refused_service", "abandoned"),
+        ("technical_issue", "failed"),
+    ],
+)
+def test_end_maps_reason_to_status(agent, agent_client, pending, reason, status):
+    agent_client.post(f"/api/sessions/{pending.public_id}/accept")
+    with time_machine.travel(timezone.now() + timedelta(seconds=95)):
+        response = agent_client.post(f"/api/sessions/{pending.public_id}/end", {"reason": reason, "notes": "n"})
+    assert response.status_code == 200, response.content
+    body = response.json()["session"]
+    assert set(body) == {"id", "status", "ended_at", "duration_seconds"}
+    assert body["status"] == status and 94 <= body["duration_seconds"] <= 97
+    pending.refresh_from_db()
+    agent.refresh_from_db()
+    assert pending.end_reason == reason and pending.notes == "n"
+    assert agent.agent_status == "available"
+    payload = DomainEvent.objects.get(name="session.ended").payload
+    assert payload["session_id"] == pending.pk and payload["agent_id"] == agent.pk
+    assert payload["duration_seconds"] == body["duration_seconds"]
+    assert payload["cost_cents"] == 2 * 50 and payload["cost_dollars"] == "1.00"  # two started minutes
+    assert payload["ended_at"].endswith("Z")
+
+
+def test_only_the_accepting_agent_may_end(agent_client, pending, owner):
+    agent_client.post(f"/api/sessions/{pending.public_id}/accept")
+    other = signed_in(factories.AgentFactory(owner=owner))
+    response = other.post(f"/api/sessions/{pending.public_id}/end", {"reason": "completed"})
+    assert response.status_code == 403
+    assert response.json()["error"]["code"] == "SESSION_NOT_OWNED"
+    pending.refresh_from_db()
+    assert pending.status == "active"
+
+
+def test_end_twice_answers_409_already_ended(agent_client, pending):
+    agent_client.post(f"/api/sessions/{pending.public_id}/accept")
+    agent_client.post(f"/api/sessions/{pending.public_id}/end", {"reason": "completed"})
+    response = agent_client.post(f"/api/sessions/{pending.public_id}/end", {"reason": "completed"})
+    assert response.status_code == 409
+    assert response.json()["error"]["code"] == "SESSION_ALREADY_ENDED"
+    assert DomainEvent.objects.filter(name="session.ended").count() == 1
+
+
+def test_end_of_a_pending_session_is_refused(agent_client, pending):
+    response = agent_client.post(f"/api/sessions/{pending.public_id}/end", {"reason": "completed"})
+    assert response.status_code == 403
+    assert response.json()["error"]["code"] == "SESSION_NOT_OWNED"
+
+
+@pytest.mark.parametrize("body", [{}, {"reason": "bored"}, {"reason": "completed", "notes": "x" * 2001}])
+def test_end_with_bad_input_answers_422(agent_client, pending, body):
+    agent_client.post(f"/api/sessions/{pending.public_id}/accept")
+    response = agent_client.post(f"/api/sessions/{pending.public_id}/end", body)
+    assert response.status_code == 422
+    assert response.json()["error"]["code"] == "VALIDATION_ERROR"
+    pending.refresh_from_db()
+    assert pending.status == "active"
+
+
+def test_completed_cannot_be_set_by_the_agent_during_payment(agent, agent_client, kiosk):
+    in_payment = factories.SessionFactory(kiosk=kiosk, agent=agent, status="payment", accepted_at=timezone.now())
+    response = agent_client.post(f"/api/sessions/{in_payment.public_id}/end", {"reason": "completed"})
+    assert response.status_code == 409
+    assert response.json()["error"]["code"] == "INVALID_STATE"
+    ok = agent_client.post(f"/api/sessions/{in_payment.public_id}/end", {"reason": "customer_abandoned"})
+    assert ok.status_code == 200 and ok.json()["session"]["status"] == "abandoned"
+
+
+def test_session_calls_need_a_signed_in_agent(pending):
+    anonymous = AgentClient()
+    assert anonymous.get("/api/sessions/incoming").status_code == 401
+    response = anonymous.post(f"/api/sessions/{pending.public_id}/accept")
+    assert response.status_code == 401
+    assert response.json()["error"]["code"] == "UNAUTHENTICATED"
