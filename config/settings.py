@@ -92,6 +92,8 @@ INSTALLED_APPS = [
     "apps.accounts",
     "apps.kiosks",
     "apps.sessions",
+    "apps.menu",
+    "apps.orders",
 ]
 
 MIDDLEWARE = [

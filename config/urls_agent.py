@@ -4,6 +4,8 @@ from django.urls import path, re_path
 
 from apps.accounts.api import agent as accounts
 from apps.api.views import UnknownRouteView
+from apps.menu.api import agent as menu
+from apps.orders.api import agent as orders
 from apps.sessions.api import agent as sessions
 
 urlpatterns = [
@@ -16,5 +18,7 @@ urlpatterns = [
     path("sessions/incoming", sessions.IncomingView.as_view()),
     path("sessions/<str:public_id>/accept", sessions.AcceptView.as_view()),
     path("sessions/<str:public_id>/end", sessions.EndView.as_view()),
+    path("menu", menu.MenuView.as_view()),
+    path("orders", orders.OrdersView.as_view()),
     re_path(r"^.*$", UnknownRouteView.as_view()),
 ]

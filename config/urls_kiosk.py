@@ -4,6 +4,7 @@ from django.urls import path, re_path
 
 from apps.api.views import UnknownRouteView
 from apps.kiosks.api import kiosk as kiosks
+from apps.orders.api import kiosk as orders
 from apps.sessions.api import kiosk as sessions
 
 urlpatterns = [
@@ -12,5 +13,6 @@ urlpatterns = [
     path("sessions/start", sessions.StartSessionView.as_view()),
     path("sessions/<str:public_id>/status", sessions.SessionStatusView.as_view()),
     path("sessions/<str:public_id>/cancel", sessions.CancelSessionView.as_view()),
+    path("sessions/<str:public_id>/order", orders.SessionOrderView.as_view()),
     re_path(r"^.*$", UnknownRouteView.as_view()),
 ]

@@ -88,3 +88,51 @@ class SessionFactory(factory.django.DjangoModelFactory):
     business = factory.SelfAttribute("kiosk.business")
     owner = factory.SelfAttribute("kiosk.business.owner")
     customer_locale = "en-US"
+
+
+class CatalogFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = "menu.Catalog"
+
+    business = factory.SubFactory(BusinessFactory)
+    name = "Main menu"
+    is_active = True
+
+
+class CategoryFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = "menu.Category"
+
+    catalog = factory.SubFactory(CatalogFactory)
+    name = factory.Sequence(lambda n: f"Category {n}")
+    sort_order = factory.Sequence(int)
+
+
+class MenuItemFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = "menu.MenuItem"
+
+    category = factory.SubFactory(CategoryFactory)
+    name = factory.Sequence(lambda n: f"Item {n}")
+    description = "Tasty."
+    price_cents = 1000
+
+
+class ModifierGroupFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = "menu.ModifierGroup"
+
+    item = factory.SubFactory(MenuItemFactory)
+    name = factory.Sequence(lambda n: f"Group {n}")
+    required = False
+    min = 0
+    max = 1
+
+
+class ModifierOptionFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = "menu.ModifierOption"
+
+    group = factory.SubFactory(ModifierGroupFactory)
+    name = factory.Sequence(lambda n: f"Option {n}")
+    price_cents = 0

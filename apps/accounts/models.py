@@ -35,6 +35,7 @@ class Business(models.Model):
     primary_color = models.CharField(max_length=7, default="#1F6FEB", validators=[hex_color])
     attract_message = models.CharField(max_length=200, default="Tap to order with a real person")
     session_recording = models.BooleanField(default=False)
+    order_sequence = models.PositiveIntegerField(default=0, editable=False, help_text="Last order number issued.")
     created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:

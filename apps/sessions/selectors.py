@@ -47,3 +47,15 @@ def incoming_sessions_for_agent(agent: User) -> QuerySet[Session]:
         .select_related("kiosk", "business")
         .order_by("created_at", "pk")[: settings.INCOMING_SESSIONS_LIMIT]
     )
+
+
+def current_session_for_agent(agent: User) -> Session:
+    """The agent's live (active or in payment) session: the business it currently works for."""
+    session = (
+        Session.objects.filter(agent=agent, status__in=(SessionStatus.ACTIVE, SessionStatus.PAYMENT))
+        .select_related("business")
+        .first()
+    )
+    if session is None:
+        raise DomainError(ErrorCode.NO_ACTIVE_SESSION, "Accept a session first: the menu is that business's menu.")
+    return session

@@ -12,7 +12,10 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
 from apps.accounts.models import AgentStatus, Business, Owner, PanelRole, User
+from apps.core.management.commands.demo_menus import BURGER_MENU, NOODLE_MENU
 from apps.kiosks import services as kiosk_services
+from apps.menu import services as menu_services
+from apps.menu.models import Catalog
 
 DEMO_PASSWORD = "demo-password-1"
 DEMO_TENANTS = [
@@ -20,12 +23,14 @@ DEMO_TENANTS = [
         "owner": "Demo Burgers Co",
         "slug": "burgers",
         "business": {"name": "Burger Barn", "currency": "USD", "tax_rate_bps": 875, "primary_color": "#C2410C"},
+        "menu": BURGER_MENU,
         "kiosk": {"name": "Front counter", "location": "Main St entrance"},
     },
     {
         "owner": "Demo Noodles Ltd",
         "slug": "noodles",
         "business": {"name": "Noodle Bar", "currency": "EUR", "tax_rate_bps": 2000, "primary_color": "#15803D"},
+        "menu": NOODLE_MENU,
         "kiosk": {"name": "Lobby kiosk", "location": "Station concourse"},
     },
 ]
@@ -47,6 +52,8 @@ def _seed_tenant(spec: dict) -> dict:
     business, _ = Business.objects.update_or_create(
         owner=owner, name=spec["business"]["name"], defaults=spec["business"]
     )
+    if not Catalog.objects.filter(business=business, is_active=True).exists():
+        menu_services.catalog_import(business=business, spec=spec["menu"])
     owner_user = _user(
         f"owner@{slug}.demo.test", name=f"{spec['owner']} owner", owner=owner, panel_role=PanelRole.OWNER
     )

@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class MenuConfig(AppConfig):
+    name = "apps.menu"
+    label = "menu"

@@ -1,0 +1,21 @@
+from django.contrib import admin
+
+from apps.orders.models import Order, OrderLine
+
+
+class OrderLineInline(admin.TabularInline):
+    model = OrderLine
+    extra = 0
+    readonly_fields = ["position", "menu_item", "name", "quantity", "unit_price_cents", "modifiers", "notes"]
+    can_delete = False
+
+
+@admin.register(Order)
+class OrderAdmin(admin.ModelAdmin):
+    list_display = ["id", "number", "business", "status", "total_cents", "currency", "created_at"]
+    list_filter = ["status", "owner", "currency"]
+    search_fields = ["number", "session__public_id", "business__name"]
+    list_select_related = ["business"]
+    date_hierarchy = "created_at"
+    readonly_fields = ["session", "number", "subtotal_cents", "tax_cents", "total_cents", "created_at", "updated_at"]
+    inlines = [OrderLineInline]

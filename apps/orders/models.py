@@ -1,0 +1,57 @@
+"""The order of a session: the cart the agent builds, then the paid and fulfilled order."""
+
+from django.db import models
+from django.utils import timezone
+
+
+class OrderStatus(models.TextChoices):
+    DRAFT = "draft"  # being built by the agent
+    AWAITING_PAYMENT = "awaiting_payment"
+    PAID = "paid"
+    FAILED = "failed"  # card declined; the customer may try again
+    CONFIRMED = "confirmed"  # fired to the kitchen
+    PREPARING = "preparing"
+    READY = "ready"
+    COMPLETED = "completed"
+    REFUNDED = "refunded"
+
+
+class Order(models.Model):
+    session = models.OneToOneField("agent_sessions.Session", on_delete=models.CASCADE, related_name="order")
+    owner = models.ForeignKey("accounts.Owner", on_delete=models.CASCADE, related_name="orders")
+    business = models.ForeignKey("accounts.Business", on_delete=models.CASCADE, related_name="orders")
+    number = models.CharField(max_length=12)
+    status = models.CharField(max_length=20, choices=OrderStatus.choices, default=OrderStatus.DRAFT)
+    currency = models.CharField(max_length=3)
+    subtotal_cents = models.PositiveIntegerField(default=0)
+    tax_cents = models.PositiveIntegerField(default=0)
+    total_cents = models.PositiveIntegerField(default=0)
+    created_at = models.DateTimeField(default=timezone.now)
+    updated_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["business", "number"], name="order_number_unique_per_business")]
+        indexes = [models.Index(fields=["owner", "status", "created_at"])]
+
+    def __str__(self) -> str:
+        return f"Order {self.number} ({self.business_id})"
+
+
+class OrderLine(models.Model):
+    """A snapshot of what was sold: names and prices are copied, so later menu edits do not
+    rewrite past orders."""
+
+    order = models.ForeignKey(Order, on_delete=models.CASCADE, related_name="lines")
+    position = models.PositiveSmallIntegerField()
+    menu_item = models.ForeignKey("menu.MenuItem", null=True, on_delete=models.SET_NULL, related_name="+")
+    name = models.CharField(max_length=200)
+    quantity = models.PositiveSmallIntegerField()
+    unit_price_cents = models.PositiveIntegerField()
+    modifiers = models.JSONField(default=list, help_text="[{group, value, option_id}]")
+    notes = models.CharField(max_length=500, blank=True)
+
+    class Meta:
+        ordering = ["position"]
+
+    def __str__(self) -> str:
+        return f"{self.quantity} x {self.name}"

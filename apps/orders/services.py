@@ -1,0 +1,73 @@
+"""State changes for orders. The cart is replaced whole on each POST (spec 4.2 rule 4)."""
+
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+
+from apps.accounts.models import Business, User
+from apps.core.errors import DomainError, ErrorCode
+from apps.orders import cart
+from apps.orders.models import Order, OrderLine, OrderStatus
+from apps.orders.totals import order_totals
+from apps.sessions import selectors as session_selectors
+from apps.sessions.models import ENDED_STATUSES, Session, SessionStatus
+
+
+def _next_order_number(business_id: int) -> str:
+    """Short, increasing, unique per business. The UPDATE locks the business row until commit,
+    so two new orders of one business never share a number."""
+    Business.objects.filter(pk=business_id).update(order_sequence=F("order_sequence") + 1)
+    return str(Business.objects.values_list("order_sequence", flat=True).get(pk=business_id))
+
+
+def _ensure_cart_editable(session: Session, agent: User) -> None:
+    if session.agent_id != agent.pk:
+        raise DomainError(ErrorCode.SESSION_NOT_OWNED, "Only the agent who accepted this session can edit its cart.")
+    if session.status == SessionStatus.PAYMENT:
+        raise DomainError(ErrorCode.ORDER_LOCKED, "The cart is locked while the customer pays.")
+    if session.status in ENDED_STATUSES:
+        raise DomainError(ErrorCode.SESSION_ALREADY_ENDED, "This session has ended; its cart is closed.")
+
+
+def cart_replace(*, agent: User, session_public_id: str, lines: list[dict]) -> tuple[Session, Order]:
+    """Replace the session's whole cart. The session row lock serialises concurrent posts, so
+    one cart never mixes lines of two requests."""
+    with transaction.atomic():
+        session = session_selectors.session_visible_to_agent(agent=agent, public_id=session_public_id, lock=True)
+        _ensure_cart_editable(session, agent)
+        business = Business.objects.get(pk=session.business_id)
+        priced = cart.price_cart(business_id=business.pk, lines=lines)
+        order = Order.objects.filter(session=session).first()
+        if order is None:
+            order = Order(
+                session=session,
+                owner_id=session.owner_id,
+                business=business,
+                currency=business.currency,
+                number=_next_order_number(business.pk),
+            )
+        totals = order_totals([line.total_cents for line in priced], business.tax_rate_bps)
+        order.subtotal_cents, order.tax_cents, order.total_cents = (
+            totals.subtotal_cents,
+            totals.tax_cents,
+            totals.total_cents,
+        )
+        order.status = OrderStatus.DRAFT
+        order.updated_at = timezone.now()
+        order.save()
+        order.lines.all().delete()
+        OrderLine.objects.bulk_create(
+            OrderLine(
+                order=order,
+                position=position,
+                menu_item=line.item,
+                name=line.item.name,
+                quantity=line.quantity,
+                unit_price_cents=line.unit_price_cents,
+                modifiers=[{"group": o.group.name, "value": o.name, "option_id": o.pk} for o in line.options],
+                notes=line.notes,
+            )
+            for position, line in enumerate(priced)
+        )
+    session.business = business
+    return session, Order.objects.prefetch_related("lines").get(pk=order.pk)
