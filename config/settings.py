@@ -94,6 +94,7 @@ INSTALLED_APPS = [
     "apps.sessions",
     "apps.menu",
     "apps.orders",
+    "apps.webhooks",
 ]
 
 MIDDLEWARE = [
@@ -262,3 +263,19 @@ LOGGING = {
 INCOMING_SESSIONS_LIMIT = 100
 SESSION_PENDING_TIMEOUT = int(os.environ.get("SESSION_PENDING_TIMEOUT", "180"))
 SESSION_RATE_CENTS_PER_MINUTE = int(os.environ.get("SESSION_RATE_CENTS_PER_MINUTE", "50"))
+
+# Email (the owner hears when a webhook is paused)
+EMAIL_BACKEND = os.environ.get(
+    "EMAIL_BACKEND",
+    "django.core.mail.backends.smtp.EmailBackend" if PRODUCTION else "django.core.mail.backends.console.EmailBackend",
+)
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "no-reply@kiosk.local")
+
+# Periodic work (Celery beat)
+CELERY_BEAT_SCHEDULE = {
+    "webhooks-dispatch-due": {"task": "webhooks.dispatch_due", "schedule": 15.0},
+    "webhooks-prune-attempts": {"task": "webhooks.prune_attempts", "schedule": 3600.0},
+}
+
+# Benchmarks (bench/): serve the reference view /bench/ping. Never on in production.
+BENCH_ROUTES = env_bool("BENCH_ROUTES", False)

@@ -15,6 +15,8 @@ urlpatterns = [
     path("logout", accounts.LogoutView.as_view()),
     path("user", accounts.CurrentUserView.as_view()),
     path("agent/status", accounts.AgentStatusView.as_view()),
+    path("tokens", accounts.AccessTokenListView.as_view()),
+    path("tokens/<int:token_id>", accounts.AccessTokenDetailView.as_view()),
     path("sessions/incoming", sessions.IncomingView.as_view()),
     path("sessions/<str:public_id>/accept", sessions.AcceptView.as_view()),
     path("sessions/<str:public_id>/end", sessions.EndView.as_view()),

@@ -126,3 +126,11 @@ def access_token_issue(*, user: User, name: str = "api") -> tuple[PersonalAccess
 
 def access_token_revoke(*, token: PersonalAccessToken) -> None:
     PersonalAccessToken.objects.filter(pk=token.pk, revoked_at=None).update(revoked_at=timezone.now())
+
+
+def agent_disable(*, agent: User) -> None:
+    """Disable an agent: it can no longer sign in, its cookie sessions stop working and every
+    access token it holds is revoked."""
+    with transaction.atomic():
+        User.objects.filter(pk=agent.pk).update(is_active=False, agent_status=AgentStatus.OFFLINE)
+        PersonalAccessToken.objects.filter(user=agent, revoked_at=None).update(revoked_at=timezone.now())

@@ -10,6 +10,7 @@ from typing import Any
 from django.db import transaction
 
 from apps.core.models import DomainEvent
+from apps.webhooks import outbox
 
 EVENT_NAMES = (
     "order.created",
@@ -29,4 +30,6 @@ def emit(name: str, payload: dict[str, Any], *, owner_id: int) -> DomainEvent:
         raise ValueError(f"unknown event {name!r}")
     if not transaction.get_connection().in_atomic_block:
         raise RuntimeError("events.emit must be called inside the transaction of the change")
-    return DomainEvent.objects.create(name=name, owner_id=owner_id, payload=payload)
+    event = DomainEvent.objects.create(name=name, owner_id=owner_id, payload=payload)
+    outbox.record(event)
+    return event

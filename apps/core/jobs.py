@@ -6,6 +6,7 @@ embedded mode needs no worker and requests do not wait. "sync": run in the calle
 """
 
 import logging
+import threading
 from concurrent.futures import ThreadPoolExecutor
 
 from django.conf import settings
@@ -24,14 +25,28 @@ def _run_in_thread(task, args, kwargs) -> None:
         close_old_connections()
 
 
-def enqueue_on_commit(task, *args, **kwargs) -> None:
-    def dispatch() -> None:
-        mode = settings.TASK_MODE
-        if mode == "celery":
-            task.apply_async(args=args, kwargs=kwargs)
-        elif mode == "thread":
-            _pool.submit(_run_in_thread, task, args, kwargs)
-        else:
-            task.apply(args=args, kwargs=kwargs, throw=True)
+def enqueue(task, *args, **kwargs) -> None:
+    """Dispatch now, in the configured mode (use enqueue_on_commit inside a transaction)."""
+    mode = settings.TASK_MODE
+    if mode == "celery":
+        task.apply_async(args=args, kwargs=kwargs)
+    elif mode == "thread":
+        _pool.submit(_run_in_thread, task, args, kwargs)
+    else:
+        task.apply(args=args, kwargs=kwargs, throw=True)
 
-    transaction.on_commit(dispatch)
+
+def enqueue_on_commit(task, *args, **kwargs) -> None:
+    transaction.on_commit(lambda: enqueue(task, *args, **kwargs))
+
+
+def enqueue_later(task, delay_seconds: float, *args) -> None:
+    """Run `task` in about `delay_seconds` (retries). In "sync" mode nothing is scheduled: the
+    periodic sweep (or a test calling it) picks the work up when it is due."""
+    mode = settings.TASK_MODE
+    if mode == "celery":
+        task.apply_async(args=args, countdown=delay_seconds)
+    elif mode == "thread":
+        timer = threading.Timer(delay_seconds, lambda: _pool.submit(_run_in_thread, task, args, {}))
+        timer.daemon = True
+        timer.start()

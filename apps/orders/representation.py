@@ -2,11 +2,11 @@
 OrderUpdated broadcast, so all three always say the same thing."""
 
 from apps.core.timefmt import iso_z
-from apps.orders.models import Order, OrderLine
+from apps.orders.models import Order, OrderLine, OrderStatus
 from apps.sessions.models import Session
 
 
-def _line(line: OrderLine) -> dict:
+def line_body(line: OrderLine) -> dict:
     body = {
         "id": str(line.pk),
         "menu_item_id": str(line.menu_item_id) if line.menu_item_id else None,
@@ -42,6 +42,19 @@ def order_body(session: Session, order: Order | None) -> dict:
         "subtotal_cents": order.subtotal_cents,
         "tax_cents": order.tax_cents,
         "total_cents": order.total_cents,
-        "lines": [_line(line) for line in order.lines.all()],
+        "lines": [line_body(line) for line in order.lines.all()],
         "updated_at": iso_z(order.updated_at),
     }
+
+
+_PAYMENT_STATUS = {
+    OrderStatus.DRAFT: "none",
+    OrderStatus.AWAITING_PAYMENT: "pending",
+    OrderStatus.FAILED: "failed",
+    OrderStatus.REFUNDED: "refunded",
+}
+
+
+def payment_status(order: Order) -> str:
+    """none, pending, failed, captured (paid and every fulfilment status after) or refunded."""
+    return _PAYMENT_STATUS.get(order.status, "captured")

@@ -7,10 +7,11 @@ from rest_framework import serializers
 from rest_framework.response import Response
 
 from apps.accounts import services
-from apps.accounts.models import AgentStatus, User
+from apps.accounts.models import AgentStatus, PersonalAccessToken, User
 from apps.api import xsrf
 from apps.api.inputs import client_ip, validated
 from apps.api.views import AgentAPIView, PublicAPIView
+from apps.core.errors import DomainError, ErrorCode
 
 
 class AgentUserOut(serializers.ModelSerializer):
@@ -106,3 +107,29 @@ class AgentStatusView(AgentAPIView):
         data = validated(AgentStatusIn, request.data)
         services.agent_set_status(agent=request.user, status=data["status"])
         return Response({"ok": True})
+
+
+class AccessTokenOut(serializers.ModelSerializer):
+    class Meta:
+        model = PersonalAccessToken
+        fields = ["id", "name", "created_at", "last_used_at"]
+
+
+class AccessTokenListView(AgentAPIView):
+    @extend_schema(
+        responses={200: inline_serializer("AccessTokenList", {"data": AccessTokenOut(many=True)})},
+        summary="The agent's live access tokens (never their secrets)",
+    )
+    def get(self, request):
+        tokens = PersonalAccessToken.objects.filter(user=request.user, revoked_at=None).order_by("-created_at")
+        return Response({"data": AccessTokenOut(tokens, many=True).data})
+
+
+class AccessTokenDetailView(AgentAPIView):
+    @extend_schema(request=None, responses={204: None}, summary="Revoke one of the agent's access tokens")
+    def delete(self, request, token_id: int):
+        token = PersonalAccessToken.objects.filter(pk=token_id, user=request.user, revoked_at=None).first()
+        if token is None:
+            raise DomainError(ErrorCode.NOT_FOUND, "No such access token.")
+        services.access_token_revoke(token=token)
+        return Response(status=204)

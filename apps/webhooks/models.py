@@ -1,0 +1,69 @@
+"""Outbound webhooks: subscriptions, one delivery per (event, subscription) written in the
+transaction of the change (the outbox), and a log of every attempt."""
+
+from django.db import models
+from django.utils import timezone
+
+
+class WebhookSubscription(models.Model):
+    owner = models.ForeignKey("accounts.Owner", on_delete=models.CASCADE, related_name="webhook_subscriptions")
+    url = models.URLField(max_length=2000)
+    events = models.JSONField(help_text="Event names this receiver wants.")
+    # Kept (not hashed) because every delivery is signed with it; never shown after creation.
+    secret = models.CharField(max_length=64)
+    active = models.BooleanField(default=True)
+    failure_count = models.PositiveIntegerField(default=0, help_text="Consecutive failed attempts.")
+    last_delivered_at = models.DateTimeField(null=True, blank=True)
+    last_failed_at = models.DateTimeField(null=True, blank=True)
+    paused_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        indexes = [models.Index(fields=["owner", "active"])]
+
+    def __str__(self) -> str:
+        return f"{self.url} ({self.owner_id})"
+
+
+class DeliveryStatus(models.TextChoices):
+    PENDING = "pending"  # to be sent, or waiting for its next retry
+    SUCCEEDED = "succeeded"
+    FAILED = "failed"  # retries exhausted
+    SKIPPED = "skipped"  # the subscription was paused
+
+
+class WebhookDelivery(models.Model):
+    """One event to one subscription. Its id is X-Service-Delivery on every retry, so
+    receivers can drop duplicates."""
+
+    subscription = models.ForeignKey(WebhookSubscription, on_delete=models.CASCADE, related_name="deliveries")
+    event = models.ForeignKey("core.DomainEvent", on_delete=models.CASCADE, related_name="deliveries")
+    status = models.CharField(max_length=10, choices=DeliveryStatus.choices, default=DeliveryStatus.PENDING)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    next_attempt_at = models.DateTimeField(default=timezone.now)
+    lease_until = models.DateTimeField(null=True, blank=True, help_text="A worker is sending it until then.")
+    delivered_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        indexes = [models.Index(fields=["status", "next_attempt_at"])]
+        verbose_name_plural = "webhook deliveries"
+
+    def __str__(self) -> str:
+        return f"delivery {self.pk} ({self.status})"
+
+
+class WebhookAttempt(models.Model):
+    delivery = models.ForeignKey(WebhookDelivery, on_delete=models.CASCADE, related_name="attempt_log")
+    attempted_at = models.DateTimeField(default=timezone.now)
+    succeeded = models.BooleanField()
+    status_code = models.PositiveSmallIntegerField(null=True, blank=True)
+    duration_ms = models.PositiveIntegerField()
+    error = models.CharField(max_length=300, blank=True)
+    response_excerpt = models.CharField(max_length=1000, blank=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["attempted_at"])]
+
+    def __str__(self) -> str:
+        return f"attempt {self.pk} of delivery {self.delivery_id}"

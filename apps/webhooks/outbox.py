@@ -1,0 +1,31 @@
+"""Turn a committed-with-the-change domain event into webhook deliveries (the outbox)."""
+
+from apps.core import jobs
+from apps.core.models import DomainEvent
+from apps.webhooks.models import DeliveryStatus, WebhookDelivery, WebhookSubscription
+from apps.webhooks.tasks import deliver_webhook
+
+
+def record(event: DomainEvent, subscriptions=None) -> list[WebhookDelivery]:
+    """One delivery per subscription of the owner that wants this event, in the caller's
+    transaction. Paused subscriptions get a `skipped` row (resendable from the panel); active
+    ones are sent after commit."""
+    if subscriptions is None:
+        subscriptions = [
+            subscription
+            for subscription in WebhookSubscription.objects.filter(owner_id=event.owner_id)
+            if event.name in subscription.events
+        ]
+    deliveries = WebhookDelivery.objects.bulk_create(
+        WebhookDelivery(
+            subscription=subscription,
+            event=event,
+            status=DeliveryStatus.PENDING if subscription.active else DeliveryStatus.SKIPPED,
+            next_attempt_at=event.created_at,
+        )
+        for subscription in subscriptions
+    )
+    for delivery in deliveries:
+        if delivery.status == DeliveryStatus.PENDING:
+            jobs.enqueue_on_commit(deliver_webhook, delivery.pk)
+    return deliveries
