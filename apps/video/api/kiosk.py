@@ -1,0 +1,33 @@
+"""Kiosk API: video tokens for the kiosk's own live session."""
+
+from drf_spectacular.utils import extend_schema
+from rest_framework.response import Response
+
+from apps.api.inputs import validated
+from apps.api.views import KioskAPIView
+from apps.video import services
+from apps.video.api.serializers import VideoTokenIn, VideoTokenOut
+
+
+class VideoTokenView(KioskAPIView):
+    @extend_schema(
+        parameters=[VideoTokenIn],
+        responses={200: VideoTokenOut},
+        summary="A video token for this kiosk's active session (channel = session id, valid 60 minutes)",
+    )
+    def get(self, request):
+        data = validated(VideoTokenIn, request.query_params)
+        token = services.video_token_for_kiosk(kiosk=request.auth, channel=data["channel"], role=data["role"])
+        return Response(VideoTokenOut(token).data)
+
+
+class VideoTokenRefreshView(KioskAPIView):
+    @extend_schema(
+        request=VideoTokenIn,
+        responses={200: VideoTokenOut},
+        summary="A fresh video token for the same channel, before the current one expires",
+    )
+    def post(self, request):
+        data = validated(VideoTokenIn, request.data)
+        token = services.video_token_for_kiosk(kiosk=request.auth, channel=data["channel"], role=data["role"])
+        return Response(VideoTokenOut(token).data)
