@@ -95,6 +95,8 @@ INSTALLED_APPS = [
     "apps.menu",
     "apps.orders",
     "apps.webhooks",
+    "apps.billing",
+    "apps.video",
 ]
 
 MIDDLEWARE = [
@@ -262,7 +264,6 @@ LOGGING = {
 # Sessions
 INCOMING_SESSIONS_LIMIT = 100
 SESSION_PENDING_TIMEOUT = int(os.environ.get("SESSION_PENDING_TIMEOUT", "180"))
-SESSION_RATE_CENTS_PER_MINUTE = int(os.environ.get("SESSION_RATE_CENTS_PER_MINUTE", "50"))
 
 # Email (the owner hears when a webhook is paused)
 EMAIL_BACKEND = os.environ.get(
@@ -275,6 +276,10 @@ DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "no-reply@kiosk.local"
 CELERY_BEAT_SCHEDULE = {
     "webhooks-dispatch-due": {"task": "webhooks.dispatch_due", "schedule": 15.0},
     "webhooks-prune-attempts": {"task": "webhooks.prune_attempts", "schedule": 3600.0},
+    "kiosks-mark-offline": {"task": "kiosks.mark_offline", "schedule": 15.0},
+    "sessions-abandon-stale": {"task": "sessions.abandon_stale", "schedule": 15.0},
+    "kiosks-purge-pairing-codes": {"task": "kiosks.purge_pairing_codes", "schedule": 3600.0},
+    "accounts-purge-login-challenges": {"task": "accounts.purge_login_challenges", "schedule": 3600.0},
 }
 
 # Benchmarks (bench/): serve the reference view /bench/ping. Never on in production.

@@ -1,11 +1,14 @@
 """One host serves every surface (DESIGN.md URL map). Order matters: the kiosk and token
 surfaces sit under /api/ too, so they are matched before the agent surface's catch-all."""
 
+from django.conf import settings
 from django.contrib import admin
+from django.http import JsonResponse
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from apps.api.health import healthz, readyz
+from apps.billing.api import processor as processor_webhooks
 
 urlpatterns = [
     path("api/public/", include("config.urls_kiosk")),
@@ -14,6 +17,15 @@ urlpatterns = [
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
     path("api/", include("config.urls_agent")),
     path("admin/", admin.site.urls),
+    path("processor/webhook", processor_webhooks.platform_webhook),
+    path("processor/connect/webhook", processor_webhooks.connect_webhook),
     path("healthz", healthz),
     path("readyz", readyz),
 ]
+
+if settings.BENCH_ROUTES:  # the reference for bench/kiosk_poll.py: a bare Django JSON view
+
+    def bench_ping(request):
+        return JsonResponse({"ok": True})
+
+    urlpatterns.append(path("bench/ping", bench_ping))

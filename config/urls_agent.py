@@ -4,9 +4,11 @@ from django.urls import path, re_path
 
 from apps.accounts.api import agent as accounts
 from apps.api.views import UnknownRouteView
+from apps.billing.api import agent as billing
 from apps.menu.api import agent as menu
 from apps.orders.api import agent as orders
 from apps.sessions.api import agent as sessions
+from apps.video.api import agent as video
 
 urlpatterns = [
     path("csrf-cookie", accounts.CsrfCookieView.as_view()),
@@ -20,7 +22,11 @@ urlpatterns = [
     path("sessions/incoming", sessions.IncomingView.as_view()),
     path("sessions/<str:public_id>/accept", sessions.AcceptView.as_view()),
     path("sessions/<str:public_id>/end", sessions.EndView.as_view()),
+    path("sessions/<str:public_id>/payment", billing.SendToPaymentView.as_view()),
+    path("sessions/<str:public_id>/payment/cancel", billing.CancelPaymentView.as_view()),
     path("menu", menu.MenuView.as_view()),
     path("orders", orders.OrdersView.as_view()),
+    path("video/token", video.VideoTokenView.as_view()),
+    path("video/token/refresh", video.VideoTokenRefreshView.as_view()),
     re_path(r"^.*$", UnknownRouteView.as_view()),
 ]

@@ -3,9 +3,11 @@
 from django.urls import path, re_path
 
 from apps.api.views import UnknownRouteView
+from apps.billing.api import kiosk as billing
 from apps.kiosks.api import kiosk as kiosks
 from apps.orders.api import kiosk as orders
 from apps.sessions.api import kiosk as sessions
+from apps.video.api import kiosk as video
 
 urlpatterns = [
     path("kiosks/pair", kiosks.PairView.as_view()),
@@ -14,5 +16,8 @@ urlpatterns = [
     path("sessions/<str:public_id>/status", sessions.SessionStatusView.as_view()),
     path("sessions/<str:public_id>/cancel", sessions.CancelSessionView.as_view()),
     path("sessions/<str:public_id>/order", orders.SessionOrderView.as_view()),
+    path("sessions/<str:public_id>/payment", billing.SessionPaymentView.as_view()),
+    path("video/token", video.VideoTokenView.as_view()),
+    path("video/token/refresh", video.VideoTokenRefreshView.as_view()),
     re_path(r"^.*$", UnknownRouteView.as_view()),
 ]

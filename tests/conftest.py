@@ -11,6 +11,8 @@ from django.test import Client
 
 from tests import factories
 
+pytest_plugins = ["tests.payments_support"]
+
 
 def clear_cache() -> None:
     if settings.REDIS_URL:

@@ -132,7 +132,7 @@ def test_end_maps_reason_to_status(agent, agent_client, pending, reason, status)
     payload = DomainEvent.objects.get(name="session.ended").payload
     assert payload["session_id"] == pending.pk and payload["agent_id"] == agent.pk
     assert payload["duration_seconds"] == body["duration_seconds"]
-    assert payload["cost_cents"] == 2 * 50 and payload["cost_dollars"] == "1.00"  # two started minutes
+    assert payload["cost_cents"] == 2 * 60 and payload["cost_dollars"] == "1.20"  # two started minutes, free plan
     assert payload["ended_at"].endswith("Z")
 
 

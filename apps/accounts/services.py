@@ -2,6 +2,7 @@
 
 import secrets
 from dataclasses import dataclass
+from datetime import timedelta
 
 from django.conf import settings
 from django.db import transaction
@@ -134,3 +135,9 @@ def agent_disable(*, agent: User) -> None:
     with transaction.atomic():
         User.objects.filter(pk=agent.pk).update(is_active=False, agent_status=AgentStatus.OFFLINE)
         PersonalAccessToken.objects.filter(user=agent, revoked_at=None).update(revoked_at=timezone.now())
+
+
+def login_challenges_purge() -> int:
+    """2FA challenges are useless after their 5 minutes; keep a day for the audit trail."""
+    deleted, _ = LoginChallenge.objects.filter(expires_at__lt=timezone.now() - timedelta(days=1)).delete()
+    return deleted

@@ -7,6 +7,7 @@ embedded mode needs no worker and requests do not wait. "sync": run in the calle
 
 import logging
 import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
 
 from django.conf import settings
@@ -50,3 +51,30 @@ def enqueue_later(task, delay_seconds: float, *args) -> None:
         timer = threading.Timer(delay_seconds, lambda: _pool.submit(_run_in_thread, task, args, {}))
         timer.daemon = True
         timer.start()
+
+
+def start_embedded_beat() -> threading.Event | None:
+    """The embedded mode has no Celery beat: run CELERY_BEAT_SCHEDULE on a daemon thread of the
+    web process instead (the sweeps are idempotent, so a second web process would be harmless).
+    Returns an event that stops the loop when set."""
+    if settings.TASK_MODE != "thread" or getattr(start_embedded_beat, "started", False):
+        return None
+    start_embedded_beat.started = True
+    from config.celery import app
+
+    app.loader.import_default_modules()  # register every app's tasks.py, as a worker would
+    schedule = {entry["task"]: float(entry["schedule"]) for entry in settings.CELERY_BEAT_SCHEDULE.values()}
+    stop = threading.Event()
+
+    def loop() -> None:
+        due = dict.fromkeys(schedule, 0.0)
+        while not stop.is_set():
+            now = time.monotonic()
+            for task_name, every in schedule.items():
+                if now >= due[task_name]:
+                    due[task_name] = now + every
+                    _pool.submit(_run_in_thread, app.tasks[task_name], (), {})
+            stop.wait(0.2)
+
+    threading.Thread(target=loop, name="embedded-beat", daemon=True).start()
+    return stop

@@ -115,3 +115,38 @@ def kiosk_record_heartbeat(*, kiosk: Kiosk) -> None:
 
 def _heartbeat_key(kiosk_id: int) -> str:
     return f"kiosk-heartbeat:{kiosk_id}"
+
+
+OFFLINE_AFTER = timedelta(seconds=90)
+
+
+def kiosks_mark_offline() -> int:
+    """The presence sweep: kiosks silent for more than 90 s go offline, each exactly once per
+    outage (the conditional UPDATE decides it, even with two sweeps running at once)."""
+    cutoff = timezone.now() - OFFLINE_AFTER
+    marked = 0
+    candidates = Kiosk.objects.filter(online=True, unpaired_at=None, last_seen_at__lt=cutoff).select_related("business")
+    for kiosk in candidates:
+        with transaction.atomic():
+            if not Kiosk.objects.filter(pk=kiosk.pk, online=True, last_seen_at__lt=cutoff).update(online=False):
+                continue
+            events.emit(
+                "kiosk.offline",
+                {
+                    "kiosk_id": kiosk.pk,
+                    "kiosk_name": kiosk.name,
+                    "location": kiosk.location,
+                    "offline_at": iso_z(timezone.now()),
+                    "last_seen_at": iso_z(kiosk.last_seen_at),
+                },
+                owner_id=kiosk.business.owner_id,
+            )
+        cache.delete(_heartbeat_key(kiosk.pk))
+        marked += 1
+    return marked
+
+
+def pairing_codes_purge() -> int:
+    """Expired or used pairing codes older than a day are of no further use."""
+    deleted, _ = PairingCode.objects.filter(expires_at__lt=timezone.now() - timedelta(days=1)).delete()
+    return deleted

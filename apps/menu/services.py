@@ -3,6 +3,7 @@
 from django.db import transaction
 
 from apps.accounts.models import Business
+from apps.core import events
 from apps.menu.models import Catalog, Category, MenuItem, ModifierGroup, ModifierOption
 
 
@@ -29,3 +30,26 @@ def catalog_import(*, business: Business, spec: dict, activate: bool = True) -> 
                         ModifierOption(group=group, sort_order=n, **option) for n, option in enumerate(options)
                     )
     return catalog
+
+
+def stock_consume(*, quantities: dict[int, int], owner_id: int) -> None:
+    """Take confirmed quantities off tracked stock; crossing an item's low-stock threshold
+    emits `inventory.low` once (the crossing, not every sale below it)."""
+    items = MenuItem.objects.select_for_update().filter(pk__in=quantities, track_stock=True).order_by("pk")
+    for item in items:
+        before = item.stock
+        item.stock = max(0, before - quantities[item.pk])
+        item.save(update_fields=["stock"])
+        threshold = item.low_stock_threshold
+        if threshold is not None and before > threshold >= item.stock:
+            events.emit(
+                "inventory.low",
+                {
+                    "menu_item_id": item.pk,
+                    "name": item.name,
+                    "stock": item.stock,
+                    "low_stock_threshold": threshold,
+                    "sold_out": item.stock == 0,
+                },
+                owner_id=owner_id,
+            )

@@ -6,7 +6,7 @@ from django.utils import timezone
 
 from apps.accounts.models import Business, User
 from apps.core.errors import DomainError, ErrorCode
-from apps.orders import cart
+from apps.orders import cart, fulfilment
 from apps.orders.models import Order, OrderLine, OrderStatus
 from apps.orders.totals import order_totals
 from apps.sessions import selectors as session_selectors
@@ -71,3 +71,21 @@ def cart_replace(*, agent: User, session_public_id: str, lines: list[dict]) -> t
         )
     session.business = business
     return session, Order.objects.prefetch_related("lines").get(pk=order.pk)
+
+
+def order_set_fulfilment_status(*, order_id: int, by_user: User, status: str) -> Order:
+    """Owners and managers move a fired order through preparing, ready and completed."""
+    if by_user.is_agent or not by_user.panel_role:
+        raise DomainError(ErrorCode.FORBIDDEN, "Orders are moved by owners and managers.")
+    if status not in fulfilment.FULFILMENT_STATUSES:
+        raise DomainError(
+            ErrorCode.VALIDATION_ERROR,
+            "Unknown fulfilment status.",
+            details={"status": [f"Must be one of: {', '.join(fulfilment.FULFILMENT_STATUSES)}."]},
+        )
+    with transaction.atomic():
+        order = Order.objects.select_for_update().filter(pk=order_id, owner_id=by_user.owner_id).first()
+        if order is None:
+            raise DomainError(ErrorCode.NOT_FOUND, "No such order.")
+        fulfilment.move(order, status)
+    return order

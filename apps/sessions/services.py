@@ -1,6 +1,8 @@
 """State changes for sessions. Each function is one transition of `state_machine.TRANSITIONS`,
 runs in one transaction and emits its domain event inside it."""
 
+from datetime import timedelta
+
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
@@ -74,7 +76,12 @@ def session_end(*, public_id: str, agent: User, reason: str, notes: str) -> Sess
         session = selectors.session_visible_to_agent(agent=agent, public_id=public_id, lock=True)
         if session.agent_id != agent.pk:
             raise DomainError(ErrorCode.SESSION_NOT_OWNED, "Only the agent who accepted this session can end it.")
+        was_in_payment = session.status == SessionStatus.PAYMENT
         _close(session, action=f"end:{reason}", reason=reason, notes=notes)
+        if was_in_payment:
+            from apps.billing.payments import payment_abandon  # billing builds on sessions
+
+            payment_abandon(session=session)
     return session
 
 
@@ -98,3 +105,37 @@ def _close(session: Session, *, action: str, reason: str, notes: str) -> None:
             agent_status=AgentStatus.AVAILABLE, last_seen_at=session.ended_at
         )
     events.emit("session.ended", payloads.session_ended(session), owner_id=session.owner_id)
+
+
+def session_move(*, session: Session, action: str) -> None:
+    """An open-to-open transition driven by another app (payment: send_to_payment,
+    cancel_payment). The caller holds the transaction and the session row lock."""
+    session.status = next_status(session.status, action)
+    session.save(update_fields=["status"])
+
+
+def session_complete_paid(*, session: Session) -> None:
+    """The processor confirmed the payment: the session is completed."""
+    _close(session, action="payment_succeeded", reason="completed", notes=session.notes)
+
+
+def sessions_abandon_stale(*, older_than_seconds: int) -> int:
+    """The pending-timeout sweep: a session nobody accepted in time is abandoned (`timed_out`).
+    Row locks with SKIP LOCKED make two sweeps at once harmless."""
+    cutoff = timezone.now() - timedelta(seconds=older_than_seconds)
+    abandoned = 0
+    stale_ids = list(
+        Session.objects.filter(status=SessionStatus.PENDING, created_at__lt=cutoff).values_list("pk", flat=True)
+    )
+    for session_id in stale_ids:
+        with transaction.atomic():
+            session = (
+                Session.objects.select_for_update(skip_locked=True)
+                .filter(pk=session_id, status=SessionStatus.PENDING)
+                .first()
+            )
+            if session is None:
+                continue
+            _close(session, action="timeout", reason="timed_out", notes="")
+            abandoned += 1
+    return abandoned

@@ -12,6 +12,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
 from apps.accounts.models import AgentStatus, Business, Owner, PanelRole, User
+from apps.billing.models import OwnerBilling
 from apps.core.management.commands.demo_menus import BURGER_MENU, NOODLE_MENU
 from apps.kiosks import services as kiosk_services
 from apps.menu import services as menu_services
@@ -52,6 +53,15 @@ def _seed_tenant(spec: dict) -> dict:
     business, _ = Business.objects.update_or_create(
         owner=owner, name=spec["business"]["name"], defaults=spec["business"]
     )
+    OwnerBilling.objects.update_or_create(
+        owner=owner,
+        defaults={
+            "account_id": f"acct_demo_{slug}",
+            "charges_enabled": True,
+            "payouts_enabled": True,
+            "requirements_status": "complete",
+        },
+    )
     if not Catalog.objects.filter(business=business, is_active=True).exists():
         menu_services.catalog_import(business=business, spec=spec["menu"])
     owner_user = _user(
@@ -83,6 +93,7 @@ def _seed_tenant(spec: dict) -> dict:
         "businesses": [{"id": business.pk, "name": business.name}],
         "agents": [{"id": agent.pk, "email": agent.email, "password": DEMO_PASSWORD} for agent in agents],
         "pairing_codes": fresh_codes,
+        "processor_account": f"acct_demo_{slug}",
         "kiosks": [{"id": kiosk.pk, "device_id": str(device_id), "device_token": device_token}],
     }
 

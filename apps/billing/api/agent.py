@@ -1,0 +1,41 @@
+"""Agent API: send the session to payment, or take it back to the cart."""
+
+from drf_spectacular.utils import extend_schema, inline_serializer
+from rest_framework import serializers
+from rest_framework.response import Response
+
+from apps.api.views import AgentAPIView
+from apps.billing import payments
+
+
+class PaymentOut(serializers.Serializer):
+    status = serializers.CharField()
+    amount_cents = serializers.IntegerField()
+    currency = serializers.CharField()
+
+
+class SessionBrief(serializers.Serializer):
+    id = serializers.CharField(source="public_id")
+    status = serializers.CharField()
+
+
+class SendToPaymentView(AgentAPIView):
+    @extend_schema(
+        request=None,
+        responses={200: inline_serializer("SendToPaymentOut", {"session": SessionBrief(), "payment": PaymentOut()})},
+        summary="Send the cart to payment: the kiosk receives the client secret (PaymentRequested)",
+    )
+    def post(self, request, public_id: str):
+        session, payment = payments.payment_request(public_id=public_id, agent=request.user)
+        return Response({"session": SessionBrief(session).data, "payment": PaymentOut(payment).data})
+
+
+class CancelPaymentView(AgentAPIView):
+    @extend_schema(
+        request=None,
+        responses={200: inline_serializer("CancelPaymentOut", {"session": SessionBrief()})},
+        summary="Cancel the payment and return to the cart",
+    )
+    def post(self, request, public_id: str):
+        session = payments.payment_cancel(public_id=public_id, agent=request.user)
+        return Response({"session": SessionBrief(session).data})

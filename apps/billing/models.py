@@ -1,0 +1,99 @@
+"""The payment processor, seen from the service: each owner's connected account (where customer
+money goes, never through us), customer payments and refunds, processor events received, and the
+owner's own subscription to the service (plan, dunning)."""
+
+from django.db import models
+from django.utils import timezone
+
+
+class Plan(models.TextChoices):
+    FREE = "free"
+    PRO = "pro"
+
+
+class OwnerBilling(models.Model):
+    owner = models.OneToOneField("accounts.Owner", on_delete=models.CASCADE, related_name="billing")
+    # Connected account: the owner's own processor account (direct charges, no application fee).
+    account_id = models.CharField(max_length=64, blank=True, db_index=True)
+    charges_enabled = models.BooleanField(default=False)
+    payouts_enabled = models.BooleanField(default=False)
+    requirements_status = models.CharField(
+        max_length=20, default="none", help_text="none, complete, under_review, restricted"
+    )
+    account_updated_at = models.DateTimeField(null=True, blank=True, help_text="Processor time of the last update.")
+    # The owner's subscription to the service.
+    plan = models.CharField(max_length=10, choices=Plan.choices, default=Plan.FREE)
+    customer_id = models.CharField(max_length=64, blank=True, db_index=True)
+    subscription_id = models.CharField(max_length=64, blank=True)
+    subscription_status = models.CharField(max_length=20, default="none")
+    dunning = models.BooleanField(default=False, help_text="The last invoice failed: show the banner.")
+    subscription_updated_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"billing of {self.owner_id}"
+
+
+class PaymentStatus(models.TextChoices):
+    REQUIRES_PAYMENT_METHOD = "requires_payment_method"
+    SUCCEEDED = "succeeded"
+    FAILED = "failed"  # the last card was declined; the customer may try another
+    CANCELED = "canceled"
+
+
+class Payment(models.Model):
+    """One payment intent on the owner's connected account for one order."""
+
+    order = models.ForeignKey("orders.Order", on_delete=models.CASCADE, related_name="payments")
+    account_id = models.CharField(max_length=64)
+    intent_id = models.CharField(max_length=64, unique=True)
+    client_secret = models.CharField(max_length=200)
+    amount_cents = models.PositiveIntegerField()
+    currency = models.CharField(max_length=3)
+    status = models.CharField(max_length=30, choices=PaymentStatus.choices)
+    failure_message = models.CharField(max_length=300, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+    succeeded_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return self.intent_id
+
+
+class Refund(models.Model):
+    order = models.ForeignKey("orders.Order", on_delete=models.CASCADE, related_name="refunds")
+    payment = models.ForeignKey(Payment, on_delete=models.CASCADE, related_name="refunds")
+    refund_id = models.CharField(max_length=64, unique=True)
+    amount_cents = models.PositiveIntegerField()
+    reason = models.CharField(max_length=200, blank=True)
+    created_by = models.ForeignKey("accounts.User", null=True, on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(default=timezone.now)
+
+    def __str__(self) -> str:
+        return self.refund_id
+
+
+class ProcessorEvent(models.Model):
+    """Every processor event handled, by id: a redelivered event is recognised and ignored."""
+
+    event_id = models.CharField(max_length=100, unique=True)
+    type = models.CharField(max_length=100)
+    endpoint = models.CharField(max_length=10, help_text="platform or connect")
+    account_id = models.CharField(max_length=64, blank=True)
+    created = models.DateTimeField(help_text="When the processor created the event.")
+    received_at = models.DateTimeField(default=timezone.now)
+    outcome = models.CharField(max_length=200, blank=True)
+
+    def __str__(self) -> str:
+        return f"{self.type} {self.event_id}"
+
+
+class PlatformFee(models.Model):
+    """application_fee.created, recorded for audit (the service takes no fee: expected zero)."""
+
+    fee_id = models.CharField(max_length=64, unique=True)
+    account_id = models.CharField(max_length=64, blank=True)
+    amount_cents = models.IntegerField()
+    currency = models.CharField(max_length=3)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    def __str__(self) -> str:
+        return self.fee_id

@@ -1,0 +1,47 @@
+"""Refunds: by the owner's owners and managers only, never agents; full or partial, through
+the processor on the connected account."""
+
+from django.db import transaction
+from django.db.models import Sum
+
+from apps.accounts.models import User
+from apps.billing import processor
+from apps.billing.models import Payment, PaymentStatus, Refund
+from apps.core.errors import DomainError, ErrorCode
+from apps.orders import fulfilment
+from apps.orders.models import Order, OrderStatus
+
+REFUNDABLE = (OrderStatus.CONFIRMED, OrderStatus.PREPARING, OrderStatus.READY, OrderStatus.COMPLETED)
+
+
+def refund_order(*, order_id: int, by_user: User, amount_cents: int | None = None, reason: str = "") -> Refund:
+    if by_user.is_agent or not by_user.panel_role or not by_user.is_active:
+        raise DomainError(ErrorCode.FORBIDDEN, "Refunds are made by owners or managers in the owner panel.")
+    with transaction.atomic():
+        order = Order.objects.select_for_update().filter(pk=order_id, owner_id=by_user.owner_id).first()
+        if order is None:
+            raise DomainError(ErrorCode.NOT_FOUND, "No such order.")
+        if order.status not in REFUNDABLE:
+            raise DomainError(ErrorCode.REFUND_NOT_ALLOWED, f"A {order.status} order cannot be refunded.")
+        payment = Payment.objects.get(order=order, status=PaymentStatus.SUCCEEDED)
+        refunded = Refund.objects.filter(order=order).aggregate(total=Sum("amount_cents"))["total"] or 0
+        remaining = payment.amount_cents - refunded
+        amount = remaining if amount_cents is None else amount_cents
+        if not 1 <= amount <= remaining:
+            raise DomainError(
+                ErrorCode.VALIDATION_ERROR,
+                "The refund amount is out of range.",
+                details={"amount_cents": [f"Must be between 1 and {remaining}."]},
+            )
+        count = Refund.objects.filter(order=order).count()
+        result = processor.call(
+            processor.client().v1.refunds.create,
+            params={"payment_intent": payment.intent_id, "amount": amount, "reason": "requested_by_customer"},
+            options={"stripe_account": payment.account_id, "idempotency_key": f"refund-{order.pk}-{count + 1}"},
+        )
+        refund = Refund.objects.create(
+            order=order, payment=payment, refund_id=result.id, amount_cents=amount, reason=reason, created_by=by_user
+        )
+        if amount == remaining:
+            fulfilment.move(order, OrderStatus.REFUNDED)
+    return refund

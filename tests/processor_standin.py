@@ -1,0 +1,109 @@
+"""A local stand-in for the payment processor's API, for the real `stripe` library to talk to.
+
+It answers the calls the service makes (payment intents, cancel, refunds, connected accounts,
+account links) like the processor does, honours Idempotency-Key like the processor does (same
+key -> same response), and records every request: method, path, headers, decoded form body.
+"""
+
+import json
+import secrets
+import threading
+from dataclasses import dataclass
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import parse_qsl
+
+
+@dataclass
+class Call:
+    method: str
+    path: str
+    headers: dict
+    params: dict
+
+
+class ProcessorStandIn:
+    def __init__(self):
+        self.calls: list[Call] = []
+        self.intents: dict[str, dict] = {}
+        self.by_idempotency_key: dict[str, dict] = {}
+        self.fail_next: dict | None = None  # an error body to answer the next call with (status 402)
+        standin = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self):
+                length = int(self.headers.get("Content-Length", 0))
+                params = dict(parse_qsl(self.rfile.read(length).decode(), keep_blank_values=True))
+                call = Call("POST", self.path, dict(self.headers.items()), params)
+                standin.calls.append(call)
+                status, body = standin.answer(call)
+                raw = json.dumps(body).encode()
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(raw)))
+                self.send_header("Request-Id", "req_" + secrets.token_hex(6))
+                self.end_headers()
+                self.wfile.write(raw)
+
+            def log_message(self, *args):
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server.daemon_threads = True
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.server.server_address[1]}"
+
+    def __enter__(self):
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.server.shutdown()
+        self.server.server_close()
+
+    def calls_to(self, path: str) -> list[Call]:
+        return [call for call in self.calls if call.path == path]
+
+    def answer(self, call: Call) -> tuple[int, dict]:
+        if self.fail_next is not None:
+            error, self.fail_next = self.fail_next, None
+            return 402, {"error": error}
+        key = call.headers.get("Idempotency-Key")
+        if key and key in self.by_idempotency_key:
+            return 200, self.by_idempotency_key[key]
+        body = self._handle(call)
+        if key:
+            self.by_idempotency_key[key] = body
+        return 200, body
+
+    def _handle(self, call: Call) -> dict:
+        p, path = call.params, call.path
+        if path == "/v1/payment_intents":
+            intent_id = "pi_" + secrets.token_hex(8)
+            intent = {
+                "id": intent_id,
+                "object": "payment_intent",
+                "amount": int(p["amount"]),
+                "currency": p["currency"],
+                "status": "requires_payment_method",
+                "client_secret": f"{intent_id}_secret_{secrets.token_hex(8)}",
+                "application_fee_amount": int(p["application_fee_amount"]) if "application_fee_amount" in p else None,
+                "metadata": {k[9:-1]: v for k, v in p.items() if k.startswith("metadata[")},
+            }
+            self.intents[intent_id] = intent
+            return intent
+        if path.startswith("/v1/payment_intents/") and path.endswith("/cancel"):
+            intent = self.intents[path.split("/")[3]]
+            intent["status"] = "canceled"
+            return intent
+        if path == "/v1/refunds":
+            intent = self.intents[p["payment_intent"]]
+            amount = int(p.get("amount", intent["amount"]))
+            return {"id": "re_" + secrets.token_hex(8), "object": "refund", "amount": amount, "status": "succeeded"}
+        if path == "/v1/accounts":
+            return {"id": "acct_" + secrets.token_hex(8), "object": "account", "charges_enabled": False}
+        if path == "/v1/account_links":
+            return {"object": "account_link", "url": f"https://connect.example/setup/{p['account']}"}
+        return {"id": "unknown", "object": "unknown"}
