@@ -4,11 +4,12 @@ from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers
 from rest_framework.response import Response
 
-from apps.accounts import services
+from apps.accounts import login_throttle, services
 from apps.accounts.api.agent import AgentUserOut
 from apps.api.inputs import client_ip, validated
 from apps.api.permissions import HasToken
 from apps.api.views import PublicAPIView, TokenAPIView, ensure_tls
+from apps.core.errors import DomainError, ErrorCode
 
 
 class TokenLoginIn(serializers.Serializer):
@@ -27,9 +28,20 @@ class TokenLoginView(PublicAPIView):
     def post(self, request):
         ensure_tls(request)
         data = validated(TokenLoginIn, request.data)
-        token, plaintext = services.token_login(
-            email=data["email"], password=data["password"], code=data.get("code"), ip=client_ip(request)
-        )
+        ip = client_ip(request)
+        # A correct password resets the password-failure counter, so wrong TOTP codes are counted
+        # on a key of their own: 5 a minute per email + IP, then 429, as the agent 2FA challenge
+        # burns after 5. Without it a stolen password could walk the 10^6 codes here.
+        second_factor_key = f"2fa:{data['email']}"
+        login_throttle.ensure_allowed(second_factor_key, ip)
+        try:
+            token, plaintext = services.token_login(
+                email=data["email"], password=data["password"], code=data.get("code"), ip=ip
+            )
+        except DomainError as exc:
+            if exc.code == ErrorCode.INVALID_2FA_CODE:
+                login_throttle.record_failure(second_factor_key, ip)
+            raise
         return Response({"token": plaintext, "user": AgentUserOut(token.user).data})
 
 
