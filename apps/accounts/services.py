@@ -1,5 +1,6 @@
 """State changes for accounts: agent sign-in with optional TOTP, agent status, access tokens."""
 
+import math
 import secrets
 from dataclasses import dataclass
 from datetime import timedelta
@@ -51,8 +52,27 @@ def _has_two_factor(user: User) -> bool:
 
 
 def _verify_totp(user: User, code: str | None) -> bool:
-    """django-otp refuses a code already used (replay) and allows one step of clock drift."""
-    return bool(code) and any(device.verify_token(code) for device in devices_for_user(user, confirmed=True))
+    """django-otp refuses a code already used (replay) and allows one step of clock drift.
+
+    After a wrong code django-otp locks the device for 1, 2, 4 ... seconds and refuses every code
+    meanwhile, even a correct one: that is answered 429 with Retry-After, not "incorrect". The
+    devices are row-locked, so two requests cannot both spend the same code."""
+    if not code:
+        return False
+    with transaction.atomic():
+        devices = list(devices_for_user(user, confirmed=True, for_verify=True))
+        checks = [(device, device.verify_is_allowed()) for device in devices]
+        allowed = [device for device, (ok, _) in checks if ok]
+        if devices and not allowed:
+            now = timezone.now()
+            unlock = min((info or {}).get("locked_until") or now for _, (_, info) in checks)
+            wait = max(1, math.ceil((unlock - now).total_seconds()))
+            raise DomainError(
+                ErrorCode.RATE_LIMITED,
+                f"Too many wrong authentication codes. Retry in {wait} seconds.",
+                headers={"Retry-After": str(wait)},
+            )
+        return any(device.verify_token(code) for device in allowed)
 
 
 def agent_login(*, email: str, password: str, remember: bool, ip: str) -> LoginResult:
