@@ -1,4 +1,5 @@
-"""ASGI entry point: `config.asgi:application` (daphne serves HTTP and, later, WebSockets)."""
+"""ASGI entry point: `config.asgi:application` (daphne serves HTTP and the Pusher-protocol
+WebSocket at /app/{key})."""
 
 import os
 
@@ -12,6 +13,10 @@ from apps.core.jobs import start_embedded_beat  # noqa: E402
 
 start_embedded_beat()  # periodic sweeps in the embedded mode (production runs Celery beat)
 
-from channels.routing import ProtocolTypeRouter  # noqa: E402  (needs Django set up first)
+from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402  (needs Django set up first)
 
-application = ProtocolTypeRouter({"http": django_asgi_app})
+from apps.realtime.routing import websocket_urlpatterns  # noqa: E402
+
+# No origin check on the WebSocket: kiosks connect from their own app origin, and nothing is
+# delivered on a private or presence channel without a subscription signed by our auth endpoints.
+application = ProtocolTypeRouter({"http": django_asgi_app, "websocket": URLRouter(websocket_urlpatterns)})

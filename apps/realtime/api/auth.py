@@ -1,0 +1,61 @@
+"""Channel authorisation endpoints (pusher-js `authEndpoint`): POST /broadcasting/auth for agents
+and owner panel users, POST /api/public/broadcasting/auth for kiosks. pusher-js posts
+`socket_id` and `channel_name` form-encoded; JSON is accepted too."""
+
+from drf_spectacular.utils import extend_schema, inline_serializer
+from rest_framework import serializers
+from rest_framework.authentication import SessionAuthentication
+from rest_framework.parsers import FormParser, JSONParser
+from rest_framework.response import Response
+
+from apps.api.authentication import AgentSessionAuthentication
+from apps.api.inputs import validated
+from apps.api.views import AgentAPIView, KioskAPIView
+from apps.realtime import access
+
+
+class PanelSessionAuthentication(SessionAuthentication):
+    """An owner panel user's Django session (panel_role, not an agent), with Django's CSRF check
+    (the panel's pages carry the csrftoken)."""
+
+    def authenticate(self, request):
+        user = getattr(request._request, "user", None)
+        if user is None or not user.is_authenticated or not user.is_active or user.is_agent or not user.panel_role:
+            return None
+        self.enforce_csrf(request)
+        return (user, None)
+
+
+class ChannelAuthIn(serializers.Serializer):
+    socket_id = serializers.RegexField(r"^\d+\.\d+$", max_length=64)
+    channel_name = serializers.CharField(max_length=200)
+
+
+ChannelAuthOut = inline_serializer(
+    "ChannelAuthOut", {"auth": serializers.CharField(), "channel_data": serializers.CharField(required=False)}
+)
+
+
+class BroadcastingAuthView(AgentAPIView):
+    authentication_classes = [AgentSessionAuthentication, PanelSessionAuthentication]
+    parser_classes = [FormParser, JSONParser]
+
+    @extend_schema(request=ChannelAuthIn, responses={200: ChannelAuthOut}, summary="Sign a channel subscription")
+    def post(self, request):
+        data = validated(ChannelAuthIn, request.data)
+        body = access.channel_authorization(
+            socket_id=data["socket_id"], channel=data["channel_name"], user=request.user
+        )
+        return Response(body)
+
+
+class KioskBroadcastingAuthView(KioskAPIView):
+    parser_classes = [FormParser, JSONParser]
+
+    @extend_schema(request=ChannelAuthIn, responses={200: ChannelAuthOut}, summary="Sign a kiosk channel subscription")
+    def post(self, request):
+        data = validated(ChannelAuthIn, request.data)
+        body = access.channel_authorization(
+            socket_id=data["socket_id"], channel=data["channel_name"], kiosk=request.auth
+        )
+        return Response(body)

@@ -1,0 +1,92 @@
+"""The Pusher HTTP API, so the official `pusher` server libraries can publish through us:
+POST /apps/{app_id}/events and POST /apps/{app_id}/batch_events, signed as Pusher signs them."""
+
+import json
+
+from django.conf import settings
+from rest_framework import exceptions
+from rest_framework.authentication import BaseAuthentication
+from rest_framework.response import Response
+
+from apps.api.views import PublicAPIView
+from apps.realtime import protocol
+from apps.realtime.broadcast import layer_messages, send_now
+from apps.realtime.signing import http_api_request_error
+
+MAX_CHANNELS_PER_EVENT = 100
+MAX_BATCH = 10
+MAX_DATA_BYTES = 10 * 1024
+
+
+class PusherSignatureAuthentication(BaseAuthentication):
+    def authenticate(self, request):
+        django_request = request._request
+        error = http_api_request_error(
+            method=django_request.method,
+            path=django_request.path,
+            params=django_request.GET.dict(),
+            body=django_request.body,
+        )
+        if error is not None:
+            raise exceptions.AuthenticationFailed(error)
+        return (None, "pusher-app")
+
+    def authenticate_header(self, request) -> str:
+        return "Pusher"
+
+
+class _HttpApiView(PublicAPIView):
+    authentication_classes = [PusherSignatureAuthentication]
+
+    def initial(self, request, *args, **kwargs):
+        if kwargs.get("app_id") != str(settings.REALTIME_APP_ID):
+            raise exceptions.NotFound("Unknown app id.")
+        super().initial(request, *args, **kwargs)  # authenticates: the signature is checked first
+
+    def body_json(self, request):
+        try:
+            return json.loads(request._request.body or b"{}")
+        except ValueError:
+            raise exceptions.ParseError("The body is not JSON.")
+
+
+def _event_messages(event: object) -> list:
+    """Validate one event of the HTTP API and turn it into channel-layer messages."""
+    if not isinstance(event, dict):
+        raise exceptions.ValidationError({"event": ["Each event is a JSON object."]})
+    name, data = event.get("name"), event.get("data")
+    channels = event.get("channels") if "channels" in event else [event.get("channel")]
+    errors = {}
+    if not isinstance(name, str) or not 0 < len(name) <= 200:
+        errors["name"] = ["A string of 1 to 200 characters."]
+    if not isinstance(data, str):
+        errors["data"] = ["A string (JSON-encoded by the server library)."]
+    elif len(data.encode()) > MAX_DATA_BYTES:
+        errors["data"] = ["At most 10 KB."]
+    if not isinstance(channels, list) or not 0 < len(channels) <= MAX_CHANNELS_PER_EVENT:
+        errors["channels"] = [f"1 to {MAX_CHANNELS_PER_EVENT} channel names."]
+    elif not all(protocol.valid_channel_name(channel) for channel in channels):
+        errors["channels"] = ["Invalid channel name."]
+    socket_id = event.get("socket_id")
+    if socket_id is not None and not (isinstance(socket_id, str) and protocol.SOCKET_ID_RE.match(socket_id)):
+        errors["socket_id"] = ["Use the `digits.digits` socket id of a connection."]
+    if errors:
+        raise exceptions.ValidationError(errors)
+    return layer_messages(channels, name, data, skip_socket_id=socket_id)
+
+
+class EventsView(_HttpApiView):
+    def post(self, request, app_id: str):
+        send_now(_event_messages(self.body_json(request)))
+        return Response({})
+
+
+class BatchEventsView(_HttpApiView):
+    def post(self, request, app_id: str):
+        body = self.body_json(request)
+        batch = body.get("batch") if isinstance(body, dict) else None
+        if not isinstance(batch, list) or not 0 < len(batch) <= MAX_BATCH:
+            raise exceptions.ValidationError({"batch": [f"1 to {MAX_BATCH} events."]})
+        messages = [message for event in batch for message in _event_messages(event)]
+        send_now(messages)
+        return Response({"batch": [{} for _ in batch]})

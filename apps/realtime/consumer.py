@@ -1,0 +1,235 @@
+"""The Pusher-protocol WebSocket endpoint, `/app/{key}` (protocol 7), on Channels.
+
+Each Pusher channel is a Channels group (see protocol.group_name); broadcasts arrive as
+`realtime.frame` messages carrying the finished text frame, so a fan-out to many connections
+serialises the event once. Presence membership is kept in presence.py so it is shared between
+processes.
+"""
+
+import asyncio
+import json
+import logging
+import time
+from urllib.parse import parse_qs
+
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
+
+from apps.realtime import protocol as p
+from apps.realtime.broadcast import remember_server_loop
+from apps.realtime.presence import Change, presence_store
+from apps.realtime.signing import channel_auth_valid
+
+logger = logging.getLogger(__name__)
+
+_open_connections: set["PusherConsumer"] = set()
+GROUP_REFRESH_SECONDS = 3600  # channels-redis forgets group members after a day; re-add hourly
+
+
+class PusherConsumer(AsyncWebsocketConsumer):
+    async def __call__(self, scope, receive, send):
+        try:
+            await super().__call__(scope, receive, send)
+        except asyncio.CancelledError:
+            # daphne cancels every application when it shuts down: tell the client to reconnect
+            # at once (to another process) and let the other members know this one has left.
+            await self._leave_everything()
+            await send({"type": "websocket.close", "code": p.RECONNECT})
+            raise
+
+    # --------------------------------------------------------------------------- lifecycle
+
+    async def connect(self):
+        remember_server_loop()
+        self.socket_id = p.new_socket_id()
+        self.subscriptions: dict[str, str | None] = {}  # channel -> presence user id (or None)
+        self.last_heard = self.last_touched = self.last_group_refresh = time.monotonic()
+        self.ping_sent_at: float | None = None
+        self.client_event_window = (0, 0)  # (second, count) for the client-event rate limit
+        self.watchdog: asyncio.Task | None = None
+        await self.accept()
+        refusal = self._handshake_refusal()
+        if refusal is not None:
+            code, message = refusal
+            await self.send(p.error_frame(code, message))
+            await self.close(code=code)
+            return
+        _open_connections.add(self)
+        established = {"socket_id": self.socket_id, "activity_timeout": settings.REALTIME_ACTIVITY_TIMEOUT}
+        await self.send(p.frame("pusher:connection_established", established))
+        self.watchdog = asyncio.create_task(self._watch())
+
+    def _handshake_refusal(self) -> tuple[int, str] | None:
+        if self.scope["url_route"]["kwargs"].get("key") != settings.REALTIME_APP_KEY:
+            return p.UNKNOWN_APP, "Application does not exist"
+        query = parse_qs(self.scope.get("query_string", b"").decode(errors="replace"))
+        version = (query.get("protocol") or [""])[0]
+        if not version:
+            return p.NO_PROTOCOL, "No protocol version supplied"
+        if not version.isdigit() or int(version) not in p.PROTOCOL_VERSIONS:
+            return p.UNSUPPORTED_PROTOCOL, f"Unsupported protocol version {version}"
+        if len(_open_connections) >= settings.REALTIME_MAX_CONNECTIONS:
+            return p.OVER_CONNECTION_QUOTA, "Application is over connection quota"
+        return None
+
+    async def disconnect(self, code):
+        await self._leave_everything()
+
+    async def _leave_everything(self) -> None:
+        _open_connections.discard(self)
+        if getattr(self, "watchdog", None) is not None and self.watchdog is not asyncio.current_task():
+            self.watchdog.cancel()
+        for channel in list(getattr(self, "subscriptions", {})):
+            try:
+                await self._unsubscribe(channel)
+            except Exception:
+                logger.exception("could not leave %s cleanly", channel)
+
+    async def _watch(self) -> None:
+        """Ping a silent client, close it when the pong does not come, keep its entries alive."""
+        timeout, pong_timeout = settings.REALTIME_ACTIVITY_TIMEOUT, settings.REALTIME_PONG_TIMEOUT
+        tick = max(0.1, min(5.0, timeout / 4, pong_timeout / 4))
+        while True:
+            await asyncio.sleep(tick)
+            now = time.monotonic()
+            if self.ping_sent_at is not None and now - self.ping_sent_at > pong_timeout:
+                await self.send(p.error_frame(p.PONG_NOT_RECEIVED, "Pong reply not received"))
+                await self.close(code=p.PONG_NOT_RECEIVED)
+                return
+            if self.ping_sent_at is None and now - self.last_heard > timeout:
+                self.ping_sent_at = now
+                await self.send(p.frame("pusher:ping", {}))
+            if now - self.last_group_refresh > GROUP_REFRESH_SECONDS:
+                self.last_group_refresh = now
+                for channel in self.subscriptions:
+                    await self.channel_layer.group_add(p.group_name(channel), self.channel_name)
+
+    async def _heard_from_client(self) -> None:
+        now = time.monotonic()
+        self.last_heard, self.ping_sent_at = now, None
+        if now - self.last_touched < min(30.0, settings.REALTIME_ACTIVITY_TIMEOUT / 2):
+            return
+        self.last_touched = now
+        for channel, user_id in self.subscriptions.items():
+            if user_id is not None:
+                await self._announce(channel, await presence_store().touch(channel, self.socket_id))
+
+    # --------------------------------------------------------------------------- messages in
+
+    async def receive(self, text_data=None, bytes_data=None):
+        await self._heard_from_client()
+        try:
+            message = json.loads(text_data if text_data is not None else bytes_data)
+            event = message["event"]
+            if not isinstance(event, str):
+                raise TypeError
+        except (ValueError, TypeError, KeyError):
+            await self.send(p.error_frame(p.INVALID_MESSAGE, "Messages are JSON objects with an `event`."))
+            return
+        data = message.get("data")
+        if event.startswith("pusher:") and isinstance(data, str):
+            try:
+                data = json.loads(data)  # some clients send the subscribe payload as a string
+            except ValueError:
+                data = None
+        if event == "pusher:ping":
+            await self.send(p.frame("pusher:pong", {}))
+        elif event == "pusher:pong":
+            pass
+        elif event == "pusher:subscribe":
+            await self._subscribe(data if isinstance(data, dict) else {})
+        elif event == "pusher:unsubscribe":
+            channel = data.get("channel") if isinstance(data, dict) else None
+            if channel in self.subscriptions:
+                await self._unsubscribe(channel)
+        elif event.startswith("client-"):
+            await self._client_event(event, message.get("channel"), data)
+        # Anything else is ignored, as Pusher does.
+
+    async def _subscribe(self, data: dict) -> None:
+        channel = data.get("channel")
+        if not p.valid_channel_name(channel):
+            await self.send(p.error_frame(p.INVALID_MESSAGE, "Invalid channel name."))
+            return
+        kind = p.channel_kind(channel)
+        channel_data = data.get("channel_data") if kind == p.ChannelKind.PRESENCE else None
+        if kind == p.ChannelKind.PRESENCE and not isinstance(channel_data, str):
+            await self.send(p.subscription_error_frame(channel, "Presence subscriptions need channel_data.", 401))
+            return
+        if kind != p.ChannelKind.PUBLIC and not channel_auth_valid(
+            data.get("auth"), self.socket_id, channel, channel_data
+        ):
+            await self.send(p.subscription_error_frame(channel, "Invalid signature for this socket and channel.", 401))
+            return
+        if kind == p.ChannelKind.PRESENCE:
+            member = _member(channel_data)
+            if member is None:
+                await self.send(p.subscription_error_frame(channel, "channel_data needs a user_id.", 401))
+                return
+            user_id, user_info = member
+            self.subscriptions[channel] = user_id
+            await self.channel_layer.group_add(p.group_name(channel), self.channel_name)
+            change = await presence_store().join(channel, self.socket_id, user_id, user_info)
+            members = change.members
+            presence = {"presence": {"ids": list(members), "hash": members, "count": len(members)}}
+            await self.send(p.frame("pusher_internal:subscription_succeeded", presence, channel))
+            if change.added:
+                added = p.frame("pusher_internal:member_added", {"user_id": user_id, "user_info": user_info}, channel)
+                await self._to_channel(channel, added, skip_self=True)
+            await self._announce(channel, change)
+            return
+        self.subscriptions[channel] = None
+        await self.channel_layer.group_add(p.group_name(channel), self.channel_name)
+        await self.send(p.frame("pusher_internal:subscription_succeeded", {}, channel))
+
+    async def _unsubscribe(self, channel: str) -> None:
+        user_id = self.subscriptions.pop(channel, None)
+        await self.channel_layer.group_discard(p.group_name(channel), self.channel_name)
+        if user_id is not None:
+            await self._announce(channel, await presence_store().leave(channel, self.socket_id))
+
+    async def _announce(self, channel: str, change: Change) -> None:
+        """`member_removed` for every user whose last connection has gone."""
+        for user_id in change.gone:
+            await self._to_channel(channel, p.frame("pusher_internal:member_removed", {"user_id": user_id}, channel))
+
+    async def _client_event(self, event: str, channel, data) -> None:
+        if channel not in self.subscriptions or p.channel_kind(channel) == p.ChannelKind.PUBLIC:
+            message = "Client events are only allowed on private and presence channels this connection joined."
+            await self.send(p.error_frame(p.UNAUTHORIZED, message))
+            return
+        second = int(time.monotonic())
+        window_second, count = self.client_event_window
+        count = count + 1 if window_second == second else 1
+        self.client_event_window = (second, count)
+        if count > p.CLIENT_EVENTS_PER_SECOND:
+            await self.send(p.error_frame(p.CLIENT_EVENT_RATE_LIMIT, "Client event rejected due to rate limit."))
+            return
+        extra = {"user_id": self.subscriptions[channel]} if self.subscriptions[channel] is not None else {}
+        text = p.frame(event, data if data is not None else {}, channel, **extra)
+        if len(text) > p.MAX_CLIENT_EVENT_BYTES + 1024:
+            await self.send(p.error_frame(p.INVALID_MESSAGE, "Client event data is larger than 10 KB."))
+            return
+        await self._to_channel(channel, text, skip_self=True)
+
+    async def _to_channel(self, channel: str, text: str, *, skip_self: bool = False) -> None:
+        message = {"type": "realtime.frame", "frame": text, "skip": self.socket_id if skip_self else None}
+        await self.channel_layer.group_send(p.group_name(channel), message)
+
+    # --------------------------------------------------------------------------- messages out
+
+    async def realtime_frame(self, message: dict) -> None:
+        """A frame for one of this connection's channels (a broadcast, a member change, a client
+        event). `skip` names the socket that caused it, which does not get its own event back."""
+        if message.get("skip") != self.socket_id:
+            await self.send(message["frame"])
+
+
+def _member(channel_data: str) -> tuple[str, object] | None:
+    try:
+        parsed = json.loads(channel_data)
+    except ValueError:
+        return None
+    if not isinstance(parsed, dict) or parsed.get("user_id") in (None, ""):
+        return None
+    return str(parsed["user_id"]), parsed.get("user_info", {})

@@ -1,0 +1,80 @@
+"""The Pusher protocol (version 7) on the wire: codes, socket ids, channel names and frames.
+
+Close and error codes follow Pusher's table, because pusher-js decides what to do from them:
+4000-4099 do not reconnect, 4100-4199 reconnect after a back-off, 4200-4299 reconnect at once,
+4300-4399 other errors (the connection stays open).
+"""
+
+import hashlib
+import json
+import re
+import secrets
+from enum import StrEnum
+
+PROTOCOL_VERSIONS = {5, 6, 7}
+
+UNKNOWN_APP = 4001  # close: the key in /app/{key} is not ours
+OVER_CONNECTION_QUOTA = 4004  # close: this process holds its maximum of connections
+UNSUPPORTED_PROTOCOL = 4007  # close
+NO_PROTOCOL = 4008  # close: no ?protocol= in the URL
+UNAUTHORIZED = 4009  # error: a subscription or client event the connection may not make
+OVER_CAPACITY = 4100
+RECONNECT = 4200  # close: the server is shutting down; reconnect (to another process) at once
+PONG_NOT_RECEIVED = 4201  # close: the connection went silent
+CLIENT_EVENT_RATE_LIMIT = 4301  # error: more than CLIENT_EVENTS_PER_SECOND client events
+INVALID_MESSAGE = 4302  # error: unparseable frame or missing fields (ours, in Pusher's "other" range)
+
+CLIENT_EVENTS_PER_SECOND = 10
+MAX_CLIENT_EVENT_BYTES = 10 * 1024  # Pusher's limit on one event's data
+MAX_CHANNEL_NAME = 200
+# Pusher's channel-name alphabet. Channels group names only allow [A-Za-z0-9._-] and < 100 chars.
+CHANNEL_NAME_RE = re.compile(r"^[A-Za-z0-9_\-=@,.;]+$")
+SOCKET_ID_RE = re.compile(r"^\d+\.\d+$")
+
+
+class ChannelKind(StrEnum):
+    PUBLIC = "public"
+    PRIVATE = "private"
+    PRESENCE = "presence"
+
+
+def new_socket_id() -> str:
+    """`digits.digits`, as the official server libraries insist before they sign anything."""
+    return f"{secrets.randbelow(10**9)}.{secrets.randbelow(10**9)}"
+
+
+def valid_channel_name(name: object) -> bool:
+    return isinstance(name, str) and 0 < len(name) <= MAX_CHANNEL_NAME and bool(CHANNEL_NAME_RE.match(name))
+
+
+def channel_kind(name: str) -> ChannelKind:
+    if name.startswith("presence-"):
+        return ChannelKind.PRESENCE
+    if name.startswith("private-"):
+        return ChannelKind.PRIVATE
+    return ChannelKind.PUBLIC
+
+
+def group_name(channel: str) -> str:
+    """The Channels group of a Pusher channel: a digest, because `=@,;` and 200-character names
+    are legal Pusher channels but not legal group names."""
+    return "pusher." + hashlib.sha256(channel.encode()).hexdigest()[:40]
+
+
+def frame(event: str, data, channel: str | None = None, **extra) -> str:
+    """One protocol message. `data` travels as a JSON-encoded string, as Pusher sends it."""
+    message: dict = {"event": event}
+    if channel is not None:
+        message["channel"] = channel
+    message["data"] = data if isinstance(data, str) else json.dumps(data, separators=(",", ":"))
+    message.update(extra)
+    return json.dumps(message, separators=(",", ":"))
+
+
+def error_frame(code: int | None, message: str) -> str:
+    return frame("pusher:error", {"code": code, "message": message})
+
+
+def subscription_error_frame(channel: str, error: str, status: int) -> str:
+    """What Echo's `.error()` listens for: the refused channel, with Pusher's AuthError shape."""
+    return frame("pusher:subscription_error", {"type": "AuthError", "error": error, "status": status}, channel)
