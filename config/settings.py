@@ -97,6 +97,7 @@ INSTALLED_APPS = [
     "apps.webhooks",
     "apps.billing",
     "apps.video",
+    "apps.realtime",
 ]
 
 MIDDLEWARE = [
@@ -164,6 +165,12 @@ if REDIS_URL:
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+
+# Pusher-protocol server (apps/realtime): pusher-js pings after activity_timeout seconds of
+# silence; we ping a client silent that long and close it (4201) when no pong comes in time.
+REALTIME_ACTIVITY_TIMEOUT = int(os.environ.get("REALTIME_ACTIVITY_TIMEOUT", "120"))
+REALTIME_PONG_TIMEOUT = int(os.environ.get("REALTIME_PONG_TIMEOUT", "30"))
+REALTIME_MAX_CONNECTIONS = int(os.environ.get("REALTIME_MAX_CONNECTIONS", "10000"))  # per web process
 
 # Background work. "celery": a Celery worker on Redis; "thread": in-process thread pool
 # (embedded mode); "sync": run at commit time in the caller (tests).

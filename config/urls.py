@@ -9,6 +9,8 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from apps.api.health import healthz, readyz
 from apps.billing.api import processor as processor_webhooks
+from apps.realtime.api import auth as realtime_auth
+from apps.realtime.api import http_api as realtime_http_api
 
 urlpatterns = [
     path("api/public/", include("config.urls_kiosk")),
@@ -17,6 +19,9 @@ urlpatterns = [
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
     path("api/", include("config.urls_agent")),
     path("admin/", admin.site.urls),
+    path("broadcasting/auth", realtime_auth.BroadcastingAuthView.as_view()),
+    path("apps/<str:app_id>/events", realtime_http_api.EventsView.as_view()),
+    path("apps/<str:app_id>/batch_events", realtime_http_api.BatchEventsView.as_view()),
     path("processor/webhook", processor_webhooks.platform_webhook),
     path("processor/connect/webhook", processor_webhooks.connect_webhook),
     path("healthz", healthz),

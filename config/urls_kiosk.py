@@ -6,6 +6,7 @@ from apps.api.views import UnknownRouteView
 from apps.billing.api import kiosk as billing
 from apps.kiosks.api import kiosk as kiosks
 from apps.orders.api import kiosk as orders
+from apps.realtime.api import auth as realtime_auth
 from apps.sessions.api import kiosk as sessions
 from apps.video.api import kiosk as video
 
@@ -19,5 +20,6 @@ urlpatterns = [
     path("sessions/<str:public_id>/payment", billing.SessionPaymentView.as_view()),
     path("video/token", video.VideoTokenView.as_view()),
     path("video/token/refresh", video.VideoTokenRefreshView.as_view()),
+    path("broadcasting/auth", realtime_auth.KioskBroadcastingAuthView.as_view()),
     re_path(r"^.*$", UnknownRouteView.as_view()),
 ]
