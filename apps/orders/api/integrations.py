@@ -1,7 +1,9 @@
 """Token API: GET /api/v1/orders, the owner's orders, newest first, cursor-paginated."""
 
-from drf_spectacular.utils import extend_schema
+from django.utils.dateparse import parse_datetime
+from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers
+from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.pagination import CursorPagination
 
 from apps.api.inputs import validated
@@ -17,14 +19,46 @@ class OrdersPage(CursorPagination):
     page_size_query_param = "limit"
     max_page_size = 200
 
+    def decode_cursor(self, request):
+        """DRF answers a cursor it cannot decode with 404 and trusts the position inside one it
+        can (a datetime string here), so an edited position failed in the query as a 500. All
+        are the client's bad input: 422 with details.cursor."""
+        if not request.query_params.get(self.cursor_query_param):
+            return None  # absent or blank: the first page
+        try:
+            cursor = super().decode_cursor(request)
+        except NotFound:
+            cursor = None
+            valid = False
+        else:
+            # DRF never issues an all-default cursor (its first page has no cursor at all), so
+            # one means the value was not ours, e.g. characters base64 silently skips.
+            valid = cursor != (0, False, None) and (cursor.position is None or _is_datetime(cursor.position))
+        if not valid:
+            raise ValidationError({"cursor": ["This cursor is invalid; start again without it or follow `next`."]})
+        return cursor
+
+
+def _is_datetime(value: str) -> bool:
+    try:
+        return parse_datetime(value) is not None
+    except ValueError:  # well-formed but impossible, e.g. month 13
+        return False
+
 
 class OrderFilterIn(serializers.Serializer):
     status = serializers.ChoiceField(choices=OrderStatus.values, required=False)
-    business = serializers.IntegerField(min_value=1, required=False)
-    created_after = serializers.DateTimeField(required=False)
-    created_before = serializers.DateTimeField(required=False)
-    limit = serializers.IntegerField(min_value=1, max_value=200, required=False)
-    cursor = serializers.CharField(required=False, max_length=500)
+    business = serializers.IntegerField(min_value=1, max_value=2**63 - 1, required=False)
+    created_after = serializers.DateTimeField(required=False, help_text="Inclusive lower bound (ISO 8601).")
+    created_before = serializers.DateTimeField(required=False, help_text="Exclusive upper bound (ISO 8601).")
+    limit = serializers.IntegerField(min_value=1, max_value=200, required=False, help_text="Page size (default 50).")
+    cursor = serializers.CharField(required=False, max_length=500, help_text="Opaque; taken from `next`/`previous`.")
+
+    def validate(self, attrs: dict) -> dict:
+        after, before = attrs.get("created_after"), attrs.get("created_before")
+        if after is not None and before is not None and after >= before:
+            raise ValidationError({"created_before": ["Must be later than created_after."]})
+        return attrs
 
 
 class IntegrationOrderOut(serializers.Serializer):
@@ -66,7 +100,16 @@ class IntegrationOrderOut(serializers.Serializer):
 class IntegrationOrderListView(TokenAPIView):
     @extend_schema(
         parameters=[OrderFilterIn],
-        responses={200: IntegrationOrderOut(many=True)},
+        responses={
+            200: inline_serializer(
+                "IntegrationOrderPage",
+                {
+                    "next": serializers.URLField(allow_null=True, help_text="The next (older) page, or null."),
+                    "previous": serializers.URLField(allow_null=True, help_text="The previous (newer) page, or null."),
+                    "results": IntegrationOrderOut(many=True),
+                },
+            )
+        },
         summary="The owner's orders, newest first (cursor pagination: follow `next`)",
     )
     def get(self, request):
