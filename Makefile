@@ -43,8 +43,18 @@ test: install-dev lint
 	@if [ -f tests/video_js/package.json ] && command -v npm >/dev/null 2>&1; then npm ci --prefix tests/video_js --no-audit --no-fund; fi
 	CACHE_KEY_PREFIX=kiosk-test $(BIN)/pytest $(PYTEST_ARGS)
 
+# The production process set of the Procfile (web, worker, beat) on PostgreSQL + Redis.
 prod: install
-	$(BIN)/honcho start
+	@test -n "$$DATABASE_URL" -a -n "$$REDIS_URL" || { echo "make prod needs DATABASE_URL and REDIS_URL"; exit 1; }
+	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/python manage.py collectstatic --noinput -v 0
+	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/honcho start
+
+# Benchmarks need PostgreSQL, Redis and wrk (apt-get install wrk); each prints its reference ratio.
+bench: install-dev
+	$(BIN)/python bench/kiosk_poll.py
+	$(BIN)/python bench/accept_race.py
+	@for b in ws_fanout webhook_throughput; do [ ! -f bench/$$b.py ] || $(BIN)/python bench/$$b.py; done
 
 clean:
 	rm -rf $(VENV) var

@@ -102,7 +102,9 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "apps.api.middleware.RequestIdMiddleware",
+    "apps.api.metrics.RequestMetricsMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
     "corsheaders.middleware.CorsMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -259,14 +261,38 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATIC_ROOT = VAR_DIR / "static"
+STATIC_ROOT.mkdir(parents=True, exist_ok=True)  # WhiteNoise warns about a missing one
 STATICFILES_DIRS = [BASE_DIR / "static"]
+# daphne does not serve files: WhiteNoise does, from the collected files in production and
+# straight from the app folders otherwise (no collectstatic needed for `make run` or tests).
+WHITENOISE_USE_FINDERS = not PRODUCTION
 
+# Logs: JSON lines with the request id in production (LOG_FORMAT=json), readable text otherwise.
+LOG_FORMAT = os.environ.get("LOG_FORMAT", "json" if PRODUCTION else "text")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "filters": {"request_id": {"()": "apps.api.logs.RequestIdFilter"}},
+    "formatters": {
+        "json": {
+            "()": "pythonjsonlogger.json.JsonFormatter",
+            "fmt": "%(asctime)s %(levelname)s %(name)s %(message)s %(request_id)s",
+            "rename_fields": {"asctime": "time", "levelname": "level", "name": "logger"},
+        },
+        "text": {"format": "%(asctime)s %(levelname)s %(name)s [%(request_id)s] %(message)s"},
+    },
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "formatter": "json" if LOG_FORMAT == "json" else "text",
+            "filters": ["request_id"],
+        }
+    },
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
 }
+
+# Prometheus scrape at /metrics; with METRICS_TOKEN set, only `Authorization: Bearer <token>`.
+METRICS_TOKEN = os.environ.get("METRICS_TOKEN", "")
 
 # Sessions
 INCOMING_SESSIONS_LIMIT = 100

@@ -8,6 +8,7 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from apps.api.health import healthz, readyz
+from apps.api.metrics import metrics_view
 from apps.billing.api import processor as processor_webhooks
 from apps.realtime.api import auth as realtime_auth
 from apps.realtime.api import http_api as realtime_http_api
@@ -26,6 +27,7 @@ urlpatterns = [
     path("processor/connect/webhook", processor_webhooks.connect_webhook),
     path("healthz", healthz),
     path("readyz", readyz),
+    path("metrics", metrics_view),
 ]
 
 if settings.BENCH_ROUTES:  # the reference for bench/kiosk_poll.py: a bare Django JSON view

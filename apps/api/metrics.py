@@ -1,0 +1,93 @@
+"""Prometheus metrics at /metrics: request latency per surface, WebSocket connections, and two
+figures read from the database at scrape time (sessions by status, webhook deliveries by status),
+so they are the same whichever web process Prometheus happens to scrape.
+
+Request latency and WebSocket counts are per process (each daphne is scraped on its own).
+Set METRICS_TOKEN to require `Authorization: Bearer <token>` on the scrape.
+"""
+
+import hmac
+import time
+
+from django.conf import settings
+from django.db.models import Count
+from django.http import HttpRequest, HttpResponse, HttpResponseNotFound
+from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, Gauge, Histogram, generate_latest
+from prometheus_client.core import GaugeMetricFamily
+from prometheus_client.registry import Collector
+
+from apps.api.surfaces import surface_for_path
+
+REQUEST_LATENCY = Histogram(
+    "kiosk_http_request_duration_seconds",
+    "Time to answer an HTTP request, by API surface, method and status code.",
+    ["surface", "method", "status"],
+    buckets=(0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0),
+)
+WEBSOCKET_CONNECTIONS = Gauge("kiosk_websocket_connections", "Open real-time WebSocket connections in this process.")
+
+_METHODS = {"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"}
+
+
+class RequestMetricsMiddleware:
+    """Observe every HTTP request's latency (labels kept to a bounded set)."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        started = time.perf_counter()
+        response = self.get_response(request)
+        surface = surface_for_path(request.path)
+        if request.path.startswith("/panel/"):
+            surface = "panel"
+        REQUEST_LATENCY.labels(
+            surface=str(surface or "other"),
+            method=request.method if request.method in _METHODS else "OTHER",
+            status=str(response.status_code),
+        ).observe(time.perf_counter() - started)
+        return response
+
+
+class DatabaseFiguresCollector(Collector):
+    """Sessions and webhook deliveries by status, counted in the database at scrape time."""
+
+    def describe(self):
+        # Registration would otherwise call collect() at import, before the database is ready.
+        yield GaugeMetricFamily("kiosk_sessions", "Sessions by status.", labels=["status"])
+        yield GaugeMetricFamily("kiosk_webhook_deliveries", "Webhook deliveries by status.", labels=["status"])
+
+    def collect(self):
+        from apps.sessions.models import Session, SessionStatus
+        from apps.webhooks.models import DeliveryStatus, WebhookDelivery
+
+        yield _by_status(
+            "kiosk_sessions", "Sessions by status.", Session.objects, [choice.value for choice in SessionStatus]
+        )
+        yield _by_status(
+            "kiosk_webhook_deliveries",
+            "Webhook deliveries by status (pending includes those waiting for a retry).",
+            WebhookDelivery.objects,
+            [choice.value for choice in DeliveryStatus],
+        )
+
+
+def _by_status(name: str, documentation: str, manager, statuses: list[str]) -> GaugeMetricFamily:
+    counts = dict.fromkeys(statuses, 0)
+    counts.update({row["status"]: row["n"] for row in manager.values("status").annotate(n=Count("pk"))})
+    family = GaugeMetricFamily(name, documentation, labels=["status"])
+    for status, count in counts.items():
+        family.add_metric([status], count)
+    return family
+
+
+REGISTRY.register(DatabaseFiguresCollector())
+
+
+def metrics_view(request: HttpRequest) -> HttpResponse:
+    token = settings.METRICS_TOKEN
+    if token:
+        given = request.headers.get("Authorization", "").removeprefix("Bearer ").strip()
+        if not hmac.compare_digest(given.encode(), token.encode()):
+            return HttpResponseNotFound()  # do not advertise the endpoint to strangers
+    return HttpResponse(generate_latest(REGISTRY), content_type=CONTENT_TYPE_LATEST)
