@@ -13,6 +13,7 @@ from apps.core import events
 from apps.core.errors import DomainError, ErrorCode
 from apps.core.timefmt import iso_z
 from apps.kiosks.models import Kiosk, PairingCode, hash_device_token, hash_pairing_code
+from apps.realtime import events as realtime_events
 
 PAIRING_CODE_TTL = timedelta(minutes=15)
 # Heartbeats are written at most this often per kiosk; the 90 s offline rule has ample margin.
@@ -109,6 +110,7 @@ def kiosk_record_heartbeat(*, kiosk: Kiosk) -> None:
                 },
                 owner_id=kiosk.business.owner_id,
             )
+            realtime_events.kiosk_status_changed(kiosk, online=True, at=now)
     kiosk.online, kiosk.last_seen_at = True, now
     cache.set(_heartbeat_key(kiosk.pk), 1, timeout=HEARTBEAT_WRITE_INTERVAL_SECONDS)
 
@@ -141,6 +143,7 @@ def kiosks_mark_offline() -> int:
                 },
                 owner_id=kiosk.business.owner_id,
             )
+            realtime_events.kiosk_status_changed(kiosk, online=False, at=timezone.now())
         cache.delete(_heartbeat_key(kiosk.pk))
         marked += 1
     return marked

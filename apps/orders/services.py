@@ -9,6 +9,7 @@ from apps.core.errors import DomainError, ErrorCode
 from apps.orders import cart, fulfilment
 from apps.orders.models import Order, OrderLine, OrderStatus
 from apps.orders.totals import order_totals
+from apps.realtime import events as realtime_events
 from apps.sessions import selectors as session_selectors
 from apps.sessions.models import ENDED_STATUSES, Session, SessionStatus
 
@@ -70,7 +71,9 @@ def cart_replace(*, agent: User, session_public_id: str, lines: list[dict]) -> t
             for position, line in enumerate(priced)
         )
     session.business = business
-    return session, Order.objects.prefetch_related("lines").get(pk=order.pk)
+    order = Order.objects.prefetch_related("lines").get(pk=order.pk)
+    realtime_events.order_updated(session, order)  # the kiosk shows the cart as the agent builds it
+    return session, order
 
 
 def order_set_fulfilment_status(*, order_id: int, by_user: User, status: str) -> Order:

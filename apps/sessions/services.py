@@ -10,6 +10,7 @@ from apps.accounts.models import AgentStatus, User
 from apps.core import events
 from apps.core.errors import DomainError, ErrorCode
 from apps.kiosks.models import Kiosk
+from apps.realtime import events as realtime_events
 from apps.sessions import payloads, selectors
 from apps.sessions.models import OPEN_STATUSES, Session, SessionStatus
 from apps.sessions.state_machine import next_status
@@ -29,6 +30,7 @@ def session_start(*, kiosk: Kiosk, customer_locale: str) -> Session:
                 customer_locale=customer_locale,
             )
             events.emit("session.started", payloads.session_started(session), owner_id=session.owner_id)
+            realtime_events.session_started(session)
     except IntegrityError:  # a concurrent start on the same kiosk won the unique constraint
         existing = Session.objects.filter(kiosk=kiosk, status__in=OPEN_STATUSES).first()
         if existing is None:
@@ -67,6 +69,7 @@ def session_accept(*, public_id: str, agent: User) -> Session:
         User.objects.filter(pk=agent.pk).update(agent_status=AgentStatus.BUSY, last_seen_at=now)
         agent.agent_status = AgentStatus.BUSY
         events.emit("session.accepted", payloads.session_accepted(session), owner_id=session.owner_id)
+        realtime_events.session_accepted(session)
     return session
 
 
@@ -95,6 +98,7 @@ def session_cancel_by_kiosk(*, public_id: str, kiosk: Kiosk) -> Session:
 
 def _close(session: Session, *, action: str, reason: str, notes: str) -> None:
     """Move an open session to its ended status, free its agent and emit `session.ended`."""
+    was_pending = session.status == SessionStatus.PENDING
     session.status = next_status(session.status, action)
     session.ended_at = timezone.now()
     session.end_reason = reason
@@ -105,6 +109,7 @@ def _close(session: Session, *, action: str, reason: str, notes: str) -> None:
             agent_status=AgentStatus.AVAILABLE, last_seen_at=session.ended_at
         )
     events.emit("session.ended", payloads.session_ended(session), owner_id=session.owner_id)
+    realtime_events.session_closed(session, was_pending=was_pending)
 
 
 def session_move(*, session: Session, action: str) -> None:
@@ -112,6 +117,7 @@ def session_move(*, session: Session, action: str) -> None:
     cancel_payment). The caller holds the transaction and the session row lock."""
     session.status = next_status(session.status, action)
     session.save(update_fields=["status"])
+    realtime_events.session_status_changed(session)
 
 
 def session_complete_paid(*, session: Session) -> None:
