@@ -98,6 +98,7 @@ INSTALLED_APPS = [
     "apps.billing",
     "apps.video",
     "apps.realtime",
+    "apps.panel",
 ]
 
 MIDDLEWARE = [
@@ -204,7 +205,8 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
 ]
-LOGIN_URL = "/admin/login/"
+LOGIN_URL = "/panel/login"
+PASSWORD_RESET_TIMEOUT = 60 * 60 * 3  # a reset link works for three hours
 
 # Kiosk web app origins allowed to call the kiosk API cross-origin.
 CORS_ALLOWED_ORIGINS = env_list("KIOSK_APP_ORIGINS", "" if PRODUCTION else "http://localhost:5173")

@@ -20,6 +20,7 @@ urlpatterns = [
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
     path("api/", include("config.urls_agent")),
     path("admin/", admin.site.urls),
+    path("panel/", include("apps.panel.urls")),
     path("broadcasting/auth", realtime_auth.BroadcastingAuthView.as_view()),
     path("apps/<str:app_id>/events", realtime_http_api.EventsView.as_view()),
     path("apps/<str:app_id>/batch_events", realtime_http_api.BatchEventsView.as_view()),

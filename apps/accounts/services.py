@@ -161,3 +161,112 @@ def login_challenges_purge() -> int:
     """2FA challenges are useless after their 5 minutes; keep a day for the audit trail."""
     deleted, _ = LoginChallenge.objects.filter(expires_at__lt=timezone.now() - timedelta(days=1)).delete()
     return deleted
+
+
+# --- Owner panel (issue 8) ---------------------------------------------------------------
+
+
+def panel_login(*, email: str, password: str, ip: str) -> LoginResult:
+    """Check an owner's or manager's password for the owner panel, counting failures per email +
+    IP like the agent sign-in. A TOTP-enrolled user gets a 2FA challenge (two_factor_verify)."""
+    login_throttle.ensure_allowed(email, ip)
+    user = _check_password(email, password)
+    if user is None:
+        login_throttle.record_failure(email, ip)
+        raise DomainError(ErrorCode.INVALID_CREDENTIALS, "The email or password is incorrect.")
+    login_throttle.reset(email, ip)
+    if not user.is_active:
+        raise DomainError(ErrorCode.ACCOUNT_DISABLED, "This account has been disabled.")
+    if user.is_agent or not user.panel_role or user.owner_id is None:
+        raise DomainError(ErrorCode.FORBIDDEN, "Agents sign in to the agent dashboard, not the owner panel.")
+    if _has_two_factor(user):
+        challenge = LoginChallenge.objects.create(
+            public_id=secrets.token_urlsafe(32),
+            user=user,
+            expires_at=timezone.now() + settings.TWO_FACTOR_CHALLENGE_TTL,
+        )
+        return LoginResult(challenge=challenge)
+    return LoginResult(user=user)
+
+
+def agent_create(*, owner, name: str, email: str, password: str) -> User:
+    """A new agent of `owner`, offline until it signs in and sets its status."""
+    email = User.objects.normalize_email(email).strip().lower()
+    with transaction.atomic():
+        if User.objects.filter(email__iexact=email).exists():
+            raise DomainError(
+                ErrorCode.VALIDATION_ERROR, "The agent is invalid.", details={"email": ["This email is already used."]}
+            )
+        return User.objects.create_user(email, password, name=name, owner=owner, is_agent=True)
+
+
+def agent_reset_two_factor(*, agent: User) -> int:
+    """Remove the agent's TOTP devices (a lost phone): its next sign-in needs the password only."""
+    from django_otp.plugins.otp_totp.models import TOTPDevice
+
+    with transaction.atomic():
+        deleted, _ = TOTPDevice.objects.filter(user=agent).delete()
+        LoginChallenge.objects.filter(user=agent, used_at=None).update(used_at=timezone.now())
+    return deleted
+
+
+BUSINESS_SETTINGS_FIELDS = (
+    "name",
+    "logo_url",
+    "currency",
+    "tax_rate_bps",
+    "primary_color",
+    "attract_message",
+    "session_recording",
+)
+
+
+def business_update(*, business, **fields):
+    """Change a business's settings (what kiosks show, money, session recording). Fields are
+    validated by the model's own validators."""
+    from django.core.exceptions import ValidationError
+
+    unknown = set(fields) - set(BUSINESS_SETTINGS_FIELDS)
+    if unknown:
+        raise ValueError(f"not business settings: {sorted(unknown)}")
+    with transaction.atomic():
+        for name, value in fields.items():
+            setattr(business, name, value)
+        try:
+            business.full_clean(exclude=["owner"])
+        except ValidationError as exc:
+            raise DomainError(
+                ErrorCode.VALIDATION_ERROR, "The settings are invalid.", details=exc.message_dict
+            ) from exc
+        business.save(update_fields=list(fields))
+    return business
+
+
+def totp_enrol_start(*, user: User):
+    """An unconfirmed TOTP device for `user` (replacing an earlier unconfirmed one); it counts
+    only once confirmed with a code from the authenticator app."""
+    from django_otp.plugins.otp_totp.models import TOTPDevice
+
+    with transaction.atomic():
+        TOTPDevice.objects.filter(user=user, confirmed=False).delete()
+        return TOTPDevice.objects.create(user=user, name="authenticator", confirmed=False)
+
+
+def totp_enrol_confirm(*, user: User, code: str) -> bool:
+    """Confirm the pending device with a current code; False if the code is wrong."""
+    from django_otp.plugins.otp_totp.models import TOTPDevice
+
+    with transaction.atomic():
+        device = TOTPDevice.objects.select_for_update().filter(user=user, confirmed=False).first()
+        if device is None or not code or not device.verify_token(code):
+            return False
+        TOTPDevice.objects.filter(user=user, confirmed=True).delete()
+        device.confirmed = True
+        device.save(update_fields=["confirmed"])
+    return True
+
+
+def totp_disable(*, user: User) -> None:
+    from django_otp.plugins.otp_totp.models import TOTPDevice
+
+    TOTPDevice.objects.filter(user=user).delete()

@@ -153,3 +153,14 @@ def pairing_codes_purge() -> int:
     """Expired or used pairing codes older than a day are of no further use."""
     deleted, _ = PairingCode.objects.filter(expires_at__lt=timezone.now() - timedelta(days=1)).delete()
     return deleted
+
+
+def kiosk_rename(*, kiosk: Kiosk, name: str, location: str) -> Kiosk:
+    """The owner's label for a kiosk (shown to agents and in webhooks); the device keeps its token."""
+    name, location = name.strip(), location.strip()
+    if not name:
+        raise DomainError(ErrorCode.VALIDATION_ERROR, "The kiosk is invalid.", details={"name": ["Enter a name."]})
+    with transaction.atomic():
+        Kiosk.objects.filter(pk=kiosk.pk).update(name=name[:200], location=location[:200])
+    kiosk.name, kiosk.location = name[:200], location[:200]
+    return kiosk

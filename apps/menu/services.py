@@ -53,3 +53,66 @@ def stock_consume(*, quantities: dict[int, int], owner_id: int) -> None:
                 },
                 owner_id=owner_id,
             )
+
+
+# --- Owner panel edits (issue 8). Each validates with the model's own validators. ----------
+
+
+def _save_validated(instance, fields: dict, *, exclude: list[str]):
+    from django.core.exceptions import ValidationError
+
+    from apps.core.errors import DomainError, ErrorCode
+
+    for name, value in fields.items():
+        setattr(instance, name, value)
+    try:
+        instance.full_clean(exclude=exclude)
+    except ValidationError as exc:
+        raise DomainError(ErrorCode.VALIDATION_ERROR, "The menu entry is invalid.", details=exc.message_dict) from exc
+    with transaction.atomic():
+        instance.save()
+    return instance
+
+
+def catalog_create(*, business: Business, name: str) -> Catalog:
+    return _save_validated(Catalog(business=business), {"name": name, "is_active": False}, exclude=["business"])
+
+
+def catalog_activate(*, catalog: Catalog) -> None:
+    """Make `catalog` the menu agents sell from; the business's previous active one stops."""
+    with transaction.atomic():
+        Catalog.objects.select_for_update().filter(business_id=catalog.business_id).exists()
+        Catalog.objects.filter(business_id=catalog.business_id, is_active=True).exclude(pk=catalog.pk).update(
+            is_active=False
+        )
+        Catalog.objects.filter(pk=catalog.pk).update(is_active=True)
+    catalog.is_active = True
+
+
+def category_save(*, category: Category, **fields) -> Category:
+    return _save_validated(category, fields, exclude=["catalog"])
+
+
+def menu_item_save(*, item: MenuItem, **fields) -> MenuItem:
+    """Create or edit an item: price, photo URL, availability, stock and low-stock threshold."""
+    return _save_validated(item, fields, exclude=["category"])
+
+
+def modifier_group_save(*, group: ModifierGroup, **fields) -> ModifierGroup:
+    from apps.core.errors import DomainError, ErrorCode
+
+    if fields.get("min", group.min) > fields.get("max", group.max):
+        raise DomainError(
+            ErrorCode.VALIDATION_ERROR, "The menu entry is invalid.", details={"min": ["Must not exceed max."]}
+        )
+    return _save_validated(group, fields, exclude=["item"])
+
+
+def modifier_option_save(*, option: ModifierOption, **fields) -> ModifierOption:
+    return _save_validated(option, fields, exclude=["group"])
+
+
+def menu_entry_delete(*, entry: Category | MenuItem | ModifierGroup | ModifierOption) -> None:
+    """Past orders keep their copied names and prices (OrderLine.menu_item becomes null)."""
+    with transaction.atomic():
+        entry.delete()

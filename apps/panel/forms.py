@@ -1,0 +1,103 @@
+"""Panel forms: input shape only. The rules live in the services the views call."""
+
+from django import forms
+
+from apps.accounts.models import Business
+from apps.core.events import EVENT_NAMES
+from apps.orders.fulfilment import FULFILMENT_STATUSES
+from apps.orders.models import OrderStatus
+from apps.sessions.models import EndReason
+
+
+class LoginForm(forms.Form):
+    email = forms.EmailField(
+        max_length=254, widget=forms.EmailInput(attrs={"autofocus": True, "autocomplete": "email"})
+    )
+    password = forms.CharField(max_length=256, strip=False, widget=forms.PasswordInput(attrs={"autocomplete": "off"}))
+
+
+class TotpCodeForm(forms.Form):
+    code = forms.RegexField(
+        regex=r"^\d{6}$",
+        label="Authentication code",
+        error_messages={"invalid": "Enter the 6-digit code from your authenticator app."},
+        widget=forms.TextInput(attrs={"autocomplete": "one-time-code", "inputmode": "numeric", "autofocus": True}),
+    )
+
+
+class BusinessChoiceForm(forms.Form):
+    business = forms.ModelChoiceField(queryset=Business.objects.none(), empty_label=None)
+
+    def __init__(self, *args, businesses, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["business"].queryset = businesses
+
+
+class KioskRenameForm(forms.Form):
+    name = forms.CharField(max_length=200)
+    location = forms.CharField(max_length=200, required=False)
+
+
+class AgentCreateForm(forms.Form):
+    name = forms.CharField(max_length=200)
+    email = forms.EmailField(max_length=254)
+    password = forms.CharField(
+        min_length=10, max_length=256, strip=False, widget=forms.PasswordInput, help_text="At least 10 characters."
+    )
+
+
+class WebhookCreateForm(forms.Form):
+    url = forms.URLField(max_length=2000, label="Receiver URL", assume_scheme="https")
+    events = forms.MultipleChoiceField(
+        choices=[(name, name) for name in EVENT_NAMES], widget=forms.CheckboxSelectMultiple, label="Events"
+    )
+
+
+class OrderFilterForm(forms.Form):
+    status = forms.ChoiceField(choices=[("", "Any status"), *OrderStatus.choices], required=False)
+    number = forms.CharField(max_length=12, required=False, label="Order number")
+    date_from = forms.DateField(required=False, label="From", widget=forms.DateInput(attrs={"type": "date"}))
+    date_to = forms.DateField(required=False, label="To", widget=forms.DateInput(attrs={"type": "date"}))
+
+
+class SessionFilterForm(forms.Form):
+    end_reason = forms.ChoiceField(choices=[("", "Any end"), *EndReason.choices], required=False, label="End reason")
+    date_from = forms.DateField(required=False, label="From", widget=forms.DateInput(attrs={"type": "date"}))
+    date_to = forms.DateField(required=False, label="To", widget=forms.DateInput(attrs={"type": "date"}))
+
+
+class FulfilmentForm(forms.Form):
+    status = forms.ChoiceField(choices=[(status, status) for status in FULFILMENT_STATUSES])
+
+
+class RefundForm(forms.Form):
+    amount = forms.DecimalField(
+        min_value=0.01, decimal_places=2, max_digits=12, required=False, help_text="Leave empty to refund the rest."
+    )
+    reason = forms.CharField(max_length=200, required=False)
+    confirm = forms.BooleanField(label="I confirm this refund goes back to the customer's card.")
+
+    def amount_cents(self) -> int | None:
+        amount = self.cleaned_data.get("amount")
+        return None if amount is None else int(amount * 100)
+
+
+class BusinessSettingsForm(forms.ModelForm):
+    class Meta:
+        model = Business
+        fields = [
+            "name",
+            "logo_url",
+            "currency",
+            "tax_rate_bps",
+            "primary_color",
+            "attract_message",
+            "session_recording",
+        ]
+        labels = {
+            "logo_url": "Logo URL",
+            "tax_rate_bps": "Tax rate (basis points, 875 = 8.75%)",
+            "primary_color": "Kiosk colour",
+            "session_recording": "Record sessions (kept 30 days)",
+        }
+        widgets = {"primary_color": forms.TextInput(attrs={"type": "color"})}

@@ -1,0 +1,124 @@
+"""Sign-in for owners and managers (password, then TOTP when enrolled), sign-out, and the
+user's own TOTP enrolment with a QR code."""
+
+import base64
+from io import BytesIO
+
+import qrcode
+import qrcode.image.svg
+from django.contrib import messages
+from django.contrib.auth import login as django_login
+from django.contrib.auth import logout as django_logout
+from django.shortcuts import redirect, render
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.http import require_POST
+from django_otp import devices_for_user
+from django_otp import login as otp_login
+
+from apps.accounts import services as account_services
+from apps.accounts.models import LoginChallenge
+from apps.api.inputs import client_ip
+from apps.core.errors import DomainError
+from apps.panel.access import ANY_ROLE, is_panel_user, panel_page
+from apps.panel.forms import LoginForm, TotpCodeForm
+from apps.panel.pages import error_text, render_page
+
+CHALLENGE_KEY = "panel-2fa-challenge"
+NEXT_KEY = "panel-next"
+
+
+def _safe_next(request, candidate: str | None) -> str:
+    if candidate and url_has_allowed_host_and_scheme(candidate, {request.get_host()}, request.is_secure()):
+        return candidate
+    return "/panel/"
+
+
+def _sign_in(request, user, device=None):
+    next_url = request.session.pop(NEXT_KEY, None)
+    django_login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+    if device is not None:
+        otp_login(request, device)
+    return redirect(_safe_next(request, next_url))
+
+
+def login_view(request):
+    if is_panel_user(request.user):
+        return redirect("panel:dashboard")
+    form = LoginForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            result = account_services.panel_login(
+                email=form.cleaned_data["email"], password=form.cleaned_data["password"], ip=client_ip(request)
+            )
+        except DomainError as exc:
+            form.add_error(None, error_text(exc))
+        else:
+            request.session[NEXT_KEY] = request.GET.get("next", "")
+            if result.challenge is not None:
+                request.session[CHALLENGE_KEY] = result.challenge.public_id
+                return redirect("panel:login_2fa")
+            return _sign_in(request, result.user)
+    return render(request, "panel/login.html", {"form": form})
+
+
+def login_two_factor_view(request):
+    challenge_id = request.session.get(CHALLENGE_KEY)
+    if not challenge_id:
+        return redirect("panel:login")
+    form = TotpCodeForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            result = account_services.two_factor_verify(challenge_id=challenge_id, code=form.cleaned_data["code"])
+        except DomainError as exc:
+            form.add_error("code", error_text(exc))
+            if not LoginChallenge.objects.filter(public_id=challenge_id, used_at=None).exists():
+                request.session.pop(CHALLENGE_KEY, None)  # burnt or expired: start again
+                messages.error(request, error_text(exc) + " Sign in again.")
+                return redirect("panel:login")
+        else:
+            request.session.pop(CHALLENGE_KEY, None)
+            device = next(iter(devices_for_user(result.user, confirmed=True)), None)
+            return _sign_in(request, result.user, device)
+    return render(request, "panel/login_2fa.html", {"form": form})
+
+
+@require_POST
+def logout_view(request):
+    django_logout(request)
+    messages.info(request, "You are signed out.")
+    return redirect("panel:login")
+
+
+def _qr_svg(url: str) -> str:
+    image = qrcode.make(url, image_factory=qrcode.image.svg.SvgPathImage, box_size=10)
+    buffer = BytesIO()
+    image.save(buffer)
+    return "data:image/svg+xml;base64," + base64.b64encode(buffer.getvalue()).decode()
+
+
+@panel_page(ANY_ROLE)
+def two_factor_view(request):
+    """Enrol: start shows a QR code and the key; a correct code from the app confirms it."""
+    user = request.user
+    enrolled = any(devices_for_user(user, confirmed=True))
+    pending = next(iter(devices_for_user(user, confirmed=False)), None)
+    form = TotpCodeForm(request.POST or None)
+    if request.method == "POST":
+        action = request.POST.get("action")
+        if action == "start":
+            account_services.totp_enrol_start(user=user)
+            return redirect("panel:two_factor")
+        if action == "disable":
+            account_services.totp_disable(user=user)
+            messages.success(request, "Two-factor sign-in is off.")
+            return redirect("panel:two_factor")
+        if action == "confirm" and form.is_valid():
+            if account_services.totp_enrol_confirm(user=user, code=form.cleaned_data["code"]):
+                messages.success(request, "Two-factor sign-in is on: you will be asked for a code at sign-in.")
+                return redirect("panel:two_factor")
+            form.add_error("code", "That code is not right; check the time on your phone and try again.")
+    context = {"enrolled": enrolled, "pending": pending, "form": form}
+    if pending is not None:
+        context["qr"] = _qr_svg(pending.config_url)
+        context["secret"] = base64.b32encode(pending.bin_key).decode()
+    return render_page(request, "panel/two_factor.html", context)

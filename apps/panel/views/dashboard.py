@@ -1,0 +1,26 @@
+"""Dashboard: today's and this week's figures, charts, and the live kiosk status."""
+
+from datetime import timedelta
+
+from apps.kiosks.models import Kiosk
+from apps.panel import stats
+from apps.panel.access import ANY_ROLE, panel_page
+from apps.panel.pages import render_page
+from apps.panel.realtime import live_status_config
+
+
+@panel_page(ANY_ROLE)
+def dashboard(request):
+    owner_id = request.user.owner_id
+    today = stats.today_start()
+    week = today - timedelta(days=6)
+    kiosks = Kiosk.objects.filter(business__owner_id=owner_id, unpaired_at=None).order_by("name", "pk")
+    context = {
+        "today": stats.period_figures(owner_id, today),
+        "week": stats.period_figures(owner_id, week),
+        "reasons": stats.end_reasons(owner_id, week),
+        "per_day": stats.sessions_per_day(owner_id, 7),
+        "kiosks": kiosks,
+        "live": live_status_config(request),
+    }
+    return render_page(request, "panel/dashboard.html", context, section="dashboard")

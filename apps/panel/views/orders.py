@@ -1,0 +1,113 @@
+"""Orders: filterable list, detail with lines and payment state, fulfilment moves, refunds."""
+
+from datetime import datetime, time
+
+from django.contrib import messages
+from django.core.paginator import Paginator
+from django.db.models import Sum
+from django.shortcuts import redirect
+from django.utils import timezone
+from django.views.decorators.http import require_POST
+
+from apps.billing import refunds
+from apps.billing.models import Payment, Refund
+from apps.core.errors import DomainError
+from apps.orders import fulfilment
+from apps.orders import services as order_services
+from apps.orders.models import Order, OrderStatus
+from apps.panel.access import ANY_ROLE, owned_or_404, panel_page
+from apps.panel.forms import FulfilmentForm, OrderFilterForm, RefundForm
+from apps.panel.pages import render_page, report_error
+
+PAGE_SIZE = 25
+
+
+def _orders(request):
+    return Order.objects.filter(owner_id=request.user.owner_id).select_related("business", "session__kiosk")
+
+
+def day_start(day) -> datetime:
+    return timezone.make_aware(datetime.combine(day, time.min))
+
+
+def day_end(day) -> datetime:
+    return timezone.make_aware(datetime.combine(day, time.max))
+
+
+@panel_page(ANY_ROLE)
+def order_list(request):
+    form = OrderFilterForm(request.GET or None)
+    orders = _orders(request).exclude(status=OrderStatus.DRAFT).order_by("-created_at", "-pk")
+    if form.is_valid():
+        data = form.cleaned_data
+        if data["status"]:
+            orders = orders.filter(status=data["status"])
+        if data["number"]:
+            orders = orders.filter(number=data["number"].strip())
+        if data["date_from"]:
+            orders = orders.filter(created_at__gte=day_start(data["date_from"]))
+        if data["date_to"]:
+            orders = orders.filter(created_at__lte=day_end(data["date_to"]))
+    page = Paginator(orders, PAGE_SIZE).get_page(request.GET.get("page"))
+    query = request.GET.copy()
+    query.pop("page", None)
+    context = {"form": form, "page": page, "query": query.urlencode()}
+    return render_page(request, "panel/orders.html", context, section="orders")
+
+
+@panel_page(ANY_ROLE)
+def order_detail(request, order_id: int):
+    order = owned_or_404(_orders(request).prefetch_related("lines"), request, pk=order_id)
+    refunded = Refund.objects.filter(order=order).aggregate(total=Sum("amount_cents"))["total"] or 0
+    context = {
+        "order": order,
+        "payments": Payment.objects.filter(order=order).order_by("created_at"),
+        "refunds": Refund.objects.filter(order=order).select_related("created_by").order_by("created_at"),
+        "refunded_cents": refunded,
+        "next_statuses": [s for s in fulfilment.FULFILMENT_STATUSES if s in fulfilment.TRANSITIONS[order.status]],
+        "refundable": order.status in refunds.REFUNDABLE,
+    }
+    return render_page(request, "panel/order_detail.html", context, section="orders")
+
+
+@panel_page(ANY_ROLE)
+@require_POST
+def order_move(request, order_id: int):
+    order = owned_or_404(_orders(request), request, pk=order_id)
+    form = FulfilmentForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "Choose preparing, ready or completed.")
+        return redirect("panel:order", order_id=order.pk)
+    try:
+        order_services.order_set_fulfilment_status(
+            order_id=order.pk, by_user=request.user, status=form.cleaned_data["status"]
+        )
+    except DomainError as exc:
+        report_error(request, exc)
+    else:
+        messages.success(request, f"Order {order.number} is {form.cleaned_data['status']}.")
+    return redirect("panel:order", order_id=order.pk)
+
+
+@panel_page(ANY_ROLE)
+def order_refund(request, order_id: int):
+    """GET asks for confirmation; POST refunds through the processor."""
+    order = owned_or_404(_orders(request), request, pk=order_id)
+    form = RefundForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            refund = refunds.refund_order(
+                order_id=order.pk,
+                by_user=request.user,
+                amount_cents=form.amount_cents(),
+                reason=form.cleaned_data["reason"],
+            )
+        except DomainError as exc:
+            report_error(request, exc)
+        else:
+            amount = f"{refund.amount_cents / 100:.2f} {order.currency}"
+            messages.success(request, f"Refunded {amount} on order {order.number}.")
+            return redirect("panel:order", order_id=order.pk)
+    refunded = Refund.objects.filter(order=order).aggregate(total=Sum("amount_cents"))["total"] or 0
+    context = {"order": order, "form": form, "remaining_cents": order.total_cents - refunded}
+    return render_page(request, "panel/order_refund.html", context, section="orders")

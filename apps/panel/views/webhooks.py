@@ -1,0 +1,94 @@
+"""Webhooks (owner only): create (secret shown once), test, re-enable, delivery log, resend, delete."""
+
+from django.contrib import messages
+from django.db.models import Prefetch
+from django.shortcuts import redirect
+from django.views.decorators.http import require_POST
+
+from apps.core.errors import DomainError
+from apps.panel.access import OWNER_ONLY, owned_or_404, panel_page
+from apps.panel.forms import WebhookCreateForm
+from apps.panel.pages import error_text, put_once, render_page, report_error, take_once
+from apps.webhooks import services as webhook_services
+from apps.webhooks.models import WebhookAttempt, WebhookDelivery, WebhookSubscription
+
+LOG_SIZE = 50
+
+
+def _subscriptions(request):
+    return WebhookSubscription.objects.filter(owner_id=request.user.owner_id)
+
+
+@panel_page(OWNER_ONLY)
+def webhook_list(request):
+    form = WebhookCreateForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            subscription, secret = webhook_services.subscription_create(
+                owner=request.user.owner, url=form.cleaned_data["url"], events=form.cleaned_data["events"]
+            )
+        except DomainError as exc:
+            form.add_error(None, error_text(exc))
+        else:
+            put_once(request, f"webhook-secret:{subscription.pk}", secret)
+            return redirect("panel:webhook", subscription_id=subscription.pk)
+    context = {"subscriptions": _subscriptions(request).order_by("pk"), "form": form}
+    return render_page(request, "panel/webhooks.html", context, section="webhooks")
+
+
+@panel_page(OWNER_ONLY)
+def webhook_detail(request, subscription_id: int):
+    subscription = owned_or_404(_subscriptions(request), request, pk=subscription_id)
+    attempts = Prefetch("attempt_log", queryset=WebhookAttempt.objects.order_by("attempted_at"))
+    deliveries = (
+        WebhookDelivery.objects.filter(subscription=subscription)
+        .select_related("event")
+        .prefetch_related(attempts)
+        .order_by("-created_at", "-pk")[:LOG_SIZE]
+    )
+    context = {
+        "subscription": subscription,
+        "secret": take_once(request, f"webhook-secret:{subscription.pk}"),
+        "deliveries": deliveries,
+    }
+    return render_page(request, "panel/webhook_detail.html", context, section="webhooks")
+
+
+@panel_page(OWNER_ONLY)
+@require_POST
+def webhook_test(request, subscription_id: int):
+    subscription = owned_or_404(_subscriptions(request), request, pk=subscription_id)
+    delivery = webhook_services.subscription_send_test(subscription=subscription)
+    messages.success(request, f"Test event sent as delivery {delivery.pk}; its result is in the log below.")
+    return redirect("panel:webhook", subscription_id=subscription.pk)
+
+
+@panel_page(OWNER_ONLY)
+@require_POST
+def webhook_reenable(request, subscription_id: int):
+    subscription = owned_or_404(_subscriptions(request), request, pk=subscription_id)
+    webhook_services.subscription_reenable(subscription=subscription)
+    messages.success(request, "Deliveries are on again. Resend any skipped event from the log.")
+    return redirect("panel:webhook", subscription_id=subscription.pk)
+
+
+@panel_page(OWNER_ONLY)
+@require_POST
+def webhook_delete(request, subscription_id: int):
+    subscription = owned_or_404(_subscriptions(request), request, pk=subscription_id)
+    webhook_services.subscription_delete(subscription=subscription)
+    messages.success(request, f"Webhook to {subscription.url} deleted.")
+    return redirect("panel:webhooks")
+
+
+@panel_page(OWNER_ONLY)
+@require_POST
+def delivery_resend(request, delivery_id: int):
+    delivery = owned_or_404(WebhookDelivery.objects.all(), request, "subscription__owner", pk=delivery_id)
+    try:
+        webhook_services.delivery_resend(delivery=delivery)
+    except DomainError as exc:
+        report_error(request, exc)
+    else:
+        messages.success(request, f"Delivery {delivery.pk} sent again.")
+    return redirect("panel:webhook", subscription_id=delivery.subscription_id)

@@ -1,0 +1,45 @@
+// Small progressive enhancements; every page works without them.
+(function () {
+  "use strict";
+
+  // Forms with data-confirm ask before they submit (unpair, delete, disable).
+  document.querySelectorAll("form[data-confirm]").forEach(function (form) {
+    form.addEventListener("submit", function (event) {
+      if (!window.confirm(form.getAttribute("data-confirm"))) event.preventDefault();
+    });
+  });
+
+  // The pairing code's expiry countdown (mm:ss), from the server's expires_at.
+  var countdown = document.getElementById("pairing-countdown");
+  if (countdown) {
+    var expiresAt = Date.parse(countdown.getAttribute("data-expires-at"));
+    var tick = function () {
+      var left = Math.max(0, Math.round((expiresAt - Date.now()) / 1000));
+      var text = Math.floor(left / 60) + ":" + String(left % 60).padStart(2, "0");
+      countdown.textContent = left > 0 ? text : "expired";
+      if (left > 0) window.setTimeout(tick, 1000);
+    };
+    tick();
+  }
+
+  // Copy buttons: <button data-copy="#element-id">.
+  document.querySelectorAll("button[data-copy]").forEach(function (button) {
+    button.addEventListener("click", function () {
+      var source = document.querySelector(button.getAttribute("data-copy"));
+      var done = function () { button.textContent = "Copied"; };
+      if (navigator.clipboard && window.isSecureContext) {
+        navigator.clipboard.writeText(source.textContent.trim()).then(done, function () { selectText(source); });
+      } else {
+        selectText(source);
+      }
+    });
+  });
+
+  function selectText(element) {
+    var range = document.createRange();
+    range.selectNodeContents(element);
+    var selection = window.getSelection();
+    selection.removeAllRanges();
+    selection.addRange(range);
+  }
+})();
