@@ -154,9 +154,10 @@ CACHE_KEY_PREFIX = os.environ.get("CACHE_KEY_PREFIX", "kiosk")
 if REDIS_URL:
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "apps.core.cache.FailOpenRedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": CACHE_KEY_PREFIX,
+            "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 2},
         }
     }
     CHANNEL_LAYERS = {
@@ -183,6 +184,10 @@ CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TIMEZONE = "UTC"
+# A request that queues work must not hang while Redis is down: publishing gives up fast (the
+# outbox sweep sends what was committed once Redis is back).
+CELERY_BROKER_CONNECTION_TIMEOUT = 2
+CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_connect_timeout": 2, "socket_timeout": 5}
 TASK_MODE = os.environ.get("TASK_MODE", "celery" if REDIS_URL else "thread")
 
 # Auth and sessions (agent API cookie session, spec section 5).

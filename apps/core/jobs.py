@@ -26,11 +26,20 @@ def _run_in_thread(task, args, kwargs) -> None:
         close_old_connections()
 
 
+def _publish(task, **options) -> None:
+    """Queue on the broker, or log and move on when it is unreachable: every job queued here
+    is also found by a periodic sweep (the webhook outbox), so a lost publish only delays it."""
+    try:
+        task.apply_async(retry=False, **options)
+    except Exception as exc:  # kombu's OperationalError and socket errors alike
+        logger.warning("could not queue %s (%s); the periodic sweep will pick it up", task.name, exc)
+
+
 def enqueue(task, *args, **kwargs) -> None:
     """Dispatch now, in the configured mode (use enqueue_on_commit inside a transaction)."""
     mode = settings.TASK_MODE
     if mode == "celery":
-        task.apply_async(args=args, kwargs=kwargs)
+        _publish(task, args=args, kwargs=kwargs)
     elif mode == "thread":
         _pool.submit(_run_in_thread, task, args, kwargs)
     else:
@@ -46,7 +55,7 @@ def enqueue_later(task, delay_seconds: float, *args) -> None:
     periodic sweep (or a test calling it) picks the work up when it is due."""
     mode = settings.TASK_MODE
     if mode == "celery":
-        task.apply_async(args=args, countdown=delay_seconds)
+        _publish(task, args=args, countdown=delay_seconds)
     elif mode == "thread":
         timer = threading.Timer(delay_seconds, lambda: _pool.submit(_run_in_thread, task, args, {}))
         timer.daemon = True
