@@ -1,0 +1,220 @@
+"""`manage.py seed_demo` (issue 2 point 7): demo tenants made idempotently, and credentials that
+really work. `--json` prints one object: owners (id, email, password, businesses, agents,
+pairing_codes, kiosks, processor_account), platform_agents and realtime."""
+
+import io
+import json
+import re
+import uuid
+
+import pytest
+from django.conf import settings
+from django.core.management import CommandError, call_command
+from django.test import Client
+
+from apps.accounts.models import Business, Owner, User
+from apps.kiosks.models import Kiosk, PairingCode, hash_pairing_code
+from apps.menu.models import Catalog, MenuItem
+from tests.conftest import AgentClient
+
+SIX_DIGITS = re.compile(r"^\d{6}$")
+
+
+def seed(*args) -> str:
+    out = io.StringIO()
+    call_command("seed_demo", *args, stdout=out)
+    return out.getvalue()
+
+
+def seed_json() -> dict:
+    output = seed("--json")
+    return json.loads(output)  # one JSON object and nothing else
+
+
+def _device_client(device_id: str, token: str) -> Client:
+    return Client(headers={"X-Device-Id": device_id, "X-Device-Token": token})
+
+
+@pytest.fixture
+def data(db) -> dict:
+    return seed_json()
+
+
+# --- Shape -------------------------------------------------------------------------------
+
+
+def test_json_has_the_documented_top_level_keys(data):
+    assert {"owners", "platform_agents", "realtime"} <= set(data)
+    assert data["realtime"] == {"app_id": settings.REALTIME_APP_ID, "key": settings.REALTIME_APP_KEY}
+
+
+def test_at_least_two_owners_each_with_a_business_two_agents_codes_and_a_kiosk(data):
+    assert len(data["owners"]) >= 2
+    for owner in data["owners"]:
+        assert {"id", "email", "password", "businesses", "agents", "pairing_codes", "kiosks"} <= set(owner)
+        assert isinstance(owner["id"], int) and Owner.objects.filter(pk=owner["id"]).exists()
+        assert owner["email"] and owner["password"]
+
+        assert len(owner["businesses"]) == 1
+        business = owner["businesses"][0]
+        assert set(business) == {"id", "name"}
+        assert Business.objects.get(pk=business["id"]).owner_id == owner["id"]
+
+        assert len(owner["agents"]) == 2
+        for agent in owner["agents"]:
+            assert set(agent) == {"id", "email", "password"}
+            user = User.objects.get(pk=agent["id"])
+            assert user.email == agent["email"] and user.is_agent and user.owner_id == owner["id"]
+
+        assert owner["pairing_codes"]
+        assert all(SIX_DIGITS.match(code) for code in owner["pairing_codes"])
+
+        assert len(owner["kiosks"]) >= 1
+        for kiosk in owner["kiosks"]:
+            assert set(kiosk) >= {"id", "device_id", "device_token"}
+            uuid.UUID(kiosk["device_id"])
+            assert Kiosk.objects.get(pk=kiosk["id"]).business_id == business["id"]
+
+        assert owner["processor_account"]
+
+
+def test_each_business_has_an_active_menu(data):
+    for owner in data["owners"]:
+        business_id = owner["businesses"][0]["id"]
+        catalog = Catalog.objects.get(business_id=business_id, is_active=True)
+        assert MenuItem.objects.filter(category__catalog=catalog).exists()
+
+
+def test_there_is_one_platform_agent_with_no_owner(data):
+    assert len(data["platform_agents"]) == 1
+    pool = data["platform_agents"][0]
+    assert set(pool) == {"id", "email", "password"}
+    user = User.objects.get(pk=pool["id"])
+    assert user.is_agent and user.owner_id is None and user.is_active
+
+
+def test_printed_pairing_codes_are_fresh_and_unused(data):
+    for owner in data["owners"]:
+        for code in owner["pairing_codes"]:
+            stored = PairingCode.objects.get(code_hash=hash_pairing_code(code))
+            assert stored.used_at is None
+            assert stored.business_id == owner["businesses"][0]["id"]
+
+
+# --- Idempotency -------------------------------------------------------------------------
+
+
+def _ids(data: dict) -> dict:
+    return {
+        "owners": [owner["id"] for owner in data["owners"]],
+        "businesses": [owner["businesses"][0]["id"] for owner in data["owners"]],
+        "agents": [agent["id"] for owner in data["owners"] for agent in owner["agents"]],
+        "kiosks": [kiosk["id"] for owner in data["owners"] for kiosk in owner["kiosks"]],
+        "platform_agents": [agent["id"] for agent in data["platform_agents"]],
+    }
+
+
+def test_running_twice_keeps_the_same_records(data):
+    counts = (
+        Owner.objects.count(),
+        Business.objects.count(),
+        User.objects.count(),
+        Kiosk.objects.count(),
+        Catalog.objects.count(),
+        MenuItem.objects.count(),
+    )
+
+    again = seed_json()
+
+    assert _ids(again) == _ids(data)
+    assert (
+        Owner.objects.count(),
+        Business.objects.count(),
+        User.objects.count(),
+        Kiosk.objects.count(),
+        Catalog.objects.count(),
+        MenuItem.objects.count(),
+    ) == counts
+    assert again["owners"][0]["email"] == data["owners"][0]["email"]
+
+
+def test_each_run_adds_fresh_pairing_codes_and_keeps_the_earlier_ones_usable(data):
+    again = seed_json()
+    for before, after in zip(data["owners"], again["owners"], strict=True):
+        assert set(after["pairing_codes"]).isdisjoint(before["pairing_codes"])
+        for code in before["pairing_codes"] + after["pairing_codes"]:
+            assert PairingCode.objects.get(code_hash=hash_pairing_code(code)).used_at is None
+
+
+# --- The credentials work ----------------------------------------------------------------
+
+
+def test_every_printed_agent_signs_in_with_the_printed_password(data):
+    agents = [agent for owner in data["owners"] for agent in owner["agents"]] + data["platform_agents"]
+    for agent in agents:
+        client = AgentClient()
+        response = client.sign_in(agent["email"], agent["password"])
+        assert response.status_code == 200, (agent["email"], response.content)
+        assert response.json()["user"]["id"] == agent["id"]
+        assert client.get("/api/sessions/incoming").status_code == 200
+
+
+def test_credentials_still_work_after_a_second_run(data):
+    again = seed_json()
+    agent = again["owners"][1]["agents"][1]
+    assert AgentClient().sign_in(agent["email"], agent["password"]).status_code == 200
+    kiosk = again["owners"][1]["kiosks"][0]
+    assert (
+        _device_client(kiosk["device_id"], kiosk["device_token"]).post("/api/public/kiosks/heartbeat").status_code
+        == 200
+    )
+
+
+def test_a_printed_pairing_code_pairs_a_new_device_whose_token_works(data):
+    owner = data["owners"][0]
+    device_id = str(uuid.uuid4())
+    response = Client().post(
+        "/api/public/kiosks/pair",
+        {"code": owner["pairing_codes"][0], "device_id": device_id, "device_name": "New tablet"},
+        content_type="application/json",
+    )
+    assert response.status_code == 200, response.content
+    paired = response.json()
+    assert paired["business"]["name"] == owner["businesses"][0]["name"]
+
+    heartbeat = _device_client(device_id, paired["device_token"]).post("/api/public/kiosks/heartbeat")
+    assert heartbeat.status_code == 200
+
+
+def test_every_printed_kiosk_token_works_on_the_kiosk_api(data):
+    for owner in data["owners"]:
+        for kiosk in owner["kiosks"]:
+            client = _device_client(kiosk["device_id"], kiosk["device_token"])
+            assert client.post("/api/public/kiosks/heartbeat").status_code == 200
+            start = client.post(
+                "/api/public/sessions/start",
+                {"device_id": kiosk["device_id"], "customer_locale": "en-US"},
+                content_type="application/json",
+            )
+            assert start.status_code == 201, start.content
+
+
+# --- Text output and production guard ----------------------------------------------------
+
+
+def test_text_output_prints_the_credentials(db):
+    output = seed()
+    data = seed_json()
+    for owner in data["owners"]:
+        assert owner["email"] in output
+        for agent in owner["agents"]:
+            assert agent["email"] in output
+    assert data["platform_agents"][0]["email"] in output
+    assert data["owners"][0]["password"] in output
+
+
+def test_refuses_to_run_in_production_without_force(db, settings):
+    settings.PRODUCTION = True
+    with pytest.raises(CommandError):
+        seed("--json")
+    assert not Owner.objects.exists()
