@@ -83,6 +83,8 @@ class RefundForm(forms.Form):
 
 
 class BusinessSettingsForm(forms.ModelForm):
+    logo_url = forms.URLField(max_length=200, required=False, label="Logo URL", assume_scheme="https")
+
     class Meta:
         model = Business
         fields = [

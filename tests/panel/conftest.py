@@ -1,0 +1,126 @@
+"""Fixtures for the owner panel: panel users, a signed-in test client, and a real Chromium
+driven by Playwright against pytest-django's live server.
+
+Chromium is Debian's (/usr/bin/chromium); nothing is downloaded. Without it the browser tests
+skip on a laptop, but fail in CI (CI set), so a missing install step cannot pass unnoticed.
+"""
+
+import os
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+from django.test import Client
+
+from tests import factories
+
+CHROMIUM = os.environ.get("PANEL_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--headless",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+
+
+@pytest.fixture
+def panel_owner(owner):
+    return factories.PanelUserFactory(owner=owner, panel_role="owner", name="Olivia Owner")
+
+
+@pytest.fixture
+def panel_manager(owner):
+    return factories.PanelUserFactory(owner=owner, panel_role="manager", name="Max Manager")
+
+
+@pytest.fixture
+def owner_client(panel_owner) -> Client:
+    client = Client()
+    client.force_login(panel_owner)
+    return client
+
+
+@pytest.fixture
+def manager_client(panel_manager) -> Client:
+    client = Client()
+    client.force_login(panel_manager)
+    return client
+
+
+@pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_runtest_makereport(item, call):
+    report = yield
+    setattr(item, f"report_{report.when}", report)
+    return report
+
+
+@pytest.fixture(scope="session")
+def chromium():
+    if not shutil.which(CHROMIUM):
+        message = f"{CHROMIUM} is missing: apt-get install chromium"
+        if os.environ.get("CI"):
+            pytest.fail(message, pytrace=False)
+        pytest.skip(message)
+    from playwright.sync_api import sync_playwright
+
+    # Playwright's sync API keeps an event loop on this thread; the ORM calls the tests make
+    # between browser steps are still plain synchronous code.
+    previous = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        yield browser
+        browser.close()
+    if previous is None:
+        os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+    else:
+        os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = previous
+
+
+@pytest.fixture
+def browser_settings(settings):
+    """The live server speaks plain HTTP: cookies cannot carry the Secure flag there."""
+    settings.SESSION_COOKIE_SECURE = False
+    settings.CSRF_COOKIE_SECURE = False
+    settings.PANEL_LIVE_STATUS = False
+    return settings
+
+
+class ConsoleErrors(list):
+    def assert_none(self, allow: str | None = None):
+        unexpected = [error for error in self if not (allow and re.search(allow, error))]
+        assert unexpected == [], f"console errors: {unexpected}"
+
+
+@pytest.fixture
+def page(request, chromium, live_server, browser_settings):
+    """A fresh browser context per test. Console errors and page errors are collected for
+    `page.console_errors.assert_none()`; a failing test leaves a screenshot in test-artifacts/."""
+    context = chromium.new_context(base_url=live_server.url, viewport={"width": 1280, "height": 860})
+    context.set_default_timeout(10_000)
+    browser_page = context.new_page()
+    errors = ConsoleErrors()
+    browser_page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+    browser_page.on("pageerror", lambda error: errors.append(f"page error: {error}"))
+    browser_page.on("dialog", lambda dialog: dialog.accept())
+    browser_page.console_errors = errors
+    yield browser_page
+    report = getattr(request.node, "report_call", None)
+    if report is None or report.failed:
+        ARTIFACTS.mkdir(exist_ok=True)
+        name = re.sub(r"[^A-Za-z0-9_.-]+", "_", request.node.nodeid.split("::")[-1])
+        browser_page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+    context.close()
+
+
+def sign_in(page, email: str, password: str = factories.PASSWORD):
+    page.goto("/panel/login")
+    page.fill("input[name=email]", email)
+    page.fill("input[name=password]", password)
+    page.click("button[type=submit]")

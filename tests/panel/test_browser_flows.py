@@ -1,0 +1,153 @@
+"""The owner panel in a real Chromium against the live server, as an owner and a manager use it."""
+
+import json
+import re
+
+import pytest
+import requests
+from playwright.sync_api import expect
+
+from apps.kiosks.models import Kiosk
+from apps.webhooks.models import WebhookDelivery, WebhookSubscription
+from tests.panel.conftest import sign_in
+from tests.panel.support import confirm_order
+from tests.receivers import Receiver
+
+pytestmark = pytest.mark.live
+
+
+def test_owner_signs_in_and_pairs_a_kiosk_with_a_generated_code(page, live_server, panel_owner, business):
+    sign_in(page, panel_owner.email)
+    expect(page.locator("h1")).to_have_text("Dashboard")
+    page.click("nav >> text=Kiosks")
+    page.click("#generate-pairing-code")
+    code = page.locator("#pairing-code").inner_text().strip()
+    assert re.fullmatch(r"\d{6}", code)
+    expect(page.locator("#pairing-countdown")).to_have_text(re.compile(r"^1[45]:\d\d$"))
+
+    device_id = "7b0c8f4e-2a51-4c3e-9d7a-1f2e3d4c5b6a"
+    paired = requests.post(
+        f"{live_server.url}/api/public/kiosks/pair",
+        json={"code": code, "device_id": device_id, "device_name": "Window tablet"},
+        timeout=10,
+    )
+    assert paired.status_code in (200, 201), paired.text
+    assert paired.json()["business"]["name"] == business.name
+
+    page.reload()
+    expect(page.locator("#pairing-code")).to_have_count(0)  # the code is shown once
+    row = page.locator("#kiosk-table tr", has_text="Window tablet")
+    expect(row).to_contain_text("online")
+    kiosk = Kiosk.objects.get(device_id=device_id)
+
+    row.locator("summary", has_text="Rename").click()
+    row.locator("input[name=name]").fill("Drive-through")
+    row.locator("button", has_text="Save").click()
+    expect(page.locator("#kiosk-table")).to_contain_text("Drive-through")
+
+    page.locator("#kiosk-table tr", has_text="Drive-through").locator("button", has_text="Unpair").click()
+    expect(page.locator(".messages")).to_contain_text("unpaired")
+    kiosk.refresh_from_db()
+    assert not kiosk.is_paired
+    token = paired.json()["device_token"]
+    refused = requests.post(
+        f"{live_server.url}/api/public/kiosks/heartbeat",
+        headers={"X-Device-Id": device_id, "X-Device-Token": token},
+        timeout=10,
+    )
+    assert refused.status_code == 401
+    page.console_errors.assert_none()
+
+
+def test_owner_creates_a_webhook_sees_the_secret_once_and_tests_it(page, panel_owner):
+    with Receiver() as receiver:
+        sign_in(page, panel_owner.email)
+        page.goto("/panel/webhooks")
+        page.fill("input[name=url]", receiver.url)
+        page.check("input[value='order.created']")
+        page.check("input[value='kiosk.offline']")
+        page.click("#webhook-create button[type=submit]")
+
+        secret = page.locator("#webhook-secret").inner_text().strip()
+        subscription = WebhookSubscription.objects.get(owner=panel_owner.owner)
+        assert re.fullmatch(r"[0-9a-f]{64}", secret) and secret == subscription.secret
+        assert subscription.events == ["order.created", "kiosk.offline"]
+        page.reload()
+        expect(page.locator("#webhook-secret")).to_have_count(0)
+        assert secret not in page.content()
+
+        page.click("#send-test")
+        log = page.locator("#delivery-log")
+        expect(log).to_contain_text("webhook.test")
+        expect(log).to_contain_text("succeeded")
+        [received] = receiver.received
+        assert received.headers["X-Service-Event"] == "webhook.test"
+        assert json.loads(received.body)["event"] == "webhook.test"
+
+        delivery = WebhookDelivery.objects.get()
+        page.locator(f"tr[data-delivery-id='{delivery.pk}'] button", has_text="Resend").click()
+        expect(page.locator(".messages")).to_contain_text(f"Delivery {delivery.pk} sent again")
+        assert len(receiver.received) == 2
+        assert receiver.received[1].headers["X-Service-Delivery"] == str(delivery.pk)
+    page.console_errors.assert_none()
+
+
+def test_owner_reenables_a_paused_webhook(page, panel_owner):
+    subscription = WebhookSubscription.objects.create(
+        owner=panel_owner.owner, url="http://127.0.0.1:9/hooks", events=["order.created"], secret="0" * 64
+    )
+    WebhookSubscription.objects.filter(pk=subscription.pk).update(active=False, failure_count=10)
+    sign_in(page, panel_owner.email)
+    page.goto(f"/panel/webhooks/{subscription.pk}")
+    page.locator("#paused-banner button", has_text="Re-enable").click()
+    expect(page.locator("#paused-banner")).to_have_count(0)
+    subscription.refresh_from_db()
+    assert subscription.active and subscription.failure_count == 0
+    page.console_errors.assert_none()
+
+
+def test_owner_refunds_an_order_after_confirming(
+    page, panel_owner, agent_client, cart_session, processor, billing, kiosk_events
+):
+    order = confirm_order(agent_client, cart_session)
+    sign_in(page, panel_owner.email)
+    page.goto("/panel/orders")
+    page.click(f"text=#{order.number}")
+    expect(page.locator("#order-status")).to_have_text("confirmed")
+    page.click("text=Mark preparing")
+    expect(page.locator("#order-status")).to_have_text("preparing")
+
+    page.click("#refund-link")
+    page.fill("input[name=reason]", "cold fries")
+    page.click("#confirm-refund")  # without the confirmation box ticked: refused by the form
+    expect(page.locator(".errorlist")).to_be_visible()
+    assert processor.calls_to("/v1/refunds") == []
+    page.check("input[name=confirm]")
+    page.click("#confirm-refund")
+
+    expect(page.locator("#order-status")).to_have_text("refunded")
+    expect(page.locator("#refund-table")).to_contain_text("cold fries")
+    [call] = processor.calls_to("/v1/refunds")
+    assert call.params["amount"] == str(order.total_cents)
+    page.console_errors.assert_none()
+
+
+def test_manager_is_refused_billing_agents_and_webhooks(page, panel_manager):
+    sign_in(page, panel_manager.email)
+    expect(page.locator("h1")).to_have_text("Dashboard")
+    nav = page.locator("nav")
+    expect(nav).not_to_contain_text("Billing")
+    expect(nav).not_to_contain_text("Webhooks")
+    for path in ("/panel/billing", "/panel/agents", "/panel/webhooks"):
+        response = page.goto(path)
+        assert response.status == 403
+        expect(page.locator("#forbidden-message")).to_contain_text("Only the account owner")
+    page.goto("/panel/orders")
+    expect(page.locator("h1")).to_have_text("Orders")
+    page.console_errors.assert_none(allow=r"status of 403 \(Forbidden\)")  # the refused pages themselves
+
+
+def test_an_agent_is_told_to_use_the_agent_dashboard(page, agent):
+    sign_in(page, agent.email)
+    expect(page.locator(".errorlist")).to_contain_text("agent dashboard")
+    page.console_errors.assert_none()
