@@ -94,3 +94,40 @@ def web_server(**env: str) -> Iterator[str]:
         except subprocess.TimeoutExpired:
             process.kill()
         log.close()
+
+
+class PrivatePostgres:
+    """A throwaway PostgreSQL cluster (initdb in a temporary folder) that a test may restart.
+    As root, the server runs as the `postgres` system user, as PostgreSQL insists."""
+
+    def __init__(self, workdir: Path):
+        bins = sorted(Path("/usr/lib/postgresql").glob("*/bin/initdb"))
+        self.bin = bins[-1].parent if bins else None
+        self.port = free_port()
+        self.data = workdir / "pgdata"
+        self.as_owner = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
+        self.workdir = workdir
+
+    @property
+    def url(self) -> str:
+        return f"postgres://postgres@127.0.0.1:{self.port}/kiosk"
+
+    def _run(self, *argv: str) -> None:
+        subprocess.run([*self.as_owner, *argv], check=True, capture_output=True, timeout=120)
+
+    def create(self) -> None:
+        if self.as_owner:
+            shutil.chown(self.workdir, "postgres")
+        self._run(str(self.bin / "initdb"), "-D", str(self.data), "-A", "trust", "-U", "postgres", "--no-sync")
+        self.start()
+        self._run(str(self.bin / "createdb"), "-h", "127.0.0.1", "-p", str(self.port), "-U", "postgres", "kiosk")
+
+    def start(self) -> None:
+        options = f"-p {self.port} -k {self.workdir} -c listen_addresses=127.0.0.1 -c fsync=off"
+        self._run(
+            str(self.bin / "pg_ctl"), "-D", str(self.data), "-o", options, "-w", "-l", str(self.data / "log"), "start"
+        )
+
+    def stop(self) -> None:
+        if (self.data / "postmaster.pid").exists():
+            self._run(str(self.bin / "pg_ctl"), "-D", str(self.data), "-m", "fast", "-w", "stop")
