@@ -1,0 +1,72 @@
+"""One object of every kind the panel edits, for one tenant: what the permission tests aim at."""
+
+from dataclasses import dataclass
+
+from apps.core.models import DomainEvent
+from apps.orders.models import Order
+from apps.webhooks.models import WebhookDelivery, WebhookSubscription
+from tests import factories
+
+
+@dataclass
+class TenantObjects:
+    kiosk: object
+    agent: object
+    catalog: object
+    category: object
+    item: object
+    group: object
+    option: object
+    order: object
+    subscription: object
+    delivery: object
+
+    def ids(self) -> dict:
+        return {
+            "kiosk_id": self.kiosk.pk,
+            "agent_id": self.agent.pk,
+            "catalog_id": self.catalog.pk,
+            "category_id": self.category.pk,
+            "item_id": self.item.pk,
+            "group_id": self.group.pk,
+            "option_id": self.option.pk,
+            "order_id": self.order.pk,
+            "subscription_id": self.subscription.pk,
+            "delivery_id": self.delivery.pk,
+        }
+
+
+def tenant_objects(business) -> TenantObjects:
+    kiosk = factories.KioskFactory(business=business)
+    catalog = factories.CatalogFactory(business=business)
+    category = factories.CategoryFactory(catalog=catalog)
+    item = factories.MenuItemFactory(category=category)
+    group = factories.ModifierGroupFactory(item=item)
+    option = factories.ModifierOptionFactory(group=group)
+    session = factories.SessionFactory(kiosk=kiosk)
+    order = Order.objects.create(
+        session=session,
+        owner=business.owner,
+        business=business,
+        number="1",
+        currency="USD",
+        status="confirmed",
+        total_cents=1000,
+    )
+    subscription = WebhookSubscription.objects.create(
+        owner=business.owner, url="http://127.0.0.1:9/hooks", events=["order.created"], secret="a" * 64
+    )
+    event = DomainEvent.objects.create(name="webhook.test", owner=business.owner, payload={})
+    delivery = WebhookDelivery.objects.create(subscription=subscription, event=event, status="succeeded")
+    return TenantObjects(
+        kiosk=kiosk,
+        agent=factories.AgentFactory(owner=business.owner),
+        catalog=catalog,
+        category=category,
+        item=item,
+        group=group,
+        option=option,
+        order=order,
+        subscription=subscription,
+        delivery=delivery,
+    )
