@@ -35,7 +35,13 @@ RETRY_DELAYS = [
 ]
 PAUSE_AFTER_FAILURES = 10
 RECEIVER_TIMEOUT_SECONDS = 5
-LEASE = timedelta(seconds=60)
+DEFAULT_LEASE_SECONDS = 60  # well above one attempt (RECEIVER_TIMEOUT_SECONDS plus database writes)
+
+
+def lease() -> timedelta:
+    """How long a claimed delivery is held by its worker; after that the sweep may resend it.
+    WEBHOOK_LEASE_SECONDS (Django setting) shortens it for the worker fault test."""
+    return timedelta(seconds=getattr(settings, "WEBHOOK_LEASE_SECONDS", DEFAULT_LEASE_SECONDS))
 
 
 def _claim(delivery_id: int) -> bool:
@@ -43,7 +49,7 @@ def _claim(delivery_id: int) -> bool:
     return bool(
         WebhookDelivery.objects.filter(pk=delivery_id, status=DeliveryStatus.PENDING, next_attempt_at__lte=now)
         .filter(Q(lease_until=None) | Q(lease_until__lt=now))
-        .update(lease_until=now + LEASE)
+        .update(lease_until=now + lease())
     )
 
 
