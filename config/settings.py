@@ -87,6 +87,7 @@ INSTALLED_APPS = [
     "channels",
     "django_otp",
     "django_otp.plugins.otp_totp",
+    "oauth2_provider",
     "apps.core",
     "apps.api",
     "apps.accounts",
@@ -99,6 +100,7 @@ INSTALLED_APPS = [
     "apps.video",
     "apps.realtime",
     "apps.panel",
+    "apps.owner_api",
 ]
 
 MIDDLEWARE = [
@@ -232,7 +234,28 @@ REST_FRAMEWORK = {
         "pairing": os.environ.get("THROTTLE_PAIRING", "10/min"),
         "agent": os.environ.get("THROTTLE_AGENT", "600/min"),
         "token_api": os.environ.get("THROTTLE_TOKEN_API", "120/min"),
+        "owner_api": os.environ.get("THROTTLE_OWNER_API", "120/min"),
+        "owner_api_token": os.environ.get("THROTTLE_OWNER_API_TOKEN", "30/min"),
     },
+}
+
+# Owner API (/api/owner/*): OAuth-style API keys with django-oauth-toolkit. Each key is a DOT
+# Application (client-credentials grant, secret stored hashed) owned through apps.owner_api.
+OAUTH2_PROVIDER_APPLICATION_MODEL = "oauth2_provider.Application"
+OAUTH2_PROVIDER = {
+    "SCOPES_BACKEND_CLASS": "apps.owner_api.scopes.OwnerApiKeyScopes",
+    "OAUTH2_VALIDATOR_CLASS": "apps.owner_api.oauth.OwnerApiOAuth2Validator",
+    "ACCESS_TOKEN_EXPIRE_SECONDS": int(os.environ.get("OWNER_API_TOKEN_TTL", "3600")),
+    "ALLOWED_REDIRECT_URI_SCHEMES": ["https"],
+    "REFRESH_TOKEN_REUSE_PROTECTION": True,
+    # RFC 9700 behaviour: no implicit or password grants, no tokens in query strings, access
+    # tokens kept only as a SHA-256 checksum.
+    "COMPLIANT_BCP_RFC9700_IMPLICIT_GRANT": True,
+    "COMPLIANT_BCP_RFC9700_PASSWORD_GRANT": True,
+    "COMPLIANT_BCP_RFC9700_PKCE_METHOD": True,
+    "COMPLIANT_BCP_RFC9700_ACCESS_TOKEN_TRANSPORT": True,
+    "COMPLIANT_BCP_RFC9700_AUTHZ_RESPONSE_ISS": True,
+    "COMPLIANT_BCP_RFC9700_TOKEN_STORAGE": True,
 }
 
 SPECTACULAR_SETTINGS = {

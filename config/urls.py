@@ -15,6 +15,7 @@ from apps.realtime.api import http_api as realtime_http_api
 
 urlpatterns = [
     path("api/public/", include("config.urls_kiosk")),
+    path("api/owner/", include("config.urls_owner")),
     path("api/", include("config.urls_integrations")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),

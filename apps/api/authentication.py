@@ -60,3 +60,33 @@ class BearerTokenAuthentication(authentication.BaseAuthentication):
 
     def authenticate_header(self, request: Request) -> str:
         return "Bearer"
+
+
+class OwnerApiKeyAuthentication(authentication.BaseAuthentication):
+    """Owner API: `Authorization: Bearer <access token>` from the client-credentials grant at
+    POST /api/owner/oauth/token. django-oauth-toolkit checks the token (checksum lookup, expiry);
+    the token's API key must still be live. `request.user` is the OwnerApiKey (the acting party,
+    with `owner_id`), `request.auth` the AccessToken (with the granted scopes)."""
+
+    www_authenticate_realm = "owner-api"
+
+    def authenticate(self, request: Request):
+        from oauth2_provider.oauth2_backends import get_oauthlib_core
+
+        from apps.owner_api import selectors
+
+        scheme, _, raw_token = request.headers.get("Authorization", "").partition(" ")
+        if scheme.lower() != "bearer" or not raw_token.strip():
+            return None
+        valid, oauth_request = get_oauthlib_core().verify_request(request._request, scopes=[])
+        access_token = getattr(oauth_request, "access_token", None) if valid else None
+        key = selectors.api_key_for_application(access_token.application_id) if access_token else None
+        if key is None:
+            description = getattr(oauth_request, "oauth2_error", {}).get("error_description")
+            raise exceptions.AuthenticationFailed(
+                str(description or "The access token is invalid.") + " Request a new one at /api/owner/oauth/token."
+            )
+        return (key, access_token)
+
+    def authenticate_header(self, request: Request) -> str:
+        return f'Bearer realm="{self.www_authenticate_realm}"'

@@ -36,3 +36,24 @@ class BearerTokenScheme(OpenApiAuthenticationExtension):
 
     def get_security_definition(self, auto_schema):
         return {"type": "http", "scheme": "bearer", "description": "Personal access token `{id}|{secret}`."}
+
+
+class OwnerApiKeyScheme(OpenApiAuthenticationExtension):
+    target_class = "apps.api.authentication.OwnerApiKeyAuthentication"
+    name = "ownerApiKey"
+
+    def get_security_definition(self, auto_schema):
+        from apps.owner_api.scopes import ALL_SCOPES
+
+        return {
+            "type": "oauth2",
+            "description": (
+                "Owner API keys: exchange the key's client id and secret (HTTP Basic or form fields) for a "
+                "short-lived bearer token with the client-credentials grant."
+            ),
+            "flows": {"clientCredentials": {"tokenUrl": "/api/owner/oauth/token", "scopes": dict(ALL_SCOPES)}},
+        }
+
+    def get_security_requirement(self, auto_schema):
+        scope = getattr(auto_schema.view, "required_scopes", {}).get(auto_schema.method)
+        return {self.name: [scope] if scope else []}

@@ -1,6 +1,8 @@
 """Refunds: by the owner's owners and managers only, never agents; full or partial, through
 the processor on the connected account."""
 
+from typing import TYPE_CHECKING
+
 from django.db import transaction
 from django.db.models import Sum
 
@@ -11,14 +13,32 @@ from apps.core.errors import DomainError, ErrorCode
 from apps.orders import fulfilment
 from apps.orders.models import Order, OrderStatus
 
+if TYPE_CHECKING:
+    from apps.owner_api.models import OwnerApiKey
+
 REFUNDABLE = (OrderStatus.CONFIRMED, OrderStatus.PREPARING, OrderStatus.READY, OrderStatus.COMPLETED)
 
 
-def refund_order(*, order_id: int, by_user: User, amount_cents: int | None = None, reason: str = "") -> Refund:
-    if by_user.is_agent or not by_user.panel_role or not by_user.is_active:
+def refund_order(
+    *,
+    order_id: int,
+    by_user: User | None = None,
+    amount_cents: int | None = None,
+    reason: str = "",
+    by_api_key: "OwnerApiKey | None" = None,
+) -> Refund:
+    """By a panel owner or manager, or by an owner API key with `refunds:write` acting for its
+    owner (the refund then has no `created_by`)."""
+    if by_api_key is not None:
+        if not by_api_key.allows("refunds:write"):
+            raise DomainError(ErrorCode.FORBIDDEN, "This API key may not refund orders.")
+        owner_id = by_api_key.owner_id
+    elif by_user is None or by_user.is_agent or not by_user.panel_role or not by_user.is_active:
         raise DomainError(ErrorCode.FORBIDDEN, "Refunds are made by owners or managers in the owner panel.")
+    else:
+        owner_id = by_user.owner_id
     with transaction.atomic():
-        order = Order.objects.select_for_update().filter(pk=order_id, owner_id=by_user.owner_id).first()
+        order = Order.objects.select_for_update().filter(pk=order_id, owner_id=owner_id).first()
         if order is None:
             raise DomainError(ErrorCode.NOT_FOUND, "No such order.")
         if order.status not in REFUNDABLE:

@@ -1,5 +1,7 @@
 """State changes for orders. The cart is replaced whole on each POST (spec 4.2 rule 4)."""
 
+from typing import TYPE_CHECKING
+
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
@@ -12,6 +14,9 @@ from apps.orders.totals import order_totals
 from apps.realtime import events as realtime_events
 from apps.sessions import selectors as session_selectors
 from apps.sessions.models import ENDED_STATUSES, Session, SessionStatus
+
+if TYPE_CHECKING:
+    from apps.owner_api.models import OwnerApiKey
 
 
 def _next_order_number(business_id: int) -> str:
@@ -76,10 +81,19 @@ def cart_replace(*, agent: User, session_public_id: str, lines: list[dict]) -> t
     return session, order
 
 
-def order_set_fulfilment_status(*, order_id: int, by_user: User, status: str) -> Order:
-    """Owners and managers move a fired order through preparing, ready and completed."""
-    if by_user.is_agent or not by_user.panel_role:
+def order_set_fulfilment_status(
+    *, order_id: int, by_user: User | None = None, status: str, by_api_key: "OwnerApiKey | None" = None
+) -> Order:
+    """Owners and managers move a fired order through preparing, ready and completed; so does
+    an owner API key with the `orders:write` scope, acting for its owner."""
+    if by_api_key is not None:
+        if not by_api_key.allows("orders:write"):
+            raise DomainError(ErrorCode.FORBIDDEN, "This API key may not move orders.")
+        owner_id = by_api_key.owner_id
+    elif by_user is None or by_user.is_agent or not by_user.panel_role:
         raise DomainError(ErrorCode.FORBIDDEN, "Orders are moved by owners and managers.")
+    else:
+        owner_id = by_user.owner_id
     if status not in fulfilment.FULFILMENT_STATUSES:
         raise DomainError(
             ErrorCode.VALIDATION_ERROR,
@@ -87,7 +101,7 @@ def order_set_fulfilment_status(*, order_id: int, by_user: User, status: str) ->
             details={"status": [f"Must be one of: {', '.join(fulfilment.FULFILMENT_STATUSES)}."]},
         )
     with transaction.atomic():
-        order = Order.objects.select_for_update().filter(pk=order_id, owner_id=by_user.owner_id).first()
+        order = Order.objects.select_for_update().filter(pk=order_id, owner_id=owner_id).first()
         if order is None:
             raise DomainError(ErrorCode.NOT_FOUND, "No such order.")
         fulfilment.move(order, status)

@@ -1,0 +1,108 @@
+"""Owner API kiosks: pairing codes, the list of paired kiosks, rename, unpair (kiosks:write)."""
+
+from drf_spectacular.utils import extend_schema, inline_serializer
+from rest_framework import serializers
+from rest_framework.response import Response
+
+from apps.api.inputs import validated
+from apps.kiosks import services as kiosk_services
+from apps.kiosks.models import Kiosk
+from apps.owner_api import selectors
+from apps.owner_api.api.base import OwnerAPIView
+from apps.owner_api.scopes import Scope
+
+
+class BusinessRefOut(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+
+
+class KioskOut(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    location = serializers.CharField()
+    business = BusinessRefOut()
+    online = serializers.BooleanField()
+    last_seen_at = serializers.DateTimeField(allow_null=True)
+    paired_at = serializers.DateTimeField(allow_null=True)
+    paired = serializers.BooleanField(source="is_paired")
+
+
+class PairingCodeIn(serializers.Serializer):
+    business_id = serializers.IntegerField(
+        min_value=1, required=False, help_text="Required when the owner has more than one business."
+    )
+
+
+class PairingCodeOut(serializers.Serializer):
+    code = serializers.CharField(help_text="6 digits, shown only in this response.")
+    expires_at = serializers.DateTimeField()
+    business = BusinessRefOut()
+
+
+class KioskRenameIn(serializers.Serializer):
+    name = serializers.CharField(max_length=200, required=False)
+    location = serializers.CharField(max_length=200, required=False, allow_blank=True)
+
+
+class PairingCodeCreateView(OwnerAPIView):
+    required_scopes = {"POST": Scope.KIOSKS_WRITE}
+
+    @extend_schema(
+        request=PairingCodeIn,
+        responses={201: PairingCodeOut},
+        summary="A new 6-digit pairing code (valid 15 minutes, used once) for a business",
+    )
+    def post(self, request):
+        data = validated(PairingCodeIn, request.data)
+        business = selectors.business_for_pairing(owner_id=request.user.owner_id, business_id=data.get("business_id"))
+        pairing_code, code = kiosk_services.pairing_code_create(business=business)
+        body = {"code": code, "expires_at": pairing_code.expires_at, "business": business}
+        return Response(PairingCodeOut(body).data, status=201)
+
+
+class KioskListView(OwnerAPIView):
+    required_scopes = {"GET": Scope.KIOSKS_WRITE}
+
+    @extend_schema(
+        responses={200: inline_serializer("OwnerKioskList", {"data": KioskOut(many=True)})},
+        summary="The owner's paired kiosks with their presence",
+    )
+    def get(self, request):
+        return Response({"data": KioskOut(selectors.paired_kiosks(owner_id=request.user.owner_id), many=True).data})
+
+
+def _kiosk_body(kiosk: Kiosk) -> dict:
+    return {"data": KioskOut(kiosk).data}
+
+
+class KioskDetailView(OwnerAPIView):
+    required_scopes = {"PATCH": Scope.KIOSKS_WRITE}
+
+    @extend_schema(
+        request=KioskRenameIn,
+        responses={200: inline_serializer("OwnerKiosk", {"data": KioskOut()})},
+        summary="Rename a kiosk or change its location",
+    )
+    def patch(self, request, kiosk_id: int):
+        data = validated(KioskRenameIn, request.data)
+        kiosk = selectors.paired_kiosk(owner_id=request.user.owner_id, kiosk_id=kiosk_id)
+        kiosk = kiosk_services.kiosk_rename(
+            kiosk=kiosk, name=data.get("name", kiosk.name), location=data.get("location", kiosk.location)
+        )
+        return Response(_kiosk_body(kiosk))
+
+
+class KioskUnpairView(OwnerAPIView):
+    required_scopes = {"POST": Scope.KIOSKS_WRITE}
+
+    @extend_schema(
+        request=None,
+        responses={200: inline_serializer("OwnerKioskUnpaired", {"data": KioskOut()})},
+        summary="Unpair a kiosk: its device token stops working at once",
+    )
+    def post(self, request, kiosk_id: int):
+        kiosk = selectors.paired_kiosk(owner_id=request.user.owner_id, kiosk_id=kiosk_id)
+        kiosk_services.kiosk_unpair(kiosk=kiosk)
+        kiosk.refresh_from_db()
+        return Response(_kiosk_body(kiosk))

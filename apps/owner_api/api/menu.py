@@ -1,0 +1,55 @@
+"""Owner API menu: an item's availability and stock (menu:write)."""
+
+from drf_spectacular.utils import extend_schema, inline_serializer
+from rest_framework import serializers
+from rest_framework.response import Response
+
+from apps.api.inputs import validated
+from apps.menu import services as menu_services
+from apps.owner_api import selectors
+from apps.owner_api.api.base import OwnerAPIView
+from apps.owner_api.scopes import Scope
+
+
+class MenuItemStockIn(serializers.Serializer):
+    active = serializers.BooleanField(required=False, help_text="false hides the item from agents.")
+    track_stock = serializers.BooleanField(required=False)
+    stock = serializers.IntegerField(
+        min_value=0, max_value=1_000_000, required=False, help_text="Units left; sending it turns tracking on."
+    )
+    low_stock_threshold = serializers.IntegerField(
+        min_value=0, max_value=1_000_000, required=False, allow_null=True, help_text="null: no inventory.low."
+    )
+
+    def validate(self, attrs):
+        if not attrs:
+            raise serializers.ValidationError("Send at least one of active, track_stock, stock, low_stock_threshold.")
+        if "stock" in attrs and "track_stock" not in attrs:
+            attrs["track_stock"] = True
+        return attrs
+
+
+class MenuItemStockOut(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    price_cents = serializers.IntegerField()
+    active = serializers.BooleanField()
+    track_stock = serializers.BooleanField()
+    stock = serializers.IntegerField()
+    low_stock_threshold = serializers.IntegerField(allow_null=True)
+    sold_out = serializers.BooleanField()
+
+
+class MenuItemView(OwnerAPIView):
+    required_scopes = {"PATCH": Scope.MENU_WRITE}
+
+    @extend_schema(
+        request=MenuItemStockIn,
+        responses={200: inline_serializer("OwnerMenuItem", {"data": MenuItemStockOut()})},
+        summary="Change a menu item's availability, stock and low-stock threshold",
+    )
+    def patch(self, request, item_id: int):
+        changes = validated(MenuItemStockIn, request.data)
+        item = selectors.menu_item(owner_id=request.user.owner_id, item_id=item_id)
+        item = menu_services.menu_item_save(item=item, **changes)
+        return Response({"data": MenuItemStockOut(item).data})

@@ -1,0 +1,19 @@
+"""Owner API: /api/owner/* (OAuth client-credentials API keys; bearer access tokens)."""
+
+from django.urls import path, re_path
+
+from apps.api.views import UnknownRouteView
+from apps.owner_api.api import kiosks, menu, orders, token
+
+urlpatterns = [
+    path("oauth/token", token.OwnerTokenView.as_view()),
+    path("kiosks", kiosks.KioskListView.as_view()),
+    path("kiosks/pairing-codes", kiosks.PairingCodeCreateView.as_view()),
+    path("kiosks/<int:kiosk_id>", kiosks.KioskDetailView.as_view()),
+    path("kiosks/<int:kiosk_id>/unpair", kiosks.KioskUnpairView.as_view()),
+    path("orders", orders.OwnerOrderListView.as_view()),
+    path("orders/<int:order_id>/status", orders.OrderStatusView.as_view()),
+    path("orders/<int:order_id>/refund", orders.OrderRefundView.as_view()),
+    path("menu/items/<int:item_id>", menu.MenuItemView.as_view()),
+    re_path(r"^.*$", UnknownRouteView.as_view()),
+]
