@@ -9,6 +9,7 @@ processes.
 import asyncio
 import json
 import logging
+import sys
 import time
 from urllib.parse import parse_qs
 
@@ -41,6 +42,7 @@ class PusherConsumer(AsyncWebsocketConsumer):
 
     async def connect(self):
         remember_server_loop()
+        _install_shutdown_hook()
         self.socket_id = p.new_socket_id()
         self.subscriptions: dict[str, str | None] = {}  # channel -> presence user id (or None)
         self.last_heard = self.last_touched = self.last_group_refresh = time.monotonic()
@@ -74,6 +76,10 @@ class PusherConsumer(AsyncWebsocketConsumer):
 
     async def disconnect(self, code):
         await self._leave_everything()
+
+    async def close_for_shutdown(self) -> None:
+        await self._leave_everything()
+        await self.close(code=p.RECONNECT)
 
     async def _leave_everything(self) -> None:
         _open_connections.discard(self)
@@ -233,3 +239,26 @@ def _member(channel_data: str) -> tuple[str, object] | None:
     if not isinstance(parsed, dict) or parsed.get("user_id") in (None, ""):
         return None
     return str(parsed["user_id"]), parsed.get("user_info", {})
+
+
+_shutdown_hook_installed = False
+
+
+def _install_shutdown_hook() -> None:
+    """Under daphne (Twisted), close every connection with 4200 before the reactor drops the
+    sockets on SIGTERM, so pusher-js reconnects at once, to another process behind the balancer.
+    daphne's own shutdown cancels applications, which is not reliably in time for a close frame."""
+    global _shutdown_hook_installed
+    if _shutdown_hook_installed or "twisted.internet.reactor" not in sys.modules:
+        return
+    _shutdown_hook_installed = True
+    from twisted.internet import defer, reactor
+
+    async def close_all() -> None:
+        connections = list(_open_connections)
+        await asyncio.gather(*(c.close_for_shutdown() for c in connections), return_exceptions=True)
+        await asyncio.sleep(0.2)  # let the close frames reach the sockets
+
+    reactor.addSystemEventTrigger(
+        "before", "shutdown", lambda: defer.Deferred.fromFuture(asyncio.ensure_future(close_all()))
+    )
