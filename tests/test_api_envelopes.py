@@ -390,3 +390,69 @@ def test_agent_and_token_apis_send_no_cors_headers_even_to_the_kiosk_origin(db, 
     assert not [name for name in preflight.headers if name.lower().startswith("access-control-")]
     actual = Client().get(path, headers={"Origin": kiosk_origin})
     assert not [name for name in actual.headers if name.lower().startswith("access-control-")]
+
+
+# --- 406, 500, 503 -----------------------------------------------------------------------
+
+
+def test_an_unsatisfiable_accept_header_is_406_in_the_envelope(surface):
+    response = surface.client.post(
+        surface.write, surface.valid_body, content_type="application/json", headers={"Accept": "application/xml"}
+    )
+    assert response["Content-Type"].startswith("application/json")
+    _envelope(response, 406, "NOT_ACCEPTABLE", surface.name)
+
+
+def test_a_browser_accept_header_gets_json(agent_client):
+    browser_accept = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
+    response = agent_client.get("/api/user", headers={"Accept": browser_accept})
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith("application/json")
+
+
+def _raise(exc):
+    def handler(self, request, *args, **kwargs):
+        raise exc
+
+    return handler
+
+
+@pytest.mark.parametrize(
+    "surface_name,view,method,path",
+    [
+        ("kiosk", "apps.kiosks.api.kiosk.HeartbeatView", "post", "/api/public/kiosks/heartbeat"),
+        ("agent", "apps.accounts.api.agent.CurrentUserView", "get", "/api/user"),
+        ("token", "apps.accounts.api.integrations.TokenUserView", "get", "/api/v1/user"),
+    ],
+)
+def test_an_unexpected_error_is_a_500_envelope_without_internals(
+    request, monkeypatch, surface_name, view, method, path
+):
+    client = request.getfixturevalue(f"{surface_name}_surface").client
+    monkeypatch.setattr(f"{view}.{method}", _raise(RuntimeError("secret internals at /srv/app.py line 42")))
+
+    response = getattr(client, method)(path)
+
+    error = _envelope(response, 500, "INTERNAL_ERROR", surface_name)
+    assert "secret" not in response.content.decode() and "Traceback" not in response.content.decode()
+    assert "secret" not in error["message"]
+
+
+@pytest.mark.parametrize(
+    "surface_name,view,method,path",
+    [
+        ("kiosk", "apps.kiosks.api.kiosk.HeartbeatView", "post", "/api/public/kiosks/heartbeat"),
+        ("agent", "apps.accounts.api.agent.CurrentUserView", "get", "/api/user"),
+    ],
+)
+def test_a_lost_database_is_503_with_retry_after(request, monkeypatch, surface_name, view, method, path):
+    from django.db import OperationalError
+
+    client = request.getfixturevalue(f"{surface_name}_surface").client
+    monkeypatch.setattr(f"{view}.{method}", _raise(OperationalError("server closed the connection")))
+
+    response = getattr(client, method)(path)
+
+    _envelope(response, 503, "SERVICE_UNAVAILABLE", surface_name)
+    assert response["Retry-After"] == "5"
+    assert "server closed" not in response.content.decode()
