@@ -2,6 +2,7 @@
 session recording."""
 
 from django.contrib import messages
+from django.http import Http404
 from django.shortcuts import redirect
 
 from apps.accounts import services as account_services
@@ -15,7 +16,12 @@ from apps.panel.pages import businesses_of, error_text, render_page
 def settings_page(request):
     businesses = businesses_of(request)
     chosen = request.GET.get("business") or request.POST.get("business_id")
-    business = businesses.filter(pk=chosen).first() if chosen and str(chosen).isdigit() else businesses.first()
+    if chosen:
+        business = businesses.filter(pk=chosen).first() if str(chosen).isdigit() else None
+        if business is None:
+            raise Http404("No such business in your account.")
+    else:
+        business = businesses.first()
     if business is None:
         return render_page(request, "panel/settings.html", {"business": None}, section="settings")
     form = BusinessSettingsForm(request.POST or None, instance=business)
