@@ -289,6 +289,10 @@ TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
 
+# Uploaded and recorded media (session recordings). Production points this at shared storage.
+MEDIA_ROOT = Path(os.environ.get("MEDIA_ROOT", VAR_DIR / "media"))
+MEDIA_URL = "media/"
+
 STATIC_URL = "static/"
 STATIC_ROOT = VAR_DIR / "static"
 STATIC_ROOT.mkdir(parents=True, exist_ok=True)  # WhiteNoise warns about a missing one
@@ -343,6 +347,7 @@ CELERY_BEAT_SCHEDULE = {
     "sessions-abandon-stale": {"task": "sessions.abandon_stale", "schedule": 15.0},
     "kiosks-purge-pairing-codes": {"task": "kiosks.purge_pairing_codes", "schedule": 3600.0},
     "accounts-purge-login-challenges": {"task": "accounts.purge_login_challenges", "schedule": 3600.0},
+    "video-purge-recordings": {"task": "video.purge_recordings", "schedule": 3600.0},
 }
 
 # Benchmarks (bench/): serve the reference view /bench/ping. Never on in production.

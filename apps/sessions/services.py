@@ -14,6 +14,7 @@ from apps.realtime import events as realtime_events
 from apps.sessions import payloads, selectors
 from apps.sessions.models import OPEN_STATUSES, Session, SessionStatus
 from apps.sessions.state_machine import next_status
+from apps.video.recordings import recording_start
 
 
 def session_start(*, kiosk: Kiosk, customer_locale: str) -> Session:
@@ -70,6 +71,7 @@ def session_accept(*, public_id: str, agent: User) -> Session:
         agent.agent_status = AgentStatus.BUSY
         events.emit("session.accepted", payloads.session_accepted(session), owner_id=session.owner_id)
         realtime_events.session_accepted(session)
+        recording_start(session=session)
     return session
 
 
