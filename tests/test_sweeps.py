@@ -5,17 +5,22 @@ from datetime import timedelta
 
 import pytest
 from django.conf import settings as django_settings
-from django.db import connection
+from django.db import connection, transaction
 from django.utils import timezone
 
 from apps.accounts import services as account_services
 from apps.accounts.models import LoginChallenge
+from apps.core import events
 from apps.core.models import DomainEvent
 from apps.kiosks import services as kiosk_services
 from apps.kiosks.models import Kiosk, PairingCode
 from apps.sessions import services as session_services
 from apps.sessions.models import Session
+from apps.webhooks import services as webhook_services
+from apps.webhooks.models import WebhookDelivery
+from apps.webhooks.tasks import dispatch_due_webhooks
 from tests import factories
+from tests.receivers import Receiver
 
 
 def test_silent_kiosk_goes_offline_once_and_comes_back_with_a_heartbeat(kiosk, kiosk_client):
@@ -85,3 +90,35 @@ def test_two_sweeps_at_once_act_once():
     assert DomainEvent.objects.filter(name="kiosk.offline").count() == 5
     assert DomainEvent.objects.filter(name="session.ended").count() == 5
     assert Session.objects.filter(status="abandoned").count() == 5
+
+
+@pytest.mark.postgres
+@pytest.mark.skipif(not django_settings.DATABASE_URL, reason="concurrent sweeps need PostgreSQL")
+@pytest.mark.django_db(transaction=True)
+def test_two_webhook_sweeps_at_once_send_each_delivery_once(monkeypatch):
+    """A beat running twice: both dispatch sweeps see the same due deliveries, the lease lets
+    exactly one of them send each."""
+    business = factories.BusinessFactory()
+    with Receiver() as receiver:
+        webhook_services.subscription_create(owner=business.owner, url=receiver.url, events=["kiosk.offline"])
+        with monkeypatch.context() as lost_queue:  # the queued tasks are lost: only the sweep finds them
+            lost_queue.setattr("apps.webhooks.outbox.jobs.enqueue_on_commit", lambda *args: None)
+            for n in range(6):
+                with transaction.atomic():
+                    events.emit("kiosk.offline", {"kiosk_id": n}, owner_id=business.owner_id)
+        assert WebhookDelivery.objects.filter(status="pending").count() == 6
+        barrier = threading.Barrier(2)
+
+        def sweep():
+            barrier.wait()
+            dispatch_due_webhooks()
+            connection.close()
+
+        threads = [threading.Thread(target=sweep) for _ in range(2)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(30)
+        delivery_ids = [request.headers["X-Service-Delivery"] for request in receiver.received]
+    assert sorted(delivery_ids) == sorted(str(pk) for pk in WebhookDelivery.objects.values_list("pk", flat=True))
+    assert not WebhookDelivery.objects.exclude(status="succeeded").exists()
