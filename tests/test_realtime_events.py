@@ -1,0 +1,134 @@
+"""Which real-time events the services send, to whom, with what payload (docs/realtime.md)."""
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from apps.accounts.models import AgentStatus
+from apps.kiosks import services as kiosk_services
+from apps.kiosks.models import Kiosk
+from apps.sessions import services as session_services
+from tests import factories
+
+
+@pytest.fixture
+def sent(monkeypatch):
+    """Every broadcast the services ask for: (channels, event, data)."""
+    calls = []
+    monkeypatch.setattr("apps.realtime.events.broadcast", lambda c, e, d: calls.append((sorted(c), e, d)))
+    return calls
+
+
+def of(sent, event):
+    return [(channels, data) for channels, name, data in sent if name == event]
+
+
+def start(kiosk_client, kiosk):
+    response = kiosk_client.post(
+        "/api/public/sessions/start",
+        {"device_id": str(kiosk.device_id), "customer_locale": "en-US"},
+        content_type="application/json",
+    )
+    assert response.status_code == 201, response.content
+    return response.json()["session_id"]
+
+
+def test_a_new_session_goes_to_every_eligible_agent_and_nobody_else(sent, kiosk, kiosk_client, owner, agent):
+    pool = factories.AgentFactory(owner=None)  # the platform's shared agents
+    factories.AgentFactory(owner=owner, agent_status=AgentStatus.BUSY)
+    factories.AgentFactory(owner=owner, agent_status=AgentStatus.BREAK)
+    factories.AgentFactory(owner=owner, is_active=False)
+    factories.AgentFactory()  # another owner's agent
+    factories.PanelUserFactory(owner=owner)
+    session_id = start(kiosk_client, kiosk)
+    [(channels, data)] = of(sent, "SessionIncoming")
+    assert channels == sorted([f"private-agent.{agent.pk}", f"private-agent.{pool.pk}"])
+    assert data["session"]["id"] == session_id
+    assert data["session"]["kiosk"] == {"id": str(kiosk.pk), "name": kiosk.name, "location": kiosk.location}
+    assert data["session"]["waiting_seconds"] == 0
+
+
+def test_session_incoming_matches_the_incoming_list_entry(sent, kiosk, kiosk_client, agent, agent_client):
+    start(kiosk_client, kiosk)
+    [(_, data)] = of(sent, "SessionIncoming")
+    [listed] = agent_client.get("/api/sessions/incoming").json()["sessions"]
+    assert {**listed, "waiting_seconds": 0} == data["session"]
+
+
+def test_accept_tells_the_other_agents_and_the_kiosk(sent, kiosk, kiosk_client, owner, agent, agent_client):
+    colleague = factories.AgentFactory(owner=owner)
+    on_break = factories.AgentFactory(owner=owner, agent_status=AgentStatus.BREAK)
+    session_id = start(kiosk_client, kiosk)
+    assert agent_client.post(f"/api/sessions/{session_id}/accept").status_code == 200
+    [(channels, data)] = of(sent, "SessionClaimed")
+    assert channels == sorted([f"private-agent.{colleague.pk}", f"private-agent.{on_break.pk}"])
+    assert data == {"session_id": session_id, "status": "active", "agent_id": str(agent.pk)}
+    statuses = of(sent, "SessionStatusChanged")
+    assert [data["status"] for _, data in statuses] == ["pending", "active"]
+    channels, active = statuses[-1]
+    assert channels == [f"private-kiosk.{kiosk.pk}"]
+    assert active == kiosk_client.get(f"/api/public/sessions/{session_id}/status").json()
+    assert active["agent"]["id"] == str(agent.pk)
+
+
+def test_every_way_out_tells_the_kiosk(sent, kiosk, kiosk_client, agent, agent_client):
+    session_id = start(kiosk_client, kiosk)
+    agent_client.post(f"/api/sessions/{session_id}/accept")
+    response = agent_client.post(f"/api/sessions/{session_id}/end", {"reason": "completed", "notes": ""})
+    assert response.status_code == 200
+    *_, (channels, ended) = of(sent, "SessionStatusChanged")
+    assert channels == [f"private-kiosk.{kiosk.pk}"]
+    assert (ended["status"], ended["end_reason"]) == ("completed", "completed")
+    assert not of(sent, "SessionWithdrawn")  # it was not waiting any more
+
+
+def test_a_waiting_session_that_ends_is_withdrawn_from_dashboards(sent, kiosk, kiosk_client, agent):
+    session_id = start(kiosk_client, kiosk)
+    assert kiosk_client.post(f"/api/public/sessions/{session_id}/cancel").status_code == 200
+    [(channels, data)] = of(sent, "SessionWithdrawn")
+    assert channels == [f"private-agent.{agent.pk}"]
+    assert data == {"session_id": session_id, "status": "abandoned", "reason": "kiosk_cancelled"}
+    assert of(sent, "SessionStatusChanged")[-1][1]["status"] == "abandoned"
+
+
+def test_the_timeout_sweep_tells_the_kiosk(sent, kiosk):
+    factories.SessionFactory(kiosk=kiosk, created_at=timezone.now() - timedelta(seconds=181))
+    assert session_services.sessions_abandon_stale(older_than_seconds=180) == 1
+    [(channels, data)] = of(sent, "SessionStatusChanged")
+    assert channels == [f"private-kiosk.{kiosk.pk}"]
+    assert (data["status"], data["end_reason"]) == ("abandoned", "timed_out")
+
+
+def test_each_cart_post_sends_the_order_object_to_the_kiosk(sent, kiosk, kiosk_client, agent, agent_client, business):
+    category = factories.CategoryFactory(catalog=factories.CatalogFactory(business=business))
+    item = factories.MenuItemFactory(category=category, price_cents=500)
+    pending = factories.SessionFactory(kiosk=kiosk)
+    session_services.session_accept(public_id=pending.public_id, agent=agent)
+    line = {"menu_item_id": str(item.pk), "quantity": 2, "modifier_option_ids": []}
+    response = agent_client.post("/api/orders", {"session_id": pending.public_id, "lines": [line]})
+    assert response.status_code == 200, response.content
+    [(channels, order)] = of(sent, "OrderUpdated")
+    assert channels == [f"private-kiosk.{kiosk.pk}"]
+    assert order == response.json() == kiosk_client.get(f"/api/public/sessions/{pending.public_id}/order").json()
+
+
+def test_kiosk_online_and_offline_go_to_the_owners_presence_channel(sent, kiosk, kiosk_client, owner):
+    Kiosk.objects.filter(pk=kiosk.pk).update(last_seen_at=timezone.now() - timedelta(seconds=91))
+    assert kiosk_services.kiosks_mark_offline() == 1
+    assert kiosk_client.post("/api/public/kiosks/heartbeat").status_code == 200
+    changes = of(sent, "KioskStatusChanged")
+    assert [channels for channels, _ in changes] == [[f"presence-owner.{owner.pk}"]] * 2
+    assert [data["online"] for _, data in changes] == [False, True]
+    assert changes[0][1]["kiosk"] == {"id": str(kiosk.pk), "name": kiosk.name, "location": kiosk.location}
+    assert changes[1][1]["changed_at"].endswith("Z")
+
+
+def test_payment_events_of_billing_go_through_the_broadcast_api(monkeypatch, kiosk):
+    from apps.billing import kiosk_events
+
+    calls = []
+    monkeypatch.setattr("apps.realtime.broadcast.broadcast", lambda c, e, d: calls.append((c, e, d)))
+    session = factories.SessionFactory(kiosk=kiosk)
+    kiosk_events.payment_cancelled(session)
+    assert calls == [([f"private-kiosk.{kiosk.pk}"], "PaymentCancelled", {"session_id": session.public_id})]
