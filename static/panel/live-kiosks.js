@@ -47,11 +47,15 @@
     return;
   }
 
+  // pusher-js starts connecting inside its constructor, so read the state once, then follow it.
+  function follow(state) {
+    if (state === "connected") setState("connected", "Live");
+    else if (state === "connecting" || state === "initialized") setState("connecting", "Connecting to live status…");
+    else setState("unavailable", "Live status unavailable; showing status as of page load");
+  }
+  follow(pusher.connection.state);
   pusher.connection.bind("state_change", function (states) {
-    if (states.current === "connected") setState("connected", "Live");
-    else if (states.current === "unavailable" || states.current === "failed")
-      setState("unavailable", "Live status unavailable; showing status as of page load");
-    else if (states.current === "connecting") setState("connecting", "Connecting to live status…");
+    follow(states.current);
   });
 
   // Presence member ids say what the member is: "kiosk.12" (a kiosk), "user.3" (a panel user).

@@ -104,6 +104,8 @@ def page(request, chromium, live_server, browser_settings):
     `page.console_errors.assert_none()`; a failing test leaves a screenshot in test-artifacts/."""
     context = chromium.new_context(base_url=live_server.url, viewport={"width": 1280, "height": 860})
     context.set_default_timeout(10_000)
+    # No network here: menu photos on other hosts get a placeholder image instead of a DNS error.
+    context.route(re.compile(r"^https?://(?!localhost[:/]|127\.0\.0\.1[:/])"), _placeholder_image)
     browser_page = context.new_page()
     errors = ConsoleErrors()
     browser_page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
@@ -117,6 +119,16 @@ def page(request, chromium, live_server, browser_settings):
         name = re.sub(r"[^A-Za-z0-9_.-]+", "_", request.node.nodeid.split("::")[-1])
         browser_page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
     context.close()
+
+
+PLACEHOLDER_SVG = (
+    "<svg xmlns='http://www.w3.org/2000/svg' width='160' height='120'>"
+    "<rect width='160' height='120' fill='#e4e7ec'/></svg>"
+)
+
+
+def _placeholder_image(route):
+    route.fulfill(status=200, content_type="image/svg+xml", body=PLACEHOLDER_SVG)
 
 
 def sign_in(page, email: str, password: str = factories.PASSWORD):

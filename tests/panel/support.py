@@ -17,3 +17,73 @@ def confirm_order(agent_client, session) -> Order:
     order = Order.objects.get(session=session)
     assert order.status == "confirmed"
     return order
+
+
+def demo_activity(business, kiosk, agents, *, days: int = 7) -> None:
+    """A week of ended sessions and paid orders on the demo data, so the dashboard and lists
+    have something to show (history written directly: the panel only reads it)."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from apps.menu.models import MenuItem
+    from apps.orders.models import OrderLine
+    from apps.sessions.models import Session
+
+    items = list(MenuItem.objects.filter(category__catalog__business=business, active=True)[:4])
+    now = timezone.now()
+    reasons = [("completed", "completed")] * 5 + [("abandoned", "customer_abandoned"), ("failed", "technical_issue")]
+    statuses = ["completed", "completed", "ready", "preparing", "confirmed"]
+    n = 0
+    for day in reversed(range(days)):  # oldest first, so order numbers rise with time
+        for slot in range(2 + (day * 3) % 5):
+            n += 1
+            created = now - timedelta(days=day, hours=1 + slot, minutes=7 * slot)
+            status, reason = reasons[n % len(reasons)]
+            session = Session.objects.create(
+                owner=business.owner,
+                business=business,
+                kiosk=kiosk,
+                agent=agents[n % len(agents)],
+                status=status,
+                customer_locale="en-US",
+                created_at=created,
+                accepted_at=created + timedelta(seconds=8 + (n * 7) % 40),
+                ended_at=created + timedelta(seconds=120 + (n * 37) % 300),
+                end_reason=reason,
+                notes="Asked for extra napkins" if n % 4 == 0 else "",
+            )
+            if status != "completed":
+                continue
+            item = items[n % len(items)]
+            quantity = 1 + n % 3
+            subtotal = item.price_cents * quantity
+            tax = (subtotal * business.tax_rate_bps + 5000) // 10000
+            business.order_sequence += 1
+            order = Order.objects.create(
+                session=session,
+                owner=business.owner,
+                business=business,
+                number=str(business.order_sequence),
+                status=statuses[n % len(statuses)] if day == 0 else "completed",
+                currency=business.currency,
+                subtotal_cents=subtotal,
+                tax_cents=tax,
+                total_cents=subtotal + tax,
+                created_at=session.ended_at,
+                updated_at=session.ended_at,
+            )
+            OrderLine.objects.create(
+                order=order, position=0, menu_item=item, name=item.name, quantity=quantity, unit_price_cents=item.price_cents
+            )
+            Payment.objects.create(
+                order=order,
+                account_id="acct_demo",
+                intent_id=f"pi_demo_{order.pk}",
+                client_secret="x",
+                amount_cents=order.total_cents,
+                currency=business.currency,
+                status="succeeded",
+                succeeded_at=session.ended_at,
+            )
+    business.save(update_fields=["order_sequence"])
