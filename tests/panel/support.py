@@ -74,7 +74,12 @@ def demo_activity(business, kiosk, agents, *, days: int = 7) -> None:
                 updated_at=session.ended_at,
             )
             OrderLine.objects.create(
-                order=order, position=0, menu_item=item, name=item.name, quantity=quantity, unit_price_cents=item.price_cents
+                order=order,
+                position=0,
+                menu_item=item,
+                name=item.name,
+                quantity=quantity,
+                unit_price_cents=item.price_cents,
             )
             Payment.objects.create(
                 order=order,
