@@ -1,38 +1,63 @@
+"""Super-admin: billing state, payments, refunds, processor events (read-only, the audit trail)."""
+
 from django.contrib import admin
 
 from apps.billing.models import OwnerBilling, Payment, PlatformFee, ProcessorEvent, Refund
 
 
+class ReadOnlyAdmin(admin.ModelAdmin):
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+
 @admin.register(OwnerBilling)
 class OwnerBillingAdmin(admin.ModelAdmin):
-    list_display = ["owner", "plan", "subscription_status", "dunning", "account_id", "charges_enabled"]
-    list_filter = ["plan", "dunning", "charges_enabled", "requirements_status"]
+    list_display = ["owner", "plan", "subscription_status", "dunning", "account_id", "requirements_status"]
+    list_filter = ["plan", "dunning", "charges_enabled", "requirements_status", "subscription_status"]
     search_fields = ["owner__name", "account_id", "customer_id"]
+    list_select_related = ["owner"]
+    readonly_fields = [
+        "owner",
+        "account_id",
+        "charges_enabled",
+        "payouts_enabled",
+        "requirements_status",
+        "account_updated_at",
+        "customer_id",
+        "subscription_id",
+        "subscription_status",
+        "subscription_updated_at",
+    ]
 
 
 @admin.register(Payment)
-class PaymentAdmin(admin.ModelAdmin):
+class PaymentAdmin(ReadOnlyAdmin):
     list_display = ["intent_id", "order", "amount_cents", "currency", "status", "created_at"]
     list_filter = ["status", "currency"]
     search_fields = ["intent_id", "order__number"]
-    readonly_fields = [f.name for f in Payment._meta.fields if f.name != "id"]
+    list_select_related = ["order"]
     exclude = ["client_secret"]
 
 
 @admin.register(Refund)
-class RefundAdmin(admin.ModelAdmin):
-    list_display = ["refund_id", "order", "amount_cents", "created_by", "created_at"]
+class RefundAdmin(ReadOnlyAdmin):
+    list_display = ["refund_id", "order", "amount_cents", "reason", "created_by", "created_at"]
     search_fields = ["refund_id", "order__number"]
+    list_select_related = ["order", "created_by"]
 
 
 @admin.register(ProcessorEvent)
-class ProcessorEventAdmin(admin.ModelAdmin):
-    list_display = ["event_id", "type", "endpoint", "account_id", "created", "outcome"]
+class ProcessorEventAdmin(ReadOnlyAdmin):
+    list_display = ["event_id", "type", "endpoint", "account_id", "created", "received_at", "outcome"]
     list_filter = ["type", "endpoint"]
-    search_fields = ["event_id", "account_id"]
-    readonly_fields = ["event_id", "type", "endpoint", "account_id", "created", "received_at", "outcome"]
+    search_fields = ["event_id", "account_id", "outcome"]
+    date_hierarchy = "received_at"
 
 
 @admin.register(PlatformFee)
-class PlatformFeeAdmin(admin.ModelAdmin):
+class PlatformFeeAdmin(ReadOnlyAdmin):
     list_display = ["fee_id", "account_id", "amount_cents", "currency", "created_at"]
+    search_fields = ["fee_id", "account_id"]

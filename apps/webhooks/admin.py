@@ -1,0 +1,76 @@
+"""Super-admin: webhook subscriptions (the signing secret is never shown), deliveries with their
+attempt log, read-only."""
+
+from django.contrib import admin
+
+from apps.webhooks import services
+from apps.webhooks.models import WebhookAttempt, WebhookDelivery, WebhookSubscription
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+
+@admin.register(WebhookSubscription)
+class WebhookSubscriptionAdmin(admin.ModelAdmin):
+    list_display = ["id", "owner", "url", "active", "failure_count", "last_delivered_at", "last_failed_at"]
+    list_filter = ["active", "owner"]
+    search_fields = ["url", "owner__name"]
+    list_select_related = ["owner"]
+    exclude = ["secret"]
+    readonly_fields = [
+        "owner",
+        "active",
+        "failure_count",
+        "last_delivered_at",
+        "last_failed_at",
+        "paused_at",
+        "created_at",
+    ]
+    actions = ["reenable"]
+
+    @admin.action(description="Re-enable the selected (paused) subscriptions")
+    def reenable(self, request, queryset):
+        for subscription in queryset:
+            services.subscription_reenable(subscription=subscription)
+        self.message_user(request, f"{queryset.count()} subscription(s) re-enabled.")
+
+    def has_add_permission(self, request) -> bool:
+        return False  # created by owners, who alone see the secret once
+
+
+class WebhookAttemptInline(admin.TabularInline):
+    model = WebhookAttempt
+    extra = 0
+    can_delete = False
+    fields = ["attempted_at", "succeeded", "status_code", "duration_ms", "error", "response_excerpt"]
+    readonly_fields = fields
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+
+@admin.register(WebhookDelivery)
+class WebhookDeliveryAdmin(ReadOnlyAdmin):
+    list_display = ["id", "subscription", "event_name", "status", "attempts", "next_attempt_at", "delivered_at"]
+    list_filter = ["status", "event__name", "subscription__owner"]
+    search_fields = ["=id", "subscription__url", "event__name"]
+    list_select_related = ["subscription", "event"]
+    date_hierarchy = "created_at"
+    inlines = [WebhookAttemptInline]
+
+    @admin.display(description="event", ordering="event__name")
+    def event_name(self, delivery: WebhookDelivery) -> str:
+        return delivery.event.name
+
+
+@admin.register(WebhookAttempt)
+class WebhookAttemptAdmin(ReadOnlyAdmin):
+    list_display = ["id", "delivery", "attempted_at", "succeeded", "status_code", "duration_ms", "error"]
+    list_filter = ["succeeded", "status_code"]
+    search_fields = ["=delivery__id", "error"]
+    date_hierarchy = "attempted_at"
