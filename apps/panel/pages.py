@@ -37,6 +37,7 @@ def render_page(request: HttpRequest, template: str, context: dict | None = None
         "nav": [(name, label) for name, label, owner_only in NAV if owner_pages or not owner_only],
         "section": section,
         "dunning": _dunning(user),
+        "suspended": user.owner.suspended,
         "is_owner_role": owner_pages,
     }
     return render(request, template, {**page, **(context or {})}, status=status)

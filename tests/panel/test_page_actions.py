@@ -2,7 +2,7 @@
 
 from django_otp.plugins.otp_totp.models import TOTPDevice
 
-from apps.accounts.models import PersonalAccessToken, User
+from apps.accounts.models import Owner, PersonalAccessToken, User
 from apps.billing.models import OwnerBilling
 from apps.kiosks.models import Kiosk, PairingCode
 from apps.menu.models import Catalog, MenuItem, ModifierGroup, ModifierOption
@@ -192,3 +192,8 @@ def test_sessions_page_lists_cost_and_waiting(owner_client, business, agent):
     rows = owner_client.get("/panel/sessions").context["rows"]
     assert len(rows) == 1 and rows[0]["cost_cents"] is None and rows[0]["waiting_seconds"] is None
     assert Kiosk.objects.count() == 1
+
+
+def test_a_suspended_owner_sees_a_banner(owner_client, owner):
+    Owner.objects.filter(pk=owner.pk).update(suspended=True)
+    assert b'id="suspended-banner"' in owner_client.get("/panel/").content

@@ -130,7 +130,7 @@ class Command(BaseCommand):
         out(self.style.SUCCESS("Demo data ready. Every password is " + DEMO_PASSWORD))
         out(f"Super-admin (/admin/): {data['admin']['email']}")
         for owner in data["owners"]:
-            out(f"\n{owner['name']} (owner {owner['id']}): panel login {owner['email']}")
+            out(f"\n{owner['name']} (owner {owner['id']}): owner panel /panel/login as {owner['email']}")
             out("  agents: " + ", ".join(agent["email"] for agent in owner["agents"]))
             out("  pairing codes (15 min): " + ", ".join(owner["pairing_codes"]))
             for kiosk in owner["kiosks"]:
