@@ -36,7 +36,7 @@ def demo_activity(business, kiosk, agents, *, days: int = 7) -> None:
     statuses = ["completed", "completed", "ready", "preparing", "confirmed"]
     n = 0
     for day in reversed(range(days)):  # oldest first, so order numbers rise with time
-        for slot in range(2 + (day * 3) % 5):
+        for slot in reversed(range(2 + (day * 3) % 5)):
             n += 1
             created = now - timedelta(days=day, hours=1 + slot, minutes=7 * slot)
             status, reason = reasons[n % len(reasons)]
