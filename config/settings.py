@@ -139,7 +139,13 @@ TEMPLATES = [
 
 # Database: PostgreSQL through psycopg 3 when DATABASE_URL is set, else a SQLite file.
 if DATABASE_URL:
-    DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=60, conn_health_checks=True)}
+    # daphne runs each request's sync code on a thread of its own, so per-thread persistent
+    # connections would be opened per request (and linger); a process-wide pool lends them out.
+    # Health checks test a connection before lending it, so a restarted server is survived.
+    DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_health_checks=True)}
+    DATABASES["default"]["OPTIONS"] = {
+        "pool": {"min_size": 1, "max_size": int(os.environ.get("DATABASE_POOL_SIZE", "10")), "timeout": 5}
+    }
 else:
     VAR_DIR.mkdir(parents=True, exist_ok=True)
     DATABASES = {

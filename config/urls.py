@@ -38,3 +38,7 @@ if settings.BENCH_ROUTES:  # the reference for bench/kiosk_poll.py: a bare Djang
         return JsonResponse({"ok": True})
 
     urlpatterns.append(path("bench/ping", bench_ping))
+
+# Errors raised outside DRF views (middleware) still answer in the surface's envelope.
+handler400 = "apps.api.fallback_errors.bad_request"
+handler500 = "apps.api.fallback_errors.server_error"

@@ -95,7 +95,7 @@ def test_requests_fail_cleanly_while_postgres_restarts_then_recover(settings):
                 time.sleep(1)
                 postgres.stop()
                 down_from = len(load.answers)
-                time.sleep(3)
+                time.sleep(8)  # longer than the connection pool's 5 s wait, so requests give up
                 down_until = len(load.answers)
                 postgres.start()
                 deadline = time.monotonic() + 20
