@@ -41,6 +41,7 @@ format: install-dev
 test: install-dev lint
 	$(BIN)/python manage.py makemigrations --check --dry-run
 	@if [ -f tests/video_js/package.json ] && command -v npm >/dev/null 2>&1; then npm ci --prefix tests/video_js --no-audit --no-fund; fi
+	@if [ -f tests/realtime_js/package.json ] && command -v npm >/dev/null 2>&1; then npm ci --prefix tests/realtime_js --no-audit --no-fund; fi
 	CACHE_KEY_PREFIX=kiosk-test $(BIN)/pytest $(PYTEST_ARGS)
 
 # The production process set of the Procfile (web, worker, beat) on PostgreSQL + Redis.

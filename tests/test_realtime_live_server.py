@@ -59,18 +59,19 @@ def _free_port() -> int:
         return sock.getsockname()[1]
 
 
-def _database_url(tmp_path: Path) -> str:
-    """The child's DATABASE_URL: the pytest-django test database itself, or a copy of it."""
+def _database_url(tmp_path: Path) -> str | None:
+    """The child's DATABASE_URL: the pytest-django test database itself on PostgreSQL. On SQLite
+    (None) the committed rows are copied to VAR_DIR/db.sqlite3, the embedded default's file."""
     db = connection.settings_dict
     if connection.vendor == "postgresql":
         credentials = quote(db["USER"] or "") + (f":{quote(db['PASSWORD'])}" if db["PASSWORD"] else "")
         return f"postgres://{credentials}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
     connection.ensure_connection()
-    copy_path = tmp_path / "live.sqlite3"
-    target = sqlite3.connect(copy_path)
+    (tmp_path / "var").mkdir(parents=True, exist_ok=True)
+    target = sqlite3.connect(tmp_path / "var" / "db.sqlite3")
     connection.connection.backup(target)
     target.close()
-    return f"sqlite:///{copy_path}"
+    return None
 
 
 def child_env(tmp_path: Path, *, database_url: str | None = None, **extra: str) -> dict[str, str]:

@@ -1,0 +1,199 @@
+// Real clients against our server: unmodified pusher-js and laravel-echo from npm (versions pinned
+// in package-lock.json), configured the way docs/realtime.md tells kiosk and dashboard developers.
+// Usage: node scenarios.mjs <scenario> '<json spec>'; prints one JSON result line, exits 1 on failure.
+import Pusher from 'pusher-js';
+import Echo from 'laravel-echo';
+
+const [scenario, rawSpec] = process.argv.slice(2);
+const spec = JSON.parse(rawSpec);
+
+function connectionOptions() {
+  return {
+    broadcaster: 'pusher',
+    Pusher,
+    key: spec.key,
+    cluster: 'mt1', // required by pusher-js, unused once wsHost is set
+    wsHost: '127.0.0.1',
+    wsPort: spec.ws_port,
+    forceTLS: false,
+    enabledTransports: ['ws'],
+    disableStats: true,
+  };
+}
+
+// ---------------------------------------------------------------- cookies (Node has no browser jar)
+
+function storeCookies(jar, response) {
+  for (const line of response.headers.getSetCookie()) {
+    const [pair] = line.split(';');
+    const index = pair.indexOf('=');
+    jar[pair.slice(0, index).trim()] = decodeURIComponent(pair.slice(index + 1).trim());
+  }
+  return jar;
+}
+
+function cookieHeader(jar) {
+  return Object.entries(jar).map(([name, value]) => `${name}=${value}`).join('; ');
+}
+
+async function agentLogin(email, password) {
+  const jar = storeCookies({}, await fetch(`${spec.base_url}/api/csrf-cookie`));
+  const response = await fetch(`${spec.base_url}/api/login`, {
+    method: 'POST',
+    headers: {
+      'Content-Type': 'application/json',
+      Accept: 'application/json',
+      'X-XSRF-TOKEN': jar['XSRF-TOKEN'],
+      Cookie: cookieHeader(jar),
+    },
+    body: JSON.stringify({ email, password, remember: false }),
+  });
+  if (!response.ok) throw new Error(`login failed: ${response.status} ${await response.text()}`);
+  return storeCookies(jar, response);
+}
+
+// The Laravel-documented `authorizer` shape (as SPAs use it with axios), sending the cookie
+// ourselves because Node's XMLHttpRequest, which pusher-js uses by default, refuses Cookie headers.
+function cookieAuthorizer(headers) {
+  return (channel) => ({
+    authorize: (socketId, callback) => {
+      fetch(`${spec.base_url}/broadcasting/auth`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json', ...headers },
+        body: new URLSearchParams({ socket_id: socketId, channel_name: channel.name }),
+      })
+        .then(async (response) => {
+          if (response.ok) callback(null, await response.json());
+          else callback(new Error(`HTTP ${response.status}`), null);
+        })
+        .catch((error) => callback(error, null));
+    },
+  });
+}
+
+function kioskHeaders() {
+  return { 'X-Device-Id': spec.kiosk.device_id, 'X-Device-Token': spec.kiosk.token };
+}
+
+// The kiosk uses pusher-js's own authorizer: authEndpoint plus the device headers.
+function kioskEcho() {
+  return new Echo({
+    ...connectionOptions(),
+    authEndpoint: `${spec.base_url}/api/public/broadcasting/auth`,
+    auth: { headers: kioskHeaders() },
+  });
+}
+
+async function startSession() {
+  const response = await fetch(`${spec.base_url}/api/public/sessions/start`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Accept: 'application/json', ...kioskHeaders() },
+    body: JSON.stringify({ device_id: spec.kiosk.device_id, customer_locale: 'en-US' }),
+  });
+  if (response.status !== 201) throw new Error(`start failed: ${response.status} ${await response.text()}`);
+  return response.json();
+}
+
+// ---------------------------------------------------------------- scenarios
+
+const scenarios = {
+  // An agent dashboard hears of a new session; a kiosk hears its own status; another agent's
+  // channel is refused by the auth endpoint.
+  async 'agent-incoming'() {
+    const jar = await agentLogin(spec.agent.email, spec.agent.password);
+    const agentEcho = new Echo({
+      ...connectionOptions(),
+      authorizer: cookieAuthorizer({ Cookie: cookieHeader(jar), 'X-XSRF-TOKEN': jar['XSRF-TOKEN'] }),
+    });
+    const kiosk = kioskEcho();
+    const refused = new Promise((resolve) => agentEcho.private(`agent.${spec.other_agent_id}`).error(resolve));
+    let kioskHeard;
+    const kioskStatus = new Promise((resolve) => (kioskHeard = resolve));
+    const kioskReady = new Promise((resolve) => {
+      kiosk.private(`kiosk.${spec.kiosk.id}`).subscribed(resolve).listen('.SessionStatusChanged', kioskHeard);
+    });
+    let started = null;
+    const incoming = new Promise((resolve) => {
+      agentEcho
+        .private(`agent.${spec.agent.id}`)
+        .subscribed(async () => {
+          await kioskReady;
+          started = startSession();
+        })
+        .listen('.SessionIncoming', resolve);
+    });
+    const result = {
+      incoming: await incoming,
+      kiosk_status: await kioskStatus,
+      refused: await refused,
+      socket_id: agentEcho.socketId(),
+    };
+    result.started = await started;
+    agentEcho.disconnect();
+    kiosk.disconnect();
+    return result;
+  },
+
+  // An owner dashboard sees kiosks join and leave its presence channel.
+  async presence() {
+    const owner = new Echo({
+      ...connectionOptions(),
+      authorizer: cookieAuthorizer({ Cookie: spec.owner.cookie, 'X-CSRFToken': spec.owner.csrf_token }),
+    });
+    const seen = { here: null, joining: null, leaving: null };
+    let kiosk = null;
+    await new Promise((resolve) => {
+      owner
+        .join(`owner.${spec.owner_id}`)
+        .here((members) => {
+          seen.here = members;
+          kiosk = kioskEcho();
+          kiosk.join(`owner.${spec.owner_id}`);
+        })
+        .joining((member) => {
+          seen.joining = member;
+          kiosk.disconnect();
+        })
+        .leaving((member) => {
+          seen.leaving = member;
+          resolve();
+        });
+    });
+    owner.disconnect();
+    return seen;
+  },
+
+  // A subscription with a forged signature is refused by the server, and Echo's .error() fires.
+  async forged() {
+    const forger = new Echo({
+      ...connectionOptions(),
+      authorizer: () => ({
+        authorize: (socketId, callback) => callback(null, { auth: `${spec.key}:${'0'.repeat(64)}` }),
+      }),
+    });
+    const error = await new Promise((resolve, reject) => {
+      forger
+        .private(`agent.${spec.agent_id}`)
+        .error(resolve)
+        .subscribed(() => reject(new Error('a forged signature was accepted')));
+    });
+    forger.disconnect();
+    return { error };
+  },
+};
+
+const timer = setTimeout(() => {
+  console.error(`scenario ${scenario} timed out`);
+  process.exit(1);
+}, 20000);
+
+scenarios[scenario]()
+  .then((result) => {
+    clearTimeout(timer);
+    console.log(JSON.stringify(result));
+    process.exit(0);
+  })
+  .catch((error) => {
+    console.error(error && error.stack ? error.stack : error);
+    process.exit(1);
+  });
