@@ -308,7 +308,9 @@ def test_a_well_formed_client_request_id_is_echoed_on_success_and_in_kiosk_error
 
 
 @pytest.mark.parametrize(
-    "request_id", ["a" * 129, "has space", "semi;colon", "<script>", "ünïcode", "line\tbreak"], ids=repr
+    "request_id",
+    ["a" * 129, "has space", "semi;colon", "<script>", "ünïcode", "line\tbreak", "trailing-newline\n", ""],
+    ids=repr,
 )
 def test_an_ill_formed_request_id_is_replaced_by_a_generated_one(db, request_id):
     response = Client().post("/api/public/nope", headers={"X-Request-Id": request_id})
