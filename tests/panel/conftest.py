@@ -60,8 +60,10 @@ def pytest_runtest_makereport(item, call):
     return report
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def chromium():
+    """One browser per test module: Playwright's sync API keeps an asyncio loop marked running
+    on this thread while it is open, so it is closed before the other modules' tests run."""
     if not shutil.which(CHROMIUM):
         message = f"{CHROMIUM} is missing: apt-get install chromium"
         if os.environ.get("CI"):
@@ -69,8 +71,8 @@ def chromium():
         pytest.skip(message)
     from playwright.sync_api import sync_playwright
 
-    # Playwright's sync API keeps an event loop on this thread; the ORM calls the tests make
-    # between browser steps are still plain synchronous code.
+    # Meanwhile Django would refuse the ORM calls the tests make between browser steps, which
+    # are plain synchronous code all the same.
     previous = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
     os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
     with sync_playwright() as playwright:
