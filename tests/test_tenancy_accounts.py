@@ -18,10 +18,6 @@ from tests import factories
 from tests.conftest import AgentClient
 from tests.helpers_auth import enrol_totp
 
-# Missing from the admin when these tests were written (apps/webhooks has no admin.py). Strict:
-# once they are registered these xfails fail, and the marks must go.
-NOT_YET_REGISTERED = {"webhooks.WebhookSubscription", "webhooks.WebhookDelivery", "webhooks.WebhookAttempt"}
-
 
 def _our_models():
     return sorted(
@@ -35,17 +31,7 @@ def _reachable_in_admin(model) -> bool:
     return any(inline.model is model for model_admin in admin.site._registry.values() for inline in model_admin.inlines)
 
 
-def _model_params(models):
-    for model in models:
-        marks = []
-        if model._meta.label in NOT_YET_REGISTERED:
-            marks = [
-                pytest.mark.xfail(strict=True, reason=f"{model._meta.label} has no admin (apps/webhooks/admin.py)")
-            ]
-        yield pytest.param(model, id=model._meta.label, marks=marks)
-
-
-@pytest.mark.parametrize("model", list(_model_params(_our_models())))
+@pytest.mark.parametrize("model", [pytest.param(m, id=m._meta.label) for m in _our_models()])
 def test_every_model_of_our_apps_is_in_the_admin(model):
     assert _reachable_in_admin(model), f"{model._meta.label} is neither registered nor an inline"
 
