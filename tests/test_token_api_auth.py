@@ -192,10 +192,6 @@ def test_v1_without_a_bearer_token_is_401(db, path):
     error_of(method(path), 401, "UNAUTHENTICATED")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="RFC 9110 wants WWW-Authenticate on a 401; apps/api/errors.py drops DRF's auth_header (not issue 6's file)",
-)
 def test_401_names_the_bearer_scheme(db):
     assert Client().get(PROBE)["WWW-Authenticate"] == "Bearer"
 

@@ -91,4 +91,6 @@ def exception_handler(exc: Exception, context: dict) -> Response:
         headers = {**headers, "Allow": ", ".join(context["view"].allowed_methods)}
     if code == ErrorCode.SERVICE_UNAVAILABLE:
         headers = {**headers, "Retry-After": "5"}
+    if getattr(exc, "auth_header", None):  # DRF names the surface's scheme on a 401 (RFC 9110)
+        headers = {**headers, "WWW-Authenticate": exc.auth_header}
     return error_response(request, code, message, details=details, headers=headers)
