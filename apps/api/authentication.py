@@ -78,7 +78,15 @@ class OwnerApiKeyAuthentication(authentication.BaseAuthentication):
         scheme, _, raw_token = request.headers.get("Authorization", "").partition(" ")
         if scheme.lower() != "bearer" or not raw_token.strip():
             return None
-        valid, oauth_request = get_oauthlib_core().verify_request(request._request, scopes=[])
+        # Only the header is handed to oauthlib: the body is never parsed here (a malformed
+        # multipart body must stay the parser's 4xx), and tokens elsewhere are not accepted.
+        valid, oauth_request = get_oauthlib_core().server.verify_request(
+            request._request.build_absolute_uri(request.path),
+            request.method,
+            body="",
+            headers={"Authorization": f"Bearer {raw_token.strip()}"},
+            scopes=[],
+        )
         access_token = getattr(oauth_request, "access_token", None) if valid else None
         key = selectors.api_key_for_application(access_token.application_id) if access_token else None
         if key is None:

@@ -124,3 +124,15 @@ def test_a_key_belongs_to_its_owner_only(make_key, other_business, business):
     key, secret = make_key(["kiosks:write"])
     rows = OwnerApiClient(token_for(key, secret)).get("/api/owner/kiosks").json()["data"]
     assert [row["id"] for row in rows] == [mine.pk]
+
+
+def test_a_body_the_parsers_refuse_is_a_4xx_even_before_authentication(api):
+    """Found by schemathesis: the token check must not parse the body (a multipart body without a
+    boundary once raised a 500 there)."""
+    response = api.post("/api/owner/kiosks/pairing-codes", "x", content_type="multipart/form-data")
+    assert 400 <= response.status_code < 500, response.content
+    error_of(
+        Client().post("/api/owner/kiosks/pairing-codes", "x", content_type="multipart/form-data"),
+        401,
+        "UNAUTHENTICATED",
+    )

@@ -35,6 +35,13 @@ class TokenRequestIn(serializers.Serializer):
     client_secret = serializers.CharField(required=False, help_text="Only when not sent with HTTP Basic auth.")
 
 
+class OAuthErrorOut(serializers.Serializer):
+    """RFC 6749 section 5.2 error body, e.g. `invalid_client`, `invalid_scope`, `unsupported_grant_type`."""
+
+    error = serializers.CharField()
+    error_description = serializers.CharField(required=False)
+
+
 class OwnerTokenView(PublicAPIView):
     parser_classes = [FormParser]
     throttle_classes = [TokenRequestThrottle]
@@ -58,12 +65,8 @@ class OwnerTokenView(PublicAPIView):
                     "scope": serializers.CharField(),
                 },
             ),
-            400: inline_serializer(
-                "OAuthError", {"error": serializers.CharField(), "error_description": serializers.CharField()}
-            ),
-            401: inline_serializer(
-                "OAuthClientError", {"error": serializers.CharField(), "error_description": serializers.CharField()}
-            ),
+            400: OAuthErrorOut,
+            401: OAuthErrorOut,
         },
         examples=[OpenApiExample("client credentials", value={"grant_type": "client_credentials"}, request_only=True)],
         summary="Exchange an API key's client id and secret for a short-lived bearer token",
