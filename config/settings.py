@@ -168,10 +168,18 @@ if REDIS_URL:
             "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 2},
         }
     }
+    # redis-py 8 defaults to a 5 s socket timeout and 100 connections per pool. channels-redis
+    # blocks 5 s in BZPOPMIN, so the read would time out and kill a WebSocket consumer; and a
+    # burst of group joins needs more than 100 connections at once. All the WebSocket consumers of
+    # a process share one inbox, whose default capacity (100) would drop a fan-out to 500 agents.
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL], "prefix": f"{CACHE_KEY_PREFIX}:asgi"},
+            "CONFIG": {
+                "hosts": [{"address": REDIS_URL, "socket_timeout": 15, "max_connections": 10000}],
+                "prefix": f"{CACHE_KEY_PREFIX}:asgi",
+                "capacity": 10000,
+            },
         }
     }
 else:
@@ -354,6 +362,7 @@ CELERY_BEAT_SCHEDULE = {
     "kiosks-purge-pairing-codes": {"task": "kiosks.purge_pairing_codes", "schedule": 3600.0},
     "accounts-purge-login-challenges": {"task": "accounts.purge_login_challenges", "schedule": 3600.0},
     "video-purge-recordings": {"task": "video.purge_recordings", "schedule": 3600.0},
+    "owner-api-purge-expired-tokens": {"task": "owner_api.purge_expired_tokens", "schedule": 3600.0},
 }
 
 # Benchmarks (bench/): serve the reference view /bench/ping. Never on in production.

@@ -1,7 +1,7 @@
 """Bad input, generated: schemathesis reads our OpenAPI schema and throws valid and invalid requests
 at every operation of every API surface, each with that surface's real credentials (device
-headers, agent cookie + X-XSRF-TOKEN, bearer token). No answer may be a 5xx, and every answer must
-match the schema (body and content type). The number of examples per operation is bounded so the
+headers, agent cookie + X-XSRF-TOKEN, bearer token, owner API key token). No answer may be a 5xx,
+and every answer must match the schema (body and content type). The number of examples per operation is bounded so the
 suite stays fast; FUZZ_EXAMPLES raises it for a longer hunt."""
 
 import os
@@ -14,10 +14,13 @@ from schemathesis.checks import not_a_server_error
 from schemathesis.specs.openapi.checks import content_type_conformance, response_schema_conformance
 
 from apps.accounts import services as account_services
+from apps.owner_api import services as owner_api_services
+from apps.owner_api.scopes import ALL_SCOPES
 from tests import factories
 from tests.conftest import AgentClient
+from tests.owner_api.conftest import token_for
 
-EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "15"))
+EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "10"))
 schema = schemathesis.openapi.from_wsgi("/api/schema/?format=json", get_wsgi_application())
 
 
@@ -29,8 +32,12 @@ def credentials(business, kiosk, agent, settings):
     assert client.sign_in(agent.email).status_code == 200
     cookies = "; ".join(f"{name}={morsel.value}" for name, morsel in client.cookies.items())
     _, bearer = account_services.access_token_issue(user=agent, name="fuzz")
+    key, secret = owner_api_services.owner_api_key_create(
+        owner=business.owner, name="fuzz", scopes=ALL_SCOPES, created_by=None
+    )
     factories.SessionFactory(kiosk=kiosk)
     return {
+        "owner": {"Authorization": f"Bearer {token_for(key, secret)}"},
         "kiosk": {"X-Device-Id": str(kiosk.device_id), "X-Device-Token": kiosk.raw_token},
         "token": {"Authorization": f"Bearer {bearer}"},
         "agent": {"Cookie": cookies, "X-XSRF-TOKEN": client.cookies["XSRF-TOKEN"].value},
@@ -42,6 +49,8 @@ def surface_of(path: str) -> str:
         return "kiosk"
     if path.startswith(("/api/v1/", "/api/auth/")):
         return "token"
+    if path.startswith("/api/owner/"):
+        return "owner"
     return "agent"
 
 
