@@ -66,6 +66,7 @@
 
   var channel = pusher.subscribe(config.channel);
   channel.bind("pusher:subscription_succeeded", function (members) {
+    stateLabel.setAttribute("data-subscribed", "true");
     members.each(function (member) {
       if (kioskIdOf(member)) show(kioskIdOf(member), true);
     });
