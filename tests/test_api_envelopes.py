@@ -104,6 +104,7 @@ def test_kiosk_without_device_credentials_is_401_device_token_invalid_with_reque
     response = Client(headers=headers).post("/api/public/kiosks/heartbeat")
     error = _envelope(response, 401, "DEVICE_TOKEN_INVALID", "kiosk")
     assert GENERATED_ID.match(error["request_id"])
+    assert response["WWW-Authenticate"] == "Device"
 
 
 def test_kiosk_with_a_wrong_token_or_a_foreign_device_id_is_401(kiosk, other_business):
@@ -122,6 +123,7 @@ def test_agent_api_without_a_session_is_401_without_request_id(db):
         error = _envelope(response, 401, "UNAUTHENTICATED", "agent")
         assert "request_id" not in error
         assert response["X-Request-Id"]  # the header is still there
+        assert response["WWW-Authenticate"] == "Session"
 
 
 @pytest.mark.parametrize("authorization", [None, "Bearer 1|nope", "Bearer garbage", "Basic dXNlcjpwYXNz"])
@@ -130,6 +132,7 @@ def test_token_api_without_a_valid_bearer_token_is_401(db, authorization):
     response = Client(headers=headers).get("/api/v1/webhooks")
     error = _envelope(response, 401, "UNAUTHENTICATED", "token")
     assert "request_id" not in error
+    assert response["WWW-Authenticate"] == "Bearer"
 
 
 def test_token_api_refuses_an_ownerless_agents_token_with_the_spec_message(db):
