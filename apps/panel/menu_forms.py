@@ -20,11 +20,17 @@ class PriceField(forms.DecimalField):
 
 
 class CatalogForm(forms.Form):
-    name = forms.CharField(max_length=200, label="New catalog name")
+    name = forms.CharField(
+        max_length=200,
+        label="New catalog name",
+        widget=forms.TextInput(attrs={"placeholder": "e.g. Winter menu", "aria-label": "New catalog name"}),
+    )
 
 
 class CategoryForm(forms.Form):
-    name = forms.CharField(max_length=200)
+    name = forms.CharField(
+        max_length=200, widget=forms.TextInput(attrs={"placeholder": "New category", "aria-label": "Category name"})
+    )
     sort_order = forms.IntegerField(initial=0)
 
 
