@@ -69,7 +69,9 @@ def chromium():
         if os.environ.get("CI"):
             pytest.fail(message, pytrace=False)
         pytest.skip(message)
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import expect, sync_playwright
+
+    expect.set_options(timeout=10_000)  # CI machines are small; a page may take a moment
 
     # Meanwhile Django would refuse the ORM calls the tests make between browser steps, which
     # are plain synchronous code all the same.
