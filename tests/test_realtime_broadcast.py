@@ -3,7 +3,6 @@ after commit, never for a rollback, and a broken layer never breaks the request.
 HTTP API endpoints through the Django test client."""
 
 import asyncio
-import json
 import logging
 
 import pytest
@@ -12,17 +11,17 @@ from channels.layers import get_channel_layer
 from django.db import transaction
 from pusher.http import Request
 
-from apps.realtime import protocol
 from apps.realtime.broadcast import broadcast
+from apps.realtime.hub import FANOUT_GROUP
 from tests.test_realtime_signing import library_request
 
 
 @pytest.fixture
 def listener():
-    """A channel-layer channel in the group of `private-agent.1`, as a connected consumer's is."""
+    """A channel-layer inbox in the fan-out group, as each web process's hub has one."""
     layer = get_channel_layer()
     channel = async_to_sync(layer.new_channel)()
-    async_to_sync(layer.group_add)(protocol.group_name("private-agent.1"), channel)
+    async_to_sync(layer.group_add)(FANOUT_GROUP, channel)
 
     def received(timeout: float = 1.0, count: int = 1):
         """The next `count` messages (None if the first does not come), read on one event loop:
@@ -41,19 +40,16 @@ def listener():
         return (messages[0] if messages else None) if count == 1 else messages
 
     yield received
-    async_to_sync(layer.group_discard)(protocol.group_name("private-agent.1"), channel)
+    async_to_sync(layer.group_discard)(FANOUT_GROUP, channel)
 
 
 @pytest.mark.django_db(transaction=True)
 def test_outside_a_transaction_it_is_sent_at_once(listener):
     broadcast(["private-agent.1"], "SessionIncoming", {"session": {"id": "ses_x"}})
     message = listener()
-    assert message["type"] == "realtime.frame"
-    assert json.loads(message["frame"]) == {
-        "event": "SessionIncoming",
-        "channel": "private-agent.1",
-        "data": '{"session":{"id":"ses_x"}}',
-    }
+    assert message["type"] == "pusher.fanout"
+    assert (message["channels"], message["event"]) == (["private-agent.1"], "SessionIncoming")
+    assert message["data"] == {"session": {"id": "ses_x"}}
 
 
 def test_inside_a_transaction_it_waits_for_the_commit(db, monkeypatch, django_capture_on_commit_callbacks):
@@ -64,8 +60,8 @@ def test_inside_a_transaction_it_waits_for_the_commit(db, monkeypatch, django_ca
     assert sent == []  # not yet
     for callback in callbacks:
         callback()
-    [[(group, message)]] = sent
-    assert group == protocol.group_name("private-agent.1") and message["type"] == "realtime.frame"
+    [message] = sent
+    assert message["channels"] == ["private-agent.1"] and message["type"] == "pusher.fanout"
 
 
 @pytest.mark.django_db(transaction=True)
@@ -109,7 +105,8 @@ def test_http_api_events_are_published(db, client, settings, listener):
     response = post_signed(client, request)
     assert response.status_code == 200, response.content
     assert response.json() == {}
-    assert json.loads(listener()["frame"]) == {"event": "Hello", "channel": "private-agent.1", "data": '{"a":1}'}
+    message = listener()
+    assert (message["channels"], message["event"], message["data"]) == (["private-agent.1"], "Hello", '{"a":1}')
 
 
 def test_http_api_batch_events_are_published(db, client, settings, listener):
@@ -117,7 +114,7 @@ def test_http_api_batch_events_are_published(db, client, settings, listener):
     request = library_request(settings, {"batch": batch}, "batch_events")
     response = post_signed(client, request)
     assert response.status_code == 200, response.content
-    assert [json.loads(message["frame"])["event"] for message in listener(count=2)] == ["E0", "E1"]
+    assert [message["event"] for message in listener(count=2)] == ["E0", "E1"]
 
 
 def test_http_api_excludes_the_socket_that_caused_the_event(db, client, settings, listener):

@@ -3,11 +3,11 @@ WebSocket client; the tests here prove the server itself (handshake, shutdown cl
 
 Other test_realtime_* modules import `start_daphne`, `live_app`, `protocol_server` and `PusherSocket`.
 
-The child process gets the test process's realtime credentials, its Redis (when REDIS_URL is
-set) and its cache prefix. Tests that need the database in the child (`live_app`) use
-`transaction=True` so their rows are committed: on PostgreSQL the child opens the pytest-django
-test database by name; on the embedded SQLite default (an in-memory database the child cannot
-see) the committed rows are copied into a file the child opens.
+The child process gets the test process's realtime credentials and its Redis (when REDIS_URL is
+set), under a cache prefix of its own that is cleaned when it stops. Tests that need the database
+in the child (`live_app`) use `transaction=True` so their rows are committed: on PostgreSQL the
+child opens the pytest-django test database by name; on the embedded SQLite default (an in-memory
+database the child cannot see) the committed rows are copied into a file the child opens.
 """
 
 import asyncio
@@ -34,6 +34,9 @@ from apps.realtime import protocol
 
 ROOT = Path(__file__).resolve().parent.parent
 DAPHNE = Path(sys.executable).parent / "daphne"
+# The servers' Redis keys (fan-out group, presence) live under their own prefix: the suite's
+# per-test cache clearing must not pull them from under a server that outlives one test.
+CHILD_PREFIX = f"{settings.CACHE_KEY_PREFIX}-live{os.getpid()}"
 
 
 @dataclass
@@ -86,7 +89,7 @@ def child_env(tmp_path: Path, *, database_url: str | None = None, **extra: str) 
         REALTIME_APP_ID=str(settings.REALTIME_APP_ID),
         REALTIME_APP_KEY=settings.REALTIME_APP_KEY,
         REALTIME_APP_SECRET=settings.REALTIME_APP_SECRET,
-        CACHE_KEY_PREFIX=settings.CACHE_KEY_PREFIX,
+        CACHE_KEY_PREFIX=CHILD_PREFIX,
         TASK_MODE="sync",
         SESSION_COOKIE_SECURE="false",
         VAR_DIR=str(tmp_path / "var"),
@@ -136,6 +139,13 @@ def stop_daphne(server: LiveServer) -> None:
         except subprocess.TimeoutExpired:
             server.process.kill()
             server.process.wait(timeout=10)
+    if settings.REDIS_URL:
+        import redis
+
+        client = redis.Redis.from_url(settings.REDIS_URL)
+        for key in client.scan_iter(f"{CHILD_PREFIX}:*"):
+            client.delete(key)
+        client.close()
 
 
 @pytest.fixture(scope="module")

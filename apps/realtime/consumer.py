@@ -1,9 +1,8 @@
 """The Pusher-protocol WebSocket endpoint, `/app/{key}` (protocol 7), on Channels.
 
-Each Pusher channel is a Channels group (see protocol.group_name); broadcasts arrive as
-`realtime.frame` messages carrying the finished text frame, so a fan-out to many connections
-serialises the event once. Presence membership is kept in presence.py so it is shared between
-processes.
+Subscriptions are registered with this process's hub (hub.py), which receives every broadcast
+once through the channel layer and writes it to the local connections. Presence membership is
+kept in presence.py so it is the same from every process.
 """
 
 import asyncio
@@ -13,21 +12,30 @@ import sys
 import time
 from urllib.parse import parse_qs
 
+from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
 from apps.realtime import protocol as p
-from apps.realtime.broadcast import remember_server_loop
+from apps.realtime.broadcast import remember_server_loop, send
+from apps.realtime.hub import fanout_message, hub
 from apps.realtime.presence import Change, presence_store
 from apps.realtime.signing import channel_auth_valid
 
 logger = logging.getLogger(__name__)
 
 _open_connections: set["PusherConsumer"] = set()
-GROUP_REFRESH_SECONDS = 3600  # channels-redis forgets group members after a day; re-add hourly
 
 
 class PusherConsumer(AsyncWebsocketConsumer):
+    # No channel-layer inbox per connection: the process's hub receives for all of them.
+    channel_layer_alias = "none: the hub receives for every connection"
+
+    async def dispatch(self, message):
+        # Channels' dispatch closes stale database connections on a worker thread before every
+        # message; this consumer never touches the database, so skip that thread hop.
+        await getattr(self, get_handler_name(message))(message)
+
     async def __call__(self, scope, receive, send):
         try:
             await super().__call__(scope, receive, send)
@@ -43,9 +51,10 @@ class PusherConsumer(AsyncWebsocketConsumer):
     async def connect(self):
         remember_server_loop()
         _install_shutdown_hook()
+        await hub().start()
         self.socket_id = p.new_socket_id()
         self.subscriptions: dict[str, str | None] = {}  # channel -> presence user id (or None)
-        self.last_heard = self.last_touched = self.last_group_refresh = time.monotonic()
+        self.last_heard = self.last_touched = time.monotonic()
         self.ping_sent_at: float | None = None
         self.client_event_window = (0, 0)  # (second, count) for the client-event rate limit
         self.watchdog: asyncio.Task | None = None
@@ -105,10 +114,6 @@ class PusherConsumer(AsyncWebsocketConsumer):
             if self.ping_sent_at is None and now - self.last_heard > timeout:
                 self.ping_sent_at = now
                 await self.send(p.frame("pusher:ping", {}))
-            if now - self.last_group_refresh > GROUP_REFRESH_SECONDS:
-                self.last_group_refresh = now
-                for channel in self.subscriptions:
-                    await self.channel_layer.group_add(p.group_name(channel), self.channel_name)
 
     async def _heard_from_client(self) -> None:
         now = time.monotonic()
@@ -174,30 +179,30 @@ class PusherConsumer(AsyncWebsocketConsumer):
                 return
             user_id, user_info = member
             self.subscriptions[channel] = user_id
-            await self.channel_layer.group_add(p.group_name(channel), self.channel_name)
+            hub().join(channel, self)
             change = await presence_store().join(channel, self.socket_id, user_id, user_info)
             members = change.members
             presence = {"presence": {"ids": list(members), "hash": members, "count": len(members)}}
             await self.send(p.frame("pusher_internal:subscription_succeeded", presence, channel))
             if change.added:
-                added = p.frame("pusher_internal:member_added", {"user_id": user_id, "user_info": user_info}, channel)
-                await self._to_channel(channel, added, skip_self=True)
+                added = {"user_id": user_id, "user_info": user_info}
+                await self._publish(channel, "pusher_internal:member_added", added, skip_self=True)
             await self._announce(channel, change)
             return
         self.subscriptions[channel] = None
-        await self.channel_layer.group_add(p.group_name(channel), self.channel_name)
+        hub().join(channel, self)
         await self.send(p.frame("pusher_internal:subscription_succeeded", {}, channel))
 
     async def _unsubscribe(self, channel: str) -> None:
         user_id = self.subscriptions.pop(channel, None)
-        await self.channel_layer.group_discard(p.group_name(channel), self.channel_name)
+        hub().leave(channel, self)
         if user_id is not None:
             await self._announce(channel, await presence_store().leave(channel, self.socket_id))
 
     async def _announce(self, channel: str, change: Change) -> None:
         """`member_removed` for every user whose last connection has gone."""
         for user_id in change.gone:
-            await self._to_channel(channel, p.frame("pusher_internal:member_removed", {"user_id": user_id}, channel))
+            await self._publish(channel, "pusher_internal:member_removed", {"user_id": user_id})
 
     async def _client_event(self, event: str, channel, data) -> None:
         if channel not in self.subscriptions or p.channel_kind(channel) == p.ChannelKind.PUBLIC:
@@ -211,24 +216,18 @@ class PusherConsumer(AsyncWebsocketConsumer):
         if count > p.CLIENT_EVENTS_PER_SECOND:
             await self.send(p.error_frame(p.CLIENT_EVENT_RATE_LIMIT, "Client event rejected due to rate limit."))
             return
-        extra = {"user_id": self.subscriptions[channel]} if self.subscriptions[channel] is not None else {}
-        text = p.frame(event, data if data is not None else {}, channel, **extra)
-        if len(text) > p.MAX_CLIENT_EVENT_BYTES + 1024:
+        data = data if data is not None else {}
+        if len(data if isinstance(data, str) else json.dumps(data)) > p.MAX_CLIENT_EVENT_BYTES:
             await self.send(p.error_frame(p.INVALID_MESSAGE, "Client event data is larger than 10 KB."))
             return
-        await self._to_channel(channel, text, skip_self=True)
+        user_id = self.subscriptions[channel]
+        extra = {"user_id": user_id} if user_id is not None else None
+        await self._publish(channel, event, data, skip_self=True, extra=extra)
 
-    async def _to_channel(self, channel: str, text: str, *, skip_self: bool = False) -> None:
-        message = {"type": "realtime.frame", "frame": text, "skip": self.socket_id if skip_self else None}
-        await self.channel_layer.group_send(p.group_name(channel), message)
-
-    # --------------------------------------------------------------------------- messages out
-
-    async def realtime_frame(self, message: dict) -> None:
-        """A frame for one of this connection's channels (a broadcast, a member change, a client
-        event). `skip` names the socket that caused it, which does not get its own event back."""
-        if message.get("skip") != self.socket_id:
-            await self.send(message["frame"])
+    async def _publish(self, channel: str, event: str, data, *, skip_self: bool = False, extra=None) -> None:
+        """To every connection on `channel`, in every process (through the channel layer)."""
+        skip = self.socket_id if skip_self else None
+        await send(fanout_message([channel], event, data, skip=skip, extra=extra))
 
 
 def _member(channel_data: str) -> tuple[str, object] | None:

@@ -79,7 +79,9 @@ class RedisPresence:
     def __init__(self, url: str, prefix: str):
         import redis.asyncio
 
-        self._redis = redis.asyncio.Redis.from_url(url)
+        # A blocking pool: a burst of joins waits for a connection instead of failing.
+        pool = redis.asyncio.BlockingConnectionPool.from_url(url, max_connections=50, timeout=10)
+        self._redis = redis.asyncio.Redis(connection_pool=pool)
         self._script = self._redis.register_script(_SCRIPT)
         self._prefix = prefix
 

@@ -10,7 +10,7 @@ from rest_framework.response import Response
 
 from apps.api.views import PublicAPIView
 from apps.realtime import protocol
-from apps.realtime.broadcast import layer_messages, send_now
+from apps.realtime.broadcast import layer_message, send_now
 from apps.realtime.signing import http_api_request_error
 
 MAX_CHANNELS_PER_EVENT = 100
@@ -50,8 +50,8 @@ class _HttpApiView(PublicAPIView):
             raise exceptions.ParseError("The body is not JSON.")
 
 
-def _event_messages(event: object) -> list:
-    """Validate one event of the HTTP API and turn it into channel-layer messages."""
+def _event_message(event: object) -> dict:
+    """Validate one event of the HTTP API and turn it into its channel-layer message."""
     if not isinstance(event, dict):
         raise exceptions.ValidationError({"event": ["Each event is a JSON object."]})
     name, data = event.get("name"), event.get("data")
@@ -72,12 +72,12 @@ def _event_messages(event: object) -> list:
         errors["socket_id"] = ["Use the `digits.digits` socket id of a connection."]
     if errors:
         raise exceptions.ValidationError(errors)
-    return layer_messages(channels, name, data, skip_socket_id=socket_id)
+    return layer_message(channels, name, data, skip_socket_id=socket_id)
 
 
 class EventsView(_HttpApiView):
     def post(self, request, app_id: str):
-        send_now(_event_messages(self.body_json(request)))
+        send_now(_event_message(self.body_json(request)))
         return Response({})
 
 
@@ -87,6 +87,7 @@ class BatchEventsView(_HttpApiView):
         batch = body.get("batch") if isinstance(body, dict) else None
         if not isinstance(batch, list) or not 0 < len(batch) <= MAX_BATCH:
             raise exceptions.ValidationError({"batch": [f"1 to {MAX_BATCH} events."]})
-        messages = [message for event in batch for message in _event_messages(event)]
-        send_now(messages)
+        messages = [_event_message(event) for event in batch]  # all valid before any is sent
+        for message in messages:
+            send_now(message)
         return Response({"batch": [{} for _ in batch]})
