@@ -21,5 +21,6 @@ urlpatterns = [
     path("video/token", video.VideoTokenView.as_view()),
     path("video/token/refresh", video.VideoTokenRefreshView.as_view()),
     path("broadcasting/auth", realtime_auth.KioskBroadcastingAuthView.as_view()),
+    path("broadcasting/channels", realtime_auth.KioskChannelsView.as_view()),
     re_path(r"^.*$", UnknownRouteView.as_view()),
 ]

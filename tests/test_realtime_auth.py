@@ -128,3 +128,14 @@ def test_a_kiosk_without_valid_device_headers_is_401(kiosk):
     error_of(ask(Client(), KIOSK_AUTH, f"private-kiosk.{kiosk.pk}"), 401, "DEVICE_TOKEN_INVALID")
     kiosk.raw_token = "wrong"
     error_of(ask(kiosk_client_for(kiosk), KIOSK_AUTH, f"private-kiosk.{kiosk.pk}"), 401, "DEVICE_TOKEN_INVALID")
+
+
+def test_a_kiosk_learns_its_channel_names(kiosk, kiosk_client, owner, settings):
+    response = kiosk_client.get("/api/public/broadcasting/channels")
+    assert response.status_code == 200, response.content
+    assert response.json() == {
+        "app_key": settings.REALTIME_APP_KEY,
+        "kiosk_channel": f"private-kiosk.{kiosk.pk}",
+        "owner_channel": f"presence-owner.{owner.pk}",
+    }
+    error_of(Client().get("/api/public/broadcasting/channels"), 401, "DEVICE_TOKEN_INVALID")

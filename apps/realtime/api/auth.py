@@ -1,7 +1,10 @@
 """Channel authorisation endpoints (pusher-js `authEndpoint`): POST /broadcasting/auth for agents
 and owner panel users, POST /api/public/broadcasting/auth for kiosks. pusher-js posts
-`socket_id` and `channel_name` form-encoded; JSON is accepted too."""
+`socket_id` and `channel_name` form-encoded; JSON is accepted too. GET
+/api/public/broadcasting/channels tells a kiosk its channel names (the pairing result, fixed by
+the spec, has no owner id)."""
 
+from django.conf import settings
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers
 from rest_framework.authentication import SessionAuthentication
@@ -11,7 +14,7 @@ from rest_framework.response import Response
 from apps.api.authentication import AgentSessionAuthentication
 from apps.api.inputs import validated
 from apps.api.views import AgentAPIView, KioskAPIView
-from apps.realtime import access
+from apps.realtime import access, events
 
 
 class PanelSessionAuthentication(SessionAuthentication):
@@ -59,3 +62,26 @@ class KioskBroadcastingAuthView(KioskAPIView):
             socket_id=data["socket_id"], channel=data["channel_name"], kiosk=request.auth
         )
         return Response(body)
+
+
+KioskChannelsOut = inline_serializer(
+    "KioskChannelsOut",
+    {
+        "app_key": serializers.CharField(),
+        "kiosk_channel": serializers.CharField(),
+        "owner_channel": serializers.CharField(),
+    },
+)
+
+
+class KioskChannelsView(KioskAPIView):
+    @extend_schema(responses={200: KioskChannelsOut}, summary="The kiosk's real-time app key and channel names")
+    def get(self, request):
+        kiosk = request.auth
+        return Response(
+            {
+                "app_key": settings.REALTIME_APP_KEY,
+                "kiosk_channel": events.kiosk_channel(kiosk.pk),
+                "owner_channel": events.owner_channel(kiosk.business.owner_id),
+            }
+        )
