@@ -1,7 +1,11 @@
 """What a receiver cannot do to a worker, and the bookkeeping shortcuts of busy subscriptions:
-a huge answer is cut to its excerpt, cookies are not kept between deliveries, and a success
-writes the subscription row only when its meaning changes or once a second."""
+a trickled answer is cut at 5 s overall, a connection that lands on a refused address sends
+nothing, a huge answer is cut to its excerpt, cookies are not kept between deliveries, and a
+success writes the subscription row only when its meaning changes or once a second."""
 
+import socket
+import threading
+import time
 from datetime import timedelta
 
 import pytest
@@ -72,3 +76,63 @@ def test_last_delivered_at_is_refreshed_at_most_once_a_second(
     WebhookSubscription.objects.update(last_delivered_at=just_now - timedelta(seconds=2))
     emit(owner, django_capture_on_commit_callbacks)
     assert WebhookSubscription.objects.get().last_delivered_at > just_now
+
+
+class TricklingReceiver:
+    """Accepts, reads the request, then sends its answer one byte a second (never finishing
+    within 5 s, though no single read waits 5 s)."""
+
+    def __init__(self):
+        self.sock = socket.socket()
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.listen(5)
+        self.url = f"http://127.0.0.1:{self.sock.getsockname()[1]}/hooks"
+        self.requests = 0
+        threading.Thread(target=self._serve, daemon=True).start()
+
+    def _serve(self):
+        try:
+            conn, _ = self.sock.accept()
+        except OSError:
+            return
+        conn.recv(65536)
+        self.requests += 1
+        try:
+            for byte in b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok":
+                conn.sendall(bytes([byte]))
+                time.sleep(1)
+        except OSError:
+            pass  # the sender cut the connection
+        finally:
+            conn.close()
+
+    def close(self):
+        self.sock.close()
+
+
+def test_an_answer_trickled_past_five_seconds_is_cut_and_failed(owner, django_capture_on_commit_callbacks):
+    trickler = TricklingReceiver()
+    try:
+        services.subscription_create(owner=owner, url=trickler.url, events=["kiosk.offline"])
+        started = time.monotonic()
+        emit(owner, django_capture_on_commit_callbacks)
+        elapsed = time.monotonic() - started
+    finally:
+        trickler.close()
+    attempt = WebhookAttempt.objects.get()
+    assert trickler.requests == 1
+    assert attempt.succeeded is False and "within 5 s" in attempt.error
+    assert elapsed < 7 and attempt.duration_ms < 6500
+
+
+def test_a_connection_that_lands_on_a_private_address_sends_nothing(
+    owner, subscription, receiver, settings, monkeypatch, django_capture_on_commit_callbacks
+):
+    """DNS rebinding: the name passed the check (here: the check is skipped, as if it had
+    resolved to a public address) but the connect reaches loopback. Nothing is sent."""
+    settings.WEBHOOK_ALLOW_PRIVATE_TARGETS = False
+    monkeypatch.setattr("apps.webhooks.targets.check_url", lambda url, **kwargs: None)
+    emit(owner, django_capture_on_commit_callbacks)
+    assert receiver.received == []
+    attempt = WebhookAttempt.objects.get()
+    assert attempt.succeeded is False and attempt.error.startswith("connection error")

@@ -5,9 +5,7 @@ send the same attempt at once; if the worker dies mid-send the lease runs out an
 sweep sends it again. Receivers may therefore see a duplicate (same X-Service-Delivery), never a gap.
 """
 
-import http.cookiejar
 import logging
-import threading
 import time
 from contextlib import contextmanager
 from datetime import timedelta
@@ -21,7 +19,7 @@ from django.utils import timezone
 
 from apps.accounts.models import PanelRole, User
 from apps.core.timefmt import iso_z
-from apps.webhooks import signing, targets
+from apps.webhooks import signing, targets, transport
 from apps.webhooks.models import DeliveryStatus, WebhookAttempt, WebhookDelivery, WebhookSubscription
 
 logger = logging.getLogger(__name__)
@@ -72,20 +70,6 @@ def _claim(delivery_id: int) -> bool:
         )
 
 
-_local = threading.local()
-
-
-def _session() -> requests.Session:
-    """One keep-alive HTTP session per worker process (per thread in the embedded mode), so a
-    busy receiver is not paid a new TCP (and TLS) handshake per delivery. It keeps no cookies."""
-    session = getattr(_local, "session", None)
-    if session is None:
-        session = requests.Session()
-        session.cookies.set_policy(http.cookiejar.DefaultCookiePolicy(allowed_domains=[]))
-        _local.session = session
-    return session
-
-
 def _read_excerpt(response: requests.Response) -> str:
     """The start of the answer for the log, without reading more than that of a huge body (a
     fully read answer leaves its connection to the pool; a cut one closes it)."""
@@ -111,18 +95,19 @@ def _send(delivery: WebhookDelivery) -> tuple[bool, int | None, str, str, float 
     )
     try:
         targets.check_url(subscription.url)
-        response = _session().post(
-            subscription.url,
-            data=body,
-            headers=headers,
-            timeout=RECEIVER_TIMEOUT_SECONDS,
-            allow_redirects=False,
-            stream=True,
-        )
-        excerpt = _read_excerpt(response)
+        with transport.deadline(RECEIVER_TIMEOUT_SECONDS):
+            response = transport.session().post(
+                subscription.url,
+                data=body,
+                headers=headers,
+                timeout=RECEIVER_TIMEOUT_SECONDS,
+                allow_redirects=False,
+                stream=True,
+            )
+            excerpt = _read_excerpt(response)
     except targets.TargetRefused as exc:
         return False, None, f"refused target: {exc}", "", None
-    except requests.Timeout:
+    except (requests.Timeout, transport.DeadlinePassed):
         return False, None, f"no answer within {RECEIVER_TIMEOUT_SECONDS} s", "", None
     except requests.RequestException as exc:
         return False, None, f"connection error: {exc.__class__.__name__}", "", None

@@ -19,6 +19,11 @@ def _is_internal(address: str) -> bool:
     return not ip.is_global or ip.is_multicast
 
 
+def refuses_address(address: str) -> bool:
+    """True for an address deliveries may not connect to (checked on each new connection)."""
+    return not settings.WEBHOOK_ALLOW_PRIVATE_TARGETS and _is_internal(address)
+
+
 def check_url(url: str, *, resolve: bool = True) -> None:
     parts = urlsplit(url)
     if parts.scheme not in ("http", "https") or not parts.hostname:
