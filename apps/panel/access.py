@@ -1,7 +1,7 @@
 """Who may see which panel page: the one place for the owner panel's sign-in and role rules.
 
 Owners and managers of an owner sign in; agents and staff are refused (agents have their own
-dashboard). Managers do everything but billing, agents and webhooks. Another owner's object is
+dashboard). Managers do everything but billing, agents, webhooks and API keys. Another owner's object is
 a 404, never a 403, so ids do not leak which tenants exist.
 """
 
@@ -14,7 +14,7 @@ from django.shortcuts import render
 
 from apps.accounts.models import PanelRole, User
 
-OWNER_ONLY = "owner-only"  # billing, agents, webhooks
+OWNER_ONLY = "owner-only"  # billing, agents, webhooks, API keys
 ANY_ROLE = "any-role"
 
 

@@ -6,6 +6,7 @@ from apps.accounts.models import Business
 from apps.core.events import EVENT_NAMES
 from apps.orders.fulfilment import FULFILMENT_STATUSES
 from apps.orders.models import OrderStatus
+from apps.owner_api.scopes import ALL_SCOPES
 from apps.sessions.models import EndReason
 
 
@@ -51,6 +52,26 @@ class WebhookCreateForm(forms.Form):
     events = forms.MultipleChoiceField(
         choices=[(name, name) for name in EVENT_NAMES], widget=forms.CheckboxSelectMultiple, label="Events"
     )
+
+
+class ApiKeyCreateForm(forms.Form):
+    """Name and scopes of a new owner API key. Both are optional here on purpose: the key service
+    owns the rules (a name, at least one scope) and its errors land on these fields."""
+
+    name = forms.CharField(required=False, label="Name", widget=forms.TextInput(attrs={"maxlength": 200}))
+    scopes = forms.MultipleChoiceField(
+        choices=list(ALL_SCOPES.items()), required=False, widget=forms.CheckboxSelectMultiple, label="Scopes"
+    )
+
+    def add_service_error(self, details) -> bool:
+        """Put a DomainError's `details` ({field: [messages]}) on the fields; False if none fit."""
+        placed = False
+        if isinstance(details, dict):
+            for field, problems in details.items():
+                for problem in problems if isinstance(problems, list | tuple) else [problems]:
+                    self.add_error(field if field in self.fields else None, str(problem))
+                    placed = True
+        return placed
 
 
 class OrderFilterForm(forms.Form):

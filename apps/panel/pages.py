@@ -1,5 +1,5 @@
 """Rendering helpers shared by every panel view: the layout's context, one-time values kept for
-the next page (a pairing code, a webhook secret), and domain errors turned into messages."""
+the next page (a pairing code, a webhook secret, an API key's client secret), and domain errors turned into messages."""
 
 from django.contrib import messages
 from django.core.exceptions import ObjectDoesNotExist
@@ -18,6 +18,7 @@ NAV = [
     ("orders", "Orders", False),
     ("sessions", "Sessions", False),
     ("webhooks", "Webhooks", True),
+    ("api_keys", "API keys", True),
     ("billing", "Billing", True),
     ("settings", "Settings", False),
 ]

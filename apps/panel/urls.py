@@ -5,6 +5,7 @@ from django.urls import path, reverse_lazy
 
 from apps.panel.views import (
     agents,
+    api_keys,
     auth,
     billing,
     business_settings,
@@ -83,6 +84,8 @@ urlpatterns = [
     path("webhooks/<int:subscription_id>/reenable", webhooks.webhook_reenable, name="webhook_reenable"),
     path("webhooks/<int:subscription_id>/delete", webhooks.webhook_delete, name="webhook_delete"),
     path("webhooks/deliveries/<int:delivery_id>/resend", webhooks.delivery_resend, name="delivery_resend"),
+    path("api-keys", api_keys.api_key_list, name="api_keys"),
+    path("api-keys/<int:key_id>/revoke", api_keys.api_key_revoke, name="api_key_revoke"),
     path("billing", billing.billing_page, name="billing"),
     path("billing/onboarding", billing.billing_onboarding, name="billing_onboarding"),
     path("settings", business_settings.settings_page, name="settings"),

@@ -4,6 +4,7 @@ from dataclasses import dataclass
 
 from apps.core.models import DomainEvent
 from apps.orders.models import Order
+from apps.owner_api import services as key_services
 from apps.webhooks.models import WebhookDelivery, WebhookSubscription
 from tests import factories
 
@@ -20,6 +21,7 @@ class TenantObjects:
     order: object
     subscription: object
     delivery: object
+    api_key: object
 
     def ids(self) -> dict:
         return {
@@ -33,6 +35,7 @@ class TenantObjects:
             "order_id": self.order.pk,
             "subscription_id": self.subscription.pk,
             "delivery_id": self.delivery.pk,
+            "key_id": self.api_key.pk,
         }
 
 
@@ -58,6 +61,9 @@ def tenant_objects(business) -> TenantObjects:
     )
     event = DomainEvent.objects.create(name="webhook.test", owner=business.owner, payload={})
     delivery = WebhookDelivery.objects.create(subscription=subscription, event=event, status="succeeded")
+    api_key, _ = key_services.owner_api_key_create(
+        owner=business.owner, name="Till integration", scopes=["orders:read"], created_by=None
+    )
     return TenantObjects(
         kiosk=kiosk,
         agent=factories.AgentFactory(owner=business.owner),
@@ -69,4 +75,5 @@ def tenant_objects(business) -> TenantObjects:
         order=order,
         subscription=subscription,
         delivery=delivery,
+        api_key=api_key,
     )

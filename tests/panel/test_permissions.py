@@ -1,5 +1,5 @@
 """Every panel view, refused the right way: anonymous -> the login page, agents -> 403, managers
--> 403 on billing, agents and webhooks, another owner's object -> 404, a POST without the CSRF
+-> 403 on billing, agents, webhooks and API keys, another owner's object -> 404, a POST without the CSRF
 token -> 403."""
 
 import pytest
@@ -42,6 +42,8 @@ ROUTES = [
     ("webhook_reenable", ["subscription_id"], "post", OWNER_ONLY),
     ("webhook_delete", ["subscription_id"], "post", OWNER_ONLY),
     ("delivery_resend", ["delivery_id"], "post", OWNER_ONLY),
+    ("api_keys", [], "get", OWNER_ONLY),
+    ("api_key_revoke", ["key_id"], "post", OWNER_ONLY),
     ("billing", [], "get", OWNER_ONLY),
     ("billing_onboarding", [], "post", OWNER_ONLY),
     ("settings", [], "get", False),

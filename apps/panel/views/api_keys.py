@@ -1,0 +1,63 @@
+"""Owner API keys (owner only): list, create (the client secret is shown once), revoke.
+
+The rules (a name, known scopes, at least one) live in `apps.owner_api.services`; a DomainError it
+raises is put back on the form."""
+
+from django.contrib import messages
+from django.shortcuts import redirect
+from django.views.decorators.http import require_POST
+
+from apps.core.errors import DomainError
+from apps.owner_api import services as key_services
+from apps.owner_api.models import OwnerApiKey
+from apps.owner_api.scopes import ALL_SCOPES
+from apps.panel.access import OWNER_ONLY, owned_or_404, panel_page
+from apps.panel.forms import ApiKeyCreateForm
+from apps.panel.pages import error_text, put_once, render_page, take_once
+
+TOKEN_PATH = "/api/owner/oauth/token"  # config/urls_owner.py
+NEW_KEY = "api-key-secret"
+
+
+def _keys(request):
+    return OwnerApiKey.objects.filter(owner_id=request.user.owner_id)
+
+
+@panel_page(OWNER_ONLY)
+def api_key_list(request):
+    form = ApiKeyCreateForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            key, secret = key_services.owner_api_key_create(
+                owner=request.user.owner,
+                name=form.cleaned_data["name"],
+                scopes=form.cleaned_data["scopes"],
+                created_by=request.user,
+            )
+        except DomainError as exc:
+            if not form.add_service_error(exc.details):
+                form.add_error(None, error_text(exc))
+        else:
+            put_once(request, NEW_KEY, {"id": key.pk, "name": key.name, "client_id": key.client_id, "secret": secret})
+            return redirect("panel:api_keys")
+    keys = _keys(request).select_related("application", "created_by").order_by("-created_at", "-pk")
+    context = {
+        "keys": keys,
+        "form": form,
+        "new_key": take_once(request, NEW_KEY),
+        "token_url": request.build_absolute_uri(TOKEN_PATH),
+        "all_scopes": ALL_SCOPES,
+    }
+    return render_page(request, "panel/api_keys.html", context, section="api_keys")
+
+
+@panel_page(OWNER_ONLY)
+@require_POST
+def api_key_revoke(request, key_id: int):
+    key = owned_or_404(_keys(request), request, pk=key_id)
+    if key.revoked_at is not None:
+        messages.info(request, f"API key “{key.name}” was already revoked.")
+        return redirect("panel:api_keys")
+    key_services.owner_api_key_revoke(key=key, revoked_by=request.user)
+    messages.success(request, f"API key “{key.name}” revoked: its tokens stopped working and no new ones are issued.")
+    return redirect("panel:api_keys")
