@@ -13,6 +13,7 @@ from apps.accounts.models import Business, User
 from apps.kiosks.models import Kiosk
 from apps.menu.models import Catalog, MenuItem
 from apps.orders.models import Order
+from apps.owner_api import services as key_services
 from apps.webhooks import services as webhook_services
 from tests.panel.conftest import sign_in
 from tests.panel.support import demo_activity
@@ -32,6 +33,9 @@ def demo(transactional_db):
     demo_activity(business, kiosk, agents)
     webhook_services.subscription_create(
         owner=business.owner, url="https://hooks.example.test/kiosk", events=["order.created", "kiosk.offline"]
+    )
+    key_services.owner_api_key_create(
+        owner=business.owner, name="Till integration", scopes=["orders:read", "orders:write"], created_by=None
     )
     return business
 
@@ -62,6 +66,7 @@ def test_every_page_renders_for_the_demo_owner_without_console_errors(page, demo
         ("/panel/sessions", "Sessions"),
         ("/panel/webhooks", "Webhooks"),
         (f"/panel/webhooks/{subscription.pk}", "Webhook"),
+        ("/panel/api-keys", "API keys"),
         ("/panel/billing", "Billing"),
         ("/panel/settings", "Settings"),
         ("/panel/account/two-factor", "Two-factor sign-in"),

@@ -8,6 +8,7 @@ import requests
 from playwright.sync_api import expect
 
 from apps.kiosks.models import Kiosk
+from apps.owner_api.models import OwnerApiKey
 from apps.webhooks.models import WebhookDelivery, WebhookSubscription
 from tests.panel.conftest import sign_in
 from tests.panel.support import confirm_order
@@ -92,6 +93,51 @@ def test_owner_creates_a_webhook_sees_the_secret_once_and_tests_it(page, panel_o
     page.console_errors.assert_none()
 
 
+def test_owner_creates_an_api_key_sees_the_secret_once_and_revokes_it(page, live_server, panel_owner):
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    sign_in(page, panel_owner.email)
+    page.click("nav >> text=API keys")
+    expect(page.locator("h1")).to_have_text("API keys")
+    page.click("#api-key-create button[type=submit]")  # nothing filled in: the service's errors
+    expect(page.locator("#api-key-name-errors")).to_contain_text("Give the key a name")
+    page.fill("input[name=name]", "Till integration")
+    page.check("input[value='orders:read']")
+    page.click("#api-key-create button[type=submit]")
+
+    secret = page.locator("#api-key-secret").inner_text().strip()
+    client_id = page.locator("#api-key-client-id").inner_text().strip()
+    expect(page.locator("#api-key-token-url")).to_have_text(f"{live_server.url}/api/owner/oauth/token")
+    page.click("#copy-api-key-secret")
+    expect(page.locator("#copy-api-key-secret")).to_have_text("Copied")
+    assert page.evaluate("navigator.clipboard.readText()") == secret
+    key = OwnerApiKey.objects.get(owner=panel_owner.owner)
+    assert key.client_id == client_id and key.scope_list == ["orders:read"]
+
+    def exchange():  # the client-credentials grant, as an integration sends it
+        url, form = f"{live_server.url}/api/owner/oauth/token", {"grant_type": "client_credentials"}
+        return requests.post(url, data=form, auth=(client_id, secret), timeout=10)
+
+    exchanged = exchange()
+    assert exchanged.status_code == 200, exchanged.text
+
+    page.reload()
+    expect(page.locator("#api-key-secret")).to_have_count(0)  # shown once
+    assert secret not in page.content()
+    row = page.locator("#api-key-table tr", has_text="Till integration")
+    expect(row).to_contain_text("active")
+    expect(row).to_contain_text(client_id)
+
+    dialogs = []
+    page.on("dialog", lambda dialog: dialogs.append(dialog.message))  # the fixture's handler accepts it
+    row.locator("button", has_text="Revoke").click()
+    expect(page.locator(".messages")).to_contain_text("revoked")
+    assert dialogs and "Revoke the API key" in dialogs[0]
+    expect(page.locator("#api-key-table tr", has_text="Till integration")).to_contain_text("revoked")
+    refused = exchange()
+    assert refused.status_code == 401 and refused.json()["error"] == "invalid_client"
+    page.console_errors.assert_none()
+
+
 def test_owner_reenables_a_paused_webhook(page, panel_owner):
     subscription = WebhookSubscription.objects.create(
         owner=panel_owner.owner, url="http://127.0.0.1:9/hooks", events=["order.created"], secret="0" * 64
@@ -132,13 +178,14 @@ def test_owner_refunds_an_order_after_confirming(
     page.console_errors.assert_none()
 
 
-def test_manager_is_refused_billing_agents_and_webhooks(page, panel_manager):
+def test_manager_is_refused_billing_agents_webhooks_and_api_keys(page, panel_manager):
     sign_in(page, panel_manager.email)
     expect(page.locator("h1")).to_have_text("Dashboard")
     nav = page.locator("nav")
     expect(nav).not_to_contain_text("Billing")
     expect(nav).not_to_contain_text("Webhooks")
-    for path in ("/panel/billing", "/panel/agents", "/panel/webhooks"):
+    expect(nav).not_to_contain_text("API keys")
+    for path in ("/panel/billing", "/panel/agents", "/panel/webhooks", "/panel/api-keys"):
         response = page.goto(path)
         assert response.status == 403
         expect(page.locator("#forbidden-message")).to_contain_text("Only the account owner")
