@@ -5,6 +5,7 @@ from django.conf import settings
 from django.contrib import admin
 from django.http import JsonResponse
 from django.urls import include, path
+from django.views.generic import RedirectView
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from apps.api.health import healthz, readyz
@@ -21,6 +22,7 @@ urlpatterns = [
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
     path("api/", include("config.urls_agent")),
     path("admin/", admin.site.urls),
+    path("panel", RedirectView.as_view(url="/panel/", permanent=True, query_string=True)),
     path("panel/", include("apps.panel.urls")),
     path("broadcasting/auth", realtime_auth.BroadcastingAuthView.as_view()),
     path("apps/<str:app_id>/events", realtime_http_api.EventsView.as_view()),

@@ -130,3 +130,8 @@ def test_a_staff_user_without_a_panel_role_is_refused(db):
     client.force_login(staff)
     response = client.get("/panel/")
     assert response.status_code == 403
+
+
+def test_panel_without_slash_redirects(db):
+    response = Client().get("/panel")
+    assert response.status_code == 301 and response["Location"] == "/panel/"
