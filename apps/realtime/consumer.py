@@ -101,7 +101,7 @@ class PusherConsumer(AsyncWebsocketConsumer):
                 logger.exception("could not leave %s cleanly", channel)
 
     async def _watch(self) -> None:
-        """Ping a silent client, close it when the pong does not come, keep its entries alive."""
+        """Ping a client silent for activity_timeout; close it (4201) when no pong comes in time."""
         timeout, pong_timeout = settings.REALTIME_ACTIVITY_TIMEOUT, settings.REALTIME_PONG_TIMEOUT
         tick = max(0.1, min(5.0, timeout / 4, pong_timeout / 4))
         while True:
@@ -120,8 +120,8 @@ class PusherConsumer(AsyncWebsocketConsumer):
         self.last_heard, self.ping_sent_at = now, None
         if now - self.last_touched < min(30.0, settings.REALTIME_ACTIVITY_TIMEOUT / 2):
             return
-        self.last_touched = now
-        for channel, user_id in self.subscriptions.items():
+        self.last_touched = now  # a sign of life: push this socket's presence deadlines forward
+        for channel, user_id in list(self.subscriptions.items()):
             if user_id is not None:
                 await self._announce(channel, await presence_store().touch(channel, self.socket_id))
 
