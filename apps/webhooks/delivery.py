@@ -1,8 +1,9 @@
-"""Send one delivery attempt and record what happened.
+"""Sending one delivery attempt, and the rules around it (retry schedule, pause threshold, lease).
 
-A worker first takes a short lease on the delivery (a conditional UPDATE), so two workers never
+Deliveries are claimed, sent and recorded in batches per subscription (apps.webhooks.batch): a
+worker first takes a short lease on the deliveries (a conditional UPDATE), so two workers never
 send the same attempt at once; if the worker dies mid-send the lease runs out and the periodic
-sweep sends it again. Receivers may therefore see a duplicate (same X-Service-Delivery), never a gap.
+sweep sends them again. Receivers may therefore see a duplicate (same X-Service-Delivery), never a gap.
 """
 
 import logging
@@ -14,13 +15,11 @@ import requests
 from django.conf import settings
 from django.core.mail import send_mail
 from django.db import connection, transaction
-from django.db.models import F, Q
-from django.utils import timezone
 
 from apps.accounts.models import PanelRole, User
 from apps.core.timefmt import iso_z
 from apps.webhooks import signing, targets, transport
-from apps.webhooks.models import DeliveryStatus, WebhookAttempt, WebhookDelivery, WebhookSubscription
+from apps.webhooks.models import WebhookDelivery, WebhookSubscription
 
 logger = logging.getLogger(__name__)
 
@@ -48,7 +47,7 @@ def lease() -> timedelta:
 
 
 @contextmanager
-def _bookkeeping():
+def bookkeeping():
     """A transaction for the worker's own records (lease, attempt log, outcome) that does not
     wait for PostgreSQL to flush its WAL at commit. Losing the last few hundred milliseconds of
     these in a database crash can only make a delivery be sent again (same id), never lost: the
@@ -58,16 +57,6 @@ def _bookkeeping():
             with connection.cursor() as cursor:
                 cursor.execute("SET LOCAL synchronous_commit TO OFF")
         yield
-
-
-def _claim(delivery_id: int) -> bool:
-    now = timezone.now()
-    with _bookkeeping():
-        return bool(
-            WebhookDelivery.objects.filter(pk=delivery_id, status=DeliveryStatus.PENDING, next_attempt_at__lte=now)
-            .filter(Q(lease_until=None) | Q(lease_until__lt=now))
-            .update(lease_until=now + lease())
-        )
 
 
 def _read_excerpt(response: requests.Response) -> str:
@@ -82,9 +71,12 @@ def _read_excerpt(response: requests.Response) -> str:
     return content.decode(response.encoding or "utf-8", errors="replace")[:EXCERPT_CHARS]
 
 
-def _send(delivery: WebhookDelivery) -> tuple[bool, int | None, str, str, float | None]:
-    """POST the delivery: (succeeded, status code, error, response excerpt, retry-after seconds)."""
-    subscription, event = delivery.subscription, delivery.event
+def send(
+    delivery: WebhookDelivery, subscription: WebhookSubscription
+) -> tuple[bool, int | None, str, str, float | None]:
+    """POST the delivery: (succeeded, status code, error, response excerpt, retry-after seconds).
+    Sent on the worker's keep-alive session, so a batch to one receiver reuses one connection."""
+    event = delivery.event
     body = signing.body_bytes(event.name, event.payload, iso_z(event.created_at))
     headers = signing.headers(
         secret=subscription.secret,
@@ -119,81 +111,7 @@ def _send(delivery: WebhookDelivery) -> tuple[bool, int | None, str, str, float 
     return ok, response.status_code, "" if ok else f"HTTP {response.status_code}", excerpt, retry_after
 
 
-def attempt_delivery(delivery_id: int) -> float | None:
-    """Make one attempt if the delivery is due; returns the seconds until its retry, if any."""
-    if not _claim(delivery_id):
-        return None  # already sent, not due, or another worker holds it
-    delivery = WebhookDelivery.objects.select_related("subscription", "event").get(pk=delivery_id)
-    if not delivery.subscription.active:
-        with _bookkeeping():
-            WebhookDelivery.objects.filter(pk=delivery_id).update(status=DeliveryStatus.SKIPPED, lease_until=None)
-        return None
-    started = time.monotonic()
-    ok, status_code, error, excerpt, retry_after = _send(delivery)
-    duration_ms = int((time.monotonic() - started) * 1000)
-    return _record(
-        delivery,
-        ok=ok,
-        status_code=status_code,
-        error=error,
-        excerpt=excerpt,
-        duration_ms=duration_ms,
-        retry_after=retry_after,
-    )
-
-
-def _record(delivery, *, ok, status_code, error, excerpt, duration_ms, retry_after) -> float | None:
-    now = timezone.now()
-    subscription = delivery.subscription
-    with _bookkeeping():
-        WebhookAttempt.objects.create(
-            delivery=delivery,
-            attempted_at=now,
-            succeeded=ok,
-            status_code=status_code,
-            duration_ms=duration_ms,
-            error=error[:300],
-            response_excerpt=excerpt,
-        )
-        attempts = delivery.attempts + 1
-        if ok:
-            WebhookDelivery.objects.filter(pk=delivery.pk).update(
-                status=DeliveryStatus.SUCCEEDED, attempts=attempts, delivered_at=now, lease_until=None
-            )
-            # Every success of a busy subscription would otherwise queue on this one row's lock:
-            # write it when it changes meaning (a failure streak ends) or once a second.
-            WebhookSubscription.objects.filter(pk=subscription.pk).filter(
-                Q(failure_count__gt=0)
-                | Q(last_delivered_at=None)
-                | Q(last_delivered_at__lt=now - SUBSCRIPTION_TOUCH_INTERVAL)
-            ).update(failure_count=0, last_delivered_at=now)
-            return None
-        if attempts > len(RETRY_DELAYS):
-            status, next_at = DeliveryStatus.FAILED, now
-        else:
-            delay = RETRY_DELAYS[attempts - 1]
-            if retry_after is not None:
-                delay = max(delay, timedelta(seconds=retry_after))
-            status, next_at = DeliveryStatus.PENDING, now + delay
-        WebhookDelivery.objects.filter(pk=delivery.pk).update(
-            status=status, attempts=attempts, next_attempt_at=next_at, lease_until=None
-        )
-        WebhookSubscription.objects.filter(pk=subscription.pk).update(
-            failure_count=F("failure_count") + 1, last_failed_at=now
-        )
-        paused = WebhookSubscription.objects.filter(
-            pk=subscription.pk, active=True, failure_count__gte=PAUSE_AFTER_FAILURES
-        ).update(active=False, paused_at=now)
-        if paused:
-            WebhookDelivery.objects.filter(subscription=subscription, status=DeliveryStatus.PENDING).update(
-                status=DeliveryStatus.SKIPPED, lease_until=None
-            )
-            transaction.on_commit(lambda: _tell_owner_paused(subscription))
-            return None
-    return (next_at - now).total_seconds() if status == DeliveryStatus.PENDING else None
-
-
-def _tell_owner_paused(subscription: WebhookSubscription) -> None:
+def tell_owner_paused(subscription: WebhookSubscription) -> None:
     recipients = list(
         User.objects.filter(owner_id=subscription.owner_id, panel_role=PanelRole.OWNER, is_active=True).values_list(
             "email", flat=True

@@ -3,13 +3,14 @@
 from apps.core import jobs
 from apps.core.models import DomainEvent
 from apps.webhooks.models import DeliveryStatus, WebhookDelivery, WebhookSubscription
-from apps.webhooks.tasks import deliver_webhook
+from apps.webhooks.tasks import drain_subscription
 
 
 def record(event: DomainEvent, subscriptions=None) -> list[WebhookDelivery]:
     """One delivery per subscription of the owner that wants this event, in the caller's
     transaction. Paused subscriptions get a `skipped` row (resendable from the panel); active
-    ones are sent after commit."""
+    ones are sent after commit, by one drain per subscription (a burst of events to one
+    receiver is sent as a batch, not one task per delivery)."""
     if subscriptions is None:
         subscriptions = [
             subscription
@@ -25,7 +26,6 @@ def record(event: DomainEvent, subscriptions=None) -> list[WebhookDelivery]:
         )
         for subscription in subscriptions
     )
-    for delivery in deliveries:
-        if delivery.status == DeliveryStatus.PENDING:
-            jobs.enqueue_on_commit(deliver_webhook, delivery.pk)
+    for subscription_id in dict.fromkeys(d.subscription_id for d in deliveries if d.status == DeliveryStatus.PENDING):
+        jobs.enqueue_on_commit(drain_subscription, subscription_id)
     return deliveries
