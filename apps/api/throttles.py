@@ -4,31 +4,6 @@ process shares them."""
 from rest_framework.throttling import SimpleRateThrottle
 
 
-class KioskThrottle(SimpleRateThrottle):
-    scope = "kiosk"
-
-    def get_cache_key(self, request, view):
-        return self.cache_format % {"scope": self.scope, "ident": f"kiosk-{request.auth.pk}"}
-
-
-class PairingThrottle(SimpleRateThrottle):
-    """Pairing is unauthenticated: limit attempts per client IP so 6 digits cannot be guessed."""
-
-    scope = "pairing"
-
-    def get_cache_key(self, request, view):
-        return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
-
-
-class AgentThrottle(SimpleRateThrottle):
-    scope = "agent"
-
-    def get_cache_key(self, request, view):
-        if request.user is None:
-            return None
-        return self.cache_format % {"scope": self.scope, "ident": f"user-{request.user.pk}"}
-
-
 class AtomicWindowThrottle(SimpleRateThrottle):
     """A fixed window counted with the cache's atomic increment (Redis INCR). DRF's own
     history list is read, appended and written back, so concurrent requests (several threads or
@@ -45,6 +20,9 @@ class AtomicWindowThrottle(SimpleRateThrottle):
         window = int(self.now // self.duration)
         self.window_ends_at = (window + 1) * self.duration
         key = f"{self.key}:{window}"
+        count_in_window = getattr(self.cache, "count_in_window", None)  # Redis: one round trip
+        if count_in_window is not None:
+            return count_in_window(key, int(self.duration) + 1) <= self.num_requests or self.throttle_failure()
         for _ in range(2):  # the key may expire between add and incr: start it again once
             self.cache.add(key, 0, timeout=self.duration + 1)
             try:
@@ -58,6 +36,31 @@ class AtomicWindowThrottle(SimpleRateThrottle):
 
     def wait(self) -> float:
         return max(1.0, self.window_ends_at - self.now)
+
+
+class KioskThrottle(AtomicWindowThrottle):
+    scope = "kiosk"
+
+    def get_cache_key(self, request, view):
+        return self.cache_format % {"scope": self.scope, "ident": f"kiosk-{request.auth.pk}"}
+
+
+class PairingThrottle(AtomicWindowThrottle):
+    """Pairing is unauthenticated: limit attempts per client IP so 6 digits cannot be guessed."""
+
+    scope = "pairing"
+
+    def get_cache_key(self, request, view):
+        return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
+
+
+class AgentThrottle(AtomicWindowThrottle):
+    scope = "agent"
+
+    def get_cache_key(self, request, view):
+        if request.user is None:
+            return None
+        return self.cache_format % {"scope": self.scope, "ident": f"user-{request.user.pk}"}
 
 
 class TokenApiThrottle(AtomicWindowThrottle):
