@@ -32,6 +32,8 @@ class KeepAliveReceiver:
 
         class Handler(BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"
+            disable_nagle_algorithm = True  # an answer written in pieces would wait on delayed ACKs
+            wbufsize = 1 << 16  # status, headers and body leave in one write
 
             def do_POST(self):
                 body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
