@@ -54,6 +54,7 @@ class PusherConsumer(AsyncWebsocketConsumer):
         await hub().start()
         self.socket_id = p.new_socket_id()
         self.subscriptions: dict[str, str | None] = {}  # channel -> presence user id (or None)
+        self.presence_members: dict[str, set[str]] = {}  # presence channel -> members this client knows
         self.last_heard = self.last_touched = time.monotonic()
         self.ping_sent_at: float | None = None
         self.client_event_window = (0, 0)  # (second, count) for the client-event rate limit
@@ -182,11 +183,12 @@ class PusherConsumer(AsyncWebsocketConsumer):
             hub().join(channel, self)
             change = await presence_store().join(channel, self.socket_id, user_id, user_info)
             members = change.members
+            self.presence_members[channel] = set(members)
             presence = {"presence": {"ids": list(members), "hash": members, "count": len(members)}}
             await self.send(p.frame("pusher_internal:subscription_succeeded", presence, channel))
             if change.added:
                 added = {"user_id": user_id, "user_info": user_info}
-                await self._publish(channel, "pusher_internal:member_added", added, skip_self=True)
+                await self._publish(channel, p.MEMBER_ADDED, added, skip_self=True)
             await self._announce(channel, change)
             return
         self.subscriptions[channel] = None
@@ -195,6 +197,7 @@ class PusherConsumer(AsyncWebsocketConsumer):
 
     async def _unsubscribe(self, channel: str) -> None:
         user_id = self.subscriptions.pop(channel, None)
+        self.presence_members.pop(channel, None)
         hub().leave(channel, self)
         if user_id is not None:
             await self._announce(channel, await presence_store().leave(channel, self.socket_id))
@@ -202,7 +205,24 @@ class PusherConsumer(AsyncWebsocketConsumer):
     async def _announce(self, channel: str, change: Change) -> None:
         """`member_removed` for every user whose last connection has gone."""
         for user_id in change.gone:
-            await self._publish(channel, "pusher_internal:member_removed", {"user_id": user_id})
+            await self._publish(channel, p.MEMBER_REMOVED, {"user_id": user_id})
+
+    def membership_news(self, channel: str, event: str, user_id: str) -> bool:
+        """Whether a member_added/member_removed is news to this client. The fan-out is
+        asynchronous, so the news of a join can arrive after this client's own subscription
+        snapshot already listed that member: such a repeat is dropped, as Pusher never sends it."""
+        known = self.presence_members.get(channel)
+        if known is None:
+            return True
+        if event == p.MEMBER_ADDED:
+            if user_id in known:
+                return False
+            known.add(user_id)
+            return True
+        if user_id not in known:
+            return False
+        known.discard(user_id)
+        return True
 
     async def _client_event(self, event: str, channel, data) -> None:
         if channel not in self.subscriptions or p.channel_kind(channel) == p.ChannelKind.PUBLIC:

@@ -16,6 +16,8 @@ from channels.layers import get_channel_layer
 
 from apps.realtime import protocol
 
+MEMBERSHIP_EVENTS = (protocol.MEMBER_ADDED, protocol.MEMBER_REMOVED)
+
 logger = logging.getLogger(__name__)
 
 FANOUT_GROUP = "pusher.fanout"
@@ -102,8 +104,11 @@ class Hub:
                 continue
             reply = {"type": "websocket.send", "text": frames.for_channel(channel)}
             for consumer in list(consumers):
-                if consumer.socket_id != skip:
-                    await consumer.base_send(reply)
+                if consumer.socket_id == skip:
+                    continue
+                if event in MEMBERSHIP_EVENTS and not consumer.membership_news(channel, event, data["user_id"]):
+                    continue
+                await consumer.base_send(reply)
 
 
 _hubs: dict[int, Hub] = {}

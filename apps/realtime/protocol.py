@@ -26,6 +26,9 @@ INVALID_MESSAGE = 4302  # error: unparseable frame or missing fields (ours, in P
 CLIENT_EVENTS_PER_SECOND = 10
 MAX_CLIENT_EVENT_BYTES = 10 * 1024  # Pusher's limit on one event's data
 MAX_CHANNEL_NAME = 200
+
+MEMBER_ADDED = "pusher_internal:member_added"
+MEMBER_REMOVED = "pusher_internal:member_removed"
 # Pusher's channel-name alphabet (Channels group names could not carry it; see hub.py).
 CHANNEL_NAME_RE = re.compile(r"^[A-Za-z0-9_\-=@,.;]+$")
 SOCKET_ID_RE = re.compile(r"^\d+\.\d+$")
