@@ -39,20 +39,23 @@ def _default(key, default=None, *args, **kwargs):
     return default
 
 
-class ReusedClientRedisCacheClient(RedisCacheClient):
-    """Django builds a new redis-py client object for every command, and a redis-py 8 client
-    sets up some 170 response callbacks when built: a third of a kiosk poll's Redis time. One
-    client per connection pool is enough (clients are thread-safe; the pool hands out sockets)."""
+_shared_clients: dict[str, object] = {}  # server URL -> redis-py client, for the whole process
 
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        self._clients = {}
+
+class ReusedClientRedisCacheClient(RedisCacheClient):
+    """One redis-py client (and so one connection pool) per server for the whole process.
+
+    Django keeps a cache object per thread, and daphne runs each request on a thread of its own,
+    so Django's own client would open a new pool, a new TCP connection and redis-py 8's handshake
+    (which reads package metadata from disk) on every request; it also builds a client object,
+    with some 170 response callbacks, for every command. Clients are thread-safe: the pool hands
+    each command a socket."""
 
     def get_client(self, key=None, *, write=False):
-        index = self._get_connection_pool_index(write)
-        client = self._clients.get(index)
+        server = self._servers[self._get_connection_pool_index(write)]
+        client = _shared_clients.get(server)
         if client is None:
-            client = self._clients[index] = self._client(connection_pool=self._get_connection_pool(write))
+            client = _shared_clients.setdefault(server, self._client(connection_pool=self._get_connection_pool(write)))
         return client
 
 

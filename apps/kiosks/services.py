@@ -12,6 +12,7 @@ from apps.accounts.models import Business
 from apps.core import events
 from apps.core.errors import DomainError, ErrorCode
 from apps.core.timefmt import iso_z
+from apps.kiosks import selectors
 from apps.kiosks.models import Kiosk, PairingCode, hash_device_token, hash_pairing_code
 from apps.realtime import events as realtime_events
 
@@ -76,6 +77,7 @@ def kiosk_pair(*, code: str, device_id: uuid.UUID, device_name: str) -> tuple[Ki
             pairing_code.used_at = now
             pairing_code.kiosk = kiosk
             pairing_code.save(update_fields=["used_at", "kiosk"])
+            _forget_credentials(kiosk)  # a re-paired device's old token must stop at once
     except IntegrityError as exc:  # a concurrent pairing of the same device won
         raise DomainError(ErrorCode.DEVICE_ALREADY_PAIRED, "This device was paired by another request.") from exc
     return kiosk, token
@@ -85,6 +87,7 @@ def kiosk_unpair(*, kiosk: Kiosk) -> None:
     """Revoke the device token at once: the next request with it answers 401."""
     Kiosk.objects.filter(pk=kiosk.pk).update(unpaired_at=timezone.now(), token_hash="", online=False)
     cache.delete(_heartbeat_key(kiosk.pk))
+    _forget_credentials(kiosk)
 
 
 def kiosk_record_heartbeat(*, kiosk: Kiosk) -> None:
@@ -113,6 +116,15 @@ def kiosk_record_heartbeat(*, kiosk: Kiosk) -> None:
             realtime_events.kiosk_status_changed(kiosk, online=True, at=now)
     kiosk.online, kiosk.last_seen_at = True, now
     cache.set(_heartbeat_key(kiosk.pk), 1, timeout=HEARTBEAT_WRITE_INTERVAL_SECONDS)
+    _forget_credentials(kiosk)
+
+
+def _forget_credentials(kiosk: Kiosk) -> None:
+    """Drop the cached credentials now and again at commit, so a request racing the change
+    cannot put the old row back for the cache's lifetime."""
+    key = selectors.credentials_cache_key(kiosk.device_id)
+    cache.delete(key)
+    transaction.on_commit(lambda: cache.delete(key))
 
 
 def _heartbeat_key(kiosk_id: int) -> str:
@@ -145,6 +157,7 @@ def kiosks_mark_offline() -> int:
             )
             realtime_events.kiosk_status_changed(kiosk, online=False, at=timezone.now())
         cache.delete(_heartbeat_key(kiosk.pk))
+        _forget_credentials(kiosk)
         marked += 1
     return marked
 
@@ -162,5 +175,6 @@ def kiosk_rename(*, kiosk: Kiosk, name: str, location: str) -> Kiosk:
         raise DomainError(ErrorCode.VALIDATION_ERROR, "The kiosk is invalid.", details={"name": ["Enter a name."]})
     with transaction.atomic():
         Kiosk.objects.filter(pk=kiosk.pk).update(name=name[:200], location=location[:200])
+        _forget_credentials(kiosk)
     kiosk.name, kiosk.location = name[:200], location[:200]
     return kiosk
