@@ -1,22 +1,32 @@
-"""Real server processes for fault tests: a private redis-server and the Procfile's web server
-(daphne) on loopback ports, pointed at the pytest database. Every process started here is
+"""Real server processes for tests: the Procfile's web server (daphne) on a loopback port pointed
+at the pytest database, a private redis-server and a private PostgreSQL cluster. Every process started here is
 stopped by its context manager."""
 
 import contextlib
 import os
 import shutil
+import signal
 import socket
+import sqlite3
 import subprocess
 import sys
+import tempfile
 import time
+import urllib.error
 import urllib.request
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import quote
 
+from django.conf import settings
 from django.db import connection
 
 ROOT = Path(__file__).resolve().parent.parent
-BIN = Path(sys.executable).parent
+DAPHNE = Path(sys.executable).parent / "daphne"
+# The servers' Redis keys (fan-out group, presence) live under their own prefix: the suite's
+# per-test cache clearing must not pull them from under a server that outlives one test.
+CHILD_PREFIX = f"{settings.CACHE_KEY_PREFIX}-live{os.getpid()}"
 
 
 def free_port() -> int:
@@ -33,12 +43,6 @@ def wait_for(check, timeout: float, what: str) -> None:
                 return
         time.sleep(0.1)
     raise TimeoutError(f"{what} not ready after {timeout} s")
-
-
-def test_database_url() -> str:
-    """The URL of the database pytest-django made, for a child process to share."""
-    s = connection.settings_dict
-    return f"postgres://{s['USER']}@{s['HOST'] or '127.0.0.1'}:{s['PORT'] or 5432}/{s['NAME']}"
 
 
 class PrivateRedis:
@@ -64,36 +68,121 @@ class PrivateRedis:
             self.process.wait(10)
 
 
+@dataclass
+class LiveServer:
+    port: int
+    process: subprocess.Popen
+    log_path: Path
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def ws_url(self, key: str | None = None, query: str = "protocol=7&client=js&version=8.6.0&flash=false") -> str:
+        return f"ws://127.0.0.1:{self.port}/app/{key or settings.REALTIME_APP_KEY}?{query}"
+
+    def log(self) -> str:
+        return self.log_path.read_text(errors="replace")[-5000:]
+
+
+def database_url_for_child(tmp_path: Path) -> str | None:
+    """The child's DATABASE_URL: the pytest-django test database itself on PostgreSQL. On SQLite
+    (None) the committed rows are copied to VAR_DIR/db.sqlite3, the embedded default's file."""
+    db = connection.settings_dict
+    if connection.vendor == "postgresql":
+        credentials = quote(db["USER"] or "") + (f":{quote(db['PASSWORD'])}" if db["PASSWORD"] else "")
+        return f"postgres://{credentials}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
+    connection.ensure_connection()
+    (tmp_path / "var").mkdir(parents=True, exist_ok=True)
+    target = sqlite3.connect(tmp_path / "var" / "db.sqlite3")
+    connection.connection.backup(target)
+    target.close()
+    return None
+
+
+def child_env(tmp_path: Path, *, database_url: str | None = None, **extra: str) -> dict[str, str]:
+    env = {
+        key: value
+        for key, value in os.environ.items()
+        if key not in {"DATABASE_URL", "REDIS_URL", "DJANGO_SETTINGS_MODULE"} and not key.startswith("PYTEST")
+    }
+    env.update(
+        DJANGO_SETTINGS_MODULE="config.settings",
+        SECRET_KEY=settings.SECRET_KEY,
+        REALTIME_APP_ID=str(settings.REALTIME_APP_ID),
+        REALTIME_APP_KEY=settings.REALTIME_APP_KEY,
+        REALTIME_APP_SECRET=settings.REALTIME_APP_SECRET,
+        CACHE_KEY_PREFIX=CHILD_PREFIX,
+        TASK_MODE="sync",
+        SESSION_COOKIE_SECURE="false",
+        VAR_DIR=str(tmp_path / "var"),
+        PYTHONUNBUFFERED="1",
+    )
+    if settings.REDIS_URL:
+        env["REDIS_URL"] = settings.REDIS_URL
+    if database_url:
+        env["DATABASE_URL"] = database_url
+    env.update(extra)
+    return env
+
+
+def start_daphne(tmp_path: Path, **env_extra: str) -> LiveServer:
+    port = free_port()
+    tmp_path.mkdir(parents=True, exist_ok=True)
+    log_path = tmp_path / f"daphne-{port}.log"
+    with log_path.open("wb") as log:
+        process = subprocess.Popen(
+            [str(DAPHNE), "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
+            cwd=ROOT,
+            env=child_env(tmp_path, **env_extra),
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+    server = LiveServer(port, process, log_path)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise AssertionError(f"daphne exited with {process.returncode}:\n{server.log()}")
+        try:
+            with urllib.request.urlopen(f"{server.base_url}/healthz", timeout=2) as response:
+                if response.status == 200:
+                    return server
+        except (urllib.error.URLError, ConnectionError, TimeoutError):
+            time.sleep(0.1)
+    stop_daphne(server)
+    raise AssertionError(f"daphne did not answer /healthz:\n{server.log()}")
+
+
+def stop_daphne(server: LiveServer) -> None:
+    if server.process.poll() is None:
+        server.process.send_signal(signal.SIGTERM)
+        try:
+            server.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            server.process.kill()
+            server.process.wait(timeout=10)
+    if settings.REDIS_URL:
+        import redis
+
+        client = redis.Redis.from_url(settings.REDIS_URL)
+        for key in client.scan_iter(f"{CHILD_PREFIX}:*"):
+            client.delete(key)
+        client.close()
+
+
 @contextlib.contextmanager
 def web_server(**env: str) -> Iterator[str]:
-    """daphne serving config.asgi:application as the Procfile's web line does; yields its base URL."""
-    port = free_port()
-    child_env = {
-        **os.environ,
-        "DATABASE_URL": test_database_url(),
-        "SESSION_COOKIE_SECURE": "false",
-        "CACHE_KEY_PREFIX": f"kiosk-fault-{port}",
-        **env,
-    }
-    log = open(Path(os.environ.get("TMPDIR", "/tmp")) / f"kiosk-web-{port}.log", "wb")  # noqa: SIM115
-    process = subprocess.Popen(
-        [str(BIN / "daphne"), "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
-        cwd=ROOT,
-        env=child_env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
-    base = f"http://127.0.0.1:{port}"
+    """daphne on the test database (committed rows: use transaction=True tests); yields its URL.
+    `env` overrides the child's environment (e.g. another DATABASE_URL or REDIS_URL)."""
+    workdir = Path(tempfile.mkdtemp(prefix="kiosk-web-"))
+    database_url = env.pop("DATABASE_URL", None) or database_url_for_child(workdir)
+    server = start_daphne(workdir, database_url=database_url, **env)
     try:
-        wait_for(lambda: urllib.request.urlopen(f"{base}/healthz", timeout=1).status == 200, 30, "daphne")
-        yield base
+        yield server.base_url
     finally:
-        process.terminate()
-        try:
-            process.wait(10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-        log.close()
+        stop_daphne(server)
+        shutil.rmtree(workdir, ignore_errors=True)
 
 
 class PrivatePostgres:

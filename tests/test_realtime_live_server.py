@@ -12,140 +12,16 @@ database the child cannot see) the committed rows are copied into a file the chi
 
 import asyncio
 import json
-import os
 import signal
-import socket
-import sqlite3
-import subprocess
-import sys
-import time
-import urllib.error
-import urllib.request
-from dataclasses import dataclass
-from pathlib import Path
-from urllib.parse import quote
 
 import pytest
 import websockets
 from django.conf import settings
-from django.db import connection
 
 from apps.realtime import protocol
+from tests.processes import CHILD_PREFIX, LiveServer, database_url_for_child, start_daphne, stop_daphne
 
-ROOT = Path(__file__).resolve().parent.parent
-DAPHNE = Path(sys.executable).parent / "daphne"
-# The servers' Redis keys (fan-out group, presence) live under their own prefix: the suite's
-# per-test cache clearing must not pull them from under a server that outlives one test.
-CHILD_PREFIX = f"{settings.CACHE_KEY_PREFIX}-live{os.getpid()}"
-
-
-@dataclass
-class LiveServer:
-    port: int
-    process: subprocess.Popen
-    log_path: Path
-
-    @property
-    def base_url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    def ws_url(self, key: str | None = None, query: str = "protocol=7&client=js&version=8.6.0&flash=false") -> str:
-        return f"ws://127.0.0.1:{self.port}/app/{key or settings.REALTIME_APP_KEY}?{query}"
-
-    def log(self) -> str:
-        return self.log_path.read_text(errors="replace")[-5000:]
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def _database_url(tmp_path: Path) -> str | None:
-    """The child's DATABASE_URL: the pytest-django test database itself on PostgreSQL. On SQLite
-    (None) the committed rows are copied to VAR_DIR/db.sqlite3, the embedded default's file."""
-    db = connection.settings_dict
-    if connection.vendor == "postgresql":
-        credentials = quote(db["USER"] or "") + (f":{quote(db['PASSWORD'])}" if db["PASSWORD"] else "")
-        return f"postgres://{credentials}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
-    connection.ensure_connection()
-    (tmp_path / "var").mkdir(parents=True, exist_ok=True)
-    target = sqlite3.connect(tmp_path / "var" / "db.sqlite3")
-    connection.connection.backup(target)
-    target.close()
-    return None
-
-
-def child_env(tmp_path: Path, *, database_url: str | None = None, **extra: str) -> dict[str, str]:
-    env = {
-        key: value
-        for key, value in os.environ.items()
-        if key not in {"DATABASE_URL", "REDIS_URL", "DJANGO_SETTINGS_MODULE"} and not key.startswith("PYTEST")
-    }
-    env.update(
-        DJANGO_SETTINGS_MODULE="config.settings",
-        SECRET_KEY=settings.SECRET_KEY,
-        REALTIME_APP_ID=str(settings.REALTIME_APP_ID),
-        REALTIME_APP_KEY=settings.REALTIME_APP_KEY,
-        REALTIME_APP_SECRET=settings.REALTIME_APP_SECRET,
-        CACHE_KEY_PREFIX=CHILD_PREFIX,
-        TASK_MODE="sync",
-        SESSION_COOKIE_SECURE="false",
-        VAR_DIR=str(tmp_path / "var"),
-        PYTHONUNBUFFERED="1",
-    )
-    if settings.REDIS_URL:
-        env["REDIS_URL"] = settings.REDIS_URL
-    if database_url:
-        env["DATABASE_URL"] = database_url
-    env.update(extra)
-    return env
-
-
-def start_daphne(tmp_path: Path, **env_extra: str) -> LiveServer:
-    port = _free_port()
-    tmp_path.mkdir(parents=True, exist_ok=True)
-    log_path = tmp_path / f"daphne-{port}.log"
-    with log_path.open("wb") as log:
-        process = subprocess.Popen(
-            [str(DAPHNE), "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
-            cwd=ROOT,
-            env=child_env(tmp_path, **env_extra),
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
-    server = LiveServer(port, process, log_path)
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise AssertionError(f"daphne exited with {process.returncode}:\n{server.log()}")
-        try:
-            with urllib.request.urlopen(f"{server.base_url}/healthz", timeout=2) as response:
-                if response.status == 200:
-                    return server
-        except (urllib.error.URLError, ConnectionError, TimeoutError):
-            time.sleep(0.1)
-    stop_daphne(server)
-    raise AssertionError(f"daphne did not answer /healthz:\n{server.log()}")
-
-
-def stop_daphne(server: LiveServer) -> None:
-    if server.process.poll() is None:
-        server.process.send_signal(signal.SIGTERM)
-        try:
-            server.process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            server.process.kill()
-            server.process.wait(timeout=10)
-    if settings.REDIS_URL:
-        import redis
-
-        client = redis.Redis.from_url(settings.REDIS_URL)
-        for key in client.scan_iter(f"{CHILD_PREFIX}:*"):
-            client.delete(key)
-        client.close()
+__all__ = ["CHILD_PREFIX", "LiveServer", "start_daphne", "stop_daphne"]  # imported by the other realtime tests
 
 
 @pytest.fixture(scope="module")
@@ -162,7 +38,7 @@ def live_app(transactional_db, tmp_path):
     servers: list[LiveServer] = []
 
     def launch(**env_extra: str) -> LiveServer:
-        server = start_daphne(tmp_path, database_url=_database_url(tmp_path), **env_extra)
+        server = start_daphne(tmp_path, database_url=database_url_for_child(tmp_path), **env_extra)
         servers.append(server)
         return server
 

@@ -4,7 +4,6 @@ kiosk that comes back online shows as online without a reload."""
 
 import json
 import os
-import socket
 import subprocess
 import sys
 import time
@@ -14,15 +13,11 @@ import pytest
 import requests
 from playwright.sync_api import expect
 
+from tests.processes import free_port
+
 pytestmark = pytest.mark.live
 ROOT = Path(__file__).resolve().parents[2]
 DEMO_OWNER, DEMO_PASSWORD = "owner@burgers.demo.test", "demo-password-1"
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def manage(env, *args) -> str:
