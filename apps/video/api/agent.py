@@ -9,25 +9,27 @@ from apps.video import services
 from apps.video.api.serializers import VideoTokenIn, VideoTokenOut
 
 
-class VideoTokenView(AgentAPIView):
+class _VideoTokenBase(AgentAPIView):
+    def token_response(self, request, data: dict) -> Response:
+        token = services.video_token_for_agent(agent=request.user, channel=data["channel"], role=data["role"])
+        return Response(VideoTokenOut(token).data)
+
+
+class VideoTokenView(_VideoTokenBase):
     @extend_schema(
         parameters=[VideoTokenIn],
         responses={200: VideoTokenOut},
         summary="A video token for the session this agent accepted (channel = session id, valid 60 minutes)",
     )
     def get(self, request):
-        data = validated(VideoTokenIn, request.query_params)
-        token = services.video_token_for_agent(agent=request.user, channel=data["channel"], role=data["role"])
-        return Response(VideoTokenOut(token).data)
+        return self.token_response(request, validated(VideoTokenIn, request.query_params))
 
 
-class VideoTokenRefreshView(AgentAPIView):
+class VideoTokenRefreshView(_VideoTokenBase):
     @extend_schema(
         request=VideoTokenIn,
         responses={200: VideoTokenOut},
         summary="A fresh video token for the same channel, before the current one expires",
     )
     def post(self, request):
-        data = validated(VideoTokenIn, request.data)
-        token = services.video_token_for_agent(agent=request.user, channel=data["channel"], role=data["role"])
-        return Response(VideoTokenOut(token).data)
+        return self.token_response(request, validated(VideoTokenIn, request.data))
