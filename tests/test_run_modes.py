@@ -108,7 +108,7 @@ def test_production_stack_uses_postgresql_and_redis(tmp_path):
     found = _settings(
         tmp_path, DATABASE_URL="postgres://app:pw@db.internal:5432/kiosk", REDIS_URL="redis://cache.internal:6379/0"
     )
-    assert found["db_engine"] == "django.db.backends.postgresql"
+    assert found["db_engine"] == "apps.core.postgresql"
     assert found["db_name"] == "kiosk"
     assert "Redis" in found["cache"]
     assert found["cache_location"] == "redis://cache.internal:6379/0"
