@@ -4,6 +4,9 @@ offline take effect on the very next request."""
 
 import uuid
 
+import pytest
+from django.conf import settings
+from django.core.cache import cache
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
@@ -54,3 +57,48 @@ def test_a_kiosk_marked_offline_comes_back_online_on_its_next_request(kiosk, kio
     assert services.kiosks_mark_offline() == 1
     assert kiosk_client.post(HEARTBEAT).status_code == 200
     assert Kiosk.objects.get(pk=kiosk.pk).online
+
+
+def _redis_round_trips(monkeypatch) -> list[bytes]:
+    """The commands of each round trip to Redis (a pipeline sends several at once)."""
+    from redis.connection import AbstractConnection
+
+    sent: list[bytes] = []
+    original = AbstractConnection.send_packed_command
+
+    def recording(self, command, check_health=True):
+        chunks = command if isinstance(command, list) else [command]
+        sent.append(b"".join(bytes(chunk) for chunk in chunks))
+        return original(self, command, check_health)
+
+    monkeypatch.setattr(AbstractConnection, "send_packed_command", recording)
+    return sent
+
+
+@pytest.mark.skipif(not settings.REDIS_URL, reason="counts round trips to Redis")
+def test_a_steady_poll_makes_two_redis_round_trips(kiosk, kiosk_client, monkeypatch):
+    started = kiosk_client.post(
+        "/api/public/sessions/start",
+        {"device_id": str(kiosk.device_id), "customer_locale": "en-US"},
+        content_type="application/json",
+    )
+    url = f"/api/public/sessions/{started.json()['session_id']}/status"
+    kiosk_client.get(url)  # caches the credentials and records the heartbeat
+    round_trips = _redis_round_trips(monkeypatch)
+    assert kiosk_client.get(url).status_code == 200
+    assert len(round_trips) == 2, round_trips
+    credentials, rate_limit = round_trips
+    assert b"MGET" in credentials and b"kiosk-credentials:" in credentials and b"kiosk-heartbeat:" in credentials
+    assert b"INCR" in rate_limit
+
+
+def test_a_wrong_token_does_not_hold_back_the_kiosks_heartbeat(kiosk, kiosk_client):
+    from apps.kiosks.selectors import heartbeat_cache_key
+
+    Kiosk.objects.filter(pk=kiosk.pk).update(last_seen_at=kiosk.last_seen_at.replace(year=2000))
+    cache.delete(heartbeat_cache_key(kiosk.device_id))
+    intruder = Client(headers={"X-Device-Id": str(kiosk.device_id), "X-Device-Token": "guessed"})
+    assert intruder.post(HEARTBEAT).status_code == 401
+    assert cache.get(heartbeat_cache_key(kiosk.device_id)) is None
+    assert kiosk_client.post(HEARTBEAT).status_code == 200
+    assert Kiosk.objects.get(pk=kiosk.pk).last_seen_at.year != 2000

@@ -19,10 +19,12 @@ class DeviceAuthentication(authentication.BaseAuthentication):
         token = request.headers.get("X-Device-Token", "")
         if not device_id or not token:
             raise exceptions.NotAuthenticated("The X-Device-Id and X-Device-Token headers are required.")
-        kiosk = selectors.kiosk_for_device_credentials(device_id=device_id, token=token)
-        if kiosk is None:
+        credentials = selectors.kiosk_for_device_credentials(device_id=device_id, token=token)
+        if credentials is None:
             raise exceptions.AuthenticationFailed("The device token is invalid or has been revoked.")
-        services.kiosk_record_heartbeat(kiosk=kiosk)
+        kiosk = credentials.kiosk
+        if not credentials.heartbeat_recent or not kiosk.online:
+            services.kiosk_record_heartbeat(kiosk=kiosk)
         return (None, kiosk)
 
     def authenticate_header(self, request: Request) -> str:

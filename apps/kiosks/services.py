@@ -86,7 +86,7 @@ def kiosk_pair(*, code: str, device_id: uuid.UUID, device_name: str) -> tuple[Ki
 def kiosk_unpair(*, kiosk: Kiosk) -> None:
     """Revoke the device token at once: the next request with it answers 401."""
     Kiosk.objects.filter(pk=kiosk.pk).update(unpaired_at=timezone.now(), token_hash="", online=False)
-    cache.delete(_heartbeat_key(kiosk.pk))
+    cache.delete(selectors.heartbeat_cache_key(kiosk.device_id))
     _forget_credentials(kiosk)
 
 
@@ -95,7 +95,7 @@ def kiosk_record_heartbeat(*, kiosk: Kiosk) -> None:
     per kiosk; an offline kiosk comes back online at once (`kiosk.online`)."""
     now = timezone.now()
     if kiosk.online:
-        if not cache.add(_heartbeat_key(kiosk.pk), 1, timeout=HEARTBEAT_WRITE_INTERVAL_SECONDS):
+        if not cache.add(selectors.heartbeat_cache_key(kiosk.device_id), 1, timeout=HEARTBEAT_WRITE_INTERVAL_SECONDS):
             return
         Kiosk.objects.filter(pk=kiosk.pk).update(last_seen_at=now)
         kiosk.last_seen_at = now
@@ -115,7 +115,7 @@ def kiosk_record_heartbeat(*, kiosk: Kiosk) -> None:
             )
             realtime_events.kiosk_status_changed(kiosk, online=True, at=now)
     kiosk.online, kiosk.last_seen_at = True, now
-    cache.set(_heartbeat_key(kiosk.pk), 1, timeout=HEARTBEAT_WRITE_INTERVAL_SECONDS)
+    cache.set(selectors.heartbeat_cache_key(kiosk.device_id), 1, timeout=HEARTBEAT_WRITE_INTERVAL_SECONDS)
     _forget_credentials(kiosk)
 
 
@@ -125,10 +125,6 @@ def _forget_credentials(kiosk: Kiosk) -> None:
     key = selectors.credentials_cache_key(kiosk.device_id)
     cache.delete(key)
     transaction.on_commit(lambda: cache.delete(key))
-
-
-def _heartbeat_key(kiosk_id: int) -> str:
-    return f"kiosk-heartbeat:{kiosk_id}"
 
 
 OFFLINE_AFTER = timedelta(seconds=90)
@@ -156,7 +152,7 @@ def kiosks_mark_offline() -> int:
                 owner_id=kiosk.business.owner_id,
             )
             realtime_events.kiosk_status_changed(kiosk, online=False, at=timezone.now())
-        cache.delete(_heartbeat_key(kiosk.pk))
+        cache.delete(selectors.heartbeat_cache_key(kiosk.device_id))
         _forget_credentials(kiosk)
         marked += 1
     return marked
