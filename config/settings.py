@@ -348,6 +348,10 @@ METRICS_TOKEN = os.environ.get("METRICS_TOKEN", "")
 # Sessions
 INCOMING_SESSIONS_LIMIT = 100
 SESSION_PENDING_TIMEOUT = int(os.environ.get("SESSION_PENDING_TIMEOUT", "180"))
+# The kiosk poll serves a session's status from a cached copy that every transition invalidates
+# (apps/sessions/status_cache.py); this long at most it serves an agent's old name or avatar.
+# 0 reads the database on every poll (bench/kiosk_poll.py measures that path with it).
+KIOSK_STATUS_COPY_SECONDS = int(os.environ.get("KIOSK_STATUS_COPY_SECONDS", "10"))
 
 # Email (the owner hears when a webhook is paused)
 EMAIL_BACKEND = os.environ.get(

@@ -15,7 +15,8 @@ from django.utils import timezone
 
 from apps.core.errors import DomainError
 from apps.sessions import selectors
-from apps.sessions.api.kiosk import StatusOut, status_body
+from apps.sessions.api.kiosk import StatusOut
+from apps.sessions.payloads import status_body
 from tests import factories
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -95,7 +96,8 @@ from django.core.management import call_command
 call_command("migrate", verbosity=0)
 from django.utils import timezone
 from apps.sessions import selectors, services
-from apps.sessions.api.kiosk import StatusOut, status_body
+from apps.sessions.api.kiosk import StatusOut
+from apps.sessions.payloads import status_body
 from tests import factories
 
 kiosk = factories.KioskFactory()

@@ -3,6 +3,8 @@ process shares them."""
 
 from rest_framework.throttling import SimpleRateThrottle
 
+from apps.core.cache import increment
+
 
 class AtomicWindowThrottle(SimpleRateThrottle):
     """A fixed window counted with the cache's atomic increment (Redis INCR). DRF's own
@@ -19,18 +21,8 @@ class AtomicWindowThrottle(SimpleRateThrottle):
         self.now = self.timer()
         window = int(self.now // self.duration)
         self.window_ends_at = (window + 1) * self.duration
-        key = f"{self.key}:{window}"
-        count_in_window = getattr(self.cache, "count_in_window", None)  # Redis: one round trip
-        if count_in_window is not None:
-            return count_in_window(key, int(self.duration) + 1) <= self.num_requests or self.throttle_failure()
-        for _ in range(2):  # the key may expire between add and incr: start it again once
-            self.cache.add(key, 0, timeout=self.duration + 1)
-            try:
-                count = self.cache.incr(key)
-                break
-            except ValueError:
-                continue
-        else:
+        count = increment(f"{self.key}:{window}", int(self.duration) + 1)
+        if count is None:
             return True  # the cache keeps losing the key: fail open, as on a cache outage
         return count <= self.num_requests or self.throttle_failure()
 

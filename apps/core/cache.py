@@ -39,6 +39,24 @@ def _default(key, default=None, *args, **kwargs):
     return default
 
 
+def increment(key: str, timeout: int) -> int | None:
+    """Add one to the counter `key`, which expires `timeout` seconds after its first count, and
+    return the new count: one round trip on Redis, add-then-incr on the embedded local-memory
+    cache. None when the cache keeps losing the key (callers treat it like an outage)."""
+    from django.core.cache import cache
+
+    count_in_window = getattr(cache, "count_in_window", None)
+    if count_in_window is not None:
+        return count_in_window(key, timeout)
+    for _ in range(2):  # the key may expire between add and incr: start it again once
+        cache.add(key, 0, timeout=timeout)
+        try:
+            return cache.incr(key)
+        except ValueError:
+            continue
+    return None
+
+
 _shared_clients: dict[str, object] = {}  # server URL -> redis-py client, for the whole process
 
 

@@ -54,7 +54,7 @@ def incoming_session_body(session: Session) -> dict:
 
 def session_status_changed(session: Session) -> None:
     """To the kiosk: the body of GET /api/public/sessions/{id}/status, after every transition."""
-    from apps.sessions.api.kiosk import status_body  # the poll's own body: one shape for both
+    from apps.sessions.payloads import status_body  # the poll's own body: one shape for both
 
     broadcast([kiosk_channel(session.kiosk_id)], "SessionStatusChanged", status_body(session))
 

@@ -1,4 +1,5 @@
-"""Webhook payloads of the session events (spec 6.1; shapes documented in docs/webhooks.md)."""
+"""Bodies of sessions: the webhook payloads of the session events (spec 6.1; shapes documented
+in docs/webhooks.md) and the kiosk's status body (the poll and the SessionStatusChanged event)."""
 
 from django.utils import timezone
 
@@ -47,4 +48,21 @@ def session_ended(session: Session) -> dict:
         "cost_cents": cost_cents,
         "cost_dollars": cents_to_dollars(cost_cents),
         "ended_at": iso_z(session.ended_at),
+    }
+
+
+def status_body(session: Session) -> dict:
+    """The status poll's body, as api.kiosk.StatusOut documents it. Built directly: the poll is the hottest
+    request, and a serializer's per-call field copies cost as much as the poll's query."""
+    agent = session.agent
+    return {
+        "session_id": session.public_id,
+        "status": session.status,
+        "agent": None if agent is None else {"id": str(agent.pk), "name": agent.name, "avatar_url": agent.avatar_url},
+        "video_channel": session.public_id,
+        "created_at": iso_z(session.created_at),
+        "accepted_at": iso_z(session.accepted_at),
+        "ended_at": iso_z(session.ended_at),
+        "duration_seconds": session.duration_seconds,
+        "end_reason": session.end_reason,
     }

@@ -10,6 +10,7 @@ from django.db.models import QuerySet
 from apps.accounts.models import User
 from apps.core.errors import DomainError, ErrorCode
 from apps.kiosks.models import Kiosk
+from apps.sessions import payloads, status_cache
 from apps.sessions.models import Session, SessionStatus
 
 _NOT_FOUND = "No such session."
@@ -106,6 +107,15 @@ def session_status_for_kiosk(*, kiosk: Kiosk, public_id: str) -> Session:
         User.from_db(connection.alias, statement.agent_attnames, values[split:]) if session.agent_id else None
     )
     return session
+
+
+def session_status_body_for_kiosk(*, kiosk: Kiosk, public_id: str) -> dict:
+    """The status poll's body: the cached copy while the session has not moved (status_cache)."""
+
+    def read() -> dict:
+        return payloads.status_body(session_status_for_kiosk(kiosk=kiosk, public_id=public_id))
+
+    return status_cache.status_body(kiosk_id=kiosk.pk, public_id=public_id, read=read)
 
 
 def incoming_sessions_for_agent(agent: User) -> QuerySet[Session]:

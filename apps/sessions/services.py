@@ -1,5 +1,6 @@
 """State changes for sessions. Each function is one transition of `state_machine.TRANSITIONS`,
-runs in one transaction and emits its domain event inside it."""
+runs in one transaction, emits its domain event inside it and moves the kiosk poll's cached
+status on (status_cache.session_moved)."""
 
 from datetime import timedelta
 
@@ -11,7 +12,7 @@ from apps.core import events
 from apps.core.errors import DomainError, ErrorCode
 from apps.kiosks.models import Kiosk
 from apps.realtime import events as realtime_events
-from apps.sessions import payloads, selectors
+from apps.sessions import payloads, selectors, status_cache
 from apps.sessions.models import OPEN_STATUSES, Session, SessionStatus
 from apps.sessions.state_machine import next_status
 from apps.video.recordings import recording_start
@@ -67,6 +68,7 @@ def session_accept(*, public_id: str, agent: User) -> Session:
                 raise DomainError(ErrorCode.SESSION_ALREADY_ACCEPTED, "Another agent accepted this session first.")
             next_status(session.status, "accept")  # raises SESSION_ALREADY_ENDED
         session.status, session.agent, session.accepted_at = SessionStatus.ACTIVE, agent, now
+        status_cache.session_moved(session.public_id)
         User.objects.filter(pk=agent.pk).update(agent_status=AgentStatus.BUSY, last_seen_at=now)
         agent.agent_status = AgentStatus.BUSY
         events.emit("session.accepted", payloads.session_accepted(session), owner_id=session.owner_id)
@@ -106,6 +108,7 @@ def _close(session: Session, *, action: str, reason: str, notes: str) -> None:
     session.end_reason = reason
     session.notes = notes
     session.save(update_fields=["status", "ended_at", "end_reason", "notes"])
+    status_cache.session_moved(session.public_id)
     if session.agent_id is not None:
         User.objects.filter(pk=session.agent_id, agent_status=AgentStatus.BUSY).update(
             agent_status=AgentStatus.AVAILABLE, last_seen_at=session.ended_at
@@ -119,6 +122,7 @@ def session_move(*, session: Session, action: str) -> None:
     cancel_payment). The caller holds the transaction and the session row lock."""
     session.status = next_status(session.status, action)
     session.save(update_fields=["status"])
+    status_cache.session_moved(session.public_id)
     realtime_events.session_status_changed(session)
 
 

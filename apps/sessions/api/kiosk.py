@@ -6,8 +6,7 @@ from rest_framework.response import Response
 
 from apps.api.inputs import validated
 from apps.api.views import KioskAPIView
-from apps.core.timefmt import iso_z
-from apps.sessions import selectors, services
+from apps.sessions import payloads, selectors, services
 from apps.sessions.models import Session
 
 
@@ -46,23 +45,6 @@ class StatusOut(serializers.Serializer):
     end_reason = serializers.CharField()
 
 
-def status_body(session: Session) -> dict:
-    """The status poll's body, as StatusOut documents it. Built directly: the poll is the hottest
-    request, and a serializer's per-call field copies cost as much as the poll's query."""
-    agent = session.agent
-    return {
-        "session_id": session.public_id,
-        "status": session.status,
-        "agent": None if agent is None else {"id": str(agent.pk), "name": agent.name, "avatar_url": agent.avatar_url},
-        "video_channel": session.public_id,
-        "created_at": iso_z(session.created_at),
-        "accepted_at": iso_z(session.accepted_at),
-        "ended_at": iso_z(session.ended_at),
-        "duration_seconds": session.duration_seconds,
-        "end_reason": session.end_reason,
-    }
-
-
 class StartSessionView(KioskAPIView):
     @extend_schema(request=StartIn, responses={201: StartOut}, summary="Start a customer session")
     def post(self, request):
@@ -77,12 +59,11 @@ class StartSessionView(KioskAPIView):
 class SessionStatusView(KioskAPIView):
     @extend_schema(responses={200: StatusOut}, summary="Poll a session's status (every 2 s while pending)")
     def get(self, request, public_id: str):
-        session = selectors.session_status_for_kiosk(kiosk=request.auth, public_id=public_id)
-        return Response(status_body(session))
+        return Response(selectors.session_status_body_for_kiosk(kiosk=request.auth, public_id=public_id))
 
 
 class CancelSessionView(KioskAPIView):
     @extend_schema(request=None, responses={200: StatusOut}, summary="The customer cancels the session")
     def post(self, request, public_id: str):
         session = services.session_cancel_by_kiosk(public_id=public_id, kiosk=request.auth)
-        return Response(status_body(session))
+        return Response(payloads.status_body(session))
