@@ -87,6 +87,7 @@ def test_a_copy_read_while_a_transition_commits_is_not_served_after_it():
     session = factories.SessionFactory(kiosk=kiosk)
     client = kiosk_client_for(kiosk)
     moved, poll_done = threading.Event(), threading.Event()
+    failures: list[BaseException] = []
 
     def accept_and_hold() -> None:
         try:
@@ -94,12 +95,15 @@ def test_a_copy_read_while_a_transition_commits_is_not_served_after_it():
                 services.session_accept(public_id=session.public_id, agent=agent)
                 moved.set()
                 assert poll_done.wait(10)
+        except BaseException as exc:
+            failures.append(exc)
+            moved.set()
         finally:
             connection.close()
 
     accepter = threading.Thread(target=accept_and_hold)
     accepter.start()
-    assert moved.wait(10)
+    assert moved.wait(10) and not failures, failures
     assert poll(client, session)["status"] == "pending"  # not committed yet: the old row, stored
     poll_done.set()
     accepter.join(10)

@@ -112,6 +112,13 @@ for step in ("pending", "accepted", "ended"):
     fast = status_body(selectors.session_status_for_kiosk(kiosk=kiosk, public_id=session.public_id))
     orm = dict(StatusOut(selectors.session_for_kiosk(kiosk=kiosk, public_id=session.public_id)).data)
     bodies.append([fast, orm])
+
+# The whole kiosk path on the local-memory cache: credentials, rate limit, cached status.
+from django.test import Client
+client = Client(headers={"X-Device-Id": str(kiosk.device_id), "X-Device-Token": kiosk.raw_token})
+polled = [client.get(f"/api/public/sessions/{session.public_id}/status") for _ in range(3)]
+assert [response.status_code for response in polled] == [200, 200, 200], polled[0].content
+assert all(response.json() == bodies[-1][0] for response in polled)
 print(json.dumps(bodies))
 """
 

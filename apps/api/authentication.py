@@ -1,9 +1,14 @@
 """The three authentication classes, one per surface (spec section 5)."""
 
+import uuid
+
 from rest_framework import authentication, exceptions
 from rest_framework.request import Request
 
 from apps.api import xsrf
+from apps.api.throttles import KioskThrottle
+
+_DEVICE_TOKEN_INVALID = "The device token is invalid or has been revoked."
 
 
 class DeviceAuthentication(authentication.BaseAuthentication):
@@ -14,14 +19,25 @@ class DeviceAuthentication(authentication.BaseAuthentication):
 
     def authenticate(self, request: Request):
         from apps.kiosks import selectors, services
+        from apps.kiosks.models import hash_device_token
 
         device_id = request.headers.get("X-Device-Id", "")
         token = request.headers.get("X-Device-Token", "")
         if not device_id or not token:
             raise exceptions.NotAuthenticated("The X-Device-Id and X-Device-Token headers are required.")
-        credentials = selectors.kiosk_for_device_credentials(device_id=device_id, token=token)
+        try:
+            device_uuid = uuid.UUID(device_id)
+        except ValueError:
+            raise exceptions.AuthenticationFailed(_DEVICE_TOKEN_INVALID) from None
+        token_hash = hash_device_token(token)
+        window = KioskThrottle().window_for(device_uuid, token_hash)  # counted in the credentials' round trip
+        credentials = selectors.kiosk_for_device_credentials(
+            device_id=device_uuid, token_hash=token_hash, counter=window
+        )
         if credentials is None:
-            raise exceptions.AuthenticationFailed("The device token is invalid or has been revoked.")
+            raise exceptions.AuthenticationFailed(_DEVICE_TOKEN_INVALID)
+        if window is not None:
+            request.kiosk_window_count = (window[0], credentials.count)
         kiosk = credentials.kiosk
         if not credentials.heartbeat_recent or not kiosk.online:
             services.kiosk_record_heartbeat(kiosk=kiosk)

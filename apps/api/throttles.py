@@ -1,6 +1,8 @@
 """Rate limits per surface. Buckets live in the cache (Redis in production), so every web
 process shares them."""
 
+import uuid
+
 from rest_framework.throttling import SimpleRateThrottle
 
 from apps.core.cache import increment
@@ -21,20 +23,44 @@ class AtomicWindowThrottle(SimpleRateThrottle):
         self.now = self.timer()
         window = int(self.now // self.duration)
         self.window_ends_at = (window + 1) * self.duration
-        count = increment(f"{self.key}:{window}", int(self.duration) + 1)
+        count = self.count_request(request, f"{self.key}:{window}", int(self.duration) + 1)
         if count is None:
             return True  # the cache keeps losing the key: fail open, as on a cache outage
         return count <= self.num_requests or self.throttle_failure()
+
+    def count_request(self, request, window_key: str, timeout: int) -> int | None:
+        return increment(window_key, timeout)
 
     def wait(self) -> float:
         return max(1.0, self.window_ends_at - self.now)
 
 
 class KioskThrottle(AtomicWindowThrottle):
+    """Per paired device (its device id and token). Kiosk requests are the hottest, so
+    DeviceAuthentication counts the request in the same Redis round trip as its credentials read
+    (`window_for`), and this judges that count. A wrong token counts in a bucket of its own, so
+    it cannot use up a kiosk's limit."""
+
     scope = "kiosk"
 
     def get_cache_key(self, request, view):
-        return self.cache_format % {"scope": self.scope, "ident": f"kiosk-{request.auth.pk}"}
+        return self._bucket_key(request.auth.device_id, request.auth.token_hash)
+
+    def _bucket_key(self, device_id: uuid.UUID, token_hash: str) -> str:
+        return self.cache_format % {"scope": self.scope, "ident": f"device-{device_id}-{token_hash[:16]}"}
+
+    def window_for(self, device_id: uuid.UUID, token_hash: str) -> tuple[str, int] | None:
+        """The counter key and lifetime of the current window (None: no limit)."""
+        if self.rate is None:
+            return None
+        window = int(self.timer() // self.duration)
+        return f"{self._bucket_key(device_id, token_hash)}:{window}", int(self.duration) + 1
+
+    def count_request(self, request, window_key: str, timeout: int) -> int | None:
+        counted_key, count = getattr(request, "kiosk_window_count", (None, None))
+        if counted_key == window_key:
+            return count
+        return super().count_request(request, window_key, timeout)  # counted in an earlier window
 
 
 class PairingThrottle(AtomicWindowThrottle):

@@ -57,6 +57,16 @@ def increment(key: str, timeout: int) -> int | None:
     return None
 
 
+def get_many_and_increment(keys: list[str], counter: str, timeout: int) -> tuple[dict, int | None]:
+    """`cache.get_many(keys)` and `increment(counter, timeout)`, in one round trip on Redis."""
+    from django.core.cache import cache
+
+    combined = getattr(cache, "get_many_and_count", None)
+    if combined is not None:
+        return combined(keys, counter, timeout)
+    return cache.get_many(keys), increment(counter, timeout)
+
+
 _shared_clients: dict[str, object] = {}  # server URL -> redis-py client, for the whole process
 
 
@@ -105,3 +115,19 @@ class FailOpenRedisCache(RedisCache):
         pipe.expire(key, timeout, nx=True)
         count, _ = pipe.execute()
         return count
+
+    @_fail_open(lambda *a, **k: ({}, 1))
+    def get_many_and_count(self, keys: list[str], counter: str, timeout: int) -> tuple[dict, int]:
+        """get_many and count_in_window pipelined: the kiosk surface reads its cached
+        credentials and counts the request's rate window in one round trip."""
+        key_map = {self.make_and_validate_key(key): key for key in keys}
+        counter = self.make_and_validate_key(counter)
+        pipe = self._cache.get_client(counter, write=True).pipeline(transaction=False)
+        pipe.mget(list(key_map))
+        pipe.incr(counter)
+        pipe.expire(counter, timeout, nx=True)
+        values, count, _ = pipe.execute()
+        loads = self._cache._serializer.loads
+        return {
+            key_map[key]: loads(value) for key, value in zip(key_map, values, strict=True) if value is not None
+        }, count

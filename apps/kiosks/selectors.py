@@ -4,7 +4,8 @@ from dataclasses import dataclass
 from django.core.cache import cache
 from django.utils.crypto import constant_time_compare
 
-from apps.kiosks.models import Kiosk, hash_device_token
+from apps.core.cache import get_many_and_increment
+from apps.kiosks.models import Kiosk
 
 # Kiosks poll every 2 s: their paired row is kept this long in the cache. Every service that
 # changes what it holds (pair, unpair, rename, online/offline) forgets it, so revocation is immediate.
@@ -24,25 +25,28 @@ def heartbeat_cache_key(device_id: uuid.UUID) -> str:
 class DeviceCredentials:
     kiosk: Kiosk
     heartbeat_recent: bool  # no heartbeat write is due yet
+    count: int | None = None  # the caller's counter after this request (see below)
 
 
-def kiosk_for_device_credentials(*, device_id: str, token: str) -> DeviceCredentials | None:
-    """The paired kiosk these headers authenticate, or None (unknown, wrong or revoked).
+def kiosk_for_device_credentials(
+    *, device_id: uuid.UUID, token_hash: str, counter: tuple[str, int] | None = None
+) -> DeviceCredentials | None:
+    """The paired kiosk that the device id and the hash of the presented token authenticate, or
+    None (unknown, wrong or revoked).
 
-    The cached row and the heartbeat marker come in one cache round trip: this runs on every
-    kiosk request."""
-    try:
-        device_uuid = uuid.UUID(device_id)
-    except ValueError:
-        return None
-    key, heartbeat_key = credentials_cache_key(device_uuid), heartbeat_cache_key(device_uuid)
-    cached = cache.get_many([key, heartbeat_key])
+    This runs on every kiosk request, so the cached row, the heartbeat marker and the caller's
+    `counter` (key, lifetime: the rate limit's window) are read and counted in one round trip."""
+    key, heartbeat_key = credentials_cache_key(device_id), heartbeat_cache_key(device_id)
+    if counter is None:
+        cached, count = cache.get_many([key, heartbeat_key]), None
+    else:
+        cached, count = get_many_and_increment([key, heartbeat_key], *counter)
     kiosk = cached.get(key)
     if kiosk is None:
-        kiosk = Kiosk.objects.select_related("business").filter(device_id=device_uuid, unpaired_at=None).first()
+        kiosk = Kiosk.objects.select_related("business").filter(device_id=device_id, unpaired_at=None).first()
         if kiosk is None or not kiosk.token_hash:
             return None
         cache.set(key, kiosk, timeout=CREDENTIALS_CACHE_SECONDS)
-    if not constant_time_compare(kiosk.token_hash, hash_device_token(token)):
+    if not constant_time_compare(kiosk.token_hash, token_hash):
         return None
-    return DeviceCredentials(kiosk=kiosk, heartbeat_recent=heartbeat_key in cached)
+    return DeviceCredentials(kiosk=kiosk, heartbeat_recent=heartbeat_key in cached, count=count)
