@@ -35,7 +35,7 @@ def session_visible_to_agent(*, agent: User, public_id: str, lock: bool = False)
 
 
 def session_for_kiosk(*, kiosk: Kiosk, public_id: str, lock: bool = False) -> Session:
-    """A kiosk sees only its own sessions (with the agent, for the status poll: one query)."""
+    """A kiosk sees only its own sessions (with the agent, for the status body: one query)."""
     sessions = Session.objects.filter(kiosk=kiosk)
     sessions = sessions.select_for_update(of=("self",)) if lock else sessions.select_related("agent")
     session = sessions.filter(public_id=public_id).first()
