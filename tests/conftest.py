@@ -10,6 +10,7 @@ from django.core.cache import cache
 from django.test import Client
 
 from tests import factories
+from tests.receivers import Receiver
 
 pytest_plugins = ["tests.payments_support"]
 
@@ -95,3 +96,10 @@ def agent_client(agent) -> AgentClient:
 def other_business(db):
     """A second tenant, for cross-owner checks."""
     return factories.BusinessFactory()
+
+
+@pytest.fixture
+def receiver():
+    """A real HTTP server on loopback that records what webhooks deliver to it."""
+    with Receiver() as running:
+        yield running

@@ -7,19 +7,12 @@ import hashlib
 import hmac
 import json
 
-import pytest
 from django.test import Client
 
 from apps.billing.models import Payment
 from apps.webhooks import services as webhook_services
 from tests.payments_support import ACCOUNT, post_event, processor_event
 from tests.receivers import Receiver
-
-
-@pytest.fixture
-def receiver():
-    with Receiver() as running:
-        yield running
 
 
 def _deliveries(receiver: Receiver, secret: str) -> dict[str, dict]:

@@ -25,12 +25,6 @@ PAYLOAD = {"kiosk_id": 7, "kiosk_name": "Front", "location": "Door", "offline_at
 
 
 @pytest.fixture
-def receiver():
-    with Receiver() as running:
-        yield running
-
-
-@pytest.fixture
 def subscription(owner, receiver):
     factories.PanelUserFactory(owner=owner, email="boss@example.test")
     return services.subscription_create(owner=owner, url=receiver.url, events=["kiosk.offline", "session.started"])

@@ -15,15 +15,9 @@ from django.utils import timezone
 from apps.core import events
 from apps.webhooks import services
 from apps.webhooks.models import WebhookAttempt, WebhookSubscription
-from tests.receivers import Receiver, Reply
+from tests.receivers import Reply
 
 PAYLOAD = {"kiosk_id": 7, "kiosk_name": "Front", "location": "Door", "offline_at": "2026-01-01T00:00:00Z"}
-
-
-@pytest.fixture
-def receiver():
-    with Receiver() as running:
-        yield running
 
 
 @pytest.fixture
