@@ -23,6 +23,9 @@ $(VENV)/.installed-dev: requirements.txt requirements-dev.txt $(BIN)/python
 install: $(VENV)/.installed
 install-dev: $(VENV)/.installed-dev
 
+# Each target says its mode (APP_ENV): settings treat a run with DATABASE_URL/REDIS_URL and no
+# APP_ENV as production.
+run: export APP_ENV = local
 run: install
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py seed_demo
@@ -38,6 +41,7 @@ format: install-dev
 	$(BIN)/ruff format .
 	$(BIN)/ruff check --fix .
 
+test: export APP_ENV = test
 test: install-dev lint
 	$(BIN)/python manage.py makemigrations --check --dry-run
 	@if [ -f tests/video_js/package.json ] && command -v npm >/dev/null 2>&1; then npm ci --prefix tests/video_js --no-audit --no-fund; fi
@@ -45,6 +49,7 @@ test: install-dev lint
 	CACHE_KEY_PREFIX=kiosk-test $(BIN)/pytest $(PYTEST_ARGS)
 
 # The production process set of the Procfile (web, worker, beat) on PostgreSQL + Redis.
+prod: export APP_ENV = production
 prod: install
 	@test -n "$$DATABASE_URL" -a -n "$$REDIS_URL" || { echo "make prod needs DATABASE_URL and REDIS_URL"; exit 1; }
 	$(BIN)/python manage.py migrate --noinput

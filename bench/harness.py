@@ -56,6 +56,9 @@ class BenchEnv:
             "REDIS_URL": self.redis_url,
             "CACHE_KEY_PREFIX": self.cache_prefix,
             "DJANGO_SETTINGS_MODULE": "config.settings",
+            # Plain HTTP on loopback with generated secrets: a local run, said so explicitly (with
+            # DATABASE_URL and no APP_ENV the settings would demand production secrets).
+            "APP_ENV": "local",
             **self.extra,
         }
 

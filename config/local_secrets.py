@@ -1,6 +1,8 @@
-"""Secrets for the embedded mode: generated once into an ignored file, never committed.
+"""Secrets for local and test runs (APP_ENV=local or test): generated once into an ignored
+file, never committed.
 
-Production (APP_ENV=production) must take every secret from the environment instead.
+Production (APP_ENV=production, or no APP_ENV with DATABASE_URL/REDIS_URL set) takes every
+secret from the environment instead and never calls this: it writes nothing at import.
 """
 
 import json

@@ -5,7 +5,10 @@ Two run modes share this file (DESIGN.md section 1):
   local-memory cache, background jobs on an in-process thread pool;
 - production stack (DATABASE_URL / REDIS_URL set): PostgreSQL, Redis cache, channels-redis,
   Celery on Redis.
-APP_ENV=production additionally refuses to start without real secrets and turns on TLS rules.
+APP_ENV (local, test or production) picks the rules. Without it a run is local on the embedded
+default and production as soon as DATABASE_URL or REDIS_URL is set. Production refuses to
+start without real secrets, ALLOWED_HOSTS and METRICS_TOKEN, turns on the TLS rules, refuses
+private webhook targets and writes no file at import; local and test generate their secrets.
 """
 
 import os
@@ -32,10 +35,17 @@ def env_list(name: str, default: str = "") -> list[str]:
     return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
 
 
-APP_ENV = os.environ.get("APP_ENV", "local")
-PRODUCTION = APP_ENV == "production"
 DATABASE_URL = os.environ.get("DATABASE_URL", "")
 REDIS_URL = os.environ.get("REDIS_URL", "")
+# Secure by default: the permissive rules (generated secrets, private webhook targets, plain
+# HTTP) need an explicit APP_ENV=local or test once infrastructure is configured.
+APP_ENVS = ("local", "test", "production")
+_app_env = os.environ.get("APP_ENV", "").strip()
+APP_ENV_INFERRED = not _app_env
+APP_ENV = _app_env or ("production" if DATABASE_URL or REDIS_URL else "local")
+if APP_ENV not in APP_ENVS:
+    raise ImproperlyConfigured(f"APP_ENV={APP_ENV!r} is not one of: {', '.join(APP_ENVS)}")
+PRODUCTION = APP_ENV == "production"
 
 _SECRET_NAMES = (
     "SECRET_KEY",
@@ -46,9 +56,18 @@ _SECRET_NAMES = (
     "VIDEO_APP_CERTIFICATE",
 )
 if PRODUCTION:
-    _missing = [name for name in _SECRET_NAMES if not os.environ.get(name)]
+    # Production also needs its host names and a /metrics token: nothing open by omission.
+    _missing = [
+        name for name in (*_SECRET_NAMES, "ALLOWED_HOSTS", "METRICS_TOKEN") if not os.environ.get(name, "").strip()
+    ]
     if _missing:
-        raise ImproperlyConfigured(f"APP_ENV=production needs these variables: {', '.join(_missing)}")
+        _why = (
+            "DATABASE_URL/REDIS_URL is set without APP_ENV, so this is" if APP_ENV_INFERRED else "APP_ENV=production is"
+        )
+        raise ImproperlyConfigured(
+            f"{_why} a production run, which needs these variables: {', '.join(_missing)}. "
+            "Set them, or set APP_ENV=local (a development server) or APP_ENV=test (the test suite)."
+        )
     _secrets = {name: os.environ[name] for name in _SECRET_NAMES}
 else:
     _secrets = load_or_create(VAR_DIR / "secrets.json")
@@ -150,7 +169,8 @@ if DATABASE_URL:
         "pool": {"min_size": 1, "max_size": int(os.environ.get("DATABASE_POOL_SIZE", "10")), "timeout": 5}
     }
 else:
-    VAR_DIR.mkdir(parents=True, exist_ok=True)
+    if not PRODUCTION:  # production writes nothing at import: its VAR_DIR must already exist
+        VAR_DIR.mkdir(parents=True, exist_ok=True)
     DATABASES = {
         "default": {
             "ENGINE": "django.db.backends.sqlite3",
@@ -312,7 +332,8 @@ MEDIA_URL = "media/"
 
 STATIC_URL = "static/"
 STATIC_ROOT = VAR_DIR / "static"
-STATIC_ROOT.mkdir(parents=True, exist_ok=True)  # WhiteNoise warns about a missing one
+if not PRODUCTION:  # WhiteNoise warns about a missing one; production's comes from collectstatic
+    STATIC_ROOT.mkdir(parents=True, exist_ok=True)
 STATICFILES_DIRS = [BASE_DIR / "static"]
 # daphne does not serve files: WhiteNoise does, from the collected files in production and
 # straight from the app folders otherwise (no collectstatic needed for `make run` or tests).

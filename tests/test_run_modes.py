@@ -1,9 +1,11 @@
-"""The two run modes of one settings file (issue 2 point 2, DESIGN.md section 1), each checked
-in a fresh interpreter with a controlled environment: the embedded default (SQLite under VAR_DIR,
-local-memory cache, in-memory channel layer, in-process jobs, secrets generated once into an
-ignored file) and the production stack (DATABASE_URL, REDIS_URL); APP_ENV=production refuses to
-start without its secrets."""
+"""The run modes of one settings file (issue 2 point 2, issue 14 item 5, DESIGN.md section 1),
+each checked in a fresh interpreter with a controlled environment: the embedded default (SQLite
+under VAR_DIR, local-memory cache, in-memory channel layer, in-process jobs, secrets generated
+once into an ignored file) and the production stack (DATABASE_URL, REDIS_URL). APP_ENV says the
+rules (local, test, production); infrastructure without APP_ENV is production: it refuses to
+start without its secrets, ALLOWED_HOSTS and METRICS_TOKEN, and writes no file at import."""
 
+import base64
 import json
 import os
 import stat
@@ -12,16 +14,26 @@ import sys
 from pathlib import Path
 
 import pytest
+from django.test import Client
+
+from config.settings import _SECRET_NAMES as SECRET_NAMES
 
 ROOT = Path(__file__).resolve().parent.parent
-SECRET_NAMES = (
-    "SECRET_KEY",
-    "REALTIME_APP_ID",
-    "REALTIME_APP_KEY",
-    "REALTIME_APP_SECRET",
-    "VIDEO_APP_ID",
-    "VIDEO_APP_CERTIFICATE",
-)
+PRODUCTION_ONLY = ("ALLOWED_HOSTS", "METRICS_TOKEN")
+# One value fits every secret, whatever its format: also a valid Fernet key (32 bytes, base64).
+SECRET_VALUE = base64.urlsafe_b64encode(b"set-in-the-environment".ljust(32, b".")).decode()
+INFRASTRUCTURE = {
+    "DATABASE_URL": "postgres://app:pw@db.internal:5432/kiosk",
+    "REDIS_URL": "redis://cache.internal:6379/0",
+}
+
+
+def production_env(**overrides: str) -> dict[str, str]:
+    env = {name: SECRET_VALUE for name in SECRET_NAMES}
+    env.update(ALLOWED_HOSTS="kiosk.example.test", METRICS_TOKEN="scrape-token", **overrides)
+    return env
+
+
 PROBE = """
 import json, django
 from django.conf import settings
@@ -42,12 +54,17 @@ print(json.dumps({
     "video_app_id": settings.VIDEO_APP_ID,
     "require_tls": settings.REQUIRE_TLS,
     "hsts": getattr(settings, "SECURE_HSTS_SECONDS", 0),
+    "app_env": settings.APP_ENV,
+    "private_webhook_targets": settings.WEBHOOK_ALLOW_PRIVATE_TARGETS,
+    "allowed_hosts": settings.ALLOWED_HOSTS,
 }))
 """
 
 
 def _run(tmp_path: Path, **env) -> subprocess.CompletedProcess:
-    clean = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL", "APP_ENV", *SECRET_NAMES}}
+    controlled = {"DATABASE_URL", "REDIS_URL", "APP_ENV", "REQUIRE_TLS", "WEBHOOK_ALLOW_PRIVATE_TARGETS"}
+    controlled.update(SECRET_NAMES, PRODUCTION_ONLY)
+    clean = {k: v for k, v in os.environ.items() if k not in controlled}
     clean.update(DJANGO_SETTINGS_MODULE="config.settings", VAR_DIR=str(tmp_path / "var"), TASK_MODE="", **env)
     if not clean["TASK_MODE"]:
         del clean["TASK_MODE"]
@@ -62,8 +79,17 @@ def _settings(tmp_path: Path, **env) -> dict:
     return json.loads(result.stdout.strip().splitlines()[-1])
 
 
+def _refused(result: subprocess.CompletedProcess, *names: str) -> str:
+    assert result.returncode != 0
+    assert "ImproperlyConfigured" in result.stderr
+    message = result.stderr.strip().splitlines()[-1]
+    assert all(name in message for name in names), message
+    return message
+
+
 def test_embedded_default_needs_no_services(tmp_path):
     found = _settings(tmp_path)
+    assert found["app_env"] == "local"
     assert found["db_engine"] == "django.db.backends.sqlite3"
     assert found["db_name"] == str(tmp_path / "var" / "db.sqlite3")
     assert found["cache"] == "django.core.cache.backends.locmem.LocMemCache"
@@ -72,6 +98,7 @@ def test_embedded_default_needs_no_services(tmp_path):
     assert found["broker"] == "memory://"
     assert found["celery_app"] and found["asgi"] == "config.asgi.application"
     assert found["require_tls"] is False
+    assert found["private_webhook_targets"] is True
 
 
 def test_embedded_secrets_are_generated_once_into_a_private_file(tmp_path):
@@ -105,9 +132,7 @@ def test_environment_secrets_override_the_generated_ones(tmp_path):
 
 
 def test_production_stack_uses_postgresql_and_redis(tmp_path):
-    found = _settings(
-        tmp_path, DATABASE_URL="postgres://app:pw@db.internal:5432/kiosk", REDIS_URL="redis://cache.internal:6379/0"
-    )
+    found = _settings(tmp_path, APP_ENV="test", **INFRASTRUCTURE)
     assert found["db_engine"] == "apps.core.postgresql"
     assert found["db_name"] == "kiosk"
     assert "Redis" in found["cache"]
@@ -117,19 +142,79 @@ def test_production_stack_uses_postgresql_and_redis(tmp_path):
     assert found["broker"] == "redis://cache.internal:6379/0"
 
 
+@pytest.mark.parametrize("app_env", ["test", "local"])
+def test_an_explicit_test_or_local_mode_on_infrastructure_is_permissive(tmp_path, app_env):
+    found = _settings(tmp_path, APP_ENV=app_env, **INFRASTRUCTURE)
+    assert found["app_env"] == app_env
+    assert found["private_webhook_targets"] is True
+    assert found["require_tls"] is False and found["hsts"] == 0
+    assert found["secret_key"] == json.loads((tmp_path / "var" / "secrets.json").read_text())["SECRET_KEY"]
+
+
+@pytest.mark.parametrize("infrastructure", ["DATABASE_URL", "REDIS_URL"])
+def test_infrastructure_without_app_env_refuses_to_start_without_its_secrets(tmp_path, infrastructure):
+    result = _run(tmp_path, **{infrastructure: INFRASTRUCTURE[infrastructure]})
+    message = _refused(result, *SECRET_NAMES, *PRODUCTION_ONLY)
+    assert "without APP_ENV" in message
+    assert "APP_ENV=local" in message and "APP_ENV=test" in message  # how to ask for a non-production run
+    assert not (tmp_path / "var").exists()  # no generated secrets, no folders
+
+
+def test_infrastructure_without_app_env_runs_by_the_production_rules(tmp_path):
+    found = _settings(tmp_path, **INFRASTRUCTURE, **production_env())
+    assert found["app_env"] == "production"
+    assert found["private_webhook_targets"] is False  # no SSRF to the private network
+    assert found["require_tls"] is True and found["hsts"] >= 31536000
+    assert found["secret_key"] == SECRET_VALUE  # from the environment, not generated per host
+    assert found["allowed_hosts"] == ["kiosk.example.test"]
+
+
 @pytest.mark.parametrize("missing", [SECRET_NAMES, ("VIDEO_APP_CERTIFICATE",)], ids=["all-secrets", "one-secret"])
 def test_app_env_production_refuses_to_start_without_its_secrets(tmp_path, missing):
-    env = {name: "set-in-the-environment" for name in SECRET_NAMES if name not in missing}
-    result = _run(tmp_path, APP_ENV="production", ALLOWED_HOSTS="kiosk.example.test", **env)
-    assert result.returncode != 0
-    assert "ImproperlyConfigured" in result.stderr
-    assert all(name in result.stderr for name in missing)
+    env = {name: value for name, value in production_env().items() if name not in missing}
+    message = _refused(_run(tmp_path, APP_ENV="production", **env), *missing)
+    assert "APP_ENV=production" in message
     assert not (tmp_path / "var" / "secrets.json").exists()  # never falls back to generated secrets
 
 
+@pytest.mark.parametrize("infrastructure", [False, True], ids=["app-env-production", "infrastructure-only"])
+@pytest.mark.parametrize("missing", PRODUCTION_ONLY)
+def test_production_refuses_to_start_without_allowed_hosts_or_a_metrics_token(tmp_path, missing, infrastructure):
+    env = production_env(**({} if infrastructure else {"APP_ENV": "production"}))
+    del env[missing]
+    result = _run(tmp_path, **env, **(INFRASTRUCTURE if infrastructure else {}))
+    message = _refused(result, missing)
+    assert all(name not in message for name in SECRET_NAMES)  # names only what is missing
+
+
 def test_app_env_production_with_its_secrets_turns_on_the_tls_rules(tmp_path):
-    env = {name: "set-in-the-environment" for name in SECRET_NAMES}
-    found = _settings(tmp_path, APP_ENV="production", ALLOWED_HOSTS="kiosk.example.test", **env)
+    found = _settings(tmp_path, APP_ENV="production", **production_env())
     assert found["require_tls"] is True
     assert found["hsts"] >= 31536000
-    assert found["secret_key"] == "set-in-the-environment"
+    assert found["private_webhook_targets"] is False
+    assert found["secret_key"] == SECRET_VALUE
+
+
+@pytest.mark.parametrize("infrastructure", [False, True], ids=["app-env-production", "infrastructure-only"])
+def test_importing_production_settings_writes_no_file(tmp_path, infrastructure):
+    env = production_env(**({} if infrastructure else {"APP_ENV": "production"}))
+    found = _settings(tmp_path, **env, **(INFRASTRUCTURE if infrastructure else {}))
+    assert found["app_env"] == "production"
+    assert list(tmp_path.iterdir()) == []  # neither VAR_DIR, its static folder nor a secrets file
+
+
+@pytest.mark.parametrize("value", ["staging", "prod", "Production"])
+def test_an_unknown_app_env_is_refused(tmp_path, value):
+    _refused(_run(tmp_path, APP_ENV=value), repr(value), "local", "test", "production")
+    assert not (tmp_path / "var").exists()
+
+
+def test_metrics_refuse_a_scrape_without_the_bearer_token_in_production(db, settings):
+    settings.PRODUCTION = True
+    settings.METRICS_TOKEN = ""  # production refuses to start so; the view stays closed all the same
+    assert Client().get("/metrics").status_code == 404
+    settings.METRICS_TOKEN = "scrape-token"
+    assert Client().get("/metrics").status_code == 404
+    assert Client().get("/metrics", headers={"Authorization": "Bearer wrong"}).status_code == 404
+    scraped = Client().get("/metrics", headers={"Authorization": "Bearer scrape-token"})
+    assert scraped.status_code == 200 and b"kiosk_sessions" in scraped.content

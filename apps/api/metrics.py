@@ -3,7 +3,8 @@ figures read from the database at scrape time (sessions by status, webhook deliv
 so they are the same whichever web process Prometheus happens to scrape.
 
 Request latency and WebSocket counts are per process (each daphne is scraped on its own).
-Set METRICS_TOKEN to require `Authorization: Bearer <token>` on the scrape.
+Set METRICS_TOKEN to require `Authorization: Bearer <token>` on the scrape; production requires it
+(only local and test runs may leave the scrape open).
 """
 
 import hmac
@@ -86,8 +87,9 @@ REGISTRY.register(DatabaseFiguresCollector())
 
 def metrics_view(request: HttpRequest) -> HttpResponse:
     token = settings.METRICS_TOKEN
-    if token:
+    # Production refuses to start without a token; should one be emptied later, still closed.
+    if token or settings.PRODUCTION:
         given = request.headers.get("Authorization", "").removeprefix("Bearer ").strip()
-        if not hmac.compare_digest(given.encode(), token.encode()):
+        if not token or not hmac.compare_digest(given.encode(), token.encode()):
             return HttpResponseNotFound()  # do not advertise the endpoint to strangers
     return HttpResponse(generate_latest(REGISTRY), content_type=CONTENT_TYPE_LATEST)
