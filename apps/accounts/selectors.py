@@ -12,7 +12,7 @@ def access_token_for_bearer(raw_token: str) -> PersonalAccessToken | None:
     token_id, sep, secret = raw_token.partition("|")
     if not sep or not (token_id.isascii() and token_id.isdigit()) or len(token_id) > 18 or not secret:
         return None
-    token = PersonalAccessToken.objects.select_related("user").filter(pk=int(token_id), revoked_at=None).first()
+    token = PersonalAccessToken.objects.select_related("user__owner").filter(pk=int(token_id), revoked_at=None).first()
     if token is None or not token.user.is_active or not token.user.is_agent:
         return None
     if not constant_time_compare(token.token_hash, hash_token_secret(secret)):

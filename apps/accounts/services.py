@@ -1,5 +1,6 @@
 """State changes for accounts: agent sign-in with optional TOTP, agent status, access tokens."""
 
+import logging
 import math
 import secrets
 from dataclasses import dataclass
@@ -11,8 +12,12 @@ from django.utils import timezone
 from django_otp import devices_for_user
 
 from apps.accounts import login_throttle
-from apps.accounts.models import AgentStatus, LoginChallenge, PersonalAccessToken, User, hash_token_secret
+from apps.accounts.models import AgentStatus, LoginChallenge, Owner, PersonalAccessToken, User, hash_token_secret
+from apps.accounts.suspension import ensure_owner_not_suspended
 from apps.core.errors import DomainError, ErrorCode
+from apps.core.timefmt import iso_z
+
+logger = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -91,8 +96,10 @@ def agent_login(*, email: str, password: str, remember: bool, ip: str) -> LoginR
 
 def token_login(*, email: str, password: str, code: str | None, ip: str) -> tuple[PersonalAccessToken, str]:
     """Issue a personal access token to an agent. An agent with TOTP enrolled must also send
-    a current code: the token API is no way around the second factor."""
+    a current code: the token API is no way around the second factor. A suspended owner's
+    agents get no token (403 OWNER_SUSPENDED, told only after a correct password)."""
     user = _authenticate_agent(email=email, password=password, ip=ip)
+    ensure_owner_not_suspended(user.owner_id)
     if _has_two_factor(user) and not _verify_totp(user, code):
         raise DomainError(ErrorCode.INVALID_2FA_CODE, "This account needs its current authentication code.")
     return access_token_issue(user=user, name="api")
@@ -149,12 +156,52 @@ def access_token_revoke(*, token: PersonalAccessToken) -> None:
     PersonalAccessToken.objects.filter(pk=token.pk, revoked_at=None).update(revoked_at=timezone.now())
 
 
-def agent_disable(*, agent: User) -> None:
-    """Disable an agent: it can no longer sign in, its cookie sessions stop working and every
-    access token it holds is revoked."""
+AGENT_DISABLED_NOTE = "Ended by the service: the agent's account was disabled."
+
+
+def agent_disable(*, agent: User) -> list:
+    """Disable an agent: it can no longer sign in, its cookie sessions stop working, every access
+    token it holds is revoked, and a customer session it holds (active or in payment) is ended as
+    `technical_issue` (payment cancelled, kiosk told, `session.ended`): nobody is left talking to
+    an empty chair. Returns the sessions ended.
+
+    The UPDATE's row lock orders this against session_accept, which locks the same row and then
+    refuses a disabled agent, so no session can be accepted after the list below is read. Each
+    session ends in its own transaction (session_end's); one the processor would not let go of is
+    logged and left as it is, and disabling again retries it."""
+    from apps.sessions import services as session_services
+    from apps.sessions.models import Session, SessionStatus
+
     with transaction.atomic():
         User.objects.filter(pk=agent.pk).update(is_active=False, agent_status=AgentStatus.OFFLINE)
         PersonalAccessToken.objects.filter(user=agent, revoked_at=None).update(revoked_at=timezone.now())
+    agent.is_active, agent.agent_status = False, AgentStatus.OFFLINE
+    held = Session.objects.filter(agent=agent, status__in=(SessionStatus.ACTIVE, SessionStatus.PAYMENT))
+    ended = []
+    for public_id in held.values_list("public_id", flat=True):
+        try:
+            ended.append(session_services.session_release(public_id=public_id, notes=AGENT_DISABLED_NOTE))
+        except DomainError as exc:
+            logger.warning("agent %s disabled; session %s not released: %s", agent.pk, public_id, exc.code)
+    return ended
+
+
+def owner_set_suspended(*, owner: Owner, suspended: bool) -> bool:
+    """Suspend an owner, or reinstate it (docs/decisions.md, "Suspension"). The flag is read fresh
+    by every check (accounts.suspension), so it counts from the next request; `owner.suspended`
+    or `owner.reinstated` is emitted once per change, for the audit trail and the owner's
+    integrations. Returns False when the owner already was in that state."""
+    from apps.core import events  # events -> webhooks -> accounts models: imported when used
+
+    now = timezone.now()
+    with transaction.atomic():
+        changed = Owner.objects.filter(pk=owner.pk, suspended=not suspended).update(suspended=suspended)
+        owner.suspended = suspended
+        if changed:
+            name, at_field = ("owner.suspended", "suspended_at") if suspended else ("owner.reinstated", "reinstated_at")
+            payload = {"owner_id": owner.pk, "owner_name": owner.name, at_field: iso_z(now)}
+            events.emit(name, payload, owner_id=owner.pk)
+    return bool(changed)
 
 
 def login_challenges_purge() -> int:

@@ -5,10 +5,24 @@ import uuid
 from rest_framework import authentication, exceptions
 from rest_framework.request import Request
 
+from apps.accounts.suspension import SUSPENDED_MESSAGE
 from apps.api import xsrf
 from apps.api.throttles import KioskThrottle
+from apps.core.errors import DomainError, ErrorCode
 
 _DEVICE_TOKEN_INVALID = "The device token is invalid or has been revoked."
+
+
+class OwnerSuspended(DomainError, exceptions.APIException):
+    """403 OWNER_SUSPENDED, raised while authenticating a suspended owner's token or key. DRF
+    takes it as an APIException (the request stays unauthenticated, nothing runs); the exception
+    handler renders it as the DomainError it is, in the surface's envelope."""
+
+    status_code = 403
+
+    def __init__(self) -> None:
+        DomainError.__init__(self, ErrorCode.OWNER_SUSPENDED, SUSPENDED_MESSAGE)
+        self.detail = exceptions.ErrorDetail(SUSPENDED_MESSAGE, code=ErrorCode.OWNER_SUSPENDED)
 
 
 class DeviceAuthentication(authentication.BaseAuthentication):
@@ -62,7 +76,8 @@ class AgentSessionAuthentication(authentication.BaseAuthentication):
 
 
 class BearerTokenAuthentication(authentication.BaseAuthentication):
-    """Token API: `Authorization: Bearer {id}|{secret}` personal access tokens."""
+    """Token API: `Authorization: Bearer {id}|{secret}` personal access tokens. A suspended
+    owner's agents' tokens answer 403 OWNER_SUSPENDED."""
 
     def authenticate(self, request: Request):
         from apps.accounts import selectors
@@ -74,6 +89,10 @@ class BearerTokenAuthentication(authentication.BaseAuthentication):
         access_token = selectors.access_token_for_bearer(raw_token.strip())
         if access_token is None:
             raise exceptions.AuthenticationFailed("The access token is invalid or has been revoked.")
+        owner = access_token.user.owner
+        view = (request.parser_context or {}).get("view")
+        if owner is not None and owner.suspended and not getattr(view, "allowed_while_suspended", False):
+            raise OwnerSuspended()  # the token is kept: it works again once the owner is reinstated
         return (access_token.user, access_token)
 
     def authenticate_header(self, request: Request) -> str:
@@ -84,7 +103,8 @@ class OwnerApiKeyAuthentication(authentication.BaseAuthentication):
     """Owner API: `Authorization: Bearer <access token>` from the client-credentials grant at
     POST /api/owner/oauth/token. django-oauth-toolkit checks the token (checksum lookup, expiry);
     the token's API key must still be live. `request.user` is the OwnerApiKey (the acting party,
-    with `owner_id`), `request.auth` the AccessToken (with the granted scopes)."""
+    with `owner_id`), `request.auth` the AccessToken (with the granted scopes). A suspended
+    owner's keys answer 403 OWNER_SUSPENDED."""
 
     www_authenticate_realm = "owner-api"
 
@@ -112,6 +132,8 @@ class OwnerApiKeyAuthentication(authentication.BaseAuthentication):
             raise exceptions.AuthenticationFailed(
                 str(description or "The access token is invalid.") + " Request a new one at /api/owner/oauth/token."
             )
+        if key.owner.suspended:
+            raise OwnerSuspended()
         return (key, access_token)
 
     def authenticate_header(self, request: Request) -> str:

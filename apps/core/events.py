@@ -22,6 +22,8 @@ EVENT_NAMES = (
     "kiosk.online",
     "kiosk.offline",
     "inventory.low",
+    "owner.suspended",
+    "owner.reinstated",
 )
 
 

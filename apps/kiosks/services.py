@@ -9,6 +9,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from apps.accounts.models import Business
+from apps.accounts.suspension import ensure_owner_not_suspended
 from apps.core import events
 from apps.core.errors import DomainError, ErrorCode
 from apps.core.timefmt import iso_z
@@ -41,6 +42,7 @@ def kiosk_pair(*, code: str, device_id: uuid.UUID, device_name: str) -> tuple[Ki
 
     Re-pairing a device of the same owner replaces its token; a device still paired to
     another owner is refused, so nobody can unpair someone else's kiosk with their own code.
+    A suspended owner's codes pair nothing (403 OWNER_SUSPENDED).
     """
     now = timezone.now()
     token = secrets.token_urlsafe(32)
@@ -60,6 +62,7 @@ def kiosk_pair(*, code: str, device_id: uuid.UUID, device_name: str) -> tuple[Ki
             if pairing_code.expires_at <= now:
                 raise DomainError(ErrorCode.PAIRING_CODE_EXPIRED, "This pairing code expired; generate a new one.")
             business = pairing_code.business
+            ensure_owner_not_suspended(business.owner_id)  # the code stays unused for after reinstating
             kiosk = Kiosk.objects.select_for_update().filter(device_id=device_id, unpaired_at=None).first()
             if kiosk is not None and kiosk.business.owner_id != business.owner_id:
                 raise DomainError(

@@ -8,18 +8,21 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from apps.accounts.models import AgentStatus, User
+from apps.accounts.suspension import ensure_owner_not_suspended
 from apps.core import events
 from apps.core.errors import DomainError, ErrorCode
 from apps.kiosks.models import Kiosk
 from apps.realtime import events as realtime_events
 from apps.sessions import payloads, selectors, status_cache
-from apps.sessions.models import OPEN_STATUSES, Session, SessionStatus
+from apps.sessions.models import OPEN_STATUSES, EndReason, Session, SessionStatus
 from apps.sessions.state_machine import next_status
 from apps.video.recordings import recording_start
 
 
 def session_start(*, kiosk: Kiosk, customer_locale: str) -> Session:
-    """Open a pending session on `kiosk`; a kiosk has at most one open session."""
+    """Open a pending session on `kiosk`; a kiosk has at most one open session. A suspended
+    owner's kiosks take no new customers (403 OWNER_SUSPENDED)."""
+    ensure_owner_not_suspended(kiosk.business.owner_id)
     existing = Session.objects.filter(kiosk=kiosk, status__in=OPEN_STATUSES).first()
     if existing is not None:
         raise _in_progress(existing)
@@ -54,8 +57,11 @@ def session_accept(*, public_id: str, agent: User) -> Session:
     any number of concurrent callers wins; the others get 409 SESSION_ALREADY_ACCEPTED."""
     with transaction.atomic():
         session = selectors.session_visible_to_agent(agent=agent, public_id=public_id)
-        # Serialise this agent's own accepts, so one agent never holds two live sessions.
-        User.objects.select_for_update().filter(pk=agent.pk).first()
+        # Serialise this agent's own accepts, so one agent never holds two live sessions; the
+        # lock also orders an accept after a concurrent agent_disable, which it then refuses.
+        locked = User.objects.select_for_update().filter(pk=agent.pk).only("is_active").first()
+        if locked is None or not locked.is_active:
+            raise DomainError(ErrorCode.ACCOUNT_DISABLED, "This account has been disabled.")
         if Session.objects.filter(agent=agent, status__in=(SessionStatus.ACTIVE, SessionStatus.PAYMENT)).exists():
             raise DomainError(ErrorCode.AGENT_HAS_ACTIVE_SESSION, "End your current session before accepting another.")
         now = timezone.now()
@@ -90,6 +96,22 @@ def session_end(*, public_id: str, agent: User, reason: str, notes: str) -> Sess
 
             payment_abandon(session=session)
     return session
+
+
+def session_release(*, public_id: str, notes: str) -> Session:
+    """End an accepted session whose agent can no longer serve it (disabled, or ended from the
+    super-admin) as `technical_issue`. It is the agent's own end call made on its behalf, so a
+    payment in progress is cancelled, the kiosk is told and `session.ended` is emitted the same
+    way. A session that ended meanwhile is returned as it is."""
+    session = Session.objects.select_related("agent").get(public_id=public_id)
+    if session.status not in (SessionStatus.ACTIVE, SessionStatus.PAYMENT) or session.agent is None:
+        return session
+    try:
+        return session_end(public_id=public_id, agent=session.agent, reason=EndReason.TECHNICAL_ISSUE, notes=notes)
+    except DomainError as exc:
+        if exc.code != ErrorCode.SESSION_ALREADY_ENDED:  # a kiosk cancel or a payment won the race
+            raise
+        return Session.objects.get(pk=session.pk)
 
 
 def session_cancel_by_kiosk(*, public_id: str, kiosk: Kiosk) -> Session:

@@ -47,6 +47,7 @@ class TokenLoginView(PublicAPIView):
 
 class TokenLogoutView(TokenAPIView):
     permission_classes = [HasToken]  # an ownerless agent may still revoke its own token
+    allowed_while_suspended = True  # giving a token up is always allowed
 
     @extend_schema(request=None, responses={204: None}, summary="Revoke the token used for this request")
     def post(self, request):
