@@ -5,7 +5,6 @@ SESSION_ALREADY_ACCEPTED. The small version of bench/accept_race.py."""
 import threading
 
 import pytest
-from django.conf import settings
 from django.db import connection
 
 from apps.accounts.models import AgentStatus, User
@@ -15,8 +14,7 @@ from tests import factories
 from tests.conftest import AgentClient
 
 pytestmark = [
-    pytest.mark.postgres,
-    pytest.mark.skipif(not settings.DATABASE_URL, reason="a real race needs PostgreSQL (DATABASE_URL)"),
+    pytest.mark.postgres,  # a real race needs PostgreSQL
 ]
 
 AGENTS = 12

@@ -368,8 +368,7 @@ def test_2fa_with_a_wrong_xsrf_header_is_419(agent, device):
 # --- Concurrent verifications (PostgreSQL row locks) ------------------------------------
 
 
-@pytest.mark.postgres
-@pytest.mark.skipif(not settings.DATABASE_URL, reason="row locks need PostgreSQL (DATABASE_URL)")
+@pytest.mark.postgres  # row locks
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("same_challenge", [True, False], ids=["one-challenge", "six-challenges"])
 def test_one_code_sent_six_times_at_once_signs_in_only_once(same_challenge):

@@ -8,7 +8,6 @@ import time
 
 import pytest
 import requests
-from django.conf import settings
 
 from apps.core.models import DomainEvent
 from apps.webhooks import services as webhook_services
@@ -20,7 +19,7 @@ from tests.receivers import Receiver
 
 pytestmark = [
     pytest.mark.live,
-    pytest.mark.skipif(not settings.DATABASE_URL, reason="the web process shares the PostgreSQL test database"),
+    pytest.mark.postgres,  # the web process shares the PostgreSQL test database
     pytest.mark.skipif(not shutil.which("redis-server"), reason="needs redis-server"),
 ]
 

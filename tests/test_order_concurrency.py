@@ -3,7 +3,6 @@
 import threading
 
 import pytest
-from django.conf import settings
 from django.db import connection
 
 from apps.orders import services
@@ -12,8 +11,7 @@ from apps.sessions import services as session_services
 from tests import factories
 
 pytestmark = [
-    pytest.mark.postgres,
-    pytest.mark.skipif(not settings.DATABASE_URL, reason="row locks need PostgreSQL (DATABASE_URL)"),
+    pytest.mark.postgres,  # row locks
 ]
 
 

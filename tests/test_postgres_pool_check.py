@@ -10,7 +10,7 @@ from psycopg_pool import ConnectionPool
 
 from apps.core.postgresql.base import check_quiet_connection
 
-pytestmark = pytest.mark.skipif(connection.vendor != "postgresql", reason="PostgreSQL's connection pool")
+pytestmark = pytest.mark.postgres  # PostgreSQL's connection pool
 
 
 @pytest.fixture

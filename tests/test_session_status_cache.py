@@ -1,7 +1,7 @@
 """The kiosk poll serves a cached status body (apps.sessions.status_cache) and must never serve
 a stale one: after every transition of the state machine the next poll shows it, a copy read
-while a transition commits is not served after it (PostgreSQL, two connections), and a copy
-is never served to another kiosk."""
+while a transition commits is not served after it (PostgreSQL, two connections: marked
+`postgres`), and a copy is never served to another kiosk."""
 
 import threading
 from datetime import timedelta
@@ -78,6 +78,7 @@ def test_a_copy_read_just_before_a_transition_is_not_served_after_it(kiosk, kios
     assert poll(kiosk_client, session)["status"] == "active"
 
 
+@pytest.mark.postgres  # two connections, one holding a row lock while the other reads
 @pytest.mark.django_db(transaction=True)
 def test_a_copy_read_while_a_transition_commits_is_not_served_after_it():
     """The transition holds its transaction open while a poll misses, reads the old row and
@@ -103,10 +104,13 @@ def test_a_copy_read_while_a_transition_commits_is_not_served_after_it():
 
     accepter = threading.Thread(target=accept_and_hold)
     accepter.start()
-    assert moved.wait(10) and not failures, failures
-    assert poll(client, session)["status"] == "pending"  # not committed yet: the old row, stored
-    poll_done.set()
-    accepter.join(10)
+    try:
+        assert moved.wait(10) and not failures, failures
+        assert poll(client, session)["status"] == "pending"  # not committed yet: the old row, stored
+    finally:
+        poll_done.set()  # whatever failed above, the transition ends now: no lock outlives the test
+        accepter.join(10)
+    assert not accepter.is_alive() and not failures, failures
     assert poll(client, session)["status"] == "active"
     assert poll(client, session)["agent"]["id"] == str(agent.pk)
 

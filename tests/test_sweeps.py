@@ -4,7 +4,6 @@ import threading
 from datetime import timedelta
 
 import pytest
-from django.conf import settings as django_settings
 from django.db import connection, transaction
 from django.utils import timezone
 
@@ -67,8 +66,7 @@ def test_expired_pairing_codes_and_challenges_are_cleaned(business, agent):
     assert PairingCode.objects.count() == 1 and LoginChallenge.objects.get().public_id == "c2"
 
 
-@pytest.mark.postgres
-@pytest.mark.skipif(not django_settings.DATABASE_URL, reason="concurrent sweeps need PostgreSQL")
+@pytest.mark.postgres  # concurrent sweeps
 @pytest.mark.django_db(transaction=True)
 def test_two_sweeps_at_once_act_once():
     kiosks = factories.KioskFactory.create_batch(5, last_seen_at=timezone.now() - timedelta(minutes=5))
@@ -92,8 +90,7 @@ def test_two_sweeps_at_once_act_once():
     assert Session.objects.filter(status="abandoned").count() == 5
 
 
-@pytest.mark.postgres
-@pytest.mark.skipif(not django_settings.DATABASE_URL, reason="concurrent sweeps need PostgreSQL")
+@pytest.mark.postgres  # concurrent sweeps
 @pytest.mark.django_db(transaction=True)
 def test_two_webhook_sweeps_at_once_send_each_delivery_once(monkeypatch):
     """A beat running twice: both dispatch sweeps see the same due deliveries, the lease lets

@@ -36,6 +36,7 @@ from tests import factories
 from tests.receivers import Receiver, Reply
 
 pytestmark = [
+    pytest.mark.postgres,
     pytest.mark.skipif(
         not (os.environ.get("DATABASE_URL") and os.environ.get("REDIS_URL")),
         reason="needs a real Celery worker on Redis and PostgreSQL: set DATABASE_URL and REDIS_URL (CI does)",
