@@ -5,6 +5,7 @@ Production (APP_ENV=production, or no APP_ENV with DATABASE_URL/REDIS_URL set) t
 secret from the environment instead and never calls this: it writes nothing at import.
 """
 
+import base64
 import json
 import secrets
 from pathlib import Path
@@ -19,6 +20,8 @@ def _generate() -> dict[str, str]:
         # The video provider issues app ids and certificates as 32 hexadecimal characters.
         "VIDEO_APP_ID": secrets.token_hex(16),
         "VIDEO_APP_CERTIFICATE": secrets.token_hex(16),
+        # A Fernet key (32 random bytes, url-safe base64) for webhook signing secrets at rest.
+        "WEBHOOK_SECRET_KEYS": base64.urlsafe_b64encode(secrets.token_bytes(32)).decode(),
     }
 
 

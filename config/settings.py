@@ -54,6 +54,7 @@ _SECRET_NAMES = (
     "REALTIME_APP_SECRET",
     "VIDEO_APP_ID",
     "VIDEO_APP_CERTIFICATE",
+    "WEBHOOK_SECRET_KEYS",
 )
 if PRODUCTION:
     # Production also needs its host names and a /metrics token: nothing open by omission.
@@ -79,6 +80,9 @@ REALTIME_APP_KEY = _secrets["REALTIME_APP_KEY"]
 REALTIME_APP_SECRET = _secrets["REALTIME_APP_SECRET"]
 VIDEO_APP_ID = _secrets["VIDEO_APP_ID"]
 VIDEO_APP_CERTIFICATE = _secrets["VIDEO_APP_CERTIFICATE"]
+# Fernet keys for webhook signing secrets at rest, comma-separated: all read, the first writes
+# (apps/webhooks/secret_box.py; rotation in docs/webhooks.md).
+WEBHOOK_SECRET_KEYS = [key.strip() for key in _secrets["WEBHOOK_SECRET_KEYS"].split(",") if key.strip()]
 
 PROCESSOR_SECRET_KEY = os.environ.get("PROCESSOR_SECRET_KEY", "")
 PROCESSOR_API_BASE = os.environ.get("PROCESSOR_API_BASE", "")

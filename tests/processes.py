@@ -112,6 +112,7 @@ def child_env(tmp_path: Path, *, database_url: str | None = None, **extra: str) 
         REALTIME_APP_ID=str(settings.REALTIME_APP_ID),
         REALTIME_APP_KEY=settings.REALTIME_APP_KEY,
         REALTIME_APP_SECRET=settings.REALTIME_APP_SECRET,
+        WEBHOOK_SECRET_KEYS=",".join(settings.WEBHOOK_SECRET_KEYS),
         CACHE_KEY_PREFIX=CHILD_PREFIX,
         TASK_MODE="sync",
         SESSION_COOKIE_SECURE="false",

@@ -63,7 +63,8 @@ def test_create_answers_the_subscription_and_a_64_hex_secret(api, owner):
     assert data["last_delivered_at"] is None and data["last_failed_at"] is None
     assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z", data["created_at"])
     stored = WebhookSubscription.objects.get(pk=data["id"])
-    assert stored.owner_id == owner.pk and stored.secret == body["secret"]
+    assert stored.owner_id == owner.pk and stored.signing_secret() == body["secret"]
+    assert body["secret"] not in stored.encrypted_secret  # only its Fernet token is stored
 
 
 def test_every_spec_event_can_be_subscribed(api):

@@ -76,6 +76,7 @@ class Worker:
             "DJANGO_SETTINGS_MODULE": "tests.worker_settings",
             "WORKER_QUEUE": queue,
             "WEBHOOK_LEASE_SECONDS": str(LEASE_SECONDS),
+            "WEBHOOK_SECRET_KEYS": ",".join(settings.WEBHOOK_SECRET_KEYS),
             "PYTHONPATH": str(ROOT),
         }
         argv = [

@@ -21,7 +21,7 @@ class WebhookSubscriptionAdmin(admin.ModelAdmin):
     list_filter = ["active", "owner"]
     search_fields = ["url", "owner__name"]
     list_select_related = ["owner"]
-    exclude = ["secret"]
+    exclude = ["encrypted_secret"]
     readonly_fields = [
         "owner",
         "active",

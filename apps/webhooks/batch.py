@@ -17,6 +17,7 @@ from django.db.models import F, Q
 from django.utils import timezone
 
 from apps.webhooks import delivery as rules
+from apps.webhooks import secret_box
 from apps.webhooks.models import DeliveryStatus, WebhookAttempt, WebhookDelivery, WebhookSubscription
 
 BATCH_SIZE = 100
@@ -102,6 +103,14 @@ def deliver(
         with rules.bookkeeping():
             WebhookDelivery.objects.filter(pk__in=ids).update(status=DeliveryStatus.SKIPPED, lease_until=None)
         return result
+    try:
+        secret = subscription.signing_secret()
+    except secret_box.SecretUnreadable:
+        # A key missing from WEBHOOK_SECRET_KEYS is the operator's to fix, not the receiver's
+        # failure: hand the batch back untried (the sweep tries again) and say so loudly.
+        with rules.bookkeeping():
+            WebhookDelivery.objects.filter(pk__in=ids).update(lease_until=None)
+        raise
     batch = sorted(
         WebhookDelivery.objects.select_related("event").filter(pk__in=ids),
         key=lambda d: (d.event.created_at, d.event_id, d.pk),  # event order within the batch
@@ -114,7 +123,7 @@ def deliver(
         if outcomes and (time.monotonic() > stop_at or streak >= rules.PAUSE_AFTER_FAILURES):
             break  # out of lease time, or this streak pauses the subscription: hand the rest back
         started = time.monotonic()
-        ok, status_code, error, excerpt, retry_after = rules.send(item, subscription)
+        ok, status_code, error, excerpt, retry_after = rules.send(item, subscription, secret)
         duration_ms = int((time.monotonic() - started) * 1000)
         outcomes.append(Outcome(item, ok, status_code, error, excerpt, duration_ms, retry_after, timezone.now()))
         streak = 0 if ok else streak + 1

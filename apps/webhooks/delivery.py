@@ -72,14 +72,15 @@ def _read_excerpt(response: requests.Response) -> str:
 
 
 def send(
-    delivery: WebhookDelivery, subscription: WebhookSubscription
+    delivery: WebhookDelivery, subscription: WebhookSubscription, secret: str
 ) -> tuple[bool, int | None, str, str, float | None]:
-    """POST the delivery: (succeeded, status code, error, response excerpt, retry-after seconds).
-    Sent on the worker's keep-alive session, so a batch to one receiver reuses one connection."""
+    """POST the delivery signed with `secret` (the subscription's, decrypted once per batch):
+    (succeeded, status code, error, response excerpt, retry-after seconds). Sent on the worker's
+    keep-alive session, so a batch to one receiver reuses one connection."""
     event = delivery.event
     body = signing.body_bytes(event.name, event.payload, iso_z(event.created_at))
     headers = signing.headers(
-        secret=subscription.secret,
+        secret=secret,
         event_name=event.name,
         delivery_id=delivery.pk,
         body=body,

@@ -4,13 +4,16 @@ transaction of the change (the outbox), and a log of every attempt."""
 from django.db import models
 from django.utils import timezone
 
+from apps.webhooks import secret_box
+
 
 class WebhookSubscription(models.Model):
     owner = models.ForeignKey("accounts.Owner", on_delete=models.CASCADE, related_name="webhook_subscriptions")
     url = models.URLField(max_length=2000)
     events = models.JSONField(help_text="Event names this receiver wants.")
-    # Kept (not hashed) because every delivery is signed with it; never shown after creation.
-    secret = models.CharField(max_length=64)
+    # Kept (not hashed) because every delivery is signed with it, but only as a Fernet token
+    # under WEBHOOK_SECRET_KEYS (apps.webhooks.secret_box); never shown after creation.
+    encrypted_secret = models.TextField()
     active = models.BooleanField(default=True)
     failure_count = models.PositiveIntegerField(default=0, help_text="Consecutive failed attempts.")
     last_delivered_at = models.DateTimeField(null=True, blank=True)
@@ -23,6 +26,10 @@ class WebhookSubscription(models.Model):
 
     def __str__(self) -> str:
         return f"{self.url} ({self.owner_id})"
+
+    def signing_secret(self) -> str:
+        """The plain secret deliveries are signed with (raises secret_box.SecretUnreadable)."""
+        return secret_box.decrypt(self.encrypted_secret)
 
 
 class DeliveryStatus(models.TextChoices):

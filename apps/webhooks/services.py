@@ -10,7 +10,7 @@ from apps.core import jobs
 from apps.core.errors import DomainError, ErrorCode
 from apps.core.events import EVENT_NAMES
 from apps.core.models import DomainEvent
-from apps.webhooks import outbox, targets
+from apps.webhooks import outbox, secret_box, targets
 from apps.webhooks.models import DeliveryStatus, WebhookDelivery, WebhookSubscription
 from apps.webhooks.tasks import deliver_webhook
 
@@ -22,7 +22,8 @@ def _invalid(field: str, message: str) -> DomainError:
 
 
 def subscription_create(*, owner: Owner, url: str, events: list[str]) -> tuple[WebhookSubscription, str]:
-    """Create a subscription; its 64-hex signing secret is returned only here."""
+    """Create a subscription; its 64-hex signing secret is returned only here (it is stored
+    encrypted, apps.webhooks.secret_box)."""
     unknown = sorted(set(events) - set(EVENT_NAMES))
     if unknown:
         raise _invalid("events", f"Unknown events: {', '.join(unknown)}. Known: {', '.join(EVENT_NAMES)}.")
@@ -34,7 +35,7 @@ def subscription_create(*, owner: Owner, url: str, events: list[str]) -> tuple[W
         raise _invalid("url", str(exc)) from exc
     secret = secrets.token_hex(32)
     subscription = WebhookSubscription.objects.create(
-        owner=owner, url=url, events=list(dict.fromkeys(events)), secret=secret
+        owner=owner, url=url, events=list(dict.fromkeys(events)), encrypted_secret=secret_box.encrypt(secret)
     )
     return subscription, secret
 

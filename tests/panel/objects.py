@@ -5,6 +5,7 @@ from dataclasses import dataclass
 from apps.core.models import DomainEvent
 from apps.orders.models import Order
 from apps.owner_api import services as key_services
+from apps.webhooks import secret_box
 from apps.webhooks.models import WebhookDelivery, WebhookSubscription
 from tests import factories
 
@@ -57,7 +58,10 @@ def tenant_objects(business) -> TenantObjects:
         total_cents=1000,
     )
     subscription = WebhookSubscription.objects.create(
-        owner=business.owner, url="http://127.0.0.1:9/hooks", events=["order.created"], secret="a" * 64
+        owner=business.owner,
+        url="http://127.0.0.1:9/hooks",
+        events=["order.created"],
+        encrypted_secret=secret_box.encrypt("a" * 64),
     )
     event = DomainEvent.objects.create(name="webhook.test", owner=business.owner, payload={})
     delivery = WebhookDelivery.objects.create(subscription=subscription, event=event, status="succeeded")

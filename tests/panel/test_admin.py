@@ -59,7 +59,7 @@ def test_owners_are_suspended_and_moved_between_plans(admin_client, owner):
 
 def test_webhook_secret_never_shows(admin_client, objects):
     page = admin_client.get(f"/admin/webhooks/webhooksubscription/{objects.subscription.pk}/change/")
-    assert page.status_code == 200 and objects.subscription.secret.encode() not in page.content
+    assert page.status_code == 200 and objects.subscription.signing_secret().encode() not in page.content
 
 
 def test_delivery_attempts_and_processor_events_are_read_only(admin_client, objects):

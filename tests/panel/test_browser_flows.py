@@ -9,6 +9,7 @@ from playwright.sync_api import expect
 
 from apps.kiosks.models import Kiosk
 from apps.owner_api.models import OwnerApiKey
+from apps.webhooks import secret_box
 from apps.webhooks.models import WebhookDelivery, WebhookSubscription
 from tests.panel.conftest import sign_in
 from tests.panel.support import confirm_order
@@ -71,7 +72,7 @@ def test_owner_creates_a_webhook_sees_the_secret_once_and_tests_it(page, panel_o
 
         secret = page.locator("#webhook-secret").inner_text().strip()
         subscription = WebhookSubscription.objects.get(owner=panel_owner.owner)
-        assert re.fullmatch(r"[0-9a-f]{64}", secret) and secret == subscription.secret
+        assert re.fullmatch(r"[0-9a-f]{64}", secret) and secret == subscription.signing_secret()
         assert subscription.events == ["order.created", "kiosk.offline"]
         page.reload()
         expect(page.locator("#webhook-secret")).to_have_count(0)
@@ -140,7 +141,10 @@ def test_owner_creates_an_api_key_sees_the_secret_once_and_revokes_it(page, live
 
 def test_owner_reenables_a_paused_webhook(page, panel_owner):
     subscription = WebhookSubscription.objects.create(
-        owner=panel_owner.owner, url="http://127.0.0.1:9/hooks", events=["order.created"], secret="0" * 64
+        owner=panel_owner.owner,
+        url="http://127.0.0.1:9/hooks",
+        events=["order.created"],
+        encrypted_secret=secret_box.encrypt("0" * 64),
     )
     WebhookSubscription.objects.filter(pk=subscription.pk).update(active=False, failure_count=10)
     sign_in(page, panel_owner.email)

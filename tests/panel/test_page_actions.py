@@ -121,7 +121,7 @@ def test_webhook_create_keeps_the_secret_for_one_page(owner_client, owner):
     response = owner_client.post("/panel/webhooks", {"url": "https://example.test/hook", "events": ["order.created"]})
     subscription = WebhookSubscription.objects.get(owner=owner)
     assert response["Location"] == f"/panel/webhooks/{subscription.pk}"
-    assert owner_client.get(response["Location"]).context["secret"] == subscription.secret
+    assert owner_client.get(response["Location"]).context["secret"] == subscription.signing_secret()
     assert owner_client.get(response["Location"]).context["secret"] is None
     invalid = owner_client.post("/panel/webhooks", {"url": "ftp://example.test/", "events": []})
     assert invalid.status_code == 200 and WebhookSubscription.objects.count() == 1
