@@ -132,6 +132,7 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "corsheaders.middleware.CorsMiddleware",
+    "apps.api.middleware.NulByteMiddleware",  # after CORS: the kiosk app can read its refusals
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -262,9 +263,15 @@ CORS_URLS_REGEX = r"^/api/public/.*$"
 CORS_ALLOW_HEADERS = ("accept", "content-type", "x-device-id", "x-device-token", "x-request-id")
 CORS_EXPOSE_HEADERS = ("x-request-id", "retry-after")
 
+# Request limits on every API surface (docs/decisions.md "API surfaces"): a body over
+# DATA_UPLOAD_MAX_MEMORY_SIZE is 413 PAYLOAD_TOO_LARGE, JSON nested deeper than API_JSON_MAX_DEPTH
+# is 400 MALFORMED_REQUEST.
+DATA_UPLOAD_MAX_MEMORY_SIZE = int(os.environ.get("DATA_UPLOAD_MAX_MEMORY_SIZE", str(2_621_440)))
+API_JSON_MAX_DEPTH = int(os.environ.get("API_JSON_MAX_DEPTH", "32"))
+
 REST_FRAMEWORK = {
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
-    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_PARSER_CLASSES": ["apps.api.parsers.JSONParser"],
     "DEFAULT_AUTHENTICATION_CLASSES": [],
     "DEFAULT_PERMISSION_CLASSES": [],
     "UNAUTHENTICATED_USER": None,

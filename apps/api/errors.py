@@ -9,7 +9,9 @@ unknown routes (served by a catch-all view per surface) get the same envelope.
 import logging
 from typing import Any
 
+from django.conf import settings
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent
 from django.db import InterfaceError, OperationalError
 from django.http import Http404, HttpRequest
 from rest_framework import exceptions as drf
@@ -28,6 +30,15 @@ class CsrfMismatch(drf.APIException):
     default_code = ErrorCode.CSRF_MISMATCH
 
 
+PROCESSOR_PREFIX = "/processor/"  # inbound processor webhooks: JSON errors, agent-style envelope
+
+
+def json_errors_for_path(path: str) -> bool:
+    """Whether errors at `path` are answered in a JSON envelope (the API surfaces and the
+    processor webhooks) rather than Django's HTML pages (panel, admin)."""
+    return surface_for_path(path) is not None or path.startswith(PROCESSOR_PREFIX)
+
+
 def error_body(request: HttpRequest, code: str, message: str, details: Any = None) -> dict:
     error: dict[str, Any] = {"code": str(code), "message": message}
     if details is not None:
@@ -39,6 +50,14 @@ def error_body(request: HttpRequest, code: str, message: str, details: Any = Non
 
 def error_response(request: HttpRequest, code: ErrorCode, message: str, *, details: Any = None, headers=None):
     return Response(error_body(request, code, message, details), status=STATUS_BY_CODE[code], headers=headers)
+
+
+def too_large(exc: RequestDataTooBig | TooManyFieldsSent) -> tuple[ErrorCode, str, Any, dict]:
+    """Django's upload limits (DATA_UPLOAD_MAX_MEMORY_SIZE, DATA_UPLOAD_MAX_NUMBER_FIELDS)."""
+    if isinstance(exc, TooManyFieldsSent):
+        return ErrorCode.MALFORMED_REQUEST, "The form has too many fields.", None, {}
+    limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+    return ErrorCode.PAYLOAD_TOO_LARGE, f"The request body is larger than the limit of {limit} bytes.", None, {}
 
 
 def _auth_code(request: HttpRequest) -> ErrorCode:
@@ -55,6 +74,8 @@ def _translate(exc: Exception, request: HttpRequest) -> tuple[ErrorCode, str, An
         return ErrorCode.VALIDATION_ERROR, "The request has invalid fields.", exc.detail, {}
     if isinstance(exc, drf.ParseError):
         return ErrorCode.MALFORMED_REQUEST, f"The request body could not be parsed: {exc.detail}", None, {}
+    if isinstance(exc, (RequestDataTooBig, TooManyFieldsSent)):
+        return too_large(exc)
     if isinstance(exc, (drf.NotAuthenticated, drf.AuthenticationFailed)):
         return _auth_code(request), str(exc.detail), None, {}
     if isinstance(exc, CsrfMismatch):

@@ -1,9 +1,11 @@
 import re
 import uuid
 
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseNotFound, JsonResponse
 
+from apps.api.errors import error_body, json_errors_for_path
 from apps.api.logs import current_request_id
+from apps.core.errors import STATUS_BY_CODE, ErrorCode
 
 _CLIENT_REQUEST_ID = re.compile(r"[A-Za-z0-9._:-]{1,128}")  # fullmatch: "$" would let a trailing newline in
 
@@ -26,3 +28,24 @@ class RequestIdMiddleware:
         response = self.get_response(request)
         response["X-Request-Id"] = request.request_id
         return response
+
+
+class NulByteMiddleware:
+    """Refuse a NUL character in the path (404: no id holds one) or in the query string (400),
+    before any view hands it to PostgreSQL, whose text cannot store it (a DataError, a 500).
+    JSON bodies are checked by apps.api.parsers, OAuth client ids by the owner API's validator."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if "\x00" in request.path:
+            return self._refuse(request, ErrorCode.NOT_FOUND, "There is no such resource.")
+        if any("\x00" in key + "".join(values) for key, values in request.GET.lists()):
+            return self._refuse(request, ErrorCode.MALFORMED_REQUEST, "The query may not contain NUL characters.")
+        return self.get_response(request)
+
+    def _refuse(self, request: HttpRequest, code: ErrorCode, message: str) -> HttpResponse:
+        if not json_errors_for_path(request.path):
+            return HttpResponseNotFound() if code == ErrorCode.NOT_FOUND else HttpResponse(status=400)
+        return JsonResponse(error_body(request, code, message), status=STATUS_BY_CODE[code])

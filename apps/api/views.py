@@ -11,7 +11,18 @@ from apps.api.throttles import AgentThrottle, KioskThrottle, TokenApiThrottle
 from apps.core.errors import DomainError, ErrorCode
 
 
-class KioskAPIView(APIView):
+class MethodCheckedFirst:
+    """An unsupported method is 405 before authentication, CSRF (419), throttles or content
+    negotiation run: the answer depends on the route alone, as the schema documents it."""
+
+    def initial(self, request, *args, **kwargs):
+        method = request.method.lower()
+        if method not in self.http_method_names or not hasattr(self, method):
+            self.http_method_not_allowed(request, *args, **kwargs)  # raises MethodNotAllowed
+        super().initial(request, *args, **kwargs)
+
+
+class KioskAPIView(MethodCheckedFirst, APIView):
     """Kiosk API: `request.auth` is the authenticated Kiosk."""
 
     authentication_classes = [DeviceAuthentication]
@@ -19,7 +30,7 @@ class KioskAPIView(APIView):
     throttle_classes = [KioskThrottle]
 
 
-class AgentAPIView(APIView):
+class AgentAPIView(MethodCheckedFirst, APIView):
     """Agent API: `request.user` is the signed-in agent; mutating calls carry X-XSRF-TOKEN."""
 
     authentication_classes = [AgentSessionAuthentication]
@@ -33,7 +44,7 @@ def ensure_tls(request) -> None:
         raise DomainError(ErrorCode.TLS_REQUIRED, "Use HTTPS: the token API refuses plain HTTP.")
 
 
-class TokenAPIView(APIView):
+class TokenAPIView(MethodCheckedFirst, APIView):
     """Owner-scoped token API: `request.user` is the token's agent, `request.auth` the token."""
 
     authentication_classes = [BearerTokenAuthentication]
@@ -45,7 +56,7 @@ class TokenAPIView(APIView):
         super().initial(request, *args, **kwargs)
 
 
-class PublicAPIView(APIView):
+class PublicAPIView(MethodCheckedFirst, APIView):
     """Unauthenticated endpoints (login, pairing, CSRF cookie); they add their own throttles."""
 
     authentication_classes: list = []

@@ -122,6 +122,94 @@ HANDLERS = {
 }
 
 
+class MalformedEvent(ValueError):
+    """A signed body that is not an event we can handle: answered 400, nothing recorded."""
+
+
+_NONE = type(None)
+_LATEST_CREATED = 253_402_300_799  # 9999-12-31T23:59:59Z, the last second a datetime holds
+_INT_COLUMN = 2**31  # integer columns are 32-bit
+
+# What each handler reads from `data.object`, with the types (and longest string) it can take;
+# "[]" steps into each element of a list. A field that is absent is not checked.
+OBJECT_FIELDS: dict[str, dict[str, tuple[tuple[type, ...], int | None]]] = {
+    "account.updated": {"requirements": ((dict, _NONE), None)},
+    "payment_intent.payment_failed": {
+        "last_payment_error": ((dict, _NONE), None),
+        "last_payment_error.message": ((str, _NONE), 500),
+    },
+    "invoice.paid": {"customer": ((str, _NONE), 64)},
+    "invoice.payment_failed": {"customer": ((str, _NONE), 64)},
+    "customer.subscription.updated": {
+        "customer": ((str, _NONE), 64),
+        "status": ((str,), 20),
+        "items": ((dict, _NONE), None),
+        "items.data": ((list,), None),
+        "items.data[]": ((dict,), None),
+        "items.data[].price": ((dict, _NONE), None),
+        "items.data[].price.lookup_key": ((str, _NONE), None),
+        "metadata": ((dict, _NONE), None),
+        "metadata.plan": ((str,), 10),
+    },
+    "customer.subscription.deleted": {"customer": ((str, _NONE), 64)},
+    "application_fee.created": {
+        "account": ((str, _NONE), 64),
+        "amount": ((int,), None),
+        "currency": ((str, _NONE), 3),
+    },
+}
+
+
+def _string(value, name: str, longest: int, *, required: bool = True) -> None:
+    if value is None and not required:
+        return
+    if not isinstance(value, str) or not value or len(value) > longest:
+        raise MalformedEvent(f"`{name}` must be a string of 1 to {longest} characters.")
+
+
+def _values_at(obj: dict, path: str) -> list:
+    """The values at a dotted path ("[]" = each element of a list), skipping absent ones."""
+    values = [obj]
+    for step in path.split("."):
+        each = step.endswith("[]")
+        key = step.removesuffix("[]")
+        values = [v[key] for v in values if isinstance(v, dict) and key in v]
+        if each:
+            values = [element for v in values if isinstance(v, list) for element in v]
+    return values
+
+
+def _check_object(event_type: str, obj: dict) -> None:
+    for path, (types, longest) in OBJECT_FIELDS.get(event_type, {}).items():
+        for value in _values_at(obj, path):
+            if not isinstance(value, types) or (isinstance(value, bool) and bool not in types):
+                raise MalformedEvent(f"`data.object.{path}` has the wrong type.")
+            if longest is not None and isinstance(value, str) and len(value) > longest:
+                raise MalformedEvent(f"`data.object.{path}` is longer than {longest} characters.")
+            if isinstance(value, int) and not -_INT_COLUMN <= value < _INT_COLUMN:
+                raise MalformedEvent(f"`data.object.{path}` is out of range.")
+
+
+def validate_event(event) -> dict:
+    """Check a parsed body has the shape the handlers read (types, lengths that fit the columns),
+    so nothing malformed reaches the database half-way; return it. MalformedEvent otherwise."""
+    if not isinstance(event, dict):
+        raise MalformedEvent("the body must be a JSON object.")
+    _string(event.get("id"), "id", 100)
+    _string(event.get("type"), "type", 100)
+    _string(event.get("account"), "account", 64, required=False)
+    created = event.get("created", 0)
+    if isinstance(created, bool) or not isinstance(created, int) or not 0 <= created <= _LATEST_CREATED:
+        raise MalformedEvent("`created` must be Unix seconds.")
+    data = event.get("data")
+    if not isinstance(data, dict) or not isinstance(data.get("object"), dict):
+        raise MalformedEvent("`data.object` must be an object.")
+    if event["type"] in HANDLERS:
+        _string(data["object"].get("id"), "data.object.id", 64)
+        _check_object(event["type"], data["object"])
+    return event
+
+
 def _apply(handler, obj: dict, created: datetime) -> str:
     """Run a handler in a savepoint: a refusal (e.g. a move the order cannot make) is recorded as
     the outcome, so the event is not redelivered forever."""
@@ -135,7 +223,8 @@ def _apply(handler, obj: dict, created: datetime) -> str:
 
 
 def handle(event: dict, *, endpoint: str) -> str:
-    """Apply one verified event. A redelivered event id is answered without effect."""
+    """Apply one verified event that passed validate_event. A redelivered event id is answered
+    without effect."""
     created = datetime.fromtimestamp(int(event.get("created", 0)), tz=UTC)
     handler = HANDLERS.get(event["type"])
     try:

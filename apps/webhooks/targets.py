@@ -25,7 +25,11 @@ def refuses_address(address: str) -> bool:
 
 
 def check_url(url: str, *, resolve: bool = True) -> None:
-    parts = urlsplit(url)
+    try:
+        parts = urlsplit(url)
+        port = parts.port  # ValueError for a port outside 0-65535 or not a number
+    except ValueError:
+        raise TargetRefused("The URL is not valid (check its port).") from None
     if parts.scheme not in ("http", "https") or not parts.hostname:
         raise TargetRefused("Use an absolute http(s) URL.")
     if settings.PRODUCTION and parts.scheme != "https":
@@ -33,7 +37,7 @@ def check_url(url: str, *, resolve: bool = True) -> None:
     if settings.WEBHOOK_ALLOW_PRIVATE_TARGETS or not resolve:
         return
     try:
-        infos = socket.getaddrinfo(parts.hostname, parts.port or (443 if parts.scheme == "https" else 80))
+        infos = socket.getaddrinfo(parts.hostname, port or (443 if parts.scheme == "https" else 80))
     except (socket.gaierror, UnicodeError) as exc:
         raise TargetRefused(f"{parts.hostname} does not resolve.") from exc
     if any(_is_internal(info[4][0]) for info in infos):

@@ -2,49 +2,67 @@
 POST /processor/connect/webhook (customer payments on connected accounts).
 
 Each is verified by the `stripe` library against its own signing secret; a bad or stale
-signature answers 400 and changes nothing.
+signature answers 400 and changes nothing. A signed body is then parsed within the API's JSON
+limits (apps.api.parsers) and its shape checked (processor_events.validate_event) before
+anything is recorded: a malformed event is 400 MALFORMED_REQUEST and leaves no trace. Every
+answer, errors included, is JSON in the agent API's `{error: {code, message}}` envelope.
 """
-
-import json
 
 import stripe
 from django.conf import settings
+from django.core.exceptions import RequestDataTooBig
 from django.http import JsonResponse
 from django.views.decorators.csrf import csrf_exempt
-from django.views.decorators.http import require_POST
 
+from apps.api import parsers
+from apps.api.errors import too_large
 from apps.billing import processor_events
+from apps.core.errors import STATUS_BY_CODE, ErrorCode
 
 
-def _error(status: int, code: str, message: str) -> JsonResponse:
-    return JsonResponse({"error": {"code": code, "message": message}}, status=status)
+def _error(status: int, code: str, message: str, headers: dict | None = None) -> JsonResponse:
+    return JsonResponse({"error": {"code": str(code), "message": message}}, status=status, headers=headers)
+
+
+def _malformed(message: str) -> JsonResponse:
+    return _error(400, ErrorCode.MALFORMED_REQUEST, message)
 
 
 def _receive(request, secret: str, endpoint: str) -> JsonResponse:
+    if request.method != "POST":
+        return _error(405, ErrorCode.METHOD_NOT_ALLOWED, f'Method "{request.method}" not allowed.', {"Allow": "POST"})
     if not secret:
         return _error(503, "PROCESSOR_NOT_CONFIGURED", "This endpoint has no signing secret configured.")
+    try:
+        payload = request.body.decode("utf-8")
+    except RequestDataTooBig as exc:
+        code, message, _, _ = too_large(exc)
+        return _error(STATUS_BY_CODE[code], code, message)
+    except UnicodeDecodeError:
+        return _malformed("The body is not UTF-8 text.")
     # The processor sends Stripe-Signature; the spec renders it Processor-Signature: accept both.
     signature = request.headers.get("Stripe-Signature") or request.headers.get("Processor-Signature")
     try:
-        stripe.Webhook.construct_event(request.body, signature, secret)
-        event = json.loads(request.body)
+        stripe.WebhookSignature.verify_header(payload, signature, secret, stripe.Webhook.DEFAULT_TOLERANCE)
     except stripe.SignatureVerificationError:
         return _error(400, "INVALID_SIGNATURE", "The signature is missing, invalid or too old.")
+    try:
+        event = processor_events.validate_event(parsers.loads(payload))
+    except parsers.BodyRejected as exc:
+        return _malformed(str(exc))
+    except processor_events.MalformedEvent as exc:
+        return _malformed(f"The body is not a processor event: {exc}")
     except ValueError:
-        return _error(400, "MALFORMED_REQUEST", "The body is not a JSON event.")
-    if not isinstance(event, dict) or not {"id", "type", "data"} <= event.keys():
-        return _error(400, "MALFORMED_REQUEST", "The body is not a processor event.")
+        return _malformed("The body is not a JSON event.")
     outcome = processor_events.handle(event, endpoint=endpoint)
     return JsonResponse({"received": True, "outcome": outcome})
 
 
 @csrf_exempt
-@require_POST
 def platform_webhook(request):
     return _receive(request, settings.PROCESSOR_WEBHOOK_SECRET, "platform")
 
 
 @csrf_exempt
-@require_POST
 def connect_webhook(request):
     return _receive(request, settings.PROCESSOR_CONNECT_WEBHOOK_SECRET, "connect")

@@ -9,7 +9,7 @@ from rest_framework.views import APIView, set_rollback
 
 from apps.api.authentication import OwnerApiKeyAuthentication
 from apps.api.errors import error_body, exception_handler
-from apps.api.views import ensure_tls
+from apps.api.views import MethodCheckedFirst, ensure_tls
 
 INSUFFICIENT_SCOPE = "INSUFFICIENT_SCOPE"
 
@@ -60,7 +60,7 @@ def owner_api_exception_handler(exc: Exception, context: dict) -> Response:
     return response
 
 
-class OwnerAPIView(APIView):
+class OwnerAPIView(MethodCheckedFirst, APIView):
     """Owner API: `request.user` is the OwnerApiKey, `request.auth` its access token.
     `required_scopes` maps each HTTP method to the scope it needs."""
 
