@@ -99,6 +99,11 @@ INSTALLED_APPS = [
     "daphne",
     "django.contrib.admin",
     "django.contrib.auth",
+# Proxies in front of the web processes whose X-Forwarded-For entries we believe (counted from the
+# right); 0: the peer address only. Every rate limit keys on apps.api.inputs.client_ip.
+TRUSTED_PROXY_COUNT = int(os.environ.get("TRUSTED_PROXY_COUNT", "1" if PRODUCTION else "0"))
+if TRUSTED_PROXY_COUNT < 0:
+    raise ImproperlyConfigured("TRUSTED_PROXY_COUNT must be 0 or more")
     "django.contrib.contenttypes",
     "django.contrib.sessions",
     "django.contrib.messages",
@@ -260,6 +265,9 @@ PASSWORD_RESET_TIMEOUT = 60 * 60 * 3  # a reset link works for three hours
 # Kiosk web app origins allowed to call the kiosk API cross-origin.
 CORS_ALLOWED_ORIGINS = env_list("KIOSK_APP_ORIGINS", "" if PRODUCTION else "http://localhost:5173")
 CORS_URLS_REGEX = r"^/api/public/.*$"
+# Failed sign-ins per client IP, whatever the email (password spraying), then 429.
+LOGIN_IP_FAILURE_LIMIT = int(os.environ.get("LOGIN_IP_FAILURE_LIMIT", "20"))
+LOGIN_IP_FAILURE_WINDOW = int(os.environ.get("LOGIN_IP_FAILURE_WINDOW", "600"))
 CORS_ALLOW_HEADERS = ("accept", "content-type", "x-device-id", "x-device-token", "x-request-id")
 CORS_EXPOSE_HEADERS = ("x-request-id", "retry-after")
 
@@ -287,6 +295,7 @@ REST_FRAMEWORK = {
     },
 }
 
+    "NUM_PROXIES": TRUSTED_PROXY_COUNT,  # DRF's get_ident agrees with client_ip
 # Owner API (/api/owner/*): OAuth-style API keys with django-oauth-toolkit. Each key is a DOT
 # Application (client-credentials grant, secret stored hashed) owned through apps.owner_api.
 OAUTH2_PROVIDER_APPLICATION_MODEL = "oauth2_provider.Application"

@@ -1,5 +1,7 @@
 """Input helpers shared by every surface's views."""
 
+import ipaddress
+
 from django.conf import settings
 from django.http import HttpRequest
 from rest_framework import serializers
@@ -13,7 +15,23 @@ def validated(serializer_class: type[serializers.Serializer], data) -> dict:
 
 
 def client_ip(request: HttpRequest) -> str:
-    """The caller's address; the first X-Forwarded-For hop only when a trusted proxy sets it."""
-    if settings.SECURE_PROXY_SSL_HEADER and request.META.get("HTTP_X_FORWARDED_FOR"):
-        return request.META["HTTP_X_FORWARDED_FOR"].split(",")[0].strip()
-    return request.META.get("REMOTE_ADDR", "")
+    """The caller's address, the one every rate limit, sign-in counter and log line keys on.
+
+    With TRUSTED_PROXY_COUNT = 0 it is the socket's peer (REMOTE_ADDR) and X-Forwarded-For is
+    ignored: anyone can send that header. Behind n trusted proxies each proxy appends the address
+    it received the request from, so the n-th entry from the right is the address the outermost
+    trusted proxy saw; everything left of it was written by the client. An entry that is not an
+    IP address (a misconfigured proxy) falls back to REMOTE_ADDR, which keys all such callers
+    together rather than on something the client chose. DRF's NUM_PROXIES is set to the same
+    count, and our throttles' get_ident calls this."""
+    remote_addr = request.META.get("REMOTE_ADDR", "")
+    trusted = settings.TRUSTED_PROXY_COUNT
+    forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "")
+    if trusted <= 0 or not forwarded:
+        return remote_addr
+    hops = [hop.strip() for hop in forwarded.split(",")]
+    candidate = hops[-min(trusted, len(hops))]
+    try:
+        return str(ipaddress.ip_address(candidate))
+    except ValueError:
+        return remote_addr

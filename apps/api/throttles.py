@@ -1,10 +1,12 @@
 """Rate limits per surface. Buckets live in the cache (Redis in production), so every web
-process shares them."""
+process shares them. Every throttle counts with the atomic window below and keys a caller's
+address on `client_ip` (TRUSTED_PROXY_COUNT), never on a raw X-Forwarded-For."""
 
 import uuid
 
 from rest_framework.throttling import SimpleRateThrottle
 
+from apps.api.inputs import client_ip
 from apps.core.cache import increment
 
 
@@ -12,7 +14,15 @@ class AtomicWindowThrottle(SimpleRateThrottle):
     """A fixed window counted with the cache's atomic increment (Redis INCR). DRF's own
     history list is read, appended and written back, so concurrent requests (several threads or
     web processes) overwrite each other's counts and a limit shared across processes is not
-    enforced at all under load; an increment cannot lose a request."""
+    enforced at all under load; an increment cannot lose a request.
+
+    `security_limit`: a brute-force guard (pairing, token endpoints). While Redis is unreachable
+    it counts in process memory instead of failing open, like the sign-in counters."""
+
+    security_limit = False
+
+    def get_ident(self, request) -> str:
+        return client_ip(request)
 
     def allow_request(self, request, view) -> bool:
         if self.rate is None:
@@ -29,7 +39,7 @@ class AtomicWindowThrottle(SimpleRateThrottle):
         return count <= self.num_requests or self.throttle_failure()
 
     def count_request(self, request, window_key: str, timeout: int) -> int | None:
-        return increment(window_key, timeout)
+        return increment(window_key, timeout, security=self.security_limit)
 
     def wait(self) -> float:
         return max(1.0, self.window_ends_at - self.now)
@@ -67,6 +77,7 @@ class PairingThrottle(AtomicWindowThrottle):
     """Pairing is unauthenticated: limit attempts per client IP so 6 digits cannot be guessed."""
 
     scope = "pairing"
+    security_limit = True
 
     def get_cache_key(self, request, view):
         return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}

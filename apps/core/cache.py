@@ -1,11 +1,18 @@
 """The Redis cache, made to fail open: while Redis is unreachable, reads miss and writes are
-dropped (logged once per outage), so the REST surfaces keep answering. What the cache holds here
-is all best-effort: throttle buckets (they fail open), heartbeat write coalescing (heartbeats are
-then written every time), and the session cache (sessions are read from the database)."""
+dropped (logged once per outage), so the REST surfaces keep answering. What the cache holds is
+mostly best-effort: usage throttle buckets (they fail open), heartbeat write coalescing
+(heartbeats are then written every time), and the session cache (sessions are read from the
+database).
+
+Brute-force guards are the exception (`security_counters`): sign-in and 2FA failure counters
+and the pairing and token-endpoint throttles must not turn into "no limit" while Redis is away,
+so they count in this process's own memory until Redis answers again."""
 
 import functools
 import logging
 
+from django.core.cache import caches
+from django.core.cache.backends.locmem import LocMemCache
 from django.core.cache.backends.redis import RedisCache, RedisCacheClient
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
@@ -23,13 +30,12 @@ def _fail_open(fallback):
             try:
                 result = method(self, *args, **kwargs)
             except _UNREACHABLE as exc:
-                if not self._outage:
-                    logger.warning("Redis cache unreachable (%s); serving without it", exc.__class__.__name__)
-                self._outage = True
+                self.note_outage(exc)
                 return fallback(*args, **kwargs)
             self._outage = False
             return result
 
+        wrapper.strict = method  # the same call, raising while Redis is unreachable
         return wrapper
 
     return decorate
@@ -39,15 +45,23 @@ def _default(key, default=None, *args, **kwargs):
     return default
 
 
-def increment(key: str, timeout: int) -> int | None:
+def increment(key: str, timeout: int, *, security: bool = False) -> int | None:
     """Add one to the counter `key`, which expires `timeout` seconds after its first count, and
     return the new count: one round trip on Redis, add-then-incr on the embedded local-memory
-    cache. None when the cache keeps losing the key (callers treat it like an outage)."""
+    cache. None when the cache keeps losing the key (callers treat it like an outage).
+    `security`: a brute-force guard, counted in process memory while Redis is unreachable
+    (`security_counters`) instead of failing open."""
+    if security:
+        return security_counters.increment(key, timeout)
     from django.core.cache import cache
 
     count_in_window = getattr(cache, "count_in_window", None)
     if count_in_window is not None:
         return count_in_window(key, timeout)
+    return _add_then_incr(cache, key, timeout)
+
+
+def _add_then_incr(cache, key: str, timeout: int) -> int | None:
     for _ in range(2):  # the key may expire between add and incr: start it again once
         cache.add(key, 0, timeout=timeout)
         try:
@@ -94,6 +108,11 @@ class FailOpenRedisCache(RedisCache):
         super().__init__(server, params)
         self._class = ReusedClientRedisCacheClient
 
+    def note_outage(self, exc: Exception) -> None:
+        if not self._outage:
+            logger.warning("Redis cache unreachable (%s); serving without it", exc.__class__.__name__)
+        self._outage = True
+
     get = _fail_open(_default)(RedisCache.get)
     get_many = _fail_open(lambda *a, **k: {})(RedisCache.get_many)
     has_key = _fail_open(lambda *a, **k: False)(RedisCache.has_key)
@@ -131,3 +150,44 @@ class FailOpenRedisCache(RedisCache):
         return {
             key_map[key]: loads(value) for key, value in zip(key_map, values, strict=True) if value is not None
         }, count
+
+
+class SecurityCounters:
+    """The cache calls of the brute-force guards. They go to the shared cache (Redis, so every web
+    process counts together); while Redis is unreachable they go to `fallback`, a local-memory
+    cache of this process, instead of failing open. Each process then enforces the limits on its
+    own: with N web processes an attacker gets at most N times a limit, not an unlimited number
+    of guesses. Once Redis answers again the counts made in memory are no longer read (they
+    expire with their windows). The embedded mode's cache is process memory already."""
+
+    def __init__(self):
+        self.fallback = LocMemCache("security-counters", {"OPTIONS": {"MAX_ENTRIES": 100_000}})
+
+    def _run(self, name: str, args: tuple, in_memory):
+        """`name` on Redis (its raising variant), or `in_memory(cache)` on process memory."""
+        shared = caches["default"]
+        if not isinstance(shared, FailOpenRedisCache):  # process memory already: never unreachable
+            return in_memory(shared)
+        try:
+            result = getattr(FailOpenRedisCache, name).strict(shared, *args)
+        except _UNREACHABLE as exc:
+            shared.note_outage(exc)
+            return in_memory(self.fallback)
+        shared._outage = False
+        return result
+
+    def get_many(self, keys: list[str]) -> dict:
+        return self._run("get_many", (keys,), lambda cache: cache.get_many(keys))
+
+    def add(self, key: str, value, timeout: int) -> bool:
+        return self._run("add", (key, value, timeout), lambda cache: cache.add(key, value, timeout))
+
+    def delete_many(self, keys: list[str]) -> None:
+        self._run("delete_many", (keys,), lambda cache: cache.delete_many(keys))
+
+    def increment(self, key: str, timeout: int) -> int | None:
+        """Like `increment`: one atomic count on Redis, add-then-incr in memory."""
+        return self._run("count_in_window", (key, timeout), lambda cache: _add_then_incr(cache, key, timeout))
+
+
+security_counters = SecurityCounters()

@@ -4,11 +4,11 @@ limit per key, and 403 INSUFFICIENT_SCOPE in the usual {error: {code, message}} 
 from rest_framework import exceptions
 from rest_framework.permissions import BasePermission
 from rest_framework.response import Response
-from rest_framework.throttling import SimpleRateThrottle
 from rest_framework.views import APIView, set_rollback
 
 from apps.api.authentication import OwnerApiKeyAuthentication
 from apps.api.errors import error_body, exception_handler
+from apps.api.throttles import AtomicWindowThrottle
 from apps.api.views import MethodCheckedFirst, ensure_tls
 
 INSUFFICIENT_SCOPE = "INSUFFICIENT_SCOPE"
@@ -34,7 +34,7 @@ class HasRequiredScope(BasePermission):
         return True
 
 
-class OwnerApiThrottle(SimpleRateThrottle):
+class OwnerApiThrottle(AtomicWindowThrottle):
     """120 requests a minute per API key (THROTTLE_OWNER_API); all of a key's tokens share it."""
 
     scope = "owner_api"

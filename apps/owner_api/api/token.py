@@ -10,22 +10,23 @@ from drf_spectacular.utils import OpenApiExample, extend_schema, inline_serializ
 from oauth2_provider.views import TokenView
 from rest_framework import serializers
 from rest_framework.parsers import FormParser
-from rest_framework.throttling import SimpleRateThrottle
 
-from apps.api.inputs import client_ip
+from apps.api.throttles import AtomicWindowThrottle
 from apps.api.views import PublicAPIView, ensure_tls
 from apps.owner_api.api.base import owner_api_exception_handler
 
 _dot_token_view = TokenView.as_view()
 
 
-class TokenRequestThrottle(SimpleRateThrottle):
-    """Token requests per client IP (THROTTLE_OWNER_API_TOKEN): secrets cannot be walked."""
+class TokenRequestThrottle(AtomicWindowThrottle):
+    """Token requests per client IP (THROTTLE_OWNER_API_TOKEN): secrets cannot be walked, even
+    while Redis is away (a brute-force guard)."""
 
     scope = "owner_api_token"
+    security_limit = True
 
     def get_cache_key(self, request, view):
-        return self.cache_format % {"scope": self.scope, "ident": client_ip(request)}
+        return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
 
 
 class TokenRequestIn(serializers.Serializer):

@@ -18,7 +18,7 @@ from django_otp import login as otp_login
 from apps.accounts import services as account_services
 from apps.accounts.models import LoginChallenge
 from apps.api.inputs import client_ip
-from apps.core.errors import DomainError
+from apps.core.errors import DomainError, ErrorCode
 from apps.panel.access import ANY_ROLE, is_panel_user, panel_page
 from apps.panel.forms import LoginForm, TotpCodeForm
 from apps.panel.pages import error_text, render_page
@@ -45,6 +45,7 @@ def login_view(request):
     if is_panel_user(request.user):
         return redirect("panel:dashboard")
     form = LoginForm(request.POST or None)
+    status, headers = 200, {}
     if request.method == "POST" and form.is_valid():
         try:
             result = account_services.panel_login(
@@ -52,13 +53,18 @@ def login_view(request):
             )
         except DomainError as exc:
             form.add_error(None, error_text(exc))
+            if exc.code == ErrorCode.RATE_LIMITED:  # the form says so in words; scripts read 429
+                status, headers = 429, exc.headers
         else:
             request.session[NEXT_KEY] = request.GET.get("next", "")
             if result.challenge is not None:
                 request.session[CHALLENGE_KEY] = result.challenge.public_id
                 return redirect("panel:login_2fa")
             return _sign_in(request, result.user)
-    return render(request, "panel/login.html", {"form": form})
+    response = render(request, "panel/login.html", {"form": form}, status=status)
+    for name, value in headers.items():
+        response[name] = value
+    return response
 
 
 def login_two_factor_view(request):
