@@ -94,16 +94,16 @@ ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "" if PRODUCTION else "localhost,127.0
 REQUIRE_TLS = env_bool("REQUIRE_TLS", PRODUCTION)
 WEBHOOK_ALLOW_PRIVATE_TARGETS = env_bool("WEBHOOK_ALLOW_PRIVATE_TARGETS", not PRODUCTION)
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if env_bool("TRUST_PROXY", PRODUCTION) else None
-
-INSTALLED_APPS = [
-    "daphne",
-    "django.contrib.admin",
-    "django.contrib.auth",
 # Proxies in front of the web processes whose X-Forwarded-For entries we believe (counted from the
 # right); 0: the peer address only. Every rate limit keys on apps.api.inputs.client_ip.
 TRUSTED_PROXY_COUNT = int(os.environ.get("TRUSTED_PROXY_COUNT", "1" if PRODUCTION else "0"))
 if TRUSTED_PROXY_COUNT < 0:
     raise ImproperlyConfigured("TRUSTED_PROXY_COUNT must be 0 or more")
+
+INSTALLED_APPS = [
+    "daphne",
+    "django.contrib.admin",
+    "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
     "django.contrib.messages",
@@ -255,6 +255,9 @@ TWO_FACTOR_CHALLENGE_TTL = timedelta(minutes=5)
 TWO_FACTOR_MAX_ATTEMPTS = 5
 LOGIN_FAILURE_LIMIT = 5  # failed logins per email+IP per window, then 429
 LOGIN_FAILURE_WINDOW = 60
+# Failed sign-ins per client IP, whatever the email (password spraying), then 429.
+LOGIN_IP_FAILURE_LIMIT = int(os.environ.get("LOGIN_IP_FAILURE_LIMIT", "20"))
+LOGIN_IP_FAILURE_WINDOW = int(os.environ.get("LOGIN_IP_FAILURE_WINDOW", "600"))
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
@@ -265,9 +268,6 @@ PASSWORD_RESET_TIMEOUT = 60 * 60 * 3  # a reset link works for three hours
 # Kiosk web app origins allowed to call the kiosk API cross-origin.
 CORS_ALLOWED_ORIGINS = env_list("KIOSK_APP_ORIGINS", "" if PRODUCTION else "http://localhost:5173")
 CORS_URLS_REGEX = r"^/api/public/.*$"
-# Failed sign-ins per client IP, whatever the email (password spraying), then 429.
-LOGIN_IP_FAILURE_LIMIT = int(os.environ.get("LOGIN_IP_FAILURE_LIMIT", "20"))
-LOGIN_IP_FAILURE_WINDOW = int(os.environ.get("LOGIN_IP_FAILURE_WINDOW", "600"))
 CORS_ALLOW_HEADERS = ("accept", "content-type", "x-device-id", "x-device-token", "x-request-id")
 CORS_EXPOSE_HEADERS = ("x-request-id", "retry-after")
 
@@ -285,6 +285,7 @@ REST_FRAMEWORK = {
     "UNAUTHENTICATED_USER": None,
     "EXCEPTION_HANDLER": "apps.api.errors.exception_handler",
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "NUM_PROXIES": TRUSTED_PROXY_COUNT,  # DRF's get_ident agrees with client_ip
     "DEFAULT_THROTTLE_RATES": {
         "kiosk": os.environ.get("THROTTLE_KIOSK", "600/min"),
         "pairing": os.environ.get("THROTTLE_PAIRING", "10/min"),
@@ -295,7 +296,6 @@ REST_FRAMEWORK = {
     },
 }
 
-    "NUM_PROXIES": TRUSTED_PROXY_COUNT,  # DRF's get_ident agrees with client_ip
 # Owner API (/api/owner/*): OAuth-style API keys with django-oauth-toolkit. Each key is a DOT
 # Application (client-credentials grant, secret stored hashed) owned through apps.owner_api.
 OAUTH2_PROVIDER_APPLICATION_MODEL = "oauth2_provider.Application"
