@@ -88,6 +88,11 @@ PROCESSOR_SECRET_KEY = os.environ.get("PROCESSOR_SECRET_KEY", "")
 PROCESSOR_API_BASE = os.environ.get("PROCESSOR_API_BASE", "")
 PROCESSOR_WEBHOOK_SECRET = os.environ.get("PROCESSOR_WEBHOOK_SECRET", "")
 PROCESSOR_CONNECT_WEBHOOK_SECRET = os.environ.get("PROCESSOR_CONNECT_WEBHOOK_SECRET", "")
+# Each processor request gives up after PROCESSOR_TIMEOUT seconds and is retried at most
+# PROCESSOR_MAX_NETWORK_RETRIES times (same idempotency key); the library's defaults (80 s, 2)
+# would hold a request thread and a database connection for minutes.
+PROCESSOR_TIMEOUT = float(os.environ.get("PROCESSOR_TIMEOUT", "10"))
+PROCESSOR_MAX_NETWORK_RETRIES = int(os.environ.get("PROCESSOR_MAX_NETWORK_RETRIES", "1"))
 
 DEBUG = env_bool("DEBUG", False)
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "" if PRODUCTION else "localhost,127.0.0.1,[::1],testserver")

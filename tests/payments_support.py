@@ -1,5 +1,7 @@
 """Shared set-up for payment tests: the processor stand-in, a connected account, a session with
-a cart, signed processor events, and a recorder of the kiosk's real-time events."""
+a cart, signed processor events, a recorder of the kiosk's real-time events, and for fault tests
+a short processor timeout, a recorder of every real-time event and a snapshot of every row a
+payment change may write."""
 
 import json
 import secrets
@@ -8,9 +10,14 @@ import time
 import pytest
 import stripe
 
-from apps.billing.models import OwnerBilling
+from apps.accounts.models import User
+from apps.billing.models import OwnerBilling, Payment, ProcessorCall, Refund
+from apps.core.models import DomainEvent
 from apps.orders import services as order_services
+from apps.orders.models import Order
 from apps.sessions import services as session_services
+from apps.sessions.models import Session
+from apps.webhooks.models import WebhookDelivery
 from tests import factories
 from tests.processor_standin import ProcessorStandIn
 
@@ -27,6 +34,46 @@ def processor(settings):
         settings.PROCESSOR_WEBHOOK_SECRET = PLATFORM_SECRET
         settings.PROCESSOR_CONNECT_WEBHOOK_SECRET = CONNECT_SECRET
         yield standin
+
+
+QUICK_TIMEOUT = 0.3  # seconds: PROCESSOR_TIMEOUT under `quick_processor`
+SLOW_ANSWER = 1.0  # seconds: longer than QUICK_TIMEOUT
+
+
+@pytest.fixture
+def quick_processor(processor, settings):
+    """The stand-in, with a short PROCESSOR_TIMEOUT and one network retry, for fault tests."""
+    settings.PROCESSOR_TIMEOUT = QUICK_TIMEOUT
+    settings.PROCESSOR_MAX_NETWORK_RETRIES = 1
+    return processor
+
+
+@pytest.fixture
+def broadcasts(monkeypatch):
+    """Every real-time event sent, to kiosks, agents and owners: (event, data)."""
+    sent = []
+
+    def record(channels, event, data, **extra):
+        sent.append((event, data))
+
+    monkeypatch.setattr("apps.billing.kiosk_events.broadcast", record)
+    monkeypatch.setattr("apps.realtime.events.broadcast", record)
+    return sent
+
+
+def payment_rows(session: Session) -> dict:
+    """Every row a payment change may write (session, its agent, order, payments, refunds,
+    reservations, domain events and webhook deliveries), for before/after comparisons."""
+    return {
+        "session": Session.objects.filter(pk=session.pk).values().get(),
+        "agent": list(User.objects.filter(pk=session.agent_id).values("agent_status")),
+        "orders": list(Order.objects.filter(session=session).values()),
+        "payments": list(Payment.objects.filter(order__session=session).order_by("pk").values()),
+        "refunds": list(Refund.objects.filter(order__session=session).order_by("pk").values()),
+        "reservations": list(ProcessorCall.objects.values()),
+        "events": DomainEvent.objects.count(),
+        "deliveries": WebhookDelivery.objects.count(),
+    }
 
 
 @pytest.fixture

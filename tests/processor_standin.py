@@ -3,11 +3,17 @@
 It answers the calls the service makes (payment intents, cancel, refunds, connected accounts,
 account links) like the processor does, honours Idempotency-Key like the processor does (same
 key -> same response), and records every request: method, path, headers, decoded form body.
+
+Fault modes: `fail_next` (one 402 refusal), `fail(status, times)` (refusals or 5xx errors, the
+call not carried out), `delay_seconds` (the call is carried out, then the answer comes late, as
+when the network loses it), and `during_call` (a function run in the server's thread while a
+request is being answered, e.g. to probe the database from another connection).
 """
 
 import json
 import secrets
 import threading
+import time
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qsl
@@ -27,6 +33,10 @@ class ProcessorStandIn:
         self.intents: dict[str, dict] = {}
         self.by_idempotency_key: dict[str, dict] = {}
         self.fail_next: dict | None = None  # an error body to answer the next call with (status 402)
+        self.failures: list[tuple[int, dict]] = []  # (status, error body) for the next calls, in order
+        self.delay_seconds = 0.0
+        self.during_call = None  # f(call), run before answering
+        self._lock = threading.Lock()
         standin = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -36,13 +46,20 @@ class ProcessorStandIn:
                 call = Call("POST", self.path, dict(self.headers.items()), params)
                 standin.calls.append(call)
                 status, body = standin.answer(call)
+                if standin.during_call is not None:
+                    standin.during_call(call)
+                if standin.delay_seconds:
+                    time.sleep(standin.delay_seconds)
                 raw = json.dumps(body).encode()
-                self.send_response(status)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(raw)))
-                self.send_header("Request-Id", "req_" + secrets.token_hex(6))
-                self.end_headers()
-                self.wfile.write(raw)
+                try:
+                    self.send_response(status)
+                    self.send_header("Content-Type", "application/json")
+                    self.send_header("Content-Length", str(len(raw)))
+                    self.send_header("Request-Id", "req_" + secrets.token_hex(6))
+                    self.end_headers()
+                    self.wfile.write(raw)
+                except (BrokenPipeError, ConnectionResetError):  # the client gave up waiting
+                    pass
 
             def log_message(self, *args):
                 pass
@@ -66,17 +83,26 @@ class ProcessorStandIn:
     def calls_to(self, path: str) -> list[Call]:
         return [call for call in self.calls if call.path == path]
 
+    def fail(self, status: int, *, times: int = 1, message: str = "") -> None:
+        """Answer the next `times` calls with `status` (402 card_error, 500 api_error, ...)."""
+        kind = "api_error" if status >= 500 else "card_error" if status == 402 else "invalid_request_error"
+        self.failures += [(status, {"type": kind, "message": message or f"Stand-in {status}"})] * times
+
     def answer(self, call: Call) -> tuple[int, dict]:
-        if self.fail_next is not None:
-            error, self.fail_next = self.fail_next, None
-            return 402, {"error": error}
-        key = call.headers.get("Idempotency-Key")
-        if key and key in self.by_idempotency_key:
-            return 200, self.by_idempotency_key[key]
-        body = self._handle(call)
-        if key:
-            self.by_idempotency_key[key] = body
-        return 200, body
+        with self._lock:
+            if self.fail_next is not None:
+                error, self.fail_next = self.fail_next, None
+                return 402, {"error": error}
+            if self.failures:
+                status, error = self.failures.pop(0)
+                return status, {"error": error}
+            key = call.headers.get("Idempotency-Key")
+            if key and key in self.by_idempotency_key:
+                return 200, self.by_idempotency_key[key]
+            body = self._handle(call)
+            if key:
+                self.by_idempotency_key[key] = body
+            return 200, body
 
     def _handle(self, call: Call) -> dict:
         p, path = call.params, call.path

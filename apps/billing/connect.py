@@ -8,17 +8,21 @@ from apps.billing.models import OwnerBilling
 
 
 def onboarding_link(*, owner: Owner, refresh_url: str, return_url: str) -> str:
-    """The processor's hosted onboarding URL for the owner's account (created on first use)."""
-    with transaction.atomic():
-        billing, _ = OwnerBilling.objects.select_for_update().get_or_create(owner=owner)
-        if not billing.account_id:
-            account = processor.call(
-                processor.client().v1.accounts.create,
-                params={"type": "standard", "metadata": {"owner_id": str(owner.pk)}},
-                options={"idempotency_key": f"connect-account-{owner.pk}"},
-            )
-            billing.account_id = account.id
-            billing.save(update_fields=["account_id"])
+    """The processor's hosted onboarding URL for the owner's account (created on first use). No
+    lock is held during the calls: the account's idempotency key is the owner's, so concurrent
+    first uses get the same account from the processor and record the same id."""
+    billing, _ = OwnerBilling.objects.get_or_create(owner=owner)
+    if not billing.account_id:
+        account = processor.call(
+            processor.client().v1.accounts.create,
+            params={"type": "standard", "metadata": {"owner_id": str(owner.pk)}},
+            options={"idempotency_key": f"connect-account-{owner.pk}"},
+        )
+        with transaction.atomic():
+            billing = OwnerBilling.objects.select_for_update().get(pk=billing.pk)
+            if not billing.account_id:
+                billing.account_id = account.id
+                billing.save(update_fields=["account_id"])
     link = processor.call(
         processor.client().v1.account_links.create,
         params={

@@ -97,3 +97,20 @@ class PlatformFee(models.Model):
 
     def __str__(self) -> str:
         return self.fee_id
+
+
+class ProcessorCall(models.Model):
+    """A processor call in flight for an order (send to payment, cancel, end in payment, refund),
+    reserved in a short transaction before the call and deleted in the transaction that records
+    its result, or at once when it fails. While it lives, the order's other payment changes
+    answer 409 PROCESSOR_CALL_IN_PROGRESS. One left behind by a crashed process stops counting at
+    `expires_at`; the next attempt sends the same idempotency key, so it cannot act twice."""
+
+    order = models.OneToOneField("orders.Order", on_delete=models.CASCADE, related_name="processor_call")
+    action = models.CharField(max_length=20)
+    idempotency_key = models.CharField(max_length=100)
+    started_at = models.DateTimeField(default=timezone.now)
+    expires_at = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return f"{self.action} {self.idempotency_key}"

@@ -2,25 +2,69 @@
 
 PROCESSOR_API_BASE points the library elsewhere (a local stand-in in tests). Without
 PROCESSOR_SECRET_KEY (the embedded default) every call answers 503 PROCESSOR_NOT_CONFIGURED.
+Every request is bounded: PROCESSOR_TIMEOUT seconds per attempt, PROCESSOR_MAX_NETWORK_RETRIES
+retries (the library resends the same Idempotency-Key). Callers never hold a transaction or a
+row lock across a call (apps/billing/processor_calls.py).
 """
+
+import logging
 
 import stripe
 from django.conf import settings
+from django.db import connection
 
 from apps.core.errors import DomainError, ErrorCode
+
+log = logging.getLogger(__name__)
 
 
 def client() -> stripe.StripeClient:
     if not settings.PROCESSOR_SECRET_KEY:
         raise DomainError(ErrorCode.PROCESSOR_NOT_CONFIGURED, "Payments are not configured on this server.")
     base = {"api": settings.PROCESSOR_API_BASE} if settings.PROCESSOR_API_BASE else {}
-    return stripe.StripeClient(settings.PROCESSOR_SECRET_KEY, base_addresses=base, max_network_retries=2)
+    return stripe.StripeClient(
+        settings.PROCESSOR_SECRET_KEY,
+        base_addresses=base,
+        http_client=stripe.RequestsClient(timeout=settings.PROCESSOR_TIMEOUT),
+        max_network_retries=settings.PROCESSOR_MAX_NETWORK_RETRIES,
+    )
+
+
+def longest_call_seconds() -> float:
+    """An upper bound on one call: every attempt times out, with the library's backoff (at most
+    5 s) between attempts. A reservation left behind by a crashed process expires after it."""
+    attempts = settings.PROCESSOR_MAX_NETWORK_RETRIES + 1
+    return attempts * settings.PROCESSOR_TIMEOUT + (attempts - 1) * stripe.HTTPClient.MAX_DELAY + 1
+
+
+def _lend_back_connection() -> None:
+    """Outside a transaction, give the database connection back to the pool for the duration of
+    the call: a slow processor must not hold one of the pool's few connections."""
+    if not connection.in_atomic_block and getattr(connection, "pool", None) is not None:
+        connection.close()
 
 
 def call(operation, *args, **kwargs):
-    """Run a processor call, turning the library's errors into a clear 502."""
+    """Run a processor call. A refusal (4xx) is 502 PROCESSOR_ERROR with the processor's message;
+    no answer in time, a refused connection, a 5xx or a 429 is 503 PROCESSOR_UNAVAILABLE."""
+    _lend_back_connection()
     try:
         return operation(*args, **kwargs)
+    except stripe.APIConnectionError as exc:
+        log.warning("processor unreachable: %s", exc.__class__.__name__)
+        raise _unavailable() from exc
     except stripe.StripeError as exc:
+        status = exc.http_status or 0
+        if status >= 500 or status == 429:
+            log.warning("processor unavailable: HTTP %s", status)
+            raise _unavailable() from exc
         message = getattr(exc, "user_message", None) or str(exc) or exc.__class__.__name__
         raise DomainError(ErrorCode.PROCESSOR_ERROR, f"The payment processor refused: {message}") from exc
+
+
+def _unavailable() -> DomainError:
+    return DomainError(
+        ErrorCode.PROCESSOR_UNAVAILABLE,
+        "The payment processor did not answer in time. Nothing was changed: try again in a moment.",
+        headers={"Retry-After": "5"},
+    )

@@ -1,5 +1,6 @@
 """Refunds: by the owner's owners and managers only, never agents; full or partial, through
-the processor on the connected account."""
+the processor on the connected account, called outside the order's row lock
+(apps/billing/processor_calls.py)."""
 
 from typing import TYPE_CHECKING
 
@@ -7,7 +8,7 @@ from django.db import transaction
 from django.db.models import Sum
 
 from apps.accounts.models import User
-from apps.billing import processor
+from apps.billing import processor, processor_calls
 from apps.billing.models import Payment, PaymentStatus, Refund
 from apps.core.errors import DomainError, ErrorCode
 from apps.orders import fulfilment
@@ -44,8 +45,7 @@ def refund_order(
         if order.status not in REFUNDABLE:
             raise DomainError(ErrorCode.REFUND_NOT_ALLOWED, f"A {order.status} order cannot be refunded.")
         payment = Payment.objects.get(order=order, status=PaymentStatus.SUCCEEDED)
-        refunded = Refund.objects.filter(order=order).aggregate(total=Sum("amount_cents"))["total"] or 0
-        remaining = payment.amount_cents - refunded
+        remaining = payment.amount_cents - _refunded(order)
         amount = remaining if amount_cents is None else amount_cents
         if not 1 <= amount <= remaining:
             raise DomainError(
@@ -53,15 +53,35 @@ def refund_order(
                 "The refund amount is out of range.",
                 details={"amount_cents": [f"Must be between 1 and {remaining}."]},
             )
-        count = Refund.objects.filter(order=order).count()
+        processor_api = processor.client()
+        # The n-th refund of the order keeps its key until it is recorded: a retry after a timeout
+        # gets the refund the processor may already have made, never a second one.
+        key = f"refund-{order.pk}-{Refund.objects.filter(order=order).count() + 1}"
+        reservation = processor_calls.reserve(order_id=order.pk, action="refund", idempotency_key=key)
+    with processor_calls.released_on_failure(reservation):
         result = processor.call(
-            processor.client().v1.refunds.create,
+            processor_api.v1.refunds.create,
             params={"payment_intent": payment.intent_id, "amount": amount, "reason": "requested_by_customer"},
-            options={"stripe_account": payment.account_id, "idempotency_key": f"refund-{order.pk}-{count + 1}"},
+            options={"stripe_account": payment.account_id, "idempotency_key": key},
         )
-        refund = Refund.objects.create(
-            order=order, payment=payment, refund_id=result.id, amount_cents=amount, reason=reason, created_by=by_user
-        )
-        if amount == remaining:
-            fulfilment.move(order, OrderStatus.REFUNDED)
+        with transaction.atomic():
+            order = Order.objects.select_for_update().get(pk=order.pk)
+            refund = Refund.objects.filter(refund_id=result.id).first()
+            if refund is None:  # else recorded by an attempt that took over an expired reservation
+                remaining = payment.amount_cents - _refunded(order)
+                refund = Refund.objects.create(
+                    order=order,
+                    payment=payment,
+                    refund_id=result.id,
+                    amount_cents=amount,
+                    reason=reason,
+                    created_by=by_user,
+                )
+                if amount >= remaining:
+                    fulfilment.move(order, OrderStatus.REFUNDED)
+            processor_calls.finish(reservation)
     return refund
+
+
+def _refunded(order: Order) -> int:
+    return Refund.objects.filter(order=order).aggregate(total=Sum("amount_cents"))["total"] or 0

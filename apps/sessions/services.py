@@ -84,18 +84,23 @@ def session_accept(*, public_id: str, agent: User) -> Session:
 
 
 def session_end(*, public_id: str, agent: User, reason: str, notes: str) -> Session:
-    """The accepting agent ends the session with one of the four reasons."""
+    """The accepting agent ends the session with one of the four reasons. A session in payment
+    is ended by billing (payment_abandon), which cancels its intent outside the row lock first."""
     with transaction.atomic():
         session = selectors.session_visible_to_agent(agent=agent, public_id=public_id, lock=True)
-        if session.agent_id != agent.pk:
-            raise DomainError(ErrorCode.SESSION_NOT_OWNED, "Only the agent who accepted this session can end it.")
-        was_in_payment = session.status == SessionStatus.PAYMENT
-        _close(session, action=f"end:{reason}", reason=reason, notes=notes)
-        if was_in_payment:
-            from apps.billing.payments import payment_abandon  # billing builds on sessions
+        if session.status != SessionStatus.PAYMENT:
+            session_end_locked(session=session, agent=agent, reason=reason, notes=notes)
+            return session
+    from apps.billing.payments import payment_abandon  # billing builds on sessions
 
-            payment_abandon(session=session)
-    return session
+    return payment_abandon(public_id=public_id, agent=agent, reason=reason, notes=notes)
+
+
+def session_end_locked(*, session: Session, agent: User, reason: str, notes: str) -> None:
+    """The agent's end of `session`; the caller holds the transaction and the session row lock."""
+    if session.agent_id != agent.pk:
+        raise DomainError(ErrorCode.SESSION_NOT_OWNED, "Only the agent who accepted this session can end it.")
+    _close(session, action=f"end:{reason}", reason=reason, notes=notes)
 
 
 def session_release(*, public_id: str, notes: str) -> Session:
