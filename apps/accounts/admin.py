@@ -1,12 +1,17 @@
 """Super-admin: tenants (suspend, change plan), businesses, users, access tokens, 2FA challenges.
-Secrets' hashes are read-only everywhere; plaintext secrets are never stored or shown."""
+Secrets' hashes are read-only everywhere; plaintext secrets are never stored or shown. State that
+services own (suspension, plan, a user's active flag and agent status, a token's revocation, a
+record's tenant) is read-only in the forms and changes only through the actions, which call the
+services one object at a time (events, webhooks, released sessions)."""
 
 from django.contrib import admin, messages
 from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
 from django.db.models import Count
 
+from apps.accounts import services
 from apps.accounts.models import Business, LoginChallenge, Owner, PersonalAccessToken, User
 from apps.billing.models import OwnerBilling, Plan
+from apps.billing.plans import plan_set
 
 
 class BusinessInline(admin.TabularInline):
@@ -34,7 +39,9 @@ class OwnerBillingInline(admin.StackedInline):
         "subscription_id",
     ]
     readonly_fields = [
+        "plan",
         "subscription_status",
+        "dunning",
         "account_id",
         "charges_enabled",
         "payouts_enabled",
@@ -45,9 +52,16 @@ class OwnerBillingInline(admin.StackedInline):
 
 
 def _set_plan(modeladmin, request, queryset, plan: str) -> None:
-    for owner in queryset:
-        OwnerBilling.objects.update_or_create(owner=owner, defaults={"plan": plan})
-    modeladmin.message_user(request, f"{queryset.count()} owner(s) now on the {plan} plan.", messages.SUCCESS)
+    owners = list(queryset)
+    for owner in owners:
+        plan_set(owner=owner, plan=plan)
+    modeladmin.message_user(request, f"{len(owners)} owner(s) now on the {plan} plan.", messages.SUCCESS)
+
+
+def _set_suspended(modeladmin, request, queryset, suspended: bool) -> None:
+    changed = sum(services.owner_set_suspended(owner=owner, suspended=suspended) for owner in queryset)
+    verb = "suspended" if suspended else "reinstated"
+    modeladmin.message_user(request, f"{changed} owner(s) {verb}.", messages.SUCCESS)
 
 
 @admin.register(Owner)
@@ -55,7 +69,7 @@ class OwnerAdmin(admin.ModelAdmin):
     list_display = ["id", "name", "plan", "suspended", "business_count", "user_count", "created_at"]
     list_filter = ["suspended", "billing__plan", "billing__dunning"]
     search_fields = ["name", "businesses__name", "users__email"]
-    readonly_fields = ["created_at"]
+    readonly_fields = ["suspended", "created_at"]
     inlines = [OwnerBillingInline, BusinessInline]
     actions = ["suspend", "reactivate", "move_to_free_plan", "move_to_pro_plan"]
 
@@ -80,13 +94,13 @@ class OwnerAdmin(admin.ModelAdmin):
     def user_count(self, owner: Owner) -> int:
         return owner.user_count
 
-    @admin.action(description="Suspend the selected owners")
+    @admin.action(description="Suspend the selected owners (no new sessions, pairing, token or owner API)")
     def suspend(self, request, queryset):
-        self.message_user(request, f"{queryset.update(suspended=True)} owner(s) suspended.", messages.SUCCESS)
+        _set_suspended(self, request, queryset, True)
 
-    @admin.action(description="Reactivate the selected owners")
+    @admin.action(description="Reinstate the selected owners")
     def reactivate(self, request, queryset):
-        self.message_user(request, f"{queryset.update(suspended=False)} owner(s) reactivated.", messages.SUCCESS)
+        _set_suspended(self, request, queryset, False)
 
     @admin.action(description="Move to the free plan")
     def move_to_free_plan(self, request, queryset):
@@ -105,6 +119,10 @@ class BusinessAdmin(admin.ModelAdmin):
     list_select_related = ["owner"]
     readonly_fields = ["order_sequence", "created_at"]
 
+    def get_readonly_fields(self, request, obj=None):
+        # Moving a business to another tenant would strand its kiosks, sessions and orders.
+        return self.readonly_fields + (["owner"] if obj is not None else [])
+
 
 @admin.register(User)
 class UserAdmin(BaseUserAdmin):
@@ -114,6 +132,7 @@ class UserAdmin(BaseUserAdmin):
     search_fields = ["email", "name", "owner__name"]
     list_select_related = ["owner"]
     readonly_fields = ["last_seen_at", "date_joined", "last_login"]
+    actions = ["disable_users", "reactivate_users"]
     fieldsets = [
         (None, {"fields": ["email", "password", "name", "avatar_url"]}),
         ("Tenant and role", {"fields": ["owner", "is_agent", "agent_status", "panel_role"]}),
@@ -122,6 +141,28 @@ class UserAdmin(BaseUserAdmin):
     ]
     add_fieldsets = [(None, {"classes": ["wide"], "fields": ["email", "name", "password1", "password2"]})]
 
+    def get_readonly_fields(self, request, obj=None):
+        if obj is None:
+            return self.readonly_fields
+        # Disabling goes through agent_disable (tokens revoked, a held session released); the
+        # agent status is the agent's own; the tenant is fixed once the user exists.
+        return [*self.readonly_fields, "is_active", "agent_status", "owner"]
+
+    @admin.action(description="Disable the selected users (signed out, tokens revoked, sessions released)")
+    def disable_users(self, request, queryset):
+        users = list(queryset)
+        released = sum(len(services.agent_disable(agent=user)) for user in users)
+        self.message_user(
+            request, f"{len(users)} user(s) disabled; {released} customer session(s) ended.", messages.SUCCESS
+        )
+
+    @admin.action(description="Re-enable the selected users")
+    def reactivate_users(self, request, queryset):
+        users = list(queryset.filter(is_active=False))
+        for user in users:
+            services.user_reactivate(user=user)
+        self.message_user(request, f"{len(users)} user(s) re-enabled.", messages.SUCCESS)
+
 
 @admin.register(PersonalAccessToken)
 class PersonalAccessTokenAdmin(admin.ModelAdmin):
@@ -129,10 +170,18 @@ class PersonalAccessTokenAdmin(admin.ModelAdmin):
     list_filter = ["revoked_at"]
     search_fields = ["user__email", "name"]
     list_select_related = ["user"]
-    readonly_fields = ["user", "token_hash", "created_at", "last_used_at"]
+    readonly_fields = ["user", "token_hash", "created_at", "last_used_at", "revoked_at"]
+    actions = ["revoke"]
 
     def has_add_permission(self, request) -> bool:
         return False  # tokens are issued by signing in; a hash typed here would match no secret
+
+    @admin.action(description="Revoke the selected tokens")
+    def revoke(self, request, queryset):
+        live = list(queryset.filter(revoked_at=None))
+        for token in live:
+            services.access_token_revoke(token=token)
+        self.message_user(request, f"{len(live)} token(s) revoked.", messages.SUCCESS)
 
 
 @admin.register(LoginChallenge)

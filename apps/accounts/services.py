@@ -186,6 +186,13 @@ def agent_disable(*, agent: User) -> list:
     return ended
 
 
+def user_reactivate(*, user: User) -> None:
+    """Let a disabled user sign in again (the super-admin's action). Its revoked tokens stay
+    revoked; an agent comes back offline and sets its own status."""
+    User.objects.filter(pk=user.pk).update(is_active=True)
+    user.is_active = True
+
+
 def owner_set_suspended(*, owner: Owner, suspended: bool) -> bool:
     """Suspend an owner, or reinstate it (docs/decisions.md, "Suspension"). The flag is read fresh
     by every check (accounts.suspension), so it counts from the next request; `owner.suspended`

@@ -1,8 +1,9 @@
-"""Super-admin: billing state, payments, refunds, processor events (read-only, the audit trail)."""
+"""Super-admin: billing state, payments, refunds, processor events (read-only, the audit trail).
+Payments and refunds move only through the processor and the services, never by hand here."""
 
 from django.contrib import admin
 
-from apps.billing.models import OwnerBilling, Payment, PlatformFee, ProcessorEvent, Refund
+from apps.billing.models import OwnerBilling, Payment, PlatformFee, ProcessorCall, ProcessorEvent, Refund
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
@@ -15,12 +16,18 @@ class ReadOnlyAdmin(admin.ModelAdmin):
 
 @admin.register(OwnerBilling)
 class OwnerBillingAdmin(admin.ModelAdmin):
+    """Rows are made by onboarding and plan changes (the owner actions), not added by hand."""
+
     list_display = ["owner", "plan", "subscription_status", "dunning", "account_id", "requirements_status"]
     list_filter = ["plan", "dunning", "charges_enabled", "requirements_status", "subscription_status"]
     search_fields = ["owner__name", "account_id", "customer_id"]
     list_select_related = ["owner"]
+    # Everything but the plan is the processor's (its events write it); the plan moves with the
+    # owner actions (billing.plans.plan_set).
     readonly_fields = [
         "owner",
+        "plan",
+        "dunning",
         "account_id",
         "charges_enabled",
         "payouts_enabled",
@@ -31,6 +38,9 @@ class OwnerBillingAdmin(admin.ModelAdmin):
         "subscription_status",
         "subscription_updated_at",
     ]
+
+    def has_add_permission(self, request) -> bool:
+        return False
 
 
 @admin.register(Payment)
@@ -61,3 +71,12 @@ class ProcessorEventAdmin(ReadOnlyAdmin):
 class PlatformFeeAdmin(ReadOnlyAdmin):
     list_display = ["fee_id", "account_id", "amount_cents", "currency", "created_at"]
     search_fields = ["fee_id", "account_id"]
+
+
+@admin.register(ProcessorCall)
+class ProcessorCallAdmin(ReadOnlyAdmin):
+    """Processor calls in flight (a reservation per order); they clear themselves."""
+
+    list_display = ["order", "action", "idempotency_key", "started_at", "expires_at"]
+    search_fields = ["idempotency_key", "order__number"]
+    list_select_related = ["order"]

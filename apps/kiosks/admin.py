@@ -1,5 +1,10 @@
-from django.contrib import admin
+"""Super-admin: kiosks and pairing codes. Which business a kiosk serves, its token and its
+pairing state change only through the services (the device's cached credentials are forgotten
+at once); the super-admin may rename a kiosk or unpair it."""
 
+from django.contrib import admin, messages
+
+from apps.kiosks import services
 from apps.kiosks.models import Kiosk, PairingCode
 
 
@@ -9,7 +14,22 @@ class KioskAdmin(admin.ModelAdmin):
     list_filter = ["online", "business__owner"]
     search_fields = ["name", "location", "device_id", "business__name"]
     list_select_related = ["business"]
-    readonly_fields = ["token_hash", "device_id", "paired_at", "last_seen_at"]
+    readonly_fields = ["business", "device_id", "online", "last_seen_at", "paired_at", "unpaired_at", "created_at"]
+    fields = ["name", "location", *readonly_fields]
+    actions = ["unpair"]
+
+    def has_add_permission(self, request) -> bool:
+        return False  # kiosks are made by pairing a device
+
+    def save_model(self, request, obj, form, change):
+        services.kiosk_rename(kiosk=obj, name=form.cleaned_data["name"], location=form.cleaned_data["location"])
+
+    @admin.action(description="Unpair the selected kiosks (their device tokens stop at once)")
+    def unpair(self, request, queryset):
+        paired = list(queryset.filter(unpaired_at=None).select_related("business"))
+        for kiosk in paired:
+            services.kiosk_unpair(kiosk=kiosk)
+        self.message_user(request, f"{len(paired)} kiosk(s) unpaired.", messages.SUCCESS)
 
 
 @admin.register(PairingCode)
@@ -17,4 +37,7 @@ class PairingCodeAdmin(admin.ModelAdmin):
     list_display = ["id", "business", "created_at", "expires_at", "used_at", "kiosk"]
     list_filter = ["business__owner"]
     search_fields = ["business__name"]
-    readonly_fields = ["code_hash", "created_at", "expires_at", "used_at", "kiosk"]
+    readonly_fields = ["business", "code_hash", "created_at", "expires_at", "used_at", "kiosk"]
+
+    def has_add_permission(self, request) -> bool:
+        return False  # made by the panel or the owner API, which show the code once

@@ -1,3 +1,6 @@
+"""Super-admin: orders, read-only. An order moves through the fulfilment services (panel, owner
+API, processor events), which emit `order.status_changed` and tell the kiosk; the admin does not."""
+
 from django.contrib import admin
 
 from apps.orders.models import Order, OrderLine
@@ -9,6 +12,9 @@ class OrderLineInline(admin.TabularInline):
     readonly_fields = ["position", "menu_item", "name", "quantity", "unit_price_cents", "modifiers", "notes"]
     can_delete = False
 
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
 
 @admin.register(Order)
 class OrderAdmin(admin.ModelAdmin):
@@ -17,5 +23,8 @@ class OrderAdmin(admin.ModelAdmin):
     search_fields = ["number", "session__public_id", "business__name"]
     list_select_related = ["business"]
     date_hierarchy = "created_at"
-    readonly_fields = ["session", "number", "subtotal_cents", "tax_cents", "total_cents", "created_at", "updated_at"]
+    readonly_fields = [field.name for field in Order._meta.fields]
     inlines = [OrderLineInline]
+
+    def has_add_permission(self, request) -> bool:
+        return False

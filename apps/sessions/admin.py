@@ -1,6 +1,13 @@
-from django.contrib import admin
+"""Super-admin: sessions, read-only. A session moves only through its services (events, the
+kiosk's cached status, webhooks); the one action ends a stuck session as a technical issue."""
 
-from apps.sessions.models import Session
+from django.contrib import admin, messages
+
+from apps.core.errors import DomainError
+from apps.sessions import services
+from apps.sessions.models import Session, SessionStatus
+
+ADMIN_END_NOTE = "Ended by the service's support team."
 
 
 @admin.register(Session)
@@ -10,4 +17,23 @@ class SessionAdmin(admin.ModelAdmin):
     search_fields = ["public_id", "kiosk__name", "agent__email"]
     list_select_related = ["owner", "kiosk", "agent"]
     date_hierarchy = "created_at"
-    readonly_fields = ["public_id", "created_at", "accepted_at", "ended_at"]
+    readonly_fields = [field.name for field in Session._meta.fields]
+    actions = ["end_as_technical_issue"]
+
+    def has_add_permission(self, request) -> bool:
+        return False  # kiosks start sessions
+
+    @admin.action(description="End the selected accepted sessions as a technical issue")
+    def end_as_technical_issue(self, request, queryset):
+        accepted = queryset.filter(status__in=(SessionStatus.ACTIVE, SessionStatus.PAYMENT), agent__isnull=False)
+        public_ids = list(accepted.values_list("public_id", flat=True))
+        skipped, ended = queryset.count() - len(public_ids), 0
+        for public_id in public_ids:
+            try:
+                session = services.session_release(public_id=public_id, notes=ADMIN_END_NOTE)
+            except DomainError as exc:  # e.g. the processor would not cancel the payment
+                self.message_user(request, f"{public_id} was not ended: {exc.message}", messages.ERROR)
+                continue
+            ended += session.status == SessionStatus.FAILED
+        note = f" {skipped} waiting or ended session(s) left as they are." if skipped else ""
+        self.message_user(request, f"{ended} session(s) ended as a technical issue.{note}", messages.SUCCESS)

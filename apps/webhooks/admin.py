@@ -35,7 +35,9 @@ class WebhookSubscriptionAdmin(admin.ModelAdmin):
 
     @admin.action(description="Re-enable the selected (paused) subscriptions")
     def reenable(self, request, queryset):
-        for subscription in queryset:
+    # The receiver URL is checked (https, no private targets) only by the owner's create call.
+        paused = list(queryset.filter(active=False))
+        for subscription in paused:
             services.subscription_reenable(subscription=subscription)
         self.message_user(request, f"{queryset.count()} subscription(s) re-enabled.")
 
