@@ -22,8 +22,11 @@ class WebhookSubscriptionAdmin(admin.ModelAdmin):
     search_fields = ["url", "owner__name"]
     list_select_related = ["owner"]
     exclude = ["encrypted_secret"]
+    # The receiver URL is checked (https, no private targets) only by the owner's create call.
     readonly_fields = [
         "owner",
+        "url",
+        "events",
         "active",
         "failure_count",
         "last_delivered_at",
@@ -35,11 +38,10 @@ class WebhookSubscriptionAdmin(admin.ModelAdmin):
 
     @admin.action(description="Re-enable the selected (paused) subscriptions")
     def reenable(self, request, queryset):
-    # The receiver URL is checked (https, no private targets) only by the owner's create call.
         paused = list(queryset.filter(active=False))
         for subscription in paused:
             services.subscription_reenable(subscription=subscription)
-        self.message_user(request, f"{queryset.count()} subscription(s) re-enabled.")
+        self.message_user(request, f"{len(paused)} subscription(s) re-enabled.")
 
     def has_add_permission(self, request) -> bool:
         return False  # created by owners, who alone see the secret once
