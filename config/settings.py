@@ -325,7 +325,9 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": (
         "Three surfaces: the kiosk API under /api/public (device headers), the agent API under "
         "/api (cookie session + X-XSRF-TOKEN), and the owner-scoped token API under /api/auth and "
-        "/api/v1 (bearer token)."
+        "/api/v1 (bearer token). A suspended owner's kiosks cannot start sessions or pair, and its "
+        "agents' tokens and API keys are refused on /api/auth/login, /api/v1/* and /api/owner/*: "
+        "403 OWNER_SUSPENDED (the OAuth token endpoint: `owner_suspended`)."
     ),
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,

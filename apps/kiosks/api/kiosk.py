@@ -30,7 +30,13 @@ class PairOut(serializers.Serializer):
 class PairView(PublicAPIView):
     throttle_classes = [PairingThrottle]
 
-    @extend_schema(request=PairIn, responses={200: PairOut}, summary="Pair this kiosk with a 6-digit code", auth=[])
+    @extend_schema(
+        request=PairIn,
+        responses={200: PairOut},
+        summary="Pair this kiosk with a 6-digit code",
+        description="403 OWNER_SUSPENDED while the code's owner is suspended; the code stays unused.",
+        auth=[],
+    )
     def post(self, request):
         data = validated(PairIn, request.data)
         kiosk, token = services.kiosk_pair(

@@ -6,7 +6,7 @@ rate limit and the OpenAPI description. OAuth errors keep the RFC 6749 body
 `{"error": "invalid_client", ...}` that OAuth client libraries expect.
 """
 
-from drf_spectacular.utils import OpenApiExample, extend_schema, inline_serializer
+from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema, inline_serializer
 from oauth2_provider.views import TokenView
 from rest_framework import serializers
 from rest_framework.parsers import FormParser
@@ -68,6 +68,7 @@ class OwnerTokenView(PublicAPIView):
             ),
             400: OAuthErrorOut,
             401: OAuthErrorOut,
+            403: OpenApiResponse(OAuthErrorOut, description="`owner_suspended`: the key's owner is suspended."),
         },
         examples=[OpenApiExample("client credentials", value={"grant_type": "client_credentials"}, request_only=True)],
         summary="Exchange an API key's client id and secret for a short-lived bearer token",

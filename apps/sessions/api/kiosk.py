@@ -46,7 +46,13 @@ class StatusOut(serializers.Serializer):
 
 
 class StartSessionView(KioskAPIView):
-    @extend_schema(request=StartIn, responses={201: StartOut}, summary="Start a customer session")
+    @extend_schema(
+        request=StartIn,
+        responses={201: StartOut},
+        summary="Start a customer session",
+        description="409 SESSION_IN_PROGRESS while the kiosk has an open session; 403 OWNER_SUSPENDED while "
+        "the kiosk's owner is suspended (the kiosk should show that it is closed).",
+    )
     def post(self, request):
         data = validated(StartIn, request.data)
         kiosk = request.auth
