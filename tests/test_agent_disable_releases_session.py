@@ -130,3 +130,23 @@ def test_other_owners_sessions_and_agents_are_untouched(kiosk, agent, other_busi
     account_services.agent_disable(agent=agent)
     assert Session.objects.get(pk=other_session.pk).status == "active"
     assert User.objects.get(pk=other_agent.pk).agent_status == "busy"
+
+
+def test_a_processor_outage_leaves_the_payment_as_it_is_and_disabling_again_retries(
+    kiosk, agent, cart_session, processor, billing, kiosk_events, ended_hook, broadcasts
+):
+    _, payment = payments.payment_request(public_id=cart_session.public_id, agent=agent)
+    processor.fail(503, times=3)  # the cancel fails, retries included
+
+    assert account_services.agent_disable(agent=agent) == []
+
+    assert not User.objects.get(pk=agent.pk).is_active  # the agent is out whatever the processor says
+    assert Session.objects.get(pk=cart_session.pk).status == "payment"
+    assert Payment.objects.get(pk=payment.pk).status != "canceled"
+    assert not WebhookDelivery.objects.filter(event__name="session.ended").exists()
+
+    processor.failures.clear()  # the processor is back
+    [ended] = account_services.agent_disable(agent=agent)
+    assert ended.public_id == cart_session.public_id
+    _assert_ended_for_disabled_agent(cart_session, kiosk, agent, ended_hook, broadcasts)
+    assert Payment.objects.get(pk=payment.pk).status == "canceled"
