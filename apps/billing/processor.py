@@ -7,6 +7,7 @@ retries (the library resends the same Idempotency-Key). Callers never hold a tra
 row lock across a call (apps/billing/processor_calls.py).
 """
 
+import functools
 import logging
 
 import stripe
@@ -21,12 +22,23 @@ log = logging.getLogger(__name__)
 def client() -> stripe.StripeClient:
     if not settings.PROCESSOR_SECRET_KEY:
         raise DomainError(ErrorCode.PROCESSOR_NOT_CONFIGURED, "Payments are not configured on this server.")
-    base = {"api": settings.PROCESSOR_API_BASE} if settings.PROCESSOR_API_BASE else {}
-    return stripe.StripeClient(
+    return _client(
         settings.PROCESSOR_SECRET_KEY,
-        base_addresses=base,
-        http_client=stripe.RequestsClient(timeout=settings.PROCESSOR_TIMEOUT),
-        max_network_retries=settings.PROCESSOR_MAX_NETWORK_RETRIES,
+        settings.PROCESSOR_API_BASE,
+        settings.PROCESSOR_TIMEOUT,
+        settings.PROCESSOR_MAX_NETWORK_RETRIES,
+    )
+
+
+@functools.lru_cache(maxsize=4)
+def _client(secret_key: str, api_base: str, timeout: float, retries: int) -> stripe.StripeClient:
+    """One client per configuration, reused: its HTTP sessions (one per thread) keep their
+    connections to the processor open between calls."""
+    return stripe.StripeClient(
+        secret_key,
+        base_addresses={"api": api_base} if api_base else {},
+        http_client=stripe.RequestsClient(timeout=timeout),
+        max_network_retries=retries,
     )
 
 
