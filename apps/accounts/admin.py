@@ -22,7 +22,8 @@ class BusinessInline(admin.TabularInline):
 
 
 class OwnerBillingInline(admin.StackedInline):
-    """The plan is the super-admin's to change; the processor fields are the processor's."""
+    """Shown, not edited: the plan moves with the owner actions (plan_set), the rest is the
+    processor's."""
 
     model = OwnerBilling
     can_delete = False
@@ -38,17 +39,10 @@ class OwnerBillingInline(admin.StackedInline):
         "customer_id",
         "subscription_id",
     ]
-    readonly_fields = [
-        "plan",
-        "subscription_status",
-        "dunning",
-        "account_id",
-        "charges_enabled",
-        "payouts_enabled",
-        "requirements_status",
-        "customer_id",
-        "subscription_id",
-    ]
+    readonly_fields = fields
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False  # made by onboarding or a plan move (plan_set)
 
 
 def _set_plan(modeladmin, request, queryset, plan: str) -> None:
