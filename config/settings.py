@@ -400,6 +400,8 @@ SESSION_PENDING_TIMEOUT = int(os.environ.get("SESSION_PENDING_TIMEOUT", "180"))
 # (apps/sessions/status_cache.py); this long at most it serves an agent's old name or avatar.
 # 0 reads the database on every poll (bench/kiosk_poll.py measures that path with it).
 KIOSK_STATUS_COPY_SECONDS = int(os.environ.get("KIOSK_STATUS_COPY_SECONDS", "10"))
+# How long a video token lives (the spec's 60 minutes); tests shorten it to see clients refresh.
+VIDEO_TOKEN_TTL_SECONDS = int(os.environ.get("VIDEO_TOKEN_TTL_SECONDS", "3600"))
 
 # Email (the owner hears when a webhook is paused)
 EMAIL_BACKEND = os.environ.get(

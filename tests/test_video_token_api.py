@@ -291,3 +291,13 @@ def test_start_up_check_refuses_malformed_provider_credentials(settings):
     settings.VIDEO_APP_ID = "my-app"
     settings.VIDEO_APP_CERTIFICATE = "0123456789abcdef0123456789abcdeg"
     assert [error.id for error in check_video_credentials()] == ["video.E001", "video.E001"]
+
+
+def test_the_lifetime_follows_video_token_ttl_seconds(session, agent, agent_client, frozen_now, settings):
+    """A deployment (or a browser test watching a client refresh) may shorten the 60 minutes."""
+    settings.VIDEO_TOKEN_TTL_SECONDS = 45
+    body = agent_refresh(agent_client, session.public_id).json()
+    assert body["expires_at"] == (frozen_now + timedelta(seconds=45)).strftime("%Y-%m-%dT%H:%M:%SZ")
+    contents = tokens.read_rtc_token(body["token"])
+    assert contents.expire == 45
+    assert set(contents.privileges.values()) == {45}
