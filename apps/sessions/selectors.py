@@ -2,6 +2,7 @@
 
 import functools
 from dataclasses import dataclass
+from datetime import datetime
 
 from django.conf import settings
 from django.db import connection
@@ -138,3 +139,31 @@ def current_session_for_agent(agent: User) -> Session:
     if session is None:
         raise DomainError(ErrorCode.NO_ACTIVE_SESSION, "Accept a session first: the menu is that business's menu.")
     return session
+
+
+def live_session_of_agent(agent: User) -> Session | None:
+    """The session the agent accepted and is still working (active or in payment), if any: what
+    a dashboard restores after a reload."""
+    return (
+        Session.objects.filter(agent=agent, status__in=(SessionStatus.ACTIVE, SessionStatus.PAYMENT))
+        .select_related("kiosk", "business")
+        .first()
+    )
+
+
+def session_accepted_by_agent(*, agent: User, public_id: str) -> Session:
+    """One session this agent accepted, in any status. Every other session (waiting, another
+    agent's, another owner's) is 404, the same answer for all."""
+    session = Session.objects.filter(agent=agent, public_id=public_id).select_related("kiosk", "business").first()
+    if session is None:
+        raise DomainError(ErrorCode.SESSION_NOT_FOUND, _NOT_FOUND)
+    return session
+
+
+def sessions_accepted_by_agent_since(*, agent: User, since: datetime) -> QuerySet[Session]:
+    """The sessions the agent accepted at or after `since`, newest first, with their orders."""
+    return (
+        Session.objects.filter(agent=agent, accepted_at__gte=since)
+        .select_related("kiosk", "business", "order")
+        .order_by("-accepted_at", "-pk")
+    )

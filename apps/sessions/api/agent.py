@@ -1,4 +1,7 @@
-"""Agent API for sessions: the incoming list, accept, end."""
+"""Agent API for sessions: the incoming list, accept, end, and the agent's own sessions (the live
+one with its order, one by id, those accepted since a time)."""
+
+from datetime import UTC, datetime, time
 
 from django.utils import timezone
 from drf_spectacular.utils import extend_schema, inline_serializer
@@ -7,6 +10,8 @@ from rest_framework.response import Response
 
 from apps.api.inputs import validated
 from apps.api.views import AgentAPIView
+from apps.orders import selectors as order_selectors
+from apps.orders.api.agent import AgentOrderOut, agent_order_body
 from apps.sessions import selectors, services
 from apps.sessions.models import Session
 from apps.sessions.state_machine import AGENT_END_REASONS
@@ -86,3 +91,95 @@ class EndView(AgentAPIView):
             public_id=public_id, agent=request.user, reason=data["reason"], notes=data["notes"]
         )
         return Response({"session": EndedSessionOut(session).data})
+
+
+class AgentSessionOut(serializers.Serializer):
+    """A session as the agent who accepted it sees it."""
+
+    id = serializers.CharField(source="public_id")
+    status = serializers.CharField()
+    video_channel = serializers.CharField(source="public_id")
+    kiosk = KioskBrief()
+    business = IdName()
+    created_at = serializers.DateTimeField()
+    accepted_at = serializers.DateTimeField()
+    ended_at = serializers.DateTimeField(allow_null=True)
+    duration_seconds = serializers.IntegerField(allow_null=True)
+    end_reason = serializers.CharField(allow_blank=True)
+
+
+SessionWithOrderOut = inline_serializer(
+    "AgentSessionWithOrder",
+    {"session": AgentSessionOut(allow_null=True), "order": AgentOrderOut(allow_null=True)},
+)
+
+
+def _with_order(session: Session | None) -> dict:
+    if session is None:
+        return {"session": None, "order": None}
+    order = order_selectors.order_for_session(session)
+    return {"session": AgentSessionOut(session).data, "order": agent_order_body(session, order)}
+
+
+class CurrentSessionView(AgentAPIView):
+    @extend_schema(
+        responses={200: SessionWithOrderOut},
+        summary="The agent's live session (active or in payment) with its order; both null when there is none",
+    )
+    def get(self, request):
+        return Response(_with_order(selectors.live_session_of_agent(request.user)))
+
+
+class SessionDetailView(AgentAPIView):
+    @extend_schema(
+        responses={200: SessionWithOrderOut},
+        summary="One session this agent accepted, in any status, with its order (any other session is 404)",
+    )
+    def get(self, request, public_id: str):
+        return Response(_with_order(selectors.session_accepted_by_agent(agent=request.user, public_id=public_id)))
+
+
+class MySessionsIn(serializers.Serializer):
+    since = serializers.DateTimeField(
+        required=False, help_text="Sessions accepted at or after this time (default: today, 00:00 UTC)."
+    )
+    limit = serializers.IntegerField(min_value=1, max_value=100, default=50)
+    offset = serializers.IntegerField(min_value=0, max_value=100_000, default=0)
+
+
+class MySessionOut(AgentSessionOut):
+    total_cents = serializers.SerializerMethodField()
+    currency = serializers.SerializerMethodField()
+
+    def get_total_cents(self, session: Session) -> int | None:
+        order = getattr(session, "order", None)
+        return order.total_cents if order is not None else None
+
+    def get_currency(self, session: Session) -> str:
+        order = getattr(session, "order", None)
+        return order.currency if order is not None else session.business.currency
+
+
+class MySessionsView(AgentAPIView):
+    @extend_schema(
+        parameters=[MySessionsIn],
+        responses={
+            200: inline_serializer(
+                "MySessionsPage",
+                {
+                    "data": MySessionOut(many=True),
+                    "total": serializers.IntegerField(),
+                    "next_offset": serializers.IntegerField(allow_null=True, help_text="The next page, or null."),
+                },
+            )
+        },
+        summary="The sessions this agent accepted since a time (default today), newest first",
+    )
+    def get(self, request):
+        query = validated(MySessionsIn, request.query_params)
+        since = query.get("since") or datetime.combine(timezone.now().date(), time.min, tzinfo=UTC)
+        sessions = selectors.sessions_accepted_by_agent_since(agent=request.user, since=since)
+        total = sessions.count()
+        start, end = query["offset"], query["offset"] + query["limit"]
+        page = MySessionOut(sessions[start:end], many=True).data
+        return Response({"data": page, "total": total, "next_offset": end if end < total else None})
