@@ -8,6 +8,7 @@ from django.urls import include, path
 from django.views.generic import RedirectView
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
+from apps.agent_app.views import AgentDashboardView
 from apps.api.health import healthz, readyz
 from apps.api.metrics import metrics_view
 from apps.billing.api import processor as processor_webhooks
@@ -24,6 +25,8 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("panel", RedirectView.as_view(url="/panel/", permanent=True, query_string=True)),
     path("panel/", include("apps.panel.urls")),
+    path("agent", RedirectView.as_view(url="/agent/", permanent=True, query_string=True)),
+    path("agent/", AgentDashboardView.as_view(), name="agent_dashboard"),
     path("broadcasting/auth", realtime_auth.BroadcastingAuthView.as_view()),
     path("apps/<str:app_id>/events", realtime_http_api.EventsView.as_view()),
     path("apps/<str:app_id>/batch_events", realtime_http_api.BatchEventsView.as_view()),

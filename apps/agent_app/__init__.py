@@ -1,0 +1,1 @@
+"""The agent dashboard's HTML shell at /agent/ (the app itself is static code in static/agent/)."""

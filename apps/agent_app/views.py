@@ -1,0 +1,23 @@
+"""Serves the agent dashboard's one HTML page. Everything the dashboard shows comes from the public
+agent API and the real-time channels; the page only carries the public client configuration."""
+
+from django.conf import settings
+from django.views.generic import TemplateView
+
+from apps.agent_app.vendor import AGORA_SDK, PUSHER_JS
+
+
+class AgentDashboardView(TemplateView):
+    template_name = "agent/index.html"
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        context["config"] = {
+            "realtimeKey": settings.REALTIME_APP_KEY,  # public, like in every Pusher client
+            "authEndpoint": "/broadcasting/auth",
+            "forceTLS": self.request.is_secure(),
+            "pollSeconds": 2,
+        }
+        context["pusher_js"] = PUSHER_JS
+        context["agora_sdk"] = AGORA_SDK
+        return context

@@ -1,0 +1,61 @@
+// The agent API over fetch: same-origin cookie session, X-XSRF-TOKEN on every mutating call
+// (read from the XSRF-TOKEN cookie at call time: it changes at sign-in), errors as ApiError.
+export class ApiError extends Error {
+  constructor(status, body, retryAfter) {
+    const error = (body && body.error) || {};
+    super(error.message || `The server answered ${status}.`);
+    this.status = status;
+    this.code = error.code || (status === 0 ? "NETWORK" : "HTTP_" + status);
+    this.details = error.details || {};
+    this.retryAfter = retryAfter;
+  }
+}
+
+export function readCookie(name) {
+  const prefix = name + "=";
+  const found = document.cookie.split("; ").find((part) => part.startsWith(prefix));
+  return found ? decodeURIComponent(found.slice(prefix.length)) : "";
+}
+
+const listeners = { unauthenticated: [] };
+export function onUnauthenticated(handler) {
+  listeners.unauthenticated.push(handler);
+}
+
+// Calls that may answer 401 as part of their normal work (who am I, sign-in) do not trigger the
+// "your session ended" flow.
+const QUIET_401 = new Set(["/api/user", "/api/login", "/api/login/2fa", "/api/logout"]);
+
+export async function api(method, path, body) {
+  const headers = { Accept: "application/json" };
+  if (method !== "GET") headers["X-XSRF-TOKEN"] = readCookie("XSRF-TOKEN");
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  let response;
+  try {
+    response = await fetch(path, {
+      method,
+      headers,
+      credentials: "same-origin",
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch (networkError) {
+    throw new ApiError(0, { error: { message: "The server cannot be reached. Check the connection." } });
+  }
+  const text = await response.text();
+  let data = null;
+  try {
+    data = text ? JSON.parse(text) : null;
+  } catch (parseError) {
+    data = null;
+  }
+  if (response.ok) return data;
+  const error = new ApiError(response.status, data, Number(response.headers.get("Retry-After")) || null);
+  if (response.status === 401 && !QUIET_401.has(path.split("?")[0])) {
+    listeners.unauthenticated.forEach((handler) => handler(error));
+  }
+  throw error;
+}
+
+export const get = (path) => api("GET", path);
+export const post = (path, body) => api("POST", path, body);
+export const del = (path) => api("DELETE", path);

@@ -1,0 +1,92 @@
+// The modifier dialog: a native modal <dialog> (focus stays inside it, Escape closes it) that
+// enforces each group's required/min/max before the item can be added.
+import { $, el, money, showError } from "./ui.js";
+
+function rule(group) {
+  const min = group.required ? Math.max(1, group.min) : group.min;
+  if (group.max === 1) return min ? "choose one" : "optional, at most one";
+  if (min && group.max) return min === group.max ? `choose ${min}` : `choose ${min} to ${group.max}`;
+  if (min) return `choose at least ${min}`;
+  return group.max ? `optional, up to ${group.max}` : "optional";
+}
+
+export class ModifierDialog {
+  constructor() {
+    this.dialog = $("#modifier-dialog");
+    this.resolve = null;
+    $("#modifier-cancel").addEventListener("click", () => this.close());
+    this.dialog.addEventListener("close", () => this.settle(null));
+    $("#modifier-form").addEventListener("submit", (event) => {
+      event.preventDefault();
+      this.submit();
+    });
+  }
+
+  ask(item) {
+    this.item = item;
+    $("#modifier-title").textContent = item.name;
+    showError($("#modifier-error"), "");
+    const groups = $("#modifier-groups");
+    groups.replaceChildren(
+      ...item.modifier_groups.map((group) => {
+        const single = group.max === 1;
+        return el(
+          "fieldset",
+          { class: "group", "data-group-id": group.id },
+          el("legend", { text: `${group.name} (${rule(group)})` }),
+          ...group.options.map((option) =>
+            el(
+              "label",
+              { class: "option" },
+              el("input", {
+                type: single ? "radio" : "checkbox",
+                name: `group-${group.id}`,
+                value: option.id,
+                "data-label": option.name,
+              }),
+              ` ${option.name}${option.price_cents ? ` (+${money(option.price_cents)})` : ""}`,
+            ),
+          ),
+        );
+      }),
+    );
+    this.dialog.showModal();
+    const first = this.dialog.querySelector("input");
+    if (first) first.focus();
+    return new Promise((resolve) => (this.resolve = resolve));
+  }
+
+  submit() {
+    const optionIds = [];
+    const labels = [];
+    const problems = [];
+    for (const group of this.item.modifier_groups) {
+      const checked = [...this.dialog.querySelectorAll(`input[name="group-${group.id}"]:checked`)];
+      const min = group.required ? Math.max(1, group.min) : group.min;
+      if (checked.length < min) problems.push(`${group.name}: ${rule(group)}.`);
+      if (group.max && checked.length > group.max) problems.push(`${group.name}: at most ${group.max}.`);
+      checked.forEach((input) => {
+        optionIds.push(input.value);
+        labels.push({ group: group.name, value: input.dataset.label });
+      });
+    }
+    if (problems.length) {
+      showError($("#modifier-error"), problems.join(" "));
+      return;
+    }
+    this.settle({ optionIds, labels });
+    this.dialog.close();
+  }
+
+  settle(value) {
+    if (!this.resolve) return;
+    const resolve = this.resolve;
+    this.resolve = null;
+    resolve(value);
+  }
+
+  close() {
+    if (this.dialog.open) this.dialog.close();
+    this.settle(null);
+  }
+}

@@ -1,0 +1,105 @@
+// The agent's private channel (pusher-js, the copy the owner panel vendors) with a polling
+// fallback: while the socket is not connected and subscribed, GET /api/sessions/incoming runs
+// every `pollSeconds`, and stops as soon as the channel is live again.
+import { get, readCookie } from "./api.js";
+
+export class IncomingFeed {
+  constructor({ config, agentId, onSnapshot, onIncoming, onGone, onState }) {
+    Object.assign(this, { config, agentId, onSnapshot, onIncoming, onGone, onState });
+    this.live = false;
+    this.pollTimer = null;
+    this.pusher = null;
+  }
+
+  start() {
+    this.connect();
+    this.pollOnce(); // the queue as it is now, whatever the socket does
+    this.updatePolling();
+  }
+
+  stop() {
+    window.clearInterval(this.pollTimer);
+    this.pollTimer = null;
+    if (this.pusher) this.pusher.disconnect();
+    this.pusher = null;
+  }
+
+  connect() {
+    if (!window.Pusher) {
+      this.setLive(false, "unavailable");
+      return;
+    }
+    const port = Number(window.location.port) || undefined;
+    try {
+      this.pusher = new window.Pusher(this.config.realtimeKey, {
+        cluster: "local", // pusher-js insists on one; wsHost decides where it connects
+        wsHost: this.config.wsHost || window.location.hostname,
+        wsPort: this.config.wsPort || port || 80,
+        wssPort: this.config.wsPort || port || 443,
+        forceTLS: this.config.forceTLS,
+        enabledTransports: ["ws", "wss"],
+        disableStats: true,
+        channelAuthorization: { customHandler: (params, callback) => this.authorize(params, callback) },
+      });
+    } catch (error) {
+      this.setLive(false, "unavailable");
+      return;
+    }
+    this.pusher.connection.bind("state_change", ({ current }) => {
+      if (current !== "connected") this.setLive(false, current);
+    });
+    const channel = this.pusher.subscribe(`private-agent.${this.agentId}`);
+    channel.bind("pusher:subscription_succeeded", () => {
+      this.setLive(true, "connected");
+      this.pollOnce(); // anything that arrived while the socket was down
+    });
+    channel.bind("pusher:subscription_error", () => this.setLive(false, "unavailable"));
+    channel.bind("SessionIncoming", (data) => this.onIncoming(data.session));
+    channel.bind("SessionClaimed", (data) => this.onGone(data.session_id, "claimed"));
+    channel.bind("SessionWithdrawn", (data) => this.onGone(data.session_id, "withdrawn"));
+  }
+
+  // /broadcasting/auth is a mutating agent-API call: it needs the current XSRF cookie value.
+  async authorize({ socketId, channelName }, callback) {
+    try {
+      const response = await fetch(this.config.authEndpoint, {
+        method: "POST",
+        credentials: "same-origin",
+        headers: {
+          "Content-Type": "application/x-www-form-urlencoded",
+          "X-XSRF-TOKEN": readCookie("XSRF-TOKEN"),
+          Accept: "application/json",
+        },
+        body: new URLSearchParams({ socket_id: socketId, channel_name: channelName }),
+      });
+      if (!response.ok) throw new Error(`channel authorization answered ${response.status}`);
+      callback(null, await response.json());
+    } catch (error) {
+      callback(error, null);
+    }
+  }
+
+  setLive(live, state) {
+    this.live = live;
+    this.onState(live ? "connected" : "polling", state);
+    this.updatePolling();
+  }
+
+  updatePolling() {
+    if (this.live && this.pollTimer) {
+      window.clearInterval(this.pollTimer);
+      this.pollTimer = null;
+    } else if (!this.live && !this.pollTimer) {
+      this.pollTimer = window.setInterval(() => this.pollOnce(), this.config.pollSeconds * 1000);
+    }
+  }
+
+  async pollOnce() {
+    try {
+      const body = await get("/api/sessions/incoming");
+      this.onSnapshot(body.sessions);
+    } catch (error) {
+      // A 401 is handled by the sign-in flow; other failures wait for the next round.
+    }
+  }
+}
