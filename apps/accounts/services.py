@@ -5,6 +5,7 @@ import math
 import secrets
 from dataclasses import dataclass
 from datetime import timedelta
+from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.db import transaction
@@ -14,8 +15,12 @@ from django_otp import devices_for_user
 from apps.accounts import login_throttle
 from apps.accounts.models import AgentStatus, LoginChallenge, Owner, PersonalAccessToken, User, hash_token_secret
 from apps.accounts.suspension import ensure_owner_not_suspended
+from apps.core import events
 from apps.core.errors import DomainError, ErrorCode
 from apps.core.timefmt import iso_z
+
+if TYPE_CHECKING:
+    from apps.sessions.models import Session
 
 logger = logging.getLogger(__name__)
 
@@ -159,7 +164,7 @@ def access_token_revoke(*, token: PersonalAccessToken) -> None:
 AGENT_DISABLED_NOTE = "Ended by the service: the agent's account was disabled."
 
 
-def agent_disable(*, agent: User) -> list:
+def agent_disable(*, agent: User) -> list["Session"]:
     """Disable an agent: it can no longer sign in, its cookie sessions stop working, every access
     token it holds is revoked, and a customer session it holds (active or in payment) is ended as
     `technical_issue` (payment cancelled, kiosk told, `session.ended`): nobody is left talking to
@@ -198,8 +203,6 @@ def owner_set_suspended(*, owner: Owner, suspended: bool) -> bool:
     by every check (accounts.suspension), so it counts from the next request; `owner.suspended`
     or `owner.reinstated` is emitted once per change, for the audit trail and the owner's
     integrations. Returns False when the owner already was in that state."""
-    from apps.core import events  # events -> webhooks -> accounts models: imported when used
-
     now = timezone.now()
     with transaction.atomic():
         changed = Owner.objects.filter(pk=owner.pk, suspended=not suspended).update(suspended=suspended)
