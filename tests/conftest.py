@@ -12,7 +12,7 @@ from django.test import Client
 from tests import factories
 from tests.receivers import Receiver
 
-pytest_plugins = ["tests.payments_support"]
+pytest_plugins = ["tests.payments_support", "tests.browser"]
 
 
 def pytest_collection_modifyitems(config, items):

@@ -1,32 +1,14 @@
 """Fixtures for the owner panel: panel users, a signed-in test client, and a real Chromium
-driven by Playwright against pytest-django's live server.
-
-Chromium is Debian's (/usr/bin/chromium); nothing is downloaded. Without it the browser tests
-skip on a laptop, but fail in CI (CI set), so a missing install step cannot pass unnoticed.
+driven by Playwright against pytest-django's live server (the browser itself: tests/browser.py).
 """
 
-import os
 import re
-import shutil
-from pathlib import Path
 
 import pytest
 from django.test import Client
 
 from tests import factories
-
-CHROMIUM = os.environ.get("PANEL_CHROMIUM", "/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--headless",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+from tests.browser import ARTIFACTS, ConsoleErrors
 
 
 @pytest.fixture
@@ -53,40 +35,6 @@ def manager_client(panel_manager) -> Client:
     return client
 
 
-@pytest.hookimpl(wrapper=True, tryfirst=True)
-def pytest_runtest_makereport(item, call):
-    report = yield
-    setattr(item, f"report_{report.when}", report)
-    return report
-
-
-@pytest.fixture(scope="module")
-def chromium():
-    """One browser per test module: Playwright's sync API keeps an asyncio loop marked running
-    on this thread while it is open, so it is closed before the other modules' tests run."""
-    if not shutil.which(CHROMIUM):
-        message = f"{CHROMIUM} is missing: apt-get install chromium"
-        if os.environ.get("CI"):
-            pytest.fail(message, pytrace=False)
-        pytest.skip(message)
-    from playwright.sync_api import expect, sync_playwright
-
-    expect.set_options(timeout=10_000)  # CI machines are small; a page may take a moment
-
-    # Meanwhile Django would refuse the ORM calls the tests make between browser steps, which
-    # are plain synchronous code all the same.
-    previous = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
-    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
-        yield browser
-        browser.close()
-    if previous is None:
-        os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
-    else:
-        os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = previous
-
-
 @pytest.fixture
 def browser_settings(settings):
     """The live server speaks plain HTTP: cookies cannot carry the Secure flag there."""
@@ -94,12 +42,6 @@ def browser_settings(settings):
     settings.CSRF_COOKIE_SECURE = False
     settings.PANEL_LIVE_STATUS = False
     return settings
-
-
-class ConsoleErrors(list):
-    def assert_none(self, allow: str | None = None):
-        unexpected = [error for error in self if not (allow and re.search(allow, error))]
-        assert unexpected == [], f"console errors: {unexpected}"
 
 
 @pytest.fixture

@@ -1,0 +1,194 @@
+"""The agent dashboard in a real Chromium (tests/browser.py) against the real ASGI server: daphne
+started by tests/processes.py on the test database, so the WebSocket, the channel layer and every
+API call are the production ones. A test builds its rows first, then calls `serve()`; after that
+it talks to the server only over HTTP (the kiosk API, signed processor events), as clients do.
+On the embedded default the server gets a copy of the SQLite test database made at `serve()`.
+"""
+
+import json
+import re
+import shutil
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+import requests
+import stripe
+from playwright.sync_api import expect
+
+from apps.billing.models import OwnerBilling
+from tests import factories
+from tests.browser import ConsoleErrors, screenshot_on_failure
+from tests.payments_support import ACCOUNT, CONNECT_SECRET, PLATFORM_SECRET, processor_event
+from tests.processes import database_url_for_child, start_daphne, stop_daphne
+
+# Chromium logs every failed resource load as a console error; that is the browser's network log,
+# not a script error, so two kinds are tolerated and nothing else:
+# - an API answer the dashboard expects and handles (401 before sign-in, 403 for an owner account,
+#   409 for a session another agent took, 422 for a cart line, 429 for a throttled sign-in), from
+#   our own server;
+# - the video SDK's own attempts to reach the provider's servers (*.sd-rtn.com gateways and stats,
+#   *.agora.io), which fail here by design: no internet. The SDK's own console logging is off
+#   (AgoraRTC.setLogLevel(4)); these lines are the browser's, about the SDK's requests.
+EXPECTED_HTTP_REFUSALS = (
+    r"^Failed to load resource: the server responded with a status of (401|403|409|422|429) .* \[{own}/"
+)
+PROVIDER_UNREACHABLE = (
+    r"^Failed to load resource: net::ERR_INTERNET_DISCONNECTED \[https://[^/]*\.(sd-rtn\.com|agora\.io)[:/]"
+)
+
+
+def collect_console_errors(page) -> ConsoleErrors:
+    """Console errors with the URL they are about, so the allowances above can say whose they are."""
+    errors = ConsoleErrors()
+
+    def on_console(message):
+        if message.type == "error":
+            errors.append(f"{message.text} [{message.location.get('url', '')}]")
+
+    page.on("console", on_console)
+    page.on("pageerror", lambda error: errors.append(f"page error: {error}"))
+    return errors
+
+
+@dataclass
+class World:
+    """The rows one dashboard test needs: a business with a menu, a kiosk, agents."""
+
+    business: object
+    kiosk: object
+    agents: list
+    items: dict = field(default_factory=dict)
+    options: dict = field(default_factory=dict)
+
+
+@pytest.fixture
+def world(transactional_db, settings) -> World:
+    # The server checks passwords with its own hashers (the suite's MD5 shortcut is not among them).
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.PBKDF2PasswordHasher"]
+    business = factories.BusinessFactory(name="Burger Barn")
+    kiosk = factories.KioskFactory(business=business, name="Front counter", location="Main St")
+    agent = factories.AgentFactory(owner=business.owner, name="Ada Agent", agent_status="offline")
+    OwnerBilling.objects.create(owner=business.owner, account_id=ACCOUNT, charges_enabled=True, payouts_enabled=True)
+    category = factories.CategoryFactory(catalog=factories.CatalogFactory(business=business), name="Burgers")
+    burger = factories.MenuItemFactory(category=category, name="Burger", price_cents=1000, description="Beef.")
+    bun = factories.ModifierGroupFactory(item=burger, name="Bun", required=True, min=1, max=1)
+    brioche = factories.ModifierOptionFactory(group=bun, name="Brioche", price_cents=50)
+    factories.ModifierOptionFactory(group=bun, name="Sesame", price_cents=0)
+    sides = factories.CategoryFactory(catalog=category.catalog, name="Sides")
+    fries = factories.MenuItemFactory(category=sides, name="Fries", price_cents=300, track_stock=True, stock=1)
+    shake = factories.MenuItemFactory(category=sides, name="Shake", price_cents=450, track_stock=True, stock=0)
+    return World(
+        business=business,
+        kiosk=kiosk,
+        agents=[agent],
+        items={"burger": burger, "fries": fries, "shake": shake},
+        options={"brioche": brioche},
+    )
+
+
+@dataclass
+class Server:
+    url: str
+    processor: object | None = None
+
+    def kiosk_call(self, kiosk, method: str, path: str, body: dict | None = None) -> requests.Response:
+        headers = {"X-Device-Id": str(kiosk.device_id), "X-Device-Token": kiosk.raw_token}
+        return requests.request(method, f"{self.url}/api/public{path}", json=body, headers=headers, timeout=10)
+
+    def start_session(self, kiosk) -> str:
+        started = self.kiosk_call(
+            kiosk, "POST", "/sessions/start", {"device_id": str(kiosk.device_id), "customer_locale": "en-US"}
+        )
+        assert started.status_code == 201, started.text
+        return started.json()["session_id"]
+
+    def processor_event(self, event_type: str, intent_id: str) -> None:
+        event = processor_event(event_type, {"id": intent_id, "object": "payment_intent"})
+        if event_type == "payment_intent.payment_failed":
+            event["data"]["object"]["last_payment_error"] = {"message": "Your card was declined."}
+        payload = json.dumps(event)
+        signature = stripe.WebhookSignature.generate_signature_header(payload, CONNECT_SECRET)
+        answer = requests.post(
+            f"{self.url}/processor/connect/webhook",
+            data=payload,
+            headers={"Stripe-Signature": signature, "Content-Type": "application/json"},
+            timeout=10,
+        )
+        assert answer.status_code == 200, answer.text
+
+
+@pytest.fixture
+def serve(world, request):
+    """serve(**env) starts daphne on the rows made so far and returns a Server."""
+    started = []
+    workdir = Path(tempfile.mkdtemp(prefix="agent-dashboard-"))
+
+    def start(**env: str) -> Server:
+        processor = request.getfixturevalue("processor") if "processor" in request.fixturenames else None
+        if processor is not None:
+            env.update(
+                PROCESSOR_SECRET_KEY="sk_test_standin",
+                PROCESSOR_API_BASE=processor.url,
+                PROCESSOR_WEBHOOK_SECRET=PLATFORM_SECRET,
+                PROCESSOR_CONNECT_WEBHOOK_SECRET=CONNECT_SECRET,
+            )
+        server = start_daphne(workdir, database_url=database_url_for_child(workdir), **env)
+        started.append(server)
+        return Server(url=server.base_url, processor=processor)
+
+    yield start
+    for server in started:
+        stop_daphne(server)
+    shutil.rmtree(workdir, ignore_errors=True)
+
+
+def _offline(route):
+    route.abort("internetdisconnected")
+
+
+@pytest.fixture
+def open_dashboard(chromium, request):
+    """open_dashboard(server) -> a page on /agent/ in a fresh browser context. The machine has no
+    internet, and the test makes sure of it: requests to any other host fail at once."""
+    contexts = []
+
+    def open_page(server: Server, *, viewport=(1280, 860)):
+        context = chromium.new_context(base_url=server.url, viewport={"width": viewport[0], "height": viewport[1]})
+        context.set_default_timeout(10_000)
+        context.route(re.compile(r"^https?://(?!127\.0\.0\.1[:/]|localhost[:/])"), _offline)
+        page = context.new_page()
+        page.console_errors = collect_console_errors(page)
+        page.server_url = server.url
+        contexts.append((context, page))
+        page.goto("/agent/")
+        return page
+
+    yield open_page
+    for context, page in contexts:
+        screenshot_on_failure(request, page)
+        context.close()
+
+
+def sign_in(page, email: str, password: str = factories.PASSWORD) -> None:
+    page.fill("#signin-email", email)
+    page.fill("#signin-password", password)
+    page.click("#signin-submit")
+
+
+def sign_in_and_go_available(page, agent) -> None:
+    sign_in(page, agent.email)
+    expect(page.locator("#app")).to_be_visible()
+    expect(page.locator("#agent-name")).to_have_text(agent.name)
+    page.select_option("#agent-status", "available")
+    expect(page.locator("#agent-status")).to_have_attribute("data-status", "available")
+
+
+def card(page, session_id: str):
+    return page.locator(f"#incoming li[data-session-id='{session_id}']")
+
+
+def assert_no_console_errors(page) -> None:
+    own = re.escape(page.server_url)
+    page.console_errors.assert_none(allow=f"{EXPECTED_HTTP_REFUSALS.format(own=own)}|{PROVIDER_UNREACHABLE}")

@@ -1,0 +1,118 @@
+"""The agent's whole working loop in the dashboard (issue 15, first bullet): sign in, go available,
+a kiosk starts a session through the kiosk API and the card appears live, accept, build a cart with
+a required modifier group (one 422 shown next to its line), the kiosk API's order shows the same
+cart, send to payment against the processor stand-in, a signed payment_failed shows "declined",
+a signed payment_intent.succeeded completes the session, and the agent is back in the queue as
+available. The video pane says it is unavailable (no internet here) and nothing else cares."""
+
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.agent_dashboard.conftest import assert_no_console_errors, card, sign_in_and_go_available
+
+pytestmark = pytest.mark.live
+SCREENSHOT = Path(__file__).resolve().parents[2] / "docs" / "screenshots" / "agent-session.png"
+
+
+def add_burger_with_brioche(page) -> None:
+    page.click("button.menu-item:has-text('Burger')")
+    dialog = page.locator("#modifier-dialog")
+    expect(dialog).to_be_visible()
+    expect(page.locator("#modifier-dialog input").first).to_be_focused()
+    page.click("#modifier-add")  # nothing chosen: the required group says so in words
+    expect(page.locator("#modifier-error")).to_have_text("Bun: choose one.")
+    page.keyboard.press("Escape")  # Escape closes the dialog without adding anything
+    expect(dialog).to_be_hidden()
+    expect(page.locator("#cart-lines li")).to_have_count(0)
+
+    page.click("button.menu-item:has-text('Burger')")
+    page.check("#modifier-dialog label:has-text('Brioche') input")
+    page.click("#modifier-add")
+    expect(dialog).to_be_hidden()
+
+
+def test_an_agent_serves_a_kiosk_from_card_to_paid_order(world, serve, processor, open_dashboard):
+    [agent] = world.agents
+    kiosk = world.kiosk
+    server = serve()
+    page = open_dashboard(server)
+
+    sign_in_and_go_available(page, agent)
+    expect(page.locator("#live-state")).to_have_attribute("data-state", "connected")
+
+    session_id = server.start_session(kiosk)
+    incoming = card(page, session_id)
+    expect(incoming).to_be_visible()
+    expect(incoming.locator(".kiosk-name")).to_have_text("Front counter")
+    expect(incoming.locator(".location")).to_have_text("Main St")
+    expect(incoming.locator(".business")).to_have_text("Burger Barn")
+    expect(incoming.locator(".waiting")).to_have_text("waiting 0:02", timeout=5_000)  # it ticks
+    expect(page).to_have_title("(1) Incoming · Agent dashboard")
+
+    incoming.locator("button.accept").click()
+    expect(page.locator("#session")).to_be_visible()
+    expect(page.locator("#session-title")).to_have_text("Session with Front counter")
+    expect(page.locator("#agent-status")).to_have_attribute("data-status", "busy")  # the server's word
+    expect(page.locator("button.menu-item:has-text('Shake')")).to_be_disabled()  # sold out
+
+    add_burger_with_brioche(page)
+    line = page.locator("#cart-lines li").first
+    expect(line.locator(".modifiers")).to_have_text("Bun: Brioche")
+    expect(page.locator("#cart-total")).to_have_text("$11.42")  # 10.50 + 8.75 % tax
+
+    # Only one portion of fries is left: the second is refused by the server, next to its line.
+    page.click("button.menu-item:has-text('Fries')")
+    fries = page.locator("#cart-lines li").nth(1)
+    expect(page.locator("#cart-total")).to_have_text("$14.68")
+    fries.locator("button.increase").click()
+    expect(fries.locator(".line-error")).to_have_text("Only 1 of Fries left.")
+    expect(page.locator("#cart-error")).to_contain_text("Some lines cannot be ordered")
+    expect(page.locator("#send-payment")).to_be_disabled()
+    fries.locator("button.decrease").click()
+    expect(page.locator("#cart-lines .line-error")).to_have_count(0)
+    expect(page.locator("#cart-error")).to_be_hidden()
+    fries.locator("input.notes").fill("extra salt")
+    fries.locator("input.notes").press("Tab")
+    expect(page.locator("#cart-lines")).to_have_attribute("data-saving", "false")
+    expect(page.locator("#cart-total")).to_have_text("$14.68")
+
+    order = server.kiosk_call(kiosk, "GET", f"/sessions/{session_id}/order").json()
+    assert [(line["name"], line["quantity"], line.get("notes")) for line in order["lines"]] == [
+        ("Burger", 1, None),
+        ("Fries", 1, "extra salt"),
+    ]
+    assert order["lines"][0]["modifiers"] == [{"group": "Bun", "value": "Brioche"}]
+    assert order["total_cents"] == 1468
+
+    expect(page.locator("#video")).to_have_attribute("data-state", "unavailable", timeout=30_000)
+    expect(page.locator("#video-state")).to_contain_text("Video unavailable:")
+    SCREENSHOT.parent.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOT))
+
+    page.click("#send-payment")
+    expect(page.locator("#payment")).to_have_attribute("data-state", "waiting")
+    expect(page.locator("#payment-state")).to_have_text("Waiting for the customer's card…")
+    expect(page.locator("#cart-lines button.increase").first).to_be_disabled()  # locked while paying
+    [intent] = server.processor.intents.values()
+    assert intent["amount"] == 1468
+
+    server.processor_event("payment_intent.payment_failed", intent["id"])
+    expect(page.locator("#payment")).to_have_attribute("data-state", "declined")
+    expect(page.locator("#payment-state")).to_contain_text("declined")
+
+    server.processor_event("payment_intent.succeeded", intent["id"])
+    expect(page.locator("#queue")).to_be_visible()
+    expect(page.locator("#session-result")).to_contain_text("Paid: order")
+    expect(page.locator("#session-result")).to_contain_text("Session completed after")
+    expect(page.locator("#agent-status")).to_have_attribute("data-status", "available")
+    status = server.kiosk_call(kiosk, "GET", f"/sessions/{session_id}/status").json()
+    assert status["status"] == "completed"
+
+    page.click("button.tab[data-tab='history']")
+    row = page.locator(f"#history-rows tr[data-session-id='{session_id}']")
+    expect(row).to_contain_text("Front counter")
+    expect(row).to_contain_text("completed")
+    expect(row).to_contain_text("$14.68")
+    assert_no_console_errors(page)

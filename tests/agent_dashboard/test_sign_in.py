@@ -1,0 +1,126 @@
+"""Signing in to the dashboard: with a second factor, every refusal said in words (wrong password,
+owner account, throttled with the wait from Retry-After), a 401 in the middle of a session leads
+back to sign-in without losing the cart on screen, sign-out, and the agent's own access tokens."""
+
+import pytest
+from playwright.sync_api import expect
+
+from apps.accounts import services as account_services
+from tests import factories
+from tests.agent_dashboard.conftest import assert_no_console_errors, card, sign_in, sign_in_and_go_available
+from tests.helpers_auth import current_code, enrol_totp
+
+pytestmark = pytest.mark.live
+
+
+def test_an_agent_with_2fa_signs_in_with_the_current_code(world, serve, open_dashboard):
+    [agent] = world.agents
+    device = enrol_totp(agent)
+    server = serve()
+    page = open_dashboard(server)
+    expect(page.locator("#signin")).to_be_visible()
+    expect(page.locator("#signin-email")).to_be_focused()
+
+    sign_in(page, agent.email)
+    expect(page.locator("#code-step")).to_be_visible()
+    page.fill("#signin-code", "000000" if current_code(device) != "000000" else "111111")
+    page.click("#signin-submit")
+    expect(page.locator("#signin-error")).to_have_text(
+        "The authentication code is incorrect. Enter the current code from your app."
+    )
+    page.wait_for_timeout(1_100)  # django-otp locks a device for 1 s after a wrong code
+    page.fill("#signin-code", current_code(device))
+    page.click("#signin-submit")
+    expect(page.locator("#app")).to_be_visible()
+    expect(page.locator("#signin")).to_be_hidden()
+    expect(page.locator("#agent-name")).to_have_text(agent.name)
+    expect(page.locator("#agent-status")).to_have_attribute("data-status", "offline")
+
+    page.reload()  # the cookie session carries over a reload
+    expect(page.locator("#app")).to_be_visible()
+    page.click("#signout")
+    expect(page.locator("#signin")).to_be_visible()
+    assert_no_console_errors(page)
+
+
+def test_refusals_are_said_in_words_and_the_throttle_wait_is_shown(world, serve, open_dashboard):
+    [agent] = world.agents
+    owner_user = factories.PanelUserFactory(owner=world.business.owner, email="boss@example.test")
+    server = serve()
+    page = open_dashboard(server)
+
+    sign_in(page, owner_user.email)
+    expect(page.locator("#signin-error")).to_have_text("This is an owner panel account: sign in at /panel/ instead.")
+
+    for _ in range(5):  # the fifth failure within a minute is the last one allowed
+        sign_in(page, agent.email, "not-the-password")
+        expect(page.locator("#signin-error")).to_have_text("The email or password is incorrect.")
+        page.evaluate("document.querySelector('#signin-error').hidden = true")
+    sign_in(page, agent.email, "not-the-password")
+    expect(page.locator("#signin-error")).to_contain_text("Too many attempts. Try again in")
+    wait = int(page.locator("#signin-error").inner_text().split(" in ")[1].split()[0])
+    assert 1 <= wait <= 60
+    expect(page.locator("#signin-submit")).to_be_disabled()
+    expect(page.locator("#app")).to_be_hidden()
+    assert_no_console_errors(page)
+
+
+def test_a_401_mid_session_returns_to_sign_in_and_keeps_the_cart(world, serve, open_dashboard):
+    [agent] = world.agents
+    server = serve()
+    page = open_dashboard(server)
+    sign_in_and_go_available(page, agent)
+    session_id = server.start_session(world.kiosk)
+    card(page, session_id).locator("button.accept").click()
+    page.click("button.menu-item:has-text('Fries')")
+    expect(page.locator("#cart-total")).to_have_text("$3.26")
+
+    page.context.clear_cookies()  # the session is gone, as after 30 days or a sign-out elsewhere
+    page.locator("#cart-lines li").first.locator("input.notes").fill("no salt")
+    page.locator("#cart-lines li").first.locator("input.notes").press("Tab")
+    expect(page.locator("#signin")).to_be_visible()
+    expect(page.locator("#signin-reason")).to_contain_text("Your session has ended")
+    expect(page.locator("#session")).to_be_visible()  # still there, behind the sign-in
+    expect(page.locator("#cart-lines li .name")).to_have_text(["Fries"])
+
+    sign_in(page, agent.email)
+    expect(page.locator("#signin")).to_be_hidden()
+    expect(page.locator("#session-title")).to_have_text("Session with Front counter")
+    expect(page.locator("#cart-lines li input.notes")).to_have_value("no salt")
+    expect(page.locator("#cart-lines")).to_have_attribute("data-saving", "false")
+    expect(page.locator("#cart-error")).to_be_hidden()
+    order = server.kiosk_call(world.kiosk, "GET", f"/sessions/{session_id}/order").json()
+    assert [(line["name"], line.get("notes")) for line in order["lines"]] == [("Fries", "no salt")]
+    assert_no_console_errors(page)
+
+
+def test_a_reload_restores_the_live_session_and_my_tokens_can_be_revoked(world, serve, open_dashboard):
+    [agent] = world.agents
+    kept, _ = account_services.access_token_issue(user=agent, name="laptop script")
+    revoked, _ = account_services.access_token_issue(user=agent, name="old phone")
+    server = serve()
+    page = open_dashboard(server)
+    sign_in_and_go_available(page, agent)
+    session_id = server.start_session(world.kiosk)
+    card(page, session_id).locator("button.accept").click()
+    page.click("button.menu-item:has-text('Fries')")
+    expect(page.locator("#cart-total")).to_have_text("$3.26")
+
+    page.reload()
+    expect(page.locator("#session-title")).to_have_text("Session with Front counter")
+    expect(page.locator("#cart-lines li .name")).to_have_text(["Fries"])
+    expect(page.locator("#cart-total")).to_have_text("$3.26")
+
+    page.click("button.tab[data-tab='tokens']")
+    expect(page.locator("#token-list li")).to_have_count(2)
+    page.click(f"#token-list li[data-token-id='{revoked.pk}'] button")
+    expect(page.locator("#token-list li")).to_have_count(1)
+    expect(page.locator(f"#token-list li[data-token-id='{kept.pk}']")).to_contain_text("laptop script")
+
+    page.click("button.tab[data-tab='queue']")
+    page.select_option("#end-reason", "customer_abandoned")
+    page.fill("#end-notes", "walked away")
+    page.click("#end-session")
+    expect(page.locator("#session-result")).to_contain_text("Session abandoned after")
+    expect(page.locator("#agent-status")).to_have_attribute("data-status", "available")
+    assert_no_console_errors(page)

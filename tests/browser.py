@@ -1,0 +1,72 @@
+"""The real browser shared by the browser tests (owner panel, agent dashboard): Debian's Chromium
+(/usr/bin/chromium) driven by Playwright; nothing is downloaded. Without it the browser tests skip
+on a laptop, but fail in CI (CI set), so a missing install step cannot pass unnoticed."""
+
+import os
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = os.environ.get("PANEL_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--headless",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+ARTIFACTS = Path(__file__).resolve().parents[1] / "test-artifacts"
+
+
+@pytest.fixture(scope="module")
+def chromium():
+    """One browser per test module: Playwright's sync API keeps an asyncio loop marked running
+    on this thread while it is open, so it is closed before the other modules' tests run."""
+    if not shutil.which(CHROMIUM):
+        message = f"{CHROMIUM} is missing: apt-get install chromium"
+        if os.environ.get("CI"):
+            pytest.fail(message, pytrace=False)
+        pytest.skip(message)
+    from playwright.sync_api import expect, sync_playwright
+
+    expect.set_options(timeout=10_000)  # CI machines are small; a page may take a moment
+
+    # Meanwhile Django would refuse the ORM calls the tests make between browser steps, which
+    # are plain synchronous code all the same.
+    previous = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        yield browser
+        browser.close()
+    if previous is None:
+        os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+    else:
+        os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = previous
+
+
+class ConsoleErrors(list):
+    def assert_none(self, allow: str | None = None):
+        unexpected = [error for error in self if not (allow and re.search(allow, error))]
+        assert unexpected == [], f"console errors: {unexpected}"
+
+
+def screenshot_on_failure(request, page) -> None:
+    report = getattr(request.node, "report_call", None)
+    if report is None or report.failed:
+        ARTIFACTS.mkdir(exist_ok=True)
+        name = re.sub(r"[^A-Za-z0-9_.-]+", "_", request.node.nodeid.split("::")[-1])
+        page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+
+
+@pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_runtest_makereport(item, call):
+    """Keeps each phase's report on the test item, so a fixture can tell a failed test."""
+    report = yield
+    setattr(item, f"report_{report.when}", report)
+    return report
