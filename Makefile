@@ -31,6 +31,7 @@ run: install
 	$(BIN)/python manage.py seed_demo
 	@echo ""
 	@echo "Service on http://$(HOST):$(PORT)/  (API docs http://$(HOST):$(PORT)/api/docs/, admin http://$(HOST):$(PORT)/admin/)"
+	@echo "Agent dashboard http://$(HOST):$(PORT)/agent/  (sign in as an agent printed above)  Owner panel http://$(HOST):$(PORT)/panel/"
 	SESSION_COOKIE_SECURE=$${SESSION_COOKIE_SECURE:-false} $(BIN)/daphne -b $(HOST) -p $(PORT) config.asgi:application
 
 lint: install-dev

@@ -211,6 +211,7 @@ def test_text_output_prints_the_credentials(db):
             assert agent["email"] in output
     assert data["platform_agents"][0]["email"] in output
     assert data["owners"][0]["password"] in output
+    assert "agent dashboard /agent/" in output  # where the printed agents sign in
 
 
 def test_refuses_to_run_in_production_without_force(db, settings):

@@ -76,7 +76,7 @@ export class SessionView {
               "button",
               {
                 type: "button",
-                class: "menu-item",
+                class: item.photo_url ? "menu-item has-photo" : "menu-item",
                 "data-item-id": item.id,
                 disabled: item.sold_out,
                 "aria-label": `${item.name}, ${money(item.price_cents)}${item.sold_out ? ", sold out" : ""}`,

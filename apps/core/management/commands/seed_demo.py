@@ -131,9 +131,9 @@ class Command(BaseCommand):
         out(f"Super-admin (/admin/): {data['admin']['email']}")
         for owner in data["owners"]:
             out(f"\n{owner['name']} (owner {owner['id']}): owner panel /panel/login as {owner['email']}")
-            out("  agents: " + ", ".join(agent["email"] for agent in owner["agents"]))
+            out("  agents (agent dashboard /agent/): " + ", ".join(agent["email"] for agent in owner["agents"]))
             out("  pairing codes (15 min): " + ", ".join(owner["pairing_codes"]))
             for kiosk in owner["kiosks"]:
                 out(f"  kiosk {kiosk['id']}: X-Device-Id {kiosk['device_id']}  X-Device-Token {kiosk['device_token']}")
-        out("\nPlatform (pool) agent: " + data["platform_agents"][0]["email"])
+        out("\nPlatform (pool) agent (agent dashboard /agent/): " + data["platform_agents"][0]["email"])
         out(f"Realtime app: id {data['realtime']['app_id']}, key {data['realtime']['key']}")
