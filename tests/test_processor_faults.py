@@ -16,6 +16,7 @@ from apps.billing.models import Payment, ProcessorCall, Refund
 from apps.core.errors import DomainError
 from apps.orders.models import Order
 from apps.sessions.models import Session
+from apps.webhooks.models import WebhookDelivery
 from tests import factories
 from tests.payments_support import SLOW_ANSWER, payment_rows, post_event, processor_event
 
@@ -35,6 +36,15 @@ def end(client, session):
 def error_code(response, status: int) -> str:
     assert response.status_code == status, response.content
     return response.json()["error"]["code"]
+
+
+@pytest.fixture(autouse=True)
+def subscribed(owner, receiver):
+    """A webhook receiver for every event: a change that emitted one would leave a delivery row."""
+    from apps.core.events import EVENT_NAMES
+    from apps.webhooks.services import subscription_create
+
+    return subscription_create(owner=owner, url=receiver.url, events=list(EVENT_NAMES))[0]
 
 
 @pytest.fixture
@@ -122,6 +132,8 @@ def test_the_retry_after_a_timeout_sends_the_same_key_and_gets_what_the_processo
         assert [event for event, _ in broadcasts if event == "PaymentRequested"] == ["PaymentRequested"]
     else:
         assert Payment.objects.get().status == "canceled"
+    if name == "end":  # the subscription does listen: the successful end left its delivery
+        assert WebhookDelivery.objects.filter(event__name="session.ended").exists()
 
 
 def test_a_retry_after_a_refusal_sends_the_same_key(operation, quick_processor, broadcasts):
@@ -213,6 +225,7 @@ def test_a_failed_refund_from_the_panel_changes_nothing(
     quick_processor.delay_seconds = 0
     response = panel_refund(manager_client, order.pk, reason="cold fries")
     assert Order.objects.get().status == "refunded" and Refund.objects.get().amount_cents == 2175
+    assert WebhookDelivery.objects.count() > before["deliveries"]  # order.status_changed: refunded
     keys = {call.headers["Idempotency-Key"] for call in quick_processor.calls_to("/v1/refunds")}
     assert keys == {f"refund-{order.pk}-1"}
     assert len({call.params["amount"] for call in quick_processor.calls_to("/v1/refunds")}) == 1
