@@ -289,7 +289,7 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": [],
     "UNAUTHENTICATED_USER": None,
     "EXCEPTION_HANDLER": "apps.api.errors.exception_handler",
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "apps.api.schema.SurfaceAutoSchema",
     "NUM_PROXIES": TRUSTED_PROXY_COUNT,  # DRF's get_ident agrees with client_ip
     "DEFAULT_THROTTLE_RATES": {
         "kiosk": os.environ.get("THROTTLE_KIOSK", "600/min"),

@@ -4,6 +4,7 @@ headers, agent cookie + X-XSRF-TOKEN, bearer token, owner API key token). No ans
 and every answer must match the schema (body and content type). The number of examples per operation is bounded so the
 suite stays fast; FUZZ_EXAMPLES raises it for a longer hunt."""
 
+import json
 import os
 
 import pytest
@@ -11,7 +12,13 @@ import schemathesis
 from django.core.wsgi import get_wsgi_application
 from hypothesis import HealthCheck, settings
 from schemathesis.checks import not_a_server_error
-from schemathesis.specs.openapi.checks import content_type_conformance, response_schema_conformance
+from schemathesis.config._checks import NegativeDataRejectionConfig
+from schemathesis.specs.openapi.checks import (
+    content_type_conformance,
+    negative_data_rejection,
+    response_schema_conformance,
+    status_code_conformance,
+)
 
 from apps.accounts import services as account_services
 from apps.owner_api import services as owner_api_services
@@ -22,6 +29,11 @@ from tests.owner_api.conftest import token_for
 
 EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "10"))
 schema = schemathesis.openapi.from_wsgi("/api/schema/?format=json", get_wsgi_application())
+# Invalid input must be refused with one of our 4xx refusals; 419 (CSRF) and 413 (body over the
+# limit) are refusals too.
+schema.config.checks.negative_data_rejection = NegativeDataRejectionConfig(
+    expected_statuses=[400, 401, 403, 404, 405, 406, 409, 413, 415, 419, 422, 429]
+)
 
 
 @pytest.fixture
@@ -64,5 +76,55 @@ def surface_of(path: str) -> str:
 def test_no_operation_answers_5xx_or_breaks_the_schema(case, credentials):
     headers = credentials.get(surface_of(case.path), {})
     case.call_and_validate(
-        headers=headers, checks=[not_a_server_error, response_schema_conformance, content_type_conformance]
+        headers=headers,
+        checks=[
+            not_a_server_error,
+            status_code_conformance,
+            response_schema_conformance,
+            content_type_conformance,
+            negative_data_rejection,
+        ],
     )
+
+
+# --- Known bad input, on every operation -----------------------------------------------------
+# Each answered a 500 (or an HTML page) once (issue 14). They are sent to every operation the
+# schema lists, with that surface's credentials, and must be a 4xx the schema documents.
+
+OPERATIONS = [result.ok() for result in schema.get_all_operations()]
+NUL = "ses_\x00x"
+DEEP_JSON = "[" * 100_000 + "]" * 100_000
+
+
+def _bad_inputs(operation):
+    """(name, case, raw body or None) for each bad input this operation can be sent."""
+    path = {parameter.name: "1" for parameter in operation.path_parameters}
+    query = {parameter.name: "x" for parameter in operation.query if parameter.is_required}
+    media_types = set(operation.definition.raw.get("requestBody", {}).get("content", {}))
+    for name in path:
+        yield "nul-in-path", operation.Case(path_parameters={**path, name: NUL}, query=query), None
+    for parameter in operation.query:
+        yield "nul-in-query", operation.Case(path_parameters=path, query={**query, parameter.name: NUL}), None
+    if "application/json" in media_types:
+        case = operation.Case(path_parameters=path, query=query, body={}, media_type="application/json")
+        yield "nul-in-body", case, json.dumps({"id": NUL, "name": NUL})
+        yield "deep-body", case, DEEP_JSON
+        yield "body-over-the-limit", case, json.dumps({"padding": "x" * (11 * 1024 * 1024)})
+    if "application/x-www-form-urlencoded" in media_types:
+        case = operation.Case(path_parameters=path, body={}, media_type="application/x-www-form-urlencoded")
+        yield "nul-in-form", case, "grant_type=client_credentials&client_id=%00&client_secret=x"
+        yield "form-over-the-limit", case, "client_id=" + "x" * (11 * 1024 * 1024)
+
+
+@pytest.mark.parametrize("operation", OPERATIONS, ids=lambda operation: operation.label)
+@pytest.mark.django_db(transaction=True)
+def test_known_bad_input_answers_a_documented_4xx_on_every_operation(operation, credentials):
+    headers = credentials.get(surface_of(operation.path), {})
+    for name, case, raw in _bad_inputs(operation):
+        extra = {"data": raw.encode()} if raw is not None else {}
+        response = case.call_and_validate(
+            headers=headers,
+            checks=[not_a_server_error, status_code_conformance, response_schema_conformance, content_type_conformance],
+            **extra,
+        )
+        assert 400 <= response.status_code < 500, (name, response.status_code, response.text[:200])

@@ -30,13 +30,15 @@ class CsrfMismatch(drf.APIException):
     default_code = ErrorCode.CSRF_MISMATCH
 
 
-PROCESSOR_PREFIX = "/processor/"  # inbound processor webhooks: JSON errors, agent-style envelope
+# JSON routes outside the four surfaces (processor webhooks, the Pusher HTTP API, channel auth):
+# their errors use the agent-style envelope.
+OTHER_JSON_PREFIXES = ("/processor/", "/apps/", "/broadcasting/")
 
 
 def json_errors_for_path(path: str) -> bool:
-    """Whether errors at `path` are answered in a JSON envelope (the API surfaces and the
-    processor webhooks) rather than Django's HTML pages (panel, admin)."""
-    return surface_for_path(path) is not None or path.startswith(PROCESSOR_PREFIX)
+    """Whether errors at `path` are answered in a JSON envelope (the API surfaces and the other
+    JSON routes) rather than Django's HTML pages (panel, admin)."""
+    return surface_for_path(path) is not None or path.startswith(OTHER_JSON_PREFIXES)
 
 
 def error_body(request: HttpRequest, code: str, message: str, details: Any = None) -> dict:

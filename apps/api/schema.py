@@ -1,6 +1,12 @@
-"""OpenAPI security schemes for the three surfaces' authentication classes."""
+"""OpenAPI for the API surfaces: the security scheme of each authentication class, and the
+schema class that documents every operation's error responses in its surface's envelope."""
 
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
+from drf_spectacular.openapi import AutoSchema
+from rest_framework import serializers
+
+from apps.api import schema_errors
+from apps.api.surfaces import Surface, surface_for_path
 
 
 class DeviceAuthScheme(OpenApiAuthenticationExtension):
@@ -57,3 +63,86 @@ class OwnerApiKeyScheme(OpenApiAuthenticationExtension):
     def get_security_requirement(self, auto_schema):
         scope = getattr(auto_schema.view, "required_scopes", {}).get(auto_schema.method)
         return {self.name: [scope] if scope else []}
+
+
+# --- Error responses -----------------------------------------------------------------------
+
+
+class ErrorDetail(serializers.Serializer):
+    code = serializers.CharField(help_text="A stable error code, e.g. VALIDATION_ERROR.")
+    message = serializers.CharField()
+    details = serializers.JSONField(required=False, help_text="Field -> messages, on 422 and some others.")
+
+
+class Error(serializers.Serializer):
+    """The agent, token and owner API error envelope `{error: {code, message}}`."""
+
+    error = ErrorDetail()
+
+
+class KioskErrorDetail(ErrorDetail):
+    request_id = serializers.CharField(allow_null=True, help_text="The X-Request-Id of this request.")
+
+
+class KioskError(serializers.Serializer):
+    """The kiosk API error envelope `{error: {code, message, request_id}}`."""
+
+    error = KioskErrorDetail()
+
+
+_PERMISSION_CODES = {
+    "HasOwnerToken": [schema_errors.E.FORBIDDEN],
+    "HasRequiredScope": [schema_errors.INSUFFICIENT_SCOPE],
+}
+_HEADERS = {
+    401: {"WWW-Authenticate": {"schema": {"type": "string"}, "description": "The authentication scheme."}},
+    429: {"Retry-After": {"schema": {"type": "integer"}, "description": "Seconds to wait."}},
+    503: {"Retry-After": {"schema": {"type": "integer"}, "description": "Seconds to wait."}},
+}
+
+
+class SurfaceAutoSchema(AutoSchema):
+    """DEFAULT_SCHEMA_CLASS: every operation also documents the error responses it can give, in
+    its surface's envelope, with the codes each status carries. A status the view documents
+    itself (e.g. the OAuth token endpoint's RFC 6749 errors) is left as the view wrote it."""
+
+    def get_operation(self, path, path_regex, path_prefix, method, registry):
+        operation = super().get_operation(path, path_regex, path_prefix, method, registry)
+        if operation is None:
+            return None
+        responses = operation["responses"]
+        envelope = KioskError if surface_for_path(self.path) == Surface.KIOSK else Error
+        for status, codes in sorted(self._error_codes(operation).items()):
+            if str(status) in responses:
+                continue
+            response = self._get_response_for_code(envelope, str(status))
+            response["description"] = "Error codes: " + ", ".join(f"`{code}`" for code in codes) + "."
+            if status in _HEADERS:
+                response["headers"] = _HEADERS[status]
+            responses[str(status)] = response
+        return operation
+
+    def _error_codes(self, operation: dict) -> dict[int, list[str]]:
+        from apps.api.authentication import AgentSessionAuthentication
+
+        locations = {parameter["in"] for parameter in operation.get("parameters", [])}
+        authenticators = self.view.get_authenticators()
+        permission_codes = [
+            code for p in self.view.get_permissions() for code in _PERMISSION_CODES.get(type(p).__name__, [])
+        ]
+        codes = schema_errors.generic_errors(
+            surface=surface_for_path(self.path),
+            method=self.method,
+            authenticated=bool(authenticators),
+            session_auth=any(isinstance(a, AgentSessionAuthentication) for a in authenticators),
+            throttled=bool(self.view.get_throttles()),
+            has_body="requestBody" in operation,
+            has_query="query" in locations,
+            has_path="path" in locations,
+            permission_codes=permission_codes,
+        )
+        codes += schema_errors.DOMAIN_ERRORS.get(f"{self.method} {self.path}", [])
+        by_status: dict[int, list[str]] = {}
+        for code in dict.fromkeys(str(c) for c in codes):
+            by_status.setdefault(schema_errors.status_of(code), []).append(code)
+        return by_status

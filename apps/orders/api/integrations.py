@@ -113,7 +113,9 @@ class IntegrationOrderListView(TokenAPIView):
         summary="The owner's orders, newest first (cursor pagination: follow `next`)",
     )
     def get(self, request):
-        filters = validated(OrderFilterIn, request.query_params)
+        # A plain dict, not the QueryDict: DRF skips an empty optional field of a QueryDict, so
+        # `status=` would list every order; the schema (and this) refuses it with 422.
+        filters = validated(OrderFilterIn, request.query_params.dict())
         orders = Order.objects.filter(owner_id=request.user.owner_id).select_related(
             "business", "session__kiosk", "session__agent"
         )

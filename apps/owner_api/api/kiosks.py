@@ -4,6 +4,7 @@ from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers
 from rest_framework.response import Response
 
+from apps.api.fields import StrictCharField
 from apps.api.inputs import validated
 from apps.kiosks import services as kiosk_services
 from apps.kiosks.models import Kiosk
@@ -41,8 +42,8 @@ class PairingCodeOut(serializers.Serializer):
 
 
 class KioskRenameIn(serializers.Serializer):
-    name = serializers.CharField(max_length=200, required=False)
-    location = serializers.CharField(max_length=200, required=False, allow_blank=True)
+    name = StrictCharField(max_length=200, required=False)
+    location = StrictCharField(max_length=200, required=False, allow_blank=True)
 
 
 class PairingCodeCreateView(OwnerAPIView):

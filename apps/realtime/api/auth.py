@@ -8,11 +8,12 @@ from django.conf import settings
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers
 from rest_framework.authentication import SessionAuthentication
-from rest_framework.parsers import FormParser, JSONParser
+from rest_framework.parsers import FormParser
 from rest_framework.response import Response
 
 from apps.api.authentication import AgentSessionAuthentication
 from apps.api.inputs import validated
+from apps.api.parsers import JSONParser
 from apps.api.views import AgentAPIView, KioskAPIView
 from apps.realtime import access, events
 

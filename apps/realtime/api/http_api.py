@@ -1,13 +1,12 @@
 """The Pusher HTTP API, so the official `pusher` server libraries can publish through us:
 POST /apps/{app_id}/events and POST /apps/{app_id}/batch_events, signed as Pusher signs them."""
 
-import json
-
 from django.conf import settings
 from rest_framework import exceptions
 from rest_framework.authentication import BaseAuthentication
 from rest_framework.response import Response
 
+from apps.api import parsers
 from apps.api.views import PublicAPIView
 from apps.realtime import protocol
 from apps.realtime.broadcast import layer_message, send_now
@@ -45,9 +44,11 @@ class _HttpApiView(PublicAPIView):
 
     def body_json(self, request):
         try:
-            return json.loads(request._request.body or b"{}")
+            return parsers.loads(request._request.body or b"{}")  # the API's depth and NUL limits
+        except parsers.BodyRejected as exc:
+            raise exceptions.ParseError(str(exc)) from None
         except ValueError:
-            raise exceptions.ParseError("The body is not JSON.")
+            raise exceptions.ParseError("The body is not JSON.") from None
 
 
 def _event_message(event: object) -> dict:
