@@ -9,7 +9,10 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 django_asgi_app = get_asgi_application()
 
+from apps.api import http_limits  # noqa: E402
 from apps.core.jobs import start_embedded_beat  # noqa: E402
+
+http_limits.install()  # daphne answers an oversized request head with 431, not a dropped connection
 
 start_embedded_beat()  # periodic sweeps in the embedded mode (production runs Celery beat)
 

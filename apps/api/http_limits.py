@@ -1,0 +1,60 @@
+"""Oversized request heads get an answer from daphne, not a dropped connection.
+
+Daphne parses HTTP/1.1 with Twisted's HTTPChannel, which limits the request line plus headers
+to `totalHeadersSize` (16 KB) and each line to `MAX_LENGTH` (16 KB). Past the total it writes a
+bare `400 Bad Request`; past one line's limit (one 40 KB cookie, say) it closes the connection
+without a word, which clients and balancers report as a network failure. `install` makes both
+answer `431 Request Header Fields Too Large` with the JSON envelope `{error: {code, message}}`
+and close. Called by config/asgi.py; without Twisted (another ASGI server) it does nothing.
+"""
+
+import json
+
+HEADERS_TOO_LARGE = "REQUEST_HEADERS_TOO_LARGE"
+
+
+def _response(limit: int) -> bytes:
+    body = json.dumps(
+        {
+            "error": {
+                "code": HEADERS_TOO_LARGE,
+                "message": f"The request line and headers are larger than the limit of {limit} bytes.",
+            }
+        }
+    ).encode()
+    head = (
+        "HTTP/1.1 431 Request Header Fields Too Large\r\n"
+        "Content-Type: application/json\r\n"
+        f"Content-Length: {len(body)}\r\n"
+        "Connection: close\r\n\r\n"
+    )
+    return head.encode() + body
+
+
+def install() -> None:
+    try:
+        from twisted.web import http
+    except ImportError:
+        return
+    channel = http.HTTPChannel
+    if getattr(channel, "_answers_431", False):
+        return
+    line_received = channel.lineReceived
+
+    def refuse(self) -> None:
+        if not getattr(self, "_refused_431", False):
+            self._refused_431 = True
+            self.transport.write(_response(min(self.totalHeadersSize, self.MAX_LENGTH)))
+            self.loseConnection()
+
+    def lineReceived(self, line):  # noqa: N802  (Twisted's name)
+        if self._receivedHeaderSize + len(line) > self.totalHeadersSize:
+            return refuse(self)
+        return line_received(self, line)
+
+    def lineLengthExceeded(self, line):  # noqa: N802
+        return refuse(self)
+
+    channel.lineReceived = lineReceived
+    channel.lineLengthExceeded = lineLengthExceeded
+    channel._answers_431 = True
