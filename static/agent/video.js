@@ -6,7 +6,7 @@ import { get, post } from "./api.js";
 import { $ } from "./ui.js";
 
 const RETRY_SECONDS = 30;
-const JOIN_TIMEOUT_SECONDS = 20;
+const JOIN_TIMEOUT_SECONDS = 12; // the provider answers a join in a few seconds
 let sdkLoading = null;
 
 function loadSdk() {

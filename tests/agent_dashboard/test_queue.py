@@ -57,6 +57,11 @@ def test_a_card_goes_away_when_the_kiosk_withdraws(world, serve, open_dashboard)
     expect(card(page, session_id)).to_have_count(0)
     expect(page.locator("#queue-empty")).to_be_visible()
     expect(page).to_have_title("Agent dashboard")
+
+    page.click("#mute")  # the ring can be muted, and stays muted on this device
+    expect(page.locator("#mute")).to_have_attribute("aria-pressed", "true")
+    page.reload()
+    expect(page.locator("#mute")).to_have_text("Unmute ring")
     assert_no_console_errors(page)
 
 

@@ -106,10 +106,12 @@ def test_a_reload_restores_the_live_session_and_my_tokens_can_be_revoked(world, 
     page.click("button.menu-item:has-text('Fries')")
     expect(page.locator("#cart-total")).to_have_text("$3.26")
 
+    page.set_viewport_size({"width": 820, "height": 1180})  # a tablet held upright
     page.reload()
     expect(page.locator("#session-title")).to_have_text("Session with Front counter")
     expect(page.locator("#cart-lines li .name")).to_have_text(["Fries"])
     expect(page.locator("#cart-total")).to_have_text("$3.26")
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")  # no sideways scrolling
 
     page.click("button.tab[data-tab='tokens']")
     expect(page.locator("#token-list li")).to_have_count(2)
