@@ -59,3 +59,22 @@ def test_pages_outside_the_apis_keep_djangos_error_pages(db):
     except RuntimeError:
         response = server_error(request)
     assert response.status_code == 500 and response["Content-Type"].startswith("text/html")
+
+
+def test_a_body_over_the_limit_outside_a_view_is_a_413_envelope():
+    from django.core.exceptions import RequestDataTooBig
+
+    request = RequestFactory().post("/api/orders")
+    response = bad_request(request, RequestDataTooBig("Request body exceeded settings.DATA_UPLOAD_MAX_MEMORY_SIZE."))
+    assert response.status_code == 413
+    assert json.loads(response.content)["error"]["code"] == "PAYLOAD_TOO_LARGE"
+
+
+def test_the_processor_webhooks_get_json_errors_too():
+    request = RequestFactory().post("/processor/connect/webhook")
+    try:
+        raise RuntimeError("secret internals")
+    except RuntimeError:
+        response = server_error(request)
+    assert response.status_code == 500 and response["Content-Type"] == "application/json"
+    assert json.loads(response.content)["error"]["code"] == "INTERNAL_ERROR"

@@ -101,6 +101,14 @@ _HEADERS = {
 }
 
 
+def _allow_empty(parameter: dict) -> None:
+    """DRF reads an optional field sent empty in a query string (`?status=`, what an HTML form
+    sends for a blank field) as absent; say so, so that `status=` is not taken for invalid."""
+    parameter["allowEmptyValue"] = True
+    parameter["schema"] = {"anyOf": [parameter["schema"], {"type": "string", "enum": [""]}]}
+    parameter["description"] = (parameter.get("description", "") + "\n\nEmpty means absent.").strip()
+
+
 class SurfaceAutoSchema(AutoSchema):
     """DEFAULT_SCHEMA_CLASS: every operation also documents the error responses it can give, in
     its surface's envelope, with the codes each status carries. A status the view documents
@@ -110,6 +118,9 @@ class SurfaceAutoSchema(AutoSchema):
         operation = super().get_operation(path, path_regex, path_prefix, method, registry)
         if operation is None:
             return None
+        for parameter in operation.get("parameters", []):
+            if parameter["in"] == "query" and not parameter.get("required"):
+                _allow_empty(parameter)
         responses = operation["responses"]
         envelope = KioskError if surface_for_path(self.path) == Surface.KIOSK else Error
         for status, codes in sorted(self._error_codes(operation).items()):
