@@ -2,8 +2,9 @@
 a kiosk starts a session through the kiosk API and the card appears live, accept, build a cart with
 a required modifier group (one 422 shown next to its line), the kiosk API's order shows the same
 cart, send to payment against the processor stand-in, a signed payment_failed shows "declined",
-a signed payment_intent.succeeded completes the session, and the agent is back in the queue as
-available. The video pane says it is unavailable (no internet here) and nothing else cares."""
+cancelling the payment reopens the cart, a signed payment_intent.succeeded completes the session,
+and the agent is back in the queue as available. The video pane says it is unavailable (no
+internet here) and nothing else cares."""
 
 from pathlib import Path
 
@@ -102,6 +103,19 @@ def test_an_agent_serves_a_kiosk_from_card_to_paid_order(world, serve, processor
     expect(page.locator("#payment")).to_have_attribute("data-state", "declined")
     expect(page.locator("#payment-state")).to_contain_text("declined")
 
+    # The customer wants fewer fries after all: cancel the payment, edit, send again.
+    page.click("#cancel-payment")
+    expect(page.locator("#payment")).to_have_attribute("data-state", "none")
+    expect(page.locator("#send-payment")).to_be_visible()
+    assert server.processor.intents[intent["id"]]["status"] == "canceled"
+    page.locator("#cart-lines li").nth(1).locator("button.remove").click()
+    expect(page.locator("#cart-total")).to_have_text("$11.42")
+    expect(page.locator("#cart-lines")).to_have_attribute("data-saving", "false")
+    page.click("#send-payment")
+    expect(page.locator("#payment")).to_have_attribute("data-state", "waiting")
+    [intent] = [i for i in server.processor.intents.values() if i["status"] != "canceled"]
+    assert intent["amount"] == 1142
+
     server.processor_event("payment_intent.succeeded", intent["id"])
     expect(page.locator("#queue")).to_be_visible()
     expect(page.locator("#session-result")).to_contain_text("Paid: order")
@@ -114,5 +128,5 @@ def test_an_agent_serves_a_kiosk_from_card_to_paid_order(world, serve, processor
     row = page.locator(f"#history-rows tr[data-session-id='{session_id}']")
     expect(row).to_contain_text("Front counter")
     expect(row).to_contain_text("completed")
-    expect(row).to_contain_text("$14.68")
+    expect(row).to_contain_text("$11.42")
     assert_no_console_errors(page)

@@ -46,11 +46,16 @@ def test_an_agent_with_2fa_signs_in_with_the_current_code(world, serve, open_das
 def test_refusals_are_said_in_words_and_the_throttle_wait_is_shown(world, serve, open_dashboard):
     [agent] = world.agents
     owner_user = factories.PanelUserFactory(owner=world.business.owner, email="boss@example.test")
+    disabled = factories.AgentFactory(owner=world.business.owner, email="gone@example.test", is_active=False)
     server = serve()
     page = open_dashboard(server)
 
     sign_in(page, owner_user.email)
     expect(page.locator("#signin-error")).to_have_text("This is an owner panel account: sign in at /panel/ instead.")
+    sign_in(page, disabled.email)
+    expect(page.locator("#signin-error")).to_have_text(
+        "This account has been disabled. Ask your manager to enable it again."
+    )
 
     for _ in range(5):  # the fifth failure within a minute is the last one allowed
         sign_in(page, agent.email, "not-the-password")
