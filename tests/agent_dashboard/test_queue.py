@@ -1,6 +1,7 @@
 """The incoming queue: two agents race for one card (exactly one gets the session, the other is
 told "taken by another agent"), a card goes when the kiosk withdraws, and with the WebSocket
-blocked the dashboard says so and still shows a new session within 3 s by polling."""
+blocked the dashboard says so and still shows a new session within 3 s by polling, and stops
+polling once the socket is back."""
 
 import re
 
@@ -65,17 +66,31 @@ def test_a_card_goes_away_when_the_kiosk_withdraws(world, serve, open_dashboard)
     assert_no_console_errors(page)
 
 
-def test_with_the_websocket_blocked_polling_shows_a_new_session_within_3_seconds(world, serve, open_dashboard):
+def test_socket_blocked_polling_shows_a_new_session_within_3_s_until_the_socket_is_back(world, serve, open_dashboard):
     server = serve()
-    page_opened = open_dashboard(server)
-    # The socket is closed as soon as it opens, like a proxy that refuses WebSockets.
-    page_opened.route_web_socket(re.compile(r"/app/"), lambda ws: ws.close())
-    page_opened.reload()
-    page = page_opened
+    page = open_dashboard(server)
+    blocked = True
+
+    def socket(ws):  # while blocked, closed as soon as it opens, like a proxy refusing WebSockets
+        if blocked:
+            ws.close()
+        else:
+            ws.connect_to_server()
+
+    page.route_web_socket(re.compile(r"/app/"), socket)
+    page.reload()
     sign_in_and_go_available(page, world.agents[0])
     expect(page.locator("#live-state")).to_have_attribute("data-state", "polling")
     expect(page.locator("#live-state")).to_contain_text("unavailable")
 
     session_id = server.start_session(world.kiosk)
     expect(card(page, session_id)).to_be_visible(timeout=3_000)
+
+    # The socket comes back: the dashboard says so and stops polling.
+    blocked = False
+    expect(page.locator("#live-state")).to_have_attribute("data-state", "connected", timeout=30_000)
+    polls = []
+    page.on("request", lambda request: polls.append(request.url) if "/api/sessions/incoming" in request.url else None)
+    page.wait_for_timeout(5_000)
+    assert len(polls) <= 1, polls  # at most the one read right after subscribing
     assert_no_console_errors(page)
