@@ -6,6 +6,7 @@ suite stays fast; FUZZ_EXAMPLES raises it for a longer hunt."""
 
 import json
 import os
+import re
 
 import pytest
 import schemathesis
@@ -128,3 +129,23 @@ def test_known_bad_input_answers_a_documented_4xx_on_every_operation(operation, 
             **extra,
         )
         assert 400 <= response.status_code < 500, (name, response.status_code, response.text[:200])
+
+
+PATHS = sorted({operation.path for operation in OPERATIONS})
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.django_db(transaction=True)
+def test_an_undocumented_method_is_405_before_credentials_or_csrf(path, credentials, client, settings):
+    """The method is checked first: a signed-in agent without X-XSRF-TOKEN gets 405, not 419, and
+    a caller without credentials gets 405, not 401."""
+    documented = {operation.method.upper() for operation in OPERATIONS if operation.path == path}
+    url = path.replace("{app_id}", str(settings.REALTIME_APP_ID))
+    url = re.sub(r"\{[^}]+\}", "1", url)
+    headers = {k: v for k, v in credentials.get(surface_of(path), {}).items() if k != "X-XSRF-TOKEN"}
+    for method in {"GET", "POST", "PUT", "PATCH", "DELETE"} - documented - ({"HEAD"} if "GET" in documented else set()):
+        for sent in (headers, {}):
+            response = client.generic(method, url, headers=sent)
+            assert response.status_code == 405, (method, url, response.status_code, response.content[:200])
+            assert response.json()["error"]["code"] == "METHOD_NOT_ALLOWED"
+            assert documented <= {m.strip() for m in response["Allow"].split(",")}
