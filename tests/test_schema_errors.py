@@ -63,6 +63,7 @@ def test_bodies_queries_paths_and_throttles_document_their_refusals(openapi):
             assert {"400", "422"} <= set(responses), (method, path)
         if "path" in locations:
             assert "404" in responses, (method, path)
+        assert {"406", "503"} <= set(responses), (method, path)
         if "429" in responses:
             assert "Retry-After" in responses["429"]["headers"]
     status = openapi["paths"]["/api/v1/orders"]["get"]["responses"]

@@ -116,7 +116,7 @@ def generic_errors(
     permission_codes: list[str],
 ) -> list[str]:
     """The codes any operation of this shape can answer, whatever its service does."""
-    codes: list[str] = [E.SERVICE_UNAVAILABLE]
+    codes: list[str] = [E.NOT_ACCEPTABLE, E.SERVICE_UNAVAILABLE]  # any Accept we cannot meet; a lost database
     if authenticated:
         codes.append(_UNAUTHENTICATED.get(surface, E.UNAUTHENTICATED))
     if session_auth and method in _UNSAFE:
