@@ -11,6 +11,10 @@ const config = JSON.parse($("#agent-config").textContent);
 const state = { user: null, feed: null, tab: "queue" };
 
 const queue = new Queue({ onAccept: accept });
+// After a reload nobody signs in, so the first click or key press anywhere unlocks the ring.
+["pointerdown", "keydown"].forEach((type) =>
+  document.addEventListener(type, () => queue.unlockSound(), { once: true, capture: true }),
+);
 const sessionView = new SessionView({ onEnded: sessionEnded });
 
 function alertText(text) {

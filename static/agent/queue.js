@@ -18,6 +18,7 @@ export class Queue {
   unlockSound() {
     try {
       this.audio = this.audio || new (window.AudioContext || window.webkitAudioContext)();
+      if (this.audio.state === "suspended") this.audio.resume().catch(() => {});
     } catch (unsupported) {
       this.audio = null;
     }

@@ -47,21 +47,37 @@ def test_two_agents_race_and_exactly_one_gets_the_session(world, serve, open_das
         assert_no_console_errors(page)
 
 
-def test_a_card_goes_away_when_the_kiosk_withdraws(world, serve, open_dashboard):
+COUNT_TONES = """
+window.__tones = 0;
+const createOscillator = AudioContext.prototype.createOscillator;
+AudioContext.prototype.createOscillator = function () { window.__tones += 1; return createOscillator.call(this); };
+"""
+
+
+def test_a_card_rings_unless_muted_and_goes_away_when_the_kiosk_withdraws(world, serve, open_dashboard):
     server = serve()
     page = open_dashboard(server)
+    page.add_init_script(COUNT_TONES)
+    page.reload()
     sign_in_and_go_available(page, world.agents[0])
     expect(page.locator("#live-state")).to_have_attribute("data-state", "connected")
     session_id = server.start_session(world.kiosk)
     expect(card(page, session_id)).to_be_visible()
+    expect(page.locator("#announcer")).to_have_text("New session from Front counter, Burger Barn.")
+    assert page.evaluate("window.__tones") == 2  # the ring: two short tones
+
     assert server.kiosk_call(world.kiosk, "POST", f"/sessions/{session_id}/cancel").status_code == 200
     expect(card(page, session_id)).to_have_count(0)
     expect(page.locator("#queue-empty")).to_be_visible()
     expect(page).to_have_title("Agent dashboard")
 
-    page.click("#mute")  # the ring can be muted, and stays muted on this device
+    page.click("#mute")
     expect(page.locator("#mute")).to_have_attribute("aria-pressed", "true")
-    page.reload()
+    again = server.start_session(world.kiosk)
+    expect(card(page, again)).to_be_visible()
+    assert page.evaluate("window.__tones") == 2  # muted: no new tones
+
+    page.reload()  # muting is remembered on this device
     expect(page.locator("#mute")).to_have_text("Unmute ring")
     assert_no_console_errors(page)
 
