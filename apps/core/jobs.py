@@ -15,6 +15,7 @@ from django.db import close_old_connections, transaction
 
 logger = logging.getLogger(__name__)
 _pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="jobs")
+_beat_stop: threading.Event | None = None  # set to stop the embedded beat
 
 
 def _run_in_thread(task, args, kwargs) -> None:
@@ -41,7 +42,7 @@ def enqueue(task, *args, **kwargs) -> None:
     if mode == "celery":
         _publish(task, args=args, kwargs=kwargs)
     elif mode == "thread":
-        _pool.submit(_run_in_thread, task, args, kwargs)
+        _submit(task, args, kwargs)
     else:
         task.apply(args=args, kwargs=kwargs, throw=True)
 
@@ -57,15 +58,37 @@ def enqueue_later(task, delay_seconds: float, *args) -> None:
     if mode == "celery":
         _publish(task, args=args, countdown=delay_seconds)
     elif mode == "thread":
-        timer = threading.Timer(delay_seconds, lambda: _pool.submit(_run_in_thread, task, args, {}))
+        timer = threading.Timer(delay_seconds, _submit, args=(task, args, {}))
         timer.daemon = True
         timer.start()
+
+
+def _submit(task, args, kwargs) -> None:
+    try:
+        _pool.submit(_run_in_thread, task, args, kwargs)
+    except RuntimeError:  # the pool was shut down: the process is stopping
+        logger.info("not running %s: shutting down (the periodic sweep picks its work up)", task.name)
+
+
+def stop_background_work(timeout: float) -> bool:
+    """On shutdown (config/serve.py): stop the embedded beat, let the jobs already queued finish
+    and stop the webhook watchdog. Whether everything finished within `timeout` seconds; a job
+    cut short is redone by its periodic sweep after the restart."""
+    if _beat_stop is not None:
+        _beat_stop.set()
+    pool_stopped = threading.Thread(target=_pool.shutdown, name="jobs-shutdown", daemon=True)
+    pool_stopped.start()
+    pool_stopped.join(timeout)
+    from apps.webhooks.transport import stop_watchdog
+
+    stop_watchdog()
+    return not pool_stopped.is_alive()
 
 
 def start_embedded_beat() -> threading.Event | None:
     """The embedded mode has no Celery beat: run CELERY_BEAT_SCHEDULE on a daemon thread of the
     web process instead (the sweeps are idempotent, so a second web process would be harmless).
-    Returns an event that stops the loop when set."""
+    Returns an event that stops the loop when set (so does stop_background_work)."""
     if settings.TASK_MODE != "thread" or getattr(start_embedded_beat, "started", False):
         return None
     start_embedded_beat.started = True
@@ -73,7 +96,8 @@ def start_embedded_beat() -> threading.Event | None:
 
     app.loader.import_default_modules()  # register every app's tasks.py, as a worker would
     schedule = {entry["task"]: float(entry["schedule"]) for entry in settings.CELERY_BEAT_SCHEDULE.values()}
-    stop = threading.Event()
+    global _beat_stop
+    stop = _beat_stop = threading.Event()
 
     def loop() -> None:
         due = dict.fromkeys(schedule, 0.0)
@@ -82,7 +106,7 @@ def start_embedded_beat() -> threading.Event | None:
             for task_name, every in schedule.items():
                 if now >= due[task_name]:
                     due[task_name] = now + every
-                    _pool.submit(_run_in_thread, app.tasks[task_name], (), {})
+                    _submit(app.tasks[task_name], (), {})
             stop.wait(0.2)
 
     threading.Thread(target=loop, name="embedded-beat", daemon=True).start()

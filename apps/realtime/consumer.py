@@ -8,7 +8,6 @@ kept in presence.py so it is the same from every process.
 import asyncio
 import json
 import logging
-import sys
 import time
 from urllib.parse import parse_qs
 
@@ -18,7 +17,7 @@ from django.conf import settings
 
 from apps.realtime import protocol as p
 from apps.realtime.broadcast import remember_server_loop, send
-from apps.realtime.hub import fanout_message, hub
+from apps.realtime.hub import fanout_message, hub, stop_hub
 from apps.realtime.presence import Change, presence_store
 from apps.realtime.signing import channel_auth_valid
 
@@ -50,7 +49,10 @@ class PusherConsumer(AsyncWebsocketConsumer):
 
     async def connect(self):
         remember_server_loop()
-        _install_shutdown_hook()
+        if _shutting_down:  # no more listening, but a keep-alive connection may still upgrade
+            await self.accept()
+            await self.close(code=p.RECONNECT)
+            return
         await hub().start()
         self.socket_id = p.new_socket_id()
         self.subscriptions: dict[str, str | None] = {}  # channel -> presence user id (or None)
@@ -260,24 +262,15 @@ def _member(channel_data: str) -> tuple[str, object] | None:
     return str(parsed["user_id"]), parsed.get("user_info", {})
 
 
-_shutdown_hook_installed = False
+_shutting_down = False
 
 
-def _install_shutdown_hook() -> None:
-    """Under daphne (Twisted), close every connection with 4200 before the reactor drops the
-    sockets on SIGTERM, so pusher-js reconnects at once, to another process behind the balancer.
-    daphne's own shutdown cancels applications, which is not reliably in time for a close frame."""
-    global _shutdown_hook_installed
-    if _shutdown_hook_installed or "twisted.internet.reactor" not in sys.modules:
-        return
-    _shutdown_hook_installed = True
-    from twisted.internet import defer, reactor
-
-    async def close_all() -> None:
-        connections = list(_open_connections)
-        await asyncio.gather(*(c.close_for_shutdown() for c in connections), return_exceptions=True)
-        await asyncio.sleep(0.2)  # let the close frames reach the sockets
-
-    reactor.addSystemEventTrigger(
-        "before", "shutdown", lambda: defer.Deferred.fromFuture(asyncio.ensure_future(close_all()))
-    )
+async def shut_down() -> None:
+    """At shutdown (config/serve.py): close every connection with 4200, so pusher-js reconnects
+    at once, to another process behind the balancer; refuse new ones the same way; then leave
+    the fan-out group."""
+    global _shutting_down
+    _shutting_down = True
+    connections = list(_open_connections)
+    await asyncio.gather(*(c.close_for_shutdown() for c in connections), return_exceptions=True)
+    await stop_hub()

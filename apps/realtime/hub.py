@@ -39,6 +39,7 @@ class Hub:
         self._layer = None
         self._inbox = ""
         self._renewed_at = 0.0
+        self._tasks: list[asyncio.Task] = []  # the receive loop and the membership renewal
 
     def join(self, channel: str, consumer) -> None:
         self.subscribers.setdefault(channel, set()).add(consumer)
@@ -69,8 +70,20 @@ class Hub:
         self._inbox = await self._layer.new_channel("pusher.process.")
         await self._renew()
         loop = asyncio.get_running_loop()
-        loop.create_task(self._listen(self._layer, self._inbox))
-        loop.create_task(self._keep_membership())
+        self._tasks = [
+            loop.create_task(self._listen(self._layer, self._inbox)),
+            loop.create_task(self._keep_membership()),
+        ]
+
+    async def stop(self) -> None:
+        """Stop receiving and leave the group, so other processes stop sending to this inbox."""
+        for task in self._tasks:
+            task.cancel()
+        if self._layer is not None and self._inbox:
+            try:
+                await asyncio.wait_for(self._layer.group_discard(FANOUT_GROUP, self._inbox), 2)
+            except Exception:
+                logger.warning("could not leave the fan-out group; its membership expires on its own")
 
     async def _renew(self) -> None:
         await self._layer.group_add(FANOUT_GROUP, self._inbox)
@@ -121,3 +134,10 @@ def hub() -> Hub:
         _hubs.clear()
         _hubs[loop_id] = Hub()
     return _hubs[loop_id]
+
+
+async def stop_hub() -> None:
+    """At shutdown: stop this loop's hub, if a connection ever started one."""
+    running = _hubs.pop(id(asyncio.get_running_loop()), None)
+    if running is not None:
+        await running.stop()

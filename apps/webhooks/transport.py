@@ -52,10 +52,12 @@ class _Watchdog:
         self.heap: list[tuple[float, int, socket.socket, dict]] = []
         self.order = itertools.count()
         self.thread = None
+        self.stopping = False
 
     def watch(self, sock: socket.socket, attempt: dict) -> None:
         with self.lock:
             if self.thread is None or not self.thread.is_alive():  # also after a fork (prefork pool)
+                self.stopping = False
                 self.thread = threading.Thread(target=self._run, name="webhook-deadline", daemon=True)
                 self.thread.start()
             first = not self.heap or attempt["deadline"] < self.heap[0][0]
@@ -68,9 +70,15 @@ class _Watchdog:
         with self.lock:
             attempt["done"] = True
 
+    def stop(self) -> None:
+        """At shutdown, once no attempt runs any more (the next watch() starts a new thread)."""
+        with self.lock:
+            self.stopping, self.heap = True, []
+            self.lock.notify()
+
     def _run(self) -> None:
         with self.lock:
-            while True:
+            while not self.stopping:
                 now = time.monotonic()
                 while self.heap and self.heap[0][0] <= now:
                     _, _, sock, attempt = heapq.heappop(self.heap)
@@ -82,6 +90,10 @@ class _Watchdog:
 
 
 _watchdog = _Watchdog()
+
+
+def stop_watchdog() -> None:
+    _watchdog.stop()
 
 
 class _Guarded:
