@@ -32,7 +32,7 @@ run: install
 	@echo ""
 	@echo "Service on http://$(HOST):$(PORT)/  (API docs http://$(HOST):$(PORT)/api/docs/, admin http://$(HOST):$(PORT)/admin/)"
 	@echo "Agent dashboard http://$(HOST):$(PORT)/agent/  (sign in as an agent printed above)  Owner panel http://$(HOST):$(PORT)/panel/"
-	SESSION_COOKIE_SECURE=$${SESSION_COOKIE_SECURE:-false} $(BIN)/daphne -b $(HOST) -p $(PORT) config.asgi:application
+	SESSION_COOKIE_SECURE=$${SESSION_COOKIE_SECURE:-false} $(BIN)/python -m config.serve -b $(HOST) -p $(PORT) config.asgi:application
 
 lint: install-dev
 	$(BIN)/ruff check .

@@ -230,6 +230,11 @@ REALTIME_ACTIVITY_TIMEOUT = int(os.environ.get("REALTIME_ACTIVITY_TIMEOUT", "120
 REALTIME_PONG_TIMEOUT = int(os.environ.get("REALTIME_PONG_TIMEOUT", "30"))
 REALTIME_MAX_CONNECTIONS = int(os.environ.get("REALTIME_MAX_CONNECTIONS", "10000"))  # per web process
 
+# On SIGTERM the web process (config/serve.py) finishes its requests, closes WebSockets with 4200
+# and stops its background work, and exits within this many seconds (keep it below the
+# orchestrator's kill timeout, e.g. Kubernetes' terminationGracePeriodSeconds of 30).
+SHUTDOWN_GRACE_SECONDS = float(os.environ.get("SHUTDOWN_GRACE_SECONDS", "10"))
+
 # Background work. "celery": a Celery worker on Redis; "thread": in-process thread pool
 # (embedded mode); "sync": run at commit time in the caller (tests).
 CELERY_BROKER_URL = REDIS_URL or "memory://"
@@ -422,5 +427,6 @@ CELERY_BEAT_SCHEDULE = {
     "owner-api-purge-expired-tokens": {"task": "owner_api.purge_expired_tokens", "schedule": 3600.0},
 }
 
-# Benchmarks (bench/): serve the reference view /bench/ping. Never on in production.
+# Benchmarks (bench/) and live tests: serve the reference view /bench/ping and a slow
+# /bench/sleep?seconds=. Never on in production.
 BENCH_ROUTES = env_bool("BENCH_ROUTES", False)

@@ -1,6 +1,8 @@
 """One host serves every surface (DESIGN.md URL map). Order matters: the kiosk and token
 surfaces sit under /api/ too, so they are matched before the agent surface's catch-all."""
 
+import time
+
 from django.conf import settings
 from django.contrib import admin
 from django.http import JsonResponse
@@ -42,7 +44,12 @@ if settings.BENCH_ROUTES:  # the reference for bench/kiosk_poll.py: a bare Djang
     def bench_ping(request):
         return JsonResponse({"ok": True})
 
+    def bench_sleep(request):  # a slow request in flight for tests/test_graceful_shutdown.py
+        time.sleep(min(float(request.GET.get("seconds", "1")), 30.0))
+        return JsonResponse({"ok": True})
+
     urlpatterns.append(path("bench/ping", bench_ping))
+    urlpatterns.append(path("bench/sleep", bench_sleep))
 
 # Errors raised outside DRF views (middleware) still answer in the surface's envelope.
 handler400 = "apps.api.fallback_errors.bad_request"

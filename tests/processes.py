@@ -1,6 +1,6 @@
-"""Real server processes for tests: the Procfile's web server (daphne) on a loopback port pointed
-at the pytest database, a private redis-server and a private PostgreSQL cluster. Every process started here is
-stopped by its context manager."""
+"""Real server processes for tests: the Procfile's web server (daphne, run by config/serve.py) on a
+loopback port pointed at the pytest database, a private redis-server and a private PostgreSQL cluster.
+Every process started here is stopped by its context manager."""
 
 import contextlib
 import os
@@ -23,7 +23,7 @@ from django.conf import settings
 from django.db import connection
 
 ROOT = Path(__file__).resolve().parent.parent
-DAPHNE = Path(sys.executable).parent / "daphne"
+WEB_SERVER = [sys.executable, "-m", "config.serve"]  # the Procfile's `web` command
 # The servers' Redis keys (fan-out group, presence) live under their own prefix: the suite's
 # per-test cache clearing must not pull them from under a server that outlives one test.
 CHILD_PREFIX = f"{settings.CACHE_KEY_PREFIX}-live{os.getpid()}"
@@ -133,7 +133,7 @@ def start_daphne(tmp_path: Path, **env_extra: str) -> LiveServer:
     log_path = tmp_path / f"daphne-{port}.log"
     with log_path.open("wb") as log:
         process = subprocess.Popen(
-            [str(DAPHNE), "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
+            [*WEB_SERVER, "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
             cwd=ROOT,
             env=child_env(tmp_path, **env_extra),
             stdout=log,
@@ -157,9 +157,9 @@ def start_daphne(tmp_path: Path, **env_extra: str) -> LiveServer:
 
 def stop_daphne(server: LiveServer) -> None:
     if server.process.poll() is None:
-        server.process.send_signal(signal.SIGTERM)
+        server.process.send_signal(signal.SIGTERM)  # drains, within SHUTDOWN_GRACE_SECONDS
         try:
-            server.process.wait(timeout=10)
+            server.process.wait(timeout=settings.SHUTDOWN_GRACE_SECONDS + 5)
         except subprocess.TimeoutExpired:
             server.process.kill()
             server.process.wait(timeout=10)

@@ -1,0 +1,153 @@
+"""The web process: daphne with an orderly drain on SIGTERM (and SIGINT).
+
+    python -m config.serve -b 0.0.0.0 -p 8000 config.asgi:application   (daphne's own options)
+
+Plain daphne stops its reactor at once on SIGTERM. A request still running in a worker thread
+then waits forever for the stopped event loop, and the interpreter waits forever for that
+thread at exit: under load the process never ends, and the orchestrator's kill cuts everything
+still open. Here a signal starts a drain instead, bounded by SHUTDOWN_GRACE_SECONDS:
+
+1. stop listening (after accepting what is already queued): new connections are refused, and
+   the balancer sends them to another process;
+2. close every WebSocket with 4200, so pusher-js reconnects at once (to another process);
+3. finish the requests in flight; every response from now on says `Connection: close`, so a
+   keep-alive client's next request goes to a new connection (refused). Connections left idle
+   are closed once no request has started for a moment;
+4. stop the background work (embedded beat, job pool, webhook watchdog) and the reactor; exit 0.
+
+When the grace time runs out first, what is still running is cut and the process exits 1.
+"""
+
+from daphne.cli import CommandLineInterface  # isort: skip  (installs the asyncio reactor first)
+from daphne.server import Server  # isort: skip
+
+import asyncio
+import logging
+import os
+import signal
+import sys
+import threading
+import time
+
+from twisted.internet import defer, reactor, tcp
+
+logger = logging.getLogger("config.serve")
+
+QUIET_SECONDS = 1.0  # idle keep-alive connections are closed once no request started for this long
+SHUTDOWN_RESERVE_SECONDS = 1.0  # of the grace time, kept for stopping background work
+
+
+class DrainingServer(Server):
+    draining_since: float | None = None
+    last_request_at = 0.0
+
+    def run(self):
+        self.ports = []
+        if self.signal_handlers:  # ours instead of Twisted's (which stop the reactor at once)
+            self.signal_handlers = False
+            loop = reactor._asyncioEventloop
+            for signum in (signal.SIGTERM, signal.SIGINT):
+                loop.add_signal_handler(signum, self.on_signal, signum)
+        super().run()
+
+    def listen_success(self, port):
+        self.ports.append(port)
+        return super().listen_success(port)
+
+    def protocol_connected(self, protocol):
+        self.last_request_at = time.monotonic()
+        super().protocol_connected(protocol)
+
+    async def handle_reply(self, protocol, message):
+        if self.draining_since is not None and message["type"] == "http.response.start":
+            channel = getattr(protocol, "channel", None)
+            if channel is not None:
+                channel.persistent = False  # Twisted closes the connection after this response
+                message = {**message, "headers": [*message.get("headers", []), (b"connection", b"close")]}
+        await super().handle_reply(protocol, message)
+
+    def kill_all_applications(self):
+        # daphne's own raises KeyError on a request whose body is still arriving (no application
+        # yet), which skips the cancellation of the others.
+        running = [d["application_instance"] for d in self.connections.values() if "application_instance" in d]
+        running = [task for task in running if not task.done()]
+        for task in running:
+            task.cancel()
+        waited = defer.Deferred.fromFuture(asyncio.gather(*running, return_exceptions=True))
+        return waited.addErrback(lambda _: None)
+
+    # ------------------------------------------------------------------------------ the drain
+
+    def on_signal(self, signum: int) -> None:
+        if self.draining_since is not None:
+            if signum == signal.SIGINT:  # a second Ctrl-C: stop now
+                logger.warning("second interrupt: stopping without waiting")
+                reactor.stop()
+            return
+        from django.conf import settings
+
+        grace = float(settings.SHUTDOWN_GRACE_SECONDS)
+        self.draining_since = time.monotonic()
+        logger.info("%s: draining (grace %.0f s)", signal.Signals(signum).name, grace)
+        last_resort = threading.Timer(grace, self.give_up, args=(grace,))
+        last_resort.daemon = True  # a clean exit does not wait for it
+        last_resort.start()
+        asyncio.ensure_future(self.drain(self.draining_since + grace))
+
+    def give_up(self, grace: float) -> None:
+        """The last resort: work still running after the grace time (a stuck request thread)
+        would keep the interpreter from exiting."""
+        try:
+            logger.warning("shutdown grace of %.0f s ran out (%d requests still running)", grace, self.in_flight())
+            logging.shutdown()
+        finally:
+            os._exit(1)
+
+    async def drain(self, hard_deadline: float) -> None:
+        deadline = hard_deadline - SHUTDOWN_RESERVE_SECONDS
+        for port in self.ports:
+            port.doRead()  # accept connections already queued, or closing the socket resets them
+            port.stopListening()
+        from apps.realtime.consumer import shut_down as shut_down_realtime
+
+        try:
+            await asyncio.wait_for(shut_down_realtime(), max(0.1, deadline - time.monotonic()))
+        except Exception:
+            logger.exception("could not close the WebSockets cleanly")
+        while time.monotonic() < deadline and not self.drained():
+            await asyncio.sleep(0.05)
+        if self.in_flight():
+            logger.warning("cutting %d requests still running at the end of the grace time", self.in_flight())
+        from apps.core.jobs import stop_background_work
+
+        remaining = max(0.1, hard_deadline - time.monotonic() - 0.5)
+        if not await asyncio.to_thread(stop_background_work, remaining):
+            logger.warning("background jobs still running at shutdown; the periodic sweeps will redo them")
+        logger.info("stopping, %.1f s after the signal", time.monotonic() - self.draining_since)
+        if reactor.running:  # not stopped already by a second Ctrl-C
+            reactor.stop()
+
+    def in_flight(self) -> int:
+        """Requests (and WebSockets) whose application has not finished, or whose body is still
+        arriving (daphne registers a request before it creates its application)."""
+        count = 0
+        for details in list(self.connections.values()):
+            application = details.get("application_instance")
+            count += (not application.done()) if application is not None else ("disconnected" not in details)
+        return count
+
+    def drained(self) -> bool:
+        if self.in_flight():
+            return False
+        # Every connection left is an idle keep-alive one: close it once no request has started
+        # for a moment (its client may be about to send one, which then gets `Connection: close`).
+        open_connections = {c for c in reactor.getReaders() + reactor.getWriters() if isinstance(c, tcp.Connection)}
+        return not open_connections or time.monotonic() - max(self.last_request_at, self.draining_since) > QUIET_SECONDS
+
+
+class DrainingCommandLine(CommandLineInterface):
+    server_class = DrainingServer
+
+
+if __name__ == "__main__":
+    sys.exit(DrainingCommandLine().run(sys.argv[1:]))
