@@ -18,7 +18,7 @@ _SESSION = [E.SESSION_NOT_FOUND]
 _AGENT_SESSION = [E.SESSION_NOT_FOUND, E.SESSION_NOT_OWNED, E.SESSION_ALREADY_ENDED, E.INVALID_STATE]
 _PAYMENT = [*_AGENT_SESSION, E.ORDER_EMPTY, E.PROCESSOR_ACCOUNT_NOT_READY, E.PROCESSOR_CALL_IN_PROGRESS]
 _PROCESSOR = [E.PROCESSOR_ERROR, E.PROCESSOR_NOT_CONFIGURED, E.PROCESSOR_UNAVAILABLE]
-_VIDEO = [E.SESSION_NOT_FOUND, E.SESSION_ALREADY_ENDED, E.INVALID_STATE, E.FORBIDDEN]
+_VIDEO = [E.SESSION_NOT_FOUND, E.SESSION_ALREADY_ENDED, E.INVALID_STATE]
 _SIGN_IN = [E.INVALID_CREDENTIALS, E.ACCOUNT_DISABLED, E.PANEL_ONLY_ACCOUNT, E.OWNER_SUSPENDED, E.RATE_LIMITED]
 
 DOMAIN_ERRORS: dict[str, list[str]] = {
@@ -51,7 +51,6 @@ DOMAIN_ERRORS: dict[str, list[str]] = {
         E.RATE_LIMITED,
     ],
     "DELETE /api/tokens/{token_id}": [E.NOT_FOUND],
-    "POST /api/agent/status": [E.AGENT_HAS_ACTIVE_SESSION, E.INVALID_STATE],
     "POST /api/sessions/{public_id}/accept": [
         E.SESSION_NOT_FOUND,
         E.SESSION_ALREADY_ACCEPTED,
@@ -71,8 +70,6 @@ DOMAIN_ERRORS: dict[str, list[str]] = {
         E.SESSION_NOT_OWNED,
         E.SESSION_ALREADY_ENDED,
         E.ORDER_LOCKED,
-        E.PROCESSOR_CALL_IN_PROGRESS,
-        E.FORBIDDEN,
     ],
     "GET /api/video/token": _VIDEO,
     "POST /api/video/token/refresh": _VIDEO,
@@ -85,7 +82,7 @@ DOMAIN_ERRORS: dict[str, list[str]] = {
     "POST /api/owner/kiosks/{kiosk_id}/unpair": [E.NOT_FOUND],
     "PATCH /api/owner/kiosks/{kiosk_id}": [E.NOT_FOUND],
     "PATCH /api/owner/menu/items/{item_id}": [E.NOT_FOUND],
-    "POST /api/owner/orders/{order_id}/status": [E.NOT_FOUND, E.INVALID_STATE],
+    "POST /api/owner/orders/{order_id}/status": [E.NOT_FOUND, E.INVALID_STATE, E.FORBIDDEN],
     "POST /api/owner/orders/{order_id}/refund": [
         E.NOT_FOUND,
         E.REFUND_NOT_ALLOWED,
