@@ -65,7 +65,7 @@ def database_url() -> str:
 class Worker:
     """One `celery worker` child process with its log in a temporary file."""
 
-    def __init__(self, queue: str, name: str):
+    def __init__(self, queue: str, name: str, lease_seconds: float | None = LEASE_SECONDS):
         self.log = Path(tempfile.mkstemp(prefix=f"{name}-", suffix=".log")[1])
         env = {
             **os.environ,
@@ -75,7 +75,6 @@ class Worker:
             "CACHE_KEY_PREFIX": f"{settings.CACHE_KEY_PREFIX}-fault",
             "DJANGO_SETTINGS_MODULE": "tests.worker_settings",
             "WORKER_QUEUE": queue,
-            "WEBHOOK_LEASE_SECONDS": str(LEASE_SECONDS),
             "WEBHOOK_SECRET_KEYS": ",".join(settings.WEBHOOK_SECRET_KEYS),
             "PYTHONPATH": str(ROOT),
         }
@@ -96,6 +95,8 @@ class Worker:
             "--without-mingle",
             "--without-heartbeat",
         ]
+        if lease_seconds is not None:  # else the production lease
+            env["WEBHOOK_LEASE_SECONDS"] = str(lease_seconds)
         with self.log.open("wb") as log:
             self.process = subprocess.Popen(
                 argv, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True

@@ -6,6 +6,11 @@ message; a batch spends about ten round trips and one message for up to BATCH_SI
 so the cost left per delivery is the signed POST itself. What each delivery gets is unchanged:
 its own attempt log, retry schedule and Retry-After; the subscription's consecutive-failure count
 moves as if the attempts had been recorded one by one, and a pause stops the rest of the batch.
+
+Batches of one subscription may be sent at once (a full claim queues the next drain). Each
+takes, with its claim, an allowance of consecutive failures under the subscription's row lock
+and stops sending when it is used up, so their failures together cannot pass the pause
+threshold: the 10th consecutive failure is the last attempt, however many workers send.
 """
 
 import time
@@ -17,8 +22,13 @@ from django.db.models import F, Q
 from django.utils import timezone
 
 from apps.webhooks import delivery as rules
-from apps.webhooks import secret_box
-from apps.webhooks.models import DeliveryStatus, WebhookAttempt, WebhookDelivery, WebhookSubscription
+from apps.webhooks.models import (
+    DeliveryStatus,
+    WebhookAttempt,
+    WebhookDelivery,
+    WebhookFailureAllowance,
+    WebhookSubscription,
+)
 
 BATCH_SIZE = 100
 # Recording a batch must finish inside its lease, or the sweep could hand the same deliveries
@@ -54,34 +64,83 @@ def has_due(subscription_id: int) -> bool:
     return WebhookDelivery.objects.filter(_due(now), subscription_id=subscription_id).exists()
 
 
-def _claim(subscription_id: int, only: list[int] | None, limit: int) -> list[int]:
+def _lease_due(subscription_id: int, only: list[int] | None, limit: int, now: datetime) -> list[int]:
     """Lease up to `limit` due deliveries of the subscription (oldest first); their ids."""
-    now = timezone.now()
     until = now + rules.lease()
-    with rules.bookkeeping():
-        if connection.vendor == "postgresql":
-            # One statement; SKIP LOCKED lets concurrent drains of one subscription take
-            # disjoint batches instead of queueing on each other's rows.
-            table = WebhookDelivery._meta.db_table
-            where, params = "subscription_id = %s", [subscription_id]
-            if only is not None:
-                where, params = where + " AND id = ANY(%s)", params + [list(only)]
-            with connection.cursor() as cursor:
-                cursor.execute(
-                    f"UPDATE {table} SET lease_until = %s WHERE id IN ("  # noqa: S608 - no user input
-                    f" SELECT id FROM {table} WHERE {where} AND status = %s AND next_attempt_at <= %s"
-                    "  AND (lease_until IS NULL OR lease_until < %s)"
-                    "  ORDER BY next_attempt_at, id LIMIT %s FOR UPDATE SKIP LOCKED) RETURNING id",
-                    [until, *params, DeliveryStatus.PENDING, now, now, limit],
-                )
-                return [row[0] for row in cursor.fetchall()]
-        # SQLite (embedded mode): no UPDATE ... RETURNING through the ORM; one conditional
-        # UPDATE per candidate is still race-free, and volumes there are small.
-        candidates = WebhookDelivery.objects.filter(_due(now), subscription_id=subscription_id)
+    if connection.vendor == "postgresql":
+        # One statement; SKIP LOCKED lets concurrent drains of one subscription take
+        # disjoint batches instead of queueing on each other's rows.
+        table = WebhookDelivery._meta.db_table
+        where, params = "subscription_id = %s", [subscription_id]
         if only is not None:
-            candidates = candidates.filter(pk__in=only)
-        ids = list(candidates.order_by("next_attempt_at", "pk").values_list("pk", flat=True)[:limit])
-        return [pk for pk in ids if WebhookDelivery.objects.filter(_due(now), pk=pk).update(lease_until=until)]
+            where, params = where + " AND id = ANY(%s)", params + [list(only)]
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"UPDATE {table} SET lease_until = %s WHERE id IN ("  # noqa: S608 - no user input
+                f" SELECT id FROM {table} WHERE {where} AND status = %s AND next_attempt_at <= %s"
+                "  AND (lease_until IS NULL OR lease_until < %s)"
+                "  ORDER BY next_attempt_at, id LIMIT %s FOR UPDATE SKIP LOCKED) RETURNING id",
+                [until, *params, DeliveryStatus.PENDING, now, now, limit],
+            )
+            return [row[0] for row in cursor.fetchall()]
+    # SQLite (embedded mode): no UPDATE ... RETURNING through the ORM; one conditional
+    # UPDATE per candidate is still race-free, and volumes there are small.
+    candidates = WebhookDelivery.objects.filter(_due(now), subscription_id=subscription_id)
+    if only is not None:
+        candidates = candidates.filter(pk__in=only)
+    ids = list(candidates.order_by("next_attempt_at", "pk").values_list("pk", flat=True)[:limit])
+    return [pk for pk in ids if WebhookDelivery.objects.filter(_due(now), pk=pk).update(lease_until=until)]
+
+
+def _allowances_held(subscription: WebhookSubscription, now: datetime) -> int:
+    """Failures the other batches in flight may still add (expired allowances dropped)."""
+    rows = list(
+        WebhookFailureAllowance.objects.filter(subscription=subscription).values_list("pk", "failures", "until")
+    )
+    expired = [pk for pk, _, until in rows if until <= now]
+    if expired:  # a worker died mid-batch: its lease, and with it its allowance, ran out
+        WebhookFailureAllowance.objects.filter(pk__in=expired).delete()
+    return sum(failures for _, failures, until in rows if until > now)
+
+
+@dataclass
+class Claim:
+    ids: list[int]
+    subscription: WebhookSubscription | None = None
+    secret: str = ""
+    allowance: WebhookFailureAllowance | None = None
+
+
+def _claim(subscription_id: int, only: list[int] | None, limit: int) -> Claim:
+    """Under the subscription's row lock: lease due deliveries and take an allowance of
+    consecutive failures for sending them, so that its failure_count plus every allowance in
+    flight stays within PAUSE_AFTER_FAILURES (exact auto-pause across concurrent batches).
+
+    Each batch takes at most half of what is left (at least one), so several batches of a
+    healthy subscription run in parallel; when nothing is left the drain claims nothing and
+    returns, and the batches in flight queue the next drain when they finish (_after_batch)."""
+    now = timezone.now()
+    with rules.bookkeeping():
+        subscription = WebhookSubscription.objects.select_for_update().filter(pk=subscription_id).first()
+        if subscription is None:
+            return Claim([])  # deleted; its deliveries went with it
+        if not subscription.active:
+            ids = _lease_due(subscription_id, only, limit, now)
+            WebhookDelivery.objects.filter(pk__in=ids).update(status=DeliveryStatus.SKIPPED, lease_until=None)
+            return Claim(ids, subscription)
+        left = rules.PAUSE_AFTER_FAILURES - subscription.failure_count - _allowances_held(subscription, now)
+        if left <= 0:
+            return Claim([])
+        ids = _lease_due(subscription_id, only, limit, now)
+        if not ids:
+            return Claim([])
+        # Raises SecretUnreadable when no listed key opens it: this transaction, and the leases
+        # with it, roll back (the operator's to fix, not the receiver's failure; logged loudly).
+        secret = subscription.signing_secret()
+        allowance = WebhookFailureAllowance.objects.create(
+            subscription=subscription, failures=min(len(ids), max(1, left // 2)), until=now + rules.lease()
+        )
+        return Claim(ids, subscription, secret, allowance)
 
 
 def deliver(
@@ -90,51 +149,38 @@ def deliver(
     """Claim, send and record one batch of the subscription's due deliveries (or of `only`).
     `when_full` is called once a full batch is claimed, before sending: there is probably more,
     and another worker can claim the next batch meanwhile."""
-    ids = _claim(subscription_id, only, limit)
-    result = BatchResult(claimed=len(ids))
-    if not ids:
-        return result
-    if when_full is not None and len(ids) == limit:
+    claim = _claim(subscription_id, only, limit)
+    result = BatchResult(claimed=len(claim.ids))
+    if claim.allowance is None:
+        return result  # nothing claimed, or all of it skipped (paused subscription)
+    if when_full is not None and len(claim.ids) == limit:
         when_full()
-    subscription = WebhookSubscription.objects.filter(pk=subscription_id).first()
-    if subscription is None:
-        return result  # deleted meanwhile; its deliveries went with it
-    if not subscription.active:
-        with rules.bookkeeping():
-            WebhookDelivery.objects.filter(pk__in=ids).update(status=DeliveryStatus.SKIPPED, lease_until=None)
-        return result
-    try:
-        secret = subscription.signing_secret()
-    except secret_box.SecretUnreadable:
-        # A key missing from WEBHOOK_SECRET_KEYS is the operator's to fix, not the receiver's
-        # failure: hand the batch back untried (the sweep tries again) and say so loudly.
-        with rules.bookkeeping():
-            WebhookDelivery.objects.filter(pk__in=ids).update(lease_until=None)
-        raise
     batch = sorted(
-        WebhookDelivery.objects.select_related("event").filter(pk__in=ids),
+        WebhookDelivery.objects.select_related("event").filter(pk__in=claim.ids),
         key=lambda d: (d.event.created_at, d.event_id, d.pk),  # event order within the batch
     )
     stop_at = time.monotonic() + rules.lease().total_seconds() - rules.RECEIVER_TIMEOUT_SECONDS
     stop_at -= BOOKKEEPING_MARGIN_SECONDS
-    streak = subscription.failure_count
+    streak = 0  # consecutive failures this batch would add to the count if recorded now
     outcomes: list[Outcome] = []
     for item in batch:
-        if outcomes and (time.monotonic() > stop_at or streak >= rules.PAUSE_AFTER_FAILURES):
-            break  # out of lease time, or this streak pauses the subscription: hand the rest back
+        if streak >= claim.allowance.failures or (outcomes and time.monotonic() > stop_at):
+            break  # one more failure could overshoot the pause, or out of lease time: hand the rest back
         started = time.monotonic()
-        ok, status_code, error, excerpt, retry_after = rules.send(item, subscription, secret)
+        ok, status_code, error, excerpt, retry_after = rules.send(item, claim.subscription, claim.secret)
         duration_ms = int((time.monotonic() - started) * 1000)
         outcomes.append(Outcome(item, ok, status_code, error, excerpt, duration_ms, retry_after, timezone.now()))
         streak = 0 if ok else streak + 1
     unsent = [item.pk for item in batch[len(outcomes) :]]
-    result.retry_in = _record(subscription, outcomes, unsent)
+    result.retry_in = _record(claim, outcomes, unsent)
     result.more = bool(unsent)
     return result
 
 
-def _record(subscription: WebhookSubscription, outcomes: list[Outcome], unsent: list[int]) -> float | None:
-    """One transaction for the whole batch; returns the seconds until its earliest retry."""
+def _record(claim: Claim, outcomes: list[Outcome], unsent: list[int]) -> float | None:
+    """One transaction for the whole batch, which also gives its allowance back; returns the
+    seconds until its earliest retry."""
+    subscription = claim.subscription
     now = timezone.now()
     failed = [o for o in outcomes if not o.ok]
     retries: list[datetime] = []
@@ -174,6 +220,7 @@ def _record(subscription: WebhookSubscription, outcomes: list[Outcome], unsent: 
             )
         if unsent:
             WebhookDelivery.objects.filter(pk__in=unsent, status=DeliveryStatus.PENDING).update(lease_until=None)
+        WebhookFailureAllowance.objects.filter(pk=claim.allowance.pk).delete()
         if _count_failures(subscription, outcomes, now):
             transaction.on_commit(lambda: rules.tell_owner_paused(subscription))
             return None

@@ -74,3 +74,19 @@ class WebhookAttempt(models.Model):
 
     def __str__(self) -> str:
         return f"attempt {self.pk} of delivery {self.delivery_id}"
+
+
+class WebhookFailureAllowance(models.Model):
+    """How many consecutive failures one batch being sent may add to its subscription's count.
+
+    Taken under the subscription's row lock with the batch's claim and deleted when the batch is
+    recorded; one whose worker died stops counting when its lease ends. The count plus every live
+    allowance never exceeds PAUSE_AFTER_FAILURES, so however many batches of one subscription run
+    at once, the attempt that makes the 10th consecutive failure is the last one before the pause."""
+
+    subscription = models.ForeignKey(WebhookSubscription, on_delete=models.CASCADE, related_name="allowances")
+    failures = models.PositiveSmallIntegerField()
+    until = models.DateTimeField(help_text="The batch's lease: after this the allowance no longer counts.")
+
+    def __str__(self) -> str:
+        return f"{self.failures} failure(s) for subscription {self.subscription_id} until {self.until}"
