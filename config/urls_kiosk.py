@@ -13,6 +13,7 @@ from apps.video.api import kiosk as video
 urlpatterns = [
     path("kiosks/pair", kiosks.PairView.as_view()),
     path("kiosks/heartbeat", kiosks.HeartbeatView.as_view()),
+    path("kiosks/me", kiosks.KioskProfileView.as_view()),
     path("sessions/start", sessions.StartSessionView.as_view()),
     path("sessions/<str:public_id>/status", sessions.SessionStatusView.as_view()),
     path("sessions/<str:public_id>/cancel", sessions.CancelSessionView.as_view()),

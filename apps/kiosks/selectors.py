@@ -50,3 +50,9 @@ def kiosk_for_device_credentials(
     if not constant_time_compare(kiosk.token_hash, token_hash):
         return None
     return DeviceCredentials(kiosk=kiosk, heartbeat_recent=heartbeat_key in cached, count=count)
+
+
+def kiosk_profile(kiosk: Kiosk) -> Kiosk:
+    """The kiosk with its business read now: the credentials cache may hold a business the owner
+    has changed since (name, logo, colour, message)."""
+    return Kiosk.objects.select_related("business").get(pk=kiosk.pk)

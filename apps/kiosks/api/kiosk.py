@@ -1,4 +1,4 @@
-"""Kiosk API: pairing (no device headers) and the idle heartbeat."""
+"""Kiosk API: pairing (no device headers), the kiosk's own profile and the idle heartbeat."""
 
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers
@@ -7,7 +7,7 @@ from rest_framework.response import Response
 from apps.api.inputs import validated
 from apps.api.throttles import PairingThrottle
 from apps.api.views import KioskAPIView, PublicAPIView
-from apps.kiosks import services
+from apps.kiosks import selectors, services
 
 
 class PairIn(serializers.Serializer):
@@ -27,6 +27,13 @@ class PairOut(serializers.Serializer):
     )
 
 
+def _business_and_settings(business) -> dict:
+    return {
+        "business": {"name": business.name, "logo_url": business.logo_url},
+        "settings": {"primary_color": business.primary_color, "attract_message": business.attract_message},
+    }
+
+
 class PairView(PublicAPIView):
     throttle_classes = [PairingThrottle]
 
@@ -42,15 +49,29 @@ class PairView(PublicAPIView):
         kiosk, token = services.kiosk_pair(
             code=data["code"], device_id=data["device_id"], device_name=data["device_name"]
         )
-        business = kiosk.business
-        return Response(
-            {
-                "kiosk_id": str(kiosk.pk),
-                "device_token": token,
-                "business": {"name": business.name, "logo_url": business.logo_url},
-                "settings": {"primary_color": business.primary_color, "attract_message": business.attract_message},
-            }
-        )
+        return Response({"kiosk_id": str(kiosk.pk), "device_token": token, **_business_and_settings(kiosk.business)})
+
+
+class KioskProfileOut(serializers.Serializer):
+    kiosk_id = serializers.CharField()
+    name = serializers.CharField()
+    location = serializers.CharField()
+    business = PairOut().fields["business"]
+    settings = PairOut().fields["settings"]
+
+
+class KioskProfileView(KioskAPIView):
+    """The pairing result's business and settings as they are now (the owner may have changed
+    them since), so a kiosk app shows them without pairing again."""
+
+    @extend_schema(
+        responses={200: KioskProfileOut},
+        summary="This kiosk, its business and its settings as they are now",
+    )
+    def get(self, request):
+        kiosk = selectors.kiosk_profile(request.auth)
+        body = {"kiosk_id": str(kiosk.pk), "name": kiosk.name, "location": kiosk.location}
+        return Response({**body, **_business_and_settings(kiosk.business)})
 
 
 class HeartbeatView(KioskAPIView):
