@@ -430,3 +430,8 @@ CELERY_BEAT_SCHEDULE = {
 # Benchmarks (bench/) and live tests: serve the reference view /bench/ping and a slow
 # /bench/sleep?seconds=. Never on in production.
 BENCH_ROUTES = env_bool("BENCH_ROUTES", False)
+# Final webhook deliveries and the domain events no delivery references are kept this long,
+# then pruned hourly in batches (apps/webhooks/retention.py); pending deliveries are never pruned.
+EVENT_RETENTION_DAYS = int(os.environ.get("EVENT_RETENTION_DAYS", "30"))
+
+    "webhooks-prune-history": {"task": "webhooks.prune_history", "schedule": 3600.0},

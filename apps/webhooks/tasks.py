@@ -14,7 +14,7 @@ from django.db.models import Count, Min, Q
 from django.utils import timezone
 
 from apps.core import jobs
-from apps.webhooks import batch
+from apps.webhooks import batch, retention
 from apps.webhooks.models import DeliveryStatus, WebhookAttempt, WebhookDelivery
 
 ATTEMPT_LOG_RETENTION = timedelta(days=30)
@@ -106,6 +106,12 @@ def dispatch_due_webhooks(limit: int = 500) -> int:
         if request_drain(row["subscription_id"], force=row["oldest"] < now - OVERDUE):
             queued += row["count"]
     return queued
+
+
+@shared_task(name="webhooks.prune_history", ignore_result=True)
+def prune_history() -> dict[str, int]:
+    """Deliveries, then the events they no longer hold, past EVENT_RETENTION_DAYS (retention.py)."""
+    return {"deliveries": retention.prune_deliveries(), "events": retention.prune_events()}
 
 
 @shared_task(name="webhooks.prune_attempts", ignore_result=True)
