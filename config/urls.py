@@ -14,6 +14,7 @@ from apps.agent_app.views import AgentDashboardView
 from apps.api.health import healthz, readyz
 from apps.api.metrics import metrics_view
 from apps.billing.api import processor as processor_webhooks
+from apps.kiosk_app.views import kiosk_app
 from apps.realtime.api import auth as realtime_auth
 from apps.realtime.api import http_api as realtime_http_api
 
@@ -29,6 +30,8 @@ urlpatterns = [
     path("panel/", include("apps.panel.urls")),
     path("agent", RedirectView.as_view(url="/agent/", permanent=True, query_string=True)),
     path("agent/", AgentDashboardView.as_view(), name="agent_dashboard"),
+    path("kiosk", RedirectView.as_view(url="/kiosk/", permanent=True, query_string=True)),
+    path("kiosk/", kiosk_app, name="kiosk_app"),
     path("broadcasting/auth", realtime_auth.BroadcastingAuthView.as_view()),
     path("apps/<str:app_id>/events", realtime_http_api.EventsView.as_view()),
     path("apps/<str:app_id>/batch_events", realtime_http_api.BatchEventsView.as_view()),

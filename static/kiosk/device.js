@@ -1,0 +1,76 @@
+// What this device keeps across reloads, in localStorage: its id (a UUID v4 made once, kept for
+// the device's lifetime, even across unpairing) and, once paired, the device token, the kiosk id
+// and the last known business settings (shown at once on start, then refreshed from the API).
+const KEY = "kiosk-app.device";
+
+function uuid4() {
+  if (window.crypto.randomUUID) return window.crypto.randomUUID();
+  const bytes = window.crypto.getRandomValues(new Uint8Array(16)); // randomUUID needs a secure context
+  bytes[6] = (bytes[6] & 0x0f) | 0x40;
+  bytes[8] = (bytes[8] & 0x3f) | 0x80;
+  const hex = [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+function load() {
+  try {
+    return JSON.parse(window.localStorage.getItem(KEY)) || {};
+  } catch (unreadable) {
+    return {};
+  }
+}
+
+class Device {
+  constructor() {
+    this.data = load();
+    if (!this.data.deviceId) {
+      this.data.deviceId = uuid4();
+      this.save();
+    }
+  }
+
+  save() {
+    window.localStorage.setItem(KEY, JSON.stringify(this.data));
+  }
+
+  get id() {
+    return this.data.deviceId;
+  }
+
+  get paired() {
+    return Boolean(this.data.token && this.data.kioskId);
+  }
+
+  get kioskId() {
+    return this.data.kioskId;
+  }
+
+  get profile() {
+    return this.data.profile || null;
+  }
+
+  headers() {
+    return this.data.token ? { "X-Device-Id": this.data.deviceId, "X-Device-Token": this.data.token } : {};
+  }
+
+  pairedWith(result) {
+    this.data.token = result.device_token;
+    this.data.kioskId = result.kiosk_id;
+    this.data.profile = { business: result.business, settings: result.settings };
+    this.save();
+  }
+
+  remember(profile) {
+    this.data.profile = { business: profile.business, settings: profile.settings, name: profile.name };
+    this.save();
+  }
+
+  forget() {
+    delete this.data.token;
+    delete this.data.kioskId;
+    delete this.data.profile;
+    this.save();
+  }
+}
+
+export const device = new Device();

@@ -1,0 +1,91 @@
+// The kiosk's real-time link: pusher-js (the project's vendored copy, loaded from the API server)
+// on private-kiosk.{id} for its session's events, and on its owner's presence channel so the
+// owner's dashboard sees it live. Channel names and the app key come from
+// GET /api/public/broadcasting/channels; subscriptions are signed by the kiosk auth endpoint with
+// the device headers. `onLive(true|false)` tells the session whether it must poll instead.
+import { config, get, url } from "./api.js";
+import { device } from "./device.js";
+import { loadScript, PUSHER_JS, staticUrl } from "./vendor.js";
+
+const SESSION_EVENTS = [
+  "SessionStatusChanged",
+  "OrderUpdated",
+  "PaymentRequested",
+  "PaymentFailed",
+  "PaymentCancelled",
+  "PaymentSucceeded",
+];
+
+export class KioskRealtime {
+  constructor({ onEvent, onLive }) {
+    Object.assign(this, { onEvent, onLive });
+    this.pusher = null;
+    this.live = false;
+    this.everLive = false;
+  }
+
+  async start() {
+    this.stop();
+    let channels, Pusher;
+    try {
+      channels = await get("/api/public/broadcasting/channels");
+      Pusher = await loadScript(staticUrl(PUSHER_JS), "Pusher");
+    } catch (error) {
+      this.setLive(false);
+      this.retryTimer = window.setTimeout(() => this.start(), 15_000); // polling covers meanwhile
+      return;
+    }
+    const api = new URL(config.apiBase);
+    const tls = config.forceTLS !== undefined ? String(config.forceTLS) === "true" : api.protocol === "https:";
+    const port = Number(config.wsPort) || Number(api.port) || undefined;
+    this.pusher = new Pusher(config.realtimeKey || channels.app_key, {
+      cluster: "local", // pusher-js insists on one; wsHost decides where it connects
+      wsHost: config.wsHost || api.hostname,
+      wsPort: port || 80,
+      wssPort: port || 443,
+      forceTLS: tls,
+      enabledTransports: ["ws", "wss"],
+      disableStats: true,
+      channelAuthorization: { customHandler: (params, callback) => this.authorize(params, callback) },
+    });
+    this.pusher.connection.bind("state_change", ({ current }) => {
+      if (current !== "connected") this.setLive(false);
+    });
+    const kiosk = this.pusher.subscribe(channels.kiosk_channel);
+    kiosk.bind("pusher:subscription_succeeded", () => this.setLive(true));
+    kiosk.bind("pusher:subscription_error", () => this.setLive(false));
+    SESSION_EVENTS.forEach((name) => kiosk.bind(name, (data) => this.onEvent(name, data)));
+    this.pusher.subscribe(channels.owner_channel); // presence: being a member is the point
+  }
+
+  // Form-encoded like pusher-js's own ajax auth, plus the device headers.
+  async authorize({ socketId, channelName }, callback) {
+    try {
+      const response = await fetch(url("/api/public/broadcasting/auth"), {
+        method: "POST",
+        credentials: "omit",
+        headers: { ...device.headers(), "Content-Type": "application/x-www-form-urlencoded", Accept: "application/json" },
+        body: new URLSearchParams({ socket_id: socketId, channel_name: channelName }),
+      });
+      if (!response.ok) throw new Error(`channel authorization answered ${response.status}`);
+      callback(null, await response.json());
+    } catch (error) {
+      callback(error, null);
+    }
+  }
+
+  setLive(live) {
+    const reconnected = live && this.everLive && !this.live;
+    this.live = live;
+    if (live) this.everLive = true;
+    this.onLive(live, reconnected);
+  }
+
+  stop() {
+    window.clearTimeout(this.retryTimer);
+    if (this.pusher) this.pusher.disconnect();
+    this.pusher = null;
+    this.live = false;
+    this.everLive = false;
+  }
+}

@@ -1,0 +1,173 @@
+"""The kiosk app (static/kiosk/) in a real Chromium (tests/browser.py) against the real ASGI
+server, daphne started by tests/processes.py, as the agent dashboard's tests do: a test makes its
+rows (a business with a menu, an agent, pairing codes) first, then calls `serve()`, and after that
+talks to the server only over HTTP, as the kiosk, the agent and the owner do. On the embedded
+default the server gets a copy of the SQLite test database made at `serve()`.
+
+A kiosk page can be opened from the server itself (/kiosk/) or from a second origin: a plain
+static file server on another port serving static/kiosk/ with its own config.js pointing at the
+API server, the way an owner hosts the app elsewhere.
+"""
+
+import functools
+import re
+import shutil
+import tempfile
+import threading
+from dataclasses import dataclass, field
+from datetime import timedelta
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+from django.utils import timezone
+from playwright.sync_api import expect
+
+from apps.kiosks import services as kiosk_services
+from apps.kiosks.models import PairingCode
+from tests import factories
+from tests.agent_dashboard.conftest import collect_console_errors
+from tests.browser import screenshot_on_failure
+from tests.processes import database_url_for_child, start_daphne, stop_daphne
+
+KIOSK_STATIC = Path(__file__).resolve().parents[2] / "static" / "kiosk"
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+
+# Chromium logs every failed resource load as a console error: that is the browser's network log,
+# not a script error. Tolerated, and nothing else: the API answers the kiosk app expects and shows
+# in words (pairing refusals 404/409/410/429, the 401 of an unpaired kiosk, the 402 of a declined
+# demo card), and the video SDK's attempts to reach the provider (no internet here, by design).
+EXPECTED_REFUSALS = (
+    r"^Failed to load resource: the server responded with a status of (401|402|404|409|410|429) .* \[{own}/"
+)
+PROVIDER_UNREACHABLE = (
+    r"^Failed to load resource: net::ERR_INTERNET_DISCONNECTED \[https://[^/]*\.(sd-rtn\.com|agora\.io)[:/]"
+)
+
+
+@dataclass
+class World:
+    business: object
+    owner_user: object
+    agent: object
+    codes: dict = field(default_factory=dict)  # name -> plaintext pairing code
+    items: dict = field(default_factory=dict)
+
+
+def make_code(business, *, expired: bool = False) -> str:
+    pairing_code, code = kiosk_services.pairing_code_create(business=business)
+    if expired:
+        PairingCode.objects.filter(pk=pairing_code.pk).update(expires_at=timezone.now() - timedelta(minutes=1))
+    return code
+
+
+@pytest.fixture
+def world(transactional_db, settings) -> World:
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.PBKDF2PasswordHasher"]
+    business = factories.BusinessFactory(
+        name="Burger Barn", primary_color="#C2410C", attract_message="Tap to order with a real person"
+    )
+    owner_user = factories.PanelUserFactory(owner=business.owner, panel_role="owner", name="Olivia Owner")
+    agent = factories.AgentFactory(owner=business.owner, name="Ada Agent", agent_status="offline")
+    category = factories.CategoryFactory(catalog=factories.CatalogFactory(business=business), name="Burgers")
+    burger = factories.MenuItemFactory(category=category, name="Burger", price_cents=1000, description="Beef.")
+    fries = factories.MenuItemFactory(category=category, name="Fries", price_cents=300)
+    return World(
+        business=business,
+        owner_user=owner_user,
+        agent=agent,
+        codes={"fresh": make_code(business), "expired": make_code(business, expired=True)},
+        items={"burger": burger, "fries": fries},
+    )
+
+
+@dataclass
+class Server:
+    url: str
+
+
+@pytest.fixture
+def serve(world, request):
+    """serve(**env) starts daphne on the rows made so far and returns a Server."""
+    started = []
+    workdir = Path(tempfile.mkdtemp(prefix="kiosk-app-"))
+
+    def start(**env: str) -> Server:
+        server = start_daphne(workdir, database_url=database_url_for_child(workdir), **env)
+        started.append(server)
+        return Server(url=server.base_url)
+
+    yield start
+    for server in started:
+        stop_daphne(server)
+    shutil.rmtree(workdir, ignore_errors=True)
+
+
+class _QuietHandler(SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture
+def second_origin():
+    """second_origin(api_url) -> the URL of static/kiosk/ served by a plain static file server on
+    its own port, with a config.js naming the API server (nothing else changed)."""
+    servers = []
+    folder = Path(tempfile.mkdtemp(prefix="kiosk-origin-"))
+
+    def start(api_url: str, port: int) -> str:
+        shutil.copytree(KIOSK_STATIC, folder / "kiosk")
+        (folder / "kiosk" / "config.js").write_text(f'window.KIOSK_CONFIG = {{ apiBase: "{api_url}" }};\n')
+        handler = functools.partial(_QuietHandler, directory=str(folder / "kiosk"))
+        server = ThreadingHTTPServer(("127.0.0.1", port), handler)
+        server.daemon_threads = True
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        servers.append(server)
+        return f"http://127.0.0.1:{port}/"
+
+    yield start
+    for server in servers:
+        server.shutdown()
+        server.server_close()
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+def _offline(route):
+    route.abort("internetdisconnected")
+
+
+@pytest.fixture
+def open_page(chromium, request):
+    """open_page(url, server) -> a page in a fresh browser context (a tablet-sized screen). The
+    machine has no internet, and the test makes sure of it: other hosts fail at once."""
+    contexts = []
+
+    def open_(url: str, server: Server, *, viewport=(1180, 820), before=None):
+        context = chromium.new_context(base_url=server.url, viewport={"width": viewport[0], "height": viewport[1]})
+        context.set_default_timeout(10_000)
+        context.route(re.compile(r"^https?://(?!127\.0\.0\.1[:/]|localhost[:/])"), _offline)
+        page = context.new_page()
+        page.console_errors = collect_console_errors(page)
+        page.server_url = server.url
+        if before:
+            before(page)
+        contexts.append((context, page))
+        page.goto(url)
+        return page
+
+    yield open_
+    for context, page in contexts:
+        screenshot_on_failure(request, page)
+        context.close()
+
+
+def pair(page, code: str, name: str = "Front counter") -> None:
+    expect(page.locator("body")).to_have_attribute("data-screen", "pairing")
+    page.fill("#pairing-code", code)
+    page.fill("#pairing-name", name)
+    page.click("#pairing-submit")
+
+
+def assert_no_console_errors(page) -> None:
+    own = re.escape(page.server_url)
+    page.console_errors.assert_none(allow=f"{EXPECTED_REFUSALS.format(own=own)}|{PROVIDER_UNREACHABLE}")
