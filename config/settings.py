@@ -408,6 +408,10 @@ KIOSK_STATUS_COPY_SECONDS = int(os.environ.get("KIOSK_STATUS_COPY_SECONDS", "10"
 # How long a video token lives (the spec's 60 minutes); tests shorten it to see clients refresh.
 VIDEO_TOKEN_TTL_SECONDS = int(os.environ.get("VIDEO_TOKEN_TTL_SECONDS", "3600"))
 
+# Final webhook deliveries and the domain events no delivery references are kept this long,
+# then pruned hourly in batches (apps/webhooks/retention.py); pending deliveries are never pruned.
+EVENT_RETENTION_DAYS = int(os.environ.get("EVENT_RETENTION_DAYS", "30"))
+
 # Email (the owner hears when a webhook is paused)
 EMAIL_BACKEND = os.environ.get(
     "EMAIL_BACKEND",
@@ -419,6 +423,7 @@ DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "no-reply@kiosk.local"
 CELERY_BEAT_SCHEDULE = {
     "webhooks-dispatch-due": {"task": "webhooks.dispatch_due", "schedule": 15.0},
     "webhooks-prune-attempts": {"task": "webhooks.prune_attempts", "schedule": 3600.0},
+    "webhooks-prune-history": {"task": "webhooks.prune_history", "schedule": 3600.0},
     "kiosks-mark-offline": {"task": "kiosks.mark_offline", "schedule": 15.0},
     "sessions-abandon-stale": {"task": "sessions.abandon_stale", "schedule": 15.0},
     "kiosks-purge-pairing-codes": {"task": "kiosks.purge_pairing_codes", "schedule": 3600.0},
@@ -430,8 +435,3 @@ CELERY_BEAT_SCHEDULE = {
 # Benchmarks (bench/) and live tests: serve the reference view /bench/ping and a slow
 # /bench/sleep?seconds=. Never on in production.
 BENCH_ROUTES = env_bool("BENCH_ROUTES", False)
-# Final webhook deliveries and the domain events no delivery references are kept this long,
-# then pruned hourly in batches (apps/webhooks/retention.py); pending deliveries are never pruned.
-EVENT_RETENTION_DAYS = int(os.environ.get("EVENT_RETENTION_DAYS", "30"))
-
-    "webhooks-prune-history": {"task": "webhooks.prune_history", "schedule": 3600.0},
