@@ -14,6 +14,7 @@ from apps.agent_app.views import AgentDashboardView
 from apps.api.health import healthz, readyz
 from apps.api.metrics import metrics_view
 from apps.billing.api import processor as processor_webhooks
+from apps.core.landing import landing_page
 from apps.kiosk_app.views import kiosk_app
 from apps.realtime.api import auth as realtime_auth
 from apps.realtime.api import http_api as realtime_http_api
@@ -37,10 +38,14 @@ urlpatterns = [
     path("apps/<str:app_id>/batch_events", realtime_http_api.BatchEventsView.as_view()),
     path("processor/webhook", processor_webhooks.platform_webhook),
     path("processor/connect/webhook", processor_webhooks.connect_webhook),
+    path("", landing_page, name="landing"),
     path("healthz", healthz),
     path("readyz", readyz),
     path("metrics", metrics_view),
 ]
+
+if settings.DEMO_PROCESSOR:  # local and test runs without a processor key (docs/decisions.md)
+    urlpatterns.append(path("demo-processor/", include("apps.demo_processor.urls")))
 
 if settings.BENCH_ROUTES:  # the reference for bench/kiosk_poll.py: a bare Django JSON view
 
