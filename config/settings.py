@@ -88,6 +88,28 @@ PROCESSOR_SECRET_KEY = os.environ.get("PROCESSOR_SECRET_KEY", "")
 PROCESSOR_API_BASE = os.environ.get("PROCESSOR_API_BASE", "")
 PROCESSOR_WEBHOOK_SECRET = os.environ.get("PROCESSOR_WEBHOOK_SECRET", "")
 PROCESSOR_CONNECT_WEBHOOK_SECRET = os.environ.get("PROCESSOR_CONNECT_WEBHOOK_SECRET", "")
+PROCESSOR_PUBLISHABLE_KEY = os.environ.get("PROCESSOR_PUBLISHABLE_KEY", "")  # the kiosk app's browser library
+# The demo processor (apps/demo_processor, docs/decisions.md "Demo processor"): a local or test run
+# without a processor key pays through the project's own /demo-processor/, over HTTP with the real
+# `stripe` library, with keys derived from SECRET_KEY. No money moves. Production never uses it.
+DEMO_PROCESSOR_PATH = "/demo-processor"
+DEMO_PROCESSOR = not PRODUCTION and not PROCESSOR_SECRET_KEY and env_bool("DEMO_PROCESSOR", True)
+if DEMO_PROCESSOR:
+    import hashlib
+
+    def _demo_secret(purpose: str) -> str:
+        return hashlib.sha256(f"{_secrets['SECRET_KEY']}:demo-processor:{purpose}".encode()).hexdigest()[:32]
+
+    PROCESSOR_SECRET_KEY = "sk_test_demo_" + _demo_secret("api")
+    PROCESSOR_PUBLISHABLE_KEY = "pk_test_demo"
+    # The web server's own address: PORT as the Procfile and `make run` pass it.
+    PROCESSOR_API_BASE = PROCESSOR_API_BASE or f"http://127.0.0.1:{os.environ.get('PORT', '8000')}{DEMO_PROCESSOR_PATH}"
+    PROCESSOR_CONNECT_WEBHOOK_SECRET = PROCESSOR_CONNECT_WEBHOOK_SECRET or "whsec_demo_" + _demo_secret("connect")
+if PRODUCTION and DEMO_PROCESSOR_PATH in PROCESSOR_API_BASE:
+    raise ImproperlyConfigured(
+        "PROCESSOR_API_BASE points at the demo processor, which moves no money: production needs the real "
+        "processor (unset PROCESSOR_API_BASE and set PROCESSOR_SECRET_KEY)."
+    )
 # Each processor request gives up after PROCESSOR_TIMEOUT seconds and is retried at most
 # PROCESSOR_MAX_NETWORK_RETRIES times (same idempotency key); the library's defaults (80 s, 2)
 # would hold a request thread and a database connection for minutes.
@@ -130,6 +152,7 @@ INSTALLED_APPS = [
     "apps.orders",
     "apps.webhooks",
     "apps.billing",
+    "apps.demo_processor",
     "apps.video",
     "apps.realtime",
     "apps.panel",
@@ -277,7 +300,7 @@ PASSWORD_RESET_TIMEOUT = 60 * 60 * 3  # a reset link works for three hours
 
 # Kiosk web app origins allowed to call the kiosk API cross-origin.
 CORS_ALLOWED_ORIGINS = env_list("KIOSK_APP_ORIGINS", "" if PRODUCTION else "http://localhost:5173")
-CORS_URLS_REGEX = r"^/api/public/.*$"
+CORS_URLS_REGEX = r"^/(api/public|demo-processor/v1/payment_intents/[^/]+/confirm)(/.*)?$"  # + the demo card form
 CORS_ALLOW_HEADERS = ("accept", "content-type", "x-device-id", "x-device-token", "x-request-id")
 CORS_EXPOSE_HEADERS = ("x-request-id", "retry-after")
 

@@ -1,0 +1,15 @@
+from django.urls import path
+
+from apps.demo_processor import views
+
+app_name = "demo_processor"
+urlpatterns = [
+    path("v1/payment_intents", views.payment_intents),
+    path("v1/payment_intents/<str:intent_id>", views.payment_intent),
+    path("v1/payment_intents/<str:intent_id>/cancel", views.payment_intent_cancel),
+    path("v1/payment_intents/<str:intent_id>/confirm", views.confirm, name="confirm"),
+    path("v1/refunds", views.refunds),
+    path("v1/accounts", views.accounts),
+    path("v1/account_links", views.account_links),
+    path("connect/<str:account_id>/onboarding", views.onboarding, name="onboarding"),
+]

@@ -1,0 +1,135 @@
+"""The demo processor's HTTP surface, mounted at /demo-processor/ in demo mode (config/urls.py).
+
+/v1/... answers the `stripe` library as the processor does: form-encoded requests with the
+secret key as Bearer, the connected account in Stripe-Account, Idempotency-Key replayed, JSON
+objects and processor-shaped errors. The kiosk's confirm takes JSON and the client secret (CORS
+allows the kiosk app origins). Onboarding is a small page the owner is sent to from the panel."""
+
+import hmac
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.http import JsonResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.csrf import csrf_exempt
+
+from apps.api import parsers
+from apps.demo_processor import services
+from apps.demo_processor.errors import DemoError, missing
+from apps.demo_processor.models import DemoAccount, DemoIdempotentAnswer
+
+
+def _method_not_allowed(allowed: str) -> JsonResponse:
+    error = DemoError(405, "invalid_request_error", f"Use {allowed} on this URL.")
+    return JsonResponse(error.body(), status=405, headers={"Allow": allowed})
+
+
+def _authorised(request) -> None:
+    given = request.headers.get("Authorization", "").removeprefix("Bearer ").strip()
+    if not given or not hmac.compare_digest(given.encode(), settings.PROCESSOR_SECRET_KEY.encode()):
+        raise DemoError(401, "invalid_request_error", "Invalid API Key provided.")
+
+
+def _params(request) -> dict:
+    if request.content_type not in ("", "application/x-www-form-urlencoded"):
+        raise DemoError(400, "invalid_request_error", "Send form-encoded parameters.")
+    return {key: request.POST.get(key) for key in request.POST}
+
+
+def _api(operation):
+    """An API call: authorised, idempotent by (account, Idempotency-Key), in one transaction."""
+
+    @csrf_exempt
+    def view(request, **kwargs):
+        if request.method not in ("POST", "GET"):
+            return _method_not_allowed("POST")
+        try:
+            _authorised(request)
+            account_id = request.headers.get("Stripe-Account", "")[:64]
+            params = _params(request) if request.method == "POST" else {}
+            key = request.headers.get("Idempotency-Key", "")[:255] if request.method == "POST" else ""
+            with transaction.atomic():
+                if key:
+                    earlier = DemoIdempotentAnswer.objects.filter(account_id=account_id, key=key).first()
+                    if earlier is not None:
+                        return JsonResponse(
+                            earlier.body, status=earlier.status, headers={"Idempotent-Replayed": "true"}
+                        )
+                status, body = 200, operation(request, account_id=account_id, params=params, **kwargs)
+                if key:
+                    DemoIdempotentAnswer.objects.create(
+                        account_id=account_id, key=key, path=request.path[:200], status=status, body=body
+                    )
+        except IntegrityError:  # a concurrent request with the same key answered first
+            earlier = DemoIdempotentAnswer.objects.get(account_id=account_id, key=key)
+            return JsonResponse(earlier.body, status=earlier.status, headers={"Idempotent-Replayed": "true"})
+        except DemoError as exc:
+            return exc.response()
+        return JsonResponse(body, status=status)
+
+    return view
+
+
+@_api
+def payment_intents(request, *, account_id, params):
+    if request.method != "POST":
+        raise DemoError(405, "invalid_request_error", "Listing intents is not part of the demo processor.")
+    return services.intent_create(account_id=account_id, params=params)
+
+
+@_api
+def payment_intent(request, *, account_id, params, intent_id):
+    return services.intent_retrieve(account_id=account_id, intent_id=intent_id)
+
+
+@_api
+def payment_intent_cancel(request, *, account_id, params, intent_id):
+    return services.intent_cancel(account_id=account_id, intent_id=intent_id)
+
+
+@_api
+def refunds(request, *, account_id, params):
+    return services.refund_create(account_id=account_id, params=params)
+
+
+@_api
+def accounts(request, *, account_id, params):
+    return services.account_create(params=params)
+
+
+@_api
+def account_links(request, *, account_id, params):
+    url = request.build_absolute_uri(reverse("demo_processor:onboarding", args=[params.get("account", "")[:64] or "-"]))
+    return services.account_link_create(params=params, onboarding_url=url)
+
+
+@csrf_exempt
+def confirm(request, intent_id: str):
+    """POST {client_secret, card_number}: the kiosk's demo card form (docs/kiosk-and-agent.md)."""
+    if request.method != "POST":
+        return _method_not_allowed("POST")
+    try:
+        try:
+            body = parsers.loads(request.body.decode("utf-8"))
+        except (parsers.BodyRejected, ValueError):
+            raise DemoError(400, "invalid_request_error", "Send a JSON object: {client_secret, card_number}.") from None
+        if not isinstance(body, dict):
+            raise DemoError(400, "invalid_request_error", "Send a JSON object: {client_secret, card_number}.")
+        status, answer = services.confirm(
+            intent_id=intent_id, client_secret=body.get("client_secret"), card_number=body.get("card_number")
+        )
+    except DemoError as exc:
+        return exc.response()
+    return JsonResponse(answer, status=status)
+
+
+def onboarding(request, account_id: str):
+    """GET: the demo onboarding page; POST: finish it (charges enabled) and go back to the panel."""
+    account = DemoAccount.objects.filter(account_id=account_id).first()
+    if account is None:
+        return missing("account", account_id).response()
+    if request.method == "POST":
+        services.onboarding_finish(account.account_id)
+        return redirect(account.return_url or "/panel/billing")
+    return render(request, "demo_processor/onboarding.html", {"account": account})
