@@ -30,9 +30,11 @@ run: install
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py seed_demo
 	@echo ""
-	@echo "Service on http://$(HOST):$(PORT)/  (API docs http://$(HOST):$(PORT)/api/docs/, admin http://$(HOST):$(PORT)/admin/)"
-	@echo "Agent dashboard http://$(HOST):$(PORT)/agent/  (sign in as an agent printed above)  Owner panel http://$(HOST):$(PORT)/panel/"
-	SESSION_COOKIE_SECURE=$${SESSION_COOKIE_SECURE:-false} $(BIN)/python -m config.serve -b $(HOST) -p $(PORT) config.asgi:application
+	@echo "Service on http://$(HOST):$(PORT)/ (links to everything)  API docs http://$(HOST):$(PORT)/api/docs/  admin http://$(HOST):$(PORT)/admin/ (admin@demo.test)"
+	@echo "Kiosk app http://$(HOST):$(PORT)/kiosk/  (pair it with the kiosk app code printed above)"
+	@echo "Agent dashboard http://$(HOST):$(PORT)/agent/  (agent1@burgers.demo.test)  Owner panel http://$(HOST):$(PORT)/panel/  (owner@burgers.demo.test); every demo password is demo-password-1"
+	@[ -n "$$PROCESSOR_SECRET_KEY" ] || echo "Demo payments: no money moves. Card 4242 4242 4242 4242 succeeds, 4000 0000 0000 0002 is declined."
+	PORT=$(PORT) SESSION_COOKIE_SECURE=$${SESSION_COOKIE_SECURE:-false} $(BIN)/python -m config.serve -b $(HOST) -p $(PORT) config.asgi:application
 
 lint: install-dev
 	$(BIN)/ruff check .

@@ -135,7 +135,7 @@ def start_daphne(tmp_path: Path, **env_extra: str) -> LiveServer:
         process = subprocess.Popen(
             [*WEB_SERVER, "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
             cwd=ROOT,
-            env=child_env(tmp_path, **env_extra),
+            env=child_env(tmp_path, **{"PORT": str(port), **env_extra}),  # PORT: the demo processor's address
             stdout=log,
             stderr=subprocess.STDOUT,
             start_new_session=True,

@@ -2,6 +2,7 @@
 broadcast API, so a rolled-back change tells the kiosk nothing."""
 
 from apps.billing.models import Payment
+from apps.demo_processor import mode as processor_mode
 from apps.orders.models import Order
 from apps.sessions.models import Session
 
@@ -26,6 +27,7 @@ def payment_requested(session: Session, payment: Payment) -> None:
             "amount_cents": payment.amount_cents,
             "currency": payment.currency,
             "processor_account": payment.account_id,
+            "processor": processor_mode.kiosk_processor(payment.intent_id),
         },
     )
 

@@ -1,12 +1,23 @@
 """Kiosk API: the open payment of its session, for a kiosk that missed PaymentRequested."""
 
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import serializers
 from rest_framework.response import Response
 
 from apps.api.views import KioskAPIView
 from apps.billing import payments
+from apps.demo_processor import mode as processor_mode
 from apps.sessions import selectors as session_selectors
+
+
+class KioskProcessorOut(serializers.Serializer):
+    """How the kiosk app pays: `live` with the processor's browser library and publishable key,
+    or `demo`: POST {client_secret, card_number} to `confirm_url` (a path on this service)."""
+
+    mode = serializers.ChoiceField(choices=["live", "demo"])
+    publishable_key = serializers.CharField()
+    confirm_url = serializers.CharField(allow_null=True)
+    notice = serializers.CharField(allow_null=True, help_text='"Demo payments: no money moves." in demo mode.')
 
 
 class KioskPaymentOut(serializers.Serializer):
@@ -16,6 +27,11 @@ class KioskPaymentOut(serializers.Serializer):
     client_secret = serializers.CharField()
     processor_account = serializers.CharField(source="account_id")
     failure_message = serializers.CharField()
+    processor = serializers.SerializerMethodField()
+
+    @extend_schema_field(KioskProcessorOut)
+    def get_processor(self, payment) -> dict:
+        return processor_mode.kiosk_processor(payment.intent_id)
 
 
 class SessionPaymentView(KioskAPIView):

@@ -9,6 +9,8 @@ from apps.billing import connect
 from apps.billing.models import OwnerBilling
 from apps.billing.plans import RATE_CENTS_PER_MINUTE
 from apps.core.errors import DomainError
+from apps.demo_processor import mode as processor_mode
+from apps.demo_processor.models import DemoAccount
 from apps.panel import stats
 from apps.panel.access import OWNER_ONLY, panel_page
 from apps.panel.pages import render_page, report_error
@@ -24,6 +26,11 @@ def billing_page(request):
         "rate_cents": RATE_CENTS_PER_MINUTE[billing.plan],
         "period_start": period_start,
         "usage": stats.billing_usage(owner_id, period_start),
+        "demo_payments": processor_mode.active(),
+        "demo_account": processor_mode.active()
+        and bool(billing.account_id)
+        and DemoAccount.objects.filter(account_id=billing.account_id).exists(),
+        "demo_notice": processor_mode.NOTICE,
     }
     return render_page(request, "panel/billing.html", context, section="billing")
 

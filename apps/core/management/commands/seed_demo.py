@@ -1,7 +1,9 @@
 """Create (idempotently) demo tenants, agents and a paired kiosk each, and print credentials.
 
 Every run adds fresh pairing codes and re-pairs the demo kiosks, so the printed codes and
-device tokens are always usable.
+device tokens are always usable; one more fresh code (`kiosk_app`) is left for a newcomer to pair
+the kiosk app in a browser. On the demo processor the owners' connected accounts are opened
+there, so a paid order works from a fresh `make run`.
 """
 
 import json
@@ -14,11 +16,19 @@ from django.db import transaction
 from apps.accounts.models import AgentStatus, Business, Owner, PanelRole, User
 from apps.billing.models import OwnerBilling
 from apps.core.management.commands.demo_menus import BURGER_MENU, NOODLE_MENU
+from apps.demo_processor import mode as processor_mode
+from apps.demo_processor import services as demo_processor
 from apps.kiosks import services as kiosk_services
 from apps.menu import services as menu_services
 from apps.menu.models import Catalog
 
 DEMO_PASSWORD = "demo-password-1"
+DEMO_CARDS = {
+    "succeeds": "4242 4242 4242 4242",
+    "declined": "4000 0000 0000 0002",
+    "insufficient_funds": "4000 0000 0000 9995",
+    "processing_error": "4000 0000 0000 0119",
+}
 DEMO_TENANTS = [
     {
         "owner": "Demo Burgers Co",
@@ -62,6 +72,8 @@ def _seed_tenant(spec: dict) -> dict:
             "requirements_status": "complete",
         },
     )
+    if processor_mode.active():  # the demo processor must know the account to charge on it
+        demo_processor.account_open(f"acct_demo_{slug}")
     if not Catalog.objects.filter(business=business, is_active=True).exists():
         menu_services.catalog_import(business=business, spec=spec["menu"])
     owner_user = _user(
@@ -114,11 +126,21 @@ class Command(BaseCommand):
                 "agent@pool.demo.test", name="Pool agent", owner=None, is_agent=True, agent_status=AgentStatus.AVAILABLE
             )
             admin = _user("admin@demo.test", name="Super admin", is_staff=True, is_superuser=True)
+            first = Business.objects.get(pk=owners[0]["businesses"][0]["id"])
+            pairing, kiosk_app_code = kiosk_services.pairing_code_create(business=first)
         data = {
             "owners": owners,
             "platform_agents": [{"id": pool_agent.pk, "email": pool_agent.email, "password": DEMO_PASSWORD}],
             "admin": {"email": admin.email, "password": DEMO_PASSWORD},
             "realtime": {"app_id": settings.REALTIME_APP_ID, "key": settings.REALTIME_APP_KEY},
+            # No kiosk is paired with this code: it is the newcomer's, for the kiosk app at /kiosk/.
+            "kiosk_app": {
+                "url": "/kiosk/",
+                "pairing_code": kiosk_app_code,
+                "business": {"id": first.pk, "name": first.name},
+                "expires_at": pairing.expires_at.isoformat(),
+            },
+            "payments": {"demo": processor_mode.active(), "demo_cards": DEMO_CARDS if processor_mode.active() else {}},
         }
         if options["json"]:
             self.stdout.write(json.dumps(data))
@@ -137,3 +159,13 @@ class Command(BaseCommand):
                 out(f"  kiosk {kiosk['id']}: X-Device-Id {kiosk['device_id']}  X-Device-Token {kiosk['device_token']}")
         out("\nPlatform (pool) agent (agent dashboard /agent/): " + data["platform_agents"][0]["email"])
         out(f"Realtime app: id {data['realtime']['app_id']}, key {data['realtime']['key']}")
+        kiosk_app = data["kiosk_app"]
+        out(
+            self.style.SUCCESS(
+                f"\nKiosk app {kiosk_app['url']}: pair it with code {kiosk_app['pairing_code']} "
+                f"({kiosk_app['business']['name']}, valid 15 minutes; the owner panel makes more)"
+            )
+        )
+        if data["payments"]["demo"]:
+            cards = data["payments"]["demo_cards"]
+            out(f"{processor_mode.NOTICE} Demo cards: {cards['succeeds']} succeeds, {cards['declined']} is declined.")
