@@ -4,7 +4,7 @@ attempt log, read-only."""
 from django.contrib import admin
 
 from apps.webhooks import services
-from apps.webhooks.models import WebhookAttempt, WebhookDelivery, WebhookSubscription
+from apps.webhooks.models import WebhookAttempt, WebhookDelivery, WebhookFailureAllowance, WebhookSubscription
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
@@ -12,6 +12,19 @@ class ReadOnlyAdmin(admin.ModelAdmin):
         return False
 
     def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+
+class WebhookFailureAllowanceInline(admin.TabularInline):
+    """Failures the batches being sent may still add (they clear themselves)."""
+
+    model = WebhookFailureAllowance
+    extra = 0
+    can_delete = False
+    fields = ["failures", "until"]
+    readonly_fields = fields
+
+    def has_add_permission(self, request, obj=None) -> bool:
         return False
 
 
@@ -34,6 +47,7 @@ class WebhookSubscriptionAdmin(admin.ModelAdmin):
         "paused_at",
         "created_at",
     ]
+    inlines = [WebhookFailureAllowanceInline]
     actions = ["reenable"]
 
     @admin.action(description="Re-enable the selected (paused) subscriptions")
