@@ -1,0 +1,40 @@
+"""Super-admin: the demo processor's records (local and test runs only), read-only like the real
+processor's: they change only through its API, as the processor's would."""
+
+from django.contrib import admin
+
+from apps.demo_processor.models import DemoAccount, DemoIdempotentAnswer, DemoPaymentIntent, DemoRefund
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+
+@admin.register(DemoAccount)
+class DemoAccountAdmin(ReadOnlyAdmin):
+    list_display = ["account_id", "charges_enabled", "created_at"]
+    search_fields = ["account_id"]
+
+
+@admin.register(DemoPaymentIntent)
+class DemoPaymentIntentAdmin(ReadOnlyAdmin):
+    list_display = ["intent_id", "account_id", "amount", "currency", "status", "created_at"]
+    list_filter = ["status"]
+    search_fields = ["intent_id", "account_id"]
+    exclude = ["client_secret"]
+
+
+@admin.register(DemoRefund)
+class DemoRefundAdmin(ReadOnlyAdmin):
+    list_display = ["refund_id", "intent", "amount", "reason", "created_at"]
+    search_fields = ["refund_id"]
+
+
+@admin.register(DemoIdempotentAnswer)
+class DemoIdempotentAnswerAdmin(ReadOnlyAdmin):
+    list_display = ["key", "account_id", "path", "status", "created_at"]
+    search_fields = ["key"]
