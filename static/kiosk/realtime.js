@@ -48,6 +48,7 @@ export class KioskRealtime {
       disableStats: true,
       channelAuthorization: { customHandler: (params, callback) => this.authorize(params, callback) },
     });
+    this.setLive(false); // until the kiosk channel is subscribed (the first state change is already past)
     this.pusher.connection.bind("state_change", ({ current }) => {
       if (current !== "connected") this.setLive(false);
     });

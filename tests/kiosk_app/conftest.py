@@ -10,6 +10,7 @@ API server, the way an owner hosts the app elsewhere.
 """
 
 import functools
+import json
 import re
 import shutil
 import tempfile
@@ -20,6 +21,7 @@ from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
+import requests
 from django.utils import timezone
 from playwright.sync_api import expect
 
@@ -81,9 +83,48 @@ def world(transactional_db, settings) -> World:
     )
 
 
+@pytest.fixture
+def kiosk(world):
+    """A kiosk already paired (as if through the app): its device keeps the id and token."""
+    return factories.KioskFactory(business=world.business, name="Front counter", location="Main St")
+
+
+def device_storage(kiosk) -> str:
+    """The kiosk app's localStorage entry for a paired `kiosk` (static/kiosk/device.js)."""
+    return json.dumps({"deviceId": str(kiosk.device_id), "token": kiosk.raw_token, "kioskId": str(kiosk.pk)})
+
+
+def as_paired(kiosk):
+    """A `before` hook for open_page: the device is paired already (set once, not on reloads)."""
+
+    def install(page):
+        entry = json.dumps(device_storage(kiosk))
+        page.add_init_script(
+            "if (!window.localStorage.getItem('kiosk-app.device'))"
+            f" window.localStorage.setItem('kiosk-app.device', {entry});"
+        )
+
+    return install
+
+
 @dataclass
 class Server:
     url: str
+
+    def agent(self, email: str) -> requests.Session:
+        """The agent API as a signed-in agent (Sanctum's SPA flow), status available."""
+        http = requests.Session()
+        http.get(f"{self.url}/api/csrf-cookie", timeout=10)
+        http.headers["X-XSRF-TOKEN"] = http.cookies["XSRF-TOKEN"]
+        answer = http.post(f"{self.url}/api/login", json={"email": email, "password": factories.PASSWORD}, timeout=30)
+        assert answer.status_code == 200, answer.text
+        http.headers["X-XSRF-TOKEN"] = http.cookies["XSRF-TOKEN"]  # sign-in rotates it
+        assert http.post(f"{self.url}/api/agent/status", json={"status": "available"}, timeout=10).status_code == 200
+        return http
+
+    def kiosk_call(self, kiosk, method: str, path: str, body: dict | None = None) -> requests.Response:
+        headers = {"X-Device-Id": str(kiosk.device_id), "X-Device-Token": kiosk.raw_token}
+        return requests.request(method, f"{self.url}/api/public{path}", json=body, headers=headers, timeout=10)
 
 
 @pytest.fixture
