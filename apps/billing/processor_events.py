@@ -197,7 +197,7 @@ def validate_event(event) -> dict:
         raise MalformedEvent("the body must be a JSON object.")
     _string(event.get("id"), "id", 100)
     _string(event.get("type"), "type", 100)
-    _string(event.get("account"), "account", 64, required=False)
+    _string(event.get("account") or None, "account", 64, required=False)  # absent on platform events
     created = event.get("created", 0)
     if isinstance(created, bool) or not isinstance(created, int) or not 0 <= created <= _LATEST_CREATED:
         raise MalformedEvent("`created` must be Unix seconds.")
