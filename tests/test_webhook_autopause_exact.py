@@ -11,9 +11,11 @@ import sys
 import threading
 import time
 import uuid
+from datetime import timedelta
 
 import pytest
 from django.db import connection, transaction
+from django.utils import timezone
 
 from apps.core import events, jobs
 from apps.webhooks import batch, services
@@ -46,6 +48,28 @@ def assert_paused_after_exactly_ten(receiver: Receiver, subscription: WebhookSub
     assert WebhookAttempt.objects.filter(delivery__subscription=subscription).count() == 10
     assert not WebhookDelivery.objects.filter(subscription=subscription, status="pending").exists()
     assert not WebhookFailureAllowance.objects.filter(subscription=subscription).exists()
+
+
+def test_a_drain_finding_the_allowance_used_up_claims_nothing_and_an_expired_one_stops_counting(
+    owner, receiver, monkeypatch
+):
+    monkeypatch.setattr("apps.webhooks.outbox.jobs.enqueue_on_commit", lambda *args: None)
+    subscription, _ = services.subscription_create(owner=owner, url=receiver.url, events=["kiosk.offline"])
+    WebhookSubscription.objects.filter(pk=subscription.pk).update(failure_count=7)
+    commit_events(owner, 3)
+    in_flight = WebhookFailureAllowance.objects.create(
+        subscription=subscription, failures=3, until=timezone.now() + timedelta(seconds=60)
+    )
+    assert batch.deliver(subscription.pk).claimed == 0  # 7 counted + 3 in flight: nothing left
+    assert receiver.received == []
+    assert set(WebhookDelivery.objects.values_list("status", "lease_until")) == {("pending", None)}
+
+    # The batch holding it died: once its lease has ended its allowance no longer counts.
+    WebhookFailureAllowance.objects.filter(pk=in_flight.pk).update(until=timezone.now() - timedelta(seconds=1))
+    result = batch.deliver(subscription.pk)
+    assert result.claimed == 3 and len(receiver.received) == 3
+    assert not WebhookFailureAllowance.objects.exists()  # the expired one dropped, this batch's given back
+    assert WebhookSubscription.objects.get(pk=subscription.pk).failure_count == 0
 
 
 @pytest.mark.postgres  # concurrent transactions and row locks
