@@ -26,7 +26,21 @@ export function onUnauthenticated(handler) {
 // "your session ended" flow.
 const QUIET_401 = new Set(["/api/user", "/api/login", "/api/login/2fa", "/api/logout"]);
 
-export async function api(method, path, body) {
+// Requests still on their way. Signing out waits for them: the server saves the cookie session
+// at the end of every request, and one that ends after the sign-out deleted it fails.
+const inFlight = new Set();
+export function settled() {
+  return Promise.allSettled([...inFlight]);
+}
+
+export function api(method, path, body) {
+  const request = send(method, path, body);
+  inFlight.add(request);
+  request.finally(() => inFlight.delete(request)).catch(() => {});
+  return request;
+}
+
+async function send(method, path, body) {
   const headers = { Accept: "application/json" };
   if (method !== "GET") headers["X-XSRF-TOKEN"] = readCookie("XSRF-TOKEN");
   if (body !== undefined) headers["Content-Type"] = "application/json";

@@ -1,6 +1,6 @@
 // The agent dashboard: sign-in, status, the live queue, the session view, my day, my tokens.
 // Everything comes from the public agent API and the agent's private real-time channel.
-import { del, get, onUnauthenticated, post } from "./api.js";
+import { del, get, onUnauthenticated, post, settled } from "./api.js";
 import { Queue } from "./queue.js";
 import { IncomingFeed } from "./realtime.js";
 import { SessionView } from "./session.js";
@@ -88,6 +88,9 @@ function startFeed() {
 }
 
 $("#signout").addEventListener("click", async () => {
+  if (state.feed) state.feed.stop();
+  sessionView.pause();
+  await settled();
   try {
     await post("/api/logout");
   } catch (error) {

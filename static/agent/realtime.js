@@ -18,6 +18,7 @@ export class IncomingFeed {
   }
 
   stop() {
+    this.stopped = true; // the disconnect below changes state: that must not restart polling
     window.clearInterval(this.pollTimer);
     this.pollTimer = null;
     if (this.pusher) this.pusher.disconnect();
@@ -80,12 +81,14 @@ export class IncomingFeed {
   }
 
   setLive(live, state) {
+    if (this.stopped) return;
     this.live = live;
     this.onState(live ? "connected" : "polling", state);
     this.updatePolling();
   }
 
   updatePolling() {
+    if (this.stopped) return;
     if (this.live && this.pollTimer) {
       window.clearInterval(this.pollTimer);
       this.pollTimer = null;
@@ -95,6 +98,7 @@ export class IncomingFeed {
   }
 
   async pollOnce() {
+    if (this.stopped) return;
     try {
       const body = await get("/api/sessions/incoming");
       this.onSnapshot(body.sessions);

@@ -315,6 +315,12 @@ export class SessionView {
     this.onEnded(text);
   }
 
+  // Stops reading the session (before signing out); the session itself goes on on the server.
+  pause() {
+    window.clearTimeout(this.pollTimer);
+    this.video.stop();
+  }
+
   close() {
     window.clearTimeout(this.pollTimer);
     this.session = null;
