@@ -26,6 +26,10 @@ def signed_request(payload: str, secret: str):
     )
 
 
+def signing_secret() -> str:
+    return settings.PROCESSOR_CONNECT_WEBHOOK_SECRET
+
+
 def send(event_type: str, obj: dict, *, account: str) -> dict:
     """Deliver one event; returns the webhook's JSON answer (its `outcome`)."""
     event = {
@@ -37,7 +41,7 @@ def send(event_type: str, obj: dict, *, account: str) -> dict:
         "livemode": False,
         "data": {"object": obj},
     }
-    response = connect_webhook(signed_request(json.dumps(event), settings.PROCESSOR_CONNECT_WEBHOOK_SECRET))
+    response = connect_webhook(signed_request(json.dumps(event), signing_secret()))
     answer = json.loads(response.content)
     if response.status_code != 200:
         log.warning("demo processor event %s refused: %s", event_type, answer)
