@@ -1,6 +1,7 @@
 """`manage.py seed_demo` (issue 2 point 7): demo tenants made idempotently, and credentials that
 really work. `--json` prints one object: owners (id, email, password, businesses, agents,
-pairing_codes, kiosks, processor_account), platform_agents and realtime."""
+pairing_codes, kiosks, processor_account), platform_agents, realtime, kiosk_app (a fresh code
+no kiosk uses, for the kiosk app in a browser) and payments (the demo processor and its cards)."""
 
 import io
 import json
@@ -13,6 +14,8 @@ from django.core.management import CommandError, call_command
 from django.test import Client
 
 from apps.accounts.models import Business, Owner, User
+from apps.billing.models import OwnerBilling
+from apps.demo_processor.models import DemoAccount
 from apps.kiosks.models import Kiosk, PairingCode, hash_pairing_code
 from apps.menu.models import Catalog, MenuItem
 from tests.conftest import AgentClient
@@ -199,6 +202,41 @@ def test_every_printed_kiosk_token_works_on_the_kiosk_api(data):
             assert start.status_code == 201, start.content
 
 
+# --- The kiosk app's pairing code and the demo processor ------------------------------------
+
+
+def test_a_fresh_code_is_left_for_the_kiosk_app_and_pairs_a_browser(data):
+    kiosk_app = data["kiosk_app"]
+    assert kiosk_app["url"] == "/kiosk/" and SIX_DIGITS.match(kiosk_app["pairing_code"])
+    stored = PairingCode.objects.get(code_hash=hash_pairing_code(kiosk_app["pairing_code"]))
+    assert stored.used_at is None and stored.kiosk_id is None
+    assert stored.business_id == kiosk_app["business"]["id"] == data["owners"][0]["businesses"][0]["id"]
+    assert kiosk_app["pairing_code"] not in data["owners"][0]["pairing_codes"]
+    paired = Client().post(
+        "/api/public/kiosks/pair",
+        {"code": kiosk_app["pairing_code"], "device_id": str(uuid.uuid4()), "device_name": "Browser"},
+        content_type="application/json",
+    )
+    assert paired.status_code == 200, paired.content
+    assert seed_json()["kiosk_app"]["pairing_code"] != kiosk_app["pairing_code"]  # each run leaves a new one
+
+
+def test_the_demo_owners_accounts_are_open_on_the_demo_processor(data):
+    assert data["payments"]["demo"] is True
+    assert data["payments"]["demo_cards"]["succeeds"] == "4242 4242 4242 4242"
+    for owner in data["owners"]:
+        account = DemoAccount.objects.get(account_id=owner["processor_account"])
+        assert account.charges_enabled
+        billing = OwnerBilling.objects.get(owner_id=owner["id"])
+        assert billing.account_id == account.account_id and billing.charges_enabled
+
+
+def test_with_a_processor_configured_no_demo_account_is_made(db, processor):
+    data = seed_json()
+    assert data["payments"] == {"demo": False, "demo_cards": {}}
+    assert not DemoAccount.objects.exists()
+
+
 # --- Text output and production guard ----------------------------------------------------
 
 
@@ -212,6 +250,9 @@ def test_text_output_prints_the_credentials(db):
     assert data["platform_agents"][0]["email"] in output
     assert data["owners"][0]["password"] in output
     assert "agent dashboard /agent/" in output  # where the printed agents sign in
+    kiosk_app_line = next(line for line in output.splitlines() if line.startswith("Kiosk app /kiosk/"))
+    assert re.search(r"pair it with code \d{6} \(Burger Barn", kiosk_app_line)
+    assert "Demo payments: no money moves." in output and "4242 4242 4242 4242" in output
 
 
 def test_refuses_to_run_in_production_without_force(db, settings):

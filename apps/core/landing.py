@@ -8,7 +8,7 @@ from django.views.decorators.http import require_safe
 from apps.accounts.models import User
 from apps.demo_processor import mode
 
-DEMO_DOMAIN = ".demo.test"  # seed_demo's users
+DEMO_DOMAIN = "demo.test"  # seed_demo's users: admin@demo.test, owner@burgers.demo.test, ...
 
 
 @require_safe

@@ -1,0 +1,48 @@
+"""`/` (issue 16): links to the kiosk app, the agent dashboard, the owner panel and the API docs;
+outside production the demo credentials seed_demo made and the demo payments notice; in
+production only the links."""
+
+import io
+import re
+
+from django.core.management import call_command
+from django.test import Client
+
+LINKS = ("/kiosk/", "/agent/", "/panel/", "/api/docs/")
+
+
+def _links(html: str) -> set[str]:
+    return set(re.findall(r'href="([^"]+)"', html))
+
+
+def test_the_landing_page_links_every_surface(db):
+    page = Client().get("/")
+    assert page.status_code == 200 and page["Content-Type"].startswith("text/html")
+    assert set(LINKS) <= _links(page.content.decode())
+    assert "Demo payments: no money moves." in page.content.decode()  # no processor key in tests
+    assert "None exist yet" in page.content.decode()
+
+
+def test_after_seed_demo_it_says_which_credentials_open_which(db):
+    call_command("seed_demo", stdout=io.StringIO())
+    html = Client().get("/").content.decode()
+    agents = html[html.index('href="/agent/"') : html.index('href="/panel/"')]
+    panel = html[html.index('href="/panel/"') : html.index('href="/api/docs/"')]
+    assert "agent1@burgers.demo.test" in agents and "agent@pool.demo.test" in agents
+    assert "owner@burgers.demo.test" in panel and "owner@noodles.demo.test" in panel
+    assert "agent1@burgers.demo.test" not in panel
+    assert "demo-password-1" in html and "admin@demo.test" in html
+
+
+def test_in_production_it_only_links(db, settings):
+    call_command("seed_demo", stdout=io.StringIO())
+    settings.PRODUCTION = True
+    settings.DEMO_PROCESSOR = False
+    html = Client().get("/").content.decode()
+    assert set(LINKS) <= _links(html)
+    assert "demo-password-1" not in html and ".demo.test" not in html and "no money moves" not in html
+
+
+def test_the_landing_page_is_read_only(db):
+    assert Client().post("/").status_code == 405
+    assert Client().head("/").status_code == 200
