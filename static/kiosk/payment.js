@@ -16,12 +16,16 @@ export class CardDeclined extends Error {}
 export const DEMO_CARDS = [
   { number: "4242 4242 4242 4242", outcome: "succeeds" },
   { number: "4000 0000 0000 0002", outcome: "is declined" },
+  { number: "4000 0000 0000 9995", outcome: "is declined (insufficient funds)" },
+  { number: "4000 0000 0000 0119", outcome: "fails to process: try it again" },
 ];
 
 class DemoCardPayment {
-  constructor(payment) {
+  constructor(payment, processor) {
     this.payment = payment;
+    this.processor = processor;
     this.mode = "demo";
+    this.notice = processor.notice || "Demo payments: no money moves.";
   }
 
   mount(container) {
@@ -47,8 +51,7 @@ class DemoCardPayment {
   async pay() {
     const number = this.input.value.replace(/\D/g, "");
     if (number.length < 12) throw new CardDeclined("Enter the card number.");
-    const confirmUrl = this.payment.confirm_url || "/demo-processor/confirm";
-    const response = await fetch(url(confirmUrl), {
+    const response = await fetch(url(this.processor.confirm_url), {
       method: "POST",
       credentials: "omit",
       headers: { "Content-Type": "application/json", Accept: "application/json" },
@@ -57,9 +60,7 @@ class DemoCardPayment {
       throw new Error("The demo processor cannot be reached.");
     });
     const body = await response.json().catch(() => ({}));
-    if (response.status === 402 || (body.error && body.error.decline_code)) {
-      throw new CardDeclined((body.error && body.error.message) || "Card declined.");
-    }
+    if (response.status === 402) throw new CardDeclined((body.error && body.error.message) || "Card declined.");
     if (!response.ok) throw new Error((body.error && body.error.message) || `The demo processor answered ${response.status}.`);
     return body;
   }
@@ -70,13 +71,15 @@ class DemoCardPayment {
 }
 
 class ProcessorPayment {
-  constructor(payment) {
+  constructor(payment, processor) {
     this.payment = payment;
+    this.processor = processor;
     this.mode = "live";
+    this.notice = "";
   }
 
   async mount(container) {
-    const key = this.payment.publishable_key || config.processorPublishableKey;
+    const key = this.processor.publishable_key || config.processorPublishableKey;
     if (!key) throw new Error("Card payments are not set up on this kiosk (no publishable key).");
     const Stripe = await loadScript(config.processorJsUrl, "Stripe");
     this.stripe = Stripe(key, { stripeAccount: this.payment.processor_account });
@@ -103,6 +106,9 @@ class ProcessorPayment {
   }
 }
 
+// `payment` is GET /sessions/{id}/payment or PaymentRequested: `processor` {mode, publishable_key,
+// confirm_url, notice} says which processor takes the card.
 export function paymentMethodFor(payment) {
-  return payment.processor_mode === "demo" ? new DemoCardPayment(payment) : new ProcessorPayment(payment);
+  const processor = payment.processor || { mode: "live" };
+  return processor.mode === "demo" ? new DemoCardPayment(payment, processor) : new ProcessorPayment(payment, processor);
 }

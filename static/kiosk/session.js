@@ -150,7 +150,8 @@ export class KioskSession {
     const box = $("#payment");
     box.hidden = false;
     box.dataset.mode = this.method.mode;
-    $("#payment-demo-note").hidden = this.method.mode !== "demo";
+    $("#payment-demo-note").hidden = !this.method.notice;
+    $("#payment-demo-note").textContent = this.method.notice;
     $("#payment-amount").textContent = `To pay: ${money(payment.amount_cents, payment.currency)}`;
     this.setPaymentState("ready", "");
     const form = $("#payment-form");
@@ -210,18 +211,21 @@ export class KioskSession {
   }
 
   async completedWithoutEvent() {
+    const id = this.id;
     try {
-      const order = await get(`/api/public/sessions/${this.id}/order`);
+      const order = await get(`/api/public/sessions/${id}/order`);
+      if (id !== this.id) return undefined; // PaymentSucceeded came first and said it all
       if (order.status && order.status !== "failed" && order.order_number) {
         return this.thankYou(order.order_number, order.total_cents);
       }
     } catch (error) {
       /* the ending below still shows */
     }
-    return this.ended("completed");
+    return id === this.id ? this.ended("completed") : undefined;
   }
 
   thankYou(orderNumber, totalCents) {
+    if (!this.id) return;
     const currency = (this.order && this.order.currency) || (this.payment && this.payment.currency) || "USD";
     $("#thanks-demo-note").hidden = !(this.method && this.method.mode === "demo");
     this.close();
@@ -233,6 +237,7 @@ export class KioskSession {
   }
 
   ended(reason) {
+    if (!this.id) return undefined; // told twice (the event and a poll)
     const [title, message] = ENDINGS[reason] || ENDINGS.customer_abandoned;
     this.close();
     if (reason === "kiosk_cancelled") return this.onFinished("cancelled");
