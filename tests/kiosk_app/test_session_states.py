@@ -1,7 +1,10 @@
 """The kiosk app's session without a WebSocket and its endings (issue 16): with the WebSocket
 blocked the kiosk says so, polls, and learns of the accept within 3 s, then sees the agent's cart
-and the agent's end (a polite message, then the attract screen); cancelling while waiting goes
-back to attract; unpairing the kiosk in the owner panel sends the app back to pairing."""
+(the video unavailable, its token refreshed before expiry) and the agent's end (a polite message,
+then the attract screen); cancelling while waiting goes back to attract; "are you still there?"
+after the inactivity timeout (cancelling when nobody answers) and the pending timeout said in
+words; a lost network shows a banner until it is back; unpairing the kiosk in the owner panel
+sends the app back to pairing."""
 
 import re
 import time
@@ -26,7 +29,7 @@ def waiting_session(agent_http, server) -> str:
 
 
 def test_socket_blocked_the_kiosk_polls_and_learns_of_the_accept_within_3_s(world, kiosk, serve, open_page):
-    server = serve()
+    server = serve(VIDEO_TOKEN_TTL_SECONDS="8")  # the video token is refreshed before it expires
     agent = server.agent(world.agent.email)
 
     def before(page):
@@ -61,6 +64,7 @@ def test_socket_blocked_the_kiosk_polls_and_learns_of_the_accept_within_3_s(worl
     expect(page.locator("#cart-total")).to_have_text("$" + f"{posted.json()['total_cents'] / 100:.2f}")
     expect(page.locator("#video")).to_have_attribute("data-state", "unavailable", timeout=30_000)
     expect(page.locator("#video-state")).to_contain_text("Video unavailable:")
+    expect(page.locator("#video")).to_have_attribute("data-refreshed-at", re.compile(r"^\d{4}-"), timeout=15_000)
 
     ended = agent.post(
         f"{server.url}/api/sessions/{session_id}/end", json={"reason": "technical_issue", "notes": ""}, timeout=10
@@ -89,11 +93,22 @@ def test_cancel_while_waiting_returns_to_attract_and_the_agent_sees_it_go(world,
     assert_no_console_errors(page)
 
 
-def test_unpairing_in_the_panel_sends_the_kiosk_app_back_to_pairing(world, kiosk, serve, open_page):
+def test_network_loss_then_unpairing_in_the_panel_sends_the_kiosk_app_back_to_pairing(world, kiosk, serve, open_page):
     server = serve()
     page = open_page("/kiosk/?heartbeatSeconds=1", server, before=as_paired(kiosk))
     expect(page.locator("body")).to_have_attribute("data-screen", "attract")
     expect(page.locator("#business-name")).to_have_text("Burger Barn")
+
+    # The network goes: a banner, retries with back-off; it comes back: the banner goes.
+    page.context.set_offline(True)
+    expect(page.locator("#network-banner")).to_be_visible(timeout=5_000)
+    expect(page.locator("#network-banner")).to_contain_text("Connection lost. Trying again in")
+    page.context.set_offline(False)
+    expect(page.locator("#network-banner")).to_be_hidden(timeout=10_000)
+    expect(page.locator("body")).to_have_attribute("data-screen", "attract")
+    offline_errors = [e for e in page.console_errors if "ERR_INTERNET_DISCONNECTED" in e]
+    assert offline_errors  # the browser's own log of the failed calls, and only while offline
+    page.console_errors[:] = [e for e in page.console_errors if e not in offline_errors]
 
     panel = open_page("/panel/login", server)
     panel.on("dialog", lambda dialog: dialog.accept())  # "Unpair this kiosk?"
@@ -106,4 +121,32 @@ def test_unpairing_in_the_panel_sends_the_kiosk_app_back_to_pairing(world, kiosk
     expect(page.locator("#pairing-reason")).to_contain_text("no longer paired")
     stored = page.evaluate("JSON.parse(window.localStorage.getItem('kiosk-app.device'))")
     assert stored == {"deviceId": str(kiosk.device_id)}  # the token is gone, the device id stays
+    assert_no_console_errors(page)
+
+
+def test_inactivity_asks_are_you_still_there_and_the_pending_timeout_is_said_in_words(world, kiosk, serve, open_page):
+    # The embedded beat runs the pending-timeout sweep every 15 s on sessions older than 8 s.
+    server = serve(TASK_MODE="thread", SESSION_PENDING_TIMEOUT="8")
+    page = open_page("/kiosk/?inactivitySeconds=2&stillThereSeconds=3", server, before=as_paired(kiosk))
+    expect(page.locator("body")).to_have_attribute("data-screen", "attract")
+
+    page.click("#start")  # then nobody touches the screen: asked, then cancelled
+    expect(page.locator("body")).to_have_attribute("data-screen", "waiting")
+    expect(page.locator("#still-there")).to_be_visible(timeout=5_000)
+    expect(page.locator("#still-there-count")).to_contain_text("Your session ends in")
+    expect(page.locator("body")).to_have_attribute("data-screen", "attract", timeout=6_000)
+    expect(page.locator("#still-there")).to_be_hidden()
+
+    page.click("#start")  # this customer is still there, but nobody answers
+    expect(page.locator("body")).to_have_attribute("data-screen", "waiting")
+    expect(page.locator("#still-there")).to_be_visible(timeout=5_000)
+    page.click("#still-there-yes")
+    expect(page.locator("#still-there")).to_be_hidden()
+    page.evaluate("setInterval(() => document.dispatchEvent(new Event('keydown')), 1000)")  # keeps it busy
+    expect(page.locator("body")).to_have_attribute("data-screen", "ended", timeout=30_000)
+    expect(page.locator("#screen-ended")).to_have_attribute("data-reason", "timed_out")
+    expect(page.locator("#ended-title")).to_have_text("Sorry, nobody could answer")
+    expect(page.locator("#ended-message")).to_have_text(
+        "All our team members are busy right now. Please try again in a few minutes."
+    )
     assert_no_console_errors(page)
