@@ -3,8 +3,9 @@ blocked the kiosk says so, polls, and learns of the accept within 3 s, then sees
 (the video unavailable, its token refreshed before expiry) and the agent's end (a polite message,
 then the attract screen); cancelling while waiting goes back to attract; "are you still there?"
 after the inactivity timeout (cancelling when nobody answers) and the pending timeout said in
-words; a lost network shows a banner until it is back; unpairing the kiosk in the owner panel
-sends the app back to pairing."""
+words; a lost network shows a banner until it is back; the owner's new attract message and
+colour show without pairing again; unpairing the kiosk in the owner panel sends the app back to
+pairing."""
 
 import re
 import time
@@ -93,7 +94,9 @@ def test_cancel_while_waiting_returns_to_attract_and_the_agent_sees_it_go(world,
     assert_no_console_errors(page)
 
 
-def test_network_loss_then_unpairing_in_the_panel_sends_the_kiosk_app_back_to_pairing(world, kiosk, serve, open_page):
+def test_network_loss_an_owners_change_then_unpairing_sends_the_kiosk_app_back_to_pairing(
+    world, kiosk, serve, open_page
+):
     server = serve()
     page = open_page("/kiosk/?heartbeatSeconds=1", server, before=as_paired(kiosk))
     expect(page.locator("body")).to_have_attribute("data-screen", "attract")
@@ -113,6 +116,18 @@ def test_network_loss_then_unpairing_in_the_panel_sends_the_kiosk_app_back_to_pa
     panel = open_page("/panel/login", server)
     panel.on("dialog", lambda dialog: dialog.accept())  # "Unpair this kiosk?"
     panel_sign_in(panel, world.owner_user.email)
+
+    # The owner changes the kiosk's message and colour: the attract screen follows, unpaired.
+    panel.goto("/panel/settings")
+    panel.fill(
+        "#settings-form textarea[name=attract_message], #settings-form input[name=attract_message]", "Breakfast all day"
+    )
+    panel.locator("#settings-form input[name=primary_color]").evaluate("(input) => { input.value = '#0e7490'; }")
+    panel.click("#settings-form button[type=submit]")
+    expect(page.locator("#attract-message")).to_have_text("Breakfast all day", timeout=5_000)
+    brand = page.evaluate("getComputedStyle(document.documentElement).getPropertyValue('--brand').trim()")
+    assert brand.lower() == "#0e7490"
+
     panel.click("nav >> text=Kiosks")
     panel.locator("#kiosk-table tr", has_text="Front counter").locator("button", has_text="Unpair").click()
     expect(panel.locator(".messages")).to_contain_text("unpaired")
