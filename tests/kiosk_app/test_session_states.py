@@ -165,3 +165,20 @@ def test_inactivity_asks_are_you_still_there_and_the_pending_timeout_is_said_in_
         "All our team members are busy right now. Please try again in a few minutes."
     )
     assert_no_console_errors(page)
+
+
+def test_the_kiosk_app_joins_its_owners_presence_channel(world, kiosk, serve, open_page):
+    """The owner's dashboard sees the kiosk come and go live: presence membership, not heartbeats
+    (a closed kiosk would stay "online" for 90 s by heartbeat alone)."""
+    server = serve()  # daphne: the dashboard follows the presence channel
+    panel = open_page("/panel/login", server)
+    panel_sign_in(panel, world.owner_user.email)
+    expect(panel.locator("#live-state")).to_have_attribute("data-subscribed", "true")
+    status = panel.locator(f"#live-kiosks tr[data-kiosk-id='{kiosk.pk}'] .kiosk-status")
+
+    tablet = open_page("/kiosk/", server, before=as_paired(kiosk))
+    expect(tablet.locator("body")).to_have_attribute("data-realtime", "live")
+    expect(status).to_have_attribute("data-online", "true")
+    tablet.close()  # the tablet goes away: its WebSocket closes and it leaves the channel
+    expect(status).to_have_attribute("data-online", "false")
+    assert_no_console_errors(panel)
