@@ -5,6 +5,7 @@ the real signature check of /processor/connect/webhook. On PostgreSQL the server
 database; on the embedded default it runs on a copy of it (read back through its SQLite file)."""
 
 import json
+import re
 import sqlite3
 import time
 from pathlib import Path
@@ -247,3 +248,42 @@ def test_the_stripe_library_against_the_demo_processor(world, server):
     with pytest.raises(stripe.InvalidRequestError):  # more than what is left
         api.refunds.create(params={"payment_intent": paid.id, "amount": 501}, options=on)
     assert rows(server, "SELECT amount FROM demo_processor_demorefund") == [(400,)]
+
+
+def _form_token(html: str) -> str:
+    return re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', html).group(1)
+
+
+def test_an_owner_connects_a_demo_account_from_the_panel(transactional_db, settings, tmp_path):
+    """Connect onboarding against the demo processor: the panel's button creates the account and
+    its link through the library, the demo page finishes onboarding, and the account.updated event
+    enables charges; the billing page then shows a demo account."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.PBKDF2PasswordHasher"]
+    owner = factories.BusinessFactory().owner
+    panel_user = factories.PanelUserFactory(owner=owner, panel_role="owner")
+    live = start_daphne(tmp_path, database_url=database_url_for_child(tmp_path))
+    try:
+        base, browser = live.base_url, requests.Session()
+        login = browser.get(f"{base}/panel/login", timeout=10)
+        signed_in = browser.post(
+            f"{base}/panel/login",
+            data={
+                "email": panel_user.email,
+                "password": factories.PASSWORD,
+                "csrfmiddlewaretoken": _form_token(login.text),
+            },
+            timeout=10,
+        )
+        assert signed_in.url == f"{base}/panel/", signed_in.text[:500]
+        billing = browser.get(f"{base}/panel/billing", timeout=10)
+        assert "Demo payments: no money moves." in billing.text and 'id="demo-account"' not in billing.text
+        onboarding = browser.post(
+            f"{base}/panel/billing/onboarding", data={"csrfmiddlewaretoken": _form_token(billing.text)}, timeout=20
+        )
+        assert re.fullmatch(rf"{base}/demo-processor/connect/acct_demo_\w+/onboarding", onboarding.url), onboarding.url
+        assert "Demo payments: no money moves." in onboarding.text
+        finished = browser.post(onboarding.url, data={"csrfmiddlewaretoken": _form_token(onboarding.text)}, timeout=20)
+        assert finished.url == f"{base}/panel/billing"
+        assert 'id="demo-account"' in finished.text and "charges enabled" in finished.text
+    finally:
+        stop_daphne(live)
