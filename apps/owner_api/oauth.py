@@ -28,12 +28,6 @@ class OwnerApiOAuth2Validator(OAuth2Validator):
             return None
         return super()._load_application(client_id, request)
 
-    def _load_application(self, client_id, request):
-        # No client id holds a NUL, and PostgreSQL cannot compare one (a DataError): invalid_client.
-        if client_id and "\x00" in client_id:
-            return None
-        return super()._load_application(client_id, request)
-
     def authenticate_client(self, request, *args, **kwargs) -> bool:
         if not super().authenticate_client(request, *args, **kwargs):
             return False
