@@ -365,3 +365,41 @@ def test_production_refuses_to_start_with_the_demo_processor(tmp_path):
     without_key = _settings_probe(tmp_path)  # no key in production: payments are simply not configured
     assert without_key.returncode == 0, without_key.stderr[-2000:]
     assert without_key.stdout.strip() == "False"
+
+
+@pytest.mark.postgres
+def test_concurrent_confirms_pay_once(transactional_db, cart_session, demo_billing):
+    """Two cards confirmed at the same moment: the intent's row lock orders them, one pays and
+    the other is refused as no longer payable; the order is paid once."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from django.db import connection
+
+    order = Order.objects.get(session=cart_session)
+    intent = demo_processor.intent_create(
+        account_id=ACCOUNT, params={"amount": str(order.total_cents), "currency": "usd"}
+    )
+    Payment.objects.create(
+        order=order,
+        account_id=ACCOUNT,
+        intent_id=intent["id"],
+        client_secret=intent["client_secret"],
+        amount_cents=order.total_cents,
+        currency=order.currency,
+        status=PaymentStatus.REQUIRES_PAYMENT_METHOD,
+    )
+    Session.objects.filter(pk=cart_session.pk).update(status=SessionStatus.PAYMENT)
+    Order.objects.filter(pk=order.pk).update(status=OrderStatus.AWAITING_PAYMENT)
+
+    def pay(_):
+        try:
+            body = {"client_secret": intent["client_secret"], "card_number": "4242424242424242"}
+            return confirm(intent["id"], body).status_code
+        finally:
+            connection.close()
+
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        answers = sorted(pool.map(pay, range(4)))
+    assert answers == [200, 400, 400, 400]
+    assert Payment.objects.get().status == PaymentStatus.SUCCEEDED
+    assert Order.objects.get().status == OrderStatus.CONFIRMED

@@ -1,7 +1,9 @@
 """The one place that talks to the payment processor, through the official `stripe` library.
 
-PROCESSOR_API_BASE points the library elsewhere (a local stand-in in tests). Without
-PROCESSOR_SECRET_KEY (the embedded default) every call answers 503 PROCESSOR_NOT_CONFIGURED.
+PROCESSOR_API_BASE points the library elsewhere: a local stand-in in tests, or the project's own
+demo processor, which settings select with a demo key in local and test runs without a key
+(apps/demo_processor; the calls here are the same). Without PROCESSOR_SECRET_KEY (production
+without a key, or DEMO_PROCESSOR=false) every call answers 503 PROCESSOR_NOT_CONFIGURED.
 Every request is bounded: PROCESSOR_TIMEOUT seconds per attempt, PROCESSOR_MAX_NETWORK_RETRIES
 retries (the library resends the same Idempotency-Key). Callers never hold a transaction or a
 row lock across a call (apps/billing/processor_calls.py).
