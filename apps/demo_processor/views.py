@@ -62,7 +62,9 @@ def _api(operation):
                         account_id=account_id, key=key, path=request.path[:200], status=status, body=body
                     )
         except IntegrityError:  # a concurrent request with the same key answered first
-            earlier = DemoIdempotentAnswer.objects.get(account_id=account_id, key=key)
+            earlier = DemoIdempotentAnswer.objects.filter(account_id=account_id, key=key).first() if key else None
+            if earlier is None:
+                return DemoError(409, "idempotency_error", "A concurrent request conflicted: retry it.").response()
             return JsonResponse(earlier.body, status=earlier.status, headers={"Idempotent-Replayed": "true"})
         except DemoError as exc:
             return exc.response()
