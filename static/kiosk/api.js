@@ -12,6 +12,7 @@ const defaults = {
   thankYouSeconds: 12,
   endedSeconds: 10,
   processorJsUrl: "https://js.stripe.com/v3/",
+  fullscreen: true,
 };
 
 // Query parameters win over config.js (handy for a quick test on another host); numbers stay numbers.
@@ -21,8 +22,9 @@ function readConfig() {
   const aliases = { api: "apiBase" };
   for (const [name, value] of query) {
     const key = aliases[name] || name;
-    if (!(key in merged) && !["realtimeKey", "wsHost", "wsPort", "forceTLS", "processorPublishableKey"].includes(key)) continue;
-    merged[key] = typeof defaults[key] === "number" ? Number(value) : value;
+    if (!(key in merged) && !["staticBase", "realtimeKey", "wsHost", "wsPort", "forceTLS", "processorPublishableKey"].includes(key)) continue;
+    const kind = typeof defaults[key];
+    merged[key] = kind === "number" ? Number(value) : kind === "boolean" ? value !== "false" : value;
   }
   merged.apiBase = (merged.apiBase || window.location.origin).replace(/\/+$/, "");
   return merged;

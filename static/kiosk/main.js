@@ -222,5 +222,17 @@ function scheduleRetry() {
   }, backoff * 1000);
 }
 
+// Full screen on the first touch (browsers allow it only from a gesture; a kiosk-mode browser
+// is full screen already, and a refusal changes nothing).
+document.addEventListener(
+  "pointerdown",
+  () => {
+    if (config.fullscreen && document.fullscreenEnabled && !document.fullscreenElement) {
+      document.documentElement.requestFullscreen().catch(() => {});
+    }
+  },
+  { once: true },
+);
+
 touched();
 boot();
