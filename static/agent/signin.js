@@ -88,8 +88,12 @@ export function signIn(reason) {
         if (error.status === 429) return waitOut(error.retryAfter || 60);
         showError($("#signin-error"), describe(error));
         if (RESTART_CODES.has(error.code)) {
+          // Back to the first step, as the words ask: the email stays, the password is typed again.
           challenge = null;
           codeStep(false);
+          $("#signin-code").value = "";
+          $("#signin-password").value = "";
+          $("#signin-password").focus();
         }
       }
     };

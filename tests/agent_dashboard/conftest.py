@@ -5,9 +5,11 @@ it talks to the server only over HTTP (the kiosk API, signed processor events), 
 On the embedded default the server gets a copy of the SQLite test database made at `serve()`.
 """
 
+import contextlib
 import json
 import re
 import shutil
+import sqlite3
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -15,6 +17,7 @@ from pathlib import Path
 import pytest
 import requests
 import stripe
+from django.db.models.sql import UpdateQuery
 from playwright.sync_api import expect
 
 from apps.billing.models import OwnerBilling
@@ -26,13 +29,13 @@ from tests.processes import database_url_for_child, start_daphne, stop_daphne
 # Chromium logs every failed resource load as a console error; that is the browser's network log,
 # not a script error, so two kinds are tolerated and nothing else:
 # - an API answer the dashboard expects and handles (401 before sign-in, 403 for an owner account,
-#   409 for a session another agent took, 422 for a cart line, 429 for a throttled sign-in), from
-#   our own server;
+#   409 for a session another agent took or a used 2FA challenge, 410 for an expired one, 422 for a
+#   cart line, 429 for a throttled sign-in), from our own server;
 # - the video SDK's own attempts to reach the provider's servers (*.sd-rtn.com gateways and stats,
 #   *.agora.io), which fail here by design: no internet. The SDK's own console logging is off
 #   (AgoraRTC.setLogLevel(4)); these lines are the browser's, about the SDK's requests.
 EXPECTED_HTTP_REFUSALS = (
-    r"^Failed to load resource: the server responded with a status of (401|403|409|422|429) .* \[{own}/"
+    r"^Failed to load resource: the server responded with a status of (401|403|409|410|422|429) .* \[{own}/"
 )
 PROVIDER_UNREACHABLE = (
     r"^Failed to load resource: net::ERR_INTERNET_DISCONNECTED \[https://[^/]*\.(sd-rtn\.com|agora\.io)[:/]"
@@ -92,6 +95,19 @@ def world(transactional_db, settings) -> World:
 class Server:
     url: str
     processor: object | None = None
+    database_file: Path | None = None  # the embedded default's copy the server reads, else None
+
+    def update_rows(self, queryset, **values) -> int:
+        """`queryset.update(**values)` where the server reads it, between browser steps. On
+        PostgreSQL the server shares the test database; on the embedded default it reads its own
+        copy of the SQLite file, so the same UPDATE statement runs on that copy."""
+        if self.database_file is None:
+            return queryset.update(**values)
+        query = queryset.query.chain(UpdateQuery)
+        query.add_update_values(values)
+        statement, params = query.get_compiler(queryset.db).as_sql()
+        with contextlib.closing(sqlite3.connect(self.database_file)) as database, database:
+            return database.execute(statement.replace("%s", "?"), params).rowcount
 
     def kiosk_call(self, kiosk, method: str, path: str, body: dict | None = None) -> requests.Response:
         headers = {"X-Device-Id": str(kiosk.device_id), "X-Device-Token": kiosk.raw_token}
@@ -134,9 +150,11 @@ def serve(world, request):
                 PROCESSOR_WEBHOOK_SECRET=PLATFORM_SECRET,
                 PROCESSOR_CONNECT_WEBHOOK_SECRET=CONNECT_SECRET,
             )
-        server = start_daphne(workdir, database_url=database_url_for_child(workdir), **env)
+        database_url = database_url_for_child(workdir)
+        server = start_daphne(workdir, database_url=database_url, **env)
         started.append(server)
-        return Server(url=server.base_url, processor=processor)
+        database_file = workdir / "var" / "db.sqlite3" if database_url is None else None
+        return Server(url=server.base_url, processor=processor, database_file=database_file)
 
     yield start
     for server in started:
