@@ -75,7 +75,7 @@ function startFeed() {
   state.feed = new IncomingFeed({
     config,
     agentId: state.user.id,
-    onSnapshot: (sessions) => queue.replace(sessions),
+    onSnapshot: (sessions, askedAt) => queue.replace(sessions, askedAt),
     onIncoming: (session) => queue.add(session),
     onGone: (id, why) => queue.remove(id, why === "claimed" ? "taken by another agent" : "withdrawn by the kiosk"),
     onState: (live) => {
@@ -143,8 +143,10 @@ async function accept(session) {
       queue.remove(session.id);
       alertText(`${session.kiosk.name}: taken by another agent.`);
     } else if (error.code === "AGENT_HAS_ACTIVE_SESSION") {
-      alertText("You already have a session in progress: finish it first.");
+      // Accepted elsewhere (another tab or device): show that session and the status it set.
+      alertText("You already have a session in progress: finish it before accepting another.");
       await restoreSession();
+      await refreshUser();
     } else if (error.code === "SESSION_ALREADY_ENDED" || error.code === "SESSION_NOT_FOUND") {
       queue.remove(session.id);
       alertText(`${session.kiosk.name}: the customer has left.`);

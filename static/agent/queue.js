@@ -8,6 +8,7 @@ export class Queue {
   constructor({ onAccept }) {
     this.onAccept = onAccept;
     this.cards = new Map(); // id -> {session, receivedAt, node}
+    this.goneAt = new Map(); // id -> when its card was removed
     this.muted = localStorage.getItem("agent.muted") === "1";
     this.audio = null;
     this.list = $("#incoming");
@@ -69,15 +70,20 @@ export class Queue {
     if (!card) return;
     card.node.remove();
     this.cards.delete(id);
+    this.goneAt.set(id, Date.now());
     this.tick();
     if (reason) announce(`${card.session.kiosk.name}: ${reason}.`);
   }
 
-  // A poll answer is the whole truth: drop what is gone, add what is new.
-  replace(sessions) {
+  // A poll answer is the whole truth as of when it was asked (`askedAt`): drop what is gone, add
+  // what is new, but keep what the socket said since (a card pushed, a card claimed or withdrawn).
+  replace(sessions, askedAt = Date.now()) {
     const ids = new Set(sessions.map((s) => s.id));
-    [...this.cards.keys()].filter((id) => !ids.has(id)).forEach((id) => this.remove(id));
-    sessions.forEach((session) => this.add(session));
+    [...this.cards.values()]
+      .filter(({ session, receivedAt }) => !ids.has(session.id) && receivedAt < askedAt)
+      .forEach(({ session }) => this.remove(session.id));
+    sessions.filter((session) => !(this.goneAt.get(session.id) >= askedAt)).forEach((session) => this.add(session));
+    for (const [id, at] of this.goneAt) if (at < askedAt - 60_000) this.goneAt.delete(id);
   }
 
   clear() {

@@ -97,11 +97,17 @@ export class IncomingFeed {
     }
   }
 
+  // Polls may overlap on a slow server and answer out of order: an answer older than one already
+  // shown would drop a card that is really waiting (and ring again when the next answer adds it).
   async pollOnce() {
     if (this.stopped) return;
+    const asked = (this.pollsAsked = (this.pollsAsked || 0) + 1);
+    const askedAt = Date.now();
     try {
       const body = await get("/api/sessions/incoming");
-      this.onSnapshot(body.sessions);
+      if (this.stopped || asked < (this.pollShown || 0)) return;
+      this.pollShown = asked;
+      this.onSnapshot(body.sessions, askedAt);
     } catch (error) {
       // A 401 is handled by the sign-in flow; other failures wait for the next round.
     }
