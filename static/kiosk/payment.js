@@ -35,15 +35,26 @@ class DemoCardPayment {
       inputmode: "numeric",
       autocomplete: "off",
       maxlength: "23",
-      placeholder: "4242 4242 4242 4242",
     });
+    // Demo cards are one tap away: typing 16 digits on a tablet is no way to try a demo.
+    const fill = (number) => () => {
+      this.input.value = number;
+      this.input.dispatchEvent(new Event("input", { bubbles: true }));
+    };
     container.replaceChildren(
       el("label", { for: "card-number", text: "Card number" }),
       this.input,
       el(
         "ul",
-        { class: "test-cards note" },
-        DEMO_CARDS.map((card) => el("li", {}, el("code", { text: card.number }), ` ${card.outcome}`)),
+        { class: "test-cards note", "aria-label": "Demo cards" },
+        DEMO_CARDS.map((card) =>
+          el(
+            "li",
+            {},
+            el("button", { type: "button", class: "test-card", onclick: fill(card.number), text: card.number }),
+            ` ${card.outcome}`,
+          ),
+        ),
       ),
     );
   }

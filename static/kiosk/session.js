@@ -149,6 +149,7 @@ export class KioskSession {
     this.method = paymentMethodFor(payment);
     const box = $("#payment");
     box.hidden = false;
+    $("#leave-session").hidden = true; // only the agent may cancel a payment
     box.dataset.mode = this.method.mode;
     $("#payment-demo-note").hidden = !this.method.notice;
     $("#payment-demo-note").textContent = this.method.notice;
@@ -206,6 +207,7 @@ export class KioskSession {
     this.method = null;
     this.payment = null;
     $("#payment").hidden = true;
+    $("#leave-session").hidden = false;
     $("#payment-form").replaceChildren();
     showError($("#payment-error"), "");
   }

@@ -103,6 +103,7 @@ def test_a_customer_orders_and_pays_with_an_agent_end_to_end(
     expect(tablet.locator("#payment-demo-note")).to_be_visible()
     expect(tablet.locator("#payment-demo-note")).to_have_text("Demo payments: no money moves.")
     expect(tablet.locator("#payment-amount")).to_have_text(f"To pay: {total}")
+    expect(tablet.locator("#leave-session")).to_be_hidden()  # only the agent may cancel a payment
 
     tablet.fill("#card-number", DECLINED)
     tablet.click("#pay")
@@ -111,7 +112,8 @@ def test_a_customer_orders_and_pays_with_an_agent_end_to_end(
     expect(tablet.locator("body")).to_have_attribute("data-screen", "session")  # still in payment
     expect(dashboard.locator("#payment")).to_have_attribute("data-state", "declined")
 
-    tablet.fill("#card-number", SUCCEEDS)
+    tablet.click(f"button.test-card:has-text('{SUCCEEDS}')")  # a demo card is one tap away
+    expect(tablet.locator("#card-number")).to_have_value(SUCCEEDS)
     tablet.click("#pay")
     expect(tablet.locator("body")).to_have_attribute("data-screen", "thanks")
     number = tablet.locator("#order-number").inner_text()
