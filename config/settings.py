@@ -102,8 +102,11 @@ if DEMO_PROCESSOR:
 
     PROCESSOR_SECRET_KEY = "sk_test_demo_" + _demo_secret("api")
     PROCESSOR_PUBLISHABLE_KEY = "pk_test_demo"
-    # The web server's own address: PORT as the Procfile and `make run` pass it.
-    PROCESSOR_API_BASE = PROCESSOR_API_BASE or f"http://127.0.0.1:{os.environ.get('PORT', '8000')}{DEMO_PROCESSOR_PATH}"
+    # The web server's own address: PORT as the Procfile and `make run` pass it. A test process
+    # without PORT (pytest itself; its live servers get PORT) points at the discard port, which
+    # refuses at once, so an in-process call never reaches a developer's `make run` on 8000.
+    _demo_port = os.environ.get("PORT", "9" if APP_ENV == "test" else "8000")
+    PROCESSOR_API_BASE = PROCESSOR_API_BASE or f"http://127.0.0.1:{_demo_port}{DEMO_PROCESSOR_PATH}"
     PROCESSOR_CONNECT_WEBHOOK_SECRET = PROCESSOR_CONNECT_WEBHOOK_SECRET or "whsec_demo_" + _demo_secret("connect")
 if PRODUCTION and DEMO_PROCESSOR_PATH in PROCESSOR_API_BASE:
     raise ImproperlyConfigured(
