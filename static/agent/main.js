@@ -180,6 +180,7 @@ function showSession(session, order) {
 }
 
 async function sessionEnded(text) {
+  alertText(""); // what was said about that session or the queue before it no longer holds
   const result = $("#session-result");
   result.textContent = text;
   result.hidden = false;

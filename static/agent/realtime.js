@@ -93,8 +93,24 @@ export class IncomingFeed {
       window.clearInterval(this.pollTimer);
       this.pollTimer = null;
     } else if (!this.live && !this.pollTimer) {
-      this.pollTimer = window.setInterval(() => this.pollOnce(), this.config.pollSeconds * 1000);
+      this.pollTimer = window.setInterval(() => this.timedPoll(), this.config.pollSeconds * 1000);
     }
+  }
+
+  // One timed poll at a time: on a slow server a tick that finds the last one still waiting asks
+  // again the moment it answers, instead of piling requests up on the server.
+  timedPoll() {
+    if (this.timedPollRunning) {
+      this.timedPollDue = true;
+      return;
+    }
+    this.timedPollRunning = true;
+    this.pollOnce().finally(() => {
+      this.timedPollRunning = false;
+      const due = this.timedPollDue && !this.live;
+      this.timedPollDue = false;
+      if (due) this.timedPoll();
+    });
   }
 
   // Polls may overlap on a slow server and answer out of order: an answer older than one already
