@@ -1,15 +1,9 @@
 // The agent API over fetch: same-origin cookie session, X-XSRF-TOKEN on every mutating call
-// (read from the XSRF-TOKEN cookie at call time: it changes at sign-in), errors as ApiError.
-export class ApiError extends Error {
-  constructor(status, body, retryAfter) {
-    const error = (body && body.error) || {};
-    super(error.message || `The server answered ${status}.`);
-    this.status = status;
-    this.code = error.code || (status === 0 ? "NETWORK" : "HTTP_" + status);
-    this.details = error.details || {};
-    this.retryAfter = retryAfter;
-  }
-}
+// (read from the XSRF-TOKEN cookie at call time: it changes at sign-in), errors as ApiError
+// (static/common/http.js turns the error envelope into words).
+import { sendJson } from "../common/http.js";
+
+export { ApiError } from "../common/http.js";
 
 export function readCookie(name) {
   const prefix = name + "=";
@@ -41,33 +35,16 @@ export function api(method, path, body) {
 }
 
 async function send(method, path, body) {
-  const headers = { Accept: "application/json" };
-  if (method !== "GET") headers["X-XSRF-TOKEN"] = readCookie("XSRF-TOKEN");
-  if (body !== undefined) headers["Content-Type"] = "application/json";
-  let response;
+  const headers = method === "GET" ? {} : { "X-XSRF-TOKEN": readCookie("XSRF-TOKEN") };
+  const unreachable = "The server cannot be reached. Check the connection.";
   try {
-    response = await fetch(path, {
-      method,
-      headers,
-      credentials: "same-origin",
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-  } catch (networkError) {
-    throw new ApiError(0, { error: { message: "The server cannot be reached. Check the connection." } });
+    return await sendJson(path, { method, headers, body, credentials: "same-origin", unreachable });
+  } catch (error) {
+    if (error.status === 401 && !QUIET_401.has(path.split("?")[0])) {
+      listeners.unauthenticated.forEach((handler) => handler(error));
+    }
+    throw error;
   }
-  const text = await response.text();
-  let data = null;
-  try {
-    data = text ? JSON.parse(text) : null;
-  } catch (parseError) {
-    data = null;
-  }
-  if (response.ok) return data;
-  const error = new ApiError(response.status, data, Number(response.headers.get("Retry-After")) || null);
-  if (response.status === 401 && !QUIET_401.has(path.split("?")[0])) {
-    listeners.unauthenticated.forEach((handler) => handler(error));
-  }
-  throw error;
 }
 
 export const get = (path) => api("GET", path);

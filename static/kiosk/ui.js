@@ -1,28 +1,8 @@
-// Small DOM helpers and the screens: exactly one screen shows at a time, and <body data-screen>
-// says which (the tests and the stylesheet read it).
-export const $ = (selector, root = document) => root.querySelector(selector);
+// DOM helpers (the shared static/common/ui.js) and the screens: exactly one screen shows at a
+// time, and <body data-screen> says which (the tests and the stylesheet read it).
+import { shared } from "./vendor.js";
 
-export function el(tag, attributes = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [name, value] of Object.entries(attributes)) {
-    if (value === false || value === null || value === undefined) continue;
-    if (name === "text") node.textContent = value;
-    else if (name.startsWith("on")) node.addEventListener(name.slice(2), value);
-    else node.setAttribute(name, value === true ? "" : value);
-  }
-  for (const child of children.flat()) {
-    if (child !== null && child !== undefined && child !== false) node.append(child);
-  }
-  return node;
-}
-
-export function money(cents, currency = "USD") {
-  try {
-    return new Intl.NumberFormat(undefined, { style: "currency", currency }).format(cents / 100);
-  } catch (unknownCurrency) {
-    return (cents / 100).toFixed(2) + " " + currency;
-  }
-}
+export const { $, announce, el, money, showError } = await shared("ui.js");
 
 export function showScreen(name) {
   document.querySelectorAll("section.screen").forEach((section) => {
@@ -32,14 +12,3 @@ export function showScreen(name) {
 }
 
 export const currentScreen = () => document.body.dataset.screen;
-
-export function announce(text) {
-  const region = $("#announcer");
-  region.textContent = "";
-  window.setTimeout(() => (region.textContent = text), 30);
-}
-
-export function showError(node, text) {
-  node.textContent = text || "";
-  node.hidden = !text;
-}

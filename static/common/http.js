@@ -1,0 +1,40 @@
+// JSON over fetch and the error envelope ({"error": {"code", "message", "details"}}) turned into
+// an ApiError whose message is the server's words. Each app adds its own credentials, headers
+// and reactions (a 401, a lost network) around sendJson.
+export class ApiError extends Error {
+  constructor(status, body, retryAfter) {
+    const error = (body && body.error) || {};
+    super(error.message || `The server answered ${status}.`);
+    this.status = status;
+    this.code = error.code || (status === 0 ? "NETWORK" : "HTTP_" + status);
+    this.details = error.details || {};
+    this.retryAfter = retryAfter;
+  }
+}
+
+// Resolves with the parsed body of a 2xx answer (null when empty or not JSON); rejects with an
+// ApiError: status 0 and the `unreachable` words when no answer came at all.
+export async function sendJson(url, { method = "GET", headers = {}, body, credentials, unreachable }) {
+  const allHeaders = { Accept: "application/json", ...headers };
+  if (body !== undefined) allHeaders["Content-Type"] = "application/json";
+  let response;
+  try {
+    response = await fetch(url, {
+      method,
+      headers: allHeaders,
+      credentials,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch (networkError) {
+    throw new ApiError(0, { error: { message: unreachable } });
+  }
+  const text = await response.text();
+  let data = null;
+  try {
+    data = text ? JSON.parse(text) : null;
+  } catch (parseError) {
+    data = null;
+  }
+  if (response.ok) return data;
+  throw new ApiError(response.status, data, Number(response.headers.get("Retry-After")) || null);
+}

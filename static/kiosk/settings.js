@@ -1,0 +1,31 @@
+// The kiosk app's settings: config.js (window.KIOSK_CONFIG) over the defaults, and query
+// parameters over both. Its own module, with no imports, because the shared modules'
+// address (static/kiosk/vendor.js) is worked out from it before anything else loads.
+const defaults = {
+  apiBase: "",
+  pollSeconds: 2,
+  heartbeatSeconds: 30,
+  inactivitySeconds: 90,
+  stillThereSeconds: 20,
+  thankYouSeconds: 12,
+  endedSeconds: 10,
+  processorJsUrl: "https://js.stripe.com/v3/",
+  fullscreen: true,
+};
+
+// Query parameters win over config.js (handy for a quick test on another host); numbers stay numbers.
+function readConfig() {
+  const merged = { ...defaults, ...(window.KIOSK_CONFIG || {}) };
+  const query = new URLSearchParams(window.location.search);
+  const aliases = { api: "apiBase" };
+  for (const [name, value] of query) {
+    const key = aliases[name] || name;
+    if (!(key in merged) && !["staticBase", "realtimeKey", "wsHost", "wsPort", "forceTLS", "processorPublishableKey"].includes(key)) continue;
+    const kind = typeof defaults[key];
+    merged[key] = kind === "number" ? Number(value) : kind === "boolean" ? value !== "false" : value;
+  }
+  merged.apiBase = (merged.apiBase || window.location.origin).replace(/\/+$/, "");
+  return merged;
+}
+
+export const config = readConfig();
