@@ -56,6 +56,36 @@ class ConsoleErrors(list):
         assert unexpected == [], f"console errors: {unexpected}"
 
 
+def collect_console_errors(page) -> ConsoleErrors:
+    """Console errors with the URL they are about, so the allowances can say whose they are."""
+    errors = ConsoleErrors()
+
+    def on_console(message):
+        if message.type == "error":
+            errors.append(f"{message.text} [{message.location.get('url', '')}]")
+
+    page.on("console", on_console)
+    page.on("pageerror", lambda error: errors.append(f"page error: {error}"))
+    return errors
+
+
+def _offline(route):
+    route.abort("internetdisconnected")
+
+
+def new_page(browser, server_url: str, viewport: tuple[int, int]):
+    """(context, page): a page in a fresh context whose relative URLs go to `server_url`, with
+    its console errors collected. The machine has no internet, and the page makes sure of it:
+    requests to any host but this one fail at once."""
+    context = browser.new_context(base_url=server_url, viewport={"width": viewport[0], "height": viewport[1]})
+    context.set_default_timeout(10_000)
+    context.route(re.compile(r"^https?://(?!127\.0\.0\.1[:/]|localhost[:/])"), _offline)
+    page = context.new_page()
+    page.console_errors = collect_console_errors(page)
+    page.server_url = server_url
+    return context, page
+
+
 def screenshot_on_failure(request, page) -> None:
     report = getattr(request.node, "report_call", None)
     if report is None or report.failed:

@@ -22,7 +22,7 @@ from playwright.sync_api import expect
 
 from apps.billing.models import OwnerBilling
 from tests import factories
-from tests.browser import ConsoleErrors, screenshot_on_failure
+from tests.browser import new_page, screenshot_on_failure
 from tests.payments_support import ACCOUNT, CONNECT_SECRET, PLATFORM_SECRET, processor_event
 from tests.processes import database_url_for_child, start_daphne, stop_daphne
 
@@ -40,19 +40,6 @@ EXPECTED_HTTP_REFUSALS = (
 PROVIDER_UNREACHABLE = (
     r"^Failed to load resource: net::ERR_INTERNET_DISCONNECTED \[https://[^/]*\.(sd-rtn\.com|agora\.io)[:/]"
 )
-
-
-def collect_console_errors(page) -> ConsoleErrors:
-    """Console errors with the URL they are about, so the allowances above can say whose they are."""
-    errors = ConsoleErrors()
-
-    def on_console(message):
-        if message.type == "error":
-            errors.append(f"{message.text} [{message.location.get('url', '')}]")
-
-    page.on("console", on_console)
-    page.on("pageerror", lambda error: errors.append(f"page error: {error}"))
-    return errors
 
 
 @dataclass
@@ -162,23 +149,14 @@ def serve(world, request):
     shutil.rmtree(workdir, ignore_errors=True)
 
 
-def _offline(route):
-    route.abort("internetdisconnected")
-
-
 @pytest.fixture
 def open_dashboard(chromium, request):
-    """open_dashboard(server) -> a page on /agent/ in a fresh browser context. The machine has no
-    internet, and the test makes sure of it: requests to any other host fail at once."""
+    """open_dashboard(server) -> a page on /agent/ in a fresh browser context, offline but for the
+    server (tests/browser.py new_page)."""
     contexts = []
 
     def open_page(server: Server, *, viewport=(1280, 860)):
-        context = chromium.new_context(base_url=server.url, viewport={"width": viewport[0], "height": viewport[1]})
-        context.set_default_timeout(10_000)
-        context.route(re.compile(r"^https?://(?!127\.0\.0\.1[:/]|localhost[:/])"), _offline)
-        page = context.new_page()
-        page.console_errors = collect_console_errors(page)
-        page.server_url = server.url
+        context, page = new_page(chromium, server.url, viewport)
         contexts.append((context, page))
         page.goto("/agent/")
         return page

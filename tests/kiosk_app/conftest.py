@@ -28,8 +28,7 @@ from playwright.sync_api import expect
 from apps.kiosks import services as kiosk_services
 from apps.kiosks.models import PairingCode
 from tests import factories
-from tests.agent_dashboard.conftest import collect_console_errors
-from tests.browser import screenshot_on_failure
+from tests.browser import new_page, screenshot_on_failure
 from tests.processes import database_url_for_child, start_daphne, stop_daphne
 
 KIOSK_STATIC = Path(__file__).resolve().parents[2] / "static" / "kiosk"
@@ -173,23 +172,14 @@ def second_origin():
     shutil.rmtree(folder, ignore_errors=True)
 
 
-def _offline(route):
-    route.abort("internetdisconnected")
-
-
 @pytest.fixture
 def open_page(chromium, request):
-    """open_page(url, server) -> a page in a fresh browser context (a tablet-sized screen). The
-    machine has no internet, and the test makes sure of it: other hosts fail at once."""
+    """open_page(url, server) -> a page in a fresh browser context (a tablet-sized screen),
+    offline but for the server (tests/browser.py new_page)."""
     contexts = []
 
     def open_(url: str, server: Server, *, viewport=(1180, 820), before=None):
-        context = chromium.new_context(base_url=server.url, viewport={"width": viewport[0], "height": viewport[1]})
-        context.set_default_timeout(10_000)
-        context.route(re.compile(r"^https?://(?!127\.0\.0\.1[:/]|localhost[:/])"), _offline)
-        page = context.new_page()
-        page.console_errors = collect_console_errors(page)
-        page.server_url = server.url
+        context, page = new_page(chromium, server.url, viewport)
         if before:
             before(page)
         contexts.append((context, page))
