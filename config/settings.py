@@ -201,11 +201,9 @@ TEMPLATES = [
 if DATABASE_URL:
     # daphne runs each request's sync code on a thread of its own, so per-thread persistent
     # connections would be opened per request (and linger); a process-wide pool lends them out.
-    # Health checks test a connection before lending it, so a restarted server is survived; our
-    # backend makes that check free while the connection's socket is quiet (apps/core/postgresql).
+    # Health checks: the pool runs psycopg_pool's check (an empty query) on a connection before
+    # lending it, so a restarted server or a dropped connection is survived (docs/decisions.md).
     DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_health_checks=True)}
-    if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
-        DATABASES["default"]["ENGINE"] = "apps.core.postgresql"
     DATABASES["default"]["OPTIONS"] = {
         "pool": {"min_size": 1, "max_size": int(os.environ.get("DATABASE_POOL_SIZE", "10")), "timeout": 5}
     }

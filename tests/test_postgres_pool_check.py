@@ -1,5 +1,6 @@
-"""The pool's check before lending a connection (apps/core/postgresql): a quiet connection is
-lent without a round trip; one the server has dropped is never lent."""
+"""The pool's check before lending a connection: one the server has dropped is never lent.
+Django's pool runs psycopg_pool's documented check (`ConnectionPool.check_connection`, an empty
+query) when CONN_HEALTH_CHECKS is on (docs/decisions.md, "PostgreSQL connection pool")."""
 
 import time
 
@@ -7,8 +8,6 @@ import psycopg
 import pytest
 from django.db import connection
 from psycopg_pool import ConnectionPool
-
-from apps.core.postgresql.base import check_quiet_connection
 
 pytestmark = pytest.mark.postgres  # PostgreSQL's connection pool
 
@@ -30,23 +29,9 @@ def admin(conninfo):
 @pytest.fixture
 def pool(conninfo):
     with ConnectionPool(
-        conninfo, min_size=1, max_size=1, check=check_quiet_connection, kwargs={"autocommit": True}
+        conninfo, min_size=1, max_size=1, check=ConnectionPool.check_connection, kwargs={"autocommit": True}
     ) as p:
         yield p
-
-
-def last_query(admin, pid: int) -> str:
-    return admin.execute("SELECT query FROM pg_stat_activity WHERE pid = %s", (pid,)).fetchone()[0]
-
-
-def test_a_quiet_connection_is_lent_without_a_round_trip(pool, admin):
-    with pool.connection() as conn:
-        conn.execute("SELECT 'marker-before-return'")
-        pid = conn.info.backend_pid
-    with pool.connection() as conn:
-        assert conn.info.backend_pid == pid  # the same connection, lent again
-        # psycopg_pool's own check would have sent an empty query, replacing the last one
-        assert last_query(admin, pid) == "SELECT 'marker-before-return'"
 
 
 def test_a_connection_the_server_dropped_is_not_lent(pool, admin):
@@ -63,10 +48,18 @@ def test_a_closed_connection_fails_the_check(conninfo):
     conn = psycopg.connect(conninfo, autocommit=True)
     conn.close()
     with pytest.raises(psycopg.OperationalError):
-        check_quiet_connection(conn)
+        ConnectionPool.check_connection(conn)
 
 
-def test_django_lends_through_the_quiet_check():
-    assert connection.settings_dict["ENGINE"] == "apps.core.postgresql"
+def test_django_lends_through_the_check(transactional_db, admin):
+    assert connection.settings_dict["ENGINE"] == "django.db.backends.postgresql"
     assert connection.settings_dict["CONN_HEALTH_CHECKS"] is True
-    assert connection.pool._check is check_quiet_connection
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()")
+        [pid] = cursor.fetchone()
+    connection.close()  # back to Django's pool, as at the end of a request
+    admin.execute("SELECT pg_terminate_backend(%s)", (pid,))
+    time.sleep(0.3)
+    with connection.cursor() as cursor:  # the next request borrows: the dropped one is not lent
+        cursor.execute("SELECT pg_backend_pid()")
+        assert cursor.fetchone()[0] != pid

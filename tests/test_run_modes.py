@@ -133,7 +133,7 @@ def test_environment_secrets_override_the_generated_ones(tmp_path):
 
 def test_production_stack_uses_postgresql_and_redis(tmp_path):
     found = _settings(tmp_path, APP_ENV="test", **INFRASTRUCTURE)
-    assert found["db_engine"] == "apps.core.postgresql"
+    assert found["db_engine"] == "django.db.backends.postgresql"
     assert found["db_name"] == "kiosk"
     assert "Redis" in found["cache"]
     assert found["cache_location"] == "redis://cache.internal:6379/0"
