@@ -29,12 +29,7 @@ def pytest_collection_modifyitems(config, items):
 
 
 def clear_cache() -> None:
-    if settings.REDIS_URL:
-        client = cache._cache.get_client(write=True)
-        for key in client.scan_iter(f"{settings.CACHE_KEY_PREFIX}:*"):
-            client.delete(key)
-    else:
-        cache.clear()
+    cache.clear()  # on Redis: the keys under CACHE_KEY_PREFIX only (apps.core.cache)
 
 
 @pytest.fixture(autouse=True)

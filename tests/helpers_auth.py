@@ -35,7 +35,7 @@ def _age_redis_keys(step: timedelta) -> None:
     if not settings.REDIS_URL:
         return
     elapsed_ms = int(step.total_seconds() * 1000)
-    client = cache._cache.get_client(write=True)
+    client = cache.client  # the process's redis-py client (apps.core.cache.FailOpenRedisCache)
     for key in client.scan_iter(f"{settings.CACHE_KEY_PREFIX}:*"):
         ttl_ms = client.pttl(key)
         if ttl_ms < 0:  # no TTL (-1) or already gone (-2)

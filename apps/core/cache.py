@@ -6,43 +6,224 @@ database).
 
 Brute-force guards are the exception (`security_counters`): sign-in and 2FA failure counters
 and the pairing and token-endpoint throttles must not turn into "no limit" while Redis is away,
-so they count in this process's own memory until Redis answers again."""
+so they count in this process's own memory until Redis answers again.
 
-import functools
+`FailOpenRedisCache` is a Django cache backend (Django's documented `BaseCache` extension point)
+on one redis-py client per server for the whole process (`shared_client`). Django keeps a cache
+object per thread and daphne runs each request on a thread of its own, so Django's own Redis
+backend would open a new pool, TCP connection and redis-py handshake per request. The backend
+adds two pipelined commands of its own (`count_in_window`, `get_many_and_count`) and a raising
+variant of the calls the brute-force guards make; callers reach them through the functions
+below, which pick the local-memory path of the embedded default explicitly."""
+
 import logging
+import pickle
+import threading
 
+import redis
 from django.core.cache import caches
+from django.core.cache.backends.base import DEFAULT_TIMEOUT, BaseCache
 from django.core.cache.backends.locmem import LocMemCache
-from django.core.cache.backends.redis import RedisCache, RedisCacheClient
-from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import TimeoutError as RedisTimeoutError
 
 logger = logging.getLogger(__name__)
-_UNREACHABLE = (RedisConnectionError, RedisTimeoutError, OSError)
+_UNREACHABLE = (redis.ConnectionError, redis.TimeoutError, OSError)
+
+_clients: dict[str, redis.Redis] = {}  # server URL -> redis-py client, for the whole process
+_clients_lock = threading.Lock()
 
 
-def _fail_open(fallback):
-    """Answer `fallback(*args, **kwargs)` instead of raising while Redis is unreachable."""
-
-    def decorate(method):
-        @functools.wraps(method)
-        def wrapper(self, *args, **kwargs):
-            try:
-                result = method(self, *args, **kwargs)
-            except _UNREACHABLE as exc:
-                self.note_outage(exc)
-                return fallback(*args, **kwargs)
-            self._outage = False
-            return result
-
-        wrapper.strict = method  # the same call, raising while Redis is unreachable
-        return wrapper
-
-    return decorate
+def shared_client(url: str, options: dict) -> redis.Redis:
+    """The process's redis-py client for `url` (thread-safe: its pool hands each command a socket)."""
+    client = _clients.get(url)
+    if client is None:
+        with _clients_lock:
+            client = _clients.setdefault(url, redis.Redis.from_url(url, **options))
+    return client
 
 
-def _default(key, default=None, *args, **kwargs):
-    return default
+class _Outage:
+    """Whether the process last found Redis unreachable: an outage is logged once."""
+
+    def __init__(self):
+        self.ongoing = False
+
+    def note(self, exc: Exception) -> None:
+        if not self.ongoing:
+            logger.warning("Redis cache unreachable (%s); serving without it", exc.__class__.__name__)
+        self.ongoing = True
+
+
+outage = _Outage()
+
+
+def _dumps(value) -> bytes | int:
+    # Integers stay plain so INCR works on them (the same format as Django's Redis backend).
+    return value if type(value) is int else pickle.dumps(value, pickle.HIGHEST_PROTOCOL)
+
+
+def _loads(data: bytes):
+    try:
+        return int(data)
+    except ValueError:
+        return pickle.loads(data)  # noqa: S301 - only this backend writes these keys
+
+
+class FailOpenRedisCache(BaseCache):
+    def __init__(self, server: str, params: dict):
+        super().__init__(params)
+        self.client = shared_client(server, params.get("OPTIONS", {}))
+
+    def _fail_open(self, command, fallback):
+        """`command()`, or `fallback` while Redis is unreachable."""
+        try:
+            result = command()
+        except _UNREACHABLE as exc:
+            outage.note(exc)
+            return fallback
+        outage.ongoing = False
+        return result
+
+    def _ttl(self, timeout) -> int | None:
+        if timeout is DEFAULT_TIMEOUT:
+            timeout = self.default_timeout
+        return None if timeout is None else max(0, int(timeout))
+
+    # ---- raising commands (the brute-force guards use these: security_counters)
+
+    def get_many_or_raise(self, keys, version=None) -> dict:
+        names = {self.make_and_validate_key(key, version=version): key for key in keys}
+        values = self.client.mget(list(names)) if names else []
+        return {names[name]: _loads(value) for name, value in zip(names, values, strict=True) if value is not None}
+
+    def add_or_raise(self, key, value, timeout=DEFAULT_TIMEOUT, version=None) -> bool:
+        name, ttl = self.make_and_validate_key(key, version=version), self._ttl(timeout)
+        if ttl == 0:
+            added = bool(self.client.set(name, _dumps(value), nx=True))
+            if added:
+                self.client.delete(name)
+            return added
+        return bool(self.client.set(name, _dumps(value), ex=ttl, nx=True))
+
+    def delete_many_or_raise(self, keys, version=None) -> None:
+        if keys:
+            self.client.delete(*(self.make_and_validate_key(key, version=version) for key in keys))
+
+    def count_in_window_or_raise(self, key: str, timeout: int) -> int:
+        """Add one to a counter that expires `timeout` seconds after its first count, in one
+        round trip (INCR and EXPIRE NX pipelined); the rate limiters count requests with it."""
+        name = self.make_and_validate_key(key)
+        pipe = self.client.pipeline(transaction=False)
+        pipe.incr(name)
+        pipe.expire(name, timeout, nx=True)
+        count, _ = pipe.execute()
+        return count
+
+    # ---- the pipelined commands, failing open
+
+    def count_in_window(self, key: str, timeout: int) -> int:
+        return self._fail_open(lambda: self.count_in_window_or_raise(key, timeout), 1)
+
+    def get_many_and_count(self, keys: list[str], counter: str, timeout: int) -> tuple[dict, int]:
+        """get_many and count_in_window pipelined: the kiosk surface reads its cached
+        credentials and counts the request's rate window in one round trip."""
+
+        def command():
+            names = {self.make_and_validate_key(key): key for key in keys}
+            counter_name = self.make_and_validate_key(counter)
+            pipe = self.client.pipeline(transaction=False)
+            pipe.mget(list(names))
+            pipe.incr(counter_name)
+            pipe.expire(counter_name, timeout, nx=True)
+            values, count, _ = pipe.execute()
+            found = {names[name]: _loads(value) for name, value in zip(names, values, strict=True) if value is not None}
+            return found, count
+
+        return self._fail_open(command, ({}, 1))
+
+    # ---- Django's cache API, failing open
+
+    def get(self, key, default=None, version=None):
+        def command():
+            value = self.client.get(self.make_and_validate_key(key, version=version))
+            return default if value is None else _loads(value)
+
+        return self._fail_open(command, default)
+
+    def get_many(self, keys, version=None) -> dict:
+        return self._fail_open(lambda: self.get_many_or_raise(keys, version), {})
+
+    def has_key(self, key, version=None) -> bool:
+        name = self.make_and_validate_key(key, version=version)
+        return self._fail_open(lambda: bool(self.client.exists(name)), False)
+
+    def add(self, key, value, timeout=DEFAULT_TIMEOUT, version=None) -> bool:
+        return self._fail_open(lambda: self.add_or_raise(key, value, timeout, version), True)  # as if new
+
+    def set(self, key, value, timeout=DEFAULT_TIMEOUT, version=None) -> None:
+        def command():
+            name, ttl = self.make_and_validate_key(key, version=version), self._ttl(timeout)
+            if ttl == 0:
+                self.client.delete(name)
+            else:
+                self.client.set(name, _dumps(value), ex=ttl)
+
+        self._fail_open(command, None)
+
+    def set_many(self, data, timeout=DEFAULT_TIMEOUT, version=None) -> list:
+        def command():
+            ttl = self._ttl(timeout)
+            pipe = self.client.pipeline(transaction=False)
+            for key, value in data.items():
+                name = self.make_and_validate_key(key, version=version)
+                if ttl == 0:
+                    pipe.delete(name)
+                else:
+                    pipe.set(name, _dumps(value), ex=ttl)
+            pipe.execute()
+            return []
+
+        return self._fail_open(command, [])
+
+    def touch(self, key, timeout=DEFAULT_TIMEOUT, version=None) -> bool:
+        def command():
+            name, ttl = self.make_and_validate_key(key, version=version), self._ttl(timeout)
+            return bool(self.client.persist(name) if ttl is None else self.client.expire(name, ttl))
+
+        return self._fail_open(command, False)
+
+    def delete(self, key, version=None) -> bool:
+        name = self.make_and_validate_key(key, version=version)
+        return self._fail_open(lambda: bool(self.client.delete(name)), False)
+
+    def delete_many(self, keys, version=None) -> None:
+        self._fail_open(lambda: self.delete_many_or_raise(keys, version), None)
+
+    def incr(self, key, delta=1, version=None) -> int:
+        def command():
+            name = self.make_and_validate_key(key, version=version)
+            if not self.client.exists(name):
+                raise ValueError(f"Key '{key}' not found.")
+            return self.client.incr(name, delta)
+
+        return self._fail_open(command, delta)
+
+    def clear(self) -> None:
+        """Delete this cache's keys (those under its key prefix; the whole database without one)."""
+
+        def command():
+            if not self.key_prefix:
+                self.client.flushdb()
+                return
+            for name in self.client.scan_iter(f"{self.key_prefix}:*"):
+                self.client.delete(name)
+
+        self._fail_open(command, None)
+
+
+def _shared_redis() -> FailOpenRedisCache | None:
+    """The default cache when it is Redis; None on the embedded default (local memory)."""
+    shared = caches["default"]
+    return shared if isinstance(shared, FailOpenRedisCache) else None
 
 
 def increment(key: str, timeout: int, *, security: bool = False) -> int | None:
@@ -53,12 +234,10 @@ def increment(key: str, timeout: int, *, security: bool = False) -> int | None:
     (`security_counters`) instead of failing open."""
     if security:
         return security_counters.increment(key, timeout)
-    from django.core.cache import cache
-
-    count_in_window = getattr(cache, "count_in_window", None)
-    if count_in_window is not None:
-        return count_in_window(key, timeout)
-    return _add_then_incr(cache, key, timeout)
+    shared = _shared_redis()
+    if shared is not None:
+        return shared.count_in_window(key, timeout)
+    return _add_then_incr(caches["default"], key, timeout)
 
 
 def _add_then_incr(cache, key: str, timeout: int) -> int | None:
@@ -73,83 +252,10 @@ def _add_then_incr(cache, key: str, timeout: int) -> int | None:
 
 def get_many_and_increment(keys: list[str], counter: str, timeout: int) -> tuple[dict, int | None]:
     """`cache.get_many(keys)` and `increment(counter, timeout)`, in one round trip on Redis."""
-    from django.core.cache import cache
-
-    combined = getattr(cache, "get_many_and_count", None)
-    if combined is not None:
-        return combined(keys, counter, timeout)
-    return cache.get_many(keys), increment(counter, timeout)
-
-
-_shared_clients: dict[str, object] = {}  # server URL -> redis-py client, for the whole process
-
-
-class ReusedClientRedisCacheClient(RedisCacheClient):
-    """One redis-py client (and so one connection pool) per server for the whole process.
-
-    Django keeps a cache object per thread, and daphne runs each request on a thread of its own,
-    so Django's own client would open a new pool, a new TCP connection and redis-py 8's handshake
-    (which reads package metadata from disk) on every request; it also builds a client object,
-    with some 170 response callbacks, for every command. Clients are thread-safe: the pool hands
-    each command a socket."""
-
-    def get_client(self, key=None, *, write=False):
-        server = self._servers[self._get_connection_pool_index(write)]
-        client = _shared_clients.get(server)
-        if client is None:
-            client = _shared_clients.setdefault(server, self._client(connection_pool=self._get_connection_pool(write)))
-        return client
-
-
-class FailOpenRedisCache(RedisCache):
-    _outage = False
-
-    def __init__(self, server, params):
-        super().__init__(server, params)
-        self._class = ReusedClientRedisCacheClient
-
-    def note_outage(self, exc: Exception) -> None:
-        if not self._outage:
-            logger.warning("Redis cache unreachable (%s); serving without it", exc.__class__.__name__)
-        self._outage = True
-
-    get = _fail_open(_default)(RedisCache.get)
-    get_many = _fail_open(lambda *a, **k: {})(RedisCache.get_many)
-    has_key = _fail_open(lambda *a, **k: False)(RedisCache.has_key)
-    add = _fail_open(lambda *a, **k: True)(RedisCache.add)  # as if the key was new
-    set = _fail_open(lambda *a, **k: None)(RedisCache.set)
-    set_many = _fail_open(lambda *a, **k: [])(RedisCache.set_many)
-    touch = _fail_open(lambda *a, **k: False)(RedisCache.touch)
-    delete = _fail_open(lambda *a, **k: False)(RedisCache.delete)
-    delete_many = _fail_open(lambda *a, **k: None)(RedisCache.delete_many)
-    incr = _fail_open(lambda key, delta=1, *a, **k: delta)(RedisCache.incr)
-
-    @_fail_open(lambda *a, **k: 1)
-    def count_in_window(self, key: str, timeout: int) -> int:
-        """Add one to a counter that expires `timeout` seconds after its first count, in one
-        round trip (INCR and EXPIRE NX pipelined); the rate limiters count requests with it."""
-        key = self.make_and_validate_key(key)
-        pipe = self._cache.get_client(key, write=True).pipeline(transaction=False)
-        pipe.incr(key)
-        pipe.expire(key, timeout, nx=True)
-        count, _ = pipe.execute()
-        return count
-
-    @_fail_open(lambda *a, **k: ({}, 1))
-    def get_many_and_count(self, keys: list[str], counter: str, timeout: int) -> tuple[dict, int]:
-        """get_many and count_in_window pipelined: the kiosk surface reads its cached
-        credentials and counts the request's rate window in one round trip."""
-        key_map = {self.make_and_validate_key(key): key for key in keys}
-        counter = self.make_and_validate_key(counter)
-        pipe = self._cache.get_client(counter, write=True).pipeline(transaction=False)
-        pipe.mget(list(key_map))
-        pipe.incr(counter)
-        pipe.expire(counter, timeout, nx=True)
-        values, count, _ = pipe.execute()
-        loads = self._cache._serializer.loads
-        return {
-            key_map[key]: loads(value) for key, value in zip(key_map, values, strict=True) if value is not None
-        }, count
+    shared = _shared_redis()
+    if shared is not None:
+        return shared.get_many_and_count(keys, counter, timeout)
+    return caches["default"].get_many(keys), increment(counter, timeout)
 
 
 class SecurityCounters:
@@ -163,31 +269,37 @@ class SecurityCounters:
     def __init__(self):
         self.fallback = LocMemCache("security-counters", {"OPTIONS": {"MAX_ENTRIES": 100_000}})
 
-    def _run(self, name: str, args: tuple, in_memory):
-        """`name` on Redis (its raising variant), or `in_memory(cache)` on process memory."""
-        shared = caches["default"]
-        if not isinstance(shared, FailOpenRedisCache):  # process memory already: never unreachable
-            return in_memory(shared)
+    def _run(self, on_redis, in_memory):
+        """`on_redis(shared)` (a raising command), or `in_memory(cache)` on process memory."""
+        shared = _shared_redis()
+        if shared is None:  # process memory already: never unreachable
+            return in_memory(caches["default"])
         try:
-            result = getattr(FailOpenRedisCache, name).strict(shared, *args)
+            result = on_redis(shared)
         except _UNREACHABLE as exc:
-            shared.note_outage(exc)
+            outage.note(exc)
             return in_memory(self.fallback)
-        shared._outage = False
+        outage.ongoing = False
         return result
 
     def get_many(self, keys: list[str]) -> dict:
-        return self._run("get_many", (keys,), lambda cache: cache.get_many(keys))
+        return self._run(lambda redis_cache: redis_cache.get_many_or_raise(keys), lambda cache: cache.get_many(keys))
 
     def add(self, key: str, value, timeout: int) -> bool:
-        return self._run("add", (key, value, timeout), lambda cache: cache.add(key, value, timeout))
+        return self._run(
+            lambda redis_cache: redis_cache.add_or_raise(key, value, timeout),
+            lambda cache: cache.add(key, value, timeout),
+        )
 
     def delete_many(self, keys: list[str]) -> None:
-        self._run("delete_many", (keys,), lambda cache: cache.delete_many(keys))
+        self._run(lambda redis_cache: redis_cache.delete_many_or_raise(keys), lambda cache: cache.delete_many(keys))
 
     def increment(self, key: str, timeout: int) -> int | None:
         """Like `increment`: one atomic count on Redis, add-then-incr in memory."""
-        return self._run("count_in_window", (key, timeout), lambda cache: _add_then_incr(cache, key, timeout))
+        return self._run(
+            lambda redis_cache: redis_cache.count_in_window_or_raise(key, timeout),
+            lambda cache: _add_then_incr(cache, key, timeout),
+        )
 
 
 security_counters = SecurityCounters()
