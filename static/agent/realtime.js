@@ -49,6 +49,9 @@ export class IncomingFeed {
     this.pusher.connection.bind("state_change", ({ current }) => {
       if (current !== "connected") this.setLive(false, current);
     });
+    // pusher-js starts connecting inside its constructor, before the binding above: say now that
+    // the queue is being polled, not after its first failure (up to 10 s later, when blocked).
+    this.setLive(false, this.pusher.connection.state);
     const channel = this.pusher.subscribe(`private-agent.${this.agentId}`);
     channel.bind("pusher:subscription_succeeded", () => {
       this.setLive(true, "connected");
