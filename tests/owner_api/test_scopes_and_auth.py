@@ -41,10 +41,22 @@ def test_every_route_refuses_a_token_without_its_scope(client_with, method, path
     assert f'error="insufficient_scope", scope="{scope}"' in response["WWW-Authenticate"]
 
 
+# What each route answers once its scope lets the call through: the ids above do not exist, so
+# routes on one object answer 404 NOT_FOUND (exact, so a 500 cannot pass for "not refused").
+ANSWER_WITH_SCOPE = {
+    "/api/owner/kiosks/pairing-codes": 201,
+    "/api/owner/kiosks": 200,
+    "/api/owner/orders": 200,
+}
+
+
 @pytest.mark.parametrize(("method", "path", "body", "scope"), ROUTES)
 def test_every_route_lets_its_scope_through(client_with, method, path, body, scope):
     response = call(client_with(scope), method, path, body)
-    assert response.status_code != 403, response.content
+    if path in ANSWER_WITH_SCOPE:
+        assert response.status_code == ANSWER_WITH_SCOPE[path], response.content
+    else:
+        error_of(response, 404, "NOT_FOUND")
 
 
 def test_a_token_narrower_than_its_key_is_held_to_its_own_scopes(make_key):
@@ -130,7 +142,7 @@ def test_a_body_the_parsers_refuse_is_a_4xx_even_before_authentication(api):
     """Found by schemathesis: the token check must not parse the body (a multipart body without a
     boundary once raised a 500 there)."""
     response = api.post("/api/owner/kiosks/pairing-codes", "x", content_type="multipart/form-data")
-    assert 400 <= response.status_code < 500, response.content
+    error_of(response, 415, "UNSUPPORTED_MEDIA_TYPE")
     error_of(
         Client().post("/api/owner/kiosks/pairing-codes", "x", content_type="multipart/form-data"),
         401,
