@@ -1,5 +1,6 @@
 from django.contrib import admin
 
+from apps.menu import services
 from apps.menu.models import Catalog, Category, MenuItem, ModifierGroup, ModifierOption
 
 
@@ -26,6 +27,18 @@ class CatalogAdmin(admin.ModelAdmin):
     list_filter = ["is_active", "business__owner"]
     search_fields = ["name", "business__name"]
     inlines = [CategoryInline]
+    # A business sells from one catalog: activation goes through the service, which stops the
+    # business's other active catalog in the same transaction.
+    readonly_fields = ["is_active"]
+    actions = ["activate"]
+
+    def get_readonly_fields(self, request, obj=None):
+        return [*self.readonly_fields, "business"] if obj else self.readonly_fields
+
+    @admin.action(description="Make the selected catalog its business's active menu")
+    def activate(self, request, queryset):
+        for catalog in queryset:
+            services.catalog_activate(catalog=catalog)
 
 
 @admin.register(Category)
