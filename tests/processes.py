@@ -35,14 +35,17 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def wait_for(check, timeout: float, what: str) -> None:
+def wait_until(predicate, timeout: float, what, every: float = 0.1):
+    """Poll `predicate` until it returns something truthy (returned) or `timeout` seconds pass: the
+    tests' one way to wait for something, instead of a fixed sleep. An exception counts as "not yet".
+    `what` names the awaited thing in the TimeoutError; a callable is called then, for current state."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         with contextlib.suppress(Exception):
-            if check():
-                return
-        time.sleep(0.1)
-    raise TimeoutError(f"{what} not ready after {timeout} s")
+            if value := predicate():
+                return value
+        time.sleep(every)
+    raise TimeoutError(f"{what() if callable(what) else what} not ready after {timeout} s")
 
 
 class PrivateRedis:
@@ -60,7 +63,7 @@ class PrivateRedis:
     def start(self) -> None:
         argv = [self.binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"]
         self.process = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        wait_for(lambda: socket.create_connection(("127.0.0.1", self.port), timeout=0.5).close() is None, 10, "redis")
+        wait_until(lambda: socket.create_connection(("127.0.0.1", self.port), timeout=0.5).close() is None, 10, "redis")
 
     def stop(self) -> None:
         if self.process and self.process.poll() is None:

@@ -20,7 +20,7 @@ from apps.billing.models import OwnerBilling
 from apps.demo_processor import services as demo_processor
 from apps.webhooks import services as webhook_services
 from tests import factories
-from tests.processes import database_url_for_child, start_daphne, stop_daphne
+from tests.processes import database_url_for_child, start_daphne, stop_daphne, wait_until
 
 ACCOUNT = "acct_demo_live"
 DECLINED, SUCCEEDS = "4000 0000 0000 0002", "4242-4242-4242-4242"
@@ -69,13 +69,14 @@ def agent_session(base: str, email: str) -> requests.Session:
 
 
 def wait_for_events(receiver, names: set[str], timeout: float = 10) -> dict:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
+    def delivered() -> dict | None:
         seen = {json.loads(request.body)["event"]: json.loads(request.body) for request in receiver.received}
-        if names <= set(seen):
-            return seen
-        time.sleep(0.1)
-    raise AssertionError(f"webhooks {names} not delivered; got {[r.body[:80] for r in receiver.received]}")
+        return seen if names <= set(seen) else None
+
+    def state() -> str:
+        return f"webhooks {names} (got {[r.body[:80] for r in receiver.received]})"
+
+    return wait_until(delivered, timeout, state)
 
 
 @pytest.fixture

@@ -1,6 +1,5 @@
 """The embedded mode runs the beat schedule in-process (no Celery beat, no Redis)."""
 
-import time
 from datetime import timedelta
 
 import pytest
@@ -9,6 +8,7 @@ from django.utils import timezone
 from apps.core import jobs
 from apps.kiosks.models import Kiosk
 from tests import factories
+from tests.processes import wait_until
 
 
 @pytest.mark.django_db(transaction=True)
@@ -19,9 +19,7 @@ def test_embedded_beat_runs_the_kiosk_sweep(settings, monkeypatch):
     kiosk = factories.KioskFactory(last_seen_at=timezone.now() - timedelta(minutes=3))
     stop = jobs.start_embedded_beat()
     try:
-        deadline = time.monotonic() + 10
-        while time.monotonic() < deadline and Kiosk.objects.get(pk=kiosk.pk).online:
-            time.sleep(0.2)
+        wait_until(lambda: not Kiosk.objects.get(pk=kiosk.pk).online, 10, "the beat's offline sweep", every=0.2)
     finally:
         stop.set()
     assert Kiosk.objects.get(pk=kiosk.pk).online is False

@@ -25,7 +25,7 @@ def test_heartbeats_are_coalesced_to_one_write_per_interval(kiosk, kiosk_client,
             assert kiosk_client.post("/api/public/kiosks/heartbeat").status_code == 200
     assert len(_updates(queries.captured_queries)) == 1
 
-    time.sleep(1.2)
+    time.sleep(1.2)  # the behaviour under test: past the (shortened) write interval, so not polled
     with CaptureQueriesContext(connection) as queries:
         assert kiosk_client.post("/api/public/kiosks/heartbeat").status_code == 200
     assert len(_updates(queries.captured_queries)) == 1

@@ -3,7 +3,6 @@ skipped) past EVENT_RETENTION_DAYS go with their attempt logs, then the events n
 references; recent and pending ones stay; pruning works in batches over more rows than one batch;
 the beat schedule (and so the embedded in-process beat) runs it."""
 
-import time
 from datetime import timedelta
 
 import pytest
@@ -15,6 +14,7 @@ from apps.core.models import DomainEvent
 from apps.webhooks import retention, services
 from apps.webhooks.models import WebhookAttempt, WebhookDelivery
 from apps.webhooks.tasks import prune_history
+from tests.processes import wait_until
 
 DAY = timedelta(days=1)
 
@@ -108,9 +108,7 @@ def test_the_embedded_beat_runs_the_prune(owner, subscription, settings, monkeyp
     old = delivery(subscription, event(owner, 40 * DAY), "failed", 40 * DAY)
     stop = jobs.start_embedded_beat()
     try:
-        deadline = time.monotonic() + 10
-        while time.monotonic() < deadline and (exists(old) or exists(old.event)):
-            time.sleep(0.2)
+        wait_until(lambda: not (exists(old) or exists(old.event)), 10, "the beat's prune", every=0.2)
     finally:
         stop.set()
     assert not exists(old) and not exists(old.event)

@@ -10,7 +10,6 @@ on another port, its config.js pointing at the API server, in KIOSK_APP_ORIGINS)
 import json
 import os
 import re
-import time
 
 import pytest
 from playwright.sync_api import expect
@@ -21,7 +20,7 @@ from apps.webhooks import services as webhook_services
 from tests.agent_dashboard.conftest import card, sign_in_and_go_available
 from tests.kiosk_app.conftest import SCREENSHOTS, as_paired, assert_no_console_errors
 from tests.panel.conftest import sign_in as panel_sign_in
-from tests.processes import free_port
+from tests.processes import free_port, wait_until
 
 pytestmark = pytest.mark.live
 DECLINED, SUCCEEDS = "4000 0000 0000 0002", "4242 4242 4242 4242"
@@ -35,13 +34,14 @@ def screenshot(page, name: str, origin: str) -> None:
 
 
 def wait_for_webhooks(receiver, names: set[str], timeout: float = 15) -> dict:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
+    def delivered() -> dict | None:
         seen = {json.loads(request.body)["event"]: json.loads(request.body) for request in receiver.received}
-        if names <= set(seen):
-            return seen
-        time.sleep(0.2)
-    raise AssertionError(f"webhooks {names} not delivered; got {[r.body[:80] for r in receiver.received]}")
+        return seen if names <= set(seen) else None
+
+    def state() -> str:
+        return f"webhooks {names} (got {[r.body[:80] for r in receiver.received]})"
+
+    return wait_until(delivered, timeout, state, every=0.2)
 
 
 @pytest.mark.parametrize("origin", ["same", "second"])
