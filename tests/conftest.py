@@ -67,6 +67,14 @@ def kiosk_client_for(kiosk) -> Client:
     return Client(headers={"X-Device-Id": str(kiosk.device_id), "X-Device-Token": kiosk.raw_token})
 
 
+def token_client_for(user) -> Client:
+    """A client of the token API (/api/v1), holding a fresh personal access token of `user`."""
+    from apps.accounts.services import access_token_issue
+
+    _, plaintext = access_token_issue(user=user)
+    return Client(headers={"Authorization": f"Bearer {plaintext}"})
+
+
 @pytest.fixture
 def business(db):
     return factories.BusinessFactory()
@@ -98,6 +106,12 @@ def agent_client(agent) -> AgentClient:
     response = client.sign_in(agent.email)
     assert response.status_code == 200, response.content
     return client
+
+
+@pytest.fixture
+def api(agent) -> Client:
+    """The agent's token API client (tests/owner_api overrides `api` with an owner API client)."""
+    return token_client_for(agent)
 
 
 @pytest.fixture

@@ -9,6 +9,7 @@ import time
 
 import pytest
 import stripe
+from django.test import Client
 
 from apps.accounts.models import User
 from apps.billing.models import OwnerBilling, Payment, ProcessorCall, Refund
@@ -107,6 +108,18 @@ def cart_session(kiosk, agent, menu_item):
     line = {"menu_item_id": str(menu_item.pk), "quantity": 2, "modifier_option_ids": [], "notes": ""}
     order_services.cart_replace(agent=agent, session_public_id=session.public_id, lines=[line])
     return session
+
+
+@pytest.fixture
+def confirmed_order(agent_client, cart_session, processor, billing, kiosk_events):
+    """A paid order fired to the kitchen (2 burgers, 2175 cents), produced by the real flow:
+    the agent sends to payment, the processor stand-in's intent succeeds."""
+    assert agent_client.post(f"/api/sessions/{cart_session.public_id}/payment").status_code == 200
+    intent_id = Payment.objects.get().intent_id
+    post_event(Client(), processor_event("payment_intent.succeeded", {"id": intent_id, "object": "payment_intent"}))
+    order = Order.objects.get()
+    assert order.status == "confirmed"
+    return order
 
 
 def processor_event(event_type: str, obj: dict, *, created: int | None = None, account: str | None = ACCOUNT) -> dict:

@@ -16,8 +16,8 @@ from apps.owner_api import services as owner_api_services
 from apps.owner_api.scopes import ALL_SCOPES
 from apps.sessions.models import Session
 from apps.webhooks.models import WebhookSubscription
-from tests.conftest import AgentClient
-from tests.helpers_auth import bearer, error_of
+from tests.conftest import AgentClient, token_client_for
+from tests.helpers_auth import error_of
 from tests.owner_api.conftest import FORM, TOKEN_URL, OwnerApiClient, basic, token_for
 from tests.payments_support import CONNECT_SECRET, PLATFORM_SECRET, processor_event
 
@@ -28,11 +28,8 @@ TOO_BIG = json.dumps({"email": "a@example.test", "password": "x" * (11 * 1024 * 
 
 @pytest.fixture
 def token_client(agent, settings):
-    from apps.accounts import services as account_services
-
     settings.REQUIRE_TLS = False
-    _, token = account_services.access_token_issue(user=agent)
-    return Client(headers=bearer(token))
+    return token_client_for(agent)
 
 
 @pytest.fixture

@@ -2,7 +2,6 @@
 and Connect onboarding."""
 
 import pytest
-from django.test import Client
 
 from apps.billing import connect, refunds
 from apps.billing.models import OwnerBilling, Payment, Refund
@@ -11,17 +10,7 @@ from apps.core.models import DomainEvent
 from apps.orders import services as order_services
 from apps.orders.models import Order
 from tests import factories
-from tests.payments_support import ACCOUNT, post_event, processor_event
-
-
-@pytest.fixture
-def confirmed_order(agent_client, cart_session, processor, billing, kiosk_events):
-    agent_client.post(f"/api/sessions/{cart_session.public_id}/payment")
-    intent_id = Payment.objects.get().intent_id
-    post_event(Client(), processor_event("payment_intent.succeeded", {"id": intent_id, "object": "payment_intent"}))
-    order = Order.objects.get()
-    assert order.status == "confirmed"
-    return order
+from tests.payments_support import ACCOUNT
 
 
 @pytest.fixture

@@ -9,13 +9,13 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
-from apps.accounts.services import access_token_issue
 from apps.orders import services as order_services
 from apps.orders.models import Order, OrderLine, OrderStatus
 from apps.sessions import services as session_services
 from apps.sessions.models import SessionStatus
 from tests import factories
-from tests.helpers_auth import bearer, error_of
+from tests.conftest import token_client_for
+from tests.helpers_auth import error_of
 
 BASE = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 
@@ -56,16 +56,6 @@ def make_order(business, *, created_at, status=OrderStatus.CONFIRMED, lines=1, a
             notes="no ice" if position == 0 else "",
         )
     return order
-
-
-def token_client(agent) -> Client:
-    _, plaintext = access_token_issue(user=agent)
-    return Client(headers=bearer(plaintext))
-
-
-@pytest.fixture
-def api(agent) -> Client:
-    return token_client(agent)
 
 
 def list_orders(api: Client, **query):
@@ -348,9 +338,9 @@ def test_bad_filter_is_422(api, business, query):
 def test_another_owners_agent_sees_only_its_own_orders(business, other_business):
     mine = make_order(business, created_at=BASE)
     theirs = make_order(other_business, created_at=BASE)
-    other_api = token_client(factories.AgentFactory(owner=other_business.owner))
+    other_api = token_client_for(factories.AgentFactory(owner=other_business.owner))
     assert ids(list_orders(other_api)) == [theirs.pk]
-    assert ids(list_orders(token_client(factories.AgentFactory(owner=business.owner)))) == [mine.pk]
+    assert ids(list_orders(token_client_for(factories.AgentFactory(owner=business.owner)))) == [mine.pk]
 
 
 def test_orders_need_a_token(db):
@@ -358,7 +348,7 @@ def test_orders_need_a_token(db):
 
 
 def test_orders_of_an_ownerless_agent_are_403(db):
-    error = error_of(list_orders(token_client(factories.AgentFactory(owner=None))), 403, "FORBIDDEN")
+    error = error_of(list_orders(token_client_for(factories.AgentFactory(owner=None))), 403, "FORBIDDEN")
     assert error["message"] == "Token not associated with an owner"
 
 

@@ -8,30 +8,20 @@ import pytest
 from django.db import transaction
 from django.test import Client
 
-from apps.accounts.services import access_token_issue
 from apps.core import events
 from apps.core.events import EVENT_NAMES
 from apps.webhooks.models import WebhookDelivery, WebhookSubscription
 from tests import factories
-from tests.helpers_auth import bearer, error_of
+from tests.conftest import token_client_for
+from tests.helpers_auth import error_of
 
 PUBLIC_URL = "https://93.184.216.34/hooks"  # a global address literal: no DNS needed
 FIELDS = {"id", "url", "events", "active", "failure_count", "last_delivered_at", "last_failed_at", "created_at"}
 
 
-def token_client(agent) -> Client:
-    _, plaintext = access_token_issue(user=agent)
-    return Client(headers=bearer(plaintext))
-
-
-@pytest.fixture
-def api(agent) -> Client:
-    return token_client(agent)
-
-
 @pytest.fixture
 def other_api(other_business) -> Client:
-    return token_client(factories.AgentFactory(owner=other_business.owner))
+    return token_client_for(factories.AgentFactory(owner=other_business.owner))
 
 
 @pytest.fixture
@@ -197,7 +187,7 @@ def test_list_holds_all_the_owners_subscriptions_and_nothing_else(api, other_api
     first = create(api).json()["data"]
     second = create(api, events=["session.started"]).json()["data"]
     create(other_api)
-    colleague_api = token_client(factories.AgentFactory(owner=owner))  # same owner: same list
+    colleague_api = token_client_for(factories.AgentFactory(owner=owner))  # same owner: same list
     for client in (api, colleague_api):
         response = client.get("/api/v1/webhooks")
         assert response.status_code == 200
@@ -241,7 +231,7 @@ def test_delete_without_a_token_is_401(api):
 
 
 def test_webhooks_of_an_ownerless_agent_are_403(db):
-    api = token_client(factories.AgentFactory(owner=None))
+    api = token_client_for(factories.AgentFactory(owner=None))
     for response in (api.get("/api/v1/webhooks"), create(api), api.delete("/api/v1/webhooks/1")):
         error = error_of(response, 403, "FORBIDDEN")
         assert error["message"] == "Token not associated with an owner"

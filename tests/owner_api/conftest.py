@@ -86,22 +86,6 @@ def stranger_kiosk(other_business):
 
 
 @pytest.fixture
-def confirmed_order(agent_client, cart_session, processor, billing, kiosk_events):
-    """A paid order fired to the kitchen (2 burgers, 2175 cents), produced by the real flow:
-    the agent sends to payment, the processor stand-in's intent succeeds."""
-    from apps.billing.models import Payment
-    from apps.orders.models import Order
-    from tests.payments_support import post_event, processor_event
-
-    assert agent_client.post(f"/api/sessions/{cart_session.public_id}/payment").status_code == 200
-    intent_id = Payment.objects.get().intent_id
-    post_event(Client(), processor_event("payment_intent.succeeded", {"id": intent_id, "object": "payment_intent"}))
-    order = Order.objects.get()
-    assert order.status == "confirmed"
-    return order
-
-
-@pytest.fixture
 def stranger_order(other_business):
     """A confirmed order of another owner."""
     from apps.orders.models import Order
