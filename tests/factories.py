@@ -2,6 +2,7 @@
 
 import secrets
 import uuid
+from datetime import timedelta
 
 import factory
 from django.utils import timezone
@@ -136,3 +137,132 @@ class ModifierOptionFactory(factory.django.DjangoModelFactory):
     group = factory.SubFactory(ModifierGroupFactory)
     name = factory.Sequence(lambda n: f"Option {n}")
     price_cents = 0
+
+
+# --- Orders, payments and the processor --------------------------------------------------------
+
+
+class OrderFactory(factory.django.DjangoModelFactory):
+    """An order of its session's tenant; `number` is unique per business."""
+
+    class Meta:
+        model = "orders.Order"
+
+    session = factory.SubFactory(SessionFactory)
+    owner = factory.SelfAttribute("session.owner")
+    business = factory.SelfAttribute("session.business")
+    number = factory.Sequence(lambda n: str(1000 + n))
+    status = "confirmed"
+    currency = factory.LazyAttribute(lambda order: order.business.currency)
+
+
+class OrderLineFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = "orders.OrderLine"
+
+    order = factory.SubFactory(OrderFactory)
+    position = factory.Sequence(lambda n: n)
+    name = factory.Sequence(lambda n: f"Item {n}")
+    quantity = 1
+    unit_price_cents = 1000
+
+
+class OwnerBillingFactory(factory.django.DjangoModelFactory):
+    """A connected account that may take charges and pay out."""
+
+    class Meta:
+        model = "billing.OwnerBilling"
+
+    owner = factory.SubFactory(OwnerFactory)
+    account_id = factory.Sequence(lambda n: f"acct_test{n}")
+    charges_enabled = True
+    payouts_enabled = True
+
+
+class PaymentFactory(factory.django.DjangoModelFactory):
+    """A payment intent for the whole order, waiting for the card."""
+
+    class Meta:
+        model = "billing.Payment"
+
+    order = factory.SubFactory(OrderFactory)
+    account_id = factory.Sequence(lambda n: f"acct_test{n}")
+    intent_id = factory.LazyFunction(lambda: "pi_" + secrets.token_hex(8))
+    client_secret = factory.LazyAttribute(lambda payment: f"{payment.intent_id}_secret_{secrets.token_hex(4)}")
+    amount_cents = factory.LazyAttribute(lambda payment: payment.order.total_cents)
+    currency = factory.LazyAttribute(lambda payment: payment.order.currency)
+    status = "requires_payment_method"
+
+
+class ProcessorCallFactory(factory.django.DjangoModelFactory):
+    """A processor call in flight for the order, expiring in a minute."""
+
+    class Meta:
+        model = "billing.ProcessorCall"
+
+    order = factory.SubFactory(OrderFactory)
+    action = "payment"
+    idempotency_key = factory.LazyFunction(lambda: secrets.token_hex(8))
+    expires_at = factory.LazyFunction(lambda: timezone.now() + timedelta(minutes=1))
+
+
+class ProcessorEventFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = "billing.ProcessorEvent"
+
+    event_id = factory.LazyFunction(lambda: "evt_" + secrets.token_hex(8))
+    type = "payment_intent.succeeded"
+    endpoint = "connect"
+    created = factory.LazyFunction(timezone.now)
+
+
+# --- Webhooks --------------------------------------------------------------------------------
+
+
+class WebhookSubscriptionFactory(factory.django.DjangoModelFactory):
+    """An active subscription with an encrypted signing secret (`secret` is the plaintext)."""
+
+    class Meta:
+        model = "webhooks.WebhookSubscription"
+        exclude = ["secret"]
+
+    owner = factory.SubFactory(OwnerFactory)
+    url = "https://93.184.216.34/hooks"
+    events = factory.LazyFunction(lambda: ["kiosk.offline"])
+    secret = factory.LazyFunction(lambda: "whsec_" + secrets.token_hex(16))
+    encrypted_secret = factory.LazyAttribute(lambda subscription: _encrypt(subscription.secret))
+
+
+def _encrypt(secret: str) -> str:
+    from apps.webhooks import secret_box
+
+    return secret_box.encrypt(secret)
+
+
+class DomainEventFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = "core.DomainEvent"
+
+    name = "kiosk.offline"
+    owner = factory.SubFactory(OwnerFactory)
+    payload = factory.LazyFunction(dict)
+
+
+class WebhookDeliveryFactory(factory.django.DjangoModelFactory):
+    """A pending delivery of an event of the subscription's owner."""
+
+    class Meta:
+        model = "webhooks.WebhookDelivery"
+
+    subscription = factory.SubFactory(WebhookSubscriptionFactory)
+    event = factory.SubFactory(DomainEventFactory, owner=factory.SelfAttribute("..subscription.owner"))
+
+
+class WebhookAttemptFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = "webhooks.WebhookAttempt"
+
+    delivery = factory.SubFactory(WebhookDeliveryFactory)
+    succeeded = False
+    status_code = 500
+    duration_ms = 10

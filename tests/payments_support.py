@@ -12,7 +12,7 @@ import stripe
 from django.test import Client
 
 from apps.accounts.models import User
-from apps.billing.models import OwnerBilling, Payment, ProcessorCall, Refund
+from apps.billing.models import Payment, ProcessorCall, Refund
 from apps.core.models import DomainEvent
 from apps.orders import services as order_services
 from apps.orders.models import Order
@@ -89,7 +89,7 @@ def kiosk_events(monkeypatch):
 
 @pytest.fixture
 def billing(owner):
-    return OwnerBilling.objects.create(owner=owner, account_id=ACCOUNT, charges_enabled=True, payouts_enabled=True)
+    return factories.OwnerBillingFactory(owner=owner, account_id=ACCOUNT)
 
 
 @pytest.fixture

@@ -11,7 +11,6 @@ from apps.accounts.models import Owner, PersonalAccessToken, User
 from apps.billing.models import OwnerBilling
 from apps.core.models import DomainEvent
 from apps.kiosks.selectors import credentials_cache_key
-from apps.orders.models import Order
 from apps.sessions import services as session_services
 from apps.sessions.models import Session
 from apps.webhooks import services as webhook_services
@@ -169,9 +168,7 @@ def test_revoking_a_token_from_the_admin_stops_it(admin_client, agent):
 
 def test_orders_subscriptions_and_businesses_keep_their_state_fields_read_only(admin_client, kiosk, agent, hook):
     session = accepted_session(kiosk, agent)
-    order = Order.objects.create(
-        session=session, owner=session.owner, business=session.business, number="A1", currency="USD"
-    )
+    order = factories.OrderFactory(session=session, number="A1", status="draft", currency="USD")
     inputs_absent(admin_client, f"/admin/orders/order/{order.pk}/change/", "status", "total_cents", "business")
     inputs_absent(
         admin_client, f"/admin/webhooks/webhooksubscription/{hook.pk}/change/", "active", "failure_count", "url"

@@ -14,6 +14,7 @@ from apps.core.models import DomainEvent
 from apps.webhooks import retention, services
 from apps.webhooks.models import WebhookAttempt, WebhookDelivery
 from apps.webhooks.tasks import prune_history
+from tests import factories
 from tests.processes import wait_until
 
 DAY = timedelta(days=1)
@@ -25,7 +26,7 @@ def subscription(owner):
 
 
 def event(owner, age: timedelta) -> DomainEvent:
-    return DomainEvent.objects.create(name="kiosk.offline", owner=owner, payload={}, created_at=timezone.now() - age)
+    return factories.DomainEventFactory(name="kiosk.offline", owner=owner, payload={}, created_at=timezone.now() - age)
 
 
 def delivery(subscription, ev, status: str, age: timedelta, delivered_age: timedelta | None = None):

@@ -88,15 +88,5 @@ def stranger_kiosk(other_business):
 @pytest.fixture
 def stranger_order(other_business):
     """A confirmed order of another owner."""
-    from apps.orders.models import Order
-
     session = factories.SessionFactory(kiosk=factories.KioskFactory(business=other_business))
-    return Order.objects.create(
-        session=session,
-        owner=other_business.owner,
-        business=other_business,
-        number="1",
-        status="confirmed",
-        currency="USD",
-        total_cents=500,
-    )
+    return factories.OrderFactory(session=session, number="1", status="confirmed", currency="USD", total_cents=500)

@@ -12,15 +12,10 @@ def make_orders(business, count: int) -> list[Order]:
     orders = []
     for n in range(count):
         session = factories.SessionFactory(kiosk=factories.KioskFactory(business=business))
+        status = "confirmed" if n % 2 else "completed"
         orders.append(
-            Order.objects.create(
-                session=session,
-                owner=business.owner,
-                business=business,
-                number=str(100 + n),
-                status="confirmed" if n % 2 else "completed",
-                currency="USD",
-                total_cents=1000 + n,
+            factories.OrderFactory(
+                session=session, number=str(100 + n), status=status, currency="USD", total_cents=1000 + n
             )
         )
     return orders
