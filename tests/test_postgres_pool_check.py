@@ -54,6 +54,9 @@ def test_a_closed_connection_fails_the_check(conninfo):
 def test_django_lends_through_the_check(transactional_db, admin):
     assert connection.settings_dict["ENGINE"] == "django.db.backends.postgresql"
     assert connection.settings_dict["CONN_HEALTH_CHECKS"] is True
+    # Start from a fresh pool: psycopg_pool backs off (1 s, 2 s, ...) after each dead connection
+    # it finds, so the idle connections earlier tests' threads left would outlast getconn's 5 s.
+    connection.close_pool()
     with connection.cursor() as cursor:
         cursor.execute("SELECT pg_backend_pid()")
         [pid] = cursor.fetchone()
