@@ -368,28 +368,14 @@ def test_production_refuses_to_start_with_the_demo_processor(tmp_path):
 
 
 @pytest.mark.postgres
-def test_concurrent_confirms_pay_once(transactional_db, cart_session, demo_billing):
+def test_concurrent_confirms_pay_once(transactional_db, demo_payment):
     """Two cards confirmed at the same moment: the intent's row lock orders them, one pays and
     the other is refused as no longer payable; the order is paid once."""
     from concurrent.futures import ThreadPoolExecutor
 
     from django.db import connection
 
-    order = Order.objects.get(session=cart_session)
-    intent = demo_processor.intent_create(
-        account_id=ACCOUNT, params={"amount": str(order.total_cents), "currency": "usd"}
-    )
-    Payment.objects.create(
-        order=order,
-        account_id=ACCOUNT,
-        intent_id=intent["id"],
-        client_secret=intent["client_secret"],
-        amount_cents=order.total_cents,
-        currency=order.currency,
-        status=PaymentStatus.REQUIRES_PAYMENT_METHOD,
-    )
-    Session.objects.filter(pk=cart_session.pk).update(status=SessionStatus.PAYMENT)
-    Order.objects.filter(pk=order.pk).update(status=OrderStatus.AWAITING_PAYMENT)
+    intent = {"id": demo_payment.intent_id, "client_secret": demo_payment.client_secret}
 
     def pay(_):
         try:
