@@ -66,6 +66,18 @@ def test_a_nul_in_an_agent_session_id_is_404_and_changes_nothing(agent_client, k
     assert not Session.objects.exclude(status="pending").exists()
 
 
+@pytest.mark.parametrize(
+    "path", ["/api/owner/kiosks/%0A", "/api/v1/webhooks/%0A", "/api/public/nope/%0A", "/api/nope/%0A", "/api/auth/%0A"]
+)
+def test_a_newline_in_a_path_is_a_json_404(db, path):
+    """The surfaces' catch-all routes match a path holding a newline too (found by the fuzz
+    test on the embedded default: it fell through to the HTML 404 page)."""
+    response = Client().patch(path, "-1", content_type="application/json")
+    assert response.status_code == 404
+    assert response["Content-Type"] == "application/json"
+    assert response.json()["error"]["code"] == "NOT_FOUND"
+
+
 def test_a_nul_in_a_query_string_is_400(agent_client):
     response = agent_client.get("/api/video/token?channel=ses_%00x&role=publisher")
     error_of(response, 400, "MALFORMED_REQUEST")
