@@ -31,5 +31,5 @@ urlpatterns = [
     path("orders", orders.OrdersView.as_view()),
     path("video/token", video.VideoTokenView.as_view()),
     path("video/token/refresh", video.VideoTokenRefreshView.as_view()),
-    re_path(r"(?s)^.*$", UnknownRouteView.as_view()),  # (?s): a path may hold a newline
+    re_path(r"^[\s\S]*$", UnknownRouteView.as_view()),  # [\s\S]: a path may hold a newline
 ]

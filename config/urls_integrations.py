@@ -14,5 +14,5 @@ urlpatterns = [
     path("v1/orders", orders.IntegrationOrderListView.as_view()),
     path("v1/webhooks", webhooks.WebhookListView.as_view()),
     path("v1/webhooks/<int:subscription_id>", webhooks.WebhookDetailView.as_view()),
-    re_path(r"(?s)^(auth|v1)(/.*)?$", UnknownRouteView.as_view()),  # (?s): a path may hold a newline
+    re_path(r"^(auth|v1)(/[\s\S]*)?$", UnknownRouteView.as_view()),  # [\s\S]: a path may hold a newline
 ]

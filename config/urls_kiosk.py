@@ -23,5 +23,5 @@ urlpatterns = [
     path("video/token/refresh", video.VideoTokenRefreshView.as_view()),
     path("broadcasting/auth", realtime_auth.KioskBroadcastingAuthView.as_view()),
     path("broadcasting/channels", realtime_auth.KioskChannelsView.as_view()),
-    re_path(r"(?s)^.*$", UnknownRouteView.as_view()),  # (?s): a path may hold a newline
+    re_path(r"^[\s\S]*$", UnknownRouteView.as_view()),  # [\s\S]: a path may hold a newline
 ]

@@ -15,5 +15,5 @@ urlpatterns = [
     path("orders/<int:order_id>/status", orders.OrderStatusView.as_view()),
     path("orders/<int:order_id>/refund", orders.OrderRefundView.as_view()),
     path("menu/items/<int:item_id>", menu.MenuItemView.as_view()),
-    re_path(r"(?s)^.*$", UnknownRouteView.as_view()),  # (?s): a path may hold a newline
+    re_path(r"^[\s\S]*$", UnknownRouteView.as_view()),  # [\s\S]: a path may hold a newline
 ]
