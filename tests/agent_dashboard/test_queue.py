@@ -4,6 +4,7 @@ when the kiosk withdraws, and with the WebSocket blocked the dashboard says so a
 new session within 3 s by polling, and stops polling once the socket is back."""
 
 import re
+import time
 from datetime import datetime
 
 import pytest
@@ -27,10 +28,15 @@ def test_two_agents_race_and_exactly_one_gets_the_session(world, serve, open_das
     buttons = [card(page, session_id).locator("button.accept") for page in pages]
     for button in buttons:
         expect(button).to_be_visible()
-    # Both click before either answer can arrive: the server decides.
+    # Both click at the same instant (one clock for both pages), before either answer can
+    # arrive: the server decides. Clicking one page after the other let a loaded machine deliver
+    # the first accept's SessionClaimed before the second click, removing its card.
+    at = time.time() * 1000 + 1000
     for page in pages:
         page.evaluate(
-            "(id) => document.querySelector(`#incoming li[data-session-id='${id}'] button.accept`).click()", session_id
+            "([id, at]) => setTimeout(() => document.querySelector("
+            "`#incoming li[data-session-id='${id}'] button.accept`).click(), Math.max(0, at - Date.now()))",
+            [session_id, at],
         )
 
     def outcome(page):
