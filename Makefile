@@ -39,6 +39,7 @@ run: install
 lint: install-dev
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/lint-imports --no-cache  # the layers (pyproject.toml [tool.importlinter], docs/decisions.md)
 
 format: install-dev
 	$(BIN)/ruff format .
@@ -61,6 +62,7 @@ prod: install
 
 # Benchmarks need PostgreSQL, Redis and wrk (apt-get install wrk); each prints its reference ratio.
 bench: install-dev
+	$(BIN)/python bench/ceiling.py
 	$(BIN)/python bench/kiosk_poll.py
 	$(BIN)/python bench/accept_race.py
 	@for b in ws_fanout webhook_throughput; do [ ! -f bench/$$b.py ] || $(BIN)/python bench/$$b.py; done

@@ -174,13 +174,16 @@ class Server:
 
 def _start_server(env: BenchEnv, log_dir: Path) -> Server:
     port = free_port()
-    argv = procfile_web_argv(port)
+    return _spawn(procfile_web_argv(port), {**env.variables(), "PORT": str(port)}, port, log_dir)
+
+
+def _spawn(argv: list[str], variables: dict[str, str], port: int, log_dir: Path) -> Server:
     log_path = log_dir / f"web-{port}.log"
     log = log_path.open("wb")
     process = subprocess.Popen(
         argv,
         cwd=ROOT,
-        env={**os.environ, **env.variables(), "PORT": str(port)},
+        env={**os.environ, **variables},
         stdout=log,
         stderr=subprocess.STDOUT,
         start_new_session=True,
@@ -190,19 +193,19 @@ def _start_server(env: BenchEnv, log_dir: Path) -> Server:
     return Server(port=port, process=process, log_path=log_path)
 
 
-def _wait_ready(server: Server, timeout: float = 60.0) -> None:
+def _wait_ready(server: Server, timeout: float = 60.0, path: str = "/healthz") -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if server.process.poll() is not None:
             raise SystemExit(f"the web server exited with {server.process.returncode}:\n{server.log_tail()}")
         try:
-            with urllib.request.urlopen(f"{server.base_url}/healthz", timeout=2) as response:
+            with urllib.request.urlopen(f"{server.base_url}{path}", timeout=2) as response:
                 if response.status == 200:
                     return
         except (urllib.error.URLError, ConnectionError, TimeoutError):
             pass
         time.sleep(0.2)
-    raise SystemExit(f"the web server on port {server.port} did not answer /healthz in {timeout:.0f} s")
+    raise SystemExit(f"the web server on port {server.port} did not answer {path} in {timeout:.0f} s")
 
 
 def _stop_server(server: Server) -> None:
@@ -240,6 +243,22 @@ def running_servers(env: BenchEnv, count: int = 1) -> Iterator[list[Server]]:
             _stop_server(server)
         signal.signal(signal.SIGTERM, previous)
         say(f"stopped {len(servers)} web process(es); their logs are in {log_dir}")
+
+
+@contextlib.contextmanager
+def running_application(application: str, ready_path: str, variables: dict[str, str] | None = None) -> Iterator[Server]:
+    """Plain daphne (the server of the Procfile's `web` line, without our drain launcher, which
+    needs the project) serving another ASGI application on loopback: the benchmarks' references
+    (bench/references.py). Stopped at the end, also on Ctrl-C."""
+    log_dir = Path(tempfile.mkdtemp(prefix="kiosk-bench-ref-"))
+    port = free_port()
+    argv = [sys.executable, "-m", "daphne", "-b", LOOPBACK, "-p", str(port), application]
+    server = _spawn(argv, variables or {}, port, log_dir)
+    try:
+        _wait_ready(server, path=ready_path)
+        yield server
+    finally:
+        _stop_server(server)
 
 
 # ----------------------------------------------------------------------------- fixtures

@@ -176,12 +176,15 @@ def run_reference(url: str, body: bytes, count: int) -> float:
     return time.perf_counter() - started
 
 
-def emit_events(owner_id: int, count: int, producers: int = 1, rate: float | None = None) -> dict[int, float]:
-    """Commit `count` events, one transaction each, from `producers` threads (as several web
-    processes would), or paced at `rate` per second from one; returns event id -> commit time."""
+def emit_events(kiosk, count: int, producers: int = 1, rate: float | None = None) -> dict[int, float]:
+    """Commit `count` `kiosk.offline` events of `kiosk`, one transaction each, from `producers`
+    threads (as several web processes would), or paced at `rate` per second from one; returns
+    event id -> commit time."""
     from django.db import connection, transaction
+    from django.utils import timezone
 
     from apps.core import events
+    from apps.kiosks.domain_events import KioskWentOffline
 
     committed: dict[int, float] = {}
     lock = threading.Lock()
@@ -189,12 +192,13 @@ def emit_events(owner_id: int, count: int, producers: int = 1, rate: float | Non
     def produce(numbers: range, interval: float) -> None:
         try:
             next_at = time.monotonic()
-            for n in numbers:
+            for _ in numbers:
                 if interval:
                     next_at += interval
                     time.sleep(max(0.0, next_at - time.monotonic()))
                 with transaction.atomic():
-                    event = events.emit("kiosk.offline", payload(n), owner_id=owner_id)
+                    now = timezone.now()
+                    event = events.emit(KioskWentOffline(kiosk=kiosk, at=now, last_seen_at=now))
                 with lock:
                     committed[event.pk] = time.time()
         finally:
@@ -214,7 +218,9 @@ def emit_events(owner_id: int, count: int, producers: int = 1, rate: float | Non
 
 
 def payload(n: int) -> dict:
-    return {"kiosk_id": n, "kiosk_name": f"Kiosk {n}", "location": "Front door", "offline_at": "2026-01-01T00:00:00Z"}
+    """The reference's body: the size of a `kiosk.offline` payload."""
+    at = "2026-01-01T00:00:00Z"
+    return {"kiosk_id": n, "kiosk_name": f"Kiosk {n}", "location": "Front door", "offline_at": at, "last_seen_at": at}
 
 
 SWEEPS = {"runs": 0, "resent": 0}
@@ -322,11 +328,14 @@ def main() -> int:
         harness.setup_django(env)
         from django.db import connections
 
-        from apps.accounts.models import Owner
+        from apps.accounts.models import Business, Owner
+        from apps.kiosks.models import Kiosk
         from apps.webhooks import services, signing
 
         receiver = ReceiverProcess()
         owner = Owner.objects.create(name="Bench Owner")
+        business = Business.objects.create(owner=owner, name="Bench Business")
+        kiosk = Kiosk.objects.create(business=business, name="Bench Kiosk", location="Front door")
         services.subscription_create(owner=owner, url=receiver.url, events=["kiosk.offline"])
         say(f"receiver on {receiver.url}; {args.events} events per run")
 
@@ -334,7 +343,7 @@ def main() -> int:
         reference_seconds = run_reference(receiver.url, body, args.events)
         receiver.stats()  # drop the reference's arrivals
 
-        committed = emit_events(owner.pk, args.events, producers=args.producers)
+        committed = emit_events(kiosk, args.events, producers=args.producers)
         emit_rate = args.events / (time.time() - min(committed.values()))
         worker = WorkerProcess(env, args.concurrency, args.worker_log_level, args.worker_arg)
         drain = measure(receiver, wait_for(committed), from_first_arrival=True)
@@ -343,7 +352,7 @@ def main() -> int:
         # at most a no-op claim) drain first, so the paced run measures latency, not that backlog.
         backlog_left = wait_queue_empty(queue, timeout=600)
         paced_rate = args.paced_rate or max(1.0, drain.rate * args.paced_share)
-        paced = measure(receiver, wait_for(emit_events(owner.pk, args.paced_events, rate=paced_rate)))
+        paced = measure(receiver, wait_for(emit_events(kiosk, args.paced_events, rate=paced_rate)))
         reference_rate = args.events / reference_seconds
         connections.close_all()
     finally:

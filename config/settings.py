@@ -160,6 +160,7 @@ INSTALLED_APPS = [
     "apps.realtime",
     "apps.panel",
     "apps.owner_api",
+    "apps.demo",
 ]
 
 MIDDLEWARE = [
@@ -179,6 +180,8 @@ MIDDLEWARE = [
 ]
 
 ROOT_URLCONF = "config.urls"
+# What every domain event causes (apps.core.events.emit reads it; core imports no other app).
+EVENT_SUBSCRIBERS = "config.event_subscribers.SUBSCRIBERS"
 ASGI_APPLICATION = "config.asgi.application"
 APPEND_SLASH = False
 
@@ -253,6 +256,9 @@ else:
 REALTIME_ACTIVITY_TIMEOUT = int(os.environ.get("REALTIME_ACTIVITY_TIMEOUT", "120"))
 REALTIME_PONG_TIMEOUT = int(os.environ.get("REALTIME_PONG_TIMEOUT", "30"))
 REALTIME_MAX_CONNECTIONS = int(os.environ.get("REALTIME_MAX_CONNECTIONS", "10000"))  # per web process
+# With Redis each web process renews a lease this long every third of it; the presence members of
+# a process that died unannounced (SIGKILL) are removed within lease + a third (20 s).
+REALTIME_PROCESS_LEASE_SECONDS = float(os.environ.get("REALTIME_PROCESS_LEASE_SECONDS", "15"))
 
 # On SIGTERM the web process (config/serve.py) finishes its requests, closes WebSockets with 4200
 # and stops its background work, and exits within this many seconds (keep it below the
@@ -429,6 +435,9 @@ SESSION_PENDING_TIMEOUT = int(os.environ.get("SESSION_PENDING_TIMEOUT", "180"))
 # (apps/sessions/status_cache.py); this long at most it serves an agent's old name or avatar.
 # 0 reads the database on every poll (bench/kiosk_poll.py measures that path with it).
 KIOSK_STATUS_COPY_SECONDS = int(os.environ.get("KIOSK_STATUS_COPY_SECONDS", "10"))
+# The status poll and the heartbeat are answered by a lean ASGI route in front of Django
+# (apps/api/kiosk_hot_path.py); false sends them through Django like every other request.
+KIOSK_HOT_PATH = env_bool("KIOSK_HOT_PATH", True)
 # How long a video token lives (the spec's 60 minutes); tests shorten it to see clients refresh.
 VIDEO_TOKEN_TTL_SECONDS = int(os.environ.get("VIDEO_TOKEN_TTL_SECONDS", "3600"))
 

@@ -14,10 +14,11 @@ from apps.agent_app.views import AgentDashboardView
 from apps.api.health import healthz, readyz
 from apps.api.metrics import metrics_view
 from apps.billing.api import processor as processor_webhooks
-from apps.core.landing import landing_page
+from apps.demo.landing import landing_page
 from apps.kiosk_app.views import kiosk_app
 from apps.realtime.api import auth as realtime_auth
 from apps.realtime.api import http_api as realtime_http_api
+from apps.realtime.api import http_api_state as realtime_state_api
 
 urlpatterns = [
     path("api/public/", include("config.urls_kiosk")),
@@ -36,6 +37,18 @@ urlpatterns = [
     path("broadcasting/auth", realtime_auth.BroadcastingAuthView.as_view()),
     path("apps/<str:app_id>/events", realtime_http_api.EventsView.as_view()),
     path("apps/<str:app_id>/batch_events", realtime_http_api.BatchEventsView.as_view()),
+    path("apps/<str:app_id>/channels", realtime_state_api.ChannelsView.as_view()),
+    path("apps/<str:app_id>/channels/<str:channel>", realtime_state_api.ChannelView.as_view()),
+    path("apps/<str:app_id>/channels/<str:channel>/users", realtime_state_api.ChannelUsersView.as_view()),
+    path(
+        "apps/<str:app_id>/users/<str:user_id>/terminate_connections",
+        realtime_state_api.TerminateUserConnectionsView.as_view(),
+    ),
+    # pusher-http-python 3.3 posts terminate_connections without /apps/{id}; not in the schema.
+    path(
+        "users/<str:user_id>/terminate_connections",
+        realtime_state_api.TerminateUserConnectionsView.as_view(schema=None),
+    ),
     path("processor/webhook", processor_webhooks.platform_webhook),
     path("processor/connect/webhook", processor_webhooks.connect_webhook),
     path("", landing_page, name="landing"),

@@ -114,6 +114,16 @@ def api(agent) -> Client:
     return token_client_for(agent)
 
 
+# Admin-site tests use pytest-django's own `admin_client` (signed in as a superuser).
+
+
+@pytest.fixture
+def token_client(agent, settings) -> Client:
+    """The agent's token API client over plain HTTP (REQUIRE_TLS off)."""
+    settings.REQUIRE_TLS = False
+    return token_client_for(agent)
+
+
 @pytest.fixture
 def other_business(db):
     """A second tenant, for cross-owner checks."""
@@ -125,3 +135,11 @@ def receiver():
     """A real HTTP server on loopback that records what webhooks deliver to it."""
     with Receiver() as running:
         yield running
+
+
+@pytest.fixture
+def subscription(owner, receiver):
+    """The owner's webhook subscription to kiosk.offline, delivering to `receiver`."""
+    from apps.webhooks import services as webhook_services
+
+    return webhook_services.subscription_create(owner=owner, url=receiver.url, events=["kiosk.offline"])[0]

@@ -17,11 +17,12 @@ from django.conf import settings  # noqa: E402
 from django.core.management import call_command  # noqa: E402
 from django.db import transaction  # noqa: E402
 
-from apps.core import events, jobs  # noqa: E402
+from apps.core import jobs  # noqa: E402
 from apps.webhooks import services  # noqa: E402
 from apps.webhooks.models import WebhookAttempt, WebhookDelivery, WebhookSubscription  # noqa: E402
 from tests import factories  # noqa: E402
 from tests.receivers import Receiver, Reply  # noqa: E402
+from tests.webhook_events import emit_webhook  # noqa: E402
 
 PAYLOAD = {"kiosk_id": 1, "kiosk_name": "K", "location": "Door", "offline_at": "2026-01-01T00:00:00Z"}
 
@@ -35,7 +36,7 @@ def main() -> None:
         subscription, _ = services.subscription_create(owner=owner, url=receiver.url, events=["kiosk.offline"])
         for _ in range(int(os.environ.get("EVENTS", "40"))):
             with transaction.atomic():  # each commit queues a drain on the pool
-                events.emit("kiosk.offline", PAYLOAD, owner_id=owner.pk)
+                emit_webhook("kiosk.offline", PAYLOAD, owner_id=owner.pk)
             time.sleep(0.005)  # a burst spread over the first attempts: drains overlap
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:

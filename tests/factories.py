@@ -7,8 +7,8 @@ from datetime import timedelta
 import factory
 from django.utils import timezone
 
-from apps.accounts.models import AgentStatus, Business, Owner, PanelRole, User
-from apps.kiosks.models import Kiosk, hash_device_token
+from apps.accounts.models import AgentStatus, Business, Owner, PanelRole, User, hash_token_secret
+from apps.kiosks.models import Kiosk, hash_device_token, hash_pairing_code
 from apps.sessions.models import Session
 
 PASSWORD = "correct-horse-battery"
@@ -57,6 +57,46 @@ class PanelUserFactory(UserFactory):
     panel_role = PanelRole.OWNER
 
 
+class LoginChallengeFactory(factory.django.DjangoModelFactory):
+    """A pending second factor, valid 5 minutes."""
+
+    class Meta:
+        model = "accounts.LoginChallenge"
+
+    public_id = factory.LazyFunction(lambda: secrets.token_urlsafe(24))
+    user = factory.SubFactory(AgentFactory)
+    expires_at = factory.LazyFunction(lambda: timezone.now() + timedelta(minutes=5))
+
+
+class PersonalAccessTokenFactory(factory.django.DjangoModelFactory):
+    """A live token of the token API; its plaintext `{id}|{secret}` is on `token.plaintext`."""
+
+    class Meta:
+        model = "accounts.PersonalAccessToken"
+
+    user = factory.SubFactory(AgentFactory)
+    secret = factory.LazyFunction(lambda: secrets.token_urlsafe(30)[:40])
+    token_hash = factory.LazyAttribute(lambda o: hash_token_secret(o.secret))
+
+    @classmethod
+    def _create(cls, model_class, *args, **kwargs):
+        secret = kwargs.pop("secret")
+        token = super()._create(model_class, *args, **kwargs)
+        token.plaintext = f"{token.pk}|{secret}"
+        return token
+
+
+class TOTPDeviceFactory(factory.django.DjangoModelFactory):
+    """A confirmed authenticator app (django-otp) of a user: their second factor."""
+
+    class Meta:
+        model = "otp_totp.TOTPDevice"
+
+    user = factory.SubFactory(AgentFactory)
+    name = "phone"
+    confirmed = True
+
+
 class KioskFactory(factory.django.DjangoModelFactory):
     """A paired kiosk; its plaintext device token is on `kiosk.raw_token`."""
 
@@ -79,6 +119,25 @@ class KioskFactory(factory.django.DjangoModelFactory):
         kiosk = super()._create(model_class, *args, **kwargs)
         kiosk.raw_token = raw_token
         return kiosk
+
+
+class PairingCodeFactory(factory.django.DjangoModelFactory):
+    """An unused pairing code, valid 15 minutes; its plaintext 6 digits are on `pairing_code.code`."""
+
+    class Meta:
+        model = "kiosks.PairingCode"
+
+    business = factory.SubFactory(BusinessFactory)
+    code = factory.LazyFunction(lambda: f"{secrets.randbelow(10**6):06d}")
+    code_hash = factory.LazyAttribute(lambda o: hash_pairing_code(o.code))
+    expires_at = factory.LazyFunction(lambda: timezone.now() + timedelta(minutes=15))
+
+    @classmethod
+    def _create(cls, model_class, *args, **kwargs):
+        code = kwargs.pop("code")
+        pairing_code = super()._create(model_class, *args, **kwargs)
+        pairing_code.code = code
+        return pairing_code
 
 
 class SessionFactory(factory.django.DjangoModelFactory):
@@ -194,6 +253,30 @@ class PaymentFactory(factory.django.DjangoModelFactory):
     status = "requires_payment_method"
 
 
+class RefundFactory(factory.django.DjangoModelFactory):
+    """A refund of part of a succeeded payment."""
+
+    class Meta:
+        model = "billing.Refund"
+
+    payment = factory.SubFactory(PaymentFactory, status="succeeded")
+    order = factory.SelfAttribute("payment.order")
+    refund_id = factory.LazyFunction(lambda: "re_" + secrets.token_hex(8))
+    amount_cents = 500
+
+
+class PlatformFeeFactory(factory.django.DjangoModelFactory):
+    """An application fee recorded for audit (zero: the service takes none)."""
+
+    class Meta:
+        model = "billing.PlatformFee"
+
+    fee_id = factory.LazyFunction(lambda: "fee_" + secrets.token_hex(8))
+    account_id = factory.Sequence(lambda n: f"acct_test{n}")
+    amount_cents = 0
+    currency = "usd"
+
+
 class ProcessorCallFactory(factory.django.DjangoModelFactory):
     """A processor call in flight for the order, expiring in a minute."""
 
@@ -214,6 +297,113 @@ class ProcessorEventFactory(factory.django.DjangoModelFactory):
     type = "payment_intent.succeeded"
     endpoint = "connect"
     created = factory.LazyFunction(timezone.now)
+
+
+# --- The demo processor's own records ---------------------------------------------------------
+
+
+class DemoAccountFactory(factory.django.DjangoModelFactory):
+    """A connected account at the demo processor, onboarded (charges enabled)."""
+
+    class Meta:
+        model = "demo_processor.DemoAccount"
+
+    account_id = factory.Sequence(lambda n: f"acct_demo{n}")
+    charges_enabled = True
+
+
+class DemoPaymentIntentFactory(factory.django.DjangoModelFactory):
+    """A payment intent at the demo processor, waiting for the card."""
+
+    class Meta:
+        model = "demo_processor.DemoPaymentIntent"
+
+    intent_id = factory.LazyFunction(lambda: "pi_" + secrets.token_hex(8))
+    account_id = factory.Sequence(lambda n: f"acct_demo{n}")
+    client_secret = factory.LazyAttribute(lambda intent: f"{intent.intent_id}_secret_{secrets.token_hex(4)}")
+    amount = 2175
+    currency = "usd"
+    status = "requires_payment_method"
+
+
+class DemoRefundFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = "demo_processor.DemoRefund"
+
+    refund_id = factory.LazyFunction(lambda: "re_" + secrets.token_hex(8))
+    intent = factory.SubFactory(DemoPaymentIntentFactory, status="succeeded")
+    amount = 500
+
+
+class DemoIdempotentAnswerFactory(factory.django.DjangoModelFactory):
+    """The demo processor's first answer to an Idempotency-Key, replayed to its retries."""
+
+    class Meta:
+        model = "demo_processor.DemoIdempotentAnswer"
+
+    account_id = factory.Sequence(lambda n: f"acct_demo{n}")
+    key = factory.LazyFunction(lambda: secrets.token_hex(8))
+    path = "/v1/payment_intents"
+    status = 200
+    body = factory.LazyFunction(lambda: {"id": "pi_" + secrets.token_hex(8), "object": "payment_intent"})
+
+
+# --- Owner API keys and recordings -----------------------------------------------------------
+
+
+class OAuthApplicationFactory(factory.django.DjangoModelFactory):
+    """The OAuth client behind an owner API key, as owner_api_key_create makes it: confidential,
+    client-credentials grant, its secret stored hashed; the plaintext is on `application.secret`."""
+
+    class Meta:
+        model = "oauth2_provider.Application"
+
+    name = factory.Sequence(lambda n: f"owner key {n}")
+    client_type = "confidential"
+    authorization_grant_type = "client-credentials"
+    hash_client_secret = True
+    client_secret = factory.LazyFunction(lambda: secrets.token_urlsafe(48))
+
+    @classmethod
+    def _create(cls, model_class, *args, **kwargs):
+        secret = kwargs["client_secret"]
+        application = super()._create(model_class, *args, **kwargs)  # DOT hashes the secret on save
+        application.secret = secret
+        return application
+
+
+class OwnerApiKeyFactory(factory.django.DjangoModelFactory):
+    """A live owner API key holding every scope; its client secret is on `key.secret`."""
+
+    class Meta:
+        model = "owner_api.OwnerApiKey"
+
+    owner = factory.SubFactory(OwnerFactory)
+    application = factory.SubFactory(OAuthApplicationFactory)
+    name = factory.Sequence(lambda n: f"integration {n}")
+    scopes = factory.LazyFunction(lambda: " ".join(_all_scopes()))
+
+    @classmethod
+    def _create(cls, model_class, *args, **kwargs):
+        key = super()._create(model_class, *args, **kwargs)
+        key.secret = key.application.secret
+        return key
+
+
+def _all_scopes() -> list[str]:
+    from apps.owner_api.scopes import ALL_SCOPES
+
+    return list(ALL_SCOPES)
+
+
+class SessionRecordingFactory(factory.django.DjangoModelFactory):
+    """The recording of a session's call, started now, its files not yet purged."""
+
+    class Meta:
+        model = "video.SessionRecording"
+
+    session = factory.SubFactory(SessionFactory)
+    storage_prefix = factory.LazyAttribute(lambda recording: f"recordings/{recording.session.public_id}/")
 
 
 # --- Webhooks --------------------------------------------------------------------------------
@@ -266,3 +456,14 @@ class WebhookAttemptFactory(factory.django.DjangoModelFactory):
     succeeded = False
     status_code = 500
     duration_ms = 10
+
+
+class WebhookFailureAllowanceFactory(factory.django.DjangoModelFactory):
+    """A batch's allowance of consecutive failures, live for a minute."""
+
+    class Meta:
+        model = "webhooks.WebhookFailureAllowance"
+
+    subscription = factory.SubFactory(WebhookSubscriptionFactory)
+    failures = 1
+    until = factory.LazyFunction(lambda: timezone.now() + timedelta(minutes=1))

@@ -15,6 +15,8 @@ from django.core.cache import cache
 from django_otp.oath import totp
 from django_otp.plugins.otp_totp.models import TOTPDevice
 
+from tests import factories
+
 
 class Clock:
     def __init__(self, traveller):
@@ -54,7 +56,7 @@ def frozen_clock():
 
 
 def enrol_totp(user) -> TOTPDevice:
-    return TOTPDevice.objects.create(user=user, name="phone", confirmed=True)
+    return factories.TOTPDeviceFactory(user=user)
 
 
 def current_code(device: TOTPDevice) -> str:

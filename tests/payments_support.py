@@ -6,6 +6,7 @@ payment change may write."""
 import json
 import secrets
 import time
+from pathlib import Path
 
 import pytest
 import stripe
@@ -57,8 +58,8 @@ def broadcasts(monkeypatch):
     def record(channels, event, data, **extra):
         sent.append((event, data))
 
-    monkeypatch.setattr("apps.billing.kiosk_events.broadcast", record)
-    monkeypatch.setattr("apps.realtime.events.broadcast", record)
+    for app in ("billing", "sessions", "kiosks", "orders"):
+        monkeypatch.setattr(f"apps.{app}.realtime_messages.broadcast", record)
     return sent
 
 
@@ -82,7 +83,7 @@ def kiosk_events(monkeypatch):
     """What the kiosk is told in real time (PaymentRequested, PaymentFailed, ...)."""
     sent = []
     monkeypatch.setattr(
-        "apps.billing.kiosk_events.broadcast", lambda channels, event, data: sent.append((channels, event, data))
+        "apps.billing.realtime_messages.broadcast", lambda channels, event, data: sent.append((channels, event, data))
     )
     return sent
 
@@ -115,22 +116,47 @@ def confirmed_order(agent_client, cart_session, processor, billing, kiosk_events
     """A paid order fired to the kitchen (2 burgers, 2175 cents), produced by the real flow:
     the agent sends to payment, the processor stand-in's intent succeeds."""
     assert agent_client.post(f"/api/sessions/{cart_session.public_id}/payment").status_code == 200
-    intent_id = Payment.objects.get().intent_id
-    post_event(Client(), processor_event("payment_intent.succeeded", {"id": intent_id, "object": "payment_intent"}))
+    post_event(Client(), intent_event("payment_intent.succeeded", Payment.objects.get()))
     order = Order.objects.get()
     assert order.status == "confirmed"
     return order
 
 
-def processor_event(event_type: str, obj: dict, *, created: int | None = None, account: str | None = ACCOUNT) -> dict:
-    return {
-        "id": "evt_" + secrets.token_hex(8),
-        "object": "event",
-        "type": event_type,
-        "created": created or int(time.time()),
-        "account": account,
-        "data": {"object": obj},
+RECORDED_EVENTS = Path(__file__).parent / "fixtures" / "processor_events"
+
+
+def recorded_event(
+    event_type: str, fields: dict | None = None, *, created: int | None = None, account: str | None = ACCOUNT
+) -> dict:
+    """A processor event as the processor delivers it: the recorded `<event_type>.json` under
+    tests/fixtures/processor_events, with a fresh event id, `created` (now unless given), the
+    connected `account` (None: a platform event, which carries none) and `fields` replacing
+    fields of its `data.object`."""
+    event = json.loads((RECORDED_EVENTS / f"{event_type}.json").read_text())
+    event["id"] = "evt_" + secrets.token_hex(12)
+    event["created"] = created or int(time.time())
+    event.pop("account", None)
+    if account is not None:
+        event["account"] = account
+    event["data"]["object"].update(fields or {})
+    return event
+
+
+def intent_event(event_type: str, payment: Payment, fields: dict | None = None) -> dict:
+    """payment_intent.succeeded or .payment_failed for `payment`: the recorded event with the
+    payment's intent id, client secret, amount, currency, account and order."""
+    obj = recorded_event(event_type)["data"]["object"]
+    order = payment.order
+    intent = {
+        "id": payment.intent_id,
+        "client_secret": payment.client_secret,
+        "amount": payment.amount_cents,
+        "amount_received": payment.amount_cents if obj["amount_received"] else 0,
+        "currency": payment.currency.lower(),
+        "description": f"Order {order.number}",
+        "metadata": {"order_id": str(order.pk), "session_id": order.session.public_id},
     }
+    return recorded_event(event_type, {**intent, **(fields or {})}, account=payment.account_id)
 
 
 def post_event(client, event: dict, *, connect: bool = True, secret: str | None = None, timestamp: int | None = None):

@@ -20,13 +20,6 @@ from tests.conftest import kiosk_client_for
 
 
 @pytest.fixture
-def admin_client(db) -> Client:
-    client = Client()
-    client.force_login(factories.UserFactory(is_staff=True, is_superuser=True))
-    return client
-
-
-@pytest.fixture
 def hook(owner, receiver):
     events = ["session.ended", "owner.suspended", "owner.reinstated"]
     return webhook_services.subscription_create(owner=owner, url=receiver.url, events=events)[0]

@@ -14,6 +14,7 @@ from django.test import Client
 
 from apps.accounts import services
 from apps.accounts.models import LoginChallenge
+from apps.billing.services import ending
 from apps.core.errors import DomainError
 from tests import factories
 from tests.conftest import AgentClient
@@ -330,7 +331,7 @@ def test_a_totp_code_already_used_is_refused_on_a_new_challenge(agent, device):
 def test_agent_disabled_between_password_and_code_is_refused(agent, device):
     client = _fresh_client()
     challenge_id = _start(client, agent)
-    services.agent_disable(agent=agent)
+    ending.agent_disable(agent=agent)
     response = _verify(client, challenge_id, current_code(device))
     error_of(response, 403, "ACCOUNT_DISABLED")
     assert SESSION_COOKIE not in response.cookies

@@ -7,8 +7,8 @@ from django.test import Client
 
 from apps.accounts import services as account_services
 from apps.accounts.models import PersonalAccessToken, User
-from apps.billing import payments
 from apps.billing.models import Payment
+from apps.billing.services import ending, payments
 from apps.core.errors import DomainError
 from apps.sessions import services as session_services
 from apps.sessions.models import Session
@@ -21,9 +21,8 @@ from tests.conftest import AgentClient, kiosk_client_for
 @pytest.fixture
 def broadcasts(monkeypatch):
     sent = []
-    monkeypatch.setattr(
-        "apps.realtime.events.broadcast", lambda channels, event, data: sent.append((channels, event, data))
-    )
+    for app in ("sessions", "kiosks", "orders"):
+        monkeypatch.setattr(f"apps.{app}.realtime_messages.broadcast", lambda c, e, d: sent.append((c, e, d)))
     return sent
 
 
@@ -94,7 +93,7 @@ def test_a_session_in_payment_is_ended_and_its_intent_cancelled(
     _, payment = payments.payment_request(public_id=cart_session.public_id, agent=agent)
     assert Session.objects.get(pk=cart_session.pk).status == "payment"
 
-    ended = account_services.agent_disable(agent=agent)
+    ended = ending.agent_disable(agent=agent)
 
     assert [session.public_id for session in ended] == [cart_session.public_id]
     _assert_ended_for_disabled_agent(cart_session, kiosk, agent, ended_hook, broadcasts)
@@ -103,7 +102,7 @@ def test_a_session_in_payment_is_ended_and_its_intent_cancelled(
 
 
 def test_an_agent_with_no_session_is_just_disabled(agent, ended_hook):
-    assert account_services.agent_disable(agent=agent) == []
+    assert ending.agent_disable(agent=agent) == []
     assert not User.objects.get(pk=agent.pk).is_active
     assert not WebhookDelivery.objects.exists()
 
@@ -112,7 +111,7 @@ def test_a_disabled_agent_cannot_accept_a_session_it_was_already_authenticated_f
     """The race: a request authenticated just before the disable commits still reaches accept."""
     pending = factories.SessionFactory(kiosk=kiosk)
     stale_agent = User.objects.get(pk=agent.pk)
-    account_services.agent_disable(agent=agent)
+    ending.agent_disable(agent=agent)
     with pytest.raises(DomainError) as refused:
         session_services.session_accept(public_id=pending.public_id, agent=stale_agent)
     assert refused.value.code == "ACCOUNT_DISABLED"
@@ -127,7 +126,7 @@ def test_other_owners_sessions_and_agents_are_untouched(kiosk, agent, other_busi
     # Another owner's agent is a 404 in the panel, and nothing happens to it.
     assert panel_owner_client.post(f"/panel/agents/{other_agent.pk}/disable").status_code == 404
     assert User.objects.get(pk=other_agent.pk).is_active
-    account_services.agent_disable(agent=agent)
+    ending.agent_disable(agent=agent)
     assert Session.objects.get(pk=other_session.pk).status == "active"
     assert User.objects.get(pk=other_agent.pk).agent_status == "busy"
 
@@ -138,7 +137,7 @@ def test_a_processor_outage_leaves_the_payment_as_it_is_and_disabling_again_retr
     _, payment = payments.payment_request(public_id=cart_session.public_id, agent=agent)
     processor.fail(503, times=3)  # the cancel fails, retries included
 
-    assert account_services.agent_disable(agent=agent) == []
+    assert ending.agent_disable(agent=agent) == []
 
     assert not User.objects.get(pk=agent.pk).is_active  # the agent is out whatever the processor says
     assert Session.objects.get(pk=cart_session.pk).status == "payment"
@@ -146,7 +145,7 @@ def test_a_processor_outage_leaves_the_payment_as_it_is_and_disabling_again_retr
     assert not WebhookDelivery.objects.filter(event__name="session.ended").exists()
 
     processor.failures.clear()  # the processor is back
-    [ended] = account_services.agent_disable(agent=agent)
+    [ended] = ending.agent_disable(agent=agent)
     assert ended.public_id == cart_session.public_id
     _assert_ended_for_disabled_agent(cart_session, kiosk, agent, ended_hook, broadcasts)
     assert Payment.objects.get(pk=payment.pk).status == "canceled"

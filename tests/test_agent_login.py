@@ -6,8 +6,8 @@ from django.conf import settings
 from django.contrib.sessions.models import Session as DjangoSession
 from django.test import Client
 
-from apps.accounts import services
 from apps.accounts.models import User
+from apps.billing.services import ending
 from tests import factories
 from tests.conftest import AgentClient
 from tests.helpers_auth import error_of, frozen_clock
@@ -302,7 +302,7 @@ def test_panel_users_session_cookie_does_not_work_on_the_agent_api(db):
 
 def test_disabled_agents_existing_session_stops_working(agent, agent_client):
     assert agent_client.get("/api/sessions/incoming").status_code == 200
-    services.agent_disable(agent=agent)
+    ending.agent_disable(agent=agent)
     error_of(agent_client.get("/api/sessions/incoming"), 401, "UNAUTHENTICATED")
 
 

@@ -9,6 +9,7 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
+from apps.billing.services import ending
 from apps.orders import services as order_services
 from apps.sessions import services as session_services
 from tests import factories
@@ -58,14 +59,14 @@ def test_current_restores_the_live_session_with_a_resendable_cart(agent, agent_c
 
 def test_current_ignores_ended_sessions_and_other_agents(agent, agent_client, kiosk):
     mine = accepted(kiosk, agent)
-    session_services.session_end(public_id=mine.public_id, agent=agent, reason="completed", notes="")
+    ending.session_end(public_id=mine.public_id, agent=agent, reason="completed", notes="")
     accepted(factories.KioskFactory(business=kiosk.business), factories.AgentFactory(owner=agent.owner))
     assert agent_client.get("/api/sessions/current").json() == {"session": None, "order": None}
 
 
 def test_detail_shows_an_ended_session_with_its_outcome(agent, agent_client, kiosk):
     session = accepted(kiosk, agent)
-    session_services.session_end(public_id=session.public_id, agent=agent, reason="customer_abandoned", notes="")
+    ending.session_end(public_id=session.public_id, agent=agent, reason="customer_abandoned", notes="")
     body = agent_client.get(f"/api/sessions/{session.public_id}").json()
     assert body["session"]["status"] == "abandoned"
     assert body["session"]["end_reason"] == "customer_abandoned"
@@ -89,11 +90,11 @@ def test_mine_lists_todays_sessions_newest_first_with_totals(agent, agent_client
     yesterday = accepted(factories.KioskFactory(business=kiosk.business), agent)
     yesterday.accepted_at = now - timedelta(days=2)
     yesterday.save(update_fields=["accepted_at"])
-    session_services.session_end(public_id=yesterday.public_id, agent=agent, reason="completed", notes="")
+    ending.session_end(public_id=yesterday.public_id, agent=agent, reason="completed", notes="")
     first = accepted(kiosk, agent)
     line = {"menu_item_id": str(item.pk), "quantity": 1, "modifier_option_ids": [str(brioche.pk)], "notes": ""}
     order_services.cart_replace(agent=agent, session_public_id=first.public_id, lines=[line])
-    session_services.session_end(public_id=first.public_id, agent=agent, reason="completed", notes="")
+    ending.session_end(public_id=first.public_id, agent=agent, reason="completed", notes="")
     second = accepted(kiosk, agent)
     accepted(factories.KioskFactory(business=other_business), factories.AgentFactory(owner=other_business.owner))
 

@@ -16,20 +16,14 @@ from apps.owner_api import services as owner_api_services
 from apps.owner_api.scopes import ALL_SCOPES
 from apps.sessions.models import Session
 from apps.webhooks.models import WebhookSubscription
-from tests.conftest import AgentClient, token_client_for
+from tests.conftest import AgentClient
 from tests.helpers_auth import error_of
 from tests.owner_api.conftest import FORM, TOKEN_URL, OwnerApiClient, basic, token_for
-from tests.payments_support import CONNECT_SECRET, PLATFORM_SECRET, processor_event
+from tests.payments_support import CONNECT_SECRET, PLATFORM_SECRET, recorded_event
 
 DEEP_ARRAY = "[" * 100_000 + "]" * 100_000
 DEEP_OBJECT = '{"a":' * 5_000 + "1" + "}" * 5_000
 TOO_BIG = json.dumps({"email": "a@example.test", "password": "x" * (11 * 1024 * 1024)})
-
-
-@pytest.fixture
-def token_client(agent, settings):
-    settings.REQUIRE_TLS = False
-    return token_client_for(agent)
 
 
 @pytest.fixture
@@ -175,7 +169,7 @@ def _post_signed(payload: str, *, connect: bool = True):
 
 
 def _event_json(**changes) -> str:
-    event = processor_event("payment_intent.succeeded", {"id": "pi_123", "object": "payment_intent"})
+    event = recorded_event("payment_intent.succeeded", {"id": "pi_123"})
     event.update(changes)
     return json.dumps(event)
 
@@ -215,7 +209,7 @@ def test_a_malformed_signed_event_is_400_json_and_records_nothing(db, processor,
     ],
 )
 def test_a_signed_event_with_fields_of_the_wrong_type_is_400(db, processor, event_type, obj):
-    response = _post_signed(json.dumps(processor_event(event_type, obj)))
+    response = _post_signed(json.dumps(recorded_event(event_type, obj)))  # one field of the wrong type
     error_of(response, 400, "MALFORMED_REQUEST")
     assert not ProcessorEvent.objects.exists()
 

@@ -15,8 +15,8 @@ import pytest
 from django.conf import settings
 from django.test import Client
 
-from apps.billing import payments
 from apps.billing.models import OwnerBilling, Payment, PaymentStatus
+from apps.billing.services import payments
 from apps.demo_processor import services as demo_processor
 from apps.demo_processor.models import DemoAccount, DemoIdempotentAnswer, DemoPaymentIntent
 from apps.orders.models import Order, OrderStatus
@@ -30,7 +30,7 @@ ACCOUNT = "acct_demo_inproc"
 @pytest.fixture
 def demo_billing(owner):
     demo_processor.account_open(ACCOUNT)
-    return OwnerBilling.objects.create(owner=owner, account_id=ACCOUNT, charges_enabled=True, payouts_enabled=True)
+    return factories.OwnerBillingFactory(owner=owner, account_id=ACCOUNT, charges_enabled=True, payouts_enabled=True)
 
 
 @pytest.fixture
@@ -41,13 +41,11 @@ def demo_payment(cart_session, demo_billing) -> Payment:
     intent = demo_processor.intent_create(
         account_id=ACCOUNT, params={"amount": str(order.total_cents), "currency": "usd"}
     )
-    payment = Payment.objects.create(
+    payment = factories.PaymentFactory(
         order=order,
         account_id=ACCOUNT,
         intent_id=intent["id"],
         client_secret=intent["client_secret"],
-        amount_cents=order.total_cents,
-        currency=order.currency,
         status=PaymentStatus.REQUIRES_PAYMENT_METHOD,
     )
     Session.objects.filter(pk=cart_session.pk).update(status=SessionStatus.PAYMENT)
@@ -124,8 +122,10 @@ def test_an_already_succeeded_or_cancelled_intent_cannot_be_confirmed(demo_payme
 def test_events_pass_the_real_signature_check(demo_payment, monkeypatch):
     """Signed, then checked by the webhook view against PROCESSOR_CONNECT_WEBHOOK_SECRET: an event
     signed with another secret is refused and changes nothing."""
-    monkeypatch.setattr("apps.demo_processor.events.signing_secret", lambda: "whsec_someone_else")
-    sent = demo_processor.events.send("payment_intent.succeeded", {"id": demo_payment.intent_id}, account=ACCOUNT)
+    monkeypatch.setattr("apps.demo_processor.processor_webhooks.signing_secret", lambda: "whsec_someone_else")
+    sent = demo_processor.processor_webhooks.send(
+        "payment_intent.succeeded", {"id": demo_payment.intent_id}, account=ACCOUNT
+    )
     assert sent["error"]["code"] == "INVALID_SIGNATURE"
     assert Payment.objects.get().status == PaymentStatus.REQUIRES_PAYMENT_METHOD
     refused = confirm(demo_payment, {"client_secret": demo_payment.client_secret, "card_number": "4242424242424242"})
@@ -285,7 +285,7 @@ def test_bad_intent_parameters_are_400(demo_billing, params, param):
 
 def test_demo_onboarding_enables_charges_through_an_account_updated_event(owner):
     account = demo_processor.account_create(params={"metadata[owner_id]": str(owner.pk)})
-    OwnerBilling.objects.create(owner=owner, account_id=account["id"])
+    factories.OwnerBillingFactory(owner=owner, account_id=account["id"], charges_enabled=False, payouts_enabled=False)
     link = demo_processor.account_link_create(
         params={"account": account["id"], "return_url": "http://127.0.0.1:8000/panel/billing"},
         onboarding_url="http://testserver/x",

@@ -7,7 +7,6 @@ database; on the embedded default it runs on a copy of it (read back through its
 import json
 import re
 import sqlite3
-import time
 from pathlib import Path
 
 import pytest
@@ -16,10 +15,10 @@ import stripe
 from django.conf import settings
 from django.db import connection
 
-from apps.billing.models import OwnerBilling
 from apps.demo_processor import services as demo_processor
 from apps.webhooks import services as webhook_services
 from tests import factories
+from tests.payments_support import recorded_event
 from tests.processes import database_url_for_child, start_daphne, stop_daphne, wait_until
 
 ACCOUNT = "acct_demo_live"
@@ -33,7 +32,7 @@ def world(transactional_db, settings):
     business = factories.BusinessFactory(name="Burger Barn")
     kiosk = factories.KioskFactory(business=business)
     agent = factories.AgentFactory(owner=business.owner)
-    OwnerBilling.objects.create(owner=business.owner, account_id=ACCOUNT, charges_enabled=True, payouts_enabled=True)
+    factories.OwnerBillingFactory(owner=business.owner, account_id=ACCOUNT, charges_enabled=True, payouts_enabled=True)
     demo_processor.account_open(ACCOUNT)
     category = factories.CategoryFactory(catalog=factories.CatalogFactory(business=business))
     burger = factories.MenuItemFactory(category=category, name="Burger", price_cents=1000)
@@ -166,14 +165,7 @@ def test_a_paid_demo_order_over_http(world, subscribed, server, receiver):
 def test_the_connect_webhook_refuses_a_tampered_demo_event(world, server):
     """The demo secret is the one the server checks with: a correctly signed event passes, the
     same event with one changed byte, or signed with another secret, is refused."""
-    event = {
-        "id": "evt_demo_tamper",
-        "object": "event",
-        "type": "account.updated",
-        "created": int(time.time()),
-        "account": ACCOUNT,
-        "data": {"object": {"id": ACCOUNT, "object": "account", "charges_enabled": False}},
-    }
+    event = recorded_event("account.updated", {"id": ACCOUNT, "charges_enabled": False}, account=ACCOUNT)
     payload = json.dumps(event)
     secret = settings.PROCESSOR_CONNECT_WEBHOOK_SECRET
     assert secret.startswith("whsec_demo_")

@@ -2,6 +2,7 @@
 SERVICE_UNAVAILABLE in the surface's envelope, never a 500 or a hang), and once it is back the
 same web process answers again without a restart."""
 
+import contextlib
 import json
 import os
 import shutil
@@ -16,7 +17,7 @@ from pathlib import Path
 import pytest
 import requests
 
-from tests.processes import ROOT, PrivatePostgres, web_server
+from tests.processes import ROOT, PrivatePostgres, wait_until, web_server
 
 pytestmark = [
     pytest.mark.live,
@@ -95,18 +96,23 @@ def test_requests_fail_cleanly_while_postgres_restarts_then_recover(settings):
             session_id = started.json().get("session_id") or started.json()["error"]["details"]["session_id"]
 
             with Load(base, kiosk, agent, session_id) as load:
-                time.sleep(1)
+
+                def both_answering() -> bool:
+                    return {surface for _, surface, status, _ in load.answers if status == 200} == {"kiosk", "agent"}
+
+                wait_until(both_answering, 15, "both surfaces answering")
                 postgres.stop()
                 down_from = len(load.answers)
                 time.sleep(8)  # longer than the connection pool's 5 s wait, so requests give up
                 down_until = len(load.answers)
                 postgres.start()
-                deadline = time.monotonic() + 20
-                while time.monotonic() < deadline:
+
+                def recovered() -> bool:
                     recent = load.answers[-4:]
-                    if len(load.answers) > down_until + 4 and all(status == 200 for _, _, status, _ in recent):
-                        break
-                    time.sleep(0.2)
+                    return len(load.answers) > down_until + 4 and all(status == 200 for _, _, status, _ in recent)
+
+                with contextlib.suppress(TimeoutError):  # the assertions below say what did not recover
+                    wait_until(recovered, 20, "recovery", every=0.2)
 
         statuses = Counter((surface, status) for _, surface, status, _ in load.answers)
         assert set(status for _, status in statuses) <= {200, 503}, statuses

@@ -32,7 +32,7 @@ def test_pairing_returns_token_business_and_settings(business, code):
     assert response.status_code == 200, response.content
     body = response.json()
     assert set(body) == {"kiosk_id", "device_token", "business", "settings"}
-    assert body["business"] == {"name": business.name, "logo_url": business.logo_url}
+    assert business.logo_url == "" and body["business"] == {"name": business.name, "logo_url": None}  # none set
     assert body["settings"] == {"primary_color": business.primary_color, "attract_message": business.attract_message}
     kiosk = Kiosk.objects.get(pk=int(body["kiosk_id"]))
     assert kiosk.business == business and kiosk.device_id == device_id and kiosk.name == "Front kiosk"

@@ -11,7 +11,7 @@ from django.test import Client
 
 from apps.billing.models import Payment
 from apps.webhooks import services as webhook_services
-from tests.payments_support import ACCOUNT, post_event, processor_event
+from tests.payments_support import ACCOUNT, intent_event, post_event
 from tests.receivers import Receiver
 
 
@@ -71,7 +71,7 @@ def test_kiosk_to_paid_order_over_http(
     poll = kiosk_client.get(f"/api/public/sessions/{session_id}/status").json()
     assert poll["status"] == "payment"
 
-    succeeded = processor_event("payment_intent.succeeded", {"id": payment.intent_id, "object": "payment_intent"})
+    succeeded = intent_event("payment_intent.succeeded", payment)
     with django_capture_on_commit_callbacks(execute=True):
         answer = post_event(Client(), succeeded)
     assert answer.status_code == 200, answer.content

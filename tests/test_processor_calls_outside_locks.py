@@ -7,14 +7,15 @@ Before, the session (or order) row stayed locked for the whole call."""
 import pytest
 from django.db import connection, connections, transaction
 
-from apps.billing import refunds
+from apps.accounts.actors import user_actor
 from apps.billing.models import Payment, ProcessorCall, Refund
+from apps.billing.services import refunds
 from apps.core.errors import DomainError
 from apps.orders.models import Order
 from apps.sessions.models import Session
 from tests import factories
 from tests.conftest import AgentClient
-from tests.payments_support import post_event, processor_event
+from tests.payments_support import intent_event, post_event
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
@@ -108,19 +109,18 @@ def test_refund(agent_client, cart_session, processor, billing, kiosk_events, ki
     from django.test import Client
 
     agent_client.post(f"/api/sessions/{cart_session.public_id}/payment")
-    intent = {"id": Payment.objects.get().intent_id, "object": "payment_intent"}
-    post_event(Client(), processor_event("payment_intent.succeeded", intent))
+    post_event(Client(), intent_event("payment_intent.succeeded", Payment.objects.get()))
     order, manager = Order.objects.get(), factories.PanelUserFactory(owner=owner, panel_role="manager")
 
     def again() -> str:
         try:
-            refunds.refund_order(order_id=order.pk, by_user=manager, amount_cents=100)
+            refunds.refund_order(order_id=order.pk, actor=user_actor(manager), amount_cents=100)
         except DomainError as exc:
             return exc.code
         return "refunded twice"
 
     probe = Probe(processor, "/v1/refunds", cart_session, kiosk_client, again=again)
-    refund = refunds.refund_order(order_id=order.pk, by_user=manager, reason="cold fries")
+    refund = refunds.refund_order(order_id=order.pk, actor=user_actor(manager), reason="cold fries")
     assert refund.amount_cents == 2175 and Order.objects.get().status == "refunded"
     assert seen_without_pool(probe) == expected("completed")
     assert Refund.objects.count() == 1 and not ProcessorCall.objects.exists()

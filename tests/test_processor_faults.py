@@ -11,14 +11,15 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
-from apps.billing import refunds
+from apps.accounts.actors import user_actor
 from apps.billing.models import Payment, ProcessorCall, Refund
+from apps.billing.services import refunds
 from apps.core.errors import DomainError
 from apps.orders.models import Order
 from apps.sessions.models import Session
 from apps.webhooks.models import WebhookDelivery
 from tests import factories
-from tests.payments_support import SLOW_ANSWER, payment_rows, post_event, processor_event
+from tests.payments_support import SLOW_ANSWER, intent_event, payment_rows, post_event
 
 
 def send(client, session):
@@ -168,7 +169,7 @@ def test_a_reservation_left_by_a_crashed_process_expires(agent_client, cart_sess
     """A live reservation answers 409 PROCESSOR_CALL_IN_PROGRESS with Retry-After; once past its
     expiry (the longest a call can take) the next attempt goes ahead."""
     order = Order.objects.get(session=cart_session)
-    crashed = ProcessorCall.objects.create(
+    crashed = factories.ProcessorCallFactory(
         order=order, action="send_to_payment", idempotency_key="k", expires_at=timezone.now() + timedelta(seconds=9)
     )
     response = send(agent_client, cart_session)
@@ -187,8 +188,7 @@ def test_a_reservation_left_by_a_crashed_process_expires(agent_client, cart_sess
 @pytest.fixture
 def paid_session(agent_client, cart_session, quick_processor, billing, broadcasts):
     send(agent_client, cart_session)
-    intent_id = Payment.objects.get().intent_id
-    post_event(Client(), processor_event("payment_intent.succeeded", {"id": intent_id, "object": "payment_intent"}))
+    post_event(Client(), intent_event("payment_intent.succeeded", Payment.objects.get()))
     assert Order.objects.get().status == "confirmed"
     broadcasts.clear()
     return cart_session
@@ -233,10 +233,12 @@ def test_a_failed_refund_from_the_panel_changes_nothing(
 
 def test_a_refund_while_another_is_with_the_processor_is_409(paid_session, quick_processor, owner):
     order = Order.objects.get()
-    ProcessorCall.objects.create(
+    factories.ProcessorCallFactory(
         order=order, action="refund", idempotency_key="k", expires_at=timezone.now() + timedelta(seconds=30)
     )
     with pytest.raises(DomainError) as busy:
-        refunds.refund_order(order_id=order.pk, by_user=factories.PanelUserFactory(owner=owner), amount_cents=100)
+        refunds.refund_order(
+            order_id=order.pk, actor=user_actor(factories.PanelUserFactory(owner=owner)), amount_cents=100
+        )
     assert busy.value.code == "PROCESSOR_CALL_IN_PROGRESS" and busy.value.status == 409
     assert quick_processor.calls_to("/v1/refunds") == [] and not Refund.objects.exists()

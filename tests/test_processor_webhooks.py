@@ -3,14 +3,16 @@
 import time
 
 import pytest
+import stripe
 from django.test import Client
 
 from apps.billing.models import OwnerBilling, Payment, PlatformFee, ProcessorEvent
+from apps.billing.services import processor_events
 from apps.core.models import DomainEvent
 from apps.menu.models import MenuItem
 from apps.orders.models import Order
 from apps.sessions.models import Session
-from tests.payments_support import post_event, processor_event
+from tests.payments_support import RECORDED_EVENTS, intent_event, post_event, recorded_event
 
 
 @pytest.fixture
@@ -21,14 +23,13 @@ def paying(agent_client, cart_session, processor, billing, kiosk_events):
 
 
 def succeeded(payment):
-    return processor_event("payment_intent.succeeded", {"id": payment.intent_id, "object": "payment_intent"})
+    return intent_event("payment_intent.succeeded", payment)
 
 
 def declined(payment, message="Your card was declined."):
-    return processor_event(
-        "payment_intent.payment_failed",
-        {"id": payment.intent_id, "object": "payment_intent", "last_payment_error": {"message": message}},
-    )
+    event = intent_event("payment_intent.payment_failed", payment)
+    event["data"]["object"]["last_payment_error"]["message"] = message
+    return event
 
 
 def test_succeeded_fires_the_order_and_completes_the_session(paying, agent, kiosk_events, menu_item):
@@ -135,11 +136,11 @@ def test_account_updated_tracks_onboarding_and_ignores_older_news(billing, proce
         "details_submitted": True,
         "requirements": {},
     }
-    assert post_event(Client(), processor_event("account.updated", restricted, created=now)).status_code == 200
+    assert post_event(Client(), recorded_event("account.updated", restricted, created=now)).status_code == 200
     billing.refresh_from_db()
     assert (billing.charges_enabled, billing.requirements_status) == (False, "restricted")
-    post_event(Client(), processor_event("account.updated", complete, created=now + 10))
-    post_event(Client(), processor_event("account.updated", restricted, created=now + 5))  # arrives late
+    post_event(Client(), recorded_event("account.updated", complete, created=now + 10))
+    post_event(Client(), recorded_event("account.updated", restricted, created=now + 5))  # arrives late
     billing.refresh_from_db()
     assert (billing.charges_enabled, billing.payouts_enabled, billing.requirements_status) == (True, True, "complete")
 
@@ -150,7 +151,7 @@ def test_subscription_billing_events(billing, processor):
     now = int(time.time())
 
     def platform(event_type, obj, at):
-        return post_event(Client(), processor_event(event_type, obj, created=at, account=None), connect=False)
+        return post_event(Client(), recorded_event(event_type, obj, created=at, account=None), connect=False)
 
     platform("invoice.payment_failed", {"id": "in_1", "customer": "cus_123"}, now)
     billing.refresh_from_db()
@@ -174,13 +175,13 @@ def test_subscription_billing_events(billing, processor):
 
 def test_application_fee_is_recorded_for_audit(db, processor):
     fee = {"id": "fee_1", "object": "application_fee", "amount": 0, "currency": "usd", "account": "acct_x"}
-    response = post_event(Client(), processor_event("application_fee.created", fee, account=None), connect=False)
+    response = post_event(Client(), recorded_event("application_fee.created", fee, account=None), connect=False)
     assert response.status_code == 200
     assert PlatformFee.objects.get().amount_cents == 0
 
 
 def test_unknown_payment_intent_is_acknowledged_without_effect(db, processor):
-    event = processor_event("payment_intent.succeeded", {"id": "pi_nobody", "object": "payment_intent"})
+    event = recorded_event("payment_intent.succeeded", {"id": "pi_nobody"})
     response = post_event(Client(), event)
     assert response.status_code == 200 and response.json()["outcome"] == "unknown payment intent"
 
@@ -199,3 +200,12 @@ def test_session_cost_follows_the_owners_plan(agent_client, cart_session, billin
     assert payload["cost_cents"] == 2 * 35 and payload["cost_dollars"] == "0.70"
     assert MenuItem.objects.get().stock == 6  # nothing was sold
     assert OwnerBilling.objects.get().plan == "pro"
+
+
+def test_every_handled_event_type_has_a_recorded_event_of_the_pinned_api_version():
+    recorded = {path.name.removesuffix(".json") for path in RECORDED_EVENTS.glob("*.json")}
+    assert recorded == set(processor_events.HANDLERS)
+    for event_type in sorted(recorded):
+        event = processor_events.validate_event(recorded_event(event_type))
+        assert event["type"] == event_type and event["api_version"] == stripe.api_version
+        assert stripe.Event.construct_from(event, "sk_test_x").data.object.object == event["data"]["object"]["object"]

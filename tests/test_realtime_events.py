@@ -3,9 +3,12 @@
 from datetime import timedelta
 
 import pytest
+from django.db import transaction
 from django.utils import timezone
 
 from apps.accounts.models import AgentStatus
+from apps.billing.domain_events import PaymentCancelled
+from apps.core import events
 from apps.kiosks import services as kiosk_services
 from apps.kiosks.models import Kiosk
 from apps.sessions import services as session_services
@@ -16,7 +19,8 @@ from tests import factories
 def sent(monkeypatch):
     """Every broadcast the services ask for: (channels, event, data)."""
     calls = []
-    monkeypatch.setattr("apps.realtime.events.broadcast", lambda c, e, d: calls.append((sorted(c), e, d)))
+    for app in ("sessions", "kiosks", "orders"):
+        monkeypatch.setattr(f"apps.{app}.realtime_messages.broadcast", lambda c, e, d: calls.append((sorted(c), e, d)))
     return calls
 
 
@@ -124,11 +128,11 @@ def test_kiosk_online_and_offline_go_to_the_owners_presence_channel(sent, kiosk,
     assert changes[1][1]["changed_at"].endswith("Z")
 
 
-def test_payment_events_of_billing_go_through_the_broadcast_api(monkeypatch, kiosk):
-    from apps.billing import kiosk_events
-
+def test_payment_events_of_billing_go_through_the_broadcast_api(monkeypatch, kiosk, django_capture_on_commit_callbacks):
     calls = []
-    monkeypatch.setattr("apps.realtime.broadcast.broadcast", lambda c, e, d: calls.append((c, e, d)))
+    monkeypatch.setattr("apps.realtime.broadcast.send_now", calls.append)
     session = factories.SessionFactory(kiosk=kiosk)
-    kiosk_events.payment_cancelled(session)
+    with django_capture_on_commit_callbacks(execute=True), transaction.atomic():
+        events.emit(PaymentCancelled(session))
+    calls = [(m["channels"], m["event"], m["data"]) for m in calls]
     assert calls == [([f"private-kiosk.{kiosk.pk}"], "PaymentCancelled", {"session_id": session.public_id})]

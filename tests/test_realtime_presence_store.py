@@ -1,72 +1,176 @@
-"""The presence member list (apps/realtime/presence.py): one member per user however many
-connections it has, and, in Redis, entries of a process that died unannounced expire and are
-reported as gone. Runs against Redis when REDIS_URL is set, else the in-memory store."""
+"""The shared channel state (apps/realtime/presence.py, presence_redis.py): one member per user
+however many connections it has, subscription counts; in Redis, two stores stand for two web
+processes, and the entries of a process whose lease ran out are reaped and reported gone.
+Runs against Redis when REDIS_URL is set, else the in-memory store."""
 
 import asyncio
 import uuid
 
 import pytest
+from channels.layers import get_channel_layer
 from django.conf import settings
 
-from apps.realtime import presence
+from apps.realtime import presence, protocol
+from apps.realtime.hub import FANOUT_GROUP
+
+needs_redis = pytest.mark.skipif(not settings.REDIS_URL, reason="only the Redis store outlives a process")
 
 
-def store():
+def store(prefix: str):
     if settings.REDIS_URL:
-        return presence.RedisPresence(settings.REDIS_URL, f"{settings.CACHE_KEY_PREFIX}:rt:presence")
+        from apps.realtime.presence_redis import RedisPresence
+
+        return RedisPresence(settings.REDIS_URL, prefix)
     return presence.MemoryPresence()
 
 
 def run(coroutine):
-    return asyncio.run(coroutine)
+    return asyncio.run(asyncio.wait_for(coroutine, 30))
 
 
 @pytest.fixture
-def channel():
-    return f"presence-owner.test-{uuid.uuid4().hex}"
+def prefix():
+    """Each test its own key space: its stores' leases must not meet another test's."""
+    return f"{settings.CACHE_KEY_PREFIX}:rt-test-{uuid.uuid4().hex}"
 
 
-def test_a_user_is_added_once_and_removed_with_its_last_connection(channel):
+CHANNEL = "presence-owner.test"
+
+
+def test_a_user_is_added_once_and_removed_with_its_last_connection(prefix):
     async def scenario():
-        members = store()
-        first = await members.join(channel, "1.1", "kiosk.1", {"name": "A"})
+        members = store(prefix)
+        first = await members.join(CHANNEL, "1.1", "kiosk.1", {"name": "A"})
         assert (first.added, first.members) == (True, {"kiosk.1": {"name": "A"}})
-        again = await members.join(channel, "1.2", "kiosk.1", {"name": "A"})
+        again = await members.join(CHANNEL, "1.2", "kiosk.1", {"name": "A"})
         assert again.added is False
-        other = await members.join(channel, "2.1", "user.2", {"name": "B"})
+        other = await members.join(CHANNEL, "2.1", "user.2", {"name": "B"})
         assert other.added is True and set(other.members) == {"kiosk.1", "user.2"}
-        assert (await members.leave(channel, "1.1")).gone == []
-        assert (await members.leave(channel, "1.2")).gone == ["kiosk.1"]
-        assert (await members.leave(channel, "1.2")).gone == []  # twice is harmless
-        assert (await members.join(channel, "3.1", "user.3", {})).members.keys() == {"user.2", "user.3"}
+        assert await members.subscription_counts("presence-") == {CHANNEL: 3}
+        assert (await members.user_counts([CHANNEL]))[CHANNEL] == 2
+        assert (await members.leave(CHANNEL, "1.1")).gone == []
+        assert (await members.leave(CHANNEL, "1.2")).gone == ["kiosk.1"]
+        assert (await members.leave(CHANNEL, "1.2")).gone == []  # twice is harmless
+        assert (await members.join(CHANNEL, "3.1", "user.3", {})).members.keys() == {"user.2", "user.3"}
+        assert sorted(await members.user_ids(CHANNEL)) == ["user.2", "user.3"]
+        assert await members.subscription_counts("presence-") == {CHANNEL: 2}
 
     run(scenario())
 
 
-@pytest.mark.skipif(not settings.REDIS_URL, reason="only the Redis store outlives a process")
-def test_entries_of_a_dead_process_expire_and_are_reported_gone(channel, monkeypatch):
+def test_subscription_counts_cover_every_channel_kind_and_forget_empty_channels(prefix):
     async def scenario():
-        members = store()
-        monkeypatch.setattr(presence, "entry_ttl_seconds", lambda: -1)  # written already expired
-        await members.join(channel, "9.9", "kiosk.9", {})  # its process dies: no leave
-        monkeypatch.setattr(presence, "entry_ttl_seconds", lambda: 300)
-        change = await members.join(channel, "1.1", "user.1", {})
-        assert change.gone == ["kiosk.9"]
-        assert set(change.members) == {"user.1"}
+        counts = store(prefix)
+        for channel in ("news", "news", "private-agent.1"):
+            await counts.subscribe(channel)
+        assert await counts.subscription_counts() == {"news": 2, "private-agent.1": 1}
+        assert await counts.subscription_counts("private-") == {"private-agent.1": 1}
+        assert (await counts.subscription_count("news"), await counts.subscription_count("new")) == (2, 0)
+        await counts.unsubscribe("private-agent.1")
+        await counts.unsubscribe("news")
+        assert await counts.subscription_counts() == {"news": 1}
 
     run(scenario())
 
 
-@pytest.mark.skipif(not settings.REDIS_URL, reason="only the Redis store outlives a process")
-def test_touch_keeps_a_live_connection_from_expiring(channel, monkeypatch):
+@needs_redis
+def test_two_processes_see_the_same_counts_and_members(prefix):
     async def scenario():
-        members = store()
-        monkeypatch.setattr(presence, "entry_ttl_seconds", lambda: 0.5)
-        await members.join(channel, "9.9", "kiosk.9", {})
-        monkeypatch.setattr(presence, "entry_ttl_seconds", lambda: 300)
-        await members.touch(channel, "9.9")  # a sign of life before the deadline
-        await asyncio.sleep(0.7)
-        change = await members.join(channel, "1.1", "user.1", {})
-        assert change.gone == [] and set(change.members) == {"kiosk.9", "user.1"}
+        one, two = store(prefix), store(prefix)
+        await one.join(CHANNEL, "1.1", "kiosk.1", {})
+        await two.join(CHANNEL, "2.1", "kiosk.1", {})
+        await two.subscribe("news")
+        for reader in (one, two):
+            assert await reader.subscription_counts() == {CHANNEL: 2, "news": 1}
+            assert await reader.subscription_count(CHANNEL) == 2
+            assert await reader.user_ids(CHANNEL) == ["kiosk.1"]
+        assert (await one.leave(CHANNEL, "1.1")).gone == []  # the user is still on the other process
+
+    run(scenario())
+
+
+async def _fanout_listener():
+    layer = get_channel_layer()
+    inbox = await layer.new_channel()
+    await layer.group_add(FANOUT_GROUP, inbox)
+    return layer, inbox
+
+
+@needs_redis
+def test_a_dead_process_is_reaped_after_its_lease_and_its_members_reported_gone(prefix, settings):
+    settings.REALTIME_PROCESS_LEASE_SECONDS = 0.6
+
+    async def scenario():
+        layer, inbox = await _fanout_listener()
+        dead, alive = store(prefix), store(prefix)
+        await dead.join(CHANNEL, "9.9", "kiosk.9", {})
+        await dead.subscribe("news")
+        await alive.join(CHANNEL, "1.1", "user.1", {})
+        dead._heartbeat.cancel()  # SIGKILL: no more heartbeats, and no goodbye
+        assert set(await alive.user_ids(CHANNEL)) == {"kiosk.9", "user.1"}  # not before the lease runs out
+        await asyncio.sleep(0.8)
+        assert await alive.user_ids(CHANNEL) == ["user.1"]
+        assert await alive.subscription_counts() == {CHANNEL: 1}
+        assert await alive.subscription_count("news") == 0
+        message = await asyncio.wait_for(layer.receive(inbox), 5)
+        assert (message["channels"], message["event"], message["data"]) == (
+            [CHANNEL],
+            protocol.MEMBER_REMOVED,
+            {"user_id": "kiosk.9"},
+        )
+        await layer.group_discard(FANOUT_GROUP, inbox)
+
+    run(scenario())
+
+
+@needs_redis
+def test_a_live_process_keeps_its_lease(prefix, settings):
+    settings.REALTIME_PROCESS_LEASE_SECONDS = 0.6  # renewed every 0.2 s
+
+    async def scenario():
+        living, reader = store(prefix), store(prefix)
+        await living.join(CHANNEL, "9.9", "kiosk.9", {})
+        await asyncio.sleep(1.5)
+        assert await reader.user_ids(CHANNEL) == ["kiosk.9"]
+
+    run(scenario())
+
+
+@needs_redis
+def test_a_process_whose_lease_was_reaped_while_it_lived_writes_its_entries_again(prefix, settings):
+    settings.REALTIME_PROCESS_LEASE_SECONDS = 0.6
+
+    async def scenario():
+        stalled, other = store(prefix), store(prefix)
+        await stalled.join(CHANNEL, "9.9", "kiosk.9", {"name": "K"})
+        await stalled.subscribe("news")
+        stalled._heartbeat.cancel()  # its loop stalls longer than the lease ...
+        await asyncio.sleep(0.8)
+        assert await other.user_ids(CHANNEL) == []
+        stalled._heartbeat = None
+        await stalled.subscribe("news")  # ... then it wakes up: the heartbeat runs again
+        await asyncio.sleep(0.5)
+        assert await other.user_ids(CHANNEL) == ["kiosk.9"]
+        assert await other.subscription_counts() == {CHANNEL: 1, "news": 2}
+
+    run(scenario())
+
+
+@needs_redis
+def test_processes_sweeping_at_once_reap_a_dead_one_once(prefix, settings):
+    settings.REALTIME_PROCESS_LEASE_SECONDS = 0.6
+
+    async def scenario():
+        layer, inbox = await _fanout_listener()
+        dead, sweepers = store(prefix), [store(prefix) for _ in range(3)]
+        await dead.join(CHANNEL, "9.9", "kiosk.9", {})
+        dead._heartbeat.cancel()
+        await asyncio.sleep(0.8)
+        await asyncio.gather(*(sweeper.sweep() for sweeper in sweepers))
+        first = await asyncio.wait_for(layer.receive(inbox), 5)
+        assert first["data"] == {"user_id": "kiosk.9"}
+        with pytest.raises(TimeoutError):  # one member_removed, not one per sweeper
+            await asyncio.wait_for(layer.receive(inbox), 1)
+        await layer.group_discard(FANOUT_GROUP, inbox)
 
     run(scenario())

@@ -40,7 +40,7 @@ def test_accept_starts_a_recording_only_where_the_business_records(business, age
 
 
 def recorded(session, days_ago: int, files: list[str]) -> SessionRecording:
-    recording = SessionRecording.objects.create(
+    recording = factories.SessionRecordingFactory(
         session=session,
         storage_prefix=f"recordings/{session.public_id}/",
         started_at=timezone.now() - timedelta(days=days_ago),

@@ -31,7 +31,7 @@ def event(owner, age: timedelta) -> DomainEvent:
 
 def delivery(subscription, ev, status: str, age: timedelta, delivered_age: timedelta | None = None):
     now = timezone.now()
-    row = WebhookDelivery.objects.create(
+    row = factories.WebhookDeliveryFactory(
         subscription=subscription,
         event=ev,
         status=status,
@@ -40,8 +40,12 @@ def delivery(subscription, ev, status: str, age: timedelta, delivered_age: timed
         next_attempt_at=now - age,
         delivered_at=None if delivered_age is None else now - delivered_age,
     )
-    WebhookAttempt.objects.create(
-        delivery=row, attempted_at=now - (delivered_age or age), succeeded=status == "succeeded", duration_ms=5
+    factories.WebhookAttemptFactory(
+        delivery=row,
+        attempted_at=now - (delivered_age or age),
+        succeeded=status == "succeeded",
+        status_code=None,
+        duration_ms=5,
     )
     return row
 

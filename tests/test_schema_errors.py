@@ -10,7 +10,6 @@ from apps.api.schema_errors import DOMAIN_ERRORS
 from apps.kiosks.models import Kiosk
 from apps.owner_api import services as owner_api_services
 from apps.owner_api.scopes import ALL_SCOPES
-from tests.conftest import token_client_for
 from tests.helpers_auth import error_of
 from tests.owner_api.conftest import OwnerApiClient, token_for
 
@@ -90,12 +89,6 @@ def test_the_oauth_token_endpoint_keeps_its_rfc_6749_errors(openapi):
 
 
 # --- Validation agrees with the schema ---------------------------------------------------
-
-
-@pytest.fixture
-def token_client(agent, settings):
-    settings.REQUIRE_TLS = False
-    return token_client_for(agent)
 
 
 def test_an_empty_optional_filter_is_documented_as_absent_and_served_so(openapi, token_client):

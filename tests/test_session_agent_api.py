@@ -4,6 +4,8 @@ from datetime import timedelta
 
 import pytest
 import time_machine
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from apps.core.models import DomainEvent
@@ -79,6 +81,29 @@ def test_second_agent_gets_409_already_accepted(agent, agent_client, pending, ow
     assert response.json()["error"]["code"] == "SESSION_ALREADY_ACCEPTED"
     pending.refresh_from_db()
     assert pending.agent == agent
+
+
+def test_a_lost_accept_is_refused_without_locks(agent_client, pending, owner):
+    """Most of a burst of agents read the session already claimed: they answer 409 from that read,
+    without the transaction's row locks (bench/accept_race.py measures the burst)."""
+    agent_client.post(f"/api/sessions/{pending.public_id}/accept")
+    loser = signed_in(factories.AgentFactory(owner=owner))
+    with CaptureQueriesContext(connection) as queries:
+        response = loser.post(f"/api/sessions/{pending.public_id}/accept")
+    assert response.status_code == 409
+    assert response.json()["error"]["code"] == "SESSION_ALREADY_ACCEPTED"
+    assert not [query["sql"] for query in queries if "FOR UPDATE" in query["sql"]]
+
+
+def test_a_lost_accept_by_an_agent_with_a_live_session_says_so_first(agent_client, pending, kiosk, owner):
+    """The lock-free refusal keeps the locked path's order of errors."""
+    agent_client.post(f"/api/sessions/{pending.public_id}/accept")
+    busy = signed_in(factories.AgentFactory(owner=owner))
+    own = factories.SessionFactory(kiosk=factories.KioskFactory(business=kiosk.business))
+    assert busy.post(f"/api/sessions/{own.public_id}/accept").status_code == 200
+    response = busy.post(f"/api/sessions/{pending.public_id}/accept")
+    assert response.status_code == 409
+    assert response.json()["error"]["code"] == "AGENT_HAS_ACTIVE_SESSION"
 
 
 def test_accept_of_another_owners_session_is_not_found(agent_client, other_business):

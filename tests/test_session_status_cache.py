@@ -12,8 +12,10 @@ from django.test import override_settings
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
+from apps.billing.services import ending
 from apps.core.cache import increment
-from apps.sessions import payloads, selectors, services, status_cache
+from apps.sessions import selectors, services, status_cache
+from apps.sessions.bodies import status_body
 from apps.sessions.models import Session
 from apps.sessions.state_machine import TRANSITIONS
 from tests import factories
@@ -27,7 +29,7 @@ def poll(client, session: Session) -> dict:
 
 
 def database_body(session: Session) -> dict:
-    return payloads.status_body(selectors.session_for_kiosk(kiosk=session.kiosk, public_id=session.public_id))
+    return status_body(selectors.session_for_kiosk(kiosk=session.kiosk, public_id=session.public_id))
 
 
 def apply(session: Session, action: str, agent) -> None:
@@ -40,7 +42,7 @@ def apply(session: Session, action: str, agent) -> None:
         Session.objects.filter(pk=session.pk).update(created_at=timezone.now() - timedelta(hours=1))
         assert services.sessions_abandon_stale(older_than_seconds=60) == 1
     elif action.startswith("end:"):
-        services.session_end(public_id=session.public_id, agent=agent, reason=action.split(":")[1], notes="")
+        ending.session_end(public_id=session.public_id, agent=agent, reason=action.split(":")[1], notes="")
     else:
         with transaction.atomic():
             locked = Session.objects.select_for_update().get(pk=session.pk)

@@ -1,5 +1,5 @@
 """The status poll's own read path (apps.sessions.selectors.session_status_for_kiosk and
-api.kiosk.status_body) skips the ORM's query compiler and DRF's serializer for speed; these tests
+sessions.bodies.status_body) skips the ORM's query compiler and DRF's serializer for speed; these tests
 hold it to exactly what the ORM read and StatusOut give, in every state, on PostgreSQL and on the
 embedded SQLite (whose datetimes need the database converters)."""
 
@@ -15,8 +15,7 @@ from django.utils import timezone
 
 from apps.core.errors import DomainError
 from apps.sessions import selectors
-from apps.sessions.api.kiosk import StatusOut
-from apps.sessions.payloads import status_body
+from apps.sessions.bodies import StatusOut, status_body
 from tests import factories
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -77,7 +76,8 @@ def test_status_read_equals_the_orm_read_and_the_serializer_in_every_state(busin
 def test_an_agents_brief_is_its_public_fields(kiosk, agent):
     session = factories.SessionFactory(kiosk=kiosk, status="active", agent=agent, accepted_at=timezone.now())
     body = status_body(selectors.session_status_for_kiosk(kiosk=kiosk, public_id=session.public_id))
-    assert body["agent"] == {"id": str(agent.pk), "name": agent.name, "avatar_url": agent.avatar_url}
+    assert agent.avatar_url == ""  # none set: null, not "" (docs/decisions.md "Absent URLs and locations")
+    assert body["agent"] == {"id": str(agent.pk), "name": agent.name, "avatar_url": None}
 
 
 def test_another_kiosks_or_an_unknown_session_is_not_found(kiosk, other_business):
@@ -95,9 +95,9 @@ django.setup()
 from django.core.management import call_command
 call_command("migrate", verbosity=0)
 from django.utils import timezone
+from apps.billing.services import ending
 from apps.sessions import selectors, services
-from apps.sessions.api.kiosk import StatusOut
-from apps.sessions.payloads import status_body
+from apps.sessions.bodies import StatusOut, status_body
 from tests import factories
 
 kiosk = factories.KioskFactory()
@@ -108,7 +108,7 @@ for step in ("pending", "accepted", "ended"):
     if step == "accepted":
         services.session_accept(public_id=session.public_id, agent=agent)
     if step == "ended":
-        services.session_end(public_id=session.public_id, agent=agent, reason="completed", notes="")
+        ending.session_end(public_id=session.public_id, agent=agent, reason="completed", notes="")
     fast = status_body(selectors.session_status_for_kiosk(kiosk=kiosk, public_id=session.public_id))
     orm = dict(StatusOut(selectors.session_for_kiosk(kiosk=kiosk, public_id=session.public_id)).data)
     bodies.append([fast, orm])

@@ -9,7 +9,6 @@ from django.utils import timezone
 
 from apps.accounts import services as account_services
 from apps.accounts.models import LoginChallenge
-from apps.core import events
 from apps.core.models import DomainEvent
 from apps.kiosks import services as kiosk_services
 from apps.kiosks.models import Kiosk, PairingCode
@@ -20,6 +19,7 @@ from apps.webhooks.models import WebhookDelivery
 from apps.webhooks.tasks import dispatch_due_webhooks
 from tests import factories
 from tests.receivers import Receiver
+from tests.webhook_events import emit_webhook
 
 
 def test_silent_kiosk_goes_offline_once_and_comes_back_with_a_heartbeat(kiosk, kiosk_client):
@@ -59,8 +59,8 @@ def test_expired_pairing_codes_and_challenges_are_cleaned(business, agent):
     _, _ = kiosk_services.pairing_code_create(business=business)
     old, _ = kiosk_services.pairing_code_create(business=business)
     PairingCode.objects.filter(pk=old.pk).update(expires_at=timezone.now() - timedelta(days=2))
-    LoginChallenge.objects.create(public_id="c1", user=agent, expires_at=timezone.now() - timedelta(days=2))
-    LoginChallenge.objects.create(public_id="c2", user=agent, expires_at=timezone.now() + timedelta(minutes=5))
+    factories.LoginChallengeFactory(public_id="c1", user=agent, expires_at=timezone.now() - timedelta(days=2))
+    factories.LoginChallengeFactory(public_id="c2", user=agent, expires_at=timezone.now() + timedelta(minutes=5))
     assert kiosk_services.pairing_codes_purge() == 1
     assert account_services.login_challenges_purge() == 1
     assert PairingCode.objects.count() == 1 and LoginChallenge.objects.get().public_id == "c2"
@@ -102,7 +102,7 @@ def test_two_webhook_sweeps_at_once_send_each_delivery_once(monkeypatch):
             lost_queue.setattr("apps.webhooks.outbox.jobs.enqueue_on_commit", lambda *args: None)
             for n in range(6):
                 with transaction.atomic():
-                    events.emit("kiosk.offline", {"kiosk_id": n}, owner_id=business.owner_id)
+                    emit_webhook("kiosk.offline", {"kiosk_id": n}, owner_id=business.owner_id)
         assert WebhookDelivery.objects.filter(status="pending").count() == 6
         barrier = threading.Barrier(2)
 

@@ -53,57 +53,47 @@ def demo(db):
     return {"agent": agent, "session": session}
 
 
-@pytest.fixture
-def superuser_client(db) -> Client:
-    superuser = User.objects.create_superuser("root@example.test", "root-password-123", name="Root")
-    client = Client()
-    client.force_login(superuser)
-    return client
-
-
 def _admin_url(model, view: str, *args) -> str:
     return reverse(f"admin:{model._meta.app_label}_{model._meta.model_name}_{view}", args=args)
 
 
 @pytest.mark.parametrize("model", [pytest.param(m, id=m._meta.label) for m in admin.site._registry])
-def test_superuser_sees_each_registered_models_changelist_search_and_change_page(demo, superuser_client, model):
+def test_superuser_sees_each_registered_models_changelist_search_and_change_page(demo, admin_client, model):
     model_admin = admin.site._registry[model]
     changelist = _admin_url(model, "changelist")
 
-    response = superuser_client.get(changelist)
+    response = admin_client.get(changelist)
     assert response.status_code == 200, (model._meta.label, response.status_code)
 
     if model_admin.search_fields:
-        searched = superuser_client.get(changelist, {"q": "demo"})
+        searched = admin_client.get(changelist, {"q": "demo"})
         assert searched.status_code == 200, model._meta.label
 
     first = model._default_manager.order_by("pk").first()
     if first is not None:
-        change = superuser_client.get(_admin_url(model, "change", first.pk))
+        change = admin_client.get(_admin_url(model, "change", first.pk))
         assert change.status_code == 200, (model._meta.label, change.status_code)
 
 
-def test_the_admin_index_lists_the_registered_models(demo, superuser_client):
-    response = superuser_client.get("/admin/")
+def test_the_admin_index_lists_the_registered_models(demo, admin_client):
+    response = admin_client.get("/admin/")
     assert response.status_code == 200
     body = response.content.decode()
     for model in admin.site._registry:
         assert _admin_url(model, "changelist") in body, model._meta.label
 
 
-def test_user_search_finds_by_email_and_owner_name(demo, superuser_client):
+def test_user_search_finds_by_email_and_owner_name(demo, admin_client):
     agent = demo["agent"]
     other = User.objects.filter(is_agent=True).exclude(owner=agent.owner).first()
-    by_email = superuser_client.get("/admin/accounts/user/", {"q": agent.email}).content.decode()
+    by_email = admin_client.get("/admin/accounts/user/", {"q": agent.email}).content.decode()
     assert agent.email in by_email and other.email not in by_email
-    by_owner = superuser_client.get("/admin/accounts/user/", {"q": agent.owner.name}).content.decode()
+    by_owner = admin_client.get("/admin/accounts/user/", {"q": agent.owner.name}).content.decode()
     assert agent.email in by_owner and other.email not in by_owner
 
 
-def test_user_list_filters_by_agent_status(demo, superuser_client):
-    response = superuser_client.get(
-        "/admin/accounts/user/", {"is_agent__exact": "1", "agent_status__exact": "available"}
-    )
+def test_user_list_filters_by_agent_status(demo, admin_client):
+    response = admin_client.get("/admin/accounts/user/", {"is_agent__exact": "1", "agent_status__exact": "available"})
     assert response.status_code == 200
     assert demo["agent"].email in response.content.decode()
 
@@ -139,7 +129,7 @@ def test_an_agent_cannot_sign_in_to_the_admin_with_its_password(db):
 
 
 def test_staff_without_permissions_cannot_open_changelists(db):
-    staff = User.objects.create_user("staff@example.test", "staff-password-123", name="Staff", is_staff=True)
+    staff = factories.UserFactory(email="staff@example.test", name="Staff", is_staff=True)
     client = Client()
     client.force_login(staff)
     assert client.get("/admin/").status_code == 200

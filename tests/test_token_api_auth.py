@@ -10,9 +10,9 @@ from types import SimpleNamespace
 import pytest
 from django.test import Client
 
-from apps.accounts import services as account_services
 from apps.accounts.models import PanelRole, PersonalAccessToken
 from apps.api.throttles import TokenApiThrottle
+from apps.billing.services import ending
 from tests import factories
 from tests.conftest import AgentClient
 from tests.helpers_auth import bearer, current_code, enrol_totp, error_of, frozen_clock, wrong_code
@@ -281,7 +281,7 @@ def test_agent_api_lists_live_tokens_without_secrets(agent, agent_client):
     response = agent_client.get("/api/tokens")
     assert response.status_code == 200
     [listed] = response.json()["data"]
-    assert listed["id"] == int(second.split("|")[0])
+    assert listed["id"] == second.split("|")[0]
     assert set(listed) == {"id", "name", "created_at", "last_used_at"}
     assert second.split("|")[1] not in response.content.decode()
 
@@ -320,7 +320,7 @@ def test_agent_api_token_routes_need_a_signed_in_agent(agent):
 def test_disabling_an_agent_revokes_all_its_tokens(agent):
     tokens = [issue(agent), issue(agent)]
     colleague_token = issue(factories.AgentFactory(owner=agent.owner))
-    account_services.agent_disable(agent=agent)
+    ending.agent_disable(agent=agent)
     for token in tokens:
         error_of(Client().get(PROBE, headers=bearer(token)), 401, "UNAUTHENTICATED")
     assert not PersonalAccessToken.objects.filter(user=agent, revoked_at=None).exists()

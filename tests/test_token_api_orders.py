@@ -10,7 +10,7 @@ from django.test import Client
 from django.utils import timezone
 
 from apps.orders import services as order_services
-from apps.orders.models import Order, OrderLine, OrderStatus
+from apps.orders.models import Order, OrderStatus
 from apps.sessions import services as session_services
 from apps.sessions.models import SessionStatus
 from tests import factories
@@ -32,13 +32,10 @@ def make_order(business, *, created_at, status=OrderStatus.CONFIRMED, lines=1, a
     )
     business.order_sequence += 1
     business.save(update_fields=["order_sequence"])
-    order = Order.objects.create(
+    order = factories.OrderFactory(
         session=session,
-        owner=business.owner,
-        business=business,
         number=str(business.order_sequence),
         status=status,
-        currency=business.currency,
         subtotal_cents=1000 * lines,
         tax_cents=88 * lines,
         total_cents=1088 * lines,
@@ -46,7 +43,7 @@ def make_order(business, *, created_at, status=OrderStatus.CONFIRMED, lines=1, a
         updated_at=created_at,
     )
     for position in range(lines):
-        OrderLine.objects.create(
+        factories.OrderLineFactory(
             order=order,
             position=position,
             name=f"Item {position}",
@@ -117,7 +114,7 @@ def test_each_order_has_lines_totals_session_and_payment(api, business, agent):
         "payment": {"status": "captured"},
         "lines": [
             {
-                "id": str(order.lines.get(position=0).pk),
+                "id": order.lines.get(position=0).pk,
                 "menu_item_id": None,
                 "name": "Item 0",
                 "quantity": 1,
@@ -126,7 +123,7 @@ def test_each_order_has_lines_totals_session_and_payment(api, business, agent):
                 "notes": "no ice",
             },
             {
-                "id": str(order.lines.get(position=1).pk),
+                "id": order.lines.get(position=1).pk,
                 "menu_item_id": None,
                 "name": "Item 1",
                 "quantity": 2,
@@ -175,7 +172,7 @@ def test_an_order_built_through_the_real_cart_flow_is_listed_with_its_lines(api,
     assert body["session"]["id"] == session.public_id and body["session"]["status"] == "active"
     assert body["session"]["agent"] == {"id": agent.pk, "name": agent.name}
     [line] = body["lines"]
-    assert line["menu_item_id"] == str(burger.pk) and line["unit_price_cents"] == 999
+    assert line["menu_item_id"] == burger.pk and line["unit_price_cents"] == 999
     assert line["modifiers"] == [{"group": "Extras", "value": "Cheese"}]
 
 

@@ -8,12 +8,12 @@ import pytest
 from django.db import transaction
 from django.test import Client
 
-from apps.core import events
 from apps.core.events import EVENT_NAMES
 from apps.webhooks.models import WebhookDelivery, WebhookSubscription
 from tests import factories
 from tests.conftest import token_client_for
 from tests.helpers_auth import error_of
+from tests.webhook_events import emit_webhook
 
 PUBLIC_URL = "https://93.184.216.34/hooks"  # a global address literal: no DNS needed
 FIELDS = {"id", "url", "events", "active", "failure_count", "last_delivered_at", "last_failed_at", "created_at"}
@@ -83,7 +83,7 @@ def test_secret_is_never_shown_again(api):
 def test_created_subscription_receives_its_events(api, owner, django_capture_on_commit_callbacks):
     subscription_id = create(api, events=["kiosk.online"]).json()["data"]["id"]
     with django_capture_on_commit_callbacks(), transaction.atomic():
-        events.emit("kiosk.online", {"kiosk_id": 1}, owner_id=owner.pk)
+        emit_webhook("kiosk.online", {"kiosk_id": 1}, owner_id=owner.pk)
     assert WebhookDelivery.objects.get().subscription_id == subscription_id
 
 

@@ -10,9 +10,9 @@ from django.test import Client
 from django.utils import timezone
 
 from apps.sessions.models import Session
+from apps.sessions.video_call import KIOSK_UID_BASE
 from apps.video import tokens
 from apps.video.apps import check_video_credentials
-from apps.video.services import KIOSK_UID_BASE
 from tests import factories
 from tests.conftest import AgentClient, kiosk_client_for
 

@@ -15,8 +15,8 @@ import pytest
 from django.conf import settings
 from django.utils import timezone
 
+from apps.sessions.video_call import KIOSK_UID_BASE
 from apps.video import tokens
-from apps.video.services import KIOSK_UID_BASE
 from tests import factories
 
 VIDEO_JS = Path(__file__).resolve().parent / "video_js"

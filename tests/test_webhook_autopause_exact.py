@@ -17,13 +17,14 @@ import pytest
 from django.db import connection, transaction
 from django.utils import timezone
 
-from apps.core import events, jobs
+from apps.core import jobs
 from apps.webhooks import batch, services
 from apps.webhooks.models import WebhookAttempt, WebhookDelivery, WebhookFailureAllowance, WebhookSubscription
 from config.celery import app as celery_app
 from tests import factories
 from tests.receivers import Receiver, Reply
 from tests.test_webhook_worker_fault import ROOT, Worker, remove_queue, wait_until
+from tests.webhook_events import emit_webhook
 
 PAYLOAD = {"kiosk_id": 1, "kiosk_name": "K", "location": "Door", "offline_at": "2026-01-01T00:00:00Z"}
 
@@ -37,7 +38,7 @@ def failing_receiver() -> Receiver:
 def commit_events(owner, count: int) -> None:
     for _ in range(count):
         with transaction.atomic():
-            events.emit("kiosk.offline", PAYLOAD, owner_id=owner.pk)
+            emit_webhook("kiosk.offline", PAYLOAD, owner_id=owner.pk)
 
 
 def assert_paused_after_exactly_ten(receiver: Receiver, subscription: WebhookSubscription) -> None:
@@ -57,7 +58,7 @@ def test_a_drain_finding_the_allowance_used_up_claims_nothing_and_an_expired_one
     subscription, _ = services.subscription_create(owner=owner, url=receiver.url, events=["kiosk.offline"])
     WebhookSubscription.objects.filter(pk=subscription.pk).update(failure_count=7)
     commit_events(owner, 3)
-    in_flight = WebhookFailureAllowance.objects.create(
+    in_flight = factories.WebhookFailureAllowanceFactory(
         subscription=subscription, failures=3, until=timezone.now() + timedelta(seconds=60)
     )
     assert batch.deliver(subscription.pk).claimed == 0  # 7 counted + 3 in flight: nothing left
@@ -174,7 +175,7 @@ def test_several_celery_workers_pause_a_burst_after_exactly_ten_attempts(setting
             # sends, so the workers send batches of this one subscription in parallel.
             with transaction.atomic():
                 for _ in range(3 * batch.BATCH_SIZE):
-                    events.emit("kiosk.offline", PAYLOAD, owner_id=owner.pk)
+                    emit_webhook("kiosk.offline", PAYLOAD, owner_id=owner.pk)
 
             def settled() -> bool:
                 return not WebhookDelivery.objects.filter(subscription=subscription, status="pending").exists()

@@ -14,11 +14,10 @@ from django.core import mail
 from django.db import connection, transaction
 from django.utils import timezone
 
-from apps.core import events
-from apps.webhooks import services
 from apps.webhooks.models import WebhookAttempt, WebhookDelivery, WebhookSubscription
 from apps.webhooks.tasks import deliver_webhook, dispatch_due_webhooks, drain_subscription, request_drain
 from tests import factories
+from tests.webhook_events import emit_webhook
 
 
 class KeepAliveReceiver:
@@ -65,9 +64,10 @@ def receiver():
 
 
 @pytest.fixture
-def subscription(owner, receiver):
+def subscription(subscription, owner):
+    """conftest's subscription, and a panel user of its owner."""
     factories.PanelUserFactory(owner=owner, email="boss@example.test")
-    return services.subscription_create(owner=owner, url=receiver.url, events=["kiosk.offline"])[0]
+    return subscription
 
 
 @pytest.fixture
@@ -79,7 +79,7 @@ def lost_tasks(monkeypatch):
 def emit_many(owner, count):
     for n in range(count):
         with transaction.atomic():
-            events.emit("kiosk.offline", {"kiosk_id": n}, owner_id=owner.pk)
+            emit_webhook("kiosk.offline", {"kiosk_id": n}, owner_id=owner.pk)
     return list(WebhookDelivery.objects.order_by("pk"))
 
 
@@ -168,7 +168,7 @@ def test_a_burst_of_events_queues_one_drain_until_it_starts(
 ):
     for n in range(5):
         with django_capture_on_commit_callbacks(execute=True), transaction.atomic():
-            events.emit("kiosk.offline", {"kiosk_id": n}, owner_id=owner.pk)
+            emit_webhook("kiosk.offline", {"kiosk_id": n}, owner_id=owner.pk)
     assert published == [("webhooks.drain", (subscription.pk,))]
 
     # The sweep leaves a subscription alone while its drain is queued and its work is fresh...
@@ -181,7 +181,7 @@ def test_a_burst_of_events_queues_one_drain_until_it_starts(
 
 def test_a_started_drain_lets_the_next_event_queue_another(owner, subscription, published, receiver, settings):
     with transaction.atomic():
-        events.emit("kiosk.offline", {"kiosk_id": 1}, owner_id=owner.pk)
+        emit_webhook("kiosk.offline", {"kiosk_id": 1}, owner_id=owner.pk)
     # (the test's transaction never commits: the on-commit publish is made by hand below)
     assert request_drain(subscription.pk) and len(published) == 1
     assert not request_drain(subscription.pk) and len(published) == 1  # already queued

@@ -13,13 +13,13 @@ from django.db import transaction
 from django.utils import timezone
 from standardwebhooks.webhooks import Webhook
 
-from apps.core import events
 from apps.webhooks import services, signing
 from apps.webhooks.delivery import RETRY_DELAYS
 from apps.webhooks.models import WebhookAttempt, WebhookDelivery, WebhookSubscription
 from apps.webhooks.tasks import dispatch_due_webhooks, prune_webhook_attempts
 from tests import factories
 from tests.receivers import Receiver, Reply
+from tests.webhook_events import emit_webhook
 
 PAYLOAD = {"kiosk_id": 7, "kiosk_name": "Front", "location": "Door", "offline_at": "2026-01-01T00:00:00Z"}
 
@@ -32,7 +32,7 @@ def subscription(owner, receiver):
 
 def emit(owner, capture, name="kiosk.offline", payload=PAYLOAD):
     with capture(execute=True), transaction.atomic():
-        return events.emit(name, payload, owner_id=owner.pk)
+        return emit_webhook(name, payload, owner_id=owner.pk)
 
 
 def fail_times(receiver, n):
@@ -188,7 +188,7 @@ def test_429_is_retried_no_sooner_than_retry_after(owner, subscription, receiver
 
 def test_nothing_is_sent_for_a_rolled_back_change(owner, subscription, receiver, django_capture_on_commit_callbacks):
     with django_capture_on_commit_callbacks(execute=True), pytest.raises(RuntimeError), transaction.atomic():
-        events.emit("kiosk.offline", PAYLOAD, owner_id=owner.pk)
+        emit_webhook("kiosk.offline", PAYLOAD, owner_id=owner.pk)
         raise RuntimeError("the change failed")
     assert receiver.received == [] and not WebhookDelivery.objects.exists()
 

@@ -8,26 +8,20 @@ import threading
 import time
 from datetime import timedelta
 
-import pytest
 from django.db import transaction
 from django.utils import timezone
 
-from apps.core import events
 from apps.webhooks import services
 from apps.webhooks.models import WebhookAttempt, WebhookSubscription
 from tests.receivers import Reply
+from tests.webhook_events import emit_webhook
 
 PAYLOAD = {"kiosk_id": 7, "kiosk_name": "Front", "location": "Door", "offline_at": "2026-01-01T00:00:00Z"}
 
 
-@pytest.fixture
-def subscription(owner, receiver):
-    return services.subscription_create(owner=owner, url=receiver.url, events=["kiosk.offline"])[0]
-
-
 def emit(owner, capture):
     with capture(execute=True), transaction.atomic():
-        events.emit("kiosk.offline", PAYLOAD, owner_id=owner.pk)
+        emit_webhook("kiosk.offline", PAYLOAD, owner_id=owner.pk)
 
 
 def test_a_huge_answer_is_cut_to_a_1000_character_excerpt(

@@ -17,11 +17,11 @@ from django.test import Client
 from standardwebhooks.webhooks import Webhook
 
 from apps.accounts.services import access_token_issue
-from apps.core import events
 from apps.webhooks import secret_box, services, signing
 from apps.webhooks.models import WebhookAttempt, WebhookDelivery, WebhookSubscription
 from apps.webhooks.tasks import drain_subscription
 from tests.helpers_auth import bearer
+from tests.webhook_events import emit_webhook
 
 OLD_KEY = Fernet.generate_key().decode()
 NEW_KEY = Fernet.generate_key().decode()
@@ -38,7 +38,7 @@ def stored_row_text(pk: int) -> str:
 
 def emit(owner, capture):
     with capture(execute=True), transaction.atomic():
-        events.emit("kiosk.offline", PAYLOAD, owner_id=owner.pk)
+        emit_webhook("kiosk.offline", PAYLOAD, owner_id=owner.pk)
 
 
 def assert_signed_with(request, secret: str) -> None:

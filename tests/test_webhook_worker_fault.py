@@ -27,13 +27,14 @@ import pytest
 from django.conf import settings
 from django.db import connection, transaction
 
-from apps.core import events
 from apps.webhooks import services, signing
 from apps.webhooks.models import WebhookDelivery
 from apps.webhooks.tasks import dispatch_due_webhooks
 from config.celery import app as celery_app
 from tests import factories
+from tests.processes import wait_until
 from tests.receivers import Receiver, Reply
+from tests.webhook_events import emit_webhook
 
 pytestmark = [
     pytest.mark.postgres,
@@ -147,14 +148,6 @@ def remove_queue(queue: str) -> None:
                 client.zrem("unacked_index", tag)
 
 
-def wait_until(condition, timeout: float, what: str, every: float = 0.05) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            pytest.fail(f"timed out after {timeout} s waiting for {what}")
-        time.sleep(every)
-
-
 @pytest.mark.django_db(transaction=True)
 def test_every_committed_event_is_delivered_at_least_once_across_a_killed_worker(settings):
     started = time.monotonic()
@@ -176,7 +169,7 @@ def test_every_committed_event_is_delivered_at_least_once_across_a_killed_worker
             first.wait_ready()
             for n in range(EVENTS):
                 with transaction.atomic():  # committed for real: the task is queued on commit
-                    events.emit(
+                    emit_webhook(
                         "kiosk.offline",
                         {
                             "kiosk_id": n,

@@ -12,6 +12,7 @@ from apps.accounts import services
 from apps.accounts.models import Business, LoginChallenge, Owner, PersonalAccessToken, User
 from apps.billing.models import OwnerBilling, Plan
 from apps.billing.plans import plan_set
+from apps.billing.services import ending
 
 
 class BusinessInline(admin.TabularInline):
@@ -145,7 +146,7 @@ class UserAdmin(BaseUserAdmin):
     @admin.action(description="Disable the selected users (signed out, tokens revoked, sessions released)")
     def disable_users(self, request, queryset):
         users = list(queryset)
-        released = sum(len(services.agent_disable(agent=user)) for user in users)
+        released = sum(len(ending.agent_disable(agent=user)) for user in users)
         self.message_user(
             request, f"{len(users)} user(s) disabled; {released} customer session(s) ended.", messages.SUCCESS
         )

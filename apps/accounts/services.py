@@ -5,7 +5,6 @@ import math
 import secrets
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.db import transaction
@@ -13,14 +12,12 @@ from django.utils import timezone
 from django_otp import devices_for_user
 
 from apps.accounts import login_throttle
+from apps.accounts.actors import panel_member
+from apps.accounts.domain_events import OwnerReinstated, OwnerSuspended
 from apps.accounts.models import AgentStatus, LoginChallenge, Owner, PersonalAccessToken, User, hash_token_secret
 from apps.accounts.suspension import ensure_owner_not_suspended
 from apps.core import events
 from apps.core.errors import DomainError, ErrorCode
-from apps.core.timefmt import iso_z
-
-if TYPE_CHECKING:
-    from apps.sessions.models import Session
 
 logger = logging.getLogger(__name__)
 
@@ -161,34 +158,15 @@ def access_token_revoke(*, token: PersonalAccessToken) -> None:
     PersonalAccessToken.objects.filter(pk=token.pk, revoked_at=None).update(revoked_at=timezone.now())
 
 
-AGENT_DISABLED_NOTE = "Ended by the service: the agent's account was disabled."
-
-
-def agent_disable(*, agent: User) -> list["Session"]:
-    """Disable an agent: it can no longer sign in, its cookie sessions stop working, every access
-    token it holds is revoked, and a customer session it holds (active or in payment) is ended as
-    `technical_issue` (payment cancelled, kiosk told, `session.ended`): nobody is left talking to
-    an empty chair. Returns the sessions ended.
-
-    The UPDATE's row lock orders this against session_accept, which locks the same row and then
-    refuses a disabled agent, so no session can be accepted after the list below is read. Each
-    session ends in its own transaction (session_end's); one the processor would not let go of is
-    logged and left as it is, and disabling again retries it."""
-    from apps.sessions import services as session_services
-    from apps.sessions.models import Session, SessionStatus
-
+def agent_account_disable(*, agent: User) -> None:
+    """The account half of disabling an agent (apps/billing/services/ending.agent_disable also
+    releases the session it holds): it can no longer sign in, its cookie sessions stop working and
+    every access token it holds is revoked. The UPDATE's row lock orders this against
+    session_accept, which locks the same row and then refuses a disabled agent."""
     with transaction.atomic():
         User.objects.filter(pk=agent.pk).update(is_active=False, agent_status=AgentStatus.OFFLINE)
         PersonalAccessToken.objects.filter(user=agent, revoked_at=None).update(revoked_at=timezone.now())
     agent.is_active, agent.agent_status = False, AgentStatus.OFFLINE
-    held = Session.objects.filter(agent=agent, status__in=(SessionStatus.ACTIVE, SessionStatus.PAYMENT))
-    ended = []
-    for public_id in held.values_list("public_id", flat=True):
-        try:
-            ended.append(session_services.session_release(public_id=public_id, notes=AGENT_DISABLED_NOTE))
-        except DomainError as exc:
-            logger.warning("agent %s disabled; session %s not released: %s", agent.pk, public_id, exc.code)
-    return ended
 
 
 def user_reactivate(*, user: User) -> None:
@@ -208,9 +186,7 @@ def owner_set_suspended(*, owner: Owner, suspended: bool) -> bool:
         changed = Owner.objects.filter(pk=owner.pk, suspended=not suspended).update(suspended=suspended)
         owner.suspended = suspended
         if changed:
-            name, at_field = ("owner.suspended", "suspended_at") if suspended else ("owner.reinstated", "reinstated_at")
-            payload = {"owner_id": owner.pk, "owner_name": owner.name, at_field: iso_z(now)}
-            events.emit(name, payload, owner_id=owner.pk)
+            events.emit((OwnerSuspended if suspended else OwnerReinstated)(owner, at=now))
     return bool(changed)
 
 
@@ -234,7 +210,7 @@ def panel_login(*, email: str, password: str, ip: str) -> LoginResult:
     login_throttle.reset(email, ip)
     if not user.is_active:
         raise DomainError(ErrorCode.ACCOUNT_DISABLED, "This account has been disabled.")
-    if user.is_agent or not user.panel_role or user.owner_id is None:
+    if not panel_member(user):
         raise DomainError(ErrorCode.FORBIDDEN, "Agents sign in to the agent dashboard, not the owner panel.")
     if _has_two_factor(user):
         challenge = LoginChallenge.objects.create(

@@ -25,39 +25,52 @@ class OwnerSuspended(DomainError, exceptions.APIException):
         self.detail = exceptions.ErrorDetail(SUSPENDED_MESSAGE, code=ErrorCode.OWNER_SUSPENDED)
 
 
+def device_presented(device_id: str, token: str) -> tuple[uuid.UUID, str]:
+    """The device id and the hash of the token a kiosk request presents (its X-Device-Id and
+    X-Device-Token headers); NotAuthenticated or AuthenticationFailed (401) when malformed."""
+    from apps.kiosks.models import hash_device_token
+
+    if not device_id or not token:
+        raise exceptions.NotAuthenticated("The X-Device-Id and X-Device-Token headers are required.")
+    try:
+        device_uuid = uuid.UUID(device_id)
+    except ValueError:
+        raise exceptions.AuthenticationFailed(_DEVICE_TOKEN_INVALID) from None
+    return device_uuid, hash_device_token(token)
+
+
+def device_refused(credentials) -> None:
+    """AuthenticationFailed (401) unless the credentials' lookup found the paired kiosk."""
+    if credentials is None:
+        raise exceptions.AuthenticationFailed(_DEVICE_TOKEN_INVALID)
+
+
 class DeviceAuthentication(authentication.BaseAuthentication):
     """Kiosk API: X-Device-Id + X-Device-Token. Any failure is 401 DEVICE_TOKEN_INVALID.
 
-    Every authenticated request counts as a heartbeat (coalesced, see kiosks.services).
+    Every authenticated request counts as a heartbeat (coalesced, see kiosks.services). The kiosk
+    hot path (apps.api.kiosk_hot_path) takes the same steps outside DRF for the status poll and
+    the heartbeat.
     """
 
     def authenticate(self, request: Request):
         from apps.kiosks import selectors, services
-        from apps.kiosks.models import hash_device_token
 
-        device_id = request.headers.get("X-Device-Id", "")
-        token = request.headers.get("X-Device-Token", "")
-        if not device_id or not token:
-            raise exceptions.NotAuthenticated("The X-Device-Id and X-Device-Token headers are required.")
-        try:
-            device_uuid = uuid.UUID(device_id)
-        except ValueError:
-            raise exceptions.AuthenticationFailed(_DEVICE_TOKEN_INVALID) from None
-        token_hash = hash_device_token(token)
+        device_uuid, token_hash = device_presented(
+            request.headers.get("X-Device-Id", ""), request.headers.get("X-Device-Token", "")
+        )
         window = KioskThrottle().window_for(device_uuid, token_hash)  # counted in the credentials' round trip
         credentials = selectors.kiosk_for_device_credentials(
             device_id=device_uuid, token_hash=token_hash, counter=window
         )
-        if credentials is None:
-            raise exceptions.AuthenticationFailed(_DEVICE_TOKEN_INVALID)
+        device_refused(credentials)
         if window is not None:
             request.kiosk_window_count = (window[0], credentials.count)
-        kiosk = credentials.kiosk
-        if not credentials.heartbeat_recent or not kiosk.online:
-            services.kiosk_record_heartbeat(kiosk=kiosk)
-        return (None, kiosk)
+        if credentials.heartbeat_due:
+            services.kiosk_record_heartbeat(kiosk=credentials.kiosk)
+        return (None, credentials.kiosk)
 
-    def authenticate_header(self, request: Request) -> str:
+    def authenticate_header(self, request: Request | None) -> str:
         return "Device"
 
 

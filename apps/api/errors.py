@@ -30,9 +30,9 @@ class CsrfMismatch(drf.APIException):
     default_code = ErrorCode.CSRF_MISMATCH
 
 
-# JSON routes outside the four surfaces (processor webhooks, the Pusher HTTP API, channel auth):
-# their errors use the agent-style envelope.
-OTHER_JSON_PREFIXES = ("/processor/", "/apps/", "/broadcasting/")
+# JSON routes outside the four surfaces (processor webhooks, the Pusher HTTP API and its /users/
+# alias, channel auth): their errors use the agent-style envelope.
+OTHER_JSON_PREFIXES = ("/processor/", "/apps/", "/broadcasting/", "/users/")
 
 
 def json_errors_for_path(path: str) -> bool:
@@ -42,11 +42,16 @@ def json_errors_for_path(path: str) -> bool:
 
 
 def error_body(request: HttpRequest, code: str, message: str, details: Any = None) -> dict:
+    return envelope(code, message, details, path=request.path, request_id=getattr(request, "request_id", None))
+
+
+def envelope(code: str, message: str, details: Any = None, *, path: str, request_id: str | None) -> dict:
+    """The error body for a request to `path` (the kiosk surface's carries the request id)."""
     error: dict[str, Any] = {"code": str(code), "message": message}
     if details is not None:
         error["details"] = details
-    if surface_for_path(request.path) == Surface.KIOSK:
-        error["request_id"] = getattr(request, "request_id", None)
+    if surface_for_path(path) == Surface.KIOSK:
+        error["request_id"] = request_id
     return {"error": error}
 
 
@@ -62,13 +67,13 @@ def too_large(exc: RequestDataTooBig | TooManyFieldsSent) -> tuple[ErrorCode, st
     return ErrorCode.PAYLOAD_TOO_LARGE, f"The request body is larger than the limit of {limit} bytes.", None, {}
 
 
-def _auth_code(request: HttpRequest) -> ErrorCode:
-    if surface_for_path(request.path) == Surface.KIOSK:
+def _auth_code(path: str) -> ErrorCode:
+    if surface_for_path(path) == Surface.KIOSK:
         return ErrorCode.DEVICE_TOKEN_INVALID
     return ErrorCode.UNAUTHENTICATED
 
 
-def _translate(exc: Exception, request: HttpRequest) -> tuple[ErrorCode, str, Any, dict]:
+def _translate(exc: Exception, path: str) -> tuple[ErrorCode, str, Any, dict]:
     """Map any exception to (code, message, details, headers)."""
     if isinstance(exc, DomainError):
         return exc.code, exc.message, exc.details, exc.headers
@@ -79,7 +84,7 @@ def _translate(exc: Exception, request: HttpRequest) -> tuple[ErrorCode, str, An
     if isinstance(exc, (RequestDataTooBig, TooManyFieldsSent)):
         return too_large(exc)
     if isinstance(exc, (drf.NotAuthenticated, drf.AuthenticationFailed)):
-        return _auth_code(request), str(exc.detail), None, {}
+        return _auth_code(path), str(exc.detail), None, {}
     if isinstance(exc, CsrfMismatch):
         return ErrorCode.CSRF_MISMATCH, str(exc.detail), None, {}
     if isinstance(exc, drf.Throttled):
@@ -105,15 +110,22 @@ def _translate(exc: Exception, request: HttpRequest) -> tuple[ErrorCode, str, An
     return ErrorCode.INTERNAL_ERROR, "An unexpected error occurred.", None, {}
 
 
-def exception_handler(exc: Exception, context: dict) -> Response:
-    """DRF EXCEPTION_HANDLER: every error on every surface goes through here."""
-    request = context["request"]
-    code, message, details, headers = _translate(exc, request)
-    set_rollback()  # roll back an enclosing atomic block, if any
-    if isinstance(exc, drf.MethodNotAllowed) and context.get("view") is not None:
-        headers = {**headers, "Allow": ", ".join(context["view"].allowed_methods)}
+def error_answer(exc: Exception, *, path: str, request_id: str | None) -> tuple[int, dict, dict]:
+    """(status, body, headers) answering `exc` on a request to `path`: the exception handler's
+    answer, also given by the kiosk hot path (apps.api.kiosk_hot_path), which runs outside DRF."""
+    code, message, details, headers = _translate(exc, path)
     if code == ErrorCode.SERVICE_UNAVAILABLE:
         headers = {**headers, "Retry-After": "5"}
     if getattr(exc, "auth_header", None):  # DRF names the surface's scheme on a 401 (RFC 9110)
         headers = {**headers, "WWW-Authenticate": exc.auth_header}
-    return error_response(request, code, message, details=details, headers=headers)
+    return STATUS_BY_CODE[code], envelope(code, message, details, path=path, request_id=request_id), headers
+
+
+def exception_handler(exc: Exception, context: dict) -> Response:
+    """DRF EXCEPTION_HANDLER: every error on every surface goes through here."""
+    request = context["request"]
+    status, body, headers = error_answer(exc, path=request.path, request_id=getattr(request, "request_id", None))
+    set_rollback()  # roll back an enclosing atomic block, if any
+    if isinstance(exc, drf.MethodNotAllowed) and context.get("view") is not None:
+        headers = {**headers, "Allow": ", ".join(context["view"].allowed_methods)}
+    return Response(body, status=status, headers=headers)

@@ -39,15 +39,20 @@ class RequestMetricsMiddleware:
     def __call__(self, request: HttpRequest) -> HttpResponse:
         started = time.perf_counter()
         response = self.get_response(request)
-        surface = surface_for_path(request.path)
-        if request.path.startswith("/panel/"):
-            surface = "panel"
-        REQUEST_LATENCY.labels(
-            surface=str(surface or "other"),
-            method=request.method if request.method in _METHODS else "OTHER",
-            status=str(response.status_code),
-        ).observe(time.perf_counter() - started)
+        observe_request(request.path, request.method, response.status_code, time.perf_counter() - started)
         return response
+
+
+def observe_request(path: str, method: str, status: int, seconds: float) -> None:
+    """Record one answered HTTP request (also called by the kiosk hot path, outside Django)."""
+    surface = surface_for_path(path)
+    if path.startswith("/panel/"):
+        surface = "panel"
+    REQUEST_LATENCY.labels(
+        surface=str(surface or "other"),
+        method=method if method in _METHODS else "OTHER",
+        status=str(status),
+    ).observe(seconds)
 
 
 class DatabaseFiguresCollector(Collector):

@@ -10,6 +10,11 @@ from apps.core.errors import STATUS_BY_CODE, ErrorCode
 _CLIENT_REQUEST_ID = re.compile(r"[A-Za-z0-9._:-]{1,128}")  # fullmatch: "$" would let a trailing newline in
 
 
+def request_id_for(client_id: str) -> str:
+    """The request's id: the client's X-Request-Id when well-formed, else a new one."""
+    return client_id if _CLIENT_REQUEST_ID.fullmatch(client_id) else uuid.uuid4().hex
+
+
 class RequestIdMiddleware:
     """Give every request an id: the client's X-Request-Id when well-formed, else a new one.
 
@@ -20,8 +25,7 @@ class RequestIdMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        client_id = request.headers.get("X-Request-Id", "")
-        request.request_id = client_id if _CLIENT_REQUEST_ID.fullmatch(client_id) else uuid.uuid4().hex
+        request.request_id = request_id_for(request.headers.get("X-Request-Id", ""))
         # Not reset on the way out: Django logs 4xx/5xx answers after the middleware returns.
         # The next request on this thread or task sets its own id.
         current_request_id.set(request.request_id)

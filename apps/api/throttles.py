@@ -30,13 +30,20 @@ class AtomicWindowThrottle(SimpleRateThrottle):
         self.key = self.get_cache_key(request, view)
         if self.key is None:
             return True
-        self.now = self.timer()
-        window = int(self.now // self.duration)
-        self.window_ends_at = (window + 1) * self.duration
+        window = self.start_window(self.timer())
         count = self.count_request(request, f"{self.key}:{window}", int(self.duration) + 1)
-        if count is None:
-            return True  # the cache keeps losing the key: fail open, as on a cache outage
-        return count <= self.num_requests or self.throttle_failure()
+        return self.admits(count) or self.throttle_failure()
+
+    def start_window(self, now: float) -> int:
+        """The number of the window `now` falls in (wait() counts to its end)."""
+        self.now = now
+        window = int(now // self.duration)
+        self.window_ends_at = (window + 1) * self.duration
+        return window
+
+    def admits(self, count: int | None) -> bool:
+        # None: the cache keeps losing the key: fail open, as on a cache outage
+        return count is None or count <= self.num_requests
 
     def count_request(self, request, window_key: str, timeout: int) -> int | None:
         return increment(window_key, timeout, security=self.security_limit)
@@ -48,7 +55,8 @@ class AtomicWindowThrottle(SimpleRateThrottle):
 class KioskThrottle(AtomicWindowThrottle):
     """Per paired device (its device id and token). Kiosk requests are the hottest, so
     DeviceAuthentication counts the request in the same Redis round trip as its credentials read
-    (`window_for`), and this judges that count. A wrong token counts in a bucket of its own, so
+    (`window_for`), and this judges that count (the kiosk hot path judges it with `admits` and
+    answers `wait()`, outside DRF). A wrong token counts in a bucket of its own, so
     it cannot use up a kiosk's limit."""
 
     scope = "kiosk"
@@ -63,7 +71,7 @@ class KioskThrottle(AtomicWindowThrottle):
         """The counter key and lifetime of the current window (None: no limit)."""
         if self.rate is None:
             return None
-        window = int(self.timer() // self.duration)
+        window = self.start_window(self.timer())
         return f"{self._bucket_key(device_id, token_hash)}:{window}", int(self.duration) + 1
 
     def count_request(self, request, window_key: str, timeout: int) -> int | None:

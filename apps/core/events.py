@@ -1,17 +1,31 @@
-"""The one function every service calls when something happened that owners may hear about.
+"""The one function a service calls when something happened: `emit(event)`, inside the
+transaction of the change.
 
-`emit` must run inside the service's transaction: the event row commits or rolls back with the
-change. Delivery (webhooks, real-time) is attached here and scheduled after commit, so nothing is
-sent for a change that rolled back.
+A domain event is a small frozen dataclass owned by the app it happened in (its
+`domain_events.py`), subclassing `Event`. One that owners hear about names its webhook
+(`webhook_name`, one of EVENT_NAMES) and builds its payload; kiosk- and agent-only events have
+none. `emit` records the webhook ones as a DomainEvent row (the outbox and audit trail), then
+calls every subscriber `config/event_subscribers.py` lists for the event's type, in order.
+
+Subscribers run at emit, inside the transaction, so they see the change as it was made; nothing
+they cause leaves before commit: webhook deliveries are rows of this transaction drained after
+commit, real-time messages are sent on commit (apps.realtime.broadcast), cache invalidations are
+repeated on commit. A rollback sends nothing. (docs/decisions.md "Domain events".)
+
+core imports no other app: the registry is found through settings.EVENT_SUBSCRIBERS.
 """
 
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from functools import cache
+from typing import ClassVar
 
+from django.conf import settings
 from django.db import transaction
+from django.utils.module_loading import import_string
 
 from apps.core.models import DomainEvent
-from apps.webhooks import outbox
 
+# The webhook events of the spec (section 6.1): what a subscription may ask for.
 EVENT_NAMES = (
     "order.created",
     "order.status_changed",
@@ -27,11 +41,41 @@ EVENT_NAMES = (
 )
 
 
-def emit(name: str, payload: dict[str, Any], *, owner_id: int) -> DomainEvent:
-    if name not in EVENT_NAMES:
-        raise ValueError(f"unknown event {name!r}")
+class Event:
+    """Base of every domain event. Subclasses are frozen dataclasses with an `owner_id`."""
+
+    webhook_name: ClassVar[str | None] = None  # None: no webhook (kiosk- or agent-only)
+    owner_id: int
+
+    def webhook_payload(self) -> dict:
+        """The webhook's `data` (docs/webhooks.md); only events with a webhook name have one."""
+        raise NotImplementedError(f"{type(self).__name__} has no webhook")
+
+
+# A subscriber gets the event and the DomainEvent row emit recorded for it (None without a webhook).
+Subscriber = Callable[[Event, DomainEvent | None], None]
+
+
+@cache
+def subscribers() -> Mapping[type[Event], Sequence[Subscriber]]:
+    """The registry named by settings.EVENT_SUBSCRIBERS, read once."""
+    return import_string(settings.EVENT_SUBSCRIBERS)
+
+
+def emit(event: Event) -> DomainEvent | None:
+    """Record `event` and hand it to its subscribers; returns the webhook row, if it has one."""
     if not transaction.get_connection().in_atomic_block:
         raise RuntimeError("events.emit must be called inside the transaction of the change")
-    event = DomainEvent.objects.create(name=name, owner_id=owner_id, payload=payload)
-    outbox.record(event)
-    return event
+    handlers = subscribers().get(type(event))
+    if handlers is None:
+        raise ValueError(f"{type(event).__name__} is not in the subscriber registry ({settings.EVENT_SUBSCRIBERS})")
+    record = None
+    if event.webhook_name is not None:
+        if event.webhook_name not in EVENT_NAMES:
+            raise ValueError(f"unknown webhook event {event.webhook_name!r}")
+        record = DomainEvent.objects.create(
+            name=event.webhook_name, owner_id=event.owner_id, payload=event.webhook_payload()
+        )
+    for handle in handlers:
+        handle(event, record)
+    return record

@@ -16,6 +16,7 @@ from django.db import close_old_connections, transaction
 logger = logging.getLogger(__name__)
 _pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="jobs")
 _beat_stop: threading.Event | None = None  # set to stop the embedded beat
+_stop_hooks: list = []  # apps' own background threads, stopped with the jobs (on_stop)
 
 
 def _run_in_thread(task, args, kwargs) -> None:
@@ -70,18 +71,24 @@ def _submit(task, args, kwargs) -> None:
         logger.info("not running %s: shutting down (the periodic sweep picks its work up)", task.name)
 
 
+def on_stop(hook) -> None:
+    """Call `hook()` when background work stops: an app registers its own threads here (the
+    webhook watchdog, from apps/webhooks/apps.py), so this module imports no app."""
+    if hook not in _stop_hooks:
+        _stop_hooks.append(hook)
+
+
 def stop_background_work(timeout: float) -> bool:
     """On shutdown (config/serve.py): stop the embedded beat, let the jobs already queued finish
-    and stop the webhook watchdog. Whether everything finished within `timeout` seconds; a job
+    and run the apps' stop hooks (on_stop). Whether everything finished within `timeout` seconds; a job
     cut short is redone by its periodic sweep after the restart."""
     if _beat_stop is not None:
         _beat_stop.set()
     pool_stopped = threading.Thread(target=_pool.shutdown, name="jobs-shutdown", daemon=True)
     pool_stopped.start()
     pool_stopped.join(timeout)
-    from apps.webhooks.transport import stop_watchdog
-
-    stop_watchdog()
+    for hook in _stop_hooks:
+        hook()
     return not pool_stopped.is_alive()
 
 

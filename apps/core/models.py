@@ -5,8 +5,8 @@ from django.utils import timezone
 class DomainEvent(models.Model):
     """Every domain event, written in the transaction of the change that caused it.
 
-    The webhook outbox and the real-time broadcasts hang off `apps.core.events.emit`; this row
-    is the audit trail and the source a missed delivery can be rebuilt from.
+    `apps.core.events.emit` writes one for each event with a webhook name; the webhook outbox
+    hangs off it, and it is the audit trail a missed delivery can be rebuilt from.
     """
 
     name = models.CharField(max_length=64)

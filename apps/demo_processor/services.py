@@ -1,6 +1,6 @@
 """What the demo processor does: the calls the service makes through the `stripe` library
 (intents, cancel, refunds, accounts, account links), the kiosk's demo card confirm, and demo
-onboarding. Every change commits before its event is sent (apps/demo_processor/events.py)."""
+onboarding. Every change commits before its event is sent (apps/demo_processor/processor_webhooks.py)."""
 
 import secrets
 import time
@@ -8,7 +8,7 @@ import time
 from django.db import transaction
 from django.db.models import Sum
 
-from apps.demo_processor import cards, events
+from apps.demo_processor import cards, processor_webhooks
 from apps.demo_processor.errors import DemoError, invalid, missing
 from apps.demo_processor.models import DemoAccount, DemoIntentStatus, DemoPaymentIntent, DemoRefund
 
@@ -170,7 +170,7 @@ def onboarding_finish(account_id: str) -> DemoAccount:
             raise missing("account", account_id, "account")
         account.charges_enabled = True
         account.save(update_fields=["charges_enabled"])
-    events.send("account.updated", account_json(account), account=account.account_id)
+    processor_webhooks.send("account.updated", account_json(account), account=account.account_id)
     return account
 
 
@@ -195,9 +195,9 @@ def confirm(*, intent_id: str, client_secret: str, card_number) -> tuple[int, di
         intent.save(update_fields=["status", "last_error"])
         body = intent_json(intent)
     if failure is None:
-        events.send("payment_intent.succeeded", body, account=intent.account_id)
+        processor_webhooks.send("payment_intent.succeeded", body, account=intent.account_id)
         return 200, body
-    events.send("payment_intent.payment_failed", body, account=intent.account_id)
+    processor_webhooks.send("payment_intent.payment_failed", body, account=intent.account_id)
     error = DemoError(402, "card_error", failure["message"], code=failure["code"], extra={"payment_intent": body})
     if "decline_code" in failure:
         error.extra["decline_code"] = failure["decline_code"]

@@ -7,8 +7,9 @@ from django.utils.crypto import constant_time_compare
 from apps.core.cache import get_many_and_increment
 from apps.kiosks.models import Kiosk
 
-# Kiosks poll every 2 s: their paired row is kept this long in the cache. Every service that
-# changes what it holds (pair, unpair, rename, online/offline) forgets it, so revocation is immediate.
+# Kiosks poll every 2 s: their paired row is kept this long in the cache. Every change of what it
+# holds (pair, unpair, rename, online/offline) emits an event whose subscriber forgets it
+# (kiosks/device_cache.py), so revocation is immediate.
 CREDENTIALS_CACHE_SECONDS = 10
 
 
@@ -27,6 +28,16 @@ class DeviceCredentials:
     heartbeat_recent: bool  # no heartbeat write is due yet
     count: int | None = None  # the caller's counter after this request (see below)
 
+    @property
+    def heartbeat_due(self) -> bool:
+        """Whether this request must record a heartbeat (kiosks.services.kiosk_record_heartbeat)."""
+        return not self.heartbeat_recent or not self.kiosk.online
+
+
+def credentials_cache_keys(device_id: uuid.UUID) -> list[str]:
+    """What every kiosk request reads from the cache: the paired row and the heartbeat marker."""
+    return [credentials_cache_key(device_id), heartbeat_cache_key(device_id)]
+
 
 def kiosk_for_device_credentials(
     *, device_id: uuid.UUID, token_hash: str, counter: tuple[str, int] | None = None
@@ -35,12 +46,23 @@ def kiosk_for_device_credentials(
     None (unknown, wrong or revoked).
 
     This runs on every kiosk request, so the cached row, the heartbeat marker and the caller's
-    `counter` (key, lifetime: the rate limit's window) are read and counted in one round trip."""
-    key, heartbeat_key = credentials_cache_key(device_id), heartbeat_cache_key(device_id)
+    `counter` (key, lifetime: the rate limit's window) are read and counted in one round trip.
+    The kiosk hot path (apps.api.kiosk_hot_path) makes that round trip on its asyncio client
+    and continues with `credentials_from_cache`."""
+    keys = credentials_cache_keys(device_id)
     if counter is None:
-        cached, count = cache.get_many([key, heartbeat_key]), None
+        cached, count = cache.get_many(keys), None
     else:
-        cached, count = get_many_and_increment([key, heartbeat_key], *counter)
+        cached, count = get_many_and_increment(keys, *counter)
+    return credentials_from_cache(device_id=device_id, token_hash=token_hash, cached=cached, count=count)
+
+
+def credentials_from_cache(
+    *, device_id: uuid.UUID, token_hash: str, cached: dict, count: int | None
+) -> DeviceCredentials | None:
+    """`kiosk_for_device_credentials` after its round trip: `cached` holds what was found of
+    `credentials_cache_keys`. Only a missing row reads the database (`credentials_need_database`)."""
+    key = credentials_cache_key(device_id)
     kiosk = cached.get(key)
     if kiosk is None:
         kiosk = Kiosk.objects.select_related("business").filter(device_id=device_id, unpaired_at=None).first()
@@ -49,7 +71,12 @@ def kiosk_for_device_credentials(
         cache.set(key, kiosk, timeout=CREDENTIALS_CACHE_SECONDS)
     if not constant_time_compare(kiosk.token_hash, token_hash):
         return None
-    return DeviceCredentials(kiosk=kiosk, heartbeat_recent=heartbeat_key in cached, count=count)
+    return DeviceCredentials(kiosk=kiosk, heartbeat_recent=heartbeat_cache_key(device_id) in cached, count=count)
+
+
+def credentials_need_database(*, device_id: uuid.UUID, cached: dict) -> bool:
+    """Whether `credentials_from_cache` will read the database (async callers run it in a thread then)."""
+    return credentials_cache_key(device_id) not in cached
 
 
 def kiosk_profile(kiosk: Kiosk) -> Kiosk:

@@ -1,4 +1,6 @@
-"""State changes for kiosks: pairing codes, pairing, unpairing, heartbeats and presence."""
+"""State changes for kiosks: pairing codes, pairing, unpairing, heartbeats and presence. Each
+change that makes the device's cached credentials stale emits an event (kiosks/domain_events.py);
+config/event_subscribers.py lists what each causes."""
 
 import secrets
 import uuid
@@ -12,10 +14,9 @@ from apps.accounts.models import Business
 from apps.accounts.suspension import ensure_owner_not_suspended
 from apps.core import events
 from apps.core.errors import DomainError, ErrorCode
-from apps.core.timefmt import iso_z
 from apps.kiosks import selectors
+from apps.kiosks.domain_events import KioskCameOnline, KioskPaired, KioskRenamed, KioskUnpaired, KioskWentOffline
 from apps.kiosks.models import Kiosk, PairingCode, hash_device_token, hash_pairing_code
-from apps.realtime import events as realtime_events
 
 PAIRING_CODE_TTL = timedelta(minutes=15)
 # Heartbeats are written at most this often per kiosk; the 90 s offline rule has ample margin.
@@ -80,7 +81,7 @@ def kiosk_pair(*, code: str, device_id: uuid.UUID, device_name: str) -> tuple[Ki
             pairing_code.used_at = now
             pairing_code.kiosk = kiosk
             pairing_code.save(update_fields=["used_at", "kiosk"])
-            _forget_credentials(kiosk)  # a re-paired device's old token must stop at once
+            events.emit(KioskPaired(kiosk))  # a re-paired device's old token must stop at once
     except IntegrityError as exc:  # a concurrent pairing of the same device won
         raise DomainError(ErrorCode.DEVICE_ALREADY_PAIRED, "This device was paired by another request.") from exc
     return kiosk, token
@@ -88,9 +89,9 @@ def kiosk_pair(*, code: str, device_id: uuid.UUID, device_name: str) -> tuple[Ki
 
 def kiosk_unpair(*, kiosk: Kiosk) -> None:
     """Revoke the device token at once: the next request with it answers 401."""
-    Kiosk.objects.filter(pk=kiosk.pk).update(unpaired_at=timezone.now(), token_hash="", online=False)
-    cache.delete(selectors.heartbeat_cache_key(kiosk.device_id))
-    _forget_credentials(kiosk)
+    with transaction.atomic():
+        Kiosk.objects.filter(pk=kiosk.pk).update(unpaired_at=timezone.now(), token_hash="", online=False)
+        events.emit(KioskUnpaired(kiosk))
 
 
 def kiosk_record_heartbeat(*, kiosk: Kiosk) -> None:
@@ -106,28 +107,9 @@ def kiosk_record_heartbeat(*, kiosk: Kiosk) -> None:
     with transaction.atomic():
         came_online = Kiosk.objects.filter(pk=kiosk.pk, online=False).update(online=True, last_seen_at=now)
         if came_online:
-            events.emit(
-                "kiosk.online",
-                {
-                    "kiosk_id": kiosk.pk,
-                    "kiosk_name": kiosk.name,
-                    "location": kiosk.location,
-                    "online_at": iso_z(now),
-                },
-                owner_id=kiosk.business.owner_id,
-            )
-            realtime_events.kiosk_status_changed(kiosk, online=True, at=now)
+            events.emit(KioskCameOnline(kiosk, at=now))  # forgets the cached offline row
     kiosk.online, kiosk.last_seen_at = True, now
     cache.set(selectors.heartbeat_cache_key(kiosk.device_id), 1, timeout=HEARTBEAT_WRITE_INTERVAL_SECONDS)
-    _forget_credentials(kiosk)
-
-
-def _forget_credentials(kiosk: Kiosk) -> None:
-    """Drop the cached credentials now and again at commit, so a request racing the change
-    cannot put the old row back for the cache's lifetime."""
-    key = selectors.credentials_cache_key(kiosk.device_id)
-    cache.delete(key)
-    transaction.on_commit(lambda: cache.delete(key))
 
 
 OFFLINE_AFTER = timedelta(seconds=90)
@@ -143,20 +125,7 @@ def kiosks_mark_offline() -> int:
         with transaction.atomic():
             if not Kiosk.objects.filter(pk=kiosk.pk, online=True, last_seen_at__lt=cutoff).update(online=False):
                 continue
-            events.emit(
-                "kiosk.offline",
-                {
-                    "kiosk_id": kiosk.pk,
-                    "kiosk_name": kiosk.name,
-                    "location": kiosk.location,
-                    "offline_at": iso_z(timezone.now()),
-                    "last_seen_at": iso_z(kiosk.last_seen_at),
-                },
-                owner_id=kiosk.business.owner_id,
-            )
-            realtime_events.kiosk_status_changed(kiosk, online=False, at=timezone.now())
-        cache.delete(selectors.heartbeat_cache_key(kiosk.device_id))
-        _forget_credentials(kiosk)
+            events.emit(KioskWentOffline(kiosk, at=timezone.now(), last_seen_at=kiosk.last_seen_at))
         marked += 1
     return marked
 
@@ -174,6 +143,6 @@ def kiosk_rename(*, kiosk: Kiosk, name: str, location: str) -> Kiosk:
         raise DomainError(ErrorCode.VALIDATION_ERROR, "The kiosk is invalid.", details={"name": ["Enter a name."]})
     with transaction.atomic():
         Kiosk.objects.filter(pk=kiosk.pk).update(name=name[:200], location=location[:200])
-        _forget_credentials(kiosk)
+        events.emit(KioskRenamed(kiosk))
     kiosk.name, kiosk.location = name[:200], location[:200]
     return kiosk

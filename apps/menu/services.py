@@ -1,9 +1,12 @@
 """State changes for menus."""
 
+from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from apps.accounts.models import Business
 from apps.core import events
+from apps.core.errors import DomainError, ErrorCode
+from apps.menu.domain_events import InventoryLow
 from apps.menu.models import Catalog, Category, MenuItem, ModifierGroup, ModifierOption
 
 
@@ -42,27 +45,13 @@ def stock_consume(*, quantities: dict[int, int], owner_id: int) -> None:
         item.save(update_fields=["stock"])
         threshold = item.low_stock_threshold
         if threshold is not None and before > threshold >= item.stock:
-            events.emit(
-                "inventory.low",
-                {
-                    "menu_item_id": item.pk,
-                    "name": item.name,
-                    "stock": item.stock,
-                    "low_stock_threshold": threshold,
-                    "sold_out": item.stock == 0,
-                },
-                owner_id=owner_id,
-            )
+            events.emit(InventoryLow(item, owner_id=owner_id))
 
 
 # --- Owner panel edits (issue 8). Each validates with the model's own validators. ----------
 
 
 def _save_validated(instance, fields: dict, *, exclude: list[str]):
-    from django.core.exceptions import ValidationError
-
-    from apps.core.errors import DomainError, ErrorCode
-
     for name, value in fields.items():
         setattr(instance, name, value)
     try:
@@ -99,8 +88,6 @@ def menu_item_save(*, item: MenuItem, **fields) -> MenuItem:
 
 
 def modifier_group_save(*, group: ModifierGroup, **fields) -> ModifierGroup:
-    from apps.core.errors import DomainError, ErrorCode
-
     if fields.get("min", group.min) > fields.get("max", group.max):
         raise DomainError(
             ErrorCode.VALIDATION_ERROR, "The menu entry is invalid.", details={"min": ["Must not exceed max."]}

@@ -9,7 +9,7 @@ from django.utils import timezone
 from apps.core import events
 from apps.core.errors import DomainError, ErrorCode
 from apps.menu import services as menu_services
-from apps.orders import payloads
+from apps.orders.domain_events import OrderCreated, OrderStatusChanged, PaymentCaptured
 from apps.orders.models import Order, OrderStatus
 
 S = OrderStatus
@@ -36,21 +36,17 @@ def move(order: Order, to_status: str) -> None:
     order.updated_at = timezone.now()
     order.save(update_fields=["status", "updated_at"])
     if to_status in _ANNOUNCED:
-        events.emit("order.status_changed", payloads.order_status_changed(order, previous), owner_id=order.owner_id)
+        events.emit(OrderStatusChanged(order, previous=previous))
 
 
 def fire(order: Order, *, intent_id: str, amount_cents: int) -> None:
     """Payment captured: paid, then confirmed (sent to the kitchen); stock falls."""
     move(order, S.PAID)
-    events.emit(
-        "payment.captured",
-        payloads.payment_captured(order, intent_id=intent_id, amount_cents=amount_cents),
-        owner_id=order.owner_id,
-    )
+    events.emit(PaymentCaptured(order, intent_id=intent_id, amount_cents=amount_cents))
     move(order, S.CONFIRMED)
     quantities: dict[int, int] = {}
     for line in order.lines.all():
         if line.menu_item_id:
             quantities[line.menu_item_id] = quantities.get(line.menu_item_id, 0) + line.quantity
     menu_services.stock_consume(quantities=quantities, owner_id=order.owner_id)
-    events.emit("order.created", payloads.order_created(order), owner_id=order.owner_id)
+    events.emit(OrderCreated(order))

@@ -1,22 +1,19 @@
 """State changes for orders. The cart is replaced whole on each POST (spec 4.2 rule 4)."""
 
-from typing import TYPE_CHECKING
-
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
 from apps.accounts.models import Business, User
+from apps.core import events
+from apps.core.actor import API_KEY, ORDERS_WRITE, Actor, may_act_for
 from apps.core.errors import DomainError, ErrorCode
 from apps.orders import cart, fulfilment
+from apps.orders.domain_events import CartReplaced
 from apps.orders.models import Order, OrderLine, OrderStatus
 from apps.orders.totals import order_totals
-from apps.realtime import events as realtime_events
 from apps.sessions import selectors as session_selectors
 from apps.sessions.models import ENDED_STATUSES, Session, SessionStatus
-
-if TYPE_CHECKING:
-    from apps.owner_api.models import OwnerApiKey
 
 
 def _next_order_number(business_id: int) -> str:
@@ -75,25 +72,19 @@ def cart_replace(*, agent: User, session_public_id: str, lines: list[dict]) -> t
             )
             for position, line in enumerate(priced)
         )
-    session.business = business
-    order = Order.objects.prefetch_related("lines").get(pk=order.pk)
-    realtime_events.order_updated(session, order)  # the kiosk shows the cart as the agent builds it
+        session.business = business
+        order = Order.objects.prefetch_related("lines").get(pk=order.pk)
+        events.emit(CartReplaced(session, order))  # the kiosk shows the cart as the agent builds it
     return session, order
 
 
-def order_set_fulfilment_status(
-    *, order_id: int, by_user: User | None = None, status: str, by_api_key: "OwnerApiKey | None" = None
-) -> Order:
+def order_set_fulfilment_status(*, order_id: int, actor: Actor, status: str) -> Order:
     """Owners and managers move a fired order through preparing, ready and completed; so does
     an owner API key with the `orders:write` scope, acting for its owner."""
-    if by_api_key is not None:
-        if not by_api_key.allows("orders:write"):
+    if ORDERS_WRITE not in actor.scopes:
+        if actor.who == API_KEY:
             raise DomainError(ErrorCode.FORBIDDEN, "This API key may not move orders.")
-        owner_id = by_api_key.owner_id
-    elif by_user is None or by_user.is_agent or not by_user.panel_role:
         raise DomainError(ErrorCode.FORBIDDEN, "Orders are moved by owners and managers.")
-    else:
-        owner_id = by_user.owner_id
     if status not in fulfilment.FULFILMENT_STATUSES:
         raise DomainError(
             ErrorCode.VALIDATION_ERROR,
@@ -101,8 +92,8 @@ def order_set_fulfilment_status(
             details={"status": [f"Must be one of: {', '.join(fulfilment.FULFILMENT_STATUSES)}."]},
         )
     with transaction.atomic():
-        order = Order.objects.select_for_update().filter(pk=order_id, owner_id=owner_id).first()
-        if order is None:
+        order = Order.objects.select_for_update().filter(pk=order_id).first()
+        if order is None or not may_act_for(actor, order.owner_id, ORDERS_WRITE):
             raise DomainError(ErrorCode.NOT_FOUND, "No such order.")
         fulfilment.move(order, status)
     return order

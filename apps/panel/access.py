@@ -12,6 +12,7 @@ from django.db.models import Model, QuerySet
 from django.http import Http404, HttpRequest
 from django.shortcuts import render
 
+from apps.accounts.actors import panel_member
 from apps.accounts.models import PanelRole, User
 
 OWNER_ONLY = "owner-only"  # billing, agents, webhooks, API keys
@@ -19,13 +20,7 @@ ANY_ROLE = "any-role"
 
 
 def is_panel_user(user) -> bool:
-    return bool(
-        user.is_authenticated
-        and user.is_active
-        and not user.is_agent
-        and user.panel_role in PanelRole.values
-        and user.owner_id is not None
-    )
+    return user.is_authenticated and panel_member(user)
 
 
 def can_manage_owner_pages(user: User) -> bool:

@@ -31,6 +31,13 @@ def remember_server_loop() -> None:
     _server_loop = asyncio.get_running_loop()
 
 
+def server_loop() -> asyncio.AbstractEventLoop | None:
+    """The web process's loop once a WebSocket connected there (where the embedded mode's
+    in-memory state lives), else None."""
+    loop = _server_loop
+    return loop if loop is not None and loop.is_running() else None
+
+
 def broadcast(channels: list[str], event: str, data: dict) -> None:
     """Send `event` with `data` to every connection subscribed to any of `channels`, after commit."""
     message = layer_message(channels, event, data)

@@ -12,12 +12,14 @@ import time
 from urllib.parse import parse_qs
 
 from channels.consumer import get_handler_name
+from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
 from apps.realtime import protocol as p
 from apps.realtime.broadcast import remember_server_loop, send
 from apps.realtime.hub import fanout_message, hub, stop_hub
+from apps.realtime.keepalive import timer_wheel
 from apps.realtime.presence import Change, presence_store
 from apps.realtime.signing import channel_auth_valid
 
@@ -30,20 +32,33 @@ class PusherConsumer(AsyncWebsocketConsumer):
     # No channel-layer inbox per connection: the process's hub receives for all of them.
     channel_layer_alias = "none: the hub receives for every connection"
 
-    async def dispatch(self, message):
-        # Channels' dispatch closes stale database connections on a worker thread before every
-        # message; this consumer never touches the database, so skip that thread hop.
-        await getattr(self, get_handler_name(message))(message)
-
     async def __call__(self, scope, receive, send):
+        # Channels' own loop (await_many_dispatch) keeps a second task per connection waiting on
+        # `receive` and makes a new one per frame; with no channel-layer inbox there is only
+        # one source, so one plain loop on the application's task does the same job.
+        self.scope, self.base_send, self.channel_layer = scope, send, None
         try:
-            await super().__call__(scope, receive, send)
+            while True:
+                await self.dispatch(await receive())
+        except StopConsumer:
+            pass
         except asyncio.CancelledError:
             # daphne cancels every application when it shuts down: tell the client to reconnect
             # at once (to another process) and let the other members know this one has left.
             await self._leave_everything()
             await send({"type": "websocket.close", "code": p.RECONNECT})
             raise
+
+    async def dispatch(self, message):
+        # Channels' dispatch closes stale database connections on a worker thread before every
+        # message; this consumer never touches the database, so skip that thread hop.
+        await getattr(self, get_handler_name(message))(message)
+
+    async def websocket_disconnect(self, message):
+        # Channels' own also hops to a thread to close database connections (10,000 hops when
+        # a process closes its sockets at a deploy); there are no groups to leave either.
+        await self.disconnect(message["code"])
+        raise StopConsumer
 
     # --------------------------------------------------------------------------- lifecycle
 
@@ -57,10 +72,9 @@ class PusherConsumer(AsyncWebsocketConsumer):
         self.socket_id = p.new_socket_id()
         self.subscriptions: dict[str, str | None] = {}  # channel -> presence user id (or None)
         self.presence_members: dict[str, set[str]] = {}  # presence channel -> members this client knows
-        self.last_heard = self.last_touched = time.monotonic()
+        self.last_heard = time.monotonic()
         self.ping_sent_at: float | None = None
         self.client_event_window = (0, 0)  # (second, count) for the client-event rate limit
-        self.watchdog: asyncio.Task | None = None
         await self.accept()
         refusal = self._handshake_refusal()
         if refusal is not None:
@@ -71,7 +85,7 @@ class PusherConsumer(AsyncWebsocketConsumer):
         _open_connections.add(self)
         established = {"socket_id": self.socket_id, "activity_timeout": settings.REALTIME_ACTIVITY_TIMEOUT}
         await self.send(p.frame("pusher:connection_established", established))
-        self.watchdog = asyncio.create_task(self._watch())
+        timer_wheel().schedule(self, self.last_heard + settings.REALTIME_ACTIVITY_TIMEOUT)
 
     def _handshake_refusal(self) -> tuple[int, str] | None:
         if self.scope["url_route"]["kwargs"].get("key") != settings.REALTIME_APP_KEY:
@@ -93,40 +107,46 @@ class PusherConsumer(AsyncWebsocketConsumer):
         await self._leave_everything()
         await self.close(code=p.RECONNECT)
 
+    def holds_user(self, user_id: str) -> bool:
+        """Whether this connection joined a presence channel as `user_id`: the user that the HTTP
+        API's terminate_connections names (our connections carry no other user identity)."""
+        return user_id in self.subscriptions.values()
+
+    async def terminate(self) -> None:
+        """terminate_connections: 4009 is in Pusher's do-not-reconnect range, so pusher-js stays off."""
+        await self.send(p.error_frame(p.UNAUTHORIZED, "The app terminated this user's connections."))
+        await self._leave_everything()
+        await self.close(code=p.UNAUTHORIZED)
+
     async def _leave_everything(self) -> None:
         _open_connections.discard(self)
-        if getattr(self, "watchdog", None) is not None and self.watchdog is not asyncio.current_task():
-            self.watchdog.cancel()
+        timer_wheel().cancel(self)
         for channel in list(getattr(self, "subscriptions", {})):
             try:
                 await self._unsubscribe(channel)
             except Exception:
                 logger.exception("could not leave %s cleanly", channel)
 
-    async def _watch(self) -> None:
-        """Ping a client silent for activity_timeout; close it (4201) when no pong comes in time."""
-        timeout, pong_timeout = settings.REALTIME_ACTIVITY_TIMEOUT, settings.REALTIME_PONG_TIMEOUT
-        tick = max(0.1, min(5.0, timeout / 4, pong_timeout / 4))
-        while True:
-            await asyncio.sleep(tick)
-            now = time.monotonic()
-            if self.ping_sent_at is not None and now - self.ping_sent_at > pong_timeout:
-                await self.send(p.error_frame(p.PONG_NOT_RECEIVED, "Pong reply not received"))
-                await self.close(code=p.PONG_NOT_RECEIVED)
-                return
-            if self.ping_sent_at is None and now - self.last_heard > timeout:
-                self.ping_sent_at = now
-                await self.send(p.frame("pusher:ping", {}))
+    async def check_activity(self, now: float) -> float | None:
+        """Called by the process's timer wheel (keepalive.py) when this connection's check is
+        due: ping a client silent for activity_timeout, close it (4201) when no pong came in
+        time. Returns when to look again (None: closed)."""
+        if self.ping_sent_at is not None:
+            answer_by = self.ping_sent_at + settings.REALTIME_PONG_TIMEOUT
+            if now < answer_by:
+                return answer_by
+            await self.send(p.error_frame(p.PONG_NOT_RECEIVED, "Pong reply not received"))
+            await self.close(code=p.PONG_NOT_RECEIVED)
+            return None
+        ping_at = self.last_heard + settings.REALTIME_ACTIVITY_TIMEOUT
+        if now < ping_at:
+            return ping_at  # the client spoke since this check was scheduled
+        self.ping_sent_at = now
+        await self.send(p.frame("pusher:ping", {}))
+        return now + settings.REALTIME_PONG_TIMEOUT
 
     async def _heard_from_client(self) -> None:
-        now = time.monotonic()
-        self.last_heard, self.ping_sent_at = now, None
-        if now - self.last_touched < min(30.0, settings.REALTIME_ACTIVITY_TIMEOUT / 2):
-            return
-        self.last_touched = now  # a sign of life: push this socket's presence deadlines forward
-        for channel, user_id in list(self.subscriptions.items()):
-            if user_id is not None:
-                await self._announce(channel, await presence_store().touch(channel, self.socket_id))
+        self.last_heard, self.ping_sent_at = time.monotonic(), None
 
     # --------------------------------------------------------------------------- messages in
 
@@ -193,8 +213,10 @@ class PusherConsumer(AsyncWebsocketConsumer):
                 await self._publish(channel, p.MEMBER_ADDED, added, skip_self=True)
             await self._announce(channel, change)
             return
-        self.subscriptions[channel] = None
-        hub().join(channel, self)
+        if channel not in self.subscriptions:
+            self.subscriptions[channel] = None
+            hub().join(channel, self)
+            await presence_store().subscribe(channel)  # the HTTP API's subscription_count
         await self.send(p.frame("pusher_internal:subscription_succeeded", {}, channel))
 
     async def _unsubscribe(self, channel: str) -> None:
@@ -203,6 +225,8 @@ class PusherConsumer(AsyncWebsocketConsumer):
         hub().leave(channel, self)
         if user_id is not None:
             await self._announce(channel, await presence_store().leave(channel, self.socket_id))
+        else:
+            await presence_store().unsubscribe(channel)
 
     async def _announce(self, channel: str, change: Change) -> None:
         """`member_removed` for every user whose last connection has gone."""

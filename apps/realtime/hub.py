@@ -32,6 +32,11 @@ def fanout_message(channels: list[str], event: str, data, *, skip: str | None = 
     return {"type": MESSAGE_TYPE, "channels": channels, "event": event, "data": data, "skip": skip, "extra": extra}
 
 
+def terminate_message(user_id: str) -> dict:
+    """The HTTP API's terminate_connections, to every process: close that user's connections."""
+    return {"type": MESSAGE_TYPE, "terminate_user": user_id}
+
+
 class Hub:
     def __init__(self):
         self.subscribers: dict[str, set] = {}  # Pusher channel -> this process's consumers on it
@@ -109,6 +114,9 @@ class Hub:
                 await asyncio.sleep(1)
 
     async def deliver(self, message: dict) -> None:
+        if "terminate_user" in message:
+            await self._terminate(message["terminate_user"])
+            return
         event, data, skip, extra = message["event"], message["data"], message.get("skip"), message.get("extra")
         frames = protocol.FrameMaker(event, data, extra)  # the data is JSON-encoded once for all channels
         for channel in message["channels"]:
@@ -122,6 +130,15 @@ class Hub:
                 if event in MEMBERSHIP_EVENTS and not consumer.membership_news(channel, event, data["user_id"]):
                     continue
                 await consumer.base_send(reply)
+
+    async def _terminate(self, user_id: str) -> None:
+        connections = {consumer for consumers in self.subscribers.values() for consumer in consumers}
+        for consumer in connections:
+            if consumer.holds_user(user_id):
+                try:
+                    await consumer.terminate()
+                except Exception:  # one broken connection must not spare the others
+                    logger.exception("could not terminate a connection of %s", user_id)
 
 
 _hubs: dict[int, Hub] = {}

@@ -3,8 +3,8 @@ kiosk's cached status, webhooks); the one action ends a stuck session as a techn
 
 from django.contrib import admin, messages
 
+from apps.billing.services import ending
 from apps.core.errors import DomainError
-from apps.sessions import services
 from apps.sessions.models import Session, SessionStatus
 
 ADMIN_END_NOTE = "Ended by the service's support team."
@@ -30,7 +30,7 @@ class SessionAdmin(admin.ModelAdmin):
         skipped, ended = queryset.count() - len(public_ids), 0
         for public_id in public_ids:
             try:
-                session = services.session_release(public_id=public_id, notes=ADMIN_END_NOTE)
+                session = ending.session_release(public_id=public_id, notes=ADMIN_END_NOTE)
             except DomainError as exc:  # e.g. the processor would not cancel the payment
                 self.message_user(request, f"{public_id} was not ended: {exc.message}", messages.ERROR)
                 continue

@@ -12,7 +12,8 @@ from django.utils import timezone
 from apps.accounts.models import User
 from apps.core.errors import DomainError, ErrorCode
 from apps.kiosks.models import Kiosk
-from apps.sessions import payloads, status_cache
+from apps.sessions import status_cache
+from apps.sessions.bodies import status_body
 from apps.sessions.models import Session, SessionStatus
 
 _NOT_FOUND = "No such session."
@@ -113,7 +114,7 @@ def session_status_body_for_kiosk(*, kiosk: Kiosk, public_id: str) -> dict:
     """The status poll's body: the cached copy while the session has not moved (status_cache)."""
 
     def read() -> dict:
-        return payloads.status_body(session_status_for_kiosk(kiosk=kiosk, public_id=public_id))
+        return status_body(session_status_for_kiosk(kiosk=kiosk, public_id=public_id))
 
     return status_cache.status_body(kiosk_id=kiosk.pk, public_id=public_id, read=read)
 

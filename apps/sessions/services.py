@@ -1,10 +1,12 @@
 """State changes for sessions. Each function is one transition of `state_machine.TRANSITIONS`,
-runs in one transaction, emits its domain event inside it and moves the kiosk poll's cached
-status on (status_cache.session_moved)."""
+runs in one transaction and emits its domain event inside it (sessions/domain_events.py); what
+each event causes (webhooks, real-time messages, the kiosk poll's cached status) is listed in
+config/event_subscribers.py."""
 
 from datetime import timedelta
 
 from django.db import IntegrityError, transaction
+from django.db.models import Exists
 from django.utils import timezone
 
 from apps.accounts.models import AgentStatus, User
@@ -12,9 +14,9 @@ from apps.accounts.suspension import ensure_owner_not_suspended
 from apps.core import events
 from apps.core.errors import DomainError, ErrorCode
 from apps.kiosks.models import Kiosk
-from apps.realtime import events as realtime_events
-from apps.sessions import payloads, selectors, status_cache
-from apps.sessions.models import OPEN_STATUSES, EndReason, Session, SessionStatus
+from apps.sessions import selectors
+from apps.sessions.domain_events import SessionAccepted, SessionEnded, SessionMoved, SessionStarted
+from apps.sessions.models import OPEN_STATUSES, Session, SessionStatus
 from apps.sessions.state_machine import next_status
 from apps.video.recordings import recording_start
 
@@ -34,8 +36,7 @@ def session_start(*, kiosk: Kiosk, customer_locale: str) -> Session:
                 kiosk=kiosk,
                 customer_locale=customer_locale,
             )
-            events.emit("session.started", payloads.session_started(session), owner_id=session.owner_id)
-            realtime_events.session_started(session)
+            events.emit(SessionStarted(session))
     except IntegrityError:  # a concurrent start on the same kiosk won the unique constraint
         existing = Session.objects.filter(kiosk=kiosk, status__in=OPEN_STATUSES).first()
         if existing is None:
@@ -55,6 +56,16 @@ def _in_progress(session: Session) -> DomainError:
 def session_accept(*, public_id: str, agent: User) -> Session:
     """Claim a pending session. A single conditional UPDATE decides the race: exactly one of
     any number of concurrent callers wins; the others get 409 SESSION_ALREADY_ACCEPTED."""
+    live = Session.objects.filter(agent=agent, status__in=(SessionStatus.ACTIVE, SessionStatus.PAYMENT))
+    seen = (
+        selectors.sessions_visible_to_agent(agent)
+        .filter(public_id=public_id)
+        .annotate(agent_busy=Exists(live))
+        .values_list("status", "agent_busy")
+        .first()
+    )
+    if seen is not None and seen[0] != SessionStatus.PENDING:  # None: the locked read says 404
+        _refuse_lost_accept(status=seen[0], agent_busy=seen[1])
     with transaction.atomic():
         session = selectors.session_visible_to_agent(agent=agent, public_id=public_id)
         # Serialise this agent's own accepts, so one agent never holds two live sessions; the
@@ -74,49 +85,31 @@ def session_accept(*, public_id: str, agent: User) -> Session:
                 raise DomainError(ErrorCode.SESSION_ALREADY_ACCEPTED, "Another agent accepted this session first.")
             next_status(session.status, "accept")  # raises SESSION_ALREADY_ENDED
         session.status, session.agent, session.accepted_at = SessionStatus.ACTIVE, agent, now
-        status_cache.session_moved(session.public_id)
         User.objects.filter(pk=agent.pk).update(agent_status=AgentStatus.BUSY, last_seen_at=now)
         agent.agent_status = AgentStatus.BUSY
-        events.emit("session.accepted", payloads.session_accepted(session), owner_id=session.owner_id)
-        realtime_events.session_accepted(session)
-        recording_start(session=session)
+        events.emit(SessionAccepted(session))
+        if session.business.session_recording:
+            recording_start(session_id=session.pk, public_id=session.public_id, started_at=session.accepted_at)
     return session
 
 
-def session_end(*, public_id: str, agent: User, reason: str, notes: str) -> Session:
-    """The accepting agent ends the session with one of the four reasons. A session in payment
-    is ended by billing (payment_abandon), which cancels its intent outside the row lock first."""
-    with transaction.atomic():
-        session = selectors.session_visible_to_agent(agent=agent, public_id=public_id, lock=True)
-        if session.status != SessionStatus.PAYMENT:
-            session_end_locked(session=session, agent=agent, reason=reason, notes=notes)
-            return session
-    from apps.billing.payments import payment_abandon  # billing builds on sessions
-
-    return payment_abandon(public_id=public_id, agent=agent, reason=reason, notes=notes)
+def _refuse_lost_accept(*, status: str, agent_busy: bool) -> None:
+    """An accept of a session already past pending has lost (a session never returns to pending):
+    refuse it from one read, without the transaction and row locks, with the locked path's errors
+    in its order. Most of a burst of agents accepting one session end here (bench/accept_race.py)."""
+    if agent_busy:
+        raise DomainError(ErrorCode.AGENT_HAS_ACTIVE_SESSION, "End your current session before accepting another.")
+    if status in OPEN_STATUSES:
+        raise DomainError(ErrorCode.SESSION_ALREADY_ACCEPTED, "Another agent accepted this session first.")
+    next_status(status, "accept")  # raises SESSION_ALREADY_ENDED
 
 
 def session_end_locked(*, session: Session, agent: User, reason: str, notes: str) -> None:
-    """The agent's end of `session`; the caller holds the transaction and the session row lock."""
+    """The agent's end of `session`; the caller holds the transaction and the session row lock.
+    Ending from any state, payment included, is apps/billing/services/ending.session_end."""
     if session.agent_id != agent.pk:
         raise DomainError(ErrorCode.SESSION_NOT_OWNED, "Only the agent who accepted this session can end it.")
     _close(session, action=f"end:{reason}", reason=reason, notes=notes)
-
-
-def session_release(*, public_id: str, notes: str) -> Session:
-    """End an accepted session whose agent can no longer serve it (disabled, or ended from the
-    super-admin) as `technical_issue`. It is the agent's own end call made on its behalf, so a
-    payment in progress is cancelled, the kiosk is told and `session.ended` is emitted the same
-    way. A session that ended meanwhile is returned as it is."""
-    session = Session.objects.select_related("agent").get(public_id=public_id)
-    if session.status not in (SessionStatus.ACTIVE, SessionStatus.PAYMENT) or session.agent is None:
-        return session
-    try:
-        return session_end(public_id=public_id, agent=session.agent, reason=EndReason.TECHNICAL_ISSUE, notes=notes)
-    except DomainError as exc:
-        if exc.code != ErrorCode.SESSION_ALREADY_ENDED:  # a kiosk cancel or a payment won the race
-            raise
-        return Session.objects.get(pk=session.pk)
 
 
 def session_cancel_by_kiosk(*, public_id: str, kiosk: Kiosk) -> Session:
@@ -135,13 +128,11 @@ def _close(session: Session, *, action: str, reason: str, notes: str) -> None:
     session.end_reason = reason
     session.notes = notes
     session.save(update_fields=["status", "ended_at", "end_reason", "notes"])
-    status_cache.session_moved(session.public_id)
     if session.agent_id is not None:
         User.objects.filter(pk=session.agent_id, agent_status=AgentStatus.BUSY).update(
             agent_status=AgentStatus.AVAILABLE, last_seen_at=session.ended_at
         )
-    events.emit("session.ended", payloads.session_ended(session), owner_id=session.owner_id)
-    realtime_events.session_closed(session, was_pending=was_pending)
+    events.emit(SessionEnded(session, was_pending=was_pending))
 
 
 def session_move(*, session: Session, action: str) -> None:
@@ -149,8 +140,7 @@ def session_move(*, session: Session, action: str) -> None:
     cancel_payment). The caller holds the transaction and the session row lock."""
     session.status = next_status(session.status, action)
     session.save(update_fields=["status"])
-    status_cache.session_moved(session.public_id)
-    realtime_events.session_status_changed(session)
+    events.emit(SessionMoved(session))
 
 
 def session_complete_paid(*, session: Session) -> None:

@@ -31,25 +31,46 @@ def _generation_key(public_id: str) -> str:
     return f"session-generation:{public_id}"
 
 
+def copy_keys(public_id: str) -> list[str]:
+    """The cache keys a poll reads: the copy and the session's current generation."""
+    return [_copy_key(public_id), _generation_key(public_id)]
+
+
+def current_copy(cached: dict, *, kiosk_id: int, public_id: str) -> dict | None:
+    """The copied body in `cached` (what was found of `copy_keys`) if it is current and kiosk
+    `kiosk_id`'s, else None (the poll reads the database: `status_body`)."""
+    copy, generation = cached.get(_copy_key(public_id)), cached.get(_generation_key(public_id))
+    if copy is not None and copy["generation"] == generation and copy["kiosk_id"] == kiosk_id:
+        return copy["body"]
+    return None
+
+
 def status_body(*, kiosk_id: int, public_id: str, read: Callable[[], dict]) -> dict:
     """The session's status body for kiosk `kiosk_id`: the cached copy while current, else
     `read()` (the database; it raises for a session that is not this kiosk's) stored anew."""
-    copy_key, generation_key = _copy_key(public_id), _generation_key(public_id)
-    cached = cache.get_many([copy_key, generation_key])
-    generation, copy = cached.get(generation_key), cached.get(copy_key)
-    if copy is not None and copy["generation"] == generation and copy["kiosk_id"] == kiosk_id:
-        return copy["body"]
+    cached = cache.get_many(copy_keys(public_id))
+    body = current_copy(cached, kiosk_id=kiosk_id, public_id=public_id)
+    if body is not None:
+        return body
     body = read()
     cache.set(
-        copy_key,
-        {"generation": generation, "kiosk_id": kiosk_id, "body": body},
+        _copy_key(public_id),
+        {"generation": cached.get(_generation_key(public_id)), "kiosk_id": kiosk_id, "body": body},
         timeout=settings.KIOSK_STATUS_COPY_SECONDS,
     )
     return body
 
 
 def session_moved(public_id: str) -> None:
-    """Every transition calls this in its transaction: no copy read before it is served again."""
+    """Every transition calls this in its transaction (through forget_status): no copy read
+    before it is served again. The bump at emit keeps a copy read before the change from being
+    served once it commits, even if the process dies before its commit callbacks; the bump at
+    commit drops a copy read while the change was in flight. A rollback costs one cache miss."""
     key = _generation_key(public_id)
     increment(key, GENERATION_SECONDS)
     transaction.on_commit(lambda: increment(key, GENERATION_SECONDS))
+
+
+def forget_status(event, recorded=None) -> None:
+    """Subscriber of every session transition (config/event_subscribers.py)."""
+    session_moved(event.session.public_id)

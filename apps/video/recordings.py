@@ -1,24 +1,22 @@
 """Session recordings: started with the call where the business records sessions, deleted 30
 days later by the retention sweep (spec section 8)."""
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from django.core.files.storage import default_storage
 from django.db import transaction
 from django.utils import timezone
 
-from apps.sessions.models import Session
 from apps.video.models import SessionRecording
 
 RETENTION = timedelta(days=30)
 
 
-def recording_start(*, session: Session) -> SessionRecording | None:
-    """Called inside the accept transaction: a recording row when the business records calls."""
-    if not session.business.session_recording:
-        return None
+def recording_start(*, session_id: int, public_id: str, started_at: datetime) -> SessionRecording:
+    """The recording row of an accepted session's call (sessions.services.session_accept calls
+    this inside the accept, where the business records calls)."""
     return SessionRecording.objects.create(
-        session=session, storage_prefix=f"recordings/{session.public_id}/", started_at=session.accepted_at
+        session_id=session_id, storage_prefix=f"recordings/{public_id}/", started_at=started_at
     )
 
 

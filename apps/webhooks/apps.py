@@ -2,6 +2,9 @@ from django.apps import AppConfig
 from django.core import checks
 from django.core.exceptions import ImproperlyConfigured
 
+from apps.core import jobs
+from apps.webhooks import secret_box, transport
+
 
 class WebhooksConfig(AppConfig):
     name = "apps.webhooks"
@@ -9,13 +12,12 @@ class WebhooksConfig(AppConfig):
 
     def ready(self) -> None:
         checks.register(_secret_keys_check)
+        jobs.on_stop(transport.stop_watchdog)  # the delivery watchdog thread ends with the jobs
 
 
 def _secret_keys_check(app_configs, **kwargs) -> list[checks.CheckMessage]:
     """Malformed WEBHOOK_SECRET_KEYS are reported by `manage.py check` and before migrate, not
     at the first subscription or delivery."""
-    from apps.webhooks import secret_box
-
     try:
         secret_box.box()
     except ImproperlyConfigured as exc:

@@ -29,3 +29,9 @@ def record(event: DomainEvent, subscriptions=None) -> list[WebhookDelivery]:
     for subscription_id in dict.fromkeys(d.subscription_id for d in deliveries if d.status == DeliveryStatus.PENDING):
         jobs.enqueue_on_commit(drain_subscription, subscription_id)
     return deliveries
+
+
+def webhook_deliveries(event, recorded: DomainEvent) -> None:
+    """Subscriber of every event with a webhook name (config/event_subscribers.py): the rows of
+    its deliveries, in the change's transaction, beside the DomainEvent row emit recorded."""
+    record(recorded)

@@ -1,4 +1,5 @@
-"""State changes for webhook subscriptions."""
+"""State changes for webhook subscriptions (the worker's delivery bookkeeping is in
+apps.webhooks.delivery_services)."""
 
 import secrets
 

@@ -20,10 +20,9 @@ import stripe
 from django.db.models.sql import UpdateQuery
 from playwright.sync_api import expect
 
-from apps.billing.models import OwnerBilling
 from tests import factories
 from tests.browser import new_page, screenshot_on_failure
-from tests.payments_support import ACCOUNT, CONNECT_SECRET, PLATFORM_SECRET, processor_event
+from tests.payments_support import ACCOUNT, CONNECT_SECRET, PLATFORM_SECRET, recorded_event
 from tests.processes import database_url_for_child, start_daphne, stop_daphne
 
 # Chromium logs every failed resource load as a console error; that is the browser's network log,
@@ -60,7 +59,7 @@ def world(transactional_db, settings) -> World:
     business = factories.BusinessFactory(name="Burger Barn")
     kiosk = factories.KioskFactory(business=business, name="Front counter", location="Main St")
     agent = factories.AgentFactory(owner=business.owner, name="Ada Agent", agent_status="offline")
-    OwnerBilling.objects.create(owner=business.owner, account_id=ACCOUNT, charges_enabled=True, payouts_enabled=True)
+    factories.OwnerBillingFactory(owner=business.owner, account_id=ACCOUNT, charges_enabled=True, payouts_enabled=True)
     category = factories.CategoryFactory(catalog=factories.CatalogFactory(business=business), name="Burgers")
     burger = factories.MenuItemFactory(category=category, name="Burger", price_cents=1000, description="Beef.")
     bun = factories.ModifierGroupFactory(item=burger, name="Bun", required=True, min=1, max=1)
@@ -108,10 +107,10 @@ class Server:
         return started.json()["session_id"]
 
     def processor_event(self, event_type: str, intent_id: str) -> None:
-        event = processor_event(event_type, {"id": intent_id, "object": "payment_intent"})
-        if event_type == "payment_intent.payment_failed":
-            event["data"]["object"]["last_payment_error"] = {"message": "Your card was declined."}
-        payload = json.dumps(event)
+        """The recorded payment_intent.* event for the intent (a decline's message: "Your card
+        was declined."), signed and posted to the server's connect webhook. By id only: the
+        payment row is the server's (on the embedded default, in its copy of the database)."""
+        payload = json.dumps(recorded_event(event_type, {"id": intent_id}))
         signature = stripe.WebhookSignature.generate_signature_header(payload, CONNECT_SECRET)
         answer = requests.post(
             f"{self.url}/processor/connect/webhook",

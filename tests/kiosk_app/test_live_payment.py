@@ -9,7 +9,7 @@ and the thank-you screen waits for payment_intent.succeeded."""
 import pytest
 from playwright.sync_api import expect
 
-from apps.billing.models import OwnerBilling
+from tests import factories
 from tests.agent_dashboard.conftest import Server as SignedEvents
 from tests.kiosk_app.conftest import as_paired, assert_no_console_errors
 from tests.payments_support import ACCOUNT, CONNECT_SECRET, PLATFORM_SECRET
@@ -45,7 +45,7 @@ window.Stripe = function (key, options) {
 
 def test_live_payments_use_the_processors_library_on_the_owners_account(world, kiosk, serve, open_page, processor):
     owner = world.business.owner
-    OwnerBilling.objects.create(owner=owner, account_id=ACCOUNT, charges_enabled=True, payouts_enabled=True)
+    factories.OwnerBillingFactory(owner=owner, account_id=ACCOUNT, charges_enabled=True, payouts_enabled=True)
     server = serve(
         PROCESSOR_SECRET_KEY="sk_test_standin",
         PROCESSOR_PUBLISHABLE_KEY="pk_test_kiosk",

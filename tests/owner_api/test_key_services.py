@@ -4,7 +4,6 @@ through the service and revokes them with an action."""
 
 import pytest
 from django.contrib.auth.hashers import check_password
-from django.test import Client
 from oauth2_provider.models import Application
 
 from apps.core.errors import DomainError
@@ -75,16 +74,8 @@ def test_keys_of_one_owner_never_see_another_owners_data(make_key, other_owner, 
     ] == ["Theirs"]
 
 
-@pytest.fixture
-def superuser_client(db):
-    admin = factories.UserFactory(is_staff=True, is_superuser=True)
-    client = Client()
-    client.force_login(admin)
-    return client
-
-
-def test_the_admin_creates_a_key_through_the_service_and_shows_the_secret_once(superuser_client, owner):
-    response = superuser_client.post(
+def test_the_admin_creates_a_key_through_the_service_and_shows_the_secret_once(admin_client, owner):
+    response = admin_client.post(
         "/admin/owner_api/ownerapikey/add/",
         {"owner": owner.pk, "name": "From admin", "scope_choices": ["orders:read", "kiosks:write"]},
         follow=True,
@@ -95,14 +86,14 @@ def test_the_admin_creates_a_key_through_the_service_and_shows_the_secret_once(s
     secret = message.split("client secret ")[1].split(".")[0]
     assert check_password(secret, key.application.client_secret)
     assert request_token(key.client_id, secret).status_code == 200
-    assert secret not in superuser_client.get(f"/admin/owner_api/ownerapikey/{key.pk}/change/").content.decode()
-    assert superuser_client.get("/admin/owner_api/ownerapikey/", {"q": key.client_id}).status_code == 200
+    assert secret not in admin_client.get(f"/admin/owner_api/ownerapikey/{key.pk}/change/").content.decode()
+    assert admin_client.get("/admin/owner_api/ownerapikey/", {"q": key.client_id}).status_code == 200
 
 
-def test_the_admin_revoke_action_kills_the_keys_tokens(superuser_client, make_key):
+def test_the_admin_revoke_action_kills_the_keys_tokens(admin_client, make_key):
     key, secret = make_key(["kiosks:write"])
     client = OwnerApiClient(token_for(key, secret))
-    response = superuser_client.post(
+    response = admin_client.post(
         "/admin/owner_api/ownerapikey/", {"action": "revoke_keys", "_selected_action": [key.pk]}, follow=True
     )
     assert response.status_code == 200

@@ -88,3 +88,10 @@ def test_another_owners_kiosk_is_not_found_on_every_route(api, stranger_kiosk):
     stranger_kiosk.refresh_from_db()
     assert stranger_kiosk.is_paired and stranger_kiosk.name != "Mine now"
     assert kiosk_client_for(stranger_kiosk).post("/api/public/kiosks/heartbeat").status_code in (200, 204)
+
+
+def test_a_kiosk_without_a_location_lists_it_as_null(api, kiosk):
+    kiosk.location = ""
+    kiosk.save(update_fields=["location"])
+    [row] = api.get("/api/owner/kiosks").json()["data"]
+    assert row["location"] is None  # docs/decisions.md "Absent URLs and locations"

@@ -2,11 +2,7 @@
 
 from dataclasses import dataclass
 
-from apps.core.models import DomainEvent
-from apps.orders.models import Order
 from apps.owner_api import services as key_services
-from apps.webhooks import secret_box
-from apps.webhooks.models import WebhookDelivery, WebhookSubscription
 from tests import factories
 
 
@@ -48,23 +44,12 @@ def tenant_objects(business) -> TenantObjects:
     group = factories.ModifierGroupFactory(item=item)
     option = factories.ModifierOptionFactory(group=group)
     session = factories.SessionFactory(kiosk=kiosk)
-    order = Order.objects.create(
-        session=session,
-        owner=business.owner,
-        business=business,
-        number="1",
-        currency="USD",
-        status="confirmed",
-        total_cents=1000,
+    order = factories.OrderFactory(session=session, number="1", currency="USD", status="confirmed", total_cents=1000)
+    subscription = factories.WebhookSubscriptionFactory(
+        owner=business.owner, url="http://127.0.0.1:9/hooks", events=["order.created"], secret="a" * 64
     )
-    subscription = WebhookSubscription.objects.create(
-        owner=business.owner,
-        url="http://127.0.0.1:9/hooks",
-        events=["order.created"],
-        encrypted_secret=secret_box.encrypt("a" * 64),
-    )
-    event = DomainEvent.objects.create(name="webhook.test", owner=business.owner, payload={})
-    delivery = WebhookDelivery.objects.create(subscription=subscription, event=event, status="succeeded")
+    event = factories.DomainEventFactory(name="webhook.test", owner=business.owner, payload={})
+    delivery = factories.WebhookDeliveryFactory(subscription=subscription, event=event, status="succeeded")
     api_key, _ = key_services.owner_api_key_create(
         owner=business.owner, name="Till integration", scopes=["orders:read"], created_by=None
     )

@@ -4,15 +4,15 @@ from django.test import Client
 
 from apps.billing.models import Payment
 from apps.orders.models import Order
-from tests.payments_support import post_event, processor_event
+from tests import factories
+from tests.payments_support import intent_event, post_event
 
 
 def confirm_order(agent_client, session) -> Order:
     """Send the session's cart to payment through the agent API and let the processor confirm it."""
     response = agent_client.post(f"/api/sessions/{session.public_id}/payment")
     assert response.status_code == 200, response.content
-    intent_id = Payment.objects.get(order__session=session).intent_id
-    event = processor_event("payment_intent.succeeded", {"id": intent_id, "object": "payment_intent"})
+    event = intent_event("payment_intent.succeeded", Payment.objects.get(order__session=session))
     assert post_event(Client(), event).status_code == 200
     order = Order.objects.get(session=session)
     assert order.status == "confirmed"
@@ -27,8 +27,6 @@ def demo_activity(business, kiosk, agents, *, days: int = 7) -> None:
     from django.utils import timezone
 
     from apps.menu.models import MenuItem
-    from apps.orders.models import OrderLine
-    from apps.sessions.models import Session
 
     items = list(MenuItem.objects.filter(category__catalog__business=business, active=True)[:4])
     now = timezone.now()
@@ -40,13 +38,10 @@ def demo_activity(business, kiosk, agents, *, days: int = 7) -> None:
             n += 1
             created = now - timedelta(days=day, hours=1 + slot, minutes=7 * slot)
             status, reason = reasons[n % len(reasons)]
-            session = Session.objects.create(
-                owner=business.owner,
-                business=business,
+            session = factories.SessionFactory(
                 kiosk=kiosk,
                 agent=agents[n % len(agents)],
                 status=status,
-                customer_locale="en-US",
                 created_at=created,
                 accepted_at=created + timedelta(seconds=8 + (n * 7) % 40),
                 ended_at=created + timedelta(seconds=120 + (n * 37) % 300),
@@ -60,20 +55,17 @@ def demo_activity(business, kiosk, agents, *, days: int = 7) -> None:
             subtotal = item.price_cents * quantity
             tax = (subtotal * business.tax_rate_bps + 5000) // 10000
             business.order_sequence += 1
-            order = Order.objects.create(
+            order = factories.OrderFactory(
                 session=session,
-                owner=business.owner,
-                business=business,
                 number=str(business.order_sequence),
                 status=statuses[n % len(statuses)] if day == 0 else "completed",
-                currency=business.currency,
                 subtotal_cents=subtotal,
                 tax_cents=tax,
                 total_cents=subtotal + tax,
                 created_at=session.ended_at,
                 updated_at=session.ended_at,
             )
-            OrderLine.objects.create(
+            factories.OrderLineFactory(
                 order=order,
                 position=0,
                 menu_item=item,
@@ -81,13 +73,11 @@ def demo_activity(business, kiosk, agents, *, days: int = 7) -> None:
                 quantity=quantity,
                 unit_price_cents=item.price_cents,
             )
-            Payment.objects.create(
+            factories.PaymentFactory(
                 order=order,
                 account_id="acct_demo",
                 intent_id=f"pi_demo_{order.pk}",
                 client_secret="x",
-                amount_cents=order.total_cents,
-                currency=business.currency,
                 status="succeeded",
                 succeeded_at=session.ended_at,
             )

@@ -2,12 +2,9 @@
 secrets never show, processor events and delivery attempts are read-only."""
 
 import pytest
-from django.test import Client
-from django.utils import timezone
 
 from apps.accounts.models import Owner
-from apps.billing.models import OwnerBilling, ProcessorEvent
-from apps.webhooks.models import WebhookAttempt
+from apps.billing.models import OwnerBilling
 from tests import factories
 from tests.panel.objects import tenant_objects
 
@@ -27,13 +24,6 @@ CHANGELISTS = [
     "billing/payment",
     "billing/refund",
 ]
-
-
-@pytest.fixture
-def admin_client(db):
-    client = Client()
-    client.force_login(factories.UserFactory(is_staff=True, is_superuser=True))
-    return client
 
 
 @pytest.fixture
@@ -63,12 +53,10 @@ def test_webhook_secret_never_shows(admin_client, objects):
 
 
 def test_delivery_attempts_and_processor_events_are_read_only(admin_client, objects):
-    WebhookAttempt.objects.create(delivery=objects.delivery, succeeded=False, status_code=500, duration_ms=12)
+    factories.WebhookAttemptFactory(delivery=objects.delivery, succeeded=False, status_code=500, duration_ms=12)
     page = admin_client.get(f"/admin/webhooks/webhookdelivery/{objects.delivery.pk}/change/")
     assert page.status_code == 200 and b"500" in page.content and b'name="_save"' not in page.content
-    event = ProcessorEvent.objects.create(
-        event_id="evt_1", type="invoice.paid", endpoint="platform", created=timezone.now()
-    )
+    event = factories.ProcessorEventFactory(event_id="evt_1", type="invoice.paid", endpoint="platform")
     assert admin_client.get("/admin/billing/processorevent/add/").status_code == 403
     view = admin_client.get(f"/admin/billing/processorevent/{event.pk}/change/")
     assert view.status_code == 200 and b'name="_save"' not in view.content

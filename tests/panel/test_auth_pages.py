@@ -37,7 +37,7 @@ def test_wrong_password_and_agents_are_refused_with_a_message(panel_owner, agent
 
 
 def test_totp_is_asked_after_the_password(panel_owner):
-    device = TOTPDevice.objects.create(user=panel_owner, name="phone", confirmed=True)
+    device = factories.TOTPDeviceFactory(user=panel_owner)
     client = Client()
     response = login(client, panel_owner.email)
     assert response["Location"] == "/panel/login/2fa"
@@ -52,7 +52,7 @@ def test_totp_is_asked_after_the_password(panel_owner):
 
 
 def test_five_wrong_codes_send_the_user_back_to_the_password(panel_owner):
-    device = TOTPDevice.objects.create(user=panel_owner, name="phone", confirmed=True)
+    device = factories.TOTPDeviceFactory(user=panel_owner)
     client = Client()
     login(client, panel_owner.email)
 

@@ -9,8 +9,8 @@ from playwright.sync_api import expect
 
 from apps.kiosks.models import Kiosk
 from apps.owner_api.models import OwnerApiKey
-from apps.webhooks import secret_box
 from apps.webhooks.models import WebhookDelivery, WebhookSubscription
+from tests import factories
 from tests.panel.conftest import sign_in
 from tests.panel.support import confirm_order
 from tests.receivers import Receiver
@@ -140,11 +140,8 @@ def test_owner_creates_an_api_key_sees_the_secret_once_and_revokes_it(page, live
 
 
 def test_owner_reenables_a_paused_webhook(page, panel_owner):
-    subscription = WebhookSubscription.objects.create(
-        owner=panel_owner.owner,
-        url="http://127.0.0.1:9/hooks",
-        events=["order.created"],
-        encrypted_secret=secret_box.encrypt("0" * 64),
+    subscription = factories.WebhookSubscriptionFactory(
+        owner=panel_owner.owner, url="http://127.0.0.1:9/hooks", events=["order.created"], secret="0" * 64
     )
     WebhookSubscription.objects.filter(pk=subscription.pk).update(active=False, failure_count=10)
     sign_in(page, panel_owner.email)

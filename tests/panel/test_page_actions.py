@@ -49,8 +49,8 @@ def test_agents_are_created_disabled_and_their_2fa_reset(owner_client, owner):
     duplicate = owner_client.post("/panel/agents", {"name": "A", "email": "ann@example.test", "password": "x" * 12})
     assert "already used" in duplicate.content.decode()
 
-    PersonalAccessToken.objects.create(user=agent, token_hash="x" * 64)
-    TOTPDevice.objects.create(user=agent, name="phone", confirmed=True)
+    factories.PersonalAccessTokenFactory(user=agent)
+    factories.TOTPDeviceFactory(user=agent)
     owner_client.post(f"/panel/agents/{agent.pk}/reset-2fa")
     assert not TOTPDevice.objects.filter(user=agent).exists()
     owner_client.post(f"/panel/agents/{agent.pk}/disable")
@@ -161,7 +161,9 @@ def test_settings_of_another_owners_business_is_not_found(manager_client, busine
 
 
 def test_billing_shows_plan_and_the_dunning_banner(owner_client, owner, manager_client):
-    OwnerBilling.objects.create(owner=owner, plan="pro", dunning=True, account_id="acct_1")
+    factories.OwnerBillingFactory(
+        owner=owner, plan="pro", dunning=True, account_id="acct_1", charges_enabled=False, payouts_enabled=False
+    )
     page = owner_client.get("/panel/billing")
     assert page.context["rate_cents"] == 35 and b'id="dunning-banner"' in page.content
     assert b"Ask the account owner" in manager_client.get("/panel/").content

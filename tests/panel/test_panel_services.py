@@ -37,7 +37,7 @@ def test_agent_create_makes_an_offline_agent_of_the_owner(owner):
 
 
 def test_agent_reset_two_factor_removes_devices_and_open_challenges(agent):
-    TOTPDevice.objects.create(user=agent, name="phone", confirmed=True)
+    factories.TOTPDeviceFactory(user=agent)
     result = account_services.agent_login(email=agent.email, password=factories.PASSWORD, remember=False, ip="1.2.3.4")
     assert result.challenge is not None
     assert account_services.agent_reset_two_factor(agent=agent) == 1
@@ -97,7 +97,7 @@ def test_panel_login_counts_failures_then_refuses(owner, settings):
 
 def test_panel_login_with_totp_returns_a_challenge(owner):
     user = factories.PanelUserFactory(owner=owner)
-    TOTPDevice.objects.create(user=user, name="phone", confirmed=True)
+    factories.TOTPDeviceFactory(user=user)
     result = account_services.panel_login(email=user.email, password=factories.PASSWORD, ip="1.1.1.1")
     assert result.user is None and result.challenge.user == user
 

@@ -110,6 +110,8 @@ class AgentStatusView(AgentAPIView):
 
 
 class AccessTokenOut(serializers.ModelSerializer):
+    id = serializers.CharField()  # a string, as every agent API id but the user's (docs/decisions.md "Ids")
+
     class Meta:
         model = PersonalAccessToken
         fields = ["id", "name", "created_at", "last_used_at"]

@@ -5,7 +5,7 @@ from rest_framework import serializers
 from rest_framework.response import Response
 
 from apps.api.views import AgentAPIView
-from apps.billing import payments
+from apps.billing.services import payments
 
 
 class PaymentOut(serializers.Serializer):

@@ -5,7 +5,7 @@ from rest_framework import serializers
 from rest_framework.response import Response
 
 from apps.api.views import KioskAPIView
-from apps.billing import payments
+from apps.billing.services import payments
 from apps.demo_processor import mode as processor_mode
 from apps.sessions import selectors as session_selectors
 

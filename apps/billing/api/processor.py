@@ -16,7 +16,7 @@ from django.views.decorators.csrf import csrf_exempt
 
 from apps.api import parsers
 from apps.api.errors import too_large
-from apps.billing import processor_events
+from apps.billing.services import processor_events
 from apps.core.errors import STATUS_BY_CODE, ErrorCode
 
 

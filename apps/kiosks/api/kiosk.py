@@ -7,6 +7,7 @@ from rest_framework.response import Response
 from apps.api.inputs import validated
 from apps.api.throttles import PairingThrottle
 from apps.api.views import KioskAPIView, PublicAPIView
+from apps.core.body_fields import OptionalTextField
 from apps.kiosks import selectors, services
 
 
@@ -19,9 +20,7 @@ class PairIn(serializers.Serializer):
 class PairOut(serializers.Serializer):
     kiosk_id = serializers.CharField()
     device_token = serializers.CharField()
-    business = inline_serializer(
-        "PairedBusiness", {"name": serializers.CharField(), "logo_url": serializers.CharField()}
-    )
+    business = inline_serializer("PairedBusiness", {"name": serializers.CharField(), "logo_url": OptionalTextField()})
     settings = inline_serializer(
         "KioskSettings", {"primary_color": serializers.CharField(), "attract_message": serializers.CharField()}
     )
@@ -29,7 +28,7 @@ class PairOut(serializers.Serializer):
 
 def _business_and_settings(business) -> dict:
     return {
-        "business": {"name": business.name, "logo_url": business.logo_url},
+        "business": {"name": business.name, "logo_url": business.logo_url or None},
         "settings": {"primary_color": business.primary_color, "attract_message": business.attract_message},
     }
 
@@ -55,7 +54,7 @@ class PairView(PublicAPIView):
 class KioskProfileOut(serializers.Serializer):
     kiosk_id = serializers.CharField()
     name = serializers.CharField()
-    location = serializers.CharField()
+    location = OptionalTextField()
     business = PairOut().fields["business"]
     settings = PairOut().fields["settings"]
 
@@ -70,8 +69,11 @@ class KioskProfileView(KioskAPIView):
     )
     def get(self, request):
         kiosk = selectors.kiosk_profile(request.auth)
-        body = {"kiosk_id": str(kiosk.pk), "name": kiosk.name, "location": kiosk.location}
+        body = {"kiosk_id": str(kiosk.pk), "name": kiosk.name, "location": kiosk.location or None}
         return Response({**body, **_business_and_settings(kiosk.business)})
+
+
+HEARTBEAT_ANSWER = {"ok": True}  # also the kiosk hot path's (apps.api.kiosk_hot_path)
 
 
 class HeartbeatView(KioskAPIView):
@@ -83,4 +85,4 @@ class HeartbeatView(KioskAPIView):
         summary="Tell the service this kiosk is alive",
     )
     def post(self, request):
-        return Response({"ok": True})
+        return Response(HEARTBEAT_ANSWER)

@@ -5,6 +5,7 @@ from rest_framework import serializers
 from rest_framework.response import Response
 
 from apps.api.views import AgentAPIView
+from apps.core.body_fields import OptionalTextField
 from apps.menu import selectors as menu_selectors
 from apps.sessions import selectors as session_selectors
 
@@ -29,7 +30,7 @@ class ItemOut(serializers.Serializer):
     name = serializers.CharField()
     description = serializers.CharField()
     price_cents = serializers.IntegerField()
-    photo_url = serializers.CharField()
+    photo_url = OptionalTextField()
     sold_out = serializers.BooleanField()
     modifier_groups = GroupOut(many=True)
 

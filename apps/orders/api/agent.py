@@ -7,10 +7,7 @@ from rest_framework.response import Response
 from apps.api.inputs import validated
 from apps.api.views import AgentAPIView
 from apps.orders import services
-from apps.orders.api.kiosk import OrderLineOut, OrderOut
-from apps.orders.models import Order
-from apps.orders.representation import order_body
-from apps.sessions.models import Session
+from apps.orders.bodies import OrderOut, order_body
 
 
 class OrderLineIn(serializers.Serializer):
@@ -35,23 +32,3 @@ class OrdersView(AgentAPIView):
             agent=request.user, session_public_id=data["session_id"], lines=data["lines"]
         )
         return Response(order_body(session, order))
-
-
-class AgentOrderLineOut(OrderLineOut):
-    modifier_option_ids = serializers.ListField(
-        child=serializers.CharField(), help_text="The chosen options, as POST /api/orders takes them back."
-    )
-
-
-class AgentOrderOut(OrderOut):
-    """The order object plus each line's option ids, so a client can rebuild and resend the cart."""
-
-    lines = AgentOrderLineOut(many=True)
-
-
-def agent_order_body(session: Session, order: Order | None) -> dict:
-    body = order_body(session, order)
-    stored = list(order.lines.all()) if order is not None else []
-    for line, stored_line in zip(body["lines"], stored, strict=True):
-        line["modifier_option_ids"] = [str(m["option_id"]) for m in stored_line.modifiers if m.get("option_id")]
-    return body

@@ -8,9 +8,8 @@ from rest_framework.pagination import CursorPagination
 
 from apps.api.inputs import validated
 from apps.api.views import TokenAPIView
-from apps.orders.api.kiosk import OrderLineOut
-from apps.orders.models import Order, OrderStatus
-from apps.orders.representation import line_body, payment_status
+from apps.orders.bodies import OrderLineOut, line_body, payment_status
+from apps.orders.models import Order, OrderLine, OrderStatus
 
 
 class OrdersPage(CursorPagination):
@@ -61,6 +60,16 @@ class OrderFilterIn(serializers.Serializer):
         return attrs
 
 
+# The integration surfaces render integer ids (docs/decisions.md "Ids"), the order lines too.
+class IntegrationOrderLineOut(OrderLineOut):
+    id = serializers.IntegerField()
+    menu_item_id = serializers.IntegerField(allow_null=True)
+
+
+def integration_line_body(line: OrderLine) -> dict:
+    return {**line_body(line), "id": line.pk, "menu_item_id": line.menu_item_id}
+
+
 class IntegrationOrderOut(serializers.Serializer):
     id = serializers.IntegerField()
     order_number = serializers.CharField(source="number")
@@ -92,9 +101,9 @@ class IntegrationOrderOut(serializers.Serializer):
     def get_payment(self, order: Order) -> dict:
         return {"status": payment_status(order)}
 
-    @extend_schema(responses=OrderLineOut(many=True))
+    @extend_schema(responses=IntegrationOrderLineOut(many=True))
     def get_lines(self, order: Order) -> list:
-        return [line_body(line) for line in order.lines.all()]
+        return [integration_line_body(line) for line in order.lines.all()]
 
 
 class IntegrationOrderListView(TokenAPIView):

@@ -10,6 +10,7 @@ from apps.api.authentication import OwnerApiKeyAuthentication
 from apps.api.errors import error_body, exception_handler
 from apps.api.throttles import AtomicWindowThrottle
 from apps.api.views import MethodCheckedFirst, ensure_tls
+from apps.core.actor import API_KEY, Actor
 
 INSUFFICIENT_SCOPE = "INSUFFICIENT_SCOPE"
 
@@ -32,6 +33,13 @@ class HasRequiredScope(BasePermission):
         if not (request.auth.allow_scopes([scope]) and request.user.allows(scope)):
             raise InsufficientScope(scope)
         return True
+
+
+def request_actor(request) -> Actor:
+    """The key's owner, with the scopes both the key (still live) and this token hold."""
+    key, token = request.user, request.auth
+    scopes = frozenset(scope for scope in key.scope_list if key.allows(scope) and token.allow_scopes([scope]))
+    return Actor(owner_id=key.owner_id, who=API_KEY, scopes=scopes)
 
 
 class OwnerApiThrottle(AtomicWindowThrottle):

@@ -6,6 +6,7 @@ from rest_framework.response import Response
 
 from apps.api.fields import StrictCharField
 from apps.api.inputs import validated
+from apps.core.body_fields import OptionalTextField
 from apps.kiosks import services as kiosk_services
 from apps.kiosks.models import Kiosk
 from apps.owner_api import selectors
@@ -21,7 +22,7 @@ class BusinessRefOut(serializers.Serializer):
 class KioskOut(serializers.Serializer):
     id = serializers.IntegerField()
     name = serializers.CharField()
-    location = serializers.CharField()
+    location = OptionalTextField()
     business = BusinessRefOut()
     online = serializers.BooleanField()
     last_seen_at = serializers.DateTimeField(allow_null=True)

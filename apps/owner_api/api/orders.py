@@ -7,12 +7,12 @@ from rest_framework import serializers
 from rest_framework.response import Response
 
 from apps.api.inputs import validated
-from apps.billing import refunds
+from apps.billing.services import refunds
 from apps.orders import fulfilment
 from apps.orders import services as order_services
 from apps.orders.api.integrations import IntegrationOrderListView, IntegrationOrderOut
 from apps.orders.models import Order
-from apps.owner_api.api.base import OwnerAPIView
+from apps.owner_api.api.base import OwnerAPIView, request_actor
 from apps.owner_api.scopes import Scope
 
 
@@ -71,7 +71,7 @@ class OrderStatusView(OwnerAPIView):
     def post(self, request, order_id: int):
         data = validated(FulfilmentStatusIn, request.data)
         order = order_services.order_set_fulfilment_status(
-            order_id=order_id, status=data["status"], by_api_key=request.user
+            order_id=order_id, status=data["status"], actor=request_actor(request)
         )
         return Response(_order_body(order.pk))
 
@@ -89,6 +89,9 @@ class OrderRefundView(OwnerAPIView):
     def post(self, request, order_id: int):
         data = validated(RefundIn, request.data)
         refund = refunds.refund_order(
-            order_id=order_id, amount_cents=data.get("amount_cents"), reason=data["reason"], by_api_key=request.user
+            order_id=order_id,
+            amount_cents=data.get("amount_cents"),
+            reason=data["reason"],
+            actor=request_actor(request),
         )
         return Response({"data": RefundOut(refund).data}, status=201)

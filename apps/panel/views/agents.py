@@ -8,6 +8,7 @@ from django_otp.plugins.otp_totp.models import TOTPDevice
 
 from apps.accounts import services as account_services
 from apps.accounts.models import User
+from apps.billing.services import ending
 from apps.core.errors import DomainError
 from apps.panel.access import OWNER_ONLY, owned_or_404, panel_page
 from apps.panel.forms import AgentCreateForm
@@ -38,7 +39,7 @@ def agent_list(request):
 @require_POST
 def agent_disable(request, agent_id: int):
     agent = owned_or_404(_agents(request), request, pk=agent_id)
-    account_services.agent_disable(agent=agent)
+    ending.agent_disable(agent=agent)
     messages.success(request, f"{agent.email} is disabled and its access tokens are revoked.")
     return redirect("panel:agents")
 

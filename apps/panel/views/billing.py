@@ -5,9 +5,9 @@ from django.shortcuts import redirect
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from apps.billing import connect
 from apps.billing.models import OwnerBilling
 from apps.billing.plans import RATE_CENTS_PER_MINUTE
+from apps.billing.services import connect
 from apps.core.errors import DomainError
 from apps.demo_processor import mode as processor_mode
 from apps.demo_processor.models import DemoAccount

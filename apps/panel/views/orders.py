@@ -9,8 +9,9 @@ from django.shortcuts import redirect
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
-from apps.billing import refunds
+from apps.accounts.actors import user_actor
 from apps.billing.models import Payment, Refund
+from apps.billing.services import refunds
 from apps.core.errors import DomainError
 from apps.orders import fulfilment
 from apps.orders import services as order_services
@@ -80,7 +81,7 @@ def order_move(request, order_id: int):
         return redirect("panel:order", order_id=order.pk)
     try:
         order_services.order_set_fulfilment_status(
-            order_id=order.pk, by_user=request.user, status=form.cleaned_data["status"]
+            order_id=order.pk, actor=user_actor(request.user), status=form.cleaned_data["status"]
         )
     except DomainError as exc:
         report_error(request, exc)
@@ -98,7 +99,7 @@ def order_refund(request, order_id: int):
         try:
             refund = refunds.refund_order(
                 order_id=order.pk,
-                by_user=request.user,
+                actor=user_actor(request.user),
                 amount_cents=form.amount_cents(),
                 reason=form.cleaned_data["reason"],
             )

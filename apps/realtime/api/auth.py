@@ -11,11 +11,13 @@ from rest_framework.authentication import SessionAuthentication
 from rest_framework.parsers import FormParser
 from rest_framework.response import Response
 
+from apps.accounts.actors import panel_member
 from apps.api.authentication import AgentSessionAuthentication
 from apps.api.inputs import validated
 from apps.api.parsers import JSONParser
 from apps.api.views import AgentAPIView, KioskAPIView
-from apps.realtime import access, events
+from apps.realtime.api import access
+from apps.realtime.channels import kiosk_channel, owner_channel
 
 
 class PanelSessionAuthentication(SessionAuthentication):
@@ -24,7 +26,7 @@ class PanelSessionAuthentication(SessionAuthentication):
 
     def authenticate(self, request):
         user = getattr(request._request, "user", None)
-        if user is None or not user.is_authenticated or not user.is_active or user.is_agent or not user.panel_role:
+        if user is None or not user.is_authenticated or not panel_member(user):
             return None
         self.enforce_csrf(request)
         return (user, None)
@@ -82,7 +84,7 @@ class KioskChannelsView(KioskAPIView):
         return Response(
             {
                 "app_key": settings.REALTIME_APP_KEY,
-                "kiosk_channel": events.kiosk_channel(kiosk.pk),
-                "owner_channel": events.owner_channel(kiosk.business.owner_id),
+                "kiosk_channel": kiosk_channel(kiosk.pk),
+                "owner_channel": owner_channel(kiosk.business.owner_id),
             }
         )

@@ -1,5 +1,6 @@
 """The Pusher HTTP API, so the official `pusher` server libraries can publish through us:
-POST /apps/{app_id}/events and POST /apps/{app_id}/batch_events, signed as Pusher signs them."""
+POST /apps/{app_id}/events and POST /apps/{app_id}/batch_events, signed as Pusher signs them.
+What is subscribed (the read side) and terminate_connections are in http_api_state.py."""
 
 from django.conf import settings
 from rest_framework import exceptions
@@ -34,11 +35,13 @@ class PusherSignatureAuthentication(BaseAuthentication):
         return "Pusher"
 
 
-class _HttpApiView(PublicAPIView):
+class SignedHttpApiView(PublicAPIView):
+    """Every Pusher HTTP API view: the app id in the path (when there is one), then the signature."""
+
     authentication_classes = [PusherSignatureAuthentication]
 
     def initial(self, request, *args, **kwargs):
-        if kwargs.get("app_id") != str(settings.REALTIME_APP_ID):
+        if "app_id" in kwargs and kwargs["app_id"] != str(settings.REALTIME_APP_ID):
             raise exceptions.NotFound("Unknown app id.")
         super().initial(request, *args, **kwargs)  # authenticates: the signature is checked first
 
@@ -76,13 +79,13 @@ def _event_message(event: object) -> dict:
     return layer_message(channels, name, data, skip_socket_id=socket_id)
 
 
-class EventsView(_HttpApiView):
+class EventsView(SignedHttpApiView):
     def post(self, request, app_id: str):
         send_now(_event_message(self.body_json(request)))
         return Response({})
 
 
-class BatchEventsView(_HttpApiView):
+class BatchEventsView(SignedHttpApiView):
     def post(self, request, app_id: str):
         body = self.body_json(request)
         batch = body.get("batch") if isinstance(body, dict) else None

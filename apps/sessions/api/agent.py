@@ -10,31 +10,14 @@ from rest_framework.response import Response
 
 from apps.api.inputs import validated
 from apps.api.views import AgentAPIView
+from apps.billing.services import ending
+from apps.kiosks.bodies import KioskBrief
 from apps.orders import selectors as order_selectors
-from apps.orders.api.agent import AgentOrderOut, agent_order_body
+from apps.orders.bodies import AgentOrderOut, agent_order_body
 from apps.sessions import selectors, services
+from apps.sessions.bodies import IdName, IncomingSessionOut, incoming_session_body
 from apps.sessions.models import Session
 from apps.sessions.state_machine import AGENT_END_REASONS
-
-
-class IdName(serializers.Serializer):
-    id = serializers.CharField()
-    name = serializers.CharField()
-
-
-class KioskBrief(IdName):
-    location = serializers.CharField()
-
-
-class IncomingSessionOut(serializers.Serializer):
-    id = serializers.CharField(source="public_id")
-    kiosk = KioskBrief()
-    business = IdName()
-    created_at = serializers.DateTimeField()
-    waiting_seconds = serializers.SerializerMethodField()
-
-    def get_waiting_seconds(self, session: Session) -> int:
-        return max(0, int((self.context["now"] - session.created_at).total_seconds()))
 
 
 class AcceptedSessionOut(serializers.Serializer):
@@ -63,9 +46,9 @@ class IncomingView(AgentAPIView):
         summary="Pending sessions this agent may accept, oldest first",
     )
     def get(self, request):
+        now = timezone.now()
         sessions = selectors.incoming_sessions_for_agent(request.user)
-        data = IncomingSessionOut(sessions, many=True, context={"now": timezone.now()}).data
-        return Response({"sessions": data})
+        return Response({"sessions": [incoming_session_body(session, now=now) for session in sessions]})
 
 
 class AcceptView(AgentAPIView):
@@ -87,7 +70,7 @@ class EndView(AgentAPIView):
     )
     def post(self, request, public_id: str):
         data = validated(EndIn, request.data)
-        session = services.session_end(
+        session = ending.session_end(
             public_id=public_id, agent=request.user, reason=data["reason"], notes=data["notes"]
         )
         return Response({"session": EndedSessionOut(session).data})

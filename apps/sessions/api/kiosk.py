@@ -6,7 +6,8 @@ from rest_framework.response import Response
 
 from apps.api.inputs import validated
 from apps.api.views import KioskAPIView
-from apps.sessions import payloads, selectors, services
+from apps.sessions import selectors, services
+from apps.sessions.bodies import StatusOut, status_body
 from apps.sessions.models import Session
 
 
@@ -25,24 +26,6 @@ class StartOut(serializers.Serializer):
 
     def get_poll_url(self, session: Session) -> str:
         return f"/api/public/sessions/{session.public_id}/status"
-
-
-class AgentBrief(serializers.Serializer):
-    id = serializers.CharField()
-    name = serializers.CharField()
-    avatar_url = serializers.CharField()
-
-
-class StatusOut(serializers.Serializer):
-    session_id = serializers.CharField(source="public_id")
-    status = serializers.CharField()
-    agent = AgentBrief(allow_null=True)
-    video_channel = serializers.CharField(source="public_id")
-    created_at = serializers.DateTimeField()
-    accepted_at = serializers.DateTimeField(allow_null=True)
-    ended_at = serializers.DateTimeField(allow_null=True)
-    duration_seconds = serializers.IntegerField(allow_null=True)
-    end_reason = serializers.CharField()
 
 
 class StartSessionView(KioskAPIView):
@@ -72,4 +55,4 @@ class CancelSessionView(KioskAPIView):
     @extend_schema(request=None, responses={200: StatusOut}, summary="The customer cancels the session")
     def post(self, request, public_id: str):
         session = services.session_cancel_by_kiosk(public_id=public_id, kiosk=request.auth)
-        return Response(payloads.status_body(session))
+        return Response(status_body(session))

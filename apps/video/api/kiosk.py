@@ -5,13 +5,13 @@ from rest_framework.response import Response
 
 from apps.api.inputs import validated
 from apps.api.views import KioskAPIView
-from apps.video import services
+from apps.sessions import video_call
 from apps.video.api.serializers import VideoTokenIn, VideoTokenOut
 
 
 class _VideoTokenBase(KioskAPIView):
     def token_response(self, request, data: dict) -> Response:
-        token = services.video_token_for_kiosk(kiosk=request.auth, channel=data["channel"], role=data["role"])
+        token = video_call.video_token_for_kiosk(kiosk=request.auth, channel=data["channel"], role=data["role"])
         return Response(VideoTokenOut(token).data)
 
 

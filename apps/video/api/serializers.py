@@ -2,7 +2,7 @@
 
 from rest_framework import serializers
 
-from apps.video.services import ROLE_PUBLISHER, ROLES
+from apps.sessions.video_call import ROLE_PUBLISHER, ROLES
 
 CHANNEL_MAX_LENGTH = 64
 

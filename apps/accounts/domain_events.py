@@ -1,0 +1,35 @@
+"""What happens to an owner (apps.core.events): suspension and reinstatement (docs/decisions.md
+"Suspension")."""
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from apps.accounts.models import Owner
+from apps.core.events import Event
+from apps.core.timefmt import iso_z
+
+
+@dataclass(frozen=True)
+class _OwnerEvent(Event):
+    owner: Owner
+    at: datetime
+
+    @property
+    def owner_id(self) -> int:
+        return self.owner.pk
+
+
+@dataclass(frozen=True)
+class OwnerSuspended(_OwnerEvent):
+    webhook_name = "owner.suspended"
+
+    def webhook_payload(self) -> dict:
+        return {"owner_id": self.owner.pk, "owner_name": self.owner.name, "suspended_at": iso_z(self.at)}
+
+
+@dataclass(frozen=True)
+class OwnerReinstated(_OwnerEvent):
+    webhook_name = "owner.reinstated"
+
+    def webhook_payload(self) -> dict:
+        return {"owner_id": self.owner.pk, "owner_name": self.owner.name, "reinstated_at": iso_z(self.at)}

@@ -1,0 +1,295 @@
+"""The kiosk hot path: the status poll (GET /api/public/sessions/{id}/status) and the heartbeat
+(POST /api/public/kiosks/heartbeat), answered by a lean ASGI route in front of Django.
+
+Every waiting kiosk polls every 2 s and every idle one beats. Through Django's handler either
+costs milliseconds of CPU, mostly the sync/async bridging of the middleware chain
+(docs/scaling.md). Here a steady request is one Redis round trip on the event loop (redis-py's
+asyncio client, apps.core.cache): the cached credentials and heartbeat marker and, for the poll,
+the status copy and its generation are read and the rate window counted in one pipeline. What
+that round trip leaves to do (a credentials or copy miss, a heartbeat write) runs in a worker
+thread through the same selectors and services the Django views call, and every step is theirs:
+`device_presented`/`device_refused` (401), `KioskThrottle` (429), `status_cache`, the exception
+translation `error_answer` (envelopes, Retry-After, WWW-Authenticate), `request_id_for`,
+`observe_request`, DRF's JSONRenderer for the body.
+
+The route answers only what Django routes to the two views (Django's own resolver decides) and
+would pass through the middleware unchanged; anything else (another method, a query string, an
+Accept header other than JSON's, a host Django refuses, plain HTTP that production redirects, a
+CORS signal handler, KIOSK_HOT_PATH=false) goes to Django, which answers it as before. The
+response carries the headers our middleware adds, derived from the same settings;
+tests/test_kiosk_hot_path.py holds both answers to each other, header for header and byte for byte.
+"""
+
+import functools
+import re
+import time
+import types
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from http import HTTPStatus
+from urllib.parse import urlsplit
+
+from asgiref.sync import sync_to_async
+from corsheaders.conf import conf as cors
+from corsheaders.middleware import CorsMiddleware
+from corsheaders.signals import check_request_enabled
+from django.conf import settings
+from django.db import close_old_connections
+from django.http.request import split_domain_port, validate_host
+from django.urls import Resolver404, resolve
+from django.utils.log import log_response
+from rest_framework import exceptions as drf
+from rest_framework.renderers import JSONRenderer
+
+from apps.api.authentication import DeviceAuthentication, device_presented, device_refused
+from apps.api.errors import error_answer
+from apps.api.logs import current_request_id
+from apps.api.metrics import observe_request
+from apps.api.middleware import request_id_for
+from apps.api.throttles import KioskThrottle
+from apps.core.cache import aget_many_and_increment
+from apps.kiosks import selectors as kiosk_selectors
+from apps.kiosks import services as kiosk_services
+from apps.kiosks.api.kiosk import HEARTBEAT_ANSWER, HeartbeatView
+from apps.sessions import selectors as session_selectors
+from apps.sessions import status_cache
+from apps.sessions.api.kiosk import SessionStatusView
+
+ASGIApp = Callable[[dict, Callable, Callable], Awaitable[None]]
+
+# The views this route answers for, and the method each answers here (others go to Django).
+_ROUTED = {SessionStatusView: "GET", HeartbeatView: "POST"}
+_JSON_ACCEPTS = {"*/*", "application/*", "application/json"}  # what DRF answers with JSONRenderer as is
+_renderer = JSONRenderer()
+_cors = CorsMiddleware(lambda request: None)  # for its origin check, which reads no request
+
+
+@functools.lru_cache(maxsize=10_000)  # a kiosk polls one path over and over; URLs do not change
+def _routed_view(path: str) -> tuple[type | None, dict]:
+    """The view Django's resolver routes `path` to (if one of ours) and its URL kwargs."""
+    try:
+        match = resolve(path)
+    except Resolver404:
+        return None, {}
+    view = getattr(match.func, "view_class", None)
+    return (view, match.kwargs) if view in _ROUTED else (None, {})
+
+
+def _allow(view) -> bytes:
+    """The Allow header DRF sends for `view` (Django adds HEAD wherever there is GET)."""
+    methods = [m for m in view.http_method_names if hasattr(view, m) or (m == "head" and hasattr(view, "get"))]
+    return ", ".join(m.upper() for m in methods).encode()
+
+
+@dataclass(frozen=True)
+class _Settings:
+    """What the route reads of the settings, read once: a web process's settings do not change."""
+
+    enabled: bool
+    allowed_hosts: list
+    ssl_redirect: bool
+    proxy_ssl_header: tuple | None
+    hsts: bytes | None  # SecurityMiddleware's Strict-Transport-Security value (secure requests)
+    security_headers: list  # SecurityMiddleware's and XFrameOptionsMiddleware's other headers
+    cors_paths: re.Pattern | None  # CorsMiddleware's CORS_URLS_REGEX, when it is installed
+
+    @classmethod
+    def read(cls) -> "_Settings":
+        middleware = settings.MIDDLEWARE
+        security = "django.middleware.security.SecurityMiddleware" in middleware
+        headers = []
+        if "django.middleware.clickjacking.XFrameOptionsMiddleware" in middleware:
+            headers.append((b"X-Frame-Options", settings.X_FRAME_OPTIONS.upper().encode()))
+        if security and settings.SECURE_CONTENT_TYPE_NOSNIFF:
+            headers.append((b"X-Content-Type-Options", b"nosniff"))
+        if security and (policy := settings.SECURE_REFERRER_POLICY):
+            policy = policy.split(",") if isinstance(policy, str) else policy
+            headers.append((b"Referrer-Policy", ",".join(value.strip() for value in policy).encode()))
+        if security and settings.SECURE_CROSS_ORIGIN_OPENER_POLICY:
+            headers.append((b"Cross-Origin-Opener-Policy", settings.SECURE_CROSS_ORIGIN_OPENER_POLICY.encode()))
+        hsts = None
+        if security and settings.SECURE_HSTS_SECONDS:
+            hsts = f"max-age={settings.SECURE_HSTS_SECONDS}"
+            hsts += "; includeSubDomains" if settings.SECURE_HSTS_INCLUDE_SUBDOMAINS else ""
+            hsts += "; preload" if settings.SECURE_HSTS_PRELOAD else ""
+        allowed_hosts = settings.ALLOWED_HOSTS
+        if settings.DEBUG and not allowed_hosts:
+            allowed_hosts = [".localhost", "127.0.0.1", "[::1]"]  # as HttpRequest.get_host
+        return cls(
+            # Requests our middleware would rewrite or refuse by settings go to Django whole.
+            enabled=settings.KIOSK_HOT_PATH
+            and not (settings.USE_X_FORWARDED_HOST or settings.DISALLOWED_USER_AGENTS or settings.PREPEND_WWW),
+            allowed_hosts=allowed_hosts,
+            ssl_redirect=security and settings.SECURE_SSL_REDIRECT,
+            proxy_ssl_header=settings.SECURE_PROXY_SSL_HEADER,
+            hsts=hsts.encode() if hsts else None,
+            security_headers=headers,
+            cors_paths=re.compile(cors.CORS_URLS_REGEX)
+            if "corsheaders.middleware.CorsMiddleware" in middleware
+            else None,
+        )
+
+
+class KioskHotPath:
+    """ASGI: the kiosk's status poll and heartbeat answered here, everything else by `django_app`."""
+
+    def __init__(self, django_app: ASGIApp):
+        self.django_app = django_app
+        self.allow = {view: _allow(view) for view in _ROUTED}
+        self.settings = _Settings.read()
+
+    async def __call__(self, scope: dict, receive: Callable, send: Callable) -> None:
+        routed = self._routed(scope) if scope["type"] == "http" and self.settings.enabled else None
+        if routed is None:
+            return await self.django_app(scope, receive, send)
+        view, kwargs, headers = routed
+        started = time.perf_counter()
+        if view is HeartbeatView:
+            await _drain_body(receive)  # unread, as the view leaves it
+        path = scope["path"]
+        request_id = request_id_for(headers.get("x-request-id", ""))
+        current_request_id.set(request_id)  # the log lines of this request carry it
+        try:
+            status, body, extra = 200, await self._answer(view, kwargs, headers), {}
+        except Exception as exc:  # noqa: BLE001 - translated as the API's exception handler does
+            if isinstance(exc, (drf.NotAuthenticated, drf.AuthenticationFailed)):
+                exc.auth_header = DeviceAuthentication().authenticate_header(None)
+            status, body, extra = error_answer(exc, path=path, request_id=request_id)
+        content = _renderer.render(body)
+        response_headers = self._headers(view, scope, headers, content, request_id, extra)
+        await send({"type": "http.response.start", "status": status, "headers": response_headers})
+        await send({"type": "http.response.body", "body": content})
+        if status >= 400:  # Django's handler logs every 4xx/5xx answer
+            log_response("%s: %s", HTTPStatus(status).phrase, path, response=types.SimpleNamespace(status_code=status))
+        observe_request(path, scope["method"], status, time.perf_counter() - started)
+
+    def _routed(self, scope: dict) -> tuple[type, dict, dict] | None:
+        """(view, its URL kwargs, the request headers) for a request this route answers, else None."""
+        path = scope["path"]
+        if (
+            scope["method"] not in ("GET", "POST")
+            or scope.get("query_string")  # NulByteMiddleware reads it
+            or scope.get("root_path")
+            or "\x00" in path
+            or not path.startswith("/api/public/")
+        ):
+            return None
+        view, kwargs = _routed_view(path)
+        if view is None or _ROUTED[view] != scope["method"]:
+            return None
+        headers: dict[str, str] = {}
+        for name, value in scope["headers"]:  # as Django's ASGIRequest reads them
+            name, value = name.decode("latin1").lower(), value.decode("latin1")
+            headers[name] = f"{headers[name]},{value}" if name in headers else value
+        if not self._passes_middleware_unchanged(scope, headers):
+            return None
+        return view, kwargs, headers
+
+    def _passes_middleware_unchanged(self, scope: dict, headers: dict) -> bool:
+        """Whether no middleware of ours, nor DRF's content negotiation, would refuse, redirect or
+        otherwise answer this request differently."""
+        domain, _port = split_domain_port(headers.get("host", ""))
+        if not domain or not validate_host(domain, self.settings.allowed_hosts):
+            return False  # Django answers 400 (DisallowedHost)
+        if self.settings.ssl_redirect and not self._is_secure(scope, headers):
+            return False  # SecurityMiddleware redirects to https
+        accept = headers.get("accept")
+        if accept is not None and (";" in accept or not {part.strip() for part in accept.split(",")} & _JSON_ACCEPTS):
+            return False  # a 406, or JSON rendered with the Accept header's parameters
+        if check_request_enabled.has_listeners():
+            return False  # CORS decided by a signal handler that wants a Django request
+        return KioskThrottle().rate is not None  # the route counts every request in a window
+
+    def _is_secure(self, scope: dict, headers: dict) -> bool:
+        """HttpRequest.is_secure(), read from the ASGI scope."""
+        if self.settings.proxy_ssl_header:
+            meta_name, secure_value = self.settings.proxy_ssl_header
+            value = headers.get(meta_name.removeprefix("HTTP_").replace("_", "-").lower())
+            if value is not None:
+                return value.split(",", 1)[0].strip() == secure_value
+        return scope.get("scheme") == "https"
+
+    async def _answer(self, view, kwargs: dict, headers: dict) -> dict:
+        """The body of a 200; any refusal raised, as DeviceAuthentication and the views raise it."""
+        device_id, token_hash = device_presented(headers.get("x-device-id", ""), headers.get("x-device-token", ""))
+        throttle = KioskThrottle()
+        window_key, window_seconds = throttle.window_for(device_id, token_hash)
+        keys = kiosk_selectors.credentials_cache_keys(device_id)
+        public_id = kwargs.get("public_id")
+        if view is SessionStatusView:
+            keys += status_cache.copy_keys(public_id)  # read in the same round trip
+        cached, count = await aget_many_and_increment(keys, window_key, window_seconds)
+        found = {"device_id": device_id, "token_hash": token_hash, "cached": cached, "count": count}
+        if kiosk_selectors.credentials_need_database(device_id=device_id, cached=cached):
+            credentials = await _in_thread(kiosk_selectors.credentials_from_cache, **found)
+        else:
+            credentials = kiosk_selectors.credentials_from_cache(**found)  # no I/O
+        device_refused(credentials)
+        kiosk = credentials.kiosk
+        if credentials.heartbeat_due:
+            await _in_thread(kiosk_services.kiosk_record_heartbeat, kiosk=kiosk)
+        if not throttle.admits(count):
+            raise drf.Throttled(throttle.wait())
+        if view is HeartbeatView:
+            return HEARTBEAT_ANSWER
+        body = status_cache.current_copy(cached, kiosk_id=kiosk.pk, public_id=public_id)
+        if body is None:
+            body = await _in_thread(session_selectors.session_status_body_for_kiosk, kiosk=kiosk, public_id=public_id)
+        return body
+
+    def _headers(self, view, scope: dict, headers: dict, content: bytes, request_id: str, extra: dict) -> list:
+        """What DRF and our middleware put on the answer (config/settings.py MIDDLEWARE)."""
+        out = [(b"Content-Type", b"application/json")]
+        out += [(name.encode(), str(value).encode()) for name, value in extra.items()]
+        out += [(b"Allow", self.allow[view]), (b"Content-Length", str(len(content)).encode())]
+        if self.settings.cors_paths is not None and self.settings.cors_paths.match(scope["path"]):
+            out += _cors_headers(headers)
+        if self.settings.hsts and self._is_secure(scope, headers):
+            out.append((b"Strict-Transport-Security", self.settings.hsts))
+        out += self.settings.security_headers
+        out.append((b"X-Request-Id", request_id.encode()))
+        return out
+
+
+def _cors_headers(headers: dict) -> list:
+    """CorsMiddleware.add_response_headers for a non-preflight request, with its origin check."""
+    out = [(b"Vary", b"origin")]
+    origin = headers.get("origin")
+    if not origin:
+        return out
+    try:
+        url = urlsplit(origin)
+    except ValueError:
+        return out
+    if not cors.CORS_ALLOW_ALL_ORIGINS and not _cors.origin_found_in_white_lists(origin, url):
+        return out
+    allowed = "*" if cors.CORS_ALLOW_ALL_ORIGINS and not cors.CORS_ALLOW_CREDENTIALS else origin
+    out.append((b"access-control-allow-origin", allowed.encode("latin1")))
+    if cors.CORS_ALLOW_CREDENTIALS:
+        out.append((b"access-control-allow-credentials", b"true"))
+    if cors.CORS_EXPOSE_HEADERS:
+        out.append((b"access-control-expose-headers", ", ".join(cors.CORS_EXPOSE_HEADERS).encode()))
+    if cors.CORS_ALLOW_PRIVATE_NETWORK and headers.get("access-control-request-private-network") == "true":
+        out.append((b"access-control-allow-private-network", b"true"))
+    return out
+
+
+async def _drain_body(receive: Callable) -> None:
+    while True:
+        message = await receive()
+        if message["type"] != "http.request" or not message.get("more_body"):
+            return
+
+
+async def _in_thread(function, **kwargs):
+    """`function(**kwargs)` on a worker thread, its database connections handled as Django's
+    request signals handle a view's (closed back to the pool when done)."""
+    return await sync_to_async(_with_connections, thread_sensitive=False)(function, kwargs)
+
+
+def _with_connections(function, kwargs):
+    close_old_connections()
+    try:
+        return function(**kwargs)
+    finally:
+        close_old_connections()

@@ -1,0 +1,45 @@
+"""What happens to a session's payment (apps.core.events). Only the kiosk hears of these (no
+webhook: `payment.captured` is the order's event, orders/domain_events.py); the messages are
+in realtime_messages.py."""
+
+from dataclasses import dataclass
+
+from apps.billing.models import Payment
+from apps.core.events import Event
+from apps.orders.models import Order
+from apps.sessions.models import Session
+
+
+@dataclass(frozen=True)
+class _PaymentEvent(Event):
+    session: Session
+
+    @property
+    def owner_id(self) -> int:
+        return self.session.owner_id
+
+
+@dataclass(frozen=True)
+class PaymentRequested(_PaymentEvent):
+    """The agent sent the cart to payment: the kiosk gets what it needs to take the card."""
+
+    payment: Payment | None = None
+
+
+@dataclass(frozen=True)
+class PaymentFailed(_PaymentEvent):
+    """The card was declined; the kiosk stays in payment for another card."""
+
+    message: str = ""
+
+
+@dataclass(frozen=True)
+class PaymentCancelled(_PaymentEvent):
+    """The agent took the cart back (the intent was cancelled)."""
+
+
+@dataclass(frozen=True)
+class PaymentSucceeded(_PaymentEvent):
+    """The processor confirmed the payment: the order is confirmed."""
+
+    order: Order | None = None

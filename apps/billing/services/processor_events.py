@@ -1,0 +1,246 @@
+"""Handle verified processor events, each exactly once (by event id) and never moving state
+backwards when events arrive out of order (spec 6.3)."""
+
+from datetime import UTC, datetime
+
+from django.db import IntegrityError, transaction
+
+from apps.billing.models import OwnerBilling, Payment, Plan, PlatformFee, ProcessorEvent
+from apps.billing.services import payments
+from apps.core.errors import DomainError
+
+
+def _requirements_status(account: dict) -> str:
+    requirements = account.get("requirements") or {}
+    if requirements.get("disabled_reason"):
+        return "restricted"
+    if requirements.get("pending_verification"):
+        return "under_review"
+    if account.get("details_submitted") and account.get("charges_enabled"):
+        return "complete"
+    return "incomplete"
+
+
+def _account_updated(obj: dict, created: datetime) -> str:
+    billing = OwnerBilling.objects.select_for_update().filter(account_id=obj["id"]).first()
+    if billing is None:
+        return "unknown account"
+    if billing.account_updated_at and billing.account_updated_at > created:
+        return "ignored: older than the last update"
+    billing.charges_enabled = bool(obj.get("charges_enabled"))
+    billing.payouts_enabled = bool(obj.get("payouts_enabled"))
+    billing.requirements_status = _requirements_status(obj)
+    billing.account_updated_at = created
+    billing.save()
+    return f"account {billing.requirements_status}"
+
+
+def _payment(obj: dict) -> Payment | None:
+    return Payment.objects.select_for_update().filter(intent_id=obj["id"]).first()
+
+
+def _intent_succeeded(obj: dict, created: datetime) -> str:
+    payment = _payment(obj)
+    return "unknown payment intent" if payment is None else payments.payment_succeeded(payment=payment)
+
+
+def _intent_failed(obj: dict, created: datetime) -> str:
+    payment = _payment(obj)
+    if payment is None:
+        return "unknown payment intent"
+    error = obj.get("last_payment_error") or {}
+    return payments.payment_failed(payment=payment, message=error.get("message") or "The card was declined.")
+
+
+def _subscription_billing(customer_id: str, created: datetime) -> OwnerBilling | None:
+    billing = OwnerBilling.objects.select_for_update().filter(customer_id=customer_id).first()
+    if billing is None or (billing.subscription_updated_at and billing.subscription_updated_at > created):
+        return None
+    billing.subscription_updated_at = created
+    return billing
+
+
+def _invoice(obj: dict, created: datetime, *, paid: bool) -> str:
+    billing = _subscription_billing(obj.get("customer", ""), created)
+    if billing is None:
+        return "ignored: unknown customer or stale"
+    billing.dunning = not paid
+    billing.subscription_status = "active" if paid else "past_due"
+    billing.save()
+    return "subscription current" if paid else "dunning"
+
+
+def _plan_of(subscription: dict) -> str:
+    for item in (subscription.get("items") or {}).get("data", []):
+        lookup = ((item.get("price") or {}).get("lookup_key") or "").lower()
+        if lookup in Plan.values:
+            return lookup
+    return (subscription.get("metadata") or {}).get("plan", Plan.PRO)
+
+
+def _subscription_updated(obj: dict, created: datetime) -> str:
+    billing = _subscription_billing(obj.get("customer", ""), created)
+    if billing is None:
+        return "ignored: unknown customer or stale"
+    billing.subscription_id = obj.get("id", "")
+    billing.subscription_status = obj.get("status", "")
+    billing.plan = _plan_of(obj)
+    billing.save()
+    return f"plan {billing.plan}"
+
+
+def _subscription_deleted(obj: dict, created: datetime) -> str:
+    billing = _subscription_billing(obj.get("customer", ""), created)
+    if billing is None:
+        return "ignored: unknown customer or stale"
+    billing.plan, billing.subscription_status, billing.dunning = Plan.FREE, "canceled", False
+    billing.save()
+    return "downgraded to free"
+
+
+def _fee_created(obj: dict, created: datetime) -> str:
+    PlatformFee.objects.get_or_create(
+        fee_id=obj["id"],
+        defaults={
+            "account_id": obj.get("account") or "",
+            "amount_cents": obj.get("amount", 0),
+            "currency": (obj.get("currency") or "").upper(),
+        },
+    )
+    return "fee recorded"
+
+
+HANDLERS = {
+    "account.updated": _account_updated,
+    "payment_intent.succeeded": _intent_succeeded,
+    "payment_intent.payment_failed": _intent_failed,
+    "invoice.paid": lambda obj, created: _invoice(obj, created, paid=True),
+    "invoice.payment_failed": lambda obj, created: _invoice(obj, created, paid=False),
+    "customer.subscription.updated": _subscription_updated,
+    "customer.subscription.deleted": _subscription_deleted,
+    "application_fee.created": _fee_created,
+}
+
+
+class MalformedEvent(ValueError):
+    """A signed body that is not an event we can handle: answered 400, nothing recorded."""
+
+
+_NONE = type(None)
+_LATEST_CREATED = 253_402_300_799  # 9999-12-31T23:59:59Z, the last second a datetime holds
+_INT_COLUMN = 2**31  # integer columns are 32-bit
+
+# What each handler reads from `data.object`, with the types (and longest string) it can take;
+# "[]" steps into each element of a list. A field that is absent is not checked.
+OBJECT_FIELDS: dict[str, dict[str, tuple[tuple[type, ...], int | None]]] = {
+    "account.updated": {"requirements": ((dict, _NONE), None)},
+    "payment_intent.payment_failed": {
+        "last_payment_error": ((dict, _NONE), None),
+        "last_payment_error.message": ((str, _NONE), 500),
+    },
+    "invoice.paid": {"customer": ((str, _NONE), 64)},
+    "invoice.payment_failed": {"customer": ((str, _NONE), 64)},
+    "customer.subscription.updated": {
+        "customer": ((str, _NONE), 64),
+        "status": ((str,), 20),
+        "items": ((dict, _NONE), None),
+        "items.data": ((list,), None),
+        "items.data[]": ((dict,), None),
+        "items.data[].price": ((dict, _NONE), None),
+        "items.data[].price.lookup_key": ((str, _NONE), None),
+        "metadata": ((dict, _NONE), None),
+        "metadata.plan": ((str,), 10),
+    },
+    "customer.subscription.deleted": {"customer": ((str, _NONE), 64)},
+    "application_fee.created": {
+        "account": ((str, _NONE), 64),
+        "amount": ((int,), None),
+        "currency": ((str, _NONE), 3),
+    },
+}
+
+
+def _string(value, name: str, longest: int, *, required: bool = True) -> None:
+    if value is None and not required:
+        return
+    if not isinstance(value, str) or not value or len(value) > longest:
+        raise MalformedEvent(f"`{name}` must be a string of 1 to {longest} characters.")
+
+
+def _values_at(obj: dict, path: str) -> list:
+    """The values at a dotted path ("[]" = each element of a list), skipping absent ones."""
+    values = [obj]
+    for step in path.split("."):
+        each = step.endswith("[]")
+        key = step.removesuffix("[]")
+        values = [v[key] for v in values if isinstance(v, dict) and key in v]
+        if each:
+            values = [element for v in values if isinstance(v, list) for element in v]
+    return values
+
+
+def _check_object(event_type: str, obj: dict) -> None:
+    for path, (types, longest) in OBJECT_FIELDS.get(event_type, {}).items():
+        for value in _values_at(obj, path):
+            if not isinstance(value, types) or (isinstance(value, bool) and bool not in types):
+                raise MalformedEvent(f"`data.object.{path}` has the wrong type.")
+            if longest is not None and isinstance(value, str) and len(value) > longest:
+                raise MalformedEvent(f"`data.object.{path}` is longer than {longest} characters.")
+            if isinstance(value, int) and not -_INT_COLUMN <= value < _INT_COLUMN:
+                raise MalformedEvent(f"`data.object.{path}` is out of range.")
+
+
+def validate_event(event) -> dict:
+    """Check a parsed body has the shape the handlers read (types, lengths that fit the columns),
+    so nothing malformed reaches the database half-way; return it. MalformedEvent otherwise."""
+    if not isinstance(event, dict):
+        raise MalformedEvent("the body must be a JSON object.")
+    _string(event.get("id"), "id", 100)
+    _string(event.get("type"), "type", 100)
+    _string(event.get("account") or None, "account", 64, required=False)  # absent on platform events
+    created = event.get("created", 0)
+    if isinstance(created, bool) or not isinstance(created, int) or not 0 <= created <= _LATEST_CREATED:
+        raise MalformedEvent("`created` must be Unix seconds.")
+    data = event.get("data")
+    if not isinstance(data, dict) or not isinstance(data.get("object"), dict):
+        raise MalformedEvent("`data.object` must be an object.")
+    if event["type"] in HANDLERS:
+        _string(data["object"].get("id"), "data.object.id", 64)
+        _check_object(event["type"], data["object"])
+    return event
+
+
+def _apply(handler, obj: dict, created: datetime) -> str:
+    """Run a handler in a savepoint: a refusal (e.g. a move the order cannot make) is recorded as
+    the outcome, so the event is not redelivered forever."""
+    if handler is None:
+        return "ignored: unhandled type"
+    try:
+        with transaction.atomic():
+            return handler(obj, created)
+    except DomainError as exc:
+        return f"ignored: {exc.message}"
+
+
+def handle(event: dict, *, endpoint: str) -> str:
+    """Apply one verified event that passed validate_event. A redelivered event id is answered
+    without effect."""
+    created = datetime.fromtimestamp(int(event.get("created", 0)), tz=UTC)
+    handler = HANDLERS.get(event["type"])
+    try:
+        with transaction.atomic():
+            record = ProcessorEvent.objects.create(
+                event_id=event["id"],
+                type=event["type"],
+                endpoint=endpoint,
+                account_id=event.get("account") or "",
+                created=created,
+            )
+            outcome = _apply(handler, event["data"]["object"], created)
+            record.outcome = outcome[:200]
+            record.save(update_fields=["outcome"])
+    except IntegrityError:
+        if ProcessorEvent.objects.filter(event_id=event["id"]).exists():
+            return "duplicate"
+        raise
+    return outcome

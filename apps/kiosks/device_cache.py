@@ -1,0 +1,25 @@
+"""Cache invalidations of kiosk events (subscribers of config/event_subscribers.py): the
+device's cached credentials row and its heartbeat marker (kiosks.selectors). Each is dropped at
+emit and again at commit, so a request racing the change cannot put the old row back for the
+cache's lifetime; a rollback costs one cache miss."""
+
+from django.core.cache import cache
+from django.db import transaction
+
+from apps.core.models import DomainEvent
+from apps.kiosks import selectors
+
+
+def _drop_now_and_at_commit(key: str) -> None:
+    cache.delete(key)
+    transaction.on_commit(lambda: cache.delete(key))
+
+
+def forget_credentials(event, recorded: DomainEvent | None = None) -> None:
+    """The cached row no longer says what the kiosk is (token, business, name, presence)."""
+    _drop_now_and_at_commit(selectors.credentials_cache_key(event.kiosk.device_id))
+
+
+def forget_heartbeat(event, recorded: DomainEvent | None = None) -> None:
+    """The next heartbeat is written at once (the kiosk went offline or was unpaired)."""
+    _drop_now_and_at_commit(selectors.heartbeat_cache_key(event.kiosk.device_id))

@@ -1,0 +1,64 @@
+"""What happens to a kiosk (apps.core.events): presence (online, offline, with webhooks) and the
+changes that make its cached credentials stale (pairing, unpairing, renaming)."""
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from apps.core.events import Event
+from apps.core.timefmt import iso_z
+from apps.kiosks.models import Kiosk
+
+
+@dataclass(frozen=True)
+class _KioskEvent(Event):
+    kiosk: Kiosk
+
+    @property
+    def owner_id(self) -> int:
+        return self.kiosk.business.owner_id
+
+
+@dataclass(frozen=True)
+class KioskCameOnline(_KioskEvent):
+    """An offline kiosk sent a heartbeat."""
+
+    at: datetime | None = None
+    webhook_name = "kiosk.online"
+
+    def webhook_payload(self) -> dict:
+        kiosk = self.kiosk
+        return {"kiosk_id": kiosk.pk, "kiosk_name": kiosk.name, "location": kiosk.location, "online_at": iso_z(self.at)}
+
+
+@dataclass(frozen=True)
+class KioskWentOffline(_KioskEvent):
+    """The presence sweep found the kiosk silent for too long; `last_seen_at` is its last sign."""
+
+    at: datetime | None = None
+    last_seen_at: datetime | None = None
+    webhook_name = "kiosk.offline"
+
+    def webhook_payload(self) -> dict:
+        kiosk = self.kiosk
+        return {
+            "kiosk_id": kiosk.pk,
+            "kiosk_name": kiosk.name,
+            "location": kiosk.location,
+            "offline_at": iso_z(self.at),
+            "last_seen_at": iso_z(self.last_seen_at),
+        }
+
+
+@dataclass(frozen=True)
+class KioskPaired(_KioskEvent):
+    """A device was paired (or re-paired with a new token)."""
+
+
+@dataclass(frozen=True)
+class KioskUnpaired(_KioskEvent):
+    """The device token was revoked."""
+
+
+@dataclass(frozen=True)
+class KioskRenamed(_KioskEvent):
+    """The owner changed the kiosk's name or location."""

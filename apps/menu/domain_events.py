@@ -1,0 +1,25 @@
+"""What happens to a menu (apps.core.events)."""
+
+from dataclasses import dataclass
+
+from apps.core.events import Event
+from apps.menu.models import MenuItem
+
+
+@dataclass(frozen=True)
+class InventoryLow(Event):
+    """A sale took a tracked item's stock across its low-stock threshold (once per crossing)."""
+
+    item: MenuItem
+    owner_id: int
+    webhook_name = "inventory.low"
+
+    def webhook_payload(self) -> dict:
+        item = self.item
+        return {
+            "menu_item_id": item.pk,
+            "name": item.name,
+            "stock": item.stock,
+            "low_stock_threshold": item.low_stock_threshold,
+            "sold_out": item.stock == 0,
+        }

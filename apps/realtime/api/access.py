@@ -1,0 +1,55 @@
+"""Who may join which channel (DESIGN.md "Real-time"), and the signed answer a Pusher client
+needs to subscribe. Anything not granted here is refused with 403. This rule knows users and
+kiosks, so it lives in the realtime surface (apps/realtime/api), not in the infrastructure
+beside it, which imports no domain app (docs/decisions.md "Domain events").
+
+- an agent: only `private-agent.{its id}`;
+- an owner panel user (panel_role, not an agent): only `presence-owner.{its owner}`;
+- a kiosk: `private-kiosk.{its id}` and, as a member {id, name, location}, `presence-owner.{its owner}`.
+
+Presence member ids are strings and say what the member is (`kiosk.12`, `user.3`), so a kiosk and
+a user with the same primary key stay two members.
+"""
+
+import json
+
+from apps.accounts.actors import panel_member
+from apps.accounts.models import User
+from apps.core.errors import DomainError, ErrorCode
+from apps.kiosks.bodies import kiosk_brief
+from apps.kiosks.models import Kiosk
+from apps.realtime.signing import channel_auth
+
+Member = tuple[str, dict]
+
+
+def _refuse(channel: str) -> DomainError:
+    return DomainError(ErrorCode.FORBIDDEN, f"You may not subscribe to {channel}.")
+
+
+def user_may_join(user: User, channel: str) -> tuple[bool, Member | None]:
+    if user.is_agent:
+        return channel == f"private-agent.{user.pk}", None
+    if panel_member(user) and channel == f"presence-owner.{user.owner_id}":
+        return True, (f"user.{user.pk}", {"id": str(user.pk), "name": user.name, "panel_role": user.panel_role})
+    return False, None
+
+
+def kiosk_may_join(kiosk: Kiosk, channel: str) -> tuple[bool, Member | None]:
+    if channel == f"private-kiosk.{kiosk.pk}":
+        return True, None
+    if channel == f"presence-owner.{kiosk.business.owner_id}":
+        return True, (f"kiosk.{kiosk.pk}", kiosk_brief(kiosk))
+    return False, None
+
+
+def channel_authorization(*, socket_id: str, channel: str, user: User | None = None, kiosk: Kiosk | None = None):
+    """The body /broadcasting/auth answers: `{auth}`, plus `channel_data` for presence."""
+    allowed, member = user_may_join(user, channel) if user is not None else kiosk_may_join(kiosk, channel)
+    if not allowed:
+        raise _refuse(channel)
+    if member is None:
+        return {"auth": channel_auth(socket_id, channel)}
+    user_id, user_info = member
+    channel_data = json.dumps({"user_id": user_id, "user_info": user_info}, separators=(",", ":"))
+    return {"auth": channel_auth(socket_id, channel, channel_data), "channel_data": channel_data}

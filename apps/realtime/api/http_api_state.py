@@ -1,0 +1,126 @@
+"""The Pusher HTTP API's read side and terminate_connections, signed as the trigger API is:
+GET /apps/{app_id}/channels, /channels/{name} and /channels/{name}/users, and
+POST /apps/{app_id}/users/{user_id}/terminate_connections.
+
+The reads answer from the state every web process shares (presence.py), never from this
+process's memory alone; terminate_connections reaches every process through the channel layer."""
+
+import asyncio
+import logging
+
+from asgiref.sync import async_to_sync
+from rest_framework.response import Response
+
+from apps.core.errors import DomainError, ErrorCode
+from apps.realtime import protocol
+from apps.realtime.api.http_api import SignedHttpApiView
+from apps.realtime.broadcast import send, server_loop
+from apps.realtime.hub import terminate_message
+from apps.realtime.presence import presence_store
+
+logger = logging.getLogger(__name__)
+
+READ_TIMEOUT_SECONDS = 5.0
+
+
+def _on_server_loop(make_coroutine):
+    """Run `make_coroutine()` where the shared state lives: the loop of this process's WebSockets
+    (the embedded mode keeps it in that loop's memory), else through async_to_sync. A failure
+    (Redis down) is a 503, not a wrong answer."""
+    loop = server_loop()
+    try:
+        if loop is not None:
+            return asyncio.run_coroutine_threadsafe(make_coroutine(), loop).result(READ_TIMEOUT_SECONDS)
+        return async_to_sync(make_coroutine)()
+    except Exception:
+        logger.warning("the real-time state could not be read", exc_info=True)
+        raise DomainError(ErrorCode.SERVICE_UNAVAILABLE, "The real-time state is unavailable. Retry shortly.") from None
+
+
+def _bad_request(message: str) -> DomainError:
+    return DomainError(ErrorCode.MALFORMED_REQUEST, message)
+
+
+def _info_attributes(request, allowed: tuple[str, ...]) -> set[str]:
+    wanted = {name for name in request.query_params.get("info", "").split(",") if name}
+    unknown = wanted - set(allowed)
+    if unknown:
+        raise _bad_request(f"Unknown info attributes {sorted(unknown)}; this endpoint offers {list(allowed)}.")
+    return wanted
+
+
+def _presence_channel(name: str, what: str) -> None:
+    if protocol.channel_kind(name) != protocol.ChannelKind.PRESENCE:
+        raise _bad_request(f"{what} is only available for presence channels.")
+
+
+def _channel_name(name: str) -> str:
+    if not protocol.valid_channel_name(name):
+        raise _bad_request("Invalid channel name.")
+    return name
+
+
+class ChannelsView(SignedHttpApiView):
+    """Occupied channels, optionally those starting with `filter_by_prefix`; `info=user_count`
+    only together with a presence- prefix (as Pusher: the count means nothing elsewhere)."""
+
+    def get(self, request, app_id: str):
+        prefix = request.query_params.get("filter_by_prefix", "")
+        info = _info_attributes(request, ("user_count",))
+        if "user_count" in info:
+            _presence_channel(prefix, "user_count (with filter_by_prefix=presence-)")
+
+        async def read():
+            store = presence_store()
+            occupied = sorted(await store.subscription_counts(prefix))
+            user_counts = await store.user_counts(occupied) if "user_count" in info else {}
+            return {channel: {"user_count": user_counts[channel]} if info else {} for channel in occupied}
+
+        return Response({"channels": _on_server_loop(read)})
+
+
+class ChannelView(SignedHttpApiView):
+    def get(self, request, app_id: str, channel: str):
+        _channel_name(channel)
+        info = _info_attributes(request, ("user_count", "subscription_count"))
+        if "user_count" in info:
+            _presence_channel(channel, "user_count")
+
+        async def read():
+            store = presence_store()
+            subscriptions = await store.subscription_count(channel)
+            body = {"occupied": subscriptions > 0}
+            if "user_count" in info:
+                body["user_count"] = (await store.user_counts([channel]))[channel]
+            if "subscription_count" in info:
+                body["subscription_count"] = subscriptions
+            return body
+
+        return Response(_on_server_loop(read))
+
+
+class ChannelUsersView(SignedHttpApiView):
+    def get(self, request, app_id: str, channel: str):
+        _channel_name(channel)
+        _presence_channel(channel, "The user list")
+
+        async def read():
+            return {"users": [{"id": user_id} for user_id in sorted(await presence_store().user_ids(channel))]}
+
+        return Response(_on_server_loop(read))
+
+
+class TerminateUserConnectionsView(SignedHttpApiView):
+    """Closes (4009) every connection, on every web process, that joined a presence channel as
+    `user_id`. Also routed without /apps/{app_id}: pusher-http-python 3.3 posts there."""
+
+    def post(self, request, user_id: str, app_id: str | None = None):
+        if not protocol.valid_channel_name(user_id):  # Pusher's user ids share the channel alphabet
+            raise _bad_request("Invalid user id.")
+        self.body_json(request)  # a malformed body is still a 400
+
+        async def hand_over():
+            await send(terminate_message(user_id))
+
+        _on_server_loop(hand_over)
+        return Response({})

@@ -1,0 +1,14 @@
+"""The names of the private and presence channels the service broadcasts on (docs/realtime.md).
+Who may join each is decided by the channel rule of the realtime surface (apps/realtime/api/access.py)."""
+
+
+def agent_channel(agent_id: int) -> str:
+    return f"private-agent.{agent_id}"
+
+
+def kiosk_channel(kiosk_id: int) -> str:
+    return f"private-kiosk.{kiosk_id}"
+
+
+def owner_channel(owner_id: int) -> str:
+    return f"presence-owner.{owner_id}"

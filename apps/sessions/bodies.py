@@ -1,0 +1,76 @@
+"""Bodies of sessions shared by responses, the OpenAPI schema and real-time messages. Each shape
+is one builder function and, beside it, the serializer that documents it for the schema; tests
+validate every builder's output against the published schema (docs/decisions.md "One definition
+per shape")."""
+
+from datetime import datetime
+
+from rest_framework import serializers
+
+from apps.core.body_fields import OptionalTextField
+from apps.core.timefmt import iso_z
+from apps.kiosks.bodies import KioskBrief, kiosk_brief
+from apps.sessions.models import Session
+
+
+class IdName(serializers.Serializer):
+    id = serializers.CharField()
+    name = serializers.CharField()
+
+
+# The schema of `incoming_session_body`.
+class IncomingSessionOut(serializers.Serializer):
+    id = serializers.CharField()
+    kiosk = KioskBrief()
+    business = IdName()
+    created_at = serializers.DateTimeField()
+    waiting_seconds = serializers.IntegerField()
+
+
+def incoming_session_body(session: Session, *, now: datetime) -> dict:
+    """One entry of GET /api/sessions/incoming and the SessionIncoming message's `session`, so a
+    dashboard handles both the same way. `waiting_seconds` counts from `now`."""
+    return {
+        "id": session.public_id,
+        "kiosk": kiosk_brief(session.kiosk),
+        "business": {"id": str(session.business_id), "name": session.business.name},
+        "created_at": iso_z(session.created_at),
+        "waiting_seconds": max(0, int((now - session.created_at).total_seconds())),
+    }
+
+
+class AgentBrief(serializers.Serializer):
+    id = serializers.CharField()
+    name = serializers.CharField()
+    avatar_url = OptionalTextField()
+
+
+# The schema of `status_body`.
+class StatusOut(serializers.Serializer):
+    session_id = serializers.CharField(source="public_id")
+    status = serializers.CharField()
+    agent = AgentBrief(allow_null=True)
+    video_channel = serializers.CharField(source="public_id")
+    created_at = serializers.DateTimeField()
+    accepted_at = serializers.DateTimeField(allow_null=True)
+    ended_at = serializers.DateTimeField(allow_null=True)
+    duration_seconds = serializers.IntegerField(allow_null=True)
+    end_reason = serializers.CharField()
+
+
+def status_body(session: Session) -> dict:
+    """The status poll's body and the SessionStatusChanged message (StatusOut documents it). Built
+    directly: the poll is the hottest request, and a serializer costs as much as its query."""
+    agent = session.agent
+    brief = None if agent is None else {"id": str(agent.pk), "name": agent.name, "avatar_url": agent.avatar_url or None}
+    return {
+        "session_id": session.public_id,
+        "status": session.status,
+        "agent": brief,
+        "video_channel": session.public_id,
+        "created_at": iso_z(session.created_at),
+        "accepted_at": iso_z(session.accepted_at),
+        "ended_at": iso_z(session.ended_at),
+        "duration_seconds": session.duration_seconds,
+        "end_reason": session.end_reason,
+    }

@@ -1,0 +1,53 @@
+"""What happens to a session (apps.core.events). Each event holds the session as the transition
+left it; the webhook payloads are in webhook_payloads.py, the real-time bodies in realtime_messages.py."""
+
+from dataclasses import dataclass
+
+from apps.core.events import Event
+from apps.sessions import webhook_payloads
+from apps.sessions.models import Session
+
+
+@dataclass(frozen=True)
+class _SessionEvent(Event):
+    session: Session
+
+    @property
+    def owner_id(self) -> int:
+        return self.session.owner_id
+
+
+@dataclass(frozen=True)
+class SessionStarted(_SessionEvent):
+    """A kiosk opened a pending session: agents hear of it, the owner gets `session.started`."""
+
+    webhook_name = "session.started"
+
+    def webhook_payload(self) -> dict:
+        return webhook_payloads.session_started(self.session)
+
+
+@dataclass(frozen=True)
+class SessionAccepted(_SessionEvent):
+    """An agent won the session."""
+
+    webhook_name = "session.accepted"
+
+    def webhook_payload(self) -> dict:
+        return webhook_payloads.session_accepted(self.session)
+
+
+@dataclass(frozen=True)
+class SessionEnded(_SessionEvent):
+    """The session ended in any way; `was_pending`: nobody had accepted it yet."""
+
+    was_pending: bool = False
+    webhook_name = "session.ended"
+
+    def webhook_payload(self) -> dict:
+        return webhook_payloads.session_ended(self.session)
+
+
+@dataclass(frozen=True)
+class SessionMoved(_SessionEvent):
+    """An open-to-open transition (to payment and back): only the kiosk hears of it."""

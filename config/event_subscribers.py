@@ -1,0 +1,80 @@
+"""What every domain event causes: the one list to read (apps.core.events.emit runs it).
+
+Each event type maps to its subscribers, called in this order at emit, inside the transaction of
+the change, with (event, the DomainEvent row of its webhook or None). Nothing they cause leaves
+before commit, so a rollback sends nothing:
+- webhook_deliveries writes the outbox rows (one per subscription that wants the event), drained
+  after commit;
+- *_messages.* build real-time messages (docs/realtime.md), sent on commit by the broadcast API;
+- forget_* drop a cached copy now and again at commit (a rollback costs a cache miss).
+Invalidations come before messages, so a client that polls on hearing a message reads fresh.
+The events themselves are in each app's domain_events.py; a test checks every one is listed.
+"""
+
+from apps.accounts.domain_events import OwnerReinstated, OwnerSuspended
+from apps.billing import realtime_messages as payment_messages
+from apps.billing.domain_events import PaymentCancelled, PaymentFailed, PaymentRequested, PaymentSucceeded
+from apps.kiosks import realtime_messages as kiosk_messages
+from apps.kiosks.device_cache import forget_credentials, forget_heartbeat
+from apps.kiosks.domain_events import KioskCameOnline, KioskPaired, KioskRenamed, KioskUnpaired, KioskWentOffline
+from apps.menu.domain_events import InventoryLow
+from apps.orders import realtime_messages as order_messages
+from apps.orders.domain_events import CartReplaced, OrderCreated, OrderStatusChanged, PaymentCaptured
+from apps.sessions import realtime_messages as session_messages
+from apps.sessions.domain_events import SessionAccepted, SessionEnded, SessionMoved, SessionStarted
+from apps.sessions.status_cache import forget_status
+from apps.webhooks.outbox import webhook_deliveries
+
+SUBSCRIBERS = {
+    # Sessions: the kiosk hears every transition; agents hear of new, claimed and withdrawn ones.
+    SessionStarted: [
+        webhook_deliveries,
+        session_messages.session_incoming,  # SessionIncoming to the eligible agents
+        session_messages.session_status_changed,  # SessionStatusChanged to the kiosk
+    ],
+    SessionAccepted: [
+        webhook_deliveries,
+        forget_status,  # the kiosk poll's cached status body
+        session_messages.session_claimed,  # SessionClaimed to the other agents
+        session_messages.session_status_changed,
+    ],
+    SessionMoved: [
+        forget_status,
+        session_messages.session_status_changed,
+    ],
+    SessionEnded: [
+        webhook_deliveries,
+        forget_status,
+        session_messages.session_withdrawn,  # SessionWithdrawn to agents, if nobody had accepted it
+        session_messages.session_status_changed,
+    ],
+    # Orders
+    CartReplaced: [order_messages.order_updated],  # OrderUpdated to the kiosk
+    OrderStatusChanged: [webhook_deliveries],
+    PaymentCaptured: [webhook_deliveries],
+    OrderCreated: [webhook_deliveries],
+    # Payments: only the kiosk hears of them.
+    PaymentRequested: [payment_messages.payment_requested],
+    PaymentFailed: [payment_messages.payment_failed],
+    PaymentCancelled: [payment_messages.payment_cancelled],
+    PaymentSucceeded: [payment_messages.payment_succeeded],
+    # Kiosks: presence goes to the owner's channel; every change drops the device's cached row.
+    KioskCameOnline: [
+        webhook_deliveries,
+        forget_credentials,
+        kiosk_messages.kiosk_status_changed,  # KioskStatusChanged to the owner's presence channel
+    ],
+    KioskWentOffline: [
+        webhook_deliveries,
+        forget_credentials,
+        forget_heartbeat,
+        kiosk_messages.kiosk_status_changed,
+    ],
+    KioskPaired: [forget_credentials],
+    KioskUnpaired: [forget_credentials, forget_heartbeat],
+    KioskRenamed: [forget_credentials],
+    # Menu and owners
+    InventoryLow: [webhook_deliveries],
+    OwnerSuspended: [webhook_deliveries],
+    OwnerReinstated: [webhook_deliveries],
+}
