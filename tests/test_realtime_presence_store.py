@@ -4,10 +4,12 @@ processes, and the entries of a process whose lease ran out are reaped and repor
 Runs against Redis when REDIS_URL is set, else the in-memory store."""
 
 import asyncio
+import contextlib
 import uuid
 
 import pytest
-from channels.layers import get_channel_layer
+from channels import DEFAULT_CHANNEL_LAYER
+from channels.layers import channel_layers
 from django.conf import settings
 
 from apps.realtime import presence, protocol
@@ -16,16 +18,32 @@ from apps.realtime.hub import FANOUT_GROUP
 needs_redis = pytest.mark.skipif(not settings.REDIS_URL, reason="only the Redis store outlives a process")
 
 
+_opened: list = []  # the stores a scenario made, closed when it ends
+
+
 def store(prefix: str):
     if settings.REDIS_URL:
         from apps.realtime.presence_redis import RedisPresence
 
-        return RedisPresence(settings.REDIS_URL, prefix)
-    return presence.MemoryPresence()
+        made = RedisPresence(settings.REDIS_URL, prefix)
+    else:
+        made = presence.MemoryPresence()
+    _opened.append(made)
+    return made
 
 
 def run(coroutine):
-    return asyncio.run(asyncio.wait_for(coroutine, 30))
+    """The scenario with a deadline, then its stores closed: no lease task outlives its loop."""
+
+    async def closing():
+        try:
+            async with asyncio.timeout(30):
+                await coroutine
+        finally:
+            while _opened:
+                await _opened.pop().close()
+
+    asyncio.run(closing())
 
 
 @pytest.fixture
@@ -89,11 +107,18 @@ def test_two_processes_see_the_same_counts_and_members(prefix):
     run(scenario())
 
 
-async def _fanout_listener():
-    layer = get_channel_layer()
+@contextlib.asynccontextmanager
+async def fanout_listener():
+    """An inbox in the fan-out group, on a layer of its own: the process-wide layer keeps receive
+    state from the event loops of earlier tests."""
+    layer = channel_layers.make_backend(DEFAULT_CHANNEL_LAYER)
     inbox = await layer.new_channel()
     await layer.group_add(FANOUT_GROUP, inbox)
-    return layer, inbox
+    try:
+        yield layer, inbox
+    finally:
+        await layer.group_discard(FANOUT_GROUP, inbox)
+        await layer.close_pools()
 
 
 @needs_redis
@@ -101,24 +126,24 @@ def test_a_dead_process_is_reaped_after_its_lease_and_its_members_reported_gone(
     settings.REALTIME_PROCESS_LEASE_SECONDS = 0.6
 
     async def scenario():
-        layer, inbox = await _fanout_listener()
-        dead, alive = store(prefix), store(prefix)
-        await dead.join(CHANNEL, "9.9", "kiosk.9", {})
-        await dead.subscribe("news")
-        await alive.join(CHANNEL, "1.1", "user.1", {})
-        dead._heartbeat.cancel()  # SIGKILL: no more heartbeats, and no goodbye
-        assert set(await alive.user_ids(CHANNEL)) == {"kiosk.9", "user.1"}  # not before the lease runs out
-        await asyncio.sleep(0.8)
-        assert await alive.user_ids(CHANNEL) == ["user.1"]
-        assert await alive.subscription_counts() == {CHANNEL: 1}
-        assert await alive.subscription_count("news") == 0
-        message = await asyncio.wait_for(layer.receive(inbox), 5)
-        assert (message["channels"], message["event"], message["data"]) == (
-            [CHANNEL],
-            protocol.MEMBER_REMOVED,
-            {"user_id": "kiosk.9"},
-        )
-        await layer.group_discard(FANOUT_GROUP, inbox)
+        async with fanout_listener() as (layer, inbox):
+            dead, alive = store(prefix), store(prefix)
+            await dead.join(CHANNEL, "9.9", "kiosk.9", {})
+            await dead.subscribe("news")
+            await alive.join(CHANNEL, "1.1", "user.1", {})
+            dead._heartbeat.cancel()  # SIGKILL: no more heartbeats, and no goodbye
+            assert set(await alive.user_ids(CHANNEL)) == {"kiosk.9", "user.1"}  # not before the lease runs out
+            await asyncio.sleep(0.8)
+            assert await alive.user_ids(CHANNEL) == ["user.1"]
+            assert await alive.subscription_counts() == {CHANNEL: 1}
+            assert await alive.subscription_count("news") == 0
+            async with asyncio.timeout(5):
+                message = await layer.receive(inbox)
+            assert (message["channels"], message["event"], message["data"]) == (
+                [CHANNEL],
+                protocol.MEMBER_REMOVED,
+                {"user_id": "kiosk.9"},
+            )
 
     run(scenario())
 
@@ -161,16 +186,17 @@ def test_processes_sweeping_at_once_reap_a_dead_one_once(prefix, settings):
     settings.REALTIME_PROCESS_LEASE_SECONDS = 0.6
 
     async def scenario():
-        layer, inbox = await _fanout_listener()
-        dead, sweepers = store(prefix), [store(prefix) for _ in range(3)]
-        await dead.join(CHANNEL, "9.9", "kiosk.9", {})
-        dead._heartbeat.cancel()
-        await asyncio.sleep(0.8)
-        await asyncio.gather(*(sweeper.sweep() for sweeper in sweepers))
-        first = await asyncio.wait_for(layer.receive(inbox), 5)
-        assert first["data"] == {"user_id": "kiosk.9"}
-        with pytest.raises(TimeoutError):  # one member_removed, not one per sweeper
-            await asyncio.wait_for(layer.receive(inbox), 1)
-        await layer.group_discard(FANOUT_GROUP, inbox)
+        async with fanout_listener() as (layer, inbox):
+            dead, sweepers = store(prefix), [store(prefix) for _ in range(3)]
+            await dead.join(CHANNEL, "9.9", "kiosk.9", {})
+            dead._heartbeat.cancel()
+            await asyncio.sleep(0.8)
+            await asyncio.gather(*(sweeper.sweep() for sweeper in sweepers))
+            async with asyncio.timeout(5):
+                first = await layer.receive(inbox)
+            assert first["data"] == {"user_id": "kiosk.9"}
+            with pytest.raises(TimeoutError):  # one member_removed, not one per sweeper
+                async with asyncio.timeout(1):
+                    await layer.receive(inbox)
 
     run(scenario())

@@ -80,7 +80,11 @@ def _on_loop_thread(loop: asyncio.AbstractEventLoop) -> bool:
 async def send(message: dict) -> None:
     layer = get_channel_layer()
     if layer is not None:
-        await asyncio.wait_for(layer.group_send(FANOUT_GROUP, message), SEND_TIMEOUT_SECONDS)
+        # asyncio.timeout, not wait_for: on Python 3.11 wait_for loses a cancellation that meets
+        # the send's completion, and a background loop calling this (the presence lease) would
+        # then outlive its cancel and hang its event loop's shutdown.
+        async with asyncio.timeout(SEND_TIMEOUT_SECONDS):
+            await layer.group_send(FANOUT_GROUP, message)
 
 
 async def _send_logged(message: dict) -> None:

@@ -86,7 +86,8 @@ class Hub:
             task.cancel()
         if self._layer is not None and self._inbox:
             try:
-                await asyncio.wait_for(self._layer.group_discard(FANOUT_GROUP, self._inbox), 2)
+                async with asyncio.timeout(2):  # not wait_for (broadcast.send says why)
+                    await self._layer.group_discard(FANOUT_GROUP, self._inbox)
             except Exception:
                 logger.warning("could not leave the fan-out group; its membership expires on its own")
 

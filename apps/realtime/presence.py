@@ -44,6 +44,9 @@ class MemoryPresence:
         self._members: dict[str, dict[str, object]] = {}  # channel -> user -> info
         self._subscriptions: Counter[str] = Counter()  # channel -> connections subscribed
 
+    async def close(self) -> None:
+        """Nothing to release: the state lives and dies with the process."""
+
     async def subscribe(self, channel: str) -> None:
         self._subscriptions[channel] += 1
 

@@ -17,6 +17,7 @@ The reap script touches keys it builds itself: fine on a single Redis, not on Re
 """
 
 import asyncio
+import contextlib
 import json
 import logging
 import time
@@ -184,6 +185,15 @@ class RedisPresence:
                 del self._local_subscriptions[channel]
         gone = await self._leave(keys=self._channel_keys(channel), args=[socket_id, channel])
         return Change(gone=[uid.decode() for uid in gone])
+
+    async def close(self) -> None:
+        """Stop renewing the lease and close the Redis connections (the entries stay until this
+        process's leave calls or the lease runs out)."""
+        if self._heartbeat is not None:
+            self._heartbeat.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._heartbeat
+        await self._redis.aclose(close_connection_pool=True)
 
     # ------------------------------------------------------------------ the lease
 
