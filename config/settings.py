@@ -281,6 +281,8 @@ TASK_MODE = os.environ.get("TASK_MODE", "celery" if REDIS_URL else "thread")
 
 # Auth and sessions (agent API cookie session, spec section 5).
 AUTH_USER_MODEL = "accounts.User"
+# Sign-ins record the first; the second still serves sessions signed in before it existed.
+AUTHENTICATION_BACKENDS = ["apps.accounts.backends.AccountsBackend", "django.contrib.auth.backends.ModelBackend"]
 SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 SESSION_COOKIE_NAME = "app_session"
 SESSION_COOKIE_AGE = int(timedelta(days=30).total_seconds())

@@ -116,6 +116,24 @@ def test_accept_of_another_owners_session_is_not_found(agent_client, other_busin
     assert foreign.status == "pending" and foreign.agent is None
 
 
+def test_a_lost_accept_of_another_owners_session_is_not_found_and_a_platform_agents_is_409(
+    agent_client, other_business
+):
+    """The lock-free read is tenant-scoped as the locked one: another owner's claimed session is
+    404 (its existence is not told), while a platform agent, who sees every owner's, hears 409."""
+    foreign = factories.SessionFactory(kiosk=factories.KioskFactory(business=other_business))
+    assert (
+        signed_in(factories.AgentFactory(owner=other_business.owner))
+        .post(f"/api/sessions/{foreign.public_id}/accept")
+        .status_code
+        == 200
+    )
+    response = agent_client.post(f"/api/sessions/{foreign.public_id}/accept")
+    assert (response.status_code, response.json()["error"]["code"]) == (404, "SESSION_NOT_FOUND")
+    response = signed_in(factories.AgentFactory(owner=None)).post(f"/api/sessions/{foreign.public_id}/accept")
+    assert (response.status_code, response.json()["error"]["code"]) == (409, "SESSION_ALREADY_ACCEPTED")
+
+
 def test_accept_of_an_ended_session_answers_409(agent_client, pending):
     Session.objects.filter(pk=pending.pk).update(status="abandoned", ended_at=timezone.now())
     response = agent_client.post(f"/api/sessions/{pending.public_id}/accept")

@@ -167,3 +167,23 @@ def sessions_accepted_by_agent_since(*, agent: User, since: datetime) -> QuerySe
         .select_related("kiosk", "business", "order")
         .order_by("-accepted_at", "-pk")
     )
+
+
+def accept_precheck(*, agent: User, public_id: str) -> tuple[str, bool] | None:
+    """(status, agent_busy) of a session visible to `agent`, or None: the unlocked read that
+    refuses most of a burst of accepts. Plain SQL: compiling the ORM query cost more than the
+    query itself, on the path every losing agent of a burst takes (bench/accept_race.py)."""
+    table = Session._meta.db_table
+    sql = (
+        # Only the table name is formatted in; values are parameters.
+        f"SELECT s.status, EXISTS (SELECT 1 FROM {table} b WHERE b.agent_id = %s AND b.status IN (%s, %s))"  # noqa: S608
+        f" FROM {table} s WHERE s.public_id = %s"
+    )
+    params = [agent.pk, SessionStatus.ACTIVE, SessionStatus.PAYMENT, public_id]
+    if agent.owner_id is not None:  # as sessions_visible_to_agent
+        sql += " AND s.owner_id = %s"
+        params.append(agent.owner_id)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        row = cursor.fetchone()
+    return None if row is None else (row[0], bool(row[1]))

@@ -6,7 +6,6 @@ config/event_subscribers.py."""
 from datetime import timedelta
 
 from django.db import IntegrityError, transaction
-from django.db.models import Exists
 from django.utils import timezone
 
 from apps.accounts.models import AgentStatus, User
@@ -56,14 +55,7 @@ def _in_progress(session: Session) -> DomainError:
 def session_accept(*, public_id: str, agent: User) -> Session:
     """Claim a pending session. A single conditional UPDATE decides the race: exactly one of
     any number of concurrent callers wins; the others get 409 SESSION_ALREADY_ACCEPTED."""
-    live = Session.objects.filter(agent=agent, status__in=(SessionStatus.ACTIVE, SessionStatus.PAYMENT))
-    seen = (
-        selectors.sessions_visible_to_agent(agent)
-        .filter(public_id=public_id)
-        .annotate(agent_busy=Exists(live))
-        .values_list("status", "agent_busy")
-        .first()
-    )
+    seen = selectors.accept_precheck(agent=agent, public_id=public_id)
     if seen is not None and seen[0] != SessionStatus.PENDING:  # None: the locked read says 404
         _refuse_lost_accept(status=seen[0], agent_busy=seen[1])
     with transaction.atomic():

@@ -7,6 +7,7 @@ from rest_framework import serializers
 from rest_framework.response import Response
 
 from apps.accounts import services
+from apps.accounts.backends import SIGN_IN_BACKEND
 from apps.accounts.models import AgentStatus, PersonalAccessToken, User
 from apps.api import xsrf
 from apps.api.inputs import client_ip, validated
@@ -45,7 +46,7 @@ def _signed_in_response(request, result: services.LoginResult) -> Response:
     """Start the cookie session: `app_session` (30 days sliding; a browser-session cookie
     unless `remember`) and a fresh XSRF-TOKEN bound to it."""
     django_request = request._request
-    django_login(django_request, result.user, backend="django.contrib.auth.backends.ModelBackend")
+    django_login(django_request, result.user, backend=SIGN_IN_BACKEND)
     django_request.session.set_expiry(None if result.remember else 0)
     response = Response({"status": "ok", "user": AgentUserOut(result.user).data})
     xsrf.issue_token(django_request, response)

@@ -16,6 +16,7 @@ from django_otp import devices_for_user
 from django_otp import login as otp_login
 
 from apps.accounts import services as account_services
+from apps.accounts.backends import SIGN_IN_BACKEND
 from apps.accounts.models import LoginChallenge
 from apps.api.inputs import client_ip
 from apps.core.errors import DomainError, ErrorCode
@@ -35,7 +36,7 @@ def _safe_next(request, candidate: str | None) -> str:
 
 def _sign_in(request, user, device=None):
     next_url = request.session.pop(NEXT_KEY, None)
-    django_login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+    django_login(request, user, backend=SIGN_IN_BACKEND)
     if device is not None:
         otp_login(request, device)
     return redirect(_safe_next(request, next_url))
