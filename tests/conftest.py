@@ -4,10 +4,14 @@ Clients speak to the real URL stack: the agent client signs in through POST /api
 echoes the XSRF-TOKEN cookie on mutating calls, as a browser dashboard would.
 """
 
+from datetime import timedelta
+
 import pytest
+import time_machine
 from django.conf import settings
 from django.core.cache import cache
 from django.test import Client
+from django.utils import timezone
 
 from tests import factories
 from tests.receivers import Receiver
@@ -40,6 +44,16 @@ def _isolated(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     yield
     clear_cache()
+
+
+@pytest.fixture
+def one_rate_window():
+    """Rate-limit windows are whole clock minutes (apps/api/throttles.py): a test that counts up
+    to a limit runs with the clock stopped one second into a minute, so no new window can reset
+    its count halfway (the limit then answers Retry-After 59)."""
+    start = timezone.now().replace(second=1, microsecond=0) + timedelta(minutes=1)
+    with time_machine.travel(start, tick=False):
+        yield
 
 
 class AgentClient(Client):

@@ -263,7 +263,7 @@ def test_the_valid_bodies_used_above_really_are_valid(surface):
 
 
 @pytest.fixture
-def low_rates(monkeypatch):
+def low_rates(monkeypatch, one_rate_window):
     """DRF throttles read their rates once, at import, into THROTTLE_RATES; set 2 a minute."""
     for throttle in (KioskThrottle, AgentThrottle, TokenApiThrottle):
         monkeypatch.setitem(throttle.THROTTLE_RATES, throttle.scope, "2/min")

@@ -122,7 +122,7 @@ def test_the_default_is_no_proxy_locally_and_one_in_production(tmp_path, env, ex
 # ----------------------------------------------------------------------------- forged headers still get 429
 
 
-def test_pairing_with_a_forged_header_per_request_is_still_limited(proxies, db, monkeypatch):
+def test_pairing_with_a_forged_header_per_request_is_still_limited(proxies, db, monkeypatch, one_rate_window):
     monkeypatch.setitem(PairingThrottle.THROTTLE_RATES, "pairing", "3/min")
     body = {"code": "000000", "device_name": "Front kiosk"}
     with frozen_clock():
@@ -158,7 +158,9 @@ def test_token_login_with_a_forged_header_per_request_is_still_limited(proxies, 
     error_of(answers[-1], 429, "RATE_LIMITED")
 
 
-def test_owner_api_token_endpoint_with_a_forged_header_per_request_is_still_limited(proxies, db, monkeypatch):
+def test_owner_api_token_endpoint_with_a_forged_header_per_request_is_still_limited(
+    proxies, db, monkeypatch, one_rate_window
+):
     monkeypatch.setitem(TokenRequestThrottle.THROTTLE_RATES, "owner_api_token", "3/min")
     body = "grant_type=client_credentials"
     with frozen_clock():
@@ -173,7 +175,9 @@ def test_owner_api_token_endpoint_with_a_forged_header_per_request_is_still_limi
 # ----------------------------------------------------------------------------- behind one proxy
 
 
-def test_behind_one_proxy_the_right_most_hop_is_limited_and_the_rest_is_ignored(settings, db, monkeypatch):
+def test_behind_one_proxy_the_right_most_hop_is_limited_and_the_rest_is_ignored(
+    settings, db, monkeypatch, one_rate_window
+):
     settings.TRUSTED_PROXY_COUNT = 1
     monkeypatch.setitem(PairingThrottle.THROTTLE_RATES, "pairing", "3/min")
 

@@ -12,7 +12,7 @@ HEARTBEAT = "/api/public/kiosks/heartbeat"
 
 
 @pytest.fixture
-def two_a_minute(monkeypatch):
+def two_a_minute(monkeypatch, one_rate_window):
     monkeypatch.setitem(KioskThrottle.THROTTLE_RATES, KioskThrottle.scope, "2/min")
 
 
