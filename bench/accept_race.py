@@ -178,11 +178,7 @@ def main() -> int:
         say("every round had exactly one winner" if exact else "FAILED: a round did not have exactly one winner")
         return 0 if (exact and met) or not args.check else 1
     finally:
-        harness.clear_redis_prefix(env)
-        from django.db import connections
-
-        connections.close_all()
-        harness.drop_database(env)
+        harness.clean_up(env)
 
 
 if __name__ == "__main__":

@@ -106,26 +106,11 @@ def main() -> int:
         poll_path = f"/api/public/sessions/{session.public_id}/status"
         with harness.running_servers(env, 1) as (project,), references.running() as refs:
             targets = refs.targets() + project_targets(project, tenant, poll_path)
-            if args.only:
-                wanted = {name.strip() for name in args.only.split(",")}
-                targets = [target for target in targets if target.name in wanted]
-            say(
-                f"load: wrk -t{args.threads} -c{args.connections} keep-alive, loopback; {args.warmup:g} s warm-up, "
-                f"then {args.duration:g} s per target x {args.rounds} alternating rounds; one daphne process each "
-                "(raw ASGI, minimal Django, the project)"
-            )
-            results = loadgen.alternate(wrk, targets, args)
+            results = loadgen.alternate(wrk, targets, args, "raw ASGI, minimal Django, the project")
         met = report(results)
         return 1 if args.check and not met else 0
     finally:
-        try:
-            harness.clear_redis_prefix(env)
-            from django.db import connections
-
-            connections.close_all()
-        finally:
-            if not args.keep_db:
-                harness.drop_database(env)
+        harness.clean_up(env, keep_db=args.keep_db)
 
 
 if __name__ == "__main__":

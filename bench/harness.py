@@ -107,6 +107,18 @@ def drop_database(env: BenchEnv) -> None:
         conn.execute(f'DROP DATABASE IF EXISTS "{env.db_name}" WITH (FORCE)')
 
 
+def clean_up(env: BenchEnv, *, keep_db: bool = False) -> None:
+    """After a bench: its Redis keys and database connections, then (unless kept) its database."""
+    try:
+        clear_redis_prefix(env)
+        from django.db import connections
+
+        connections.close_all()
+    finally:
+        if not keep_db:
+            drop_database(env)
+
+
 def setup_django(env: BenchEnv) -> None:
     env.apply_here()
     import django

@@ -199,13 +199,6 @@ def main() -> int:
                 Target("poll-db", f"{project_db.base_url}{poll_path}", project_db.process.pid, device),
                 Target("heartbeat", f"{project.base_url}{heartbeat_path}", project.process.pid, device, "POST"),
             ]
-            if args.only:
-                wanted = {name.strip() for name in args.only.split(",")}
-                targets = [target for target in targets if target.name in wanted]
-            say(
-                f"load: wrk -t{args.threads} -c{args.connections} keep-alive, loopback; {args.warmup} s warm-up, "
-                f"then {args.duration} s per target x {args.rounds} alternating rounds; one daphne process each"
-            )
             results = loadgen.alternate(wrk, targets, args)
         copy_seconds = settings.KIOSK_STATUS_COPY_SECONDS
         database_share = min(1.0, 2 / copy_seconds) if copy_seconds else 1.0  # a poll every 2 s
@@ -214,14 +207,7 @@ def main() -> int:
             profile_in_process(tenant, poll_path, args.profile_requests)
         return 1 if args.check and not met else 0
     finally:
-        try:
-            harness.clear_redis_prefix(env)
-            from django.db import connections
-
-            connections.close_all()
-        finally:
-            if not args.keep_db:
-                harness.drop_database(env)
+        harness.clean_up(env, keep_db=args.keep_db)
 
 
 if __name__ == "__main__":

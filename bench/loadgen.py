@@ -130,10 +130,18 @@ def combined(name: str, results: list[WrkResult]) -> WrkResult:
     )
 
 
-def alternate(wrk: str, targets, args) -> dict[str, WrkResult]:
+def alternate(wrk: str, targets, args, servers: str = "") -> dict[str, WrkResult]:
     """Short rounds over every target in turn (each a references.Target), so a shared machine's
-    drift over seconds falls on every target alike; `args` carries warmup, rounds, duration,
-    connections and threads. Returns each target's rounds combined."""
+    drift over seconds falls on every target alike; `args` are those of add_round_options (its
+    `--only` picks the targets). Returns each target's rounds combined."""
+    if args.only:
+        wanted = {name.strip() for name in args.only.split(",")}
+        targets = [target for target in targets if target.name in wanted]
+    say(
+        f"load: wrk -t{args.threads} -c{args.connections} keep-alive, loopback; {args.warmup:g} s warm-up, "
+        f"then {args.duration:g} s per target x {args.rounds} alternating rounds; one daphne process each"
+        + (f" ({servers})" if servers else "")
+    )
 
     def one(target, seconds: int) -> WrkResult:
         return run_wrk(
