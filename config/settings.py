@@ -394,6 +394,41 @@ USE_TZ = True
 MEDIA_ROOT = Path(os.environ.get("MEDIA_ROOT", VAR_DIR / "media"))
 MEDIA_URL = "media/"
 
+# Menu photos (apps/menu/photos.py): local media, served by the app with a year's cache headers
+# at MENU_PHOTOS_URL, unless MENU_PHOTOS_BUCKET names an S3-compatible bucket (django-storages;
+# credentials from AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY or the instance role), whose objects
+# carry the same Cache-Control and are read from the bucket's (or MENU_PHOTOS_PUBLIC_DOMAIN's) URL.
+MENU_PHOTOS_URL = "/media/menu-photos/"
+MENU_PHOTOS_BUCKET = os.environ.get("MENU_PHOTOS_BUCKET", "")
+MENU_PHOTO_MAX_BYTES = int(os.environ.get("MENU_PHOTO_MAX_BYTES", str(8 * 1024 * 1024)))
+MENU_PHOTO_MAX_PIXELS = int(os.environ.get("MENU_PHOTO_MAX_PIXELS", str(40_000_000)))
+MENU_BODY_CACHE_SECONDS = int(os.environ.get("MENU_BODY_CACHE_SECONDS", "600"))  # one menu version's body
+MENU_PHOTO_SIZE = int(os.environ.get("MENU_PHOTO_SIZE", "1024"))  # longest side after resizing
+if MENU_PHOTOS_BUCKET:
+    _menu_photos = {
+        "BACKEND": "storages.backends.s3.S3Storage",
+        "OPTIONS": {
+            "bucket_name": MENU_PHOTOS_BUCKET,
+            "endpoint_url": os.environ.get("MENU_PHOTOS_ENDPOINT_URL") or None,
+            "region_name": os.environ.get("MENU_PHOTOS_REGION") or None,
+            "custom_domain": os.environ.get("MENU_PHOTOS_PUBLIC_DOMAIN") or None,
+            "location": "menu-photos",
+            "querystring_auth": False,  # public photos: plain, cacheable URLs
+            "file_overwrite": False,
+            "object_parameters": {"CacheControl": "public, max-age=31536000, immutable"},
+        },
+    }
+else:
+    _menu_photos = {
+        "BACKEND": "django.core.files.storage.FileSystemStorage",
+        "OPTIONS": {"location": MEDIA_ROOT / "menu-photos", "base_url": MENU_PHOTOS_URL},
+    }
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+    "menu_photos": _menu_photos,
+}
+
 STATIC_URL = "static/"
 STATIC_ROOT = VAR_DIR / "static"
 if not PRODUCTION:  # WhiteNoise warns about a missing one; production's comes from collectstatic

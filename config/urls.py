@@ -16,6 +16,7 @@ from apps.api.metrics import metrics_view
 from apps.billing.api import processor as processor_webhooks
 from apps.demo.landing import landing_page
 from apps.kiosk_app.views import kiosk_app
+from apps.menu.views import menu_photo
 from apps.realtime.api import auth as realtime_auth
 from apps.realtime.api import http_api as realtime_http_api
 from apps.realtime.api import http_api_state as realtime_state_api
@@ -52,6 +53,7 @@ urlpatterns = [
     path("processor/webhook", processor_webhooks.platform_webhook),
     path("processor/connect/webhook", processor_webhooks.connect_webhook),
     path("", landing_page, name="landing"),
+    path(settings.MENU_PHOTOS_URL.strip("/") + "/<path:name>", menu_photo, name="menu_photo"),
     path("healthz", healthz),
     path("readyz", readyz),
     path("metrics", metrics_view),
