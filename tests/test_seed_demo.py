@@ -260,3 +260,35 @@ def test_refuses_to_run_in_production_without_force(db, settings):
     with pytest.raises(CommandError):
         seed("--json")
     assert not Owner.objects.exists()
+
+
+# --- The demo menu (issue 23): translations, allergens, real photos served by the project ------
+
+
+def test_the_demo_menu_has_spanish_names_allergens_and_served_photos(data):
+    burgers = data["owners"][0]
+    device = burgers["kiosks"][0]
+    client = _device_client(device["device_id"], device["device_token"])
+    body = client.get("/api/public/menu?locale=es").json()
+    names = [category["name"] for category in body["categories"]]
+    assert names == ["Hamburguesas", "Acompañamientos", "Bebidas"]
+    items = [item for category in body["categories"] for item in category["menu_items"]]
+    classic = next(item for item in items if item["id"] and item["name"] == "Hamburguesa clásica")
+    assert "gluten" in classic["allergens"]
+    assert classic["modifier_groups"][1]["options"][0]["name"] == "Queso"
+    assert any("vegan" in item["dietary"] for item in items)
+    for item in items:
+        assert item["photo_url"].startswith("http://testserver/media/menu-photos/"), item
+        photo = client.get(item["photo_url"])
+        assert photo.status_code == 200 and photo["Content-Type"] == "image/webp"
+    assert not MenuItem.objects.filter(photo__contains="example.com").exists()
+    english = client.get("/api/public/menu?locale=en").json()["categories"][0]["name"]
+    assert english == "Burgers"
+
+
+def test_a_demo_catalog_from_an_older_seed_gets_its_translations_and_photos(db):
+    seed("--json")
+    MenuItem.objects.update(photo="", translations={}, allergens=[])
+    seed("--json")
+    assert not MenuItem.objects.filter(photo="").exists()
+    assert MenuItem.objects.get(name="Classic burger").translations["es"]["name"] == "Hamburguesa clásica"

@@ -16,12 +16,10 @@ from django.db import transaction
 from apps.accounts.models import AgentStatus, Business, Owner, PanelRole, User
 from apps.billing.models import OwnerBilling
 from apps.demo.credentials import DEMO_PASSWORD
-from apps.demo.menus import BURGER_MENU, NOODLE_MENU
+from apps.demo.menu_seed import seed_menu
 from apps.demo_processor import mode as processor_mode
 from apps.demo_processor import services as demo_processor
 from apps.kiosks import services as kiosk_services
-from apps.menu import services as menu_services
-from apps.menu.models import Catalog
 
 DEMO_CARDS = {
     "succeeds": "4242 4242 4242 4242",
@@ -34,14 +32,12 @@ DEMO_TENANTS = [
         "owner": "Demo Burgers Co",
         "slug": "burgers",
         "business": {"name": "Burger Barn", "currency": "USD", "tax_rate_bps": 875, "primary_color": "#C2410C"},
-        "menu": BURGER_MENU,
         "kiosk": {"name": "Front counter", "location": "Main St entrance"},
     },
     {
         "owner": "Demo Noodles Ltd",
         "slug": "noodles",
         "business": {"name": "Noodle Bar", "currency": "EUR", "tax_rate_bps": 2000, "primary_color": "#15803D"},
-        "menu": NOODLE_MENU,
         "kiosk": {"name": "Lobby kiosk", "location": "Station concourse"},
     },
 ]
@@ -74,8 +70,7 @@ def _seed_tenant(spec: dict) -> dict:
     )
     if processor_mode.active():  # the demo processor must know the account to charge on it
         demo_processor.account_open(f"acct_demo_{slug}")
-    if not Catalog.objects.filter(business=business, is_active=True).exists():
-        menu_services.catalog_import(business=business, spec=spec["menu"])
+    seed_menu(business=business)
     owner_user = _user(
         f"owner@{slug}.demo.test", name=f"{spec['owner']} owner", owner=owner, panel_role=PanelRole.OWNER
     )
