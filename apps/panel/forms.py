@@ -75,7 +75,19 @@ class ApiKeyCreateForm(forms.Form):
 
 
 class OrderFilterForm(forms.Form):
-    status = forms.ChoiceField(choices=[("", "Any status"), *OrderStatus.choices], required=False)
+    # Drafts are carts an agent saved but never sent to payment: in a live session, or abandoned
+    # when the session ended. The default list leaves them out and says how many there are.
+    ALL = "all"
+    ABANDONED = "abandoned"
+    status = forms.ChoiceField(
+        choices=[
+            ("", "Sent to payment or later"),
+            (ALL, "Any, drafts too"),
+            (ABANDONED, "Abandoned carts"),
+            *OrderStatus.choices,
+        ],
+        required=False,
+    )
     number = forms.CharField(max_length=12, required=False, label="Order number")
     date_from = forms.DateField(required=False, label="From", widget=forms.DateInput(attrs={"type": "date"}))
     date_to = forms.DateField(required=False, label="To", widget=forms.DateInput(attrs={"type": "date"}))
