@@ -7,6 +7,7 @@ from apps.core.events import EVENT_NAMES
 from apps.orders.fulfilment import FULFILMENT_STATUSES
 from apps.orders.models import OrderStatus
 from apps.owner_api.scopes import ALL_SCOPES
+from apps.panel.labels import END_REASONS
 from apps.sessions.models import EndReason
 
 
@@ -94,7 +95,11 @@ class OrderFilterForm(forms.Form):
 
 
 class SessionFilterForm(forms.Form):
-    end_reason = forms.ChoiceField(choices=[("", "Any end"), *EndReason.choices], required=False, label="End reason")
+    end_reason = forms.ChoiceField(
+        choices=[("", "Any end"), *((code, END_REASONS.get(code, label)) for code, label in EndReason.choices)],
+        required=False,
+        label="End reason",
+    )
     date_from = forms.DateField(required=False, label="From", widget=forms.DateInput(attrs={"type": "date"}))
     date_to = forms.DateField(required=False, label="To", widget=forms.DateInput(attrs={"type": "date"}))
 

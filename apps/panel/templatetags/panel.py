@@ -5,6 +5,7 @@ from decimal import Decimal
 from django import template
 
 from apps.menu import photos
+from apps.panel.labels import end_reason_label
 
 register = template.Library()
 
@@ -57,3 +58,9 @@ def label_of(code: str, labels: dict) -> str:
 def photo_src(name: str) -> str:
     """A stored menu photo's URL (local media or the bucket's)."""
     return photos.photo_url(name) or ""
+
+
+@register.filter
+def end_reason(code: str) -> str:
+    """A session's end reason in words (apps/panel/labels.py)."""
+    return end_reason_label(code)
