@@ -90,8 +90,8 @@ PROCESSOR_WEBHOOK_SECRET = os.environ.get("PROCESSOR_WEBHOOK_SECRET", "")
 PROCESSOR_CONNECT_WEBHOOK_SECRET = os.environ.get("PROCESSOR_CONNECT_WEBHOOK_SECRET", "")
 PROCESSOR_PUBLISHABLE_KEY = os.environ.get("PROCESSOR_PUBLISHABLE_KEY", "")  # the kiosk app's browser library
 # The demo processor (apps/demo_processor, docs/decisions.md "Demo processor"): a local or test run
-# without a processor key pays through the project's own /demo-processor/, over HTTP with the real
-# `stripe` library, with keys derived from SECRET_KEY. No money moves. Production never uses it.
+# without a processor key pays through the project's own /demo-processor/ with the real `stripe`
+# library (dispatched in-process, apps/demo_processor/in_process.py), with keys derived from SECRET_KEY. No money moves. Production never uses it.
 DEMO_PROCESSOR_PATH = "/demo-processor"
 DEMO_PROCESSOR = not PRODUCTION and not PROCESSOR_SECRET_KEY and env_bool("DEMO_PROCESSOR", True)
 if DEMO_PROCESSOR:
@@ -102,11 +102,9 @@ if DEMO_PROCESSOR:
 
     PROCESSOR_SECRET_KEY = "sk_test_demo_" + _demo_secret("api")
     PROCESSOR_PUBLISHABLE_KEY = "pk_test_demo"
-    # The web server's own address: PORT as the Procfile and `make run` pass it. A test process
-    # without PORT (pytest itself; its live servers get PORT) points at the discard port, which
-    # refuses at once, so an in-process call never reaches a developer's `make run` on 8000.
-    _demo_port = os.environ.get("PORT", "9" if APP_ENV == "test" else "8000")
-    PROCESSOR_API_BASE = PROCESSOR_API_BASE or f"http://127.0.0.1:{_demo_port}{DEMO_PROCESSOR_PATH}"
+    # Not an address: apps/demo_processor/in_process.py hands the library's requests for this
+    # host to the demo processor's views in the same process, whatever port (if any) it serves.
+    PROCESSOR_API_BASE = PROCESSOR_API_BASE or f"http://demo-processor.invalid{DEMO_PROCESSOR_PATH}"
     PROCESSOR_CONNECT_WEBHOOK_SECRET = PROCESSOR_CONNECT_WEBHOOK_SECRET or "whsec_demo_" + _demo_secret("connect")
 if PRODUCTION and DEMO_PROCESSOR_PATH in PROCESSOR_API_BASE:
     raise ImproperlyConfigured(
