@@ -91,7 +91,8 @@ PROCESSOR_CONNECT_WEBHOOK_SECRET = os.environ.get("PROCESSOR_CONNECT_WEBHOOK_SEC
 PROCESSOR_PUBLISHABLE_KEY = os.environ.get("PROCESSOR_PUBLISHABLE_KEY", "")  # the kiosk app's browser library
 # The demo processor (apps/demo_processor, docs/decisions.md "Demo processor"): a local or test run
 # without a processor key pays through the project's own /demo-processor/ with the real `stripe`
-# library (dispatched in-process, apps/demo_processor/in_process.py), with keys derived from SECRET_KEY. No money moves. Production never uses it.
+# library (dispatched in-process, apps/demo_processor/in_process.py), with keys derived from
+# SECRET_KEY. No money moves. Production never uses it.
 DEMO_PROCESSOR_PATH = "/demo-processor"
 DEMO_PROCESSOR = not PRODUCTION and not PROCESSOR_SECRET_KEY and env_bool("DEMO_PROCESSOR", True)
 if DEMO_PROCESSOR:
