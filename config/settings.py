@@ -398,6 +398,8 @@ MEDIA_URL = "media/"
 # credentials from AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY or the instance role), whose objects
 # carry the same Cache-Control and are read from the bucket's (or MENU_PHOTOS_PUBLIC_DOMAIN's) URL.
 MENU_PHOTOS_URL = "/media/menu-photos/"
+# Outside production: the plain pairing code seed_demo leaves for the kiosk app, shown by `/`.
+DEMO_KIOSK_CODE_FILE = VAR_DIR / "demo-kiosk-app.json"
 MENU_PHOTOS_BUCKET = os.environ.get("MENU_PHOTOS_BUCKET", "")
 MENU_PHOTO_MAX_BYTES = int(os.environ.get("MENU_PHOTO_MAX_BYTES", str(8 * 1024 * 1024)))
 MENU_PHOTO_MAX_PIXELS = int(os.environ.get("MENU_PHOTO_MAX_PIXELS", str(40_000_000)))

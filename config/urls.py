@@ -14,7 +14,8 @@ from apps.agent_app.views import AgentDashboardView
 from apps.api.health import healthz, readyz
 from apps.api.metrics import metrics_view
 from apps.billing.api import processor as processor_webhooks
-from apps.demo.landing import landing_page
+from apps.demo.landing import landing_page, new_kiosk_code
+from apps.demo.webhook_receiver import demo_webhook_receiver
 from apps.kiosk_app.views import kiosk_app
 from apps.menu.views import menu_photo
 from apps.realtime.api import auth as realtime_auth
@@ -58,6 +59,10 @@ urlpatterns = [
     path("readyz", readyz),
     path("metrics", metrics_view),
 ]
+
+if not settings.PRODUCTION:  # the demo's own helpers (apps/demo): a kiosk pairing code, a webhook receiver
+    urlpatterns.append(path("demo/kiosk-pairing-code", new_kiosk_code, name="demo_kiosk_code"))
+    urlpatterns.append(path("demo-webhooks/receiver", demo_webhook_receiver, name="demo_webhook_receiver"))
 
 if settings.DEMO_PROCESSOR:  # local and test runs without a processor key (docs/decisions.md)
     urlpatterns.append(path("demo-processor/", include("apps.demo_processor.urls")))

@@ -249,10 +249,21 @@ def test_text_output_prints_the_credentials(db):
             assert agent["email"] in output
     assert data["platform_agents"][0]["email"] in output
     assert data["owners"][0]["password"] in output
-    assert "agent dashboard /agent/" in output  # where the printed agents sign in
-    kiosk_app_line = next(line for line in output.splitlines() if line.startswith("Kiosk app /kiosk/"))
-    assert re.search(r"pair it with code \d{6} \(Burger Barn", kiosk_app_line)
+    assert "  2. Agent        http://127.0.0.1:8000/agent/  sign in as agent1@burgers.demo.test" in output
+    # Issue 23, defect 14: one code is said to be the kiosk app's; the others are spares.
+    kiosk_app_line = next(line for line in output.splitlines() if line.startswith("  1. Kiosk app"))
+    code = re.search(r"http://127\.0\.0\.1:8000/kiosk/  pair it with code (\d{6}) \(Burger Barn", kiosk_app_line)
+    assert code
+    assert output.count(code.group(1)) == 1
+    assert all("spare pairing codes" in line for line in output.splitlines() if "pairing codes" in line)
     assert "Demo payments: no money moves." in output and "4242 4242 4242 4242" in output
+    assert "Orders lists it as Confirmed (paid, sent to the kitchen)" in output
+
+
+def test_the_base_url_is_where_the_steps_and_the_demo_webhook_point(db):
+    output = seed("--base-url", "http://127.0.0.1:9123")
+    assert "http://127.0.0.1:9123/kiosk/" in output
+    assert "every event to http://127.0.0.1:9123/demo-webhooks/receiver" in output
 
 
 def test_refuses_to_run_in_production_without_force(db, settings):
