@@ -370,6 +370,7 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
+    "ENUM_NAME_OVERRIDES": {"MenuLanguageEnum": "apps.menu.labels.LANGUAGE_CODES"},  # locale, default_locale
 }
 
 # Security headers; PRODUCTION turns on the transport rules.

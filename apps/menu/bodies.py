@@ -9,7 +9,7 @@ from rest_framework import serializers
 
 from apps.core.body_fields import OptionalTextField
 from apps.menu import photos
-from apps.menu.labels import ALLERGENS, DIETARY, LANGUAGES
+from apps.menu.labels import ALLERGENS, DIETARY, LANGUAGE_CODES
 from apps.menu.translations import translated
 
 
@@ -78,10 +78,10 @@ class PublicCategoryOut(CategoryOut):
 
 class PublicMenuOut(serializers.Serializer):
     locale = serializers.ChoiceField(
-        choices=list(LANGUAGES), help_text="The language asked for, where the menu has its words."
+        choices=LANGUAGE_CODES, help_text="The language asked for, where the menu has its words."
     )
     default_locale = serializers.ChoiceField(
-        choices=list(LANGUAGES), help_text="The business's menu language: words not translated are in it."
+        choices=LANGUAGE_CODES, help_text="The business's menu language: words not translated are in it."
     )
     categories = PublicCategoryOut(many=True)
 

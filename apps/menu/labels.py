@@ -29,3 +29,4 @@ DIETARY = {
 
 # The kiosk app's languages: a catalog is written in one of them and translated into the others.
 LANGUAGES = {"en": "English", "es": "Español", "fr": "Français", "de": "Deutsch"}
+LANGUAGE_CODES = list(LANGUAGES)  # the API's choice of menu languages (one enum in the schema)

@@ -162,3 +162,17 @@ def test_the_agent_menu_stays_in_the_catalogs_language(agent_client, kiosk, agen
     category = agent_client.get("/api/menu").json()["categories"][0]
     assert category["name"] == "Burgers"
     assert "allergens" not in category["menu_items"][0]
+
+
+def test_an_empty_locale_is_absent(kiosk_client, menu):
+    response = kiosk_client.get("/api/public/menu?locale=")
+    assert response.status_code == 200 and response.json()["locale"] == "en"
+
+
+def test_the_schema_documents_the_menu_read(client):
+    schema = client.get("/api/schema/", headers={"Accept": "application/json"}).json()
+    operation = schema["paths"]["/api/public/menu"]["get"]
+    assert {"200", "304", "401", "422"} <= set(operation["responses"])
+    assert "ETag" in operation["responses"]["200"]["headers"]
+    item = schema["components"]["schemas"]["PublicItemOut"]["properties"]
+    assert {"allergens", "dietary", "sold_out", "photo_url"} <= set(item)

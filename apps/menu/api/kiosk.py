@@ -46,7 +46,22 @@ class PublicMenuView(KioskAPIView):
                 "languages the menu does not have, come in the business's menu language (default_locale).",
             ),
             OpenApiParameter("If-None-Match", str, OpenApiParameter.HEADER, description="The ETag of a menu held."),
+            OpenApiParameter(
+                "ETag",
+                str,
+                OpenApiParameter.HEADER,
+                response=[200, 304],
+                description="The menu's version in this language: send it back as If-None-Match.",
+            ),
+            OpenApiParameter(
+                "Cache-Control", str, OpenApiParameter.HEADER, response=[200, 304], description="private, no-cache"
+            ),
         ],
+        description="The spec's menu shape (categories, items, modifier groups, options) of the business's "
+        "active catalog, names in the customer's language, and on each item `allergens` (the EU's 14 codes), "
+        "`dietary` tags, `sold_out` and an absolute `photo_url` (null without a photo). No active catalog: "
+        "`categories` is empty. Conditional: with If-None-Match of the current ETag the answer is 304 with no "
+        "body; the ETag changes with every menu edit and whenever an item sells out or comes back.",
         responses={200: PublicMenuOut, 304: OpenApiResponse(description="The menu held is current.")},
         summary="The active menu of this kiosk's business, in the customer's language",
     )
