@@ -176,3 +176,8 @@ def test_the_schema_documents_the_menu_read(client):
     assert "ETag" in operation["responses"]["200"]["headers"]
     item = schema["components"]["schemas"]["PublicItemOut"]["properties"]
     assert {"allergens", "dietary", "sold_out", "photo_url"} <= set(item)
+
+
+def test_an_unknown_query_parameter_is_422(kiosk_client, menu):
+    response = kiosk_client.get("/api/public/menu?lang=es")
+    assert response.status_code == 422 and "lang" in response.json()["error"]["details"]

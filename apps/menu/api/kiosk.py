@@ -28,6 +28,12 @@ class PublicMenuQuery(serializers.Serializer):
         error_messages={"invalid": "Give a language tag such as es or es-MX."},
     )
 
+    def validate(self, attrs):
+        unknown = sorted(set(self.initial_data) - set(self.fields))
+        if unknown:  # a misspelt `locale` must not silently answer the default language
+            raise serializers.ValidationError({name: ["Unknown query parameter: only locale."] for name in unknown})
+        return attrs
+
 
 def _language(locale: str | None, default_language: str) -> str:
     """The menu language for a BCP 47 tag: its primary subtag when the menu has it, else the
