@@ -2,7 +2,6 @@
 photo is served and shows on the item page and in the catalog, and the kiosk's menu read gives
 both."""
 
-
 import pytest
 from PIL import Image
 from playwright.sync_api import expect
