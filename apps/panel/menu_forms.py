@@ -48,6 +48,11 @@ class TranslatedForm(forms.Form):
                     widget=widget,
                     initial=saved.get(code, {}).get(field, ""),
                 )
+        # Each language's words right after the entry's own ones.
+        translated = [f"{field}_{code}" for code, _ in self.languages for field in self.translated_fields]
+        own = [name for name in self.fields if name not in translated]
+        last_own_word = max(own.index(field) for field in self.translated_fields)
+        self.order_fields([*own[: last_own_word + 1], *translated, *own[last_own_word + 1 :]])
 
     def translations(self) -> dict:
         words = {
