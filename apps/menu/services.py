@@ -18,7 +18,7 @@ def catalog_touch(*, catalog_id: int) -> None:
     Catalog.objects.filter(pk=catalog_id).update(version=F("version") + 1)
 
 
-def _catalog_id_of(entry) -> int:
+def catalog_id_of(entry) -> int:
     if isinstance(entry, Catalog):
         return entry.pk
     if isinstance(entry, Category):
@@ -92,7 +92,7 @@ def _save_validated(instance, fields: dict, *, exclude: list[str]):
         raise DomainError(ErrorCode.VALIDATION_ERROR, "The menu entry is invalid.", details=exc.message_dict) from exc
     with transaction.atomic():
         instance.save()
-        catalog_touch(catalog_id=_catalog_id_of(instance))
+        catalog_touch(catalog_id=catalog_id_of(instance))
     return instance
 
 
@@ -142,5 +142,5 @@ def modifier_option_save(*, option: ModifierOption, **fields) -> ModifierOption:
 def menu_entry_delete(*, entry: Category | MenuItem | ModifierGroup | ModifierOption) -> None:
     """Past orders keep their copied names and prices (OrderLine.menu_item becomes null)."""
     with transaction.atomic():
-        catalog_touch(catalog_id=_catalog_id_of(entry))
+        catalog_touch(catalog_id=catalog_id_of(entry))
         entry.delete()

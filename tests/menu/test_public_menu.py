@@ -181,3 +181,17 @@ def test_the_schema_documents_the_menu_read(client):
 def test_an_unknown_query_parameter_is_422(kiosk_client, menu):
     response = kiosk_client.get("/api/public/menu?lang=es")
     assert response.status_code == 422 and "lang" in response.json()["error"]["details"]
+
+
+def test_an_admin_edit_changes_the_etag(kiosk_client, menu, rf):
+    from django.contrib.admin.sites import site
+
+    catalog, category, item, group, sold_out = menu
+    etag = kiosk_client.get("/api/public/menu")["ETag"]
+    item.price_cents = 1234
+    site.get_model_admin(type(item)).save_model(rf.post("/admin/"), item, form=None, change=True)
+    fresh = kiosk_client.get("/api/public/menu", headers={"If-None-Match": etag})
+    assert fresh.status_code == 200 and fresh.json()["categories"][0]["menu_items"][0]["price_cents"] == 1234
+    etag = fresh["ETag"]
+    site.get_model_admin(type(group)).delete_model(rf.post("/admin/"), group)
+    assert kiosk_client.get("/api/public/menu", headers={"If-None-Match": etag}).status_code == 200
