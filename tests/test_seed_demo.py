@@ -300,6 +300,21 @@ def test_the_demo_menu_has_spanish_names_allergens_and_served_photos(data):
 def test_a_demo_catalog_from_an_older_seed_gets_its_translations_and_photos(db):
     seed("--json")
     MenuItem.objects.update(photo="", translations={}, allergens=[])
+    MenuItem.objects.filter(name="Fries").update(translations={"es": {"name": "Papas fritas"}})  # the owner's word
     seed("--json")
     assert not MenuItem.objects.filter(photo="").exists()
     assert MenuItem.objects.get(name="Classic burger").translations["es"]["name"] == "Hamburguesa clásica"
+    fries = MenuItem.objects.get(name="Fries").translations
+    assert fries["es"] == {"name": "Papas fritas"} and fries["fr"]["name"] == "Frites"
+
+
+def test_the_demo_menu_speaks_every_kiosk_language(data):
+    device = data["owners"][0]["kiosks"][0]
+    client = _device_client(device["device_id"], device["device_token"])
+    firsts = {
+        locale: client.get(f"/api/public/menu?locale={locale}").json()["categories"][2]["menu_items"][0]
+        for locale in ("fr", "de")
+    }
+    sizes = {locale: item["modifier_groups"][0]["options"][1]["name"] for locale, item in firsts.items()}
+    assert sizes == {"fr": "Moyen", "de": "Mittel"}
+    assert MenuItem.objects.get(name="Classic burger").translations["de"]["name"] == "Klassischer Burger"

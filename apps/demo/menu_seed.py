@@ -36,14 +36,21 @@ def seed_menu(*, business) -> None:
         _complete(catalog, spec)
 
 
+def _missing_languages(entry, spec: dict) -> dict | None:
+    """The entry's translations with the languages of `spec` it lacks added (None: none lacking)."""
+    have = entry.translations or {}
+    wanted = {**spec.get("translations", {}), **have}
+    return wanted if wanted != have else None
+
+
 def _complete(catalog: Catalog, spec: dict) -> None:
     categories = {category.name: category for category in catalog.categories.all()}
     for category_spec in spec["categories"]:
         category = categories.get(category_spec["name"])
         if category is None:
             continue
-        if not category.translations and category_spec.get("translations"):
-            menu_services.category_save(category=category, translations=category_spec["translations"])
+        if (translations := _missing_languages(category, category_spec)) is not None:
+            menu_services.category_save(category=category, translations=translations)
         items = {item.name: item for item in category.items.all()}
         for item_spec in category_spec["items"]:
             item = items.get(item_spec["name"])
@@ -53,7 +60,9 @@ def _complete(catalog: Catalog, spec: dict) -> None:
 
 def _complete_item(item, item_spec: dict) -> None:
     changes = {}
-    for field in ("translations", "allergens", "dietary"):
+    if (translations := _missing_languages(item, item_spec)) is not None:
+        changes["translations"] = translations
+    for field in ("allergens", "dietary"):
         if not getattr(item, field) and item_spec.get(field):
             changes[field] = item_spec[field]
     if not item.photo and item_spec.get("photo_key"):
@@ -65,10 +74,10 @@ def _complete_item(item, item_spec: dict) -> None:
         group = groups.get(group_spec["name"])
         if group is None:
             continue
-        if not group.translations and group_spec.get("translations"):
-            menu_services.modifier_group_save(group=group, translations=group_spec["translations"])
+        if (translations := _missing_languages(group, group_spec)) is not None:
+            menu_services.modifier_group_save(group=group, translations=translations)
         options = {option.name: option for option in group.options.all()}
         for option_spec in group_spec.get("options", []):
             option = options.get(option_spec["name"])
-            if option is not None and not option.translations and option_spec.get("translations"):
-                menu_services.modifier_option_save(option=option, translations=option_spec["translations"])
+            if option is not None and (translations := _missing_languages(option, option_spec)) is not None:
+                menu_services.modifier_option_save(option=option, translations=translations)

@@ -1,6 +1,6 @@
 """Demo menus for seed_demo: several categories, required and optional modifier groups, an item
-with low stock, Spanish translations of every name (the catalogs are written in English),
-allergens, dietary tags, and a photo per item (`photo_key`: a drawing of apps/demo/photos.py,
+with low stock, Spanish, French and German translations of every name (the catalogs are written
+in English), allergens, dietary tags, and a photo per item (`photo_key`: a drawing of apps/demo/photos.py,
 stored by seed_demo like an owner's upload)."""
 
 
@@ -20,7 +20,11 @@ def _drink_sizes() -> dict:
         "max": 1,
         "options": [
             {"name": "Small", "translations": es("Pequeño"), "price_cents": 0},
-            {"name": "Medium", "translations": es("Mediano"), "price_cents": 50},
+            {
+                "name": "Medium",
+                "translations": {**es("Mediano"), "fr": {"name": "Moyen"}, "de": {"name": "Mittel"}},
+                "price_cents": 50,
+            },
             {"name": "Large", "translations": es("Grande"), "price_cents": 100},
         ],
     }
@@ -226,3 +230,68 @@ NOODLE_MENU = {
 
 
 DEMO_MENUS = {"Burger Barn": BURGER_MENU, "Noodle Bar": NOODLE_MENU}  # by demo business name
+
+
+# French and German words, by the English ones: the demo shows every kiosk language.
+FR_DE = {
+    "Burgers": ("Burgers", "Burger"),
+    "Classic burger": ("Burger classique", "Klassischer Burger"),
+    "Beef patty, lettuce, tomato, house sauce.": (
+        "Steak de bœuf, salade, tomate, sauce maison.",
+        "Rindfleisch-Patty, Salat, Tomate, Haussoße.",
+    ),
+    "Cooking": ("Cuisson", "Garstufe"),
+    "Medium": ("À point", "Medium"),
+    "Well done": ("Bien cuit", "Durchgebraten"),
+    "Extras": ("Suppléments", "Extras"),
+    "Cheese": ("Fromage", "Käse"),
+    "Bacon": ("Bacon", "Speck"),
+    "Fried egg": ("Œuf au plat", "Spiegelei"),
+    "Truffle burger": ("Burger à la truffe", "Trüffelburger"),
+    "Limited batch with truffle mayo.": ("Série limitée, mayonnaise à la truffe.", "Limitiert, mit Trüffelmayo."),
+    "Sides": ("Accompagnements", "Beilagen"),
+    "Fries": ("Frites", "Pommes frites"),
+    "Skin-on, sea salt.": ("Avec la peau, sel de mer.", "Mit Schale, Meersalz."),
+    "Onion rings": ("Rondelles d'oignon", "Zwiebelringe"),
+    "Beer batter.": ("Pâte à la bière.", "Im Bierteig."),
+    "Drinks": ("Boissons", "Getränke"),
+    "Cola": ("Cola", "Cola"),
+    "Lemonade": ("Limonade", "Limonade"),
+    "Size": ("Taille", "Größe"),
+    "Small": ("Petit", "Klein"),
+    "Large": ("Grand", "Groß"),
+    "Bowls": ("Bols", "Schüsseln"),
+    "Tonkotsu ramen": ("Ramen tonkotsu", "Tonkotsu-Ramen"),
+    "Pork broth, chashu, egg.": ("Bouillon de porc, chashu, œuf.", "Schweinebrühe, Chashu, Ei."),
+    "Noodles": ("Nouilles", "Nudeln"),
+    "Thin": ("Fines", "Dünn"),
+    "Thick": ("Épaisses", "Dick"),
+    "Toppings": ("Garnitures", "Toppings"),
+    "Extra egg": ("Œuf en plus", "Extra Ei"),
+    "Corn": ("Maïs", "Mais"),
+    "Nori": ("Nori", "Nori"),
+    "Spicy miso ramen": ("Ramen miso épicé", "Scharfe Miso-Ramen"),
+    "Chilli miso broth.": ("Bouillon miso pimenté.", "Miso-Brühe mit Chili."),
+    "Small plates": ("Petites assiettes", "Kleine Teller"),
+    "Gyoza": ("Gyoza", "Gyoza"),
+    "Five pork dumplings.": ("Cinq raviolis au porc.", "Fünf Teigtaschen mit Schwein."),
+    "Edamame": ("Edamame", "Edamame"),
+    "Sea salt.": ("Sel de mer.", "Meersalz."),
+    "Green tea": ("Thé vert", "Grüner Tee"),
+}
+
+
+def _add_french_and_german(entry: dict) -> None:
+    for field in ("name", "description"):
+        words = FR_DE.get(entry.get(field, ""))
+        if words:
+            translations = entry.setdefault("translations", {})
+            for language, text in zip(("fr", "de"), words, strict=True):
+                translations.setdefault(language, {}).setdefault(field, text)  # words set above win
+    for key in ("categories", "items", "modifier_groups", "options"):
+        for child in entry.get(key, []):
+            _add_french_and_german(child)
+
+
+for _menu in (BURGER_MENU, NOODLE_MENU):
+    _add_french_and_german(_menu)
