@@ -28,12 +28,10 @@ install-dev: $(VENV)/.installed-dev
 run: export APP_ENV = local
 run: install
 	$(BIN)/python manage.py migrate --noinput
-	$(BIN)/python manage.py seed_demo
+	$(BIN)/python manage.py seed_demo --base-url http://$(HOST):$(PORT)
 	@echo ""
-	@echo "Service on http://$(HOST):$(PORT)/ (links to everything)  API docs http://$(HOST):$(PORT)/api/docs/  admin http://$(HOST):$(PORT)/admin/ (admin@demo.test)"
-	@echo "Kiosk app http://$(HOST):$(PORT)/kiosk/  (pair it with the kiosk app code printed above)"
-	@echo "Agent dashboard http://$(HOST):$(PORT)/agent/  (agent1@burgers.demo.test)  Owner panel http://$(HOST):$(PORT)/panel/  (owner@burgers.demo.test); every demo password is demo-password-1"
-	@[ -n "$$PROCESSOR_SECRET_KEY" ] || echo "Demo payments: no money moves. Card 4242 4242 4242 4242 succeeds, 4000 0000 0000 0002 is declined."
+	@echo "Serving on http://$(HOST):$(PORT)/ : the steps above take a demo order; that page repeats them (and makes a new kiosk pairing code)."
+	@echo "API docs http://$(HOST):$(PORT)/api/docs/   Stop with Ctrl-C."
 	PORT=$(PORT) SESSION_COOKIE_SECURE=$${SESSION_COOKIE_SECURE:-false} $(BIN)/python -m config.serve -b $(HOST) -p $(PORT) config.asgi:application
 
 lint: install-dev

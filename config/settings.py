@@ -90,8 +90,9 @@ PROCESSOR_WEBHOOK_SECRET = os.environ.get("PROCESSOR_WEBHOOK_SECRET", "")
 PROCESSOR_CONNECT_WEBHOOK_SECRET = os.environ.get("PROCESSOR_CONNECT_WEBHOOK_SECRET", "")
 PROCESSOR_PUBLISHABLE_KEY = os.environ.get("PROCESSOR_PUBLISHABLE_KEY", "")  # the kiosk app's browser library
 # The demo processor (apps/demo_processor, docs/decisions.md "Demo processor"): a local or test run
-# without a processor key pays through the project's own /demo-processor/, over HTTP with the real
-# `stripe` library, with keys derived from SECRET_KEY. No money moves. Production never uses it.
+# without a processor key pays through the project's own /demo-processor/ with the real `stripe`
+# library (dispatched in-process, apps/demo_processor/in_process.py), with keys derived from
+# SECRET_KEY. No money moves. Production never uses it.
 DEMO_PROCESSOR_PATH = "/demo-processor"
 DEMO_PROCESSOR = not PRODUCTION and not PROCESSOR_SECRET_KEY and env_bool("DEMO_PROCESSOR", True)
 if DEMO_PROCESSOR:
@@ -102,11 +103,9 @@ if DEMO_PROCESSOR:
 
     PROCESSOR_SECRET_KEY = "sk_test_demo_" + _demo_secret("api")
     PROCESSOR_PUBLISHABLE_KEY = "pk_test_demo"
-    # The web server's own address: PORT as the Procfile and `make run` pass it. A test process
-    # without PORT (pytest itself; its live servers get PORT) points at the discard port, which
-    # refuses at once, so an in-process call never reaches a developer's `make run` on 8000.
-    _demo_port = os.environ.get("PORT", "9" if APP_ENV == "test" else "8000")
-    PROCESSOR_API_BASE = PROCESSOR_API_BASE or f"http://127.0.0.1:{_demo_port}{DEMO_PROCESSOR_PATH}"
+    # Not an address: apps/demo_processor/in_process.py hands the library's requests for this
+    # host to the demo processor's views in the same process, whatever port (if any) it serves.
+    PROCESSOR_API_BASE = PROCESSOR_API_BASE or f"http://demo-processor.invalid{DEMO_PROCESSOR_PATH}"
     PROCESSOR_CONNECT_WEBHOOK_SECRET = PROCESSOR_CONNECT_WEBHOOK_SECRET or "whsec_demo_" + _demo_secret("connect")
 if PRODUCTION and DEMO_PROCESSOR_PATH in PROCESSOR_API_BASE:
     raise ImproperlyConfigured(
@@ -371,6 +370,7 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
+    "ENUM_NAME_OVERRIDES": {"MenuLanguageEnum": "apps.menu.labels.LANGUAGE_CODES"},  # locale, default_locale
 }
 
 # Security headers; PRODUCTION turns on the transport rules.
@@ -393,6 +393,43 @@ USE_TZ = True
 # Uploaded and recorded media (session recordings). Production points this at shared storage.
 MEDIA_ROOT = Path(os.environ.get("MEDIA_ROOT", VAR_DIR / "media"))
 MEDIA_URL = "media/"
+
+# Menu photos (apps/menu/photos.py): local media, served by the app with a year's cache headers
+# at MENU_PHOTOS_URL, unless MENU_PHOTOS_BUCKET names an S3-compatible bucket (django-storages;
+# credentials from AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY or the instance role), whose objects
+# carry the same Cache-Control and are read from the bucket's (or MENU_PHOTOS_PUBLIC_DOMAIN's) URL.
+MENU_PHOTOS_URL = "/media/menu-photos/"
+# Outside production: the plain pairing code seed_demo leaves for the kiosk app, shown by `/`.
+DEMO_KIOSK_CODE_FILE = VAR_DIR / "demo-kiosk-app.json"
+MENU_PHOTOS_BUCKET = os.environ.get("MENU_PHOTOS_BUCKET", "")
+MENU_PHOTO_MAX_BYTES = int(os.environ.get("MENU_PHOTO_MAX_BYTES", str(8 * 1024 * 1024)))
+MENU_PHOTO_MAX_PIXELS = int(os.environ.get("MENU_PHOTO_MAX_PIXELS", str(40_000_000)))
+MENU_BODY_CACHE_SECONDS = int(os.environ.get("MENU_BODY_CACHE_SECONDS", "600"))  # one menu version's body
+MENU_PHOTO_SIZE = int(os.environ.get("MENU_PHOTO_SIZE", "1024"))  # longest side after resizing
+if MENU_PHOTOS_BUCKET:
+    _menu_photos = {
+        "BACKEND": "storages.backends.s3.S3Storage",
+        "OPTIONS": {
+            "bucket_name": MENU_PHOTOS_BUCKET,
+            "endpoint_url": os.environ.get("MENU_PHOTOS_ENDPOINT_URL") or None,
+            "region_name": os.environ.get("MENU_PHOTOS_REGION") or None,
+            "custom_domain": os.environ.get("MENU_PHOTOS_PUBLIC_DOMAIN") or None,
+            "location": "menu-photos",
+            "querystring_auth": False,  # public photos: plain, cacheable URLs
+            "file_overwrite": False,
+            "object_parameters": {"CacheControl": "public, max-age=31536000, immutable"},
+        },
+    }
+else:
+    _menu_photos = {
+        "BACKEND": "django.core.files.storage.FileSystemStorage",
+        "OPTIONS": {"location": MEDIA_ROOT / "menu-photos", "base_url": MENU_PHOTOS_URL},
+    }
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+    "menu_photos": _menu_photos,
+}
 
 STATIC_URL = "static/"
 STATIC_ROOT = VAR_DIR / "static"

@@ -14,8 +14,10 @@ from apps.agent_app.views import AgentDashboardView
 from apps.api.health import healthz, readyz
 from apps.api.metrics import metrics_view
 from apps.billing.api import processor as processor_webhooks
-from apps.demo.landing import landing_page
+from apps.demo.landing import landing_page, new_kiosk_code
+from apps.demo.webhook_receiver import demo_webhook_receiver
 from apps.kiosk_app.views import kiosk_app
+from apps.menu.views import menu_photo
 from apps.realtime.api import auth as realtime_auth
 from apps.realtime.api import http_api as realtime_http_api
 from apps.realtime.api import http_api_state as realtime_state_api
@@ -52,10 +54,15 @@ urlpatterns = [
     path("processor/webhook", processor_webhooks.platform_webhook),
     path("processor/connect/webhook", processor_webhooks.connect_webhook),
     path("", landing_page, name="landing"),
+    path(settings.MENU_PHOTOS_URL.strip("/") + "/<path:name>", menu_photo, name="menu_photo"),
     path("healthz", healthz),
     path("readyz", readyz),
     path("metrics", metrics_view),
 ]
+
+if not settings.PRODUCTION:  # the demo's own helpers (apps/demo): a kiosk pairing code, a webhook receiver
+    urlpatterns.append(path("demo/kiosk-pairing-code", new_kiosk_code, name="demo_kiosk_code"))
+    urlpatterns.append(path("demo-webhooks/receiver", demo_webhook_receiver, name="demo_webhook_receiver"))
 
 if settings.DEMO_PROCESSOR:  # local and test runs without a processor key (docs/decisions.md)
     urlpatterns.append(path("demo-processor/", include("apps.demo_processor.urls")))

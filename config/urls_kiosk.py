@@ -5,6 +5,7 @@ from django.urls import path, re_path
 from apps.api.views import UnknownRouteView
 from apps.billing.api import kiosk as billing
 from apps.kiosks.api import kiosk as kiosks
+from apps.menu.api import kiosk as menu
 from apps.orders.api import kiosk as orders
 from apps.realtime.api import auth as realtime_auth
 from apps.sessions.api import kiosk as sessions
@@ -14,6 +15,7 @@ urlpatterns = [
     path("kiosks/pair", kiosks.PairView.as_view()),
     path("kiosks/heartbeat", kiosks.HeartbeatView.as_view()),
     path("kiosks/me", kiosks.KioskProfileView.as_view()),
+    path("menu", menu.PublicMenuView.as_view()),
     path("sessions/start", sessions.StartSessionView.as_view()),
     path("sessions/<str:public_id>/status", sessions.SessionStatusView.as_view()),
     path("sessions/<str:public_id>/cancel", sessions.CancelSessionView.as_view()),

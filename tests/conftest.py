@@ -46,6 +46,21 @@ def _isolated(settings):
     clear_cache()
 
 
+@pytest.fixture(scope="session")
+def _menu_photo_folder(tmp_path_factory):
+    return tmp_path_factory.mktemp("menu-photos")
+
+
+@pytest.fixture(autouse=True)
+def _menu_photos_in_a_temporary_folder(settings, _menu_photo_folder):
+    """Menu photos that tests store (seed_demo, panel uploads) never land in var/media, nor
+    seed_demo's kiosk-app pairing code in var/."""
+    options = {"location": _menu_photo_folder, "base_url": settings.MENU_PHOTOS_URL}
+    menu_photos = {"BACKEND": "django.core.files.storage.FileSystemStorage", "OPTIONS": options}
+    settings.STORAGES = {**settings.STORAGES, "menu_photos": menu_photos}
+    settings.DEMO_KIOSK_CODE_FILE = _menu_photo_folder / "demo-kiosk-app.json"
+
+
 @pytest.fixture
 def one_rate_window():
     """Rate-limit windows are whole clock minutes (apps/api/throttles.py): a test that counts up

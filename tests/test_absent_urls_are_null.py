@@ -40,7 +40,7 @@ def test_the_incoming_list_the_session_and_the_presence_member_answer_a_null_loc
 
 def test_the_menu_answers_a_null_photo(kiosk, agent, agent_client):
     catalog = factories.CatalogFactory(business=kiosk.business)
-    factories.MenuItemFactory(category=factories.CategoryFactory(catalog=catalog), photo_url="")
+    factories.MenuItemFactory(category=factories.CategoryFactory(catalog=catalog), photo="")
     session = factories.SessionFactory(kiosk=kiosk)
     session_services.session_accept(public_id=session.public_id, agent=agent)
     [category] = agent_client.get("/api/menu").json()["categories"]

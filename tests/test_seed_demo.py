@@ -249,10 +249,21 @@ def test_text_output_prints_the_credentials(db):
             assert agent["email"] in output
     assert data["platform_agents"][0]["email"] in output
     assert data["owners"][0]["password"] in output
-    assert "agent dashboard /agent/" in output  # where the printed agents sign in
-    kiosk_app_line = next(line for line in output.splitlines() if line.startswith("Kiosk app /kiosk/"))
-    assert re.search(r"pair it with code \d{6} \(Burger Barn", kiosk_app_line)
+    assert "  2. Agent        http://127.0.0.1:8000/agent/  sign in as agent1@burgers.demo.test" in output
+    # Issue 23, defect 14: one code is said to be the kiosk app's; the others are spares.
+    kiosk_app_line = next(line for line in output.splitlines() if line.startswith("  1. Kiosk app"))
+    code = re.search(r"http://127\.0\.0\.1:8000/kiosk/  pair it with code (\d{6}) \(Burger Barn", kiosk_app_line)
+    assert code
+    assert output.count(code.group(1)) == 1
+    assert all("spare pairing codes" in line for line in output.splitlines() if "pairing codes" in line)
     assert "Demo payments: no money moves." in output and "4242 4242 4242 4242" in output
+    assert "Orders lists it as Confirmed (paid, sent to the kitchen)" in output
+
+
+def test_the_base_url_is_where_the_steps_and_the_demo_webhook_point(db):
+    output = seed("--base-url", "http://127.0.0.1:9123")
+    assert "http://127.0.0.1:9123/kiosk/" in output
+    assert "every event to http://127.0.0.1:9123/demo-webhooks/receiver" in output
 
 
 def test_refuses_to_run_in_production_without_force(db, settings):
@@ -260,3 +271,50 @@ def test_refuses_to_run_in_production_without_force(db, settings):
     with pytest.raises(CommandError):
         seed("--json")
     assert not Owner.objects.exists()
+
+
+# --- The demo menu (issue 23): translations, allergens, real photos served by the project ------
+
+
+def test_the_demo_menu_has_spanish_names_allergens_and_served_photos(data):
+    burgers = data["owners"][0]
+    device = burgers["kiosks"][0]
+    client = _device_client(device["device_id"], device["device_token"])
+    body = client.get("/api/public/menu?locale=es").json()
+    names = [category["name"] for category in body["categories"]]
+    assert names == ["Hamburguesas", "Acompañamientos", "Bebidas"]
+    items = [item for category in body["categories"] for item in category["menu_items"]]
+    classic = next(item for item in items if item["id"] and item["name"] == "Hamburguesa clásica")
+    assert "gluten" in classic["allergens"]
+    assert classic["modifier_groups"][1]["options"][0]["name"] == "Queso"
+    assert any("vegan" in item["dietary"] for item in items)
+    for item in items:
+        assert item["photo_url"].startswith("http://testserver/media/menu-photos/"), item
+        photo = client.get(item["photo_url"])
+        assert photo.status_code == 200 and photo["Content-Type"] == "image/webp"
+    assert not MenuItem.objects.filter(photo__contains="example.com").exists()
+    english = client.get("/api/public/menu?locale=en").json()["categories"][0]["name"]
+    assert english == "Burgers"
+
+
+def test_a_demo_catalog_from_an_older_seed_gets_its_translations_and_photos(db):
+    seed("--json")
+    MenuItem.objects.update(photo="", translations={}, allergens=[])
+    MenuItem.objects.filter(name="Fries").update(translations={"es": {"name": "Papas fritas"}})  # the owner's word
+    seed("--json")
+    assert not MenuItem.objects.filter(photo="").exists()
+    assert MenuItem.objects.get(name="Classic burger").translations["es"]["name"] == "Hamburguesa clásica"
+    fries = MenuItem.objects.get(name="Fries").translations
+    assert fries["es"] == {"name": "Papas fritas"} and fries["fr"]["name"] == "Frites"
+
+
+def test_the_demo_menu_speaks_every_kiosk_language(data):
+    device = data["owners"][0]["kiosks"][0]
+    client = _device_client(device["device_id"], device["device_token"])
+    firsts = {
+        locale: client.get(f"/api/public/menu?locale={locale}").json()["categories"][2]["menu_items"][0]
+        for locale in ("fr", "de")
+    }
+    sizes = {locale: item["modifier_groups"][0]["options"][1]["name"] for locale, item in firsts.items()}
+    assert sizes == {"fr": "Moyen", "de": "Mittel"}
+    assert MenuItem.objects.get(name="Classic burger").translations["de"]["name"] == "Klassischer Burger"

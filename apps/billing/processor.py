@@ -17,6 +17,7 @@ from django.conf import settings
 from django.db import connection
 
 from apps.core.errors import DomainError, ErrorCode
+from apps.demo_processor import in_process as demo_in_process
 
 log = logging.getLogger(__name__)
 
@@ -36,10 +37,11 @@ def client() -> stripe.StripeClient:
 def _client(secret_key: str, api_base: str, timeout: float, retries: int) -> stripe.StripeClient:
     """One client per configuration, reused: its HTTP sessions (one per thread) keep their
     connections to the processor open between calls."""
+    demo = demo_in_process.handles(api_base)  # the demo processor in this process (no port)
     return stripe.StripeClient(
         secret_key,
         base_addresses={"api": api_base} if api_base else {},
-        http_client=stripe.RequestsClient(timeout=timeout),
+        http_client=demo_in_process.InProcessDemoClient() if demo else stripe.RequestsClient(timeout=timeout),
         max_network_retries=retries,
     )
 

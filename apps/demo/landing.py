@@ -2,10 +2,12 @@
 `manage.py seed_demo`) open which, and whether payments go to the demo processor."""
 
 from django.conf import settings
-from django.shortcuts import render
-from django.views.decorators.http import require_safe
+from django.http import Http404
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_POST, require_safe
 
 from apps.accounts.models import User
+from apps.demo import kiosk_app_code
 from apps.demo.credentials import DEMO_DOMAIN, DEMO_PASSWORD
 from apps.demo_processor import mode
 
@@ -20,5 +22,17 @@ def landing_page(request):
             owners=[u.email for u in users if u.panel_role],
             agents=[u.email for u in users if u.is_agent],
             admins=[u.email for u in users if u.is_superuser],
+            kiosk_code=kiosk_app_code.current(),
+            can_make_kiosk_code=kiosk_app_code.demo_business() is not None,
         )
     return render(request, "landing.html", context)
+
+
+@require_POST
+def new_kiosk_code(request):
+    """Outside production: a fresh pairing code for the demo kiosk app (the last one was used or
+    expired), shown on `/`."""
+    if settings.PRODUCTION:
+        raise Http404
+    kiosk_app_code.renew()
+    return redirect("landing")

@@ -1,52 +1,73 @@
-"""Demo menus for seed_demo: several categories, required and optional modifier groups, and an
-item with low stock."""
+"""Demo menus for seed_demo: several categories, required and optional modifier groups, an item
+with low stock, Spanish, French and German translations of every name (the catalogs are written
+in English), allergens, dietary tags, and a photo per item (`photo_key`: a drawing of apps/demo/photos.py,
+stored by seed_demo like an owner's upload)."""
+
+
+def es(name: str, description: str = "") -> dict:
+    words = {"name": name}
+    if description:
+        words["description"] = description
+    return {"es": words}
 
 
 def _drink_sizes() -> dict:
     return {
         "name": "Size",
+        "translations": es("Tamaño"),
         "required": True,
         "min": 1,
         "max": 1,
         "options": [
-            {"name": "Small", "price_cents": 0},
-            {"name": "Medium", "price_cents": 50},
-            {"name": "Large", "price_cents": 100},
+            {"name": "Small", "translations": es("Pequeño"), "price_cents": 0},
+            {
+                "name": "Medium",
+                "translations": {**es("Mediano"), "fr": {"name": "Moyen"}, "de": {"name": "Mittel"}},
+                "price_cents": 50,
+            },
+            {"name": "Large", "translations": es("Grande"), "price_cents": 100},
         ],
     }
 
 
 BURGER_MENU = {
     "name": "All day",
+    "language": "en",
     "categories": [
         {
             "name": "Burgers",
+            "translations": es("Hamburguesas"),
             "items": [
                 {
                     "name": "Classic burger",
                     "description": "Beef patty, lettuce, tomato, house sauce.",
+                    "translations": es("Hamburguesa clásica", "Carne de ternera, lechuga, tomate y salsa de la casa."),
                     "price_cents": 899,
-                    "photo_url": "https://example.com/menu/classic-burger.jpg",
+                    "allergens": ["gluten", "eggs", "mustard", "sesame"],
+                    "dietary": [],
+                    "photo_key": "classic-burger",
                     "modifier_groups": [
                         {
                             "name": "Cooking",
+                            "translations": es("Punto de la carne"),
                             "required": True,
                             "min": 1,
                             "max": 1,
                             "options": [
-                                {"name": "Medium", "price_cents": 0},
-                                {"name": "Well done", "price_cents": 0},
+                                {"name": "Medium", "translations": es("Al punto"), "price_cents": 0},
+                                {"name": "Well done", "translations": es("Muy hecha"), "price_cents": 0},
                             ],
                         },
                         {
                             "name": "Extras",
+                            "translations": es("Extras"),
                             "required": False,
                             "min": 0,
                             "max": 3,
                             "options": [
-                                {"name": "Cheese", "price_cents": 100},
-                                {"name": "Bacon", "price_cents": 150},
-                                {"name": "Fried egg", "price_cents": 120},
+                                {"name": "Cheese", "translations": es("Queso"), "price_cents": 100},
+                                {"name": "Bacon", "translations": es("Beicon"), "price_cents": 150},
+                                {"name": "Fried egg", "translations": es("Huevo frito"), "price_cents": 120},
                             ],
                         },
                     ],
@@ -54,6 +75,9 @@ BURGER_MENU = {
                 {
                     "name": "Truffle burger",
                     "description": "Limited batch with truffle mayo.",
+                    "translations": es("Hamburguesa trufada", "Edición limitada con mayonesa de trufa."),
+                    "allergens": ["gluten", "eggs", "milk", "sesame"],
+                    "photo_key": "truffle-burger",
                     "price_cents": 1450,
                     "track_stock": True,
                     "stock": 4,
@@ -63,16 +87,48 @@ BURGER_MENU = {
         },
         {
             "name": "Sides",
+            "translations": es("Acompañamientos"),
             "items": [
-                {"name": "Fries", "description": "Skin-on, sea salt.", "price_cents": 349, "modifier_groups": []},
-                {"name": "Onion rings", "description": "Beer batter.", "price_cents": 399},
+                {
+                    "name": "Fries",
+                    "description": "Skin-on, sea salt.",
+                    "translations": es("Patatas fritas", "Con piel y sal marina."),
+                    "price_cents": 349,
+                    "dietary": ["vegetarian", "vegan", "gluten_free"],
+                    "photo_key": "fries",
+                    "modifier_groups": [],
+                },
+                {
+                    "name": "Onion rings",
+                    "description": "Beer batter.",
+                    "translations": es("Aros de cebolla", "Rebozado de cerveza."),
+                    "price_cents": 399,
+                    "allergens": ["gluten"],
+                    "dietary": ["vegetarian"],
+                    "photo_key": "onion-rings",
+                },
             ],
         },
         {
             "name": "Drinks",
+            "translations": es("Bebidas"),
             "items": [
-                {"name": "Cola", "price_cents": 249, "modifier_groups": [_drink_sizes()]},
-                {"name": "Lemonade", "price_cents": 299, "modifier_groups": [_drink_sizes()]},
+                {
+                    "name": "Cola",
+                    "translations": es("Refresco de cola"),
+                    "price_cents": 249,
+                    "dietary": ["vegetarian", "vegan", "gluten_free"],
+                    "photo_key": "cola",
+                    "modifier_groups": [_drink_sizes()],
+                },
+                {
+                    "name": "Lemonade",
+                    "translations": es("Limonada"),
+                    "price_cents": 299,
+                    "dietary": ["vegetarian", "vegan", "gluten_free"],
+                    "photo_key": "lemonade",
+                    "modifier_groups": [_drink_sizes()],
+                },
             ],
         },
     ],
@@ -80,31 +136,41 @@ BURGER_MENU = {
 
 NOODLE_MENU = {
     "name": "Noodle bar",
+    "language": "en",
     "categories": [
         {
             "name": "Bowls",
+            "translations": es("Cuencos"),
             "items": [
                 {
                     "name": "Tonkotsu ramen",
                     "description": "Pork broth, chashu, egg.",
+                    "translations": es("Ramen tonkotsu", "Caldo de cerdo, chashu y huevo."),
+                    "allergens": ["gluten", "eggs", "soybeans", "sesame"],
+                    "photo_key": "tonkotsu-ramen",
                     "price_cents": 1350,
                     "modifier_groups": [
                         {
                             "name": "Noodles",
+                            "translations": es("Fideos"),
                             "required": True,
                             "min": 1,
                             "max": 1,
-                            "options": [{"name": "Thin", "price_cents": 0}, {"name": "Thick", "price_cents": 0}],
+                            "options": [
+                                {"name": "Thin", "translations": es("Finos"), "price_cents": 0},
+                                {"name": "Thick", "translations": es("Gruesos"), "price_cents": 0},
+                            ],
                         },
                         {
                             "name": "Toppings",
+                            "translations": es("Ingredientes extra"),
                             "required": False,
                             "min": 0,
                             "max": 2,
                             "options": [
-                                {"name": "Extra egg", "price_cents": 150},
-                                {"name": "Corn", "price_cents": 80},
-                                {"name": "Nori", "price_cents": 60},
+                                {"name": "Extra egg", "translations": es("Huevo extra"), "price_cents": 150},
+                                {"name": "Corn", "translations": es("Maíz"), "price_cents": 80},
+                                {"name": "Nori", "translations": es("Alga nori"), "price_cents": 60},
                             ],
                         },
                     ],
@@ -112,6 +178,9 @@ NOODLE_MENU = {
                 {
                     "name": "Spicy miso ramen",
                     "description": "Chilli miso broth.",
+                    "translations": es("Ramen de miso picante", "Caldo de miso con guindilla."),
+                    "allergens": ["gluten", "soybeans", "sesame"],
+                    "photo_key": "spicy-miso-ramen",
                     "price_cents": 1390,
                     "track_stock": True,
                     "stock": 3,
@@ -121,14 +190,108 @@ NOODLE_MENU = {
         },
         {
             "name": "Small plates",
+            "translations": es("Para picar"),
             "items": [
-                {"name": "Gyoza", "description": "Five pork dumplings.", "price_cents": 650},
-                {"name": "Edamame", "description": "Sea salt.", "price_cents": 450},
+                {
+                    "name": "Gyoza",
+                    "description": "Five pork dumplings.",
+                    "translations": es("Gyoza", "Cinco empanadillas de cerdo."),
+                    "price_cents": 650,
+                    "allergens": ["gluten", "soybeans", "sesame"],
+                    "photo_key": "gyoza",
+                },
+                {
+                    "name": "Edamame",
+                    "description": "Sea salt.",
+                    "translations": es("Edamame", "Con sal marina."),
+                    "price_cents": 450,
+                    "allergens": ["soybeans"],
+                    "dietary": ["vegetarian", "vegan", "gluten_free"],
+                    "photo_key": "edamame",
+                },
             ],
         },
         {
             "name": "Drinks",
-            "items": [{"name": "Green tea", "price_cents": 300, "modifier_groups": [_drink_sizes()]}],
+            "translations": es("Bebidas"),
+            "items": [
+                {
+                    "name": "Green tea",
+                    "translations": es("Té verde"),
+                    "price_cents": 300,
+                    "dietary": ["vegetarian", "vegan", "gluten_free"],
+                    "photo_key": "green-tea",
+                    "modifier_groups": [_drink_sizes()],
+                }
+            ],
         },
     ],
 }
+
+
+DEMO_MENUS = {"Burger Barn": BURGER_MENU, "Noodle Bar": NOODLE_MENU}  # by demo business name
+
+
+# French and German words, by the English ones: the demo shows every kiosk language.
+FR_DE = {
+    "Burgers": ("Burgers", "Burger"),
+    "Classic burger": ("Burger classique", "Klassischer Burger"),
+    "Beef patty, lettuce, tomato, house sauce.": (
+        "Steak de bœuf, salade, tomate, sauce maison.",
+        "Rindfleisch-Patty, Salat, Tomate, Haussoße.",
+    ),
+    "Cooking": ("Cuisson", "Garstufe"),
+    "Medium": ("À point", "Medium"),
+    "Well done": ("Bien cuit", "Durchgebraten"),
+    "Extras": ("Suppléments", "Extras"),
+    "Cheese": ("Fromage", "Käse"),
+    "Bacon": ("Bacon", "Speck"),
+    "Fried egg": ("Œuf au plat", "Spiegelei"),
+    "Truffle burger": ("Burger à la truffe", "Trüffelburger"),
+    "Limited batch with truffle mayo.": ("Série limitée, mayonnaise à la truffe.", "Limitiert, mit Trüffelmayo."),
+    "Sides": ("Accompagnements", "Beilagen"),
+    "Fries": ("Frites", "Pommes frites"),
+    "Skin-on, sea salt.": ("Avec la peau, sel de mer.", "Mit Schale, Meersalz."),
+    "Onion rings": ("Rondelles d'oignon", "Zwiebelringe"),
+    "Beer batter.": ("Pâte à la bière.", "Im Bierteig."),
+    "Drinks": ("Boissons", "Getränke"),
+    "Cola": ("Cola", "Cola"),
+    "Lemonade": ("Limonade", "Limonade"),
+    "Size": ("Taille", "Größe"),
+    "Small": ("Petit", "Klein"),
+    "Large": ("Grand", "Groß"),
+    "Bowls": ("Bols", "Schüsseln"),
+    "Tonkotsu ramen": ("Ramen tonkotsu", "Tonkotsu-Ramen"),
+    "Pork broth, chashu, egg.": ("Bouillon de porc, chashu, œuf.", "Schweinebrühe, Chashu, Ei."),
+    "Noodles": ("Nouilles", "Nudeln"),
+    "Thin": ("Fines", "Dünn"),
+    "Thick": ("Épaisses", "Dick"),
+    "Toppings": ("Garnitures", "Toppings"),
+    "Extra egg": ("Œuf en plus", "Extra Ei"),
+    "Corn": ("Maïs", "Mais"),
+    "Nori": ("Nori", "Nori"),
+    "Spicy miso ramen": ("Ramen miso épicé", "Scharfe Miso-Ramen"),
+    "Chilli miso broth.": ("Bouillon miso pimenté.", "Miso-Brühe mit Chili."),
+    "Small plates": ("Petites assiettes", "Kleine Teller"),
+    "Gyoza": ("Gyoza", "Gyoza"),
+    "Five pork dumplings.": ("Cinq raviolis au porc.", "Fünf Teigtaschen mit Schwein."),
+    "Edamame": ("Edamame", "Edamame"),
+    "Sea salt.": ("Sel de mer.", "Meersalz."),
+    "Green tea": ("Thé vert", "Grüner Tee"),
+}
+
+
+def _add_french_and_german(entry: dict) -> None:
+    for field in ("name", "description"):
+        words = FR_DE.get(entry.get(field, ""))
+        if words:
+            translations = entry.setdefault("translations", {})
+            for language, text in zip(("fr", "de"), words, strict=True):
+                translations.setdefault(language, {}).setdefault(field, text)  # words set above win
+    for key in ("categories", "items", "modifier_groups", "options"):
+        for child in entry.get(key, []):
+            _add_french_and_german(child)
+
+
+for _menu in (BURGER_MENU, NOODLE_MENU):
+    _add_french_and_german(_menu)

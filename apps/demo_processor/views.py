@@ -6,6 +6,7 @@ objects and processor-shaped errors. The kiosk's confirm takes JSON and the clie
 allows the kiosk app origins). Onboarding is a small page the owner is sent to from the panel."""
 
 import hmac
+from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
@@ -102,7 +103,15 @@ def accounts(request, *, account_id, params):
 
 @_api
 def account_links(request, *, account_id, params):
-    url = request.build_absolute_uri(reverse("demo_processor:onboarding", args=[params.get("account", "")[:64] or "-"]))
+    """The onboarding page is on the server the owner came from: the host of the link's
+    `return_url` (the panel's billing page). The service calls this API in-process
+    (apps/demo_processor/in_process.py), so the request's own host says nothing about it."""
+    path = reverse("demo_processor:onboarding", args=[params.get("account", "")[:64] or "-"])
+    back = urlsplit(params.get("return_url") or "")
+    if back.scheme in ("http", "https") and back.netloc:
+        url = f"{back.scheme}://{back.netloc}{path}"
+    else:
+        url = request.build_absolute_uri(path)
     return services.account_link_create(params=params, onboarding_url=url)
 
 

@@ -5,7 +5,7 @@ from django.core.cache import cache
 from django.utils.crypto import constant_time_compare
 
 from apps.core.cache import get_many_and_increment
-from apps.kiosks.models import Kiosk
+from apps.kiosks.models import Kiosk, PairingCode
 
 # Kiosks poll every 2 s: their paired row is kept this long in the cache. Every change of what it
 # holds (pair, unpair, rename, online/offline) emits an event whose subscriber forgets it
@@ -83,3 +83,8 @@ def kiosk_profile(kiosk: Kiosk) -> Kiosk:
     """The kiosk with its business read now: the credentials cache may hold a business the owner
     has changed since (name, logo, colour, message)."""
     return Kiosk.objects.select_related("business").get(pk=kiosk.pk)
+
+
+def pairing_code_of_owner(*, owner_id: int, pairing_id: int) -> PairingCode | None:
+    """One of the owner's pairing codes (the kiosk it paired, if any), else None."""
+    return PairingCode.objects.select_related("kiosk").filter(business__owner_id=owner_id, pk=pairing_id).first()

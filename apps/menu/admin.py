@@ -4,6 +4,28 @@ from apps.menu import services
 from apps.menu.models import Catalog, Category, MenuItem, ModifierGroup, ModifierOption
 
 
+class TouchesCatalog:
+    """Admin edits go through Django's model forms, not the menu services: each save or delete
+    still bumps the catalog's version, so kiosks' cached menus (their ETag) see the change."""
+
+    def save_model(self, request, obj, form, change):
+        super().save_model(request, obj, form, change)
+        services.catalog_touch(catalog_id=services.catalog_id_of(obj))
+
+    def save_formset(self, request, form, formset, change):
+        super().save_formset(request, form, formset, change)
+        services.catalog_touch(catalog_id=services.catalog_id_of(form.instance))
+
+    def delete_model(self, request, obj):
+        services.catalog_touch(catalog_id=services.catalog_id_of(obj))
+        super().delete_model(request, obj)
+
+    def delete_queryset(self, request, queryset):
+        for obj in queryset:
+            services.catalog_touch(catalog_id=services.catalog_id_of(obj))
+        super().delete_queryset(request, queryset)
+
+
 class CategoryInline(admin.TabularInline):
     model = Category
     extra = 0
@@ -22,7 +44,7 @@ class ModifierOptionInline(admin.TabularInline):
 
 
 @admin.register(Catalog)
-class CatalogAdmin(admin.ModelAdmin):
+class CatalogAdmin(TouchesCatalog, admin.ModelAdmin):
     list_display = ["id", "name", "business", "is_active", "created_at"]
     list_filter = ["is_active", "business__owner"]
     search_fields = ["name", "business__name"]
@@ -42,13 +64,13 @@ class CatalogAdmin(admin.ModelAdmin):
 
 
 @admin.register(Category)
-class CategoryAdmin(admin.ModelAdmin):
+class CategoryAdmin(TouchesCatalog, admin.ModelAdmin):
     list_display = ["id", "name", "catalog", "sort_order"]
     search_fields = ["name", "catalog__name"]
 
 
 @admin.register(MenuItem)
-class MenuItemAdmin(admin.ModelAdmin):
+class MenuItemAdmin(TouchesCatalog, admin.ModelAdmin):
     list_display = ["id", "name", "category", "price_cents", "active", "track_stock", "stock", "low_stock_threshold"]
     list_filter = ["active", "track_stock", "category__catalog__business__owner"]
     search_fields = ["name", "category__name"]
@@ -56,7 +78,7 @@ class MenuItemAdmin(admin.ModelAdmin):
 
 
 @admin.register(ModifierGroup)
-class ModifierGroupAdmin(admin.ModelAdmin):
+class ModifierGroupAdmin(TouchesCatalog, admin.ModelAdmin):
     list_display = ["id", "name", "item", "required", "min", "max"]
     search_fields = ["name", "item__name"]
     inlines = [ModifierOptionInline]

@@ -1,15 +1,42 @@
 """Catalogs of a business: categories, items, modifier groups and options. One catalog per
 business is active; it is the menu agents sell from."""
 
+from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils import timezone
+
+from apps.menu.labels import ALLERGENS, DIETARY, LANGUAGES
+from apps.menu.photos import photo_storage
+from apps.menu.translations import item_translations, name_translations
+
+
+def _check_codes(value, known: dict, what: str) -> None:
+    if not isinstance(value, list) or any(code not in known for code in value) or len(set(value)) != len(value):
+        raise ValidationError(f"{what} is a list of distinct codes among: {', '.join(known)}.")
+
+
+def validate_allergens(value) -> None:
+    _check_codes(value, ALLERGENS, "Allergens")
+
+
+def validate_dietary(value) -> None:
+    _check_codes(value, DIETARY, "Dietary")
 
 
 class Catalog(models.Model):
     business = models.ForeignKey("accounts.Business", on_delete=models.CASCADE, related_name="catalogs")
     name = models.CharField(max_length=200)
     is_active = models.BooleanField(default=False)
+    language = models.CharField(
+        max_length=8,
+        choices=list(LANGUAGES.items()),
+        default="en",
+        help_text="The language its entries' own names are written in: the business's default for its menu.",
+    )
+    # Bumped by every change that alters what the kiosk's menu read answers (apps.menu.services);
+    # the read's ETag and its cached bodies are keyed on it.
+    version = models.PositiveBigIntegerField(default=1, editable=False)
     created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
@@ -26,6 +53,7 @@ class Catalog(models.Model):
 class Category(models.Model):
     catalog = models.ForeignKey(Catalog, on_delete=models.CASCADE, related_name="categories")
     name = models.CharField(max_length=200)
+    translations = models.JSONField(default=dict, blank=True, validators=[name_translations])
     sort_order = models.IntegerField(default=0)
 
     class Meta:
@@ -40,8 +68,12 @@ class MenuItem(models.Model):
     category = models.ForeignKey(Category, on_delete=models.CASCADE, related_name="items")
     name = models.CharField(max_length=200)
     description = models.TextField(blank=True)
+    translations = models.JSONField(default=dict, blank=True, validators=[item_translations])
     price_cents = models.PositiveIntegerField()
-    photo_url = models.URLField(blank=True)
+    # Re-encoded by apps.menu.photos; the name holds the content hash, so a URL never changes meaning.
+    photo = models.FileField(storage=photo_storage, max_length=255, blank=True)
+    allergens = models.JSONField(default=list, blank=True, validators=[validate_allergens])
+    dietary = models.JSONField(default=list, blank=True, validators=[validate_dietary])
     active = models.BooleanField(default=True)
     sort_order = models.IntegerField(default=0)
     track_stock = models.BooleanField(default=False)
@@ -62,6 +94,7 @@ class MenuItem(models.Model):
 class ModifierGroup(models.Model):
     item = models.ForeignKey(MenuItem, on_delete=models.CASCADE, related_name="modifier_groups")
     name = models.CharField(max_length=200)
+    translations = models.JSONField(default=dict, blank=True, validators=[name_translations])
     required = models.BooleanField(default=False)
     min = models.PositiveSmallIntegerField(default=0)
     max = models.PositiveSmallIntegerField(default=1, validators=[MinValueValidator(1), MaxValueValidator(50)])
@@ -83,6 +116,7 @@ class ModifierGroup(models.Model):
 class ModifierOption(models.Model):
     group = models.ForeignKey(ModifierGroup, on_delete=models.CASCADE, related_name="options")
     name = models.CharField(max_length=200)
+    translations = models.JSONField(default=dict, blank=True, validators=[name_translations])
     price_cents = models.PositiveIntegerField(default=0)
     sort_order = models.IntegerField(default=0)
 

@@ -1,5 +1,7 @@
 """Panel forms: input shape only. The rules live in the services the views call."""
 
+from decimal import Decimal
+
 from django import forms
 
 from apps.accounts.models import Business
@@ -7,6 +9,7 @@ from apps.core.events import EVENT_NAMES
 from apps.orders.fulfilment import FULFILMENT_STATUSES
 from apps.orders.models import OrderStatus
 from apps.owner_api.scopes import ALL_SCOPES
+from apps.panel.labels import END_REASONS
 from apps.sessions.models import EndReason
 
 
@@ -75,14 +78,30 @@ class ApiKeyCreateForm(forms.Form):
 
 
 class OrderFilterForm(forms.Form):
-    status = forms.ChoiceField(choices=[("", "Any status"), *OrderStatus.choices], required=False)
+    # Drafts are carts an agent saved but never sent to payment: in a live session, or abandoned
+    # when the session ended. The default list leaves them out and says how many there are.
+    ALL = "all"
+    ABANDONED = "abandoned"
+    status = forms.ChoiceField(
+        choices=[
+            ("", "Sent to payment or later"),
+            (ALL, "Any, drafts too"),
+            (ABANDONED, "Abandoned carts"),
+            *OrderStatus.choices,
+        ],
+        required=False,
+    )
     number = forms.CharField(max_length=12, required=False, label="Order number")
     date_from = forms.DateField(required=False, label="From", widget=forms.DateInput(attrs={"type": "date"}))
     date_to = forms.DateField(required=False, label="To", widget=forms.DateInput(attrs={"type": "date"}))
 
 
 class SessionFilterForm(forms.Form):
-    end_reason = forms.ChoiceField(choices=[("", "Any end"), *EndReason.choices], required=False, label="End reason")
+    end_reason = forms.ChoiceField(
+        choices=[("", "Any end"), *((code, END_REASONS.get(code, label)) for code, label in EndReason.choices)],
+        required=False,
+        label="End reason",
+    )
     date_from = forms.DateField(required=False, label="From", widget=forms.DateInput(attrs={"type": "date"}))
     date_to = forms.DateField(required=False, label="To", widget=forms.DateInput(attrs={"type": "date"}))
 
@@ -104,7 +123,20 @@ class RefundForm(forms.Form):
 
 
 class BusinessSettingsForm(forms.ModelForm):
+    """A business's settings. The tax rate is typed as a percentage (8.75) and kept in basis
+    points (875), the unit order totals compute in."""
+
     logo_url = forms.URLField(max_length=200, required=False, label="Logo URL", assume_scheme="https")
+    tax_rate = forms.DecimalField(
+        min_value=Decimal("0"),
+        max_value=Decimal("100"),
+        decimal_places=2,
+        max_digits=5,
+        label="Tax rate (%)",
+        help_text="Added to the prices, e.g. 8.75 for 8.75 %.",
+        widget=forms.NumberInput(attrs={"step": "0.01", "min": "0", "max": "100"}),
+    )
+    field_order = ["name", "logo_url", "currency", "tax_rate"]
 
     class Meta:
         model = Business
@@ -112,15 +144,25 @@ class BusinessSettingsForm(forms.ModelForm):
             "name",
             "logo_url",
             "currency",
-            "tax_rate_bps",
             "primary_color",
             "attract_message",
             "session_recording",
         ]
         labels = {
             "logo_url": "Logo URL",
-            "tax_rate_bps": "Tax rate (basis points, 875 = 8.75%)",
             "primary_color": "Kiosk colour",
             "session_recording": "Record sessions (kept 30 days)",
         }
         widgets = {"primary_color": forms.TextInput(attrs={"type": "color"})}
+
+    def __init__(self, *args, instance=None, **kwargs):
+        super().__init__(*args, instance=instance, **kwargs)
+        if instance is not None:
+            self.initial["tax_rate"] = (Decimal(instance.tax_rate_bps) / 100).quantize(Decimal("0.01"))
+
+    def changes(self) -> dict:
+        """The model fields the owner changed, the tax rate in basis points."""
+        changed = {name: self.cleaned_data[name] for name in self.changed_data if name != "tax_rate"}
+        if "tax_rate" in self.changed_data:
+            changed["tax_rate_bps"] = int((self.cleaned_data["tax_rate"] * 100).to_integral_value())
+        return changed

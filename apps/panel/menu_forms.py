@@ -1,8 +1,13 @@
-"""Menu editing forms. Prices are typed in major units and stored in cents."""
+"""Menu editing forms. Prices are typed in major units and stored in cents. Every form that
+names something has one field per other kiosk language (`name_es`, `description_fr`, ...): the
+entry's words in its catalog's language are its own fields, the others its translations."""
 
 from decimal import Decimal
 
 from django import forms
+
+from apps.menu.labels import ALLERGENS, DIETARY, LANGUAGES
+from apps.menu.translations import TRANSLATABLE_FIELDS, translations_from
 
 
 def to_cents(amount: Decimal) -> int:
@@ -13,10 +18,55 @@ def from_cents(cents: int) -> Decimal:
     return (Decimal(cents) / 100).quantize(Decimal("0.01"))
 
 
+def other_languages(catalog_language: str) -> list[tuple[str, str]]:
+    """The kiosk languages an entry of a catalog written in `catalog_language` is translated into."""
+    return [(code, label) for code, label in LANGUAGES.items() if code != catalog_language]
+
+
 class PriceField(forms.DecimalField):
     def __init__(self, **kwargs):
         kwargs.setdefault("min_value", Decimal("0"))
         super().__init__(max_digits=9, decimal_places=2, **kwargs)
+
+
+class TranslatedForm(forms.Form):
+    """A form with `<field>_<language>` inputs for `translated_fields` in each other language."""
+
+    translated_fields: tuple[str, ...] = ("name",)
+
+    def __init__(self, *args, catalog_language: str = "en", entry=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.languages = other_languages(catalog_language)
+        saved = (entry.translations if entry is not None else None) or {}
+        for code, label in self.languages:
+            for field in self.translated_fields:
+                widget = forms.Textarea(attrs={"rows": 2}) if field == "description" else forms.TextInput()
+                self.fields[f"{field}_{code}"] = forms.CharField(
+                    label=f"{field.capitalize()} ({label})",
+                    max_length=TRANSLATABLE_FIELDS[field],
+                    required=False,
+                    widget=widget,
+                    initial=saved.get(code, {}).get(field, ""),
+                )
+        # Each language's words right after the entry's own ones.
+        translated = [f"{field}_{code}" for code, _ in self.languages for field in self.translated_fields]
+        own = [name for name in self.fields if name not in translated]
+        last_own_word = max(own.index(field) for field in self.translated_fields)
+        self.order_fields([*own[: last_own_word + 1], *translated, *own[last_own_word + 1 :]])
+
+    def translations(self) -> dict:
+        words = {
+            code: {field: self.cleaned_data.get(f"{field}_{code}", "") for field in self.translated_fields}
+            for code, _ in self.languages
+        }
+        return translations_from(words)
+
+    def own_fields(self) -> dict:
+        return {
+            name: value
+            for name, value in self.cleaned_data.items()
+            if not any(name == f"{field}_{code}" for field in self.translated_fields for code, _ in self.languages)
+        }
 
 
 class CatalogForm(forms.Form):
@@ -25,20 +75,50 @@ class CatalogForm(forms.Form):
         label="New catalog name",
         widget=forms.TextInput(attrs={"placeholder": "e.g. Winter menu", "aria-label": "New catalog name"}),
     )
+    language = forms.ChoiceField(
+        choices=list(LANGUAGES.items()),
+        initial="en",
+        required=False,
+        label="Written in",
+        help_text="The business's menu language: kiosks show it where a translation is missing.",
+    )
+
+    def clean_language(self) -> str:
+        return self.cleaned_data["language"] or "en"
 
 
-class CategoryForm(forms.Form):
+class CategoryForm(TranslatedForm):
     name = forms.CharField(
         max_length=200, widget=forms.TextInput(attrs={"placeholder": "New category", "aria-label": "Category name"})
     )
     sort_order = forms.IntegerField(initial=0)
 
+    def model_fields(self) -> dict:
+        return {**self.own_fields(), "translations": self.translations()}
 
-class MenuItemForm(forms.Form):
+
+class MenuItemForm(TranslatedForm):
+    translated_fields = ("name", "description")
+
     name = forms.CharField(max_length=200)
     description = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), required=False)
     price = PriceField()
-    photo_url = forms.URLField(required=False, label="Photo URL", assume_scheme="https")
+    photo = forms.FileField(
+        required=False,
+        label="Photo",
+        help_text="JPEG, PNG or WebP; it is resized and stripped of its metadata.",
+        widget=forms.FileInput(attrs={"accept": "image/jpeg,image/png,image/webp"}),
+    )
+    remove_photo = forms.BooleanField(required=False, label="Remove the photo")
+    allergens = forms.MultipleChoiceField(
+        choices=list(ALLERGENS.items()),
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        help_text="The allergens the item contains (the 14 the EU makes restaurants declare).",
+    )
+    dietary = forms.MultipleChoiceField(
+        choices=list(DIETARY.items()), required=False, widget=forms.CheckboxSelectMultiple
+    )
     active = forms.BooleanField(required=False, initial=True, label="Available")
     sort_order = forms.IntegerField(initial=0)
     track_stock = forms.BooleanField(required=False, label="Track stock")
@@ -53,7 +133,8 @@ class MenuItemForm(forms.Form):
             "name": item.name,
             "description": item.description,
             "price": from_cents(item.price_cents),
-            "photo_url": item.photo_url,
+            "allergens": item.allergens,
+            "dietary": item.dietary,
             "active": item.active,
             "sort_order": item.sort_order,
             "track_stock": item.track_stock,
@@ -62,21 +143,28 @@ class MenuItemForm(forms.Form):
         }
 
     def model_fields(self) -> dict:
-        data = dict(self.cleaned_data)
+        data = self.own_fields()
         data["price_cents"] = to_cents(data.pop("price"))
+        data["photo_upload"] = data.pop("photo") or None
+        data["translations"] = self.translations()
         return data
 
 
-class ModifierGroupForm(forms.Form):
+class ModifierGroupForm(TranslatedForm):
     name = forms.CharField(max_length=200)
     required = forms.BooleanField(required=False)
     min = forms.IntegerField(min_value=0, max_value=50, initial=0)
     max = forms.IntegerField(min_value=1, max_value=50, initial=1)
 
+    def model_fields(self) -> dict:
+        return {**self.own_fields(), "translations": self.translations()}
 
-class ModifierOptionForm(forms.Form):
+
+class ModifierOptionForm(TranslatedForm):
     name = forms.CharField(max_length=200)
     price = PriceField(initial=Decimal("0.00"))
 
     def model_fields(self) -> dict:
-        return {"name": self.cleaned_data["name"], "price_cents": to_cents(self.cleaned_data["price"])}
+        data = self.own_fields()
+        data["price_cents"] = to_cents(data.pop("price"))
+        return {**data, "translations": self.translations()}

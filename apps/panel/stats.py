@@ -6,6 +6,7 @@ from django.db.models import Count, Q, Sum
 from django.utils import timezone
 
 from apps.orders.models import Order, OrderStatus
+from apps.panel.labels import end_reason_label
 from apps.sessions.models import ENDED_STATUSES, Session
 from apps.sessions.pricing import session_cost_cents
 
@@ -39,7 +40,7 @@ def end_reasons(owner_id: int, since: datetime) -> dict:
         .annotate(count=Count("pk"))
         .order_by("-count", "end_reason")
     )
-    rows = list(rows)
+    rows = [{**row, "label": end_reason_label(row["end_reason"])} for row in rows]
     ended = sum(row["count"] for row in rows)
     completed = sum(row["count"] for row in rows if row["end_reason"] == "completed")
     return {"rows": rows, "ended": ended, "completion_rate": round(100 * completed / ended) if ended else None}

@@ -58,6 +58,7 @@ urlpatterns = [
     path("", dashboard.dashboard, name="dashboard"),
     path("kiosks", kiosks.kiosk_list, name="kiosks"),
     path("kiosks/pairing-code", kiosks.pairing_code_create, name="pairing_code_create"),
+    path("kiosks/pairing-codes/<int:pairing_id>", kiosks.pairing_code_state, name="pairing_code_state"),
     path("kiosks/<int:kiosk_id>/rename", kiosks.kiosk_rename, name="kiosk_rename"),
     path("kiosks/<int:kiosk_id>/unpair", kiosks.kiosk_unpair, name="kiosk_unpair"),
     path("agents", agents.agent_list, name="agents"),

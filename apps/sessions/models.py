@@ -26,7 +26,8 @@ class EndReason(models.TextChoices):
     TECHNICAL_ISSUE = "technical_issue"
     REFUSED_SERVICE = "refused_service"
     # Ways out that are not an agent's end call:
-    KIOSK_CANCELLED = "kiosk_cancelled"
+    KIOSK_CANCELLED = "kiosk_cancelled"  # the customer tapped cancel or leave
+    KIOSK_INACTIVITY = "kiosk_inactivity"  # the kiosk's "still there?" prompt went unanswered
     TIMED_OUT = "timed_out"
 
 

@@ -15,7 +15,7 @@ from apps.core.errors import DomainError, ErrorCode
 from apps.kiosks.models import Kiosk
 from apps.sessions import selectors
 from apps.sessions.domain_events import SessionAccepted, SessionEnded, SessionMoved, SessionStarted
-from apps.sessions.models import OPEN_STATUSES, Session, SessionStatus
+from apps.sessions.models import OPEN_STATUSES, EndReason, Session, SessionStatus
 from apps.sessions.state_machine import next_status
 from apps.video.recordings import recording_start
 
@@ -104,11 +104,13 @@ def session_end_locked(*, session: Session, agent: User, reason: str, notes: str
     _close(session, action=f"end:{reason}", reason=reason, notes=notes)
 
 
-def session_cancel_by_kiosk(*, public_id: str, kiosk: Kiosk) -> Session:
-    """The customer walks away: a pending or active session is abandoned."""
+def session_cancel_by_kiosk(*, public_id: str, kiosk: Kiosk, inactivity: bool = False) -> Session:
+    """The customer walks away: a pending or active session is abandoned. `inactivity`: nobody
+    answered the kiosk's "still there?" prompt (end reason kiosk_inactivity, not kiosk_cancelled)."""
+    reason = EndReason.KIOSK_INACTIVITY if inactivity else EndReason.KIOSK_CANCELLED
     with transaction.atomic():
         session = selectors.session_for_kiosk(kiosk=kiosk, public_id=public_id, lock=True)
-        _close(session, action="kiosk_cancel", reason="kiosk_cancelled", notes="")
+        _close(session, action="kiosk_cancel", reason=reason, notes="")
     return session
 
 

@@ -50,7 +50,7 @@ def test_every_page_renders_for_the_demo_owner_without_console_errors(page, demo
     catalog = Catalog.objects.get(business=demo, is_active=True)
     item = MenuItem.objects.filter(category__catalog=catalog).exclude(modifier_groups=None).first()
     order = Order.objects.filter(business=demo).order_by("-created_at").first()
-    subscription = demo.owner.webhook_subscriptions.get()
+    subscription = demo.owner.webhook_subscriptions.get(url="https://hooks.example.test/kiosk")
     sign_in(page, DEMO_OWNER, DEMO_PASSWORD)
     expect(page.locator("h1")).to_have_text("Dashboard")
     shot(page, "dashboard")

@@ -141,7 +141,7 @@ def test_settings_are_saved_through_the_service(manager_client, business):
             "name": "New name",
             "logo_url": "https://example.test/logo.png",
             "currency": "EUR",
-            "tax_rate_bps": 2000,
+            "tax_rate": "8.75",
             "primary_color": "#112233",
             "attract_message": "Hello",
             "session_recording": "on",
@@ -150,6 +150,7 @@ def test_settings_are_saved_through_the_service(manager_client, business):
     assert response.status_code == 302
     business.refresh_from_db()
     assert (business.name, business.currency, business.session_recording) == ("New name", "EUR", True)
+    assert business.tax_rate_bps == 875  # typed as a percentage (issue 23, defect 13)
     bad = manager_client.post("/panel/settings", {"business_id": business.pk, "name": "x", "currency": "euro"})
     assert bad.status_code == 200 and bad.context["form"].errors
 

@@ -119,8 +119,8 @@ def test_menu_item_save_validates_and_saves(business):
     )
     assert MenuItem.objects.get(pk=item.pk).price_cents == 450
     with pytest.raises(DomainError) as bad:
-        menu_services.menu_item_save(item=item, photo_url="not a url")
-    assert "photo_url" in bad.value.details
+        menu_services.menu_item_save(item=item, allergens=["gluten", "chocolate"])
+    assert "allergens" in bad.value.details
 
 
 def test_modifier_group_min_may_not_exceed_max(business):

@@ -4,6 +4,9 @@ from decimal import Decimal
 
 from django import template
 
+from apps.menu import photos
+from apps.panel.labels import end_reason_label
+
 register = template.Library()
 
 
@@ -38,3 +41,26 @@ def percent_of(part, whole) -> int:
 def major_units(cents) -> str:
     """Cents as a plain decimal for number inputs: 150 -> '1.50'."""
     return f"{(Decimal(int(cents)) / 100).quantize(Decimal('0.01'))}"
+
+
+@register.filter
+def name_in(entry, language: str) -> str:
+    """A menu entry's own translation of its name into `language` ("" when it has none)."""
+    return ((entry.translations or {}).get(language) or {}).get("name", "")
+
+
+@register.filter
+def label_of(code: str, labels: dict) -> str:
+    return labels.get(code, code)
+
+
+@register.filter
+def photo_src(name: str) -> str:
+    """A stored menu photo's URL (local media or the bucket's)."""
+    return photos.photo_url(name) or ""
+
+
+@register.filter
+def end_reason(code: str) -> str:
+    """A session's end reason in words (apps/panel/labels.py)."""
+    return end_reason_label(code)

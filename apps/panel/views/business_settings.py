@@ -26,7 +26,7 @@ def settings_page(request):
         return render_page(request, "panel/settings.html", {"business": None}, section="settings")
     form = BusinessSettingsForm(request.POST or None, instance=business)
     if request.method == "POST" and form.is_valid():
-        changed = {name: form.cleaned_data[name] for name in form.changed_data}
+        changed = form.changes()
         try:
             account_services.business_update(business=businesses.get(pk=business.pk), **changed)
         except DomainError as exc:

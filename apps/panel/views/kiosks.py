@@ -1,11 +1,14 @@
 """Kiosks: list with presence, pairing codes (shown once, with their expiry), rename, unpair."""
 
 from django.contrib import messages
+from django.http import JsonResponse
 from django.shortcuts import redirect
-from django.views.decorators.http import require_POST
+from django.utils import timezone
+from django.views.decorators.http import require_POST, require_safe
 
 from apps.core.errors import DomainError
 from apps.core.timefmt import iso_z
+from apps.kiosks import selectors as kiosk_selectors
 from apps.kiosks import services as kiosk_services
 from apps.kiosks.models import Kiosk
 from apps.panel.access import ANY_ROLE, owned_or_404, panel_page
@@ -19,15 +22,42 @@ def _kiosks(request):
     return Kiosk.objects.select_related("business").filter(business__owner_id=request.user.owner_id)
 
 
+def _pairing_state(pairing_code) -> dict:
+    """unused, used (with the kiosk it paired) or expired."""
+    if pairing_code.used_at is not None:
+        return {"state": "used", "kiosk": pairing_code.kiosk.name if pairing_code.kiosk else None}
+    if pairing_code.expires_at <= timezone.now():
+        return {"state": "expired", "kiosk": None}
+    return {"state": "unused", "kiosk": None}
+
+
 @panel_page(ANY_ROLE)
 def kiosk_list(request):
+    """The kiosks, and a pairing code just generated: shown once, and only while it is unused and
+    unexpired (the page also asks `pairing_code_state` and takes the code away once it is used)."""
     kiosks = _kiosks(request).filter(unpaired_at=None).order_by("business__name", "name", "pk")
+    pairing = take_once(request, "pairing-code")
+    if pairing is not None:
+        found = kiosk_selectors.pairing_code_of_owner(owner_id=request.user.owner_id, pairing_id=pairing.get("id", 0))
+        if found is None or _pairing_state(found)["state"] != "unused":
+            pairing = None
     context = {
         "kiosks": kiosks,
-        "pairing": take_once(request, "pairing-code"),
+        "pairing": pairing,
         "business_form": BusinessChoiceForm(businesses=businesses_of(request)),
     }
     return render_page(request, "panel/kiosks.html", context, section="kiosks")
+
+
+@panel_page(ANY_ROLE)
+@require_safe
+def pairing_code_state(request, pairing_id: int):
+    """Whether a pairing code the owner generated is still unused (the Kiosks page polls this
+    while it shows the code)."""
+    found = kiosk_selectors.pairing_code_of_owner(owner_id=request.user.owner_id, pairing_id=pairing_id)
+    if found is None:
+        return JsonResponse({"error": {"code": "NOT_FOUND", "message": "No such pairing code."}}, status=404)
+    return JsonResponse(_pairing_state(found))
 
 
 @panel_page(ANY_ROLE)
@@ -42,7 +72,12 @@ def pairing_code_create(request):
     put_once(
         request,
         "pairing-code",
-        {"code": code, "expires_at": iso_z(pairing_code.expires_at), "business": business.name},
+        {
+            "id": pairing_code.pk,
+            "code": code,
+            "expires_at": iso_z(pairing_code.expires_at),
+            "business": business.name,
+        },
     )
     return redirect("panel:kiosks")
 

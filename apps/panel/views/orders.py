@@ -35,24 +35,45 @@ def day_end(day) -> datetime:
     return timezone.make_aware(datetime.combine(day, time.max))
 
 
+def _abandoned(orders):
+    """Drafts whose session ended: carts never sent to payment."""
+    return orders.filter(status=OrderStatus.DRAFT, session__ended_at__isnull=False)
+
+
+def _filtered(orders, data: dict):
+    status = data.get("status") or ""
+    if status == OrderFilterForm.ABANDONED:
+        orders = _abandoned(orders)
+    elif status and status != OrderFilterForm.ALL:
+        orders = orders.filter(status=status)
+    if data.get("number"):
+        orders = orders.filter(number=data["number"].strip())
+    if data.get("date_from"):
+        orders = orders.filter(created_at__gte=day_start(data["date_from"]))
+    if data.get("date_to"):
+        orders = orders.filter(created_at__lte=day_end(data["date_to"]))
+    return orders
+
+
 @panel_page(ANY_ROLE)
 def order_list(request):
+    """Orders sent to payment or later by default; drafts (in a live session or abandoned) on
+    request. Numbers are issued when an agent first saves a cart, so the default list's gaps are
+    drafts: the page says how many there are and links to them."""
     form = OrderFilterForm(request.GET or None)
-    orders = _orders(request).exclude(status=OrderStatus.DRAFT).order_by("-created_at", "-pk")
-    if form.is_valid():
-        data = form.cleaned_data
-        if data["status"]:
-            orders = orders.filter(status=data["status"])
-        if data["number"]:
-            orders = orders.filter(number=data["number"].strip())
-        if data["date_from"]:
-            orders = orders.filter(created_at__gte=day_start(data["date_from"]))
-        if data["date_to"]:
-            orders = orders.filter(created_at__lte=day_end(data["date_to"]))
+    data = form.cleaned_data if form.is_valid() else {}
+    orders = _orders(request).order_by("-created_at", "-pk")
+    if not data.get("status"):
+        hidden_drafts = _filtered(orders.filter(status=OrderStatus.DRAFT), {**data, "status": OrderStatus.DRAFT})
+        drafts = {"total": hidden_drafts.count(), "abandoned": _abandoned(hidden_drafts).count()}
+        orders = orders.exclude(status=OrderStatus.DRAFT)
+    else:
+        drafts = None
+    orders = _filtered(orders, data)
     page = Paginator(orders, PAGE_SIZE).get_page(request.GET.get("page"))
     query = request.GET.copy()
     query.pop("page", None)
-    context = {"form": form, "page": page, "query": query.urlencode()}
+    context = {"form": form, "page": page, "query": query.urlencode(), "drafts": drafts}
     return render_page(request, "panel/orders.html", context, section="orders")
 
 

@@ -51,8 +51,21 @@ class SessionStatusView(KioskAPIView):
         return Response(selectors.session_status_body_for_kiosk(kiosk=request.auth, public_id=public_id))
 
 
+class CancelIn(serializers.Serializer):
+    reason = serializers.ChoiceField(
+        choices=["customer", "inactivity"],
+        default="customer",
+        help_text="customer (default): the customer cancelled or left (end reason kiosk_cancelled); inactivity: "
+        "nobody answered the kiosk's inactivity prompt (end reason kiosk_inactivity).",
+    )
+
+
 class CancelSessionView(KioskAPIView):
-    @extend_schema(request=None, responses={200: StatusOut}, summary="The customer cancels the session")
+    @extend_schema(request=CancelIn, responses={200: StatusOut}, summary="The customer cancels the session")
     def post(self, request, public_id: str):
-        session = services.session_cancel_by_kiosk(public_id=public_id, kiosk=request.auth)
+        # The body is optional JSON: clients that post nothing (or an empty form) cancel as the customer.
+        body = request.data if (request.content_type or "").startswith("application/json") else {}
+        data = validated(CancelIn, body or {})
+        inactivity = data["reason"] == "inactivity"
+        session = services.session_cancel_by_kiosk(public_id=public_id, kiosk=request.auth, inactivity=inactivity)
         return Response(status_body(session))

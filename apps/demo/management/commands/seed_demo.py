@@ -15,13 +15,13 @@ from django.db import transaction
 
 from apps.accounts.models import AgentStatus, Business, Owner, PanelRole, User
 from apps.billing.models import OwnerBilling
+from apps.demo import kiosk_app_code as kiosk_app_codes
 from apps.demo.credentials import DEMO_PASSWORD
-from apps.demo.menus import BURGER_MENU, NOODLE_MENU
+from apps.demo.menu_seed import seed_menu
+from apps.demo.webhook_seed import seed_demo_webhook
 from apps.demo_processor import mode as processor_mode
 from apps.demo_processor import services as demo_processor
 from apps.kiosks import services as kiosk_services
-from apps.menu import services as menu_services
-from apps.menu.models import Catalog
 
 DEMO_CARDS = {
     "succeeds": "4242 4242 4242 4242",
@@ -34,14 +34,12 @@ DEMO_TENANTS = [
         "owner": "Demo Burgers Co",
         "slug": "burgers",
         "business": {"name": "Burger Barn", "currency": "USD", "tax_rate_bps": 875, "primary_color": "#C2410C"},
-        "menu": BURGER_MENU,
         "kiosk": {"name": "Front counter", "location": "Main St entrance"},
     },
     {
         "owner": "Demo Noodles Ltd",
         "slug": "noodles",
         "business": {"name": "Noodle Bar", "currency": "EUR", "tax_rate_bps": 2000, "primary_color": "#15803D"},
-        "menu": NOODLE_MENU,
         "kiosk": {"name": "Lobby kiosk", "location": "Station concourse"},
     },
 ]
@@ -74,8 +72,7 @@ def _seed_tenant(spec: dict) -> dict:
     )
     if processor_mode.active():  # the demo processor must know the account to charge on it
         demo_processor.account_open(f"acct_demo_{slug}")
-    if not Catalog.objects.filter(business=business, is_active=True).exists():
-        menu_services.catalog_import(business=business, spec=spec["menu"])
+    seed_menu(business=business)
     owner_user = _user(
         f"owner@{slug}.demo.test", name=f"{spec['owner']} owner", owner=owner, panel_role=PanelRole.OWNER
     )
@@ -115,6 +112,12 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("--json", action="store_true", help="Print one JSON object instead of text.")
         parser.add_argument("--force", action="store_true", help="Allow running with APP_ENV=production.")
+        parser.add_argument(
+            "--base-url",
+            default="http://127.0.0.1:8000",
+            help="Where the service will answer (`make run` passes its HOST and PORT): the demo webhook "
+            "subscription delivers there and the printed steps link there.",
+        )
 
     def handle(self, *args, **options):
         if settings.PRODUCTION and not options["force"]:
@@ -127,6 +130,8 @@ class Command(BaseCommand):
             admin = _user("admin@demo.test", name="Super admin", is_staff=True, is_superuser=True)
             first = Business.objects.get(pk=owners[0]["businesses"][0]["id"])
             pairing, kiosk_app_code = kiosk_services.pairing_code_create(business=first)
+            webhook = seed_demo_webhook(owner=first.owner, base_url=options["base_url"])
+        kiosk_app_codes.remember(pairing, kiosk_app_code)
         data = {
             "owners": owners,
             "platform_agents": [{"id": pool_agent.pk, "email": pool_agent.email, "password": DEMO_PASSWORD}],
@@ -140,6 +145,8 @@ class Command(BaseCommand):
                 "expires_at": pairing.expires_at.isoformat(),
             },
             "payments": {"demo": processor_mode.active(), "demo_cards": DEMO_CARDS if processor_mode.active() else {}},
+            "webhook": {"owner_id": first.owner_id, "url": webhook.url, "events": webhook.events},
+            "base_url": options["base_url"].rstrip("/"),
         }
         if options["json"]:
             self.stdout.write(json.dumps(data))
@@ -147,24 +154,37 @@ class Command(BaseCommand):
         self._print_text(data)
 
     def _print_text(self, data: dict) -> None:
-        out = self.stdout.write
-        out(self.style.SUCCESS("Demo data ready. Every password is " + DEMO_PASSWORD))
-        out(f"Super-admin (/admin/): {data['admin']['email']}")
-        for owner in data["owners"]:
-            out(f"\n{owner['name']} (owner {owner['id']}): owner panel /panel/login as {owner['email']}")
-            out("  agents (agent dashboard /agent/): " + ", ".join(agent["email"] for agent in owner["agents"]))
-            out("  pairing codes (15 min): " + ", ".join(owner["pairing_codes"]))
-            for kiosk in owner["kiosks"]:
-                out(f"  kiosk {kiosk['id']}: X-Device-Id {kiosk['device_id']}  X-Device-Token {kiosk['device_token']}")
-        out("\nPlatform (pool) agent (agent dashboard /agent/): " + data["platform_agents"][0]["email"])
-        out(f"Realtime app: id {data['realtime']['app_id']}, key {data['realtime']['key']}")
-        kiosk_app = data["kiosk_app"]
+        out, base = self.stdout.write, data["base_url"]
+        burgers, kiosk_app = data["owners"][0], data["kiosk_app"]
+        cards = data["payments"]["demo_cards"]
+        out(self.style.SUCCESS(f"Demo data ready. Every password is {DEMO_PASSWORD}."))
+        out(self.style.SUCCESS("\nTake a demo order (open each page in its own browser window):"))
         out(
-            self.style.SUCCESS(
-                f"\nKiosk app {kiosk_app['url']}: pair it with code {kiosk_app['pairing_code']} "
-                f"({kiosk_app['business']['name']}, valid 15 minutes; the owner panel makes more)"
-            )
+            f"  1. Kiosk app    {base}{kiosk_app['url']}  pair it with code {kiosk_app['pairing_code']} "
+            f"({kiosk_app['business']['name']}; valid 15 minutes; {base}/ makes a new one)"
+        )
+        out(f"  2. Agent        {base}/agent/  sign in as {burgers['agents'][0]['email']}")
+        pay = (
+            f"pay on the kiosk with {cards['succeeds']} ({cards['declined']} is declined)"
+            if data["payments"]["demo"]
+            else "pay on the kiosk with a card"
+        )
+        out(f"  3. Tap the kiosk, accept on the dashboard, build the cart, Send to payment; {pay}")
+        out(
+            f"  4. Owner panel  {base}/panel/  sign in as {burgers['email']}: Orders lists it as Confirmed "
+            "(paid, sent to the kitchen); Webhooks shows its deliveries to the demo receiver"
         )
         if data["payments"]["demo"]:
-            cards = data["payments"]["demo_cards"]
-            out(f"{processor_mode.NOTICE} Demo cards: {cards['succeeds']} succeeds, {cards['declined']} is declined.")
+            out(f"  {processor_mode.NOTICE}")
+        out("\nFor API clients and tests (not needed for the steps above):")
+        out(f"  super-admin {base}/admin/: {data['admin']['email']}")
+        for owner in data["owners"]:
+            out(f"  {owner['name']} (owner {owner['id']}): owner panel {owner['email']}")
+            out("    agents: " + ", ".join(agent["email"] for agent in owner["agents"]))
+            out("    spare pairing codes for more kiosks (15 min): " + ", ".join(owner["pairing_codes"]))
+            for kiosk in owner["kiosks"]:
+                headers = f"X-Device-Id {kiosk['device_id']}  X-Device-Token {kiosk['device_token']}"
+                out(f"    paired kiosk {kiosk['id']}: {headers}")
+        out("  platform (pool) agent: " + data["platform_agents"][0]["email"])
+        out(f"  realtime app: id {data['realtime']['app_id']}, key {data['realtime']['key']}")
+        out(f"  webhooks of {burgers['name']}: every event to {data['webhook']['url']}")

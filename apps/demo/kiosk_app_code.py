@@ -1,0 +1,51 @@
+"""The pairing code left for a newcomer's kiosk app (outside production only). A code is kept
+as a hash, so seed_demo also writes the plain code to DEMO_KIOSK_CODE_FILE (var/demo-kiosk-app.json) for `/` to
+show while it is unused and unexpired; `/` can make a new one for the first demo business."""
+
+import json
+from pathlib import Path
+
+from django.conf import settings
+from django.utils import timezone
+
+from apps.accounts.models import Business
+from apps.core.timefmt import iso_z
+from apps.kiosks import services as kiosk_services
+from apps.kiosks.models import PairingCode
+
+DEMO_BUSINESS, DEMO_OWNER = "Burger Barn", "Demo Burgers Co"  # seed_demo's first tenant
+
+
+def _file() -> Path:
+    return Path(settings.DEMO_KIOSK_CODE_FILE)
+
+
+def remember(pairing: PairingCode, code: str) -> None:
+    _file().parent.mkdir(parents=True, exist_ok=True)
+    record = {"pairing_id": pairing.pk, "code": code, "business": pairing.business.name}
+    _file().write_text(json.dumps({**record, "expires_at": iso_z(pairing.expires_at)}))
+
+
+def current() -> dict | None:
+    """The remembered code while it can still pair a kiosk: {code, business, expires_at}."""
+    try:
+        record = json.loads(_file().read_text())
+        pairing_id = int(record["pairing_id"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    usable = PairingCode.objects.filter(pk=pairing_id, used_at=None, expires_at__gt=timezone.now()).exists()
+    return record if usable else None
+
+
+def demo_business() -> Business | None:
+    return Business.objects.filter(name=DEMO_BUSINESS, owner__name=DEMO_OWNER).first()
+
+
+def renew() -> dict | None:
+    """A fresh code for the demo burger business (None without demo data)."""
+    business = demo_business()
+    if business is None:
+        return None
+    pairing, code = kiosk_services.pairing_code_create(business=business)
+    remember(pairing, code)
+    return current()

@@ -1,0 +1,97 @@
+"""The menu bodies: the spec's menu shape (section 2), defined once as serializers that both
+answer and document it. The agent's read (`MenuOut`) is in the catalog's own language; the
+kiosk's read (`PublicMenuOut`) in the customer's, with allergens and dietary tags. The
+serializer context carries `language` (None: the catalog's own words) and `request` (for
+absolute photo URLs)."""
+
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from apps.core.body_fields import OptionalTextField
+from apps.menu import photos
+from apps.menu.labels import ALLERGENS, DIETARY, LANGUAGE_CODES
+from apps.menu.translations import translated
+
+
+class TranslatedText(serializers.CharField):
+    """The entry's own field, or its translation into the context's `language` when it has one."""
+
+    def get_attribute(self, instance):
+        return translated(instance, self.field_name, self.context.get("language"))
+
+
+@extend_schema_field({"type": "string", "format": "uri", "nullable": True})
+class PhotoUrl(OptionalTextField):
+    """The item's photo as an absolute URL, null without one (the apps show a placeholder)."""
+
+    def get_attribute(self, instance):
+        return photos.photo_url(instance.photo.name, self.context.get("request"))
+
+
+class OptionOut(serializers.Serializer):
+    id = serializers.CharField()
+    name = TranslatedText()
+    price_cents = serializers.IntegerField()
+
+
+class GroupOut(serializers.Serializer):
+    id = serializers.CharField()
+    name = TranslatedText()
+    required = serializers.BooleanField()
+    min = serializers.IntegerField()
+    max = serializers.IntegerField()
+    options = OptionOut(many=True)
+
+
+class ItemOut(serializers.Serializer):
+    id = serializers.CharField()
+    name = TranslatedText()
+    description = TranslatedText(allow_blank=True)
+    price_cents = serializers.IntegerField()
+    photo_url = PhotoUrl()
+    sold_out = serializers.BooleanField()
+    modifier_groups = GroupOut(many=True)
+
+
+class CategoryOut(serializers.Serializer):
+    id = serializers.CharField()
+    name = TranslatedText()
+    sort_order = serializers.IntegerField()
+    menu_items = ItemOut(many=True, source="items.all")
+
+
+class MenuOut(serializers.Serializer):
+    categories = CategoryOut(many=True)
+
+
+class PublicItemOut(ItemOut):
+    allergens = serializers.ListField(
+        child=serializers.ChoiceField(choices=list(ALLERGENS)),
+        help_text="The EU's 14 declarable allergens (Regulation 1169/2011, Annex II) the item contains.",
+    )
+    dietary = serializers.ListField(child=serializers.ChoiceField(choices=list(DIETARY)))
+
+
+class PublicCategoryOut(CategoryOut):
+    menu_items = PublicItemOut(many=True, source="items.all")
+
+
+class PublicMenuOut(serializers.Serializer):
+    locale = serializers.ChoiceField(
+        choices=LANGUAGE_CODES, help_text="The language asked for, where the menu has its words."
+    )
+    default_locale = serializers.ChoiceField(
+        choices=LANGUAGE_CODES, help_text="The business's menu language: words not translated are in it."
+    )
+    categories = PublicCategoryOut(many=True)
+
+
+def menu_body(categories, *, request) -> dict:
+    """The agent's menu: the catalog's own words."""
+    return MenuOut({"categories": categories}, context={"request": request, "language": None}).data
+
+
+def public_menu_body(categories, *, language: str, default_language: str, request) -> dict:
+    context = {"request": request, "language": language}
+    body = {"locale": language, "default_locale": default_language, "categories": categories}
+    return PublicMenuOut(body, context=context).data
