@@ -7,6 +7,7 @@ from rest_framework.request import Request
 
 from apps.accounts.suspension import SUSPENDED_MESSAGE
 from apps.api import xsrf
+from apps.api.drf_request import django_request
 from apps.api.throttles import KioskThrottle
 from apps.core.errors import DomainError, ErrorCode
 
@@ -78,10 +79,10 @@ class AgentSessionAuthentication(authentication.BaseAuthentication):
     """Agent API: the `app_session` cookie session of an active agent user, plus X-XSRF-TOKEN."""
 
     def authenticate(self, request: Request):
-        user = getattr(request._request, "user", None)
+        user = getattr(django_request(request), "user", None)
         if user is None or not user.is_authenticated or not user.is_active or not user.is_agent:
             return None
-        xsrf.enforce(request._request)
+        xsrf.enforce(django_request(request))
         return (user, None)
 
     def authenticate_header(self, request: Request) -> str:
@@ -132,7 +133,7 @@ class OwnerApiKeyAuthentication(authentication.BaseAuthentication):
         # Only the header is handed to oauthlib: the body is never parsed here (a malformed
         # multipart body must stay the parser's 4xx), and tokens elsewhere are not accepted.
         valid, oauth_request = get_oauthlib_core().server.verify_request(
-            request._request.build_absolute_uri(request.path),
+            django_request(request).build_absolute_uri(request.path),
             request.method,
             body="",
             headers={"Authorization": f"Bearer {raw_token.strip()}"},
