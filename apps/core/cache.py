@@ -17,8 +17,8 @@ variant of the calls the brute-force guards make; callers reach them through the
 below, which pick the local-memory path of the embedded default explicitly."""
 
 import asyncio
+import json
 import logging
-import pickle
 import threading
 import weakref
 
@@ -73,16 +73,30 @@ class _Outage:
 outage = _Outage()
 
 
+# Values are stored as JSON, never pickled: what a cached value means must not depend on the
+# classes of the process that wrote it (a deploy that changes a model would otherwise break the
+# reads of entries written before it, or run code on unpickling). Integers stay plain so INCR
+# works on them. A value that is not plain data (a model instance, a set) raises TypeError at
+# `set`: callers cache plain data, with a version in the key where its shape may change
+# (kiosks.selectors). An entry that does not decode (an old pickle) is a miss.
+_UNDECODABLE = object()
+
+
 def _dumps(value) -> bytes | int:
-    # Integers stay plain so INCR works on them (the same format as Django's Redis backend).
-    return value if type(value) is int else pickle.dumps(value, pickle.HIGHEST_PROTOCOL)
+    if type(value) is int:
+        return value
+    return json.dumps(value, separators=(",", ":"), allow_nan=False).encode()
 
 
 def _loads(data: bytes):
     try:
         return int(data)
     except ValueError:
-        return pickle.loads(data)  # noqa: S301 - only this backend writes these keys
+        pass
+    try:
+        return json.loads(data)
+    except ValueError:  # also UnicodeDecodeError
+        return _UNDECODABLE
 
 
 class FailOpenRedisCache(BaseCache):
@@ -111,7 +125,7 @@ class FailOpenRedisCache(BaseCache):
     def get_many_or_raise(self, keys, version=None) -> dict:
         names = {self.make_and_validate_key(key, version=version): key for key in keys}
         values = self.client.mget(list(names)) if names else []
-        return {names[name]: _loads(value) for name, value in zip(names, values, strict=True) if value is not None}
+        return self._found(names, values)
 
     def add_or_raise(self, key, value, timeout=DEFAULT_TIMEOUT, version=None) -> bool:
         name, ttl = self.make_and_validate_key(key, version=version), self._ttl(timeout)
@@ -179,14 +193,16 @@ class FailOpenRedisCache(BaseCache):
 
     @staticmethod
     def _found(names: dict[str, str], values: list) -> dict:
-        return {names[name]: _loads(value) for name, value in zip(names, values, strict=True) if value is not None}
+        loaded = ((names[name], _loads(value)) for name, value in zip(names, values, strict=True) if value is not None)
+        return {key: value for key, value in loaded if value is not _UNDECODABLE}
 
     # ---- Django's cache API, failing open
 
     def get(self, key, default=None, version=None):
         def command():
-            value = self.client.get(self.make_and_validate_key(key, version=version))
-            return default if value is None else _loads(value)
+            data = self.client.get(self.make_and_validate_key(key, version=version))
+            value = _UNDECODABLE if data is None else _loads(data)
+            return default if value is _UNDECODABLE else value
 
         return self._fail_open(command, default)
 

@@ -1,9 +1,12 @@
+import hashlib
 import uuid
 from dataclasses import dataclass
 
 from django.core.cache import cache
+from django.db import models
 from django.utils.crypto import constant_time_compare
 
+from apps.accounts.models import Business
 from apps.core.cache import get_many_and_increment
 from apps.kiosks.models import Kiosk
 
@@ -13,8 +16,48 @@ from apps.kiosks.models import Kiosk
 CREDENTIALS_CACHE_SECONDS = 10
 
 
+# The cached row is plain data (each concrete field of the kiosk and its business), never a
+# pickled model. Its key carries the version of that shape, made from the two models' field
+# names and types: a deploy that adds, drops or retypes a field reads and writes new keys, so it
+# never reads a row written in the old shape (old keys expire within CREDENTIALS_CACHE_SECONDS).
+def _shape_version() -> str:
+    fields = [f"{f.attname}:{f.get_internal_type()}" for m in (Kiosk, Business) for f in m._meta.concrete_fields]
+    return hashlib.sha256(",".join(fields).encode()).hexdigest()[:12]
+
+
+CREDENTIALS_SHAPE_VERSION = _shape_version()
+
+
 def credentials_cache_key(device_id: uuid.UUID) -> str:
-    return f"kiosk-credentials:{device_id}"
+    return f"kiosk-credentials:{CREDENTIALS_SHAPE_VERSION}:{device_id}"
+
+
+def _plain_row(instance: models.Model) -> list:
+    """The instance's concrete field values as JSON data, in field order."""
+    row = []
+    for field in instance._meta.concrete_fields:
+        value = field.value_from_object(instance)
+        row.append(
+            value if value is None or isinstance(value, (str, int, float, bool)) else field.value_to_string(instance)
+        )
+    return row
+
+
+def _from_plain_row(model: type[models.Model], row: list) -> models.Model:
+    """The instance `_plain_row` described, as if loaded from the database (Model.from_db)."""
+    fields = model._meta.concrete_fields
+    values = [None if value is None else field.to_python(value) for field, value in zip(fields, row, strict=True)]
+    return model.from_db("default", [field.attname for field in fields], values)
+
+
+def _cached_row(kiosk: Kiosk) -> dict:
+    return {"kiosk": _plain_row(kiosk), "business": _plain_row(kiosk.business)}
+
+
+def _kiosk_from_cached_row(row: dict) -> Kiosk:
+    kiosk = _from_plain_row(Kiosk, row["kiosk"])
+    kiosk.business = _from_plain_row(Business, row["business"])
+    return kiosk
 
 
 def heartbeat_cache_key(device_id: uuid.UUID) -> str:
@@ -63,12 +106,14 @@ def credentials_from_cache(
     """`kiosk_for_device_credentials` after its round trip: `cached` holds what was found of
     `credentials_cache_keys`. Only a missing row reads the database (`credentials_need_database`)."""
     key = credentials_cache_key(device_id)
-    kiosk = cached.get(key)
-    if kiosk is None:
+    row = cached.get(key)
+    if row is not None:
+        kiosk = _kiosk_from_cached_row(row)
+    else:
         kiosk = Kiosk.objects.select_related("business").filter(device_id=device_id, unpaired_at=None).first()
         if kiosk is None or not kiosk.token_hash:
             return None
-        cache.set(key, kiosk, timeout=CREDENTIALS_CACHE_SECONDS)
+        cache.set(key, _cached_row(kiosk), timeout=CREDENTIALS_CACHE_SECONDS)
     if not constant_time_compare(kiosk.token_hash, token_hash):
         return None
     return DeviceCredentials(kiosk=kiosk, heartbeat_recent=heartbeat_cache_key(device_id) in cached, count=count)
