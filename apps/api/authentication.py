@@ -8,7 +8,6 @@ from rest_framework.request import Request
 from apps.accounts.suspension import SUSPENDED_MESSAGE
 from apps.api import xsrf
 from apps.api.drf_request import django_request
-from apps.api.throttles import KioskThrottle
 from apps.core.errors import DomainError, ErrorCode
 
 _DEVICE_TOKEN_INVALID = "The device token is invalid or has been revoked."
@@ -49,26 +48,25 @@ def device_refused(credentials) -> None:
 class DeviceAuthentication(authentication.BaseAuthentication):
     """Kiosk API: X-Device-Id + X-Device-Token. Any failure is 401 DEVICE_TOKEN_INVALID.
 
-    Every authenticated request counts as a heartbeat (coalesced, see kiosks.services). The kiosk
-    hot path (apps.api.kiosk_hot_path) takes the same steps outside DRF for the status poll and
-    the heartbeat.
+    It only authenticates: the request's cache round trip (which also counts its rate window),
+    its heartbeat and its throttling are steps of their own (apps.api.kiosk_request), run by
+    KioskAPIView around it and by the kiosk hot path.
     """
 
     def authenticate(self, request: Request):
-        from apps.kiosks import selectors, services
+        from apps.kiosks import selectors
 
         device_uuid, token_hash = device_presented(
             request.headers.get("X-Device-Id", ""), request.headers.get("X-Device-Token", "")
         )
-        window = KioskThrottle().window_for(device_uuid, token_hash)  # counted in the credentials' round trip
-        credentials = selectors.kiosk_for_device_credentials(
-            device_id=device_uuid, token_hash=token_hash, counter=window
-        )
+        found = getattr(request, "kiosk_read", None)
+        if found is None:  # a view that runs no read step: read the credentials alone
+            credentials = selectors.kiosk_for_device_credentials(device_id=device_uuid, token_hash=token_hash)
+        else:
+            credentials = selectors.credentials_from_cache(
+                device_id=device_uuid, token_hash=token_hash, cached=found.cached, count=found.count
+            )
         device_refused(credentials)
-        if window is not None:
-            request.kiosk_window_count = (window[0], credentials.count)
-        if credentials.heartbeat_due:
-            services.kiosk_record_heartbeat(kiosk=credentials.kiosk)
         return (None, credentials.kiosk)
 
     def authenticate_header(self, request: Request | None) -> str:

@@ -5,6 +5,7 @@ from django.conf import settings
 from rest_framework.exceptions import NotFound
 from rest_framework.views import APIView
 
+from apps.api import kiosk_request
 from apps.api.authentication import AgentSessionAuthentication, BearerTokenAuthentication, DeviceAuthentication
 from apps.api.permissions import HasOwnerToken, IsAgent, IsKiosk
 from apps.api.throttles import AgentThrottle, KioskThrottle, TokenApiThrottle
@@ -23,11 +24,18 @@ class MethodCheckedFirst:
 
 
 class KioskAPIView(MethodCheckedFirst, APIView):
-    """Kiosk API: `request.auth` is the authenticated Kiosk."""
+    """Kiosk API: `request.auth` is the authenticated Kiosk. The request's steps (read, then
+    authenticate, then heartbeat; the throttle after) are apps.api.kiosk_request's."""
 
     authentication_classes = [DeviceAuthentication]
     permission_classes = [IsKiosk]
     throttle_classes = [KioskThrottle]
+
+    def perform_authentication(self, request):
+        found = kiosk_request.read_request(request)
+        super().perform_authentication(request)
+        if found is not None and request.auth is not None:
+            kiosk_request.record_heartbeat(request.auth, found)
 
 
 class AgentAPIView(MethodCheckedFirst, APIView):

@@ -1,13 +1,15 @@
 import hashlib
+import time
 import uuid
 from dataclasses import dataclass
+from datetime import UTC, datetime
 
 from django.core.cache import cache
 from django.db import models
 from django.utils.crypto import constant_time_compare
 
 from apps.accounts.models import Business
-from apps.core.cache import get_many_and_increment
+from apps.core.cache import Stamp
 from apps.kiosks.models import Kiosk
 
 # Kiosks poll every 2 s: their paired row is kept this long in the cache. Every change of what it
@@ -82,22 +84,47 @@ def credentials_cache_keys(device_id: uuid.UUID) -> list[str]:
     return [credentials_cache_key(device_id), heartbeat_cache_key(device_id)]
 
 
-def kiosk_for_device_credentials(
-    *, device_id: uuid.UUID, token_hash: str, counter: tuple[str, int] | None = None
-) -> DeviceCredentials | None:
+def kiosk_for_device_credentials(*, device_id: uuid.UUID, token_hash: str) -> DeviceCredentials | None:
     """The paired kiosk that the device id and the hash of the presented token authenticate, or
-    None (unknown, wrong or revoked).
+    None (unknown, wrong or revoked). Kiosk requests read the same keys in the round trip of
+    apps.api.kiosk_request (which also counts the rate window) and continue with
+    `credentials_from_cache`."""
+    cached = cache.get_many(credentials_cache_keys(device_id))
+    return credentials_from_cache(device_id=device_id, token_hash=token_hash, cached=cached, count=None)
 
-    This runs on every kiosk request, so the cached row, the heartbeat marker and the caller's
-    `counter` (key, lifetime: the rate limit's window) are read and counted in one round trip.
-    The kiosk hot path (apps.api.kiosk_hot_path) makes that round trip on its asyncio client
-    and continues with `credentials_from_cache`."""
-    keys = credentials_cache_keys(device_id)
-    if counter is None:
-        cached, count = cache.get_many(keys), None
-    else:
-        cached, count = get_many_and_increment(keys, *counter)
-    return credentials_from_cache(device_id=device_id, token_hash=token_hash, cached=cached, count=count)
+
+# Every kiosk request notes when it was received (`heard_stamp`, set in its cache round trip), so
+# the presence sweep decides "offline" from the last request actually received even though the
+# row's `last_seen_at` is written at most every HEARTBEAT_WRITE_INTERVAL_SECONDS. Kept longer than
+# the offline rule (90 s) with room for a late sweep.
+HEARD_SECONDS = 300
+
+
+def heard_cache_key(device_id: uuid.UUID, token_hash: str) -> str:
+    """When a request presenting this device id and token hash was last received. Keyed by the
+    presented token's hash: a request with a wrong token stamps a key the sweep never reads."""
+    return f"kiosk-heard:{device_id}:{token_hash}"
+
+
+def heard_stamp(device_id: uuid.UUID, token_hash: str) -> Stamp:
+    return Stamp(heard_cache_key(device_id, token_hash), time.time(), HEARD_SECONDS)
+
+
+def last_heard(kiosks: list[Kiosk]) -> dict[int, datetime]:
+    """When each kiosk (by pk) last sent a request with its current token, as far as the cache
+    still knows (nothing while Redis is away: every request is then written to the row)."""
+    keys = {heard_cache_key(k.device_id, k.token_hash): k.pk for k in kiosks if k.device_id and k.token_hash}
+    found = cache.get_many(list(keys)) if keys else {}
+    return {
+        keys[key]: datetime.fromtimestamp(value, tz=UTC)
+        for key, value in found.items()
+        if isinstance(value, int | float) and not isinstance(value, bool)
+    }
+
+
+def heartbeat_due(kiosk: Kiosk, cached: dict) -> bool:
+    """Whether a request of `kiosk` whose round trip found `cached` must write a heartbeat."""
+    return heartbeat_cache_key(kiosk.device_id) not in cached or not kiosk.online
 
 
 def credentials_from_cache(
