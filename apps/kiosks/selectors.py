@@ -6,6 +6,7 @@ from datetime import UTC, datetime
 
 from django.core.cache import cache
 from django.db import models
+from django.db.models import QuerySet
 from django.utils.crypto import constant_time_compare
 
 from apps.accounts.models import Business
@@ -155,3 +156,8 @@ def kiosk_profile(kiosk: Kiosk) -> Kiosk:
     """The kiosk with its business read now: the credentials cache may hold a business the owner
     has changed since (name, logo, colour, message)."""
     return Kiosk.objects.select_related("business").get(pk=kiosk.pk)
+
+
+def kiosks_of_owner(owner_id: int) -> QuerySet[Kiosk]:
+    """Every kiosk of the owner's businesses (paired or not), with its business."""
+    return Kiosk.objects.select_related("business").filter(business__owner_id=owner_id)
