@@ -53,6 +53,7 @@ lint: install-dev
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports --no-cache  # the layers (pyproject.toml [tool.importlinter], docs/decisions.md)
+	APP_ENV=test $(BIN)/mypy  # types (pyproject.toml [tool.mypy]; the Django plugin loads the settings)
 
 format: install-dev
 	$(BIN)/ruff format .
