@@ -24,8 +24,10 @@ class MethodCheckedFirst:
 
 
 class KioskAPIView(MethodCheckedFirst, APIView):
-    """Kiosk API: `request.auth` is the authenticated Kiosk. The request's steps (read, then
-    authenticate, then heartbeat; the throttle after) are apps.api.kiosk_request's."""
+    """Kiosk API: `request.auth` is the authenticated Kiosk."""
+
+    # The request's steps (read, then authenticate, then heartbeat; the throttle after) are
+    # apps.api.kiosk_request's (a comment: this docstring is each kiosk operation's description).
 
     authentication_classes = [DeviceAuthentication]
     permission_classes = [IsKiosk]
