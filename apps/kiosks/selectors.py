@@ -1,8 +1,11 @@
+import functools
 import hashlib
 import time
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import Any
 
 from django.core.cache import cache
 from django.db import models
@@ -46,11 +49,29 @@ def _plain_row(instance: models.Model) -> list:
     return row
 
 
+def _converter(field: models.Field) -> Callable[[Any], Any]:
+    """How `_from_plain_row` turns a field's plain value back (the common types without
+    Field.to_python's checks: this runs on every kiosk request)."""
+    if isinstance(field, models.DateTimeField):
+        return datetime.fromisoformat
+    if isinstance(field, models.UUIDField):
+        return uuid.UUID
+    if isinstance(field, (models.CharField, models.TextField, models.IntegerField, models.BooleanField)):
+        return lambda value: value
+    return field.to_python
+
+
+@functools.cache
+def _columns(model: type[models.Model]) -> tuple[list[str], list[Callable[[Any], Any]]]:
+    fields = model._meta.concrete_fields
+    return [field.attname for field in fields], [_converter(field) for field in fields]
+
+
 def _from_plain_row(model: type[models.Model], row: list) -> models.Model:
     """The instance `_plain_row` described, as if loaded from the database (Model.from_db)."""
-    fields = model._meta.concrete_fields
-    values = [None if value is None else field.to_python(value) for field, value in zip(fields, row, strict=True)]
-    return model.from_db("default", [field.attname for field in fields], values)
+    names, converters = _columns(model)
+    values = [None if value is None else convert(value) for convert, value in zip(converters, row, strict=True)]
+    return model.from_db("default", names, values)
 
 
 def _cached_row(kiosk: Kiosk) -> dict:
