@@ -1,6 +1,7 @@
 """The three authentication classes, one per surface (spec section 5)."""
 
 import uuid
+from typing import TYPE_CHECKING
 
 from rest_framework import authentication, exceptions
 from rest_framework.request import Request
@@ -9,6 +10,9 @@ from apps.accounts.suspension import SUSPENDED_MESSAGE
 from apps.api import xsrf
 from apps.api.drf_request import django_request
 from apps.core.errors import DomainError, ErrorCode
+
+if TYPE_CHECKING:
+    from apps.kiosks.selectors import DeviceCredentials
 
 _DEVICE_TOKEN_INVALID = "The device token is invalid or has been revoked."
 
@@ -39,10 +43,11 @@ def device_presented(device_id: str, token: str) -> tuple[uuid.UUID, str]:
     return device_uuid, hash_device_token(token)
 
 
-def device_refused(credentials) -> None:
-    """AuthenticationFailed (401) unless the credentials' lookup found the paired kiosk."""
+def device_refused(credentials: "DeviceCredentials | None") -> "DeviceCredentials":
+    """The credentials, or AuthenticationFailed (401) when their lookup found no paired kiosk."""
     if credentials is None:
         raise exceptions.AuthenticationFailed(_DEVICE_TOKEN_INVALID)
+    return credentials
 
 
 class DeviceAuthentication(authentication.BaseAuthentication):
@@ -66,8 +71,7 @@ class DeviceAuthentication(authentication.BaseAuthentication):
             credentials = selectors.credentials_from_cache(
                 device_id=device_uuid, token_hash=token_hash, cached=found.cached, count=found.count
             )
-        device_refused(credentials)
-        return (None, credentials.kiosk)
+        return (None, device_refused(credentials).kiosk)
 
     def authenticate_header(self, request: Request | None) -> str:
         return "Device"

@@ -220,8 +220,7 @@ class KioskHotPath:
             credentials = await _in_thread(kiosk_selectors.credentials_from_cache, **lookup)
         else:
             credentials = kiosk_selectors.credentials_from_cache(**lookup)  # no I/O
-        device_refused(credentials)
-        kiosk = credentials.kiosk
+        kiosk = device_refused(credentials).kiosk
         if kiosk_selectors.heartbeat_due(kiosk, found.cached):
             await _in_thread(kiosk_request.record_heartbeat, kiosk=kiosk, found=found)
         if not throttle.admits(found.count):

@@ -5,7 +5,7 @@ import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from django.core.cache import cache
 from django.db import models
@@ -34,7 +34,7 @@ def _shape_version() -> str:
 CREDENTIALS_SHAPE_VERSION = _shape_version()
 
 
-def credentials_cache_key(device_id: uuid.UUID) -> str:
+def credentials_cache_key(device_id: uuid.UUID | None) -> str:
     return f"kiosk-credentials:{CREDENTIALS_SHAPE_VERSION}:{device_id}"
 
 
@@ -47,6 +47,9 @@ def _plain_row(instance: models.Model) -> list:
             value if value is None or isinstance(value, (str, int, float, bool)) else field.value_to_string(instance)
         )
     return row
+
+
+M = TypeVar("M", bound=models.Model)
 
 
 def _converter(field: models.Field) -> Callable[[Any], Any]:
@@ -67,7 +70,7 @@ def _columns(model: type[models.Model]) -> tuple[list[str], list[Callable[[Any],
     return [field.attname for field in fields], [_converter(field) for field in fields]
 
 
-def _from_plain_row(model: type[models.Model], row: list) -> models.Model:
+def _from_plain_row(model: type[M], row: list[Any]) -> M:
     """The instance `_plain_row` described, as if loaded from the database (Model.from_db)."""
     names, converters = _columns(model)
     values = [None if value is None else convert(value) for convert, value in zip(converters, row, strict=True)]
@@ -84,7 +87,7 @@ def _kiosk_from_cached_row(row: dict) -> Kiosk:
     return kiosk
 
 
-def heartbeat_cache_key(device_id: uuid.UUID) -> str:
+def heartbeat_cache_key(device_id: uuid.UUID | None) -> str:
     """Present while the kiosk's last heartbeat write is recent (kiosks.services sets it)."""
     return f"kiosk-heartbeat:{device_id}"
 
@@ -122,7 +125,7 @@ def kiosk_for_device_credentials(*, device_id: uuid.UUID, token_hash: str) -> De
 HEARD_SECONDS = 300
 
 
-def heard_cache_key(device_id: uuid.UUID, token_hash: str) -> str:
+def heard_cache_key(device_id: uuid.UUID | None, token_hash: str) -> str:
     """When a request presenting this device id and token hash was last received. Keyed by the
     presented token's hash: a request with a wrong token stamps a key the sweep never reads."""
     return f"kiosk-heard:{device_id}:{token_hash}"
@@ -156,6 +159,7 @@ def credentials_from_cache(
     `credentials_cache_keys`. Only a missing row reads the database (`credentials_need_database`)."""
     key = credentials_cache_key(device_id)
     row = cached.get(key)
+    kiosk: Kiosk | None
     if row is not None:
         kiosk = _kiosk_from_cached_row(row)
     else:

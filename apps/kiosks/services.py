@@ -128,7 +128,7 @@ def kiosks_mark_offline() -> int:
     )
     heard = selectors.last_heard(candidates)
     for kiosk in candidates:
-        last = max(kiosk.last_seen_at, heard.get(kiosk.pk, kiosk.last_seen_at))
+        last = max(seen for seen in (kiosk.last_seen_at, heard.get(kiosk.pk)) if seen is not None)
         if last >= cutoff:
             Kiosk.objects.filter(pk=kiosk.pk, last_seen_at__lt=last).update(last_seen_at=last)
             continue
