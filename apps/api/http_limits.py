@@ -66,6 +66,7 @@ def install() -> None:
     def lineLengthExceeded(self, line):  # noqa: N802
         return refuse(self)
 
-    channel.lineReceived = lineReceived
-    channel.lineLengthExceeded = lineLengthExceeded
-    channel._answers_431 = True
+    # Set on the class itself: daphne builds Twisted's HTTPChannel (see the module docstring).
+    setattr(channel, "lineReceived", lineReceived)  # noqa: B010
+    setattr(channel, "lineLengthExceeded", lineLengthExceeded)  # noqa: B010
+    setattr(channel, "_answers_431", True)  # noqa: B010

@@ -34,7 +34,8 @@ def guarded_adapter(refuses_address: RefusesAddress, watch: WatchSocket) -> HTTP
             peer = sock.getpeername()[0]
             if refuses_address(peer):
                 sock.close()
-                raise NewConnectionError(self, f"{self.host} connected to a refused address ({peer})")  # type: ignore[attr-defined]
+                message = f"{self.host} connected to a refused address ({peer})"  # type: ignore[attr-defined]
+                raise NewConnectionError(self, message)  # type: ignore[arg-type]  # a connection (mixin)
             return sock
 
         def getresponse(self, *args, **kwargs):
