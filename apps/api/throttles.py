@@ -20,6 +20,9 @@ class AtomicWindowThrottle(SimpleRateThrottle):
     it counts in process memory instead of failing open, like the sign-in counters."""
 
     security_limit = False
+    # Set by SimpleRateThrottle.__init__ from the rate (its stubs do not declare them).
+    num_requests: int
+    duration: int
 
     def get_ident(self, request) -> str:
         return client_ip(request)

@@ -1,6 +1,8 @@
 """Base views, one per surface: each sets that surface's authentication, permissions and
 throttles once, so endpoint views only declare what they do."""
 
+from typing import TYPE_CHECKING
+
 from django.conf import settings
 from rest_framework.exceptions import NotFound
 from rest_framework.views import APIView
@@ -11,8 +13,14 @@ from apps.api.permissions import HasOwnerToken, IsAgent, IsKiosk
 from apps.api.throttles import AgentThrottle, KioskThrottle, TokenApiThrottle
 from apps.core.errors import DomainError, ErrorCode
 
+# The mixin goes before APIView; for the type checker it is one.
+if TYPE_CHECKING:
+    _MixinBase = APIView
+else:
+    _MixinBase = object
 
-class MethodCheckedFirst:
+
+class MethodCheckedFirst(_MixinBase):
     """An unsupported method is 405 before authentication, CSRF (419), throttles or content
     negotiation run: the answer depends on the route alone, as the schema documents it."""
 
