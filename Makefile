@@ -5,20 +5,33 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test lint format prod bench install install-dev js-deps clean
+.PHONY: run test lint format prod bench install install-dev js-deps clean lock lock-upgrade
 
 $(BIN)/python:
 	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "need $(PYTHON) on PATH (or make PYTHON=python3)"; exit 1; }
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 
-$(VENV)/.installed: requirements.txt $(BIN)/python
-	$(BIN)/pip install --quiet -r requirements.txt
+# Installs come from the locks (every package, direct and transitive, pinned with its hashes);
+# requirements*.txt are the human lists the locks are compiled from (`make lock`, docs/decisions.md).
+$(VENV)/.installed: requirements.lock $(BIN)/python
+	$(BIN)/pip install --quiet --require-hashes -r requirements.lock
 	touch $@
 
-$(VENV)/.installed-dev: requirements.txt requirements-dev.txt $(BIN)/python
-	$(BIN)/pip install --quiet -r requirements-dev.txt
+$(VENV)/.installed-dev: requirements.lock requirements-dev.lock $(BIN)/python
+	$(BIN)/pip install --quiet --require-hashes -r requirements-dev.lock
 	touch $@ $(VENV)/.installed
+
+# After changing requirements.txt or requirements-dev.txt: `make lock` re-resolves, keeping every
+# pin it can (commit both .lock files); `make lock-upgrade` moves everything to the newest allowed.
+LOCK_FLAGS := --quiet --generate-hashes --allow-unsafe --strip-extras --no-emit-index-url --no-emit-find-links
+lock: $(BIN)/python
+	$(BIN)/pip install --quiet pip-tools==7.6.2
+	$(BIN)/pip-compile $(LOCK_FLAGS) $(LOCK_ARGS) -o requirements.lock requirements.txt
+	$(BIN)/pip-compile $(LOCK_FLAGS) $(LOCK_ARGS) -c requirements.lock -o requirements-dev.lock requirements-dev.txt
+
+lock-upgrade: LOCK_ARGS = --upgrade
+lock-upgrade: lock
 
 install: $(VENV)/.installed
 install-dev: $(VENV)/.installed-dev
@@ -38,6 +51,7 @@ lint: install-dev
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports --no-cache  # the layers (pyproject.toml [tool.importlinter], docs/decisions.md)
+	APP_ENV=test $(BIN)/mypy  # types (pyproject.toml [tool.mypy]; the Django plugin loads the settings)
 
 format: install-dev
 	$(BIN)/ruff format .

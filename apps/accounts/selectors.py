@@ -1,8 +1,10 @@
 """Reads shared by several views of the accounts app."""
 
+from django.db.models import Exists, OuterRef, QuerySet
 from django.utils.crypto import constant_time_compare
+from django_otp.plugins.otp_totp.models import TOTPDevice
 
-from apps.accounts.models import PersonalAccessToken, hash_token_secret
+from apps.accounts.models import Business, LoginChallenge, PersonalAccessToken, User, hash_token_secret
 
 
 def access_token_for_bearer(raw_token: str) -> PersonalAccessToken | None:
@@ -18,3 +20,21 @@ def access_token_for_bearer(raw_token: str) -> PersonalAccessToken | None:
     if not constant_time_compare(token.token_hash, hash_token_secret(secret)):
         return None
     return token
+
+
+# What an owner's panel may see, written once per model (apps/panel reads through these).
+
+
+def businesses_of_owner(owner_id: int) -> QuerySet[Business]:
+    return Business.objects.filter(owner_id=owner_id).order_by("pk")
+
+
+def agents_of_owner(owner_id: int) -> QuerySet[User]:
+    """The owner's agents, each with `has_totp` (a confirmed authenticator)."""
+    has_totp = Exists(TOTPDevice.objects.filter(user=OuterRef("pk"), confirmed=True))
+    return User.objects.filter(owner_id=owner_id, is_agent=True).annotate(has_totp=has_totp)
+
+
+def login_challenge_open(public_id: str) -> bool:
+    """Whether a sign-in's second-factor challenge exists and is still unused."""
+    return LoginChallenge.objects.filter(public_id=public_id, used_at=None).exists()

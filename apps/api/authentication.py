@@ -1,14 +1,18 @@
 """The three authentication classes, one per surface (spec section 5)."""
 
 import uuid
+from typing import TYPE_CHECKING
 
 from rest_framework import authentication, exceptions
 from rest_framework.request import Request
 
 from apps.accounts.suspension import SUSPENDED_MESSAGE
 from apps.api import xsrf
-from apps.api.throttles import KioskThrottle
+from apps.api.drf_request import django_request
 from apps.core.errors import DomainError, ErrorCode
+
+if TYPE_CHECKING:
+    from apps.kiosks.selectors import DeviceCredentials
 
 _DEVICE_TOKEN_INVALID = "The device token is invalid or has been revoked."
 
@@ -39,36 +43,35 @@ def device_presented(device_id: str, token: str) -> tuple[uuid.UUID, str]:
     return device_uuid, hash_device_token(token)
 
 
-def device_refused(credentials) -> None:
-    """AuthenticationFailed (401) unless the credentials' lookup found the paired kiosk."""
+def device_refused(credentials: "DeviceCredentials | None") -> "DeviceCredentials":
+    """The credentials, or AuthenticationFailed (401) when their lookup found no paired kiosk."""
     if credentials is None:
         raise exceptions.AuthenticationFailed(_DEVICE_TOKEN_INVALID)
+    return credentials
 
 
 class DeviceAuthentication(authentication.BaseAuthentication):
     """Kiosk API: X-Device-Id + X-Device-Token. Any failure is 401 DEVICE_TOKEN_INVALID.
 
-    Every authenticated request counts as a heartbeat (coalesced, see kiosks.services). The kiosk
-    hot path (apps.api.kiosk_hot_path) takes the same steps outside DRF for the status poll and
-    the heartbeat.
+    It only authenticates: the request's cache round trip (which also counts its rate window),
+    its heartbeat and its throttling are steps of their own (apps.api.kiosk_request), run by
+    KioskAPIView around it and by the kiosk hot path.
     """
 
     def authenticate(self, request: Request):
-        from apps.kiosks import selectors, services
+        from apps.kiosks import selectors
 
         device_uuid, token_hash = device_presented(
             request.headers.get("X-Device-Id", ""), request.headers.get("X-Device-Token", "")
         )
-        window = KioskThrottle().window_for(device_uuid, token_hash)  # counted in the credentials' round trip
-        credentials = selectors.kiosk_for_device_credentials(
-            device_id=device_uuid, token_hash=token_hash, counter=window
-        )
-        device_refused(credentials)
-        if window is not None:
-            request.kiosk_window_count = (window[0], credentials.count)
-        if credentials.heartbeat_due:
-            services.kiosk_record_heartbeat(kiosk=credentials.kiosk)
-        return (None, credentials.kiosk)
+        found = getattr(request, "kiosk_read", None)
+        if found is None:  # a view that runs no read step: read the credentials alone
+            credentials = selectors.kiosk_for_device_credentials(device_id=device_uuid, token_hash=token_hash)
+        else:
+            credentials = selectors.credentials_from_cache(
+                device_id=device_uuid, token_hash=token_hash, cached=found.cached, count=found.count
+            )
+        return (None, device_refused(credentials).kiosk)
 
     def authenticate_header(self, request: Request | None) -> str:
         return "Device"
@@ -78,10 +81,10 @@ class AgentSessionAuthentication(authentication.BaseAuthentication):
     """Agent API: the `app_session` cookie session of an active agent user, plus X-XSRF-TOKEN."""
 
     def authenticate(self, request: Request):
-        user = getattr(request._request, "user", None)
+        user = getattr(django_request(request), "user", None)
         if user is None or not user.is_authenticated or not user.is_active or not user.is_agent:
             return None
-        xsrf.enforce(request._request)
+        xsrf.enforce(django_request(request))
         return (user, None)
 
     def authenticate_header(self, request: Request) -> str:
@@ -132,7 +135,7 @@ class OwnerApiKeyAuthentication(authentication.BaseAuthentication):
         # Only the header is handed to oauthlib: the body is never parsed here (a malformed
         # multipart body must stay the parser's 4xx), and tokens elsewhere are not accepted.
         valid, oauth_request = get_oauthlib_core().server.verify_request(
-            request._request.build_absolute_uri(request.path),
+            django_request(request).build_absolute_uri(request.path),
             request.method,
             body="",
             headers={"Authorization": f"Bearer {raw_token.strip()}"},

@@ -1,4 +1,4 @@
-"""Oversized request heads get an answer from daphne, not a dropped connection.
+"""Twisted adapter: oversized request heads get an answer from daphne, not a dropped connection.
 
 Daphne parses HTTP/1.1 with Twisted's HTTPChannel, which limits the request line plus headers
 to `totalHeadersSize` (16 KB) and each line to `MAX_LENGTH` (16 KB). Past the total it writes a
@@ -6,6 +6,13 @@ bare `400 Bad Request`; past one line's limit (one 40 KB cookie, say) it closes 
 without a word, which clients and balancers report as a network failure. `install` makes both
 answer `431 Request Header Fields Too Large` with the JSON envelope `{error: {code, message}}`
 and close. Called by config/asgi.py; without Twisted (another ASGI server) it does nothing.
+
+Why an adapter: neither daphne nor Twisted has an option for this answer, and daphne builds
+Twisted's own HTTPChannel (through Twisted's HTTPFactory), so no subclass can be handed in. The
+override therefore replaces two methods on HTTPChannel itself; both are LineReceiver's public,
+documented hooks (`lineReceived`, `lineLengthExceeded`), and the head is counted here rather than
+through Twisted's private counter. Twisted is pinned exactly (requirements.txt) and
+tests/test_library_adapters.py fails if a name used here disappears.
 """
 
 import json
@@ -48,13 +55,18 @@ def install() -> None:
             self.loseConnection()
 
     def lineReceived(self, line):  # noqa: N802  (Twisted's name)
-        if self._receivedHeaderSize + len(line) > self.totalHeadersSize:
+        # The same count as Twisted's: the request line and every header line; a blank line ends
+        # the head (Twisted reads bodies in raw mode, so only heads pass through here).
+        received = getattr(self, "_kiosk_head_bytes", 0) + len(line)
+        if received > self.totalHeadersSize:
             return refuse(self)
+        self._kiosk_head_bytes = 0 if not line else received
         return line_received(self, line)
 
     def lineLengthExceeded(self, line):  # noqa: N802
         return refuse(self)
 
-    channel.lineReceived = lineReceived
-    channel.lineLengthExceeded = lineLengthExceeded
-    channel._answers_431 = True
+    # Set on the class itself: daphne builds Twisted's HTTPChannel (see the module docstring).
+    setattr(channel, "lineReceived", lineReceived)  # noqa: B010
+    setattr(channel, "lineLengthExceeded", lineLengthExceeded)  # noqa: B010
+    setattr(channel, "_answers_431", True)  # noqa: B010

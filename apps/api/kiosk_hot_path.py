@@ -41,15 +41,14 @@ from django.utils.log import log_response
 from rest_framework import exceptions as drf
 from rest_framework.renderers import JSONRenderer
 
+from apps.api import kiosk_request
 from apps.api.authentication import DeviceAuthentication, device_presented, device_refused
 from apps.api.errors import error_answer
 from apps.api.logs import current_request_id
 from apps.api.metrics import observe_request
 from apps.api.middleware import request_id_for
 from apps.api.throttles import KioskThrottle
-from apps.core.cache import aget_many_and_increment
 from apps.kiosks import selectors as kiosk_selectors
-from apps.kiosks import services as kiosk_services
 from apps.kiosks.api.kiosk import HEARTBEAT_ANSWER, HeartbeatView
 from apps.sessions import selectors as session_selectors
 from apps.sessions import status_cache
@@ -213,26 +212,22 @@ class KioskHotPath:
         """The body of a 200; any refusal raised, as DeviceAuthentication and the views raise it."""
         device_id, token_hash = device_presented(headers.get("x-device-id", ""), headers.get("x-device-token", ""))
         throttle = KioskThrottle()
-        window_key, window_seconds = throttle.window_for(device_id, token_hash)
-        keys = kiosk_selectors.credentials_cache_keys(device_id)
         public_id = kwargs.get("public_id")
-        if view is SessionStatusView:
-            keys += status_cache.copy_keys(public_id)  # read in the same round trip
-        cached, count = await aget_many_and_increment(keys, window_key, window_seconds)
-        found = {"device_id": device_id, "token_hash": token_hash, "cached": cached, "count": count}
-        if kiosk_selectors.credentials_need_database(device_id=device_id, cached=cached):
-            credentials = await _in_thread(kiosk_selectors.credentials_from_cache, **found)
+        extra_keys = status_cache.copy_keys(public_id) if view is SessionStatusView else []  # same round trip
+        found = await kiosk_request.aread(device_id, token_hash, throttle.window_for(device_id, token_hash), extra_keys)
+        lookup = {"device_id": device_id, "token_hash": token_hash, "cached": found.cached, "count": found.count}
+        if kiosk_selectors.credentials_need_database(device_id=device_id, cached=found.cached):
+            credentials = await _in_thread(kiosk_selectors.credentials_from_cache, **lookup)
         else:
-            credentials = kiosk_selectors.credentials_from_cache(**found)  # no I/O
-        device_refused(credentials)
-        kiosk = credentials.kiosk
-        if credentials.heartbeat_due:
-            await _in_thread(kiosk_services.kiosk_record_heartbeat, kiosk=kiosk)
-        if not throttle.admits(count):
+            credentials = kiosk_selectors.credentials_from_cache(**lookup)  # no I/O
+        kiosk = device_refused(credentials).kiosk
+        if kiosk_selectors.heartbeat_due(kiosk, found.cached):
+            await _in_thread(kiosk_request.record_heartbeat, kiosk=kiosk, found=found)
+        if not throttle.admits(found.count):
             raise drf.Throttled(throttle.wait())
         if view is HeartbeatView:
             return HEARTBEAT_ANSWER
-        body = status_cache.current_copy(cached, kiosk_id=kiosk.pk, public_id=public_id)
+        body = status_cache.current_copy(found.cached, kiosk_id=kiosk.pk, public_id=public_id)
         if body is None:
             body = await _in_thread(session_selectors.session_status_body_for_kiosk, kiosk=kiosk, public_id=public_id)
         return body

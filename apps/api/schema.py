@@ -126,12 +126,18 @@ class SurfaceAutoSchema(AutoSchema):
         for status, codes in sorted(self._error_codes(operation).items()):
             if str(status) in responses:
                 continue
-            response = self._get_response_for_code(envelope, str(status))
+            response = self._error_response(envelope)
             response["description"] = "Error codes: " + ", ".join(f"`{code}`" for code in codes) + "."
             if status in _HEADERS:
                 response["headers"] = _HEADERS[status]
             responses[str(status)] = response
         return operation
+
+    def _error_response(self, envelope: type) -> dict:
+        """An error response in the surface's envelope, through AutoSchema's public methods (the
+        component reference of the envelope serializer, one content entry per renderer)."""
+        schema = self.resolve_serializer(envelope, "response").ref
+        return {"content": {media_type: {"schema": schema} for media_type in self.map_renderers("media_type")}}
 
     def _error_codes(self, operation: dict) -> dict[int, list[str]]:
         from apps.api.authentication import AgentSessionAuthentication

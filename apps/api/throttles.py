@@ -20,6 +20,9 @@ class AtomicWindowThrottle(SimpleRateThrottle):
     it counts in process memory instead of failing open, like the sign-in counters."""
 
     security_limit = False
+    # Set by SimpleRateThrottle.__init__ from the rate (its stubs do not declare them).
+    num_requests: int
+    duration: int
 
     def get_ident(self, request) -> str:
         return client_ip(request)
@@ -53,11 +56,11 @@ class AtomicWindowThrottle(SimpleRateThrottle):
 
 
 class KioskThrottle(AtomicWindowThrottle):
-    """Per paired device (its device id and token). Kiosk requests are the hottest, so
-    DeviceAuthentication counts the request in the same Redis round trip as its credentials read
-    (`window_for`), and this judges that count (the kiosk hot path judges it with `admits` and
-    answers `wait()`, outside DRF). A wrong token counts in a bucket of its own, so
-    it cannot use up a kiosk's limit."""
+    """Per paired device (its device id and token). Kiosk requests are the hottest, so the
+    request's read step (apps.api.kiosk_request) counts it in the same Redis round trip as its
+    credentials read (`window_for`), and this judges that count (the kiosk hot path judges it
+    with `admits` and answers `wait()`, outside DRF). A wrong token counts in a bucket of its
+    own, so it cannot use up a kiosk's limit."""
 
     scope = "kiosk"
 
@@ -75,9 +78,9 @@ class KioskThrottle(AtomicWindowThrottle):
         return f"{self._bucket_key(device_id, token_hash)}:{window}", int(self.duration) + 1
 
     def count_request(self, request, window_key: str, timeout: int) -> int | None:
-        counted_key, count = getattr(request, "kiosk_window_count", (None, None))
-        if counted_key == window_key:
-            return count
+        found = getattr(request, "kiosk_read", None)
+        if found is not None and found.window_key == window_key:
+            return found.count
         return super().count_request(request, window_key, timeout)  # counted in an earlier window
 
 

@@ -1,17 +1,26 @@
 """Base views, one per surface: each sets that surface's authentication, permissions and
 throttles once, so endpoint views only declare what they do."""
 
+from typing import TYPE_CHECKING
+
 from django.conf import settings
 from rest_framework.exceptions import NotFound
 from rest_framework.views import APIView
 
+from apps.api import kiosk_request
 from apps.api.authentication import AgentSessionAuthentication, BearerTokenAuthentication, DeviceAuthentication
 from apps.api.permissions import HasOwnerToken, IsAgent, IsKiosk
 from apps.api.throttles import AgentThrottle, KioskThrottle, TokenApiThrottle
 from apps.core.errors import DomainError, ErrorCode
 
+# The mixin goes before APIView; for the type checker it is one.
+if TYPE_CHECKING:
+    _MixinBase = APIView
+else:
+    _MixinBase = object
 
-class MethodCheckedFirst:
+
+class MethodCheckedFirst(_MixinBase):
     """An unsupported method is 405 before authentication, CSRF (419), throttles or content
     negotiation run: the answer depends on the route alone, as the schema documents it."""
 
@@ -25,9 +34,18 @@ class MethodCheckedFirst:
 class KioskAPIView(MethodCheckedFirst, APIView):
     """Kiosk API: `request.auth` is the authenticated Kiosk."""
 
+    # The request's steps (read, then authenticate, then heartbeat; the throttle after) are
+    # apps.api.kiosk_request's (a comment: this docstring is each kiosk operation's description).
+
     authentication_classes = [DeviceAuthentication]
     permission_classes = [IsKiosk]
     throttle_classes = [KioskThrottle]
+
+    def perform_authentication(self, request):
+        found = kiosk_request.read_request(request)
+        super().perform_authentication(request)
+        if found is not None and request.auth is not None:
+            kiosk_request.record_heartbeat(request.auth, found)
 
 
 class AgentAPIView(MethodCheckedFirst, APIView):

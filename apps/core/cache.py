@@ -17,10 +17,11 @@ variant of the calls the brute-force guards make; callers reach them through the
 below, which pick the local-memory path of the embedded default explicitly."""
 
 import asyncio
+import json
 import logging
-import pickle
 import threading
 import weakref
+from dataclasses import dataclass
 
 import redis
 import redis.asyncio
@@ -73,16 +74,30 @@ class _Outage:
 outage = _Outage()
 
 
+# Values are stored as JSON, never pickled: what a cached value means must not depend on the
+# classes of the process that wrote it (a deploy that changes a model would otherwise break the
+# reads of entries written before it, or run code on unpickling). Integers stay plain so INCR
+# works on them. A value that is not plain data (a model instance, a set) raises TypeError at
+# `set`: callers cache plain data, with a version in the key where its shape may change
+# (kiosks.selectors). An entry that does not decode (an old pickle) is a miss.
+_UNDECODABLE = object()
+
+
 def _dumps(value) -> bytes | int:
-    # Integers stay plain so INCR works on them (the same format as Django's Redis backend).
-    return value if type(value) is int else pickle.dumps(value, pickle.HIGHEST_PROTOCOL)
+    if type(value) is int:
+        return value
+    return json.dumps(value, separators=(",", ":"), allow_nan=False).encode()
 
 
 def _loads(data: bytes):
     try:
         return int(data)
     except ValueError:
-        return pickle.loads(data)  # noqa: S301 - only this backend writes these keys
+        pass
+    try:
+        return json.loads(data)
+    except ValueError:  # also UnicodeDecodeError
+        return _UNDECODABLE
 
 
 class FailOpenRedisCache(BaseCache):
@@ -111,7 +126,7 @@ class FailOpenRedisCache(BaseCache):
     def get_many_or_raise(self, keys, version=None) -> dict:
         names = {self.make_and_validate_key(key, version=version): key for key in keys}
         values = self.client.mget(list(names)) if names else []
-        return {names[name]: _loads(value) for name, value in zip(names, values, strict=True) if value is not None}
+        return self._found(names, values)
 
     def add_or_raise(self, key, value, timeout=DEFAULT_TIMEOUT, version=None) -> bool:
         name, ttl = self.make_and_validate_key(key, version=version), self._ttl(timeout)
@@ -141,52 +156,64 @@ class FailOpenRedisCache(BaseCache):
     def count_in_window(self, key: str, timeout: int) -> int:
         return self._fail_open(lambda: self.count_in_window_or_raise(key, timeout), 1)
 
-    def get_many_and_count(self, keys: list[str], counter: str, timeout: int) -> tuple[dict, int]:
-        """get_many and count_in_window pipelined: the kiosk surface reads its cached
-        credentials and counts the request's rate window in one round trip."""
+    def get_many_and_count(
+        self, keys: list[str], counter: str, timeout: int, stamp: "Stamp | None" = None
+    ) -> tuple[dict, int]:
+        """get_many and count_in_window pipelined (and `stamp` set): the kiosk surface reads its
+        cached credentials, counts the request's rate window and notes it was heard in one
+        round trip."""
 
         def command():
             pipe = self.client.pipeline(transaction=False)
-            names = self._queue_get_many_and_count(pipe, keys, counter, timeout)
-            values, count, _ = pipe.execute()
+            names = self._queue_get_many_and_count(pipe, keys, counter, timeout, stamp)
+            values, count, *_ = pipe.execute()
             return self._found(names, values), count
 
         return self._fail_open(command, ({}, 1))
 
-    async def aget_many_and_count(self, keys: list[str], counter: str, timeout: int) -> tuple[dict, int]:
+    async def aget_many_and_count(
+        self, keys: list[str], counter: str, timeout: int, stamp: "Stamp | None" = None
+    ) -> tuple[dict, int]:
         """`get_many_and_count` on this event loop's asyncio client (the kiosk hot path, which
         answers steady requests on the event loop without a thread)."""
         pipe = shared_async_client(self.server, self.options).pipeline(transaction=False)
-        names = self._queue_get_many_and_count(pipe, keys, counter, timeout)
+        names = self._queue_get_many_and_count(pipe, keys, counter, timeout, stamp)
         try:
-            values, count, _ = await pipe.execute()
+            values, count, *_ = await pipe.execute()
         except _UNREACHABLE as exc:
             outage.note(exc)
             return {}, 1
         outage.ongoing = False
         return self._found(names, values), count
 
-    def _queue_get_many_and_count(self, pipe, keys: list[str], counter: str, timeout: int) -> dict[str, str]:
-        """Queue MGET keys, INCR counter and EXPIRE NX counter on `pipe` (sync or asyncio: one
-        definition of the round trip for both); return the keys by their Redis names. Keys are
-        not validated for memcached (Django's warnings cost the hot path ~15 us): they are ours."""
+    def _queue_get_many_and_count(
+        self, pipe, keys: list[str], counter: str, timeout: int, stamp: "Stamp | None"
+    ) -> dict[str, str]:
+        """Queue MGET keys, INCR counter, EXPIRE NX counter (and SET stamp) on `pipe` (sync or
+        asyncio: one definition of the round trip for both); return the keys by their Redis
+        names. Keys are not validated for memcached (Django's warnings cost the hot path ~15 us):
+        they are ours."""
         names = {self.make_key(key): key for key in keys}
         counter_name = self.make_key(counter)
         pipe.mget(list(names))
         pipe.incr(counter_name)
         pipe.expire(counter_name, timeout, nx=True)
+        if stamp is not None:
+            pipe.set(self.make_key(stamp.key), _dumps(stamp.value), ex=stamp.timeout)
         return names
 
     @staticmethod
     def _found(names: dict[str, str], values: list) -> dict:
-        return {names[name]: _loads(value) for name, value in zip(names, values, strict=True) if value is not None}
+        loaded = ((names[name], _loads(value)) for name, value in zip(names, values, strict=True) if value is not None)
+        return {key: value for key, value in loaded if value is not _UNDECODABLE}
 
     # ---- Django's cache API, failing open
 
     def get(self, key, default=None, version=None):
         def command():
-            value = self.client.get(self.make_and_validate_key(key, version=version))
-            return default if value is None else _loads(value)
+            data = self.client.get(self.make_and_validate_key(key, version=version))
+            value = _UNDECODABLE if data is None else _loads(data)
+            return default if value is _UNDECODABLE else value
 
         return self._fail_open(command, default)
 
@@ -291,21 +318,38 @@ def _add_then_incr(cache, key: str, timeout: int) -> int | None:
     return None
 
 
-def get_many_and_increment(keys: list[str], counter: str, timeout: int) -> tuple[dict, int | None]:
-    """`cache.get_many(keys)` and `increment(counter, timeout)`, in one round trip on Redis."""
+@dataclass(frozen=True)
+class Stamp:
+    """A value set along with a read (`get_many_and_increment`), e.g. when a kiosk was last heard."""
+
+    key: str
+    value: object
+    timeout: int
+
+
+def get_many_and_increment(
+    keys: list[str], counter: str, timeout: int, stamp: Stamp | None = None
+) -> tuple[dict, int | None]:
+    """`cache.get_many(keys)` and `increment(counter, timeout)` (and `cache.set` of `stamp`), in
+    one round trip on Redis."""
     shared = _shared_redis()
     if shared is not None:
-        return shared.get_many_and_count(keys, counter, timeout)
-    return caches["default"].get_many(keys), increment(counter, timeout)
+        return shared.get_many_and_count(keys, counter, timeout, stamp)
+    local = caches["default"]
+    if stamp is not None:
+        local.set(stamp.key, stamp.value, stamp.timeout)
+    return local.get_many(keys), increment(counter, timeout)
 
 
-async def aget_many_and_increment(keys: list[str], counter: str, timeout: int) -> tuple[dict, int | None]:
+async def aget_many_and_increment(
+    keys: list[str], counter: str, timeout: int, stamp: Stamp | None = None
+) -> tuple[dict, int | None]:
     """`get_many_and_increment` for async code: Redis through the event loop's asyncio client;
     the embedded default's local memory is called directly (it does no I/O)."""
     shared = _shared_redis()
     if shared is not None:
-        return await shared.aget_many_and_count(keys, counter, timeout)
-    return get_many_and_increment(keys, counter, timeout)
+        return await shared.aget_many_and_count(keys, counter, timeout, stamp)
+    return get_many_and_increment(keys, counter, timeout, stamp)
 
 
 class SecurityCounters:

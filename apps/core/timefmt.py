@@ -1,4 +1,13 @@
 from datetime import datetime
+from typing import overload
+
+
+@overload
+def iso_z(value: datetime) -> str: ...
+@overload
+def iso_z(value: None) -> None: ...
+@overload
+def iso_z(value: datetime | None) -> str | None: ...
 
 
 def iso_z(value: datetime | None) -> str | None:

@@ -1,18 +1,21 @@
-"""Bodies of kiosks shared by responses, the OpenAPI schema and real-time messages: one builder
-and the serializer that documents it (docs/decisions.md "One definition per shape")."""
+"""Bodies of kiosks shared by responses, the OpenAPI schema and real-time messages: each shape
+defined once, as a TypedDict its builder returns; the serializer documenting it is derived
+(apps/core/body_shapes.py)."""
 
-from rest_framework import serializers
+from typing import TypedDict
 
-from apps.core.body_fields import OptionalTextField
+from apps.core.body_shapes import serializer_for
 from apps.kiosks.models import Kiosk
 
 
-# The schema of `kiosk_brief`.
-class KioskBrief(serializers.Serializer):
-    id = serializers.CharField()
-    name = serializers.CharField()
-    location = OptionalTextField()
+class KioskBriefBody(TypedDict):
+    id: str
+    name: str
+    location: str | None
 
 
-def kiosk_brief(kiosk: Kiosk) -> dict:
+KioskBrief = serializer_for(KioskBriefBody, "KioskBrief")
+
+
+def kiosk_brief(kiosk: Kiosk) -> KioskBriefBody:
     return {"id": str(kiosk.pk), "name": kiosk.name, "location": kiosk.location or None}

@@ -117,15 +117,25 @@ OFFLINE_AFTER = timedelta(seconds=90)
 
 def kiosks_mark_offline() -> int:
     """The presence sweep: kiosks silent for more than 90 s go offline, each exactly once per
-    outage (the conditional UPDATE decides it, even with two sweeps running at once)."""
+    outage (the conditional UPDATE decides it, even with two sweeps running at once). Silent
+    means no request received: the row's `last_seen_at` is written at most every
+    HEARTBEAT_WRITE_INTERVAL_SECONDS, so a candidate's last request is also looked up where
+    every request notes it (selectors.last_heard); a row found behind it is brought up to date."""
     cutoff = timezone.now() - OFFLINE_AFTER
     marked = 0
-    candidates = Kiosk.objects.filter(online=True, unpaired_at=None, last_seen_at__lt=cutoff).select_related("business")
+    candidates = list(
+        Kiosk.objects.filter(online=True, unpaired_at=None, last_seen_at__lt=cutoff).select_related("business")
+    )
+    heard = selectors.last_heard(candidates)
     for kiosk in candidates:
+        last = max(seen for seen in (kiosk.last_seen_at, heard.get(kiosk.pk)) if seen is not None)
+        if last >= cutoff:
+            Kiosk.objects.filter(pk=kiosk.pk, last_seen_at__lt=last).update(last_seen_at=last)
+            continue
         with transaction.atomic():
             if not Kiosk.objects.filter(pk=kiosk.pk, online=True, last_seen_at__lt=cutoff).update(online=False):
                 continue
-            events.emit(KioskWentOffline(kiosk, at=timezone.now(), last_seen_at=kiosk.last_seen_at))
+            events.emit(KioskWentOffline(kiosk, at=timezone.now(), last_seen_at=last))
         marked += 1
     return marked
 

@@ -2,43 +2,62 @@
 OrderUpdated message, so all three always say the same thing: each builder beside the serializer
 that documents it for the schema (docs/decisions.md "One definition per shape")."""
 
-from rest_framework import serializers
+from typing import Annotated, Generic, NotRequired, TypedDict, TypeVar
 
+from apps.core.body_shapes import DateTimeText, Doc, serializer_for
 from apps.core.timefmt import iso_z
 from apps.orders.models import Order, OrderLine, OrderStatus
 from apps.sessions.models import Session
 
 
-class ModifierOut(serializers.Serializer):
-    group = serializers.CharField()
-    value = serializers.CharField()
+class ModifierBody(TypedDict):
+    group: str
+    value: str
 
 
-class OrderLineOut(serializers.Serializer):
-    id = serializers.CharField()
-    menu_item_id = serializers.CharField(allow_null=True)
-    name = serializers.CharField()
-    quantity = serializers.IntegerField()
-    unit_price_cents = serializers.IntegerField()
-    modifiers = ModifierOut(many=True)
-    notes = serializers.CharField(required=False)
+class OrderLineBody(TypedDict):
+    id: str
+    menu_item_id: str | None
+    name: str
+    quantity: int
+    unit_price_cents: int
+    modifiers: list[ModifierBody]
+    notes: NotRequired[str]
 
 
-# The schema of `order_body` (a comment, not a docstring: docstrings become schema descriptions).
-class OrderOut(serializers.Serializer):
-    session_id = serializers.CharField()
-    order_number = serializers.CharField(allow_null=True)
-    status = serializers.CharField(allow_null=True)
-    currency = serializers.CharField()
-    subtotal_cents = serializers.IntegerField()
-    tax_cents = serializers.IntegerField()
-    total_cents = serializers.IntegerField()
-    lines = OrderLineOut(many=True)
-    updated_at = serializers.DateTimeField()
+class AgentOrderLineBody(OrderLineBody):
+    modifier_option_ids: Annotated[list[str], Doc("The chosen options, as POST /api/orders takes them back.")]
 
 
-def line_body(line: OrderLine) -> dict:
-    body = {
+Line = TypeVar("Line", OrderLineBody, AgentOrderLineBody)
+
+
+# The order object (a comment, not a docstring: docstrings become schema descriptions).
+class OrderBody(TypedDict, Generic[Line]):
+    session_id: str
+    order_number: str | None
+    status: str | None
+    currency: str
+    subtotal_cents: int
+    tax_cents: int
+    total_cents: int
+    lines: list[Line]
+    updated_at: DateTimeText
+
+
+ModifierOut = serializer_for(ModifierBody, "ModifierOut")
+OrderLineOut = serializer_for(OrderLineBody, "OrderLineOut")
+AgentOrderLineOut = serializer_for(AgentOrderLineBody, "AgentOrderLineOut")
+OrderOut = serializer_for(OrderBody[OrderLineBody], "OrderOut")
+AgentOrderOut = serializer_for(
+    OrderBody[AgentOrderLineBody],
+    "AgentOrderOut",
+    "The order object plus each line's option ids, so a client can rebuild and resend the cart.",
+)
+
+
+def line_body(line: OrderLine) -> OrderLineBody:
+    body: OrderLineBody = {
         "id": str(line.pk),
         "menu_item_id": str(line.menu_item_id) if line.menu_item_id else None,
         "name": line.name,
@@ -51,7 +70,7 @@ def line_body(line: OrderLine) -> dict:
     return body
 
 
-def order_body(session: Session, order: Order | None) -> dict:
+def order_body(session: Session, order: Order | None) -> OrderBody[OrderLineBody]:
     """The order of `session`; before the first cart an empty order in the business currency."""
     if order is None:
         return {
@@ -63,7 +82,7 @@ def order_body(session: Session, order: Order | None) -> dict:
             "tax_cents": 0,
             "total_cents": 0,
             "lines": [],
-            "updated_at": iso_z(session.created_at),
+            "updated_at": DateTimeText(iso_z(session.created_at)),
         }
     return {
         "session_id": session.public_id,
@@ -74,31 +93,21 @@ def order_body(session: Session, order: Order | None) -> dict:
         "tax_cents": order.tax_cents,
         "total_cents": order.total_cents,
         "lines": [line_body(line) for line in order.lines.all()],
-        "updated_at": iso_z(order.updated_at),
+        "updated_at": DateTimeText(iso_z(order.updated_at)),
     }
 
 
-class AgentOrderLineOut(OrderLineOut):
-    modifier_option_ids = serializers.ListField(
-        child=serializers.CharField(), help_text="The chosen options, as POST /api/orders takes them back."
-    )
-
-
-class AgentOrderOut(OrderOut):
-    """The order object plus each line's option ids, so a client can rebuild and resend the cart."""
-
-    lines = AgentOrderLineOut(many=True)
-
-
-def agent_order_body(session: Session, order: Order | None) -> dict:
+def agent_order_body(session: Session, order: Order | None) -> OrderBody[AgentOrderLineBody]:
     body = order_body(session, order)
     stored = list(order.lines.all()) if order is not None else []
-    for line, stored_line in zip(body["lines"], stored, strict=True):
-        line["modifier_option_ids"] = [str(m["option_id"]) for m in stored_line.modifiers if m.get("option_id")]
-    return body
+    lines: list[AgentOrderLineBody] = [
+        {**line, "modifier_option_ids": [str(m["option_id"]) for m in stored_line.modifiers if m.get("option_id")]}
+        for line, stored_line in zip(body["lines"], stored, strict=True)
+    ]
+    return {**body, "lines": lines}
 
 
-_PAYMENT_STATUS = {
+_PAYMENT_STATUS: dict[str, str] = {
     OrderStatus.DRAFT: "none",
     OrderStatus.AWAITING_PAYMENT: "pending",
     OrderStatus.FAILED: "failed",

@@ -10,4 +10,5 @@ from apps.realtime.channels import kiosk_channel
 
 def order_updated(event: CartReplaced, recorded: DomainEvent | None = None) -> None:
     """To the kiosk: the order object itself (spec 6.2), the same as GET .../order answers."""
-    broadcast([kiosk_channel(event.session.kiosk_id)], "OrderUpdated", order_body(event.session, event.order))
+    body = dict(order_body(event.session, event.order))  # the broadcast API takes a plain dict
+    broadcast([kiosk_channel(event.session.kiosk_id)], "OrderUpdated", body)

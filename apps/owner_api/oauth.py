@@ -1,4 +1,12 @@
-"""django-oauth-toolkit hooks for the owner API: only live API keys may obtain tokens."""
+"""django-oauth-toolkit hooks for the owner API: only live API keys may obtain tokens.
+
+Only DOT's public validator hooks (oauthlib's RequestValidator methods) are overridden.
+"""
+
+import base64
+import binascii
+from collections.abc import Iterator
+from urllib.parse import unquote_plus
 
 from oauth2_provider.oauth2_validators import OAuth2Validator
 from oauthlib.oauth2.rfc6749.errors import OAuth2Error
@@ -22,14 +30,26 @@ class OwnerApiOAuth2Validator(OAuth2Validator):
     refused as `invalid_client` even with the right secret; a suspended owner's key as
     `owner_suspended` (403)."""
 
-    def _load_application(self, client_id, request):
-        # No client id holds a NUL, and PostgreSQL cannot compare one (a DataError): invalid_client.
-        if client_id and "\x00" in client_id:
-            return None
-        return super()._load_application(client_id, request)
+    # No client id holds a NUL, and PostgreSQL cannot compare one (a DataError): each hook that
+    # would look a client id up answers "no such client" (invalid_client) first.
+
+    def client_authentication_required(self, request, *args, **kwargs) -> bool:
+        if _carries_nul(request):
+            return True  # then authenticate_client refuses it
+        return super().client_authentication_required(request, *args, **kwargs)
+
+    def authenticate_client_id(self, client_id, request, *args, **kwargs) -> bool:
+        if "\x00" in (client_id or "") or _carries_nul(request):
+            return False
+        return super().authenticate_client_id(client_id, request, *args, **kwargs)
+
+    def validate_client_id(self, client_id, request, *args, **kwargs) -> bool:
+        if "\x00" in (client_id or "") or _carries_nul(request):
+            return False
+        return super().validate_client_id(client_id, request, *args, **kwargs)
 
     def authenticate_client(self, request, *args, **kwargs) -> bool:
-        if not super().authenticate_client(request, *args, **kwargs):
+        if _carries_nul(request) or not super().authenticate_client(request, *args, **kwargs):
             return False
         live_keys = OwnerApiKey.objects.select_related("owner").filter(revoked_at=None)
         key = live_keys.filter(application_id=request.client.pk).first()
@@ -38,3 +58,23 @@ class OwnerApiOAuth2Validator(OAuth2Validator):
         if key.owner.suspended:
             raise OwnerSuspendedError(request=request)
         return True
+
+
+def _client_ids(request) -> Iterator[str]:
+    """The client ids a token request names: the form field and the HTTP Basic user name (as DOT
+    reads it: base64, then form-decoded)."""
+    yield getattr(request, "client_id", None) or ""
+    headers = request.headers or {}
+    authorization = headers.get("HTTP_AUTHORIZATION") or headers.get("Authorization") or ""
+    scheme, _, credentials = authorization.partition(" ")
+    if scheme.lower() != "basic":
+        return
+    try:
+        decoded = base64.b64decode(credentials.strip()).decode("utf-8", "replace")
+    except (binascii.Error, ValueError):
+        return
+    yield unquote_plus(decoded.split(":", 1)[0])
+
+
+def _carries_nul(request) -> bool:
+    return any("\x00" in client_id for client_id in _client_ids(request))

@@ -57,3 +57,7 @@ def menu_item(*, owner_id: int, item_id: int) -> MenuItem:
     if item is None:
         raise DomainError(ErrorCode.NOT_FOUND, "No such menu item.")
     return item
+
+
+def api_keys_of_owner(owner_id: int) -> QuerySet[OwnerApiKey]:
+    return OwnerApiKey.objects.filter(owner_id=owner_id)

@@ -6,7 +6,7 @@ from django.core.exceptions import ObjectDoesNotExist
 from django.http import HttpRequest
 from django.shortcuts import render
 
-from apps.accounts.models import Business
+from apps.accounts import selectors as account_selectors
 from apps.core.errors import DomainError
 from apps.panel.access import can_manage_owner_pages
 
@@ -45,7 +45,7 @@ def render_page(request: HttpRequest, template: str, context: dict | None = None
 
 
 def businesses_of(request: HttpRequest):
-    return Business.objects.filter(owner_id=request.user.owner_id).order_by("pk")
+    return account_selectors.businesses_of_owner(request.user.owner_id)
 
 
 def put_once(request: HttpRequest, key: str, value) -> None:

@@ -5,10 +5,12 @@ from datetime import datetime, timedelta
 from django.db.models import Count, Q, Sum
 from django.utils import timezone
 
-from apps.orders.models import Order, OrderStatus
+from apps.orders.models import OrderStatus
+from apps.orders.selectors import orders_of_owner
 from apps.panel.labels import end_reason_label
-from apps.sessions.models import ENDED_STATUSES, Session
+from apps.sessions.models import ENDED_STATUSES
 from apps.sessions.pricing import session_cost_cents
+from apps.sessions.selectors import sessions_of_owner
 
 # Orders that took money (refunded ones are shown apart).
 PAID_STATUSES = (OrderStatus.CONFIRMED, OrderStatus.PREPARING, OrderStatus.READY, OrderStatus.COMPLETED)
@@ -19,10 +21,10 @@ def today_start() -> datetime:
 
 
 def period_figures(owner_id: int, since: datetime) -> dict:
-    sessions = Session.objects.filter(owner_id=owner_id, created_at__gte=since)
+    sessions = sessions_of_owner(owner_id).filter(created_at__gte=since)
     accepted = list(sessions.exclude(accepted_at=None).values_list("created_at", "accepted_at"))
     waits = [(accepted_at - created_at).total_seconds() for created_at, accepted_at in accepted]
-    orders = Order.objects.filter(owner_id=owner_id, created_at__gte=since, status__in=PAID_STATUSES)
+    orders = orders_of_owner(owner_id).filter(created_at__gte=since, status__in=PAID_STATUSES)
     revenue = orders.values("currency").annotate(total=Sum("total_cents"), count=Count("pk")).order_by("currency")
     return {
         "sessions": sessions.count(),
@@ -35,7 +37,8 @@ def period_figures(owner_id: int, since: datetime) -> dict:
 def end_reasons(owner_id: int, since: datetime) -> dict:
     """How ended sessions ended, and the share completed."""
     rows = (
-        Session.objects.filter(owner_id=owner_id, created_at__gte=since, status__in=ENDED_STATUSES)
+        sessions_of_owner(owner_id)
+        .filter(created_at__gte=since, status__in=ENDED_STATUSES)
         .values("end_reason")
         .annotate(count=Count("pk"))
         .order_by("-count", "end_reason")
@@ -50,8 +53,8 @@ def sessions_per_day(owner_id: int, days: int = 7) -> list[dict]:
     """Sessions and completed sessions for each of the last `days` days (oldest first)."""
     first = today_start() - timedelta(days=days - 1)
     totals: dict = {}
-    for created_at, status in Session.objects.filter(owner_id=owner_id, created_at__gte=first).values_list(
-        "created_at", "status"
+    for created_at, status in (
+        sessions_of_owner(owner_id).filter(created_at__gte=first).values_list("created_at", "status")
     ):
         day = timezone.localtime(created_at).date()
         total, completed = totals.get(day, (0, 0))
@@ -68,7 +71,7 @@ def sessions_per_day(owner_id: int, days: int = 7) -> list[dict]:
 
 def billing_usage(owner_id: int, since: datetime) -> dict:
     """Agent talk time billed this period: ended sessions since `since`, each per started minute."""
-    ended = Session.objects.filter(owner_id=owner_id, ended_at__gte=since).exclude(accepted_at=None)
+    ended = sessions_of_owner(owner_id).filter(ended_at__gte=since).exclude(accepted_at=None)
     ended = ended.select_related("kiosk", "agent").order_by("-ended_at")
     rows = [{"session": session, "cost_cents": session_cost_cents(session)} for session in ended]
     return {
@@ -80,4 +83,4 @@ def billing_usage(owner_id: int, since: datetime) -> dict:
 
 
 def sessions_open_now(owner_id: int) -> int:
-    return Session.objects.filter(owner_id=owner_id).filter(Q(status="pending") | Q(status="active")).count()
+    return sessions_of_owner(owner_id).filter(Q(status="pending") | Q(status="active")).count()

@@ -187,3 +187,8 @@ def accept_precheck(*, agent: User, public_id: str) -> tuple[str, bool] | None:
         cursor.execute(sql, params)
         row = cursor.fetchone()
     return None if row is None else (row[0], bool(row[1]))
+
+
+def sessions_of_owner(owner_id: int) -> QuerySet[Session]:
+    """Every session of the owner (the panel's reads and figures start here)."""
+    return Session.objects.filter(owner_id=owner_id)

@@ -5,7 +5,8 @@ holds every attempt to one overall deadline.
 - The receiver's name is checked when the subscription is made and before each attempt
   (targets.check_url), but the HTTP library resolves it again to connect: a name that answers a
   public address to the check and a private one to the connect (DNS rebinding) would slip
-  through. So each new connection's peer address is checked too, before a byte is sent.
+  through. So each new connection's peer address is checked too, before a byte is sent
+  (the urllib3 part is in urllib3_adapter.py).
 - The 5-second timeout of the HTTP library is per socket operation: a receiver trickling its
   answer a byte every few seconds would hold a worker for as long as it liked. A watchdog cuts
   the connection when the attempt's overall deadline passes. One watchdog thread per process
@@ -25,12 +26,8 @@ import time
 from contextlib import contextmanager, suppress
 
 import requests
-from requests.adapters import HTTPAdapter
-from urllib3.connection import HTTPConnection, HTTPSConnection
-from urllib3.connectionpool import HTTPConnectionPool, HTTPSConnectionPool
-from urllib3.exceptions import NewConnectionError
 
-from apps.webhooks import targets
+from apps.webhooks import targets, urllib3_adapter
 
 _local = threading.local()
 
@@ -96,42 +93,10 @@ def stop_watchdog() -> None:
     _watchdog.stop()
 
 
-class _Guarded:
-    def _new_conn(self):
-        sock = super()._new_conn()
-        peer = sock.getpeername()[0]
-        if targets.refuses_address(peer):
-            sock.close()
-            raise NewConnectionError(self, f"{self.host} connected to a refused address ({peer})")
-        return sock
-
-    def getresponse(self, *args, **kwargs):
-        attempt = getattr(_local, "attempt", None)
-        if attempt is not None and self.sock is not None:
-            _watchdog.watch(self.sock, attempt)
-        return super().getresponse(*args, **kwargs)
-
-
-class _GuardedHTTPConnection(_Guarded, HTTPConnection):
-    pass
-
-
-class _GuardedHTTPSConnection(_Guarded, HTTPSConnection):
-    pass
-
-
-class _GuardedHTTPPool(HTTPConnectionPool):
-    ConnectionCls = _GuardedHTTPConnection
-
-
-class _GuardedHTTPSPool(HTTPSConnectionPool):
-    ConnectionCls = _GuardedHTTPSConnection
-
-
-class _GuardedAdapter(HTTPAdapter):
-    def init_poolmanager(self, *args, **kwargs):
-        super().init_poolmanager(*args, **kwargs)
-        self.poolmanager.pool_classes_by_scheme = {"http": _GuardedHTTPPool, "https": _GuardedHTTPSPool}
+def _watch(sock: socket.socket) -> None:
+    attempt = getattr(_local, "attempt", None)
+    if attempt is not None:
+        _watchdog.watch(sock, attempt)
 
 
 def session() -> requests.Session:
@@ -140,7 +105,7 @@ def session() -> requests.Session:
         current = requests.Session()
         current.trust_env = False  # no environment proxies or .netrc (see the module docstring)
         current.cookies.set_policy(http.cookiejar.DefaultCookiePolicy(allowed_domains=[]))
-        adapter = _GuardedAdapter()
+        adapter = urllib3_adapter.guarded_adapter(targets.refuses_address, _watch)
         current.mount("http://", adapter)
         current.mount("https://", adapter)
         _local.session = current

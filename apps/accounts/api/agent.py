@@ -10,6 +10,7 @@ from apps.accounts import services
 from apps.accounts.backends import SIGN_IN_BACKEND
 from apps.accounts.models import AgentStatus, PersonalAccessToken, User
 from apps.api import xsrf
+from apps.api.drf_request import django_request
 from apps.api.inputs import client_ip, validated
 from apps.api.views import AgentAPIView, PublicAPIView
 from apps.core.errors import DomainError, ErrorCode
@@ -45,11 +46,11 @@ class AgentStatusIn(serializers.Serializer):
 def _signed_in_response(request, result: services.LoginResult) -> Response:
     """Start the cookie session: `app_session` (30 days sliding; a browser-session cookie
     unless `remember`) and a fresh XSRF-TOKEN bound to it."""
-    django_request = request._request
-    django_login(django_request, result.user, backend=SIGN_IN_BACKEND)
-    django_request.session.set_expiry(None if result.remember else 0)
+    wrapped = django_request(request)
+    django_login(wrapped, result.user, backend=SIGN_IN_BACKEND)
+    wrapped.session.set_expiry(None if result.remember else 0)
     response = Response({"status": "ok", "user": AgentUserOut(result.user).data})
-    xsrf.issue_token(django_request, response)
+    xsrf.issue_token(wrapped, response)
     return response
 
 
@@ -57,14 +58,14 @@ class CsrfCookieView(PublicAPIView):
     @extend_schema(responses={204: None}, summary="Set the XSRF-TOKEN cookie before signing in")
     def get(self, request):
         response = Response(status=204)
-        xsrf.issue_token(request._request, response)
+        xsrf.issue_token(django_request(request), response)
         return response
 
 
 class LoginView(PublicAPIView):
     @extend_schema(request=LoginIn, responses={200: LoginOut}, summary="Sign in an agent")
     def post(self, request):
-        xsrf.enforce(request._request)
+        xsrf.enforce(django_request(request))
         data = validated(LoginIn, request.data)
         result = services.agent_login(
             email=data["email"], password=data["password"], remember=data["remember"], ip=client_ip(request)
@@ -77,7 +78,7 @@ class LoginView(PublicAPIView):
 class LoginTwoFactorView(PublicAPIView):
     @extend_schema(request=TwoFactorIn, responses={200: LoginOut}, summary="Complete sign-in with a TOTP code")
     def post(self, request):
-        xsrf.enforce(request._request)
+        xsrf.enforce(django_request(request))
         data = validated(TwoFactorIn, request.data)
         result = services.two_factor_verify(challenge_id=data["challenge_id"], code=data["code"])
         return _signed_in_response(request, result)
@@ -86,7 +87,7 @@ class LoginTwoFactorView(PublicAPIView):
 class LogoutView(AgentAPIView):
     @extend_schema(request=None, responses={204: None}, summary="Sign out and invalidate the session")
     def post(self, request):
-        django_logout(request._request)  # flushes the server-side session
+        django_logout(django_request(request))  # flushes the server-side session
         response = Response(status=204)
         xsrf.clear_cookie(response)
         return response

@@ -11,6 +11,7 @@ from oauth2_provider.views import TokenView
 from rest_framework import serializers
 from rest_framework.parsers import FormParser
 
+from apps.api.drf_request import django_request
 from apps.api.throttles import AtomicWindowThrottle
 from apps.api.views import PublicAPIView, ensure_tls
 from apps.owner_api.api.base import owner_api_exception_handler
@@ -76,4 +77,4 @@ class OwnerTokenView(PublicAPIView):
     )
     def post(self, request):
         # The form body is read by DOT from the Django request; DRF never parses it here.
-        return _dot_token_view(request._request)
+        return _dot_token_view(django_request(request))

@@ -8,8 +8,8 @@ from django.shortcuts import redirect
 from django.views.decorators.http import require_POST
 
 from apps.core.errors import DomainError
+from apps.owner_api import selectors as key_selectors
 from apps.owner_api import services as key_services
-from apps.owner_api.models import OwnerApiKey
 from apps.owner_api.scopes import ALL_SCOPES
 from apps.panel.access import OWNER_ONLY, owned_or_404, panel_page
 from apps.panel.forms import ApiKeyCreateForm
@@ -20,7 +20,7 @@ NEW_KEY = "api-key-secret"
 
 
 def _keys(request):
-    return OwnerApiKey.objects.filter(owner_id=request.user.owner_id)
+    return key_selectors.api_keys_of_owner(request.user.owner_id)
 
 
 @panel_page(OWNER_ONLY)

@@ -15,9 +15,9 @@ from django.views.decorators.http import require_POST
 from django_otp import devices_for_user
 from django_otp import login as otp_login
 
+from apps.accounts import selectors as account_selectors
 from apps.accounts import services as account_services
 from apps.accounts.backends import SIGN_IN_BACKEND
-from apps.accounts.models import LoginChallenge
 from apps.api.inputs import client_ip
 from apps.core.errors import DomainError, ErrorCode
 from apps.panel.access import ANY_ROLE, is_panel_user, panel_page
@@ -78,7 +78,7 @@ def login_two_factor_view(request):
             result = account_services.two_factor_verify(challenge_id=challenge_id, code=form.cleaned_data["code"])
         except DomainError as exc:
             form.add_error("code", error_text(exc))
-            if not LoginChallenge.objects.filter(public_id=challenge_id, used_at=None).exists():
+            if not account_selectors.login_challenge_open(challenge_id):
                 request.session.pop(CHALLENGE_KEY, None)  # burnt or expired: start again
                 messages.error(request, error_text(exc) + " Sign in again.")
                 return redirect("panel:login")

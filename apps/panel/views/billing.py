@@ -5,12 +5,12 @@ from django.shortcuts import redirect
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from apps.billing.models import OwnerBilling
+from apps.billing import selectors as billing_selectors
 from apps.billing.plans import RATE_CENTS_PER_MINUTE
 from apps.billing.services import connect
 from apps.core.errors import DomainError
 from apps.demo_processor import mode as processor_mode
-from apps.demo_processor.models import DemoAccount
+from apps.demo_processor import selectors as demo_selectors
 from apps.panel import stats
 from apps.panel.access import OWNER_ONLY, panel_page
 from apps.panel.pages import render_page, report_error
@@ -19,7 +19,7 @@ from apps.panel.pages import render_page, report_error
 @panel_page(OWNER_ONLY)
 def billing_page(request):
     owner_id = request.user.owner_id
-    billing = OwnerBilling.objects.filter(owner_id=owner_id).first() or OwnerBilling(owner_id=owner_id)
+    billing = billing_selectors.billing_of_owner(owner_id)
     period_start = stats.today_start().replace(day=1)
     context = {
         "billing": billing,
@@ -29,7 +29,7 @@ def billing_page(request):
         "demo_payments": processor_mode.active(),
         "demo_account": processor_mode.active()
         and bool(billing.account_id)
-        and DemoAccount.objects.filter(account_id=billing.account_id).exists(),
+        and demo_selectors.demo_account_exists(billing.account_id),
         "demo_notice": processor_mode.NOTICE,
     }
     return render_page(request, "panel/billing.html", context, section="billing")

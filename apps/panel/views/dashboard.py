@@ -2,7 +2,7 @@
 
 from datetime import timedelta
 
-from apps.kiosks.models import Kiosk
+from apps.kiosks import selectors as kiosk_selectors
 from apps.panel import stats
 from apps.panel.access import ANY_ROLE, panel_page
 from apps.panel.pages import render_page
@@ -14,7 +14,7 @@ def dashboard(request):
     owner_id = request.user.owner_id
     today = stats.today_start()
     week = today - timedelta(days=6)
-    kiosks = Kiosk.objects.filter(business__owner_id=owner_id, unpaired_at=None).order_by("name", "pk")
+    kiosks = kiosk_selectors.kiosks_of_owner(owner_id).filter(unpaired_at=None).order_by("name", "pk")
     context = {
         "today": stats.period_figures(owner_id, today),
         "week": stats.period_figures(owner_id, week),

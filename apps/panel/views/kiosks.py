@@ -10,7 +10,6 @@ from apps.core.errors import DomainError
 from apps.core.timefmt import iso_z
 from apps.kiosks import selectors as kiosk_selectors
 from apps.kiosks import services as kiosk_services
-from apps.kiosks.models import Kiosk
 from apps.panel.access import ANY_ROLE, owned_or_404, panel_page
 from apps.panel.forms import BusinessChoiceForm, KioskRenameForm
 from apps.panel.pages import businesses_of, put_once, render_page, report_error, take_once
@@ -19,7 +18,7 @@ OWNER_PATH = "business__owner"
 
 
 def _kiosks(request):
-    return Kiosk.objects.select_related("business").filter(business__owner_id=request.user.owner_id)
+    return kiosk_selectors.kiosks_of_owner(request.user.owner_id)
 
 
 def _pairing_state(pairing_code) -> dict:

@@ -4,18 +4,18 @@ from datetime import datetime, time
 
 from django.contrib import messages
 from django.core.paginator import Paginator
-from django.db.models import Sum
 from django.shortcuts import redirect
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from apps.accounts.actors import user_actor
-from apps.billing.models import Payment, Refund
+from apps.billing import selectors as billing_selectors
 from apps.billing.services import refunds
 from apps.core.errors import DomainError
 from apps.orders import fulfilment
+from apps.orders import selectors as order_selectors
 from apps.orders import services as order_services
-from apps.orders.models import Order, OrderStatus
+from apps.orders.models import OrderStatus
 from apps.panel.access import ANY_ROLE, owned_or_404, panel_page
 from apps.panel.forms import FulfilmentForm, OrderFilterForm, RefundForm
 from apps.panel.pages import render_page, report_error
@@ -24,7 +24,7 @@ PAGE_SIZE = 25
 
 
 def _orders(request):
-    return Order.objects.filter(owner_id=request.user.owner_id).select_related("business", "session__kiosk")
+    return order_selectors.orders_of_owner(request.user.owner_id)
 
 
 def day_start(day) -> datetime:
@@ -80,12 +80,11 @@ def order_list(request):
 @panel_page(ANY_ROLE)
 def order_detail(request, order_id: int):
     order = owned_or_404(_orders(request).prefetch_related("lines"), request, pk=order_id)
-    refunded = Refund.objects.filter(order=order).aggregate(total=Sum("amount_cents"))["total"] or 0
     context = {
         "order": order,
-        "payments": Payment.objects.filter(order=order).order_by("created_at"),
-        "refunds": Refund.objects.filter(order=order).select_related("created_by").order_by("created_at"),
-        "refunded_cents": refunded,
+        "payments": billing_selectors.payments_of_order(order),
+        "refunds": billing_selectors.refunds_of_order(order),
+        "refunded_cents": billing_selectors.refunded_cents(order),
         "next_statuses": [s for s in fulfilment.FULFILMENT_STATUSES if s in fulfilment.TRANSITIONS[order.status]],
         "refundable": order.status in refunds.REFUNDABLE,
     }
@@ -130,6 +129,6 @@ def order_refund(request, order_id: int):
             amount = f"{refund.amount_cents / 100:.2f} {order.currency}"
             messages.success(request, f"Refunded {amount} on order {order.number}.")
             return redirect("panel:order", order_id=order.pk)
-    refunded = Refund.objects.filter(order=order).aggregate(total=Sum("amount_cents"))["total"] or 0
+    refunded = billing_selectors.refunded_cents(order)
     context = {"order": order, "form": form, "remaining_cents": order.total_cents - refunded}
     return render_page(request, "panel/order_refund.html", context, section="orders")

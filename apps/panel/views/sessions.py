@@ -6,7 +6,7 @@ from apps.panel.access import ANY_ROLE, panel_page
 from apps.panel.forms import SessionFilterForm
 from apps.panel.pages import render_page
 from apps.panel.views.orders import day_end, day_start
-from apps.sessions.models import Session
+from apps.sessions import selectors as session_selectors
 from apps.sessions.pricing import session_cost_cents
 
 PAGE_SIZE = 25
@@ -16,7 +16,7 @@ PAGE_SIZE = 25
 def session_list(request):
     form = SessionFilterForm(request.GET or None)
     sessions = (
-        Session.objects.filter(owner_id=request.user.owner_id)
+        session_selectors.sessions_of_owner(request.user.owner_id)
         .select_related("kiosk", "agent", "business")
         .order_by("-created_at", "-pk")
     )

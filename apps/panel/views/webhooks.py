@@ -1,7 +1,6 @@
 """Webhooks (owner only): create (secret shown once), test, re-enable, delivery log, resend, delete."""
 
 from django.contrib import messages
-from django.db.models import Prefetch
 from django.shortcuts import redirect
 from django.views.decorators.http import require_POST
 
@@ -9,14 +8,14 @@ from apps.core.errors import DomainError
 from apps.panel.access import OWNER_ONLY, owned_or_404, panel_page
 from apps.panel.forms import WebhookCreateForm
 from apps.panel.pages import error_text, put_once, render_page, report_error, take_once
+from apps.webhooks import selectors as webhook_selectors
 from apps.webhooks import services as webhook_services
-from apps.webhooks.models import WebhookAttempt, WebhookDelivery, WebhookSubscription
 
 LOG_SIZE = 50
 
 
 def _subscriptions(request):
-    return WebhookSubscription.objects.filter(owner_id=request.user.owner_id)
+    return webhook_selectors.subscriptions_of_owner(request.user.owner_id)
 
 
 @panel_page(OWNER_ONLY)
@@ -39,13 +38,7 @@ def webhook_list(request):
 @panel_page(OWNER_ONLY)
 def webhook_detail(request, subscription_id: int):
     subscription = owned_or_404(_subscriptions(request), request, pk=subscription_id)
-    attempts = Prefetch("attempt_log", queryset=WebhookAttempt.objects.order_by("attempted_at"))
-    deliveries = (
-        WebhookDelivery.objects.filter(subscription=subscription)
-        .select_related("event")
-        .prefetch_related(attempts)
-        .order_by("-created_at", "-pk")[:LOG_SIZE]
-    )
+    deliveries = webhook_selectors.delivery_log(subscription)[:LOG_SIZE]
     context = {
         "subscription": subscription,
         "secret": take_once(request, f"webhook-secret:{subscription.pk}"),
@@ -84,7 +77,9 @@ def webhook_delete(request, subscription_id: int):
 @panel_page(OWNER_ONLY)
 @require_POST
 def delivery_resend(request, delivery_id: int):
-    delivery = owned_or_404(WebhookDelivery.objects.all(), request, "subscription__owner", pk=delivery_id)
+    delivery = owned_or_404(
+        webhook_selectors.deliveries_of_owner(request.user.owner_id), request, "subscription__owner", pk=delivery_id
+    )
     try:
         webhook_services.delivery_resend(delivery=delivery)
     except DomainError as exc:

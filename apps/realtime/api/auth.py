@@ -13,6 +13,7 @@ from rest_framework.response import Response
 
 from apps.accounts.actors import panel_member
 from apps.api.authentication import AgentSessionAuthentication
+from apps.api.drf_request import django_request
 from apps.api.inputs import validated
 from apps.api.parsers import JSONParser
 from apps.api.views import AgentAPIView, KioskAPIView
@@ -25,7 +26,7 @@ class PanelSessionAuthentication(SessionAuthentication):
     (the panel's pages carry the csrftoken)."""
 
     def authenticate(self, request):
-        user = getattr(request._request, "user", None)
+        user = getattr(django_request(request), "user", None)
         if user is None or not user.is_authenticated or not panel_member(user):
             return None
         self.enforce_csrf(request)

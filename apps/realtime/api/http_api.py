@@ -8,6 +8,7 @@ from rest_framework.authentication import BaseAuthentication
 from rest_framework.response import Response
 
 from apps.api import parsers
+from apps.api.drf_request import django_request
 from apps.api.views import PublicAPIView
 from apps.realtime import protocol
 from apps.realtime.broadcast import layer_message, send_now
@@ -20,12 +21,12 @@ MAX_DATA_BYTES = 10 * 1024
 
 class PusherSignatureAuthentication(BaseAuthentication):
     def authenticate(self, request):
-        django_request = request._request
+        wrapped = django_request(request)
         error = http_api_request_error(
-            method=django_request.method,
-            path=django_request.path,
-            params=django_request.GET.dict(),
-            body=django_request.body,
+            method=wrapped.method,
+            path=wrapped.path,
+            params=wrapped.GET.dict(),
+            body=wrapped.body,
         )
         if error is not None:
             raise exceptions.AuthenticationFailed(error)
@@ -47,7 +48,7 @@ class SignedHttpApiView(PublicAPIView):
 
     def body_json(self, request):
         try:
-            return parsers.loads(request._request.body or b"{}")  # the API's depth and NUL limits
+            return parsers.loads(django_request(request).body or b"{}")  # the API's depth and NUL limits
         except parsers.BodyRejected as exc:
             raise exceptions.ParseError(str(exc)) from None
         except ValueError:

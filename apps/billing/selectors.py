@@ -1,0 +1,24 @@
+"""Reads of billing: an owner's plan and account, an order's payments and refunds (the order
+itself is read tenant-scoped first)."""
+
+from django.db.models import QuerySet, Sum
+
+from apps.billing.models import OwnerBilling, Payment, Refund
+from apps.orders.models import Order
+
+
+def billing_of_owner(owner_id: int) -> OwnerBilling:
+    """The owner's billing row, or an unsaved default one (plan and account not set yet)."""
+    return OwnerBilling.objects.filter(owner_id=owner_id).first() or OwnerBilling(owner_id=owner_id)
+
+
+def payments_of_order(order: Order) -> QuerySet[Payment]:
+    return Payment.objects.filter(order=order).order_by("created_at")
+
+
+def refunds_of_order(order: Order) -> QuerySet[Refund]:
+    return Refund.objects.filter(order=order).select_related("created_by").order_by("created_at")
+
+
+def refunded_cents(order: Order) -> int:
+    return Refund.objects.filter(order=order).aggregate(total=Sum("amount_cents"))["total"] or 0
