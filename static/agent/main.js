@@ -5,7 +5,8 @@ import { Queue } from "./queue.js";
 import { IncomingFeed } from "./realtime.js";
 import { SessionView } from "./session.js";
 import { signIn } from "./signin.js";
-import { $, announce, clock, el, money, showError } from "./ui.js";
+import { logFailure } from "../common/report.js";
+import { $, $$, announce, clock, el, money, showError } from "./ui.js";
 
 const config = JSON.parse($("#agent-config").textContent);
 const state = { user: null, feed: null, tab: "queue" };
@@ -94,7 +95,7 @@ $("#signout").addEventListener("click", async () => {
   try {
     await post("/api/logout");
   } catch (error) {
-    /* signed out already */
+    if (error.status !== 401) logFailure("signing out", error); // a 401: signed out already
   }
   window.location.reload();
 });
@@ -111,7 +112,7 @@ async function refreshUser() {
     state.user = await get("/api/user");
     showUser();
   } catch (error) {
-    /* a 401 goes to sign-in */
+    if (error.status !== 401) logFailure("reading who is signed in", error); // a 401 goes to sign-in
   }
 }
 
@@ -193,7 +194,7 @@ async function sessionEnded(text) {
 // --- tabs: the queue (or the session), my sessions today, my tokens -------------------------
 function showPanel(tab) {
   state.tab = tab;
-  document.querySelectorAll(".tab").forEach((button) => {
+  $$(".tab").forEach((button) => {
     if (button.dataset.tab === tab) button.setAttribute("aria-current", "page");
     else button.removeAttribute("aria-current");
   });
@@ -205,7 +206,7 @@ function showPanel(tab) {
   if (tab === "tokens") loadTokens();
 }
 
-document.querySelectorAll(".tab").forEach((button) => button.addEventListener("click", () => showPanel(button.dataset.tab)));
+$$(".tab").forEach((button) => button.addEventListener("click", () => showPanel(button.dataset.tab)));
 
 async function loadHistory() {
   try {

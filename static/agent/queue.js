@@ -1,5 +1,6 @@
 // The incoming queue: cards keyed by session id, a waiting time that ticks, a ring (muteable)
 // and the tab title while someone waits.
+import { logFailure } from "../common/report.js";
 import { $, announce, duration, el } from "./ui.js";
 
 const BASE_TITLE = document.title;
@@ -19,7 +20,7 @@ export class Queue {
   unlockSound() {
     try {
       this.audio = this.audio || new (window.AudioContext || window.webkitAudioContext)();
-      if (this.audio.state === "suspended") this.audio.resume().catch(() => {});
+      if (this.audio.state === "suspended") this.audio.resume().catch((error) => logFailure("unlocking the ring", error));
     } catch (unsupported) {
       this.audio = null;
     }

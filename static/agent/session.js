@@ -2,6 +2,7 @@
 // the server's totals), payment as it happens, and ending the session.
 import { get, post } from "./api.js";
 import { ModifierDialog } from "./modifiers.js";
+import { logFailure } from "../common/report.js";
 import { $, announce, duration, el, money, showError } from "./ui.js";
 import { VideoPane } from "./video.js";
 
@@ -291,7 +292,8 @@ export class SessionView {
         this.showPayment(latest.status, body.order);
       }
     } catch (error) {
-      /* a 401 goes to sign-in; others: try again next round */
+      // A 401 goes to sign-in; others: try again next round.
+      if (error.status !== 401) logFailure("reading the session", error);
     }
     this.schedulePoll();
   }

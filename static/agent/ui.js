@@ -1,5 +1,5 @@
 // The DOM helpers: the shared ones (static/common/ui.js) and the dashboard's own.
-export { $, announce, el, money, showError } from "../common/ui.js";
+export { $, $$, announce, byId, el, money, showError } from "../common/ui.js";
 
 export function duration(seconds) {
   const minutes = Math.floor(seconds / 60);

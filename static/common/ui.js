@@ -1,6 +1,26 @@
 // DOM helpers both browser apps use (the agent dashboard imports them, the kiosk app loads them
 // from the API server's /static/common/ at start: see static/kiosk/vendor.js).
+// $: the older, loosely typed lookup (any element kind); new UI code uses byId, which checks the
+// element's kind, so the type checker knows an <input> has a value and a <dialog> a showModal.
+/** @type {(selector: string, root?: ParentNode) => any} */
 export const $ = (selector, root = document) => root.querySelector(selector);
+
+/** @type {(selector: string, root?: ParentNode) => HTMLElement[]} */
+export const $$ = (selector, root = document) => /** @type {HTMLElement[]} */ ([...root.querySelectorAll(selector)]);
+
+/**
+ * The element with this id, of this kind (HTMLElement unless said); a missing one is a bug in the
+ * page, said at once rather than as a null later.
+ * @template {HTMLElement} E
+ * @param {string} id
+ * @param {{new (): E, prototype: E}} [kind]
+ * @returns {E}
+ */
+export function byId(id, kind = /** @type {any} */ (HTMLElement)) {
+  const node = document.getElementById(id);
+  if (!(node instanceof kind)) throw new Error(`the page has no ${kind.name} #${id}`);
+  return node;
+}
 
 export function el(tag, attributes = {}, ...children) {
   const node = document.createElement(tag);
@@ -16,13 +36,7 @@ export function el(tag, attributes = {}, ...children) {
   return node;
 }
 
-export function money(cents, currency = "USD") {
-  try {
-    return new Intl.NumberFormat(undefined, { style: "currency", currency }).format(cents / 100);
-  } catch (unknownCurrency) {
-    return (cents / 100).toFixed(2) + " " + currency;
-  }
-}
+export { money } from "./format.js";
 
 // Status messages go to a polite live region (#announcer), so screen readers hear them.
 export function announce(text) {

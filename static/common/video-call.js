@@ -3,6 +3,7 @@
 // refreshed before it expires. When the provider cannot be reached the call reports
 // "unavailable" with the error and tries again every RETRY_SECONDS; the app words every state
 // through its onState callback (the rest of its screen carries on).
+import { logFailure, reasonOf } from "./report.js";
 import { loadScript } from "./scripts.js";
 
 export const RETRY_SECONDS = 30;
@@ -24,7 +25,7 @@ function withTimeout(promise, seconds, what) {
 }
 
 // The words for a failure: the error's message, else its code.
-export const reasonOf = (error) => (error && (error.message || error.code)) || "unknown error";
+export { reasonOf };
 
 export class VideoCall {
   // pane: gets data-state and data-refreshed-at; localVideo, remoteVideo: where tracks play;
@@ -33,7 +34,15 @@ export class VideoCall {
   // connecting, connected or unavailable (stage token, join or remote); onMedia(live): the
   // local tracks are published (true) or gone (false).
   constructor({ pane, localVideo, remoteVideo, sdkUrl, get, post, tokenUrl, refreshUrl, onState, onMedia }) {
-    Object.assign(this, { pane, localVideo, remoteVideo, sdkUrl, get, post, tokenUrl, refreshUrl, onState });
+    this.pane = pane;
+    this.localVideo = localVideo;
+    this.remoteVideo = remoteVideo;
+    this.sdkUrl = sdkUrl;
+    this.get = get;
+    this.post = post;
+    this.tokenUrl = tokenUrl;
+    this.refreshUrl = refreshUrl;
+    this.onState = onState;
     this.onMedia = onMedia || (() => {});
     this.channel = null;
     this.token = null;
@@ -125,8 +134,8 @@ export class VideoCall {
     this.tracks.forEach((track) => {
       try {
         track.close();
-      } catch (ignored) {
-        /* already closed */
+      } catch (error) {
+        logFailure("closing a camera or microphone track", error);
       }
     });
     this.tracks = [];
@@ -136,8 +145,8 @@ export class VideoCall {
     if (client) {
       try {
         await client.leave();
-      } catch (ignored) {
-        /* never joined */
+      } catch (error) {
+        logFailure("leaving the video channel", error);
       }
     }
   }

@@ -5,7 +5,7 @@ import { device } from "./device.js";
 import { pair } from "./pairing.js";
 import { KioskRealtime } from "./realtime.js";
 import { KioskSession } from "./session.js";
-import { $, currentScreen, showError, showScreen } from "./ui.js";
+import { $, $$, currentScreen, logFailure, showError, showScreen } from "./ui.js";
 
 const state = { locale: "en-US", heartbeatTimer: null, idleTimer: null, returnTimer: null, offline: false };
 const session = new KioskSession({ onFinished: finished });
@@ -78,7 +78,8 @@ async function refreshProfile() {
     device.remember(profile);
     showProfile(device.profile);
   } catch (error) {
-    /* 401 -> pairing, network -> banner; otherwise the last known look stays */
+    // 401 -> pairing, network -> banner; otherwise the last known look stays.
+    logFailure("refreshing the business's look", error);
   }
 }
 
@@ -95,19 +96,19 @@ function startHeartbeat() {
   window.clearInterval(state.heartbeatTimer);
   state.heartbeatTimer = window.setInterval(() => {
     if (session.open) return; // its polls and calls count as heartbeats
-    post("/api/public/kiosks/heartbeat").catch(() => {});
+    post("/api/public/kiosks/heartbeat").catch((error) => logFailure("the heartbeat", error));
     if (currentScreen() === "attract") refreshProfile();
   }, config.heartbeatSeconds * 1000);
 }
 
 function setLocale(locale) {
   state.locale = locale;
-  document.querySelectorAll("button.language").forEach((button) => {
+  $$("button.language").forEach((button) => {
     button.setAttribute("aria-pressed", String(button.dataset.locale === locale));
   });
   document.documentElement.lang = locale.split("-")[0];
 }
-document.querySelectorAll("button.language").forEach((button) =>
+$$("button.language").forEach((button) =>
   button.addEventListener("click", () => setLocale(button.dataset.locale)),
 );
 
@@ -130,8 +131,8 @@ $("#start").addEventListener("click", async () => {
   }
 });
 
-$("#cancel-waiting").addEventListener("click", () => session.cancel().catch(() => {}));
-$("#leave-session").addEventListener("click", () => session.cancel().catch(() => {}));
+$("#cancel-waiting").addEventListener("click", () => session.cancel().catch((error) => logFailure("cancelling", error)));
+$("#leave-session").addEventListener("click", () => session.cancel().catch((error) => logFailure("leaving", error)));
 $("#thanks-done").addEventListener("click", goToAttract);
 $("#ended-done").addEventListener("click", goToAttract);
 
@@ -168,7 +169,7 @@ function askStillThere() {
     if (left > 0) return;
     window.clearInterval(timer);
     dialog.close();
-    session.cancel().catch(() => {});
+    session.cancel().catch((error) => logFailure("ending an idle session", error));
   }, 1000);
   $("#still-there-yes").onclick = () => {
     window.clearInterval(timer);
@@ -228,7 +229,7 @@ document.addEventListener(
   "pointerdown",
   () => {
     if (config.fullscreen && document.fullscreenEnabled && !document.fullscreenElement) {
-      document.documentElement.requestFullscreen().catch(() => {});
+      document.documentElement.requestFullscreen().catch((error) => logFailure("full screen", error));
     }
   },
   { once: true },

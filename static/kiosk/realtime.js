@@ -18,7 +18,8 @@ const SESSION_EVENTS = [
 
 export class KioskRealtime {
   constructor({ onEvent, onLive }) {
-    Object.assign(this, { onEvent, onLive });
+    this.onEvent = onEvent;
+    this.onLive = onLive;
     this.pusher = null;
     this.live = false;
     this.everLive = false;

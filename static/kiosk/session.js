@@ -6,7 +6,7 @@ import { ApiError, config, get, post } from "./api.js";
 import { renderCart } from "./cart.js";
 import { device } from "./device.js";
 import { CardDeclined, paymentMethodFor } from "./payment.js";
-import { $, announce, money, showError, showScreen } from "./ui.js";
+import { $, announce, logFailure, money, showError, showScreen } from "./ui.js";
 import { KioskVideo } from "./video.js";
 
 const OPEN = new Set(["pending", "active", "payment"]);
@@ -92,6 +92,7 @@ export class KioskSession {
       this.applyStatus(status);
     } catch (error) {
       // 401 goes back to pairing and a lost network shows the banner (main.js); else next round.
+      logFailure("reading the session", error);
     }
   }
 
@@ -221,7 +222,7 @@ export class KioskSession {
         return this.thankYou(order.order_number, order.total_cents);
       }
     } catch (error) {
-      /* the ending below still shows */
+      logFailure("reading the paid order", error); // the ending below still shows
     }
     return id === this.id ? this.ended("completed") : undefined;
   }
