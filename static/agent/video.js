@@ -2,12 +2,13 @@
 // token endpoints, the dashboard's words, and the microphone and camera buttons.
 import { reasonOf, VideoCall } from "../common/video-call.js";
 import { get, post } from "./api.js";
-import { $ } from "./ui.js";
+import { $ } from "../common/ui.js";
 
 const WORDS = {
   idle: () => "Video not started",
   connecting: () => "Connecting video…",
   connected: () => "Video connected",
+  /** @param {{error?: any, stage?: string, retrySeconds: number}} detail */
   unavailable: ({ error, stage, retrySeconds }) => {
     if (stage === "token") return `Video unavailable: ${error.message}`;
     if (stage === "remote") return `Video unavailable: ${error.message || error}`;

@@ -33,6 +33,19 @@ export class VideoCall {
   // its token endpoints; onState(state, {error, stage, retrySeconds}) with state idle,
   // connecting, connected or unavailable (stage token, join or remote); onMedia(live): the
   // local tracks are published (true) or gone (false).
+  /**
+   * @param {object} options
+   * @param {HTMLElement} options.pane
+   * @param {HTMLElement} options.localVideo
+   * @param {HTMLElement} options.remoteVideo
+   * @param {string} options.sdkUrl
+   * @param {(path: string) => Promise<any>} options.get
+   * @param {(path: string, body?: object) => Promise<any>} options.post
+   * @param {(channel: string) => string} options.tokenUrl
+   * @param {string} options.refreshUrl
+   * @param {(state: "idle" | "connecting" | "connected" | "unavailable", detail: {error?: unknown, stage?: string, retrySeconds: number}) => void} options.onState
+   * @param {(live: boolean) => void} [options.onMedia]
+   */
   constructor({ pane, localVideo, remoteVideo, sdkUrl, get, post, tokenUrl, refreshUrl, onState, onMedia }) {
     this.pane = pane;
     this.localVideo = localVideo;
