@@ -49,6 +49,7 @@ export class IncomingFeed {
         channelAuthorization: { customHandler: (params, callback) => this.authorize(params, callback) },
       });
     } catch (error) {
+      logFailure("starting the live link (polling meanwhile)", error);
       this.setLive(false, "unavailable");
       return;
     }
@@ -85,6 +86,7 @@ export class IncomingFeed {
       if (!response.ok) throw new Error(`channel authorization answered ${response.status}`);
       callback(null, await response.json());
     } catch (error) {
+      logFailure("signing the live link's subscription", error);
       callback(error, null);
     }
   }

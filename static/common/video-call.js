@@ -103,6 +103,7 @@ export class VideoCall {
       if (this.client && this.client.connectionState === "CONNECTED") await this.client.renewToken(token.token);
       this.scheduleRefresh();
     } catch (error) {
+      logFailure("refreshing the video token (trying again in 5 s)", error);
       if (channel === this.channel && error.status !== 401) this.refreshTimer = window.setTimeout(() => this.refresh(), 5000);
     }
   }
