@@ -1,7 +1,7 @@
 // The modifier dialog: a native modal <dialog> (focus stays inside it, Escape closes it) that
 // enforces each group's required/min/max before the item can be added.
 import { money } from "../common/format.js";
-import { $, el, showError } from "../common/ui.js";
+import { byId, el, showError } from "../common/ui.js";
 
 /**
  * @typedef {{id: string, name: string, required: boolean, min: number, max: number | null, options: Array<{id: string, name: string, price_cents: number}>}} ModifierGroup
@@ -18,11 +18,11 @@ export function rule(group) {
 
 export class ModifierDialog {
   constructor() {
-    this.dialog = $("#modifier-dialog");
+    this.dialog = byId("modifier-dialog", HTMLDialogElement);
     this.resolve = null;
-    $("#modifier-cancel").addEventListener("click", () => this.close());
+    byId("modifier-cancel").addEventListener("click", () => this.close());
     this.dialog.addEventListener("close", () => this.settle(null));
-    $("#modifier-form").addEventListener("submit", (event) => {
+    byId("modifier-form").addEventListener("submit", (event) => {
       event.preventDefault();
       this.submit();
     });
@@ -30,9 +30,9 @@ export class ModifierDialog {
 
   ask(item) {
     this.item = item;
-    $("#modifier-title").textContent = item.name;
-    showError($("#modifier-error"), "");
-    const groups = $("#modifier-groups");
+    byId("modifier-title").textContent = item.name;
+    showError(byId("modifier-error"), "");
+    const groups = byId("modifier-groups");
     groups.replaceChildren(
       ...item.modifier_groups.map((group) => {
         const single = group.max === 1;
@@ -69,7 +69,7 @@ export class ModifierDialog {
       );
     const { optionIds, labels, problems } = checkChoices(this.item.modifier_groups, checkedIn);
     if (problems.length) {
-      showError($("#modifier-error"), problems.join(" "));
+      showError(byId("modifier-error"), problems.join(" "));
       return;
     }
     this.settle({ optionIds, labels });

@@ -1,16 +1,12 @@
-// DOM helpers both browser apps use (the agent dashboard imports them, the kiosk app loads them
-// from the API server's /static/common/ at start: see static/kiosk/vendor.js).
-// $: the older, loosely typed lookup (any element kind); new UI code uses byId, which checks the
-// element's kind, so the type checker knows an <input> has a value and a <dialog> a showModal.
-/** @type {(selector: string, root?: ParentNode) => any} */
-export const $ = (selector, root = document) => root.querySelector(selector);
-
-/** @type {(selector: string, root?: ParentNode) => HTMLElement[]} */
+// DOM helpers both browser apps' UI modules use (imported from here by both; the kiosk's code is
+// loaded from the API server's /static/, see static/kiosk/main.js).
+/** All elements matching a selector. @type {(selector: string, root?: ParentNode) => HTMLElement[]} */
 export const $$ = (selector, root = document) => /** @type {HTMLElement[]} */ ([...root.querySelectorAll(selector)]);
 
 /**
- * The element with this id, of this kind (HTMLElement unless said); a missing one is a bug in the
- * page, said at once rather than as a null later.
+ * The element with this id, of this kind (HTMLElement unless said), so the type checker knows an
+ * <input> has a value and a <dialog> a showModal; a missing one is a bug in the page, said at
+ * once rather than as a null later.
  * @template {HTMLElement} E
  * @param {string} id
  * @param {{new (): E, prototype: E}} [kind]
@@ -22,6 +18,14 @@ export function byId(id, kind = /** @type {any} */ (HTMLElement)) {
   return node;
 }
 
+/**
+ * A new element: attributes (`text` is its text, `on…` a listener, false/null/undefined left
+ * out) and children (null/undefined/false left out).
+ * @param {string} tag
+ * @param {Record<string, any>} [attributes]
+ * @param {...(Node | string | null | undefined | false | Array<Node | string | null | undefined | false>)} children
+ * @returns {HTMLElement}
+ */
 export function el(tag, attributes = {}, ...children) {
   const node = document.createElement(tag);
   for (const [name, value] of Object.entries(attributes)) {
@@ -40,7 +44,7 @@ export { money } from "./format.js";
 
 // Status messages go to a polite live region (#announcer), so screen readers hear them.
 export function announce(text) {
-  const region = $("#announcer");
+  const region = byId("announcer");
   region.textContent = "";
   window.setTimeout(() => (region.textContent = text), 30);
 }

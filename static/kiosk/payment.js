@@ -29,14 +29,15 @@ class DemoCardPayment {
     this.notice = processor.notice || "Demo payments: no money moves.";
   }
 
+  /** @param {HTMLElement} container */
   mount(container) {
-    this.input = el("input", {
+    this.input = /** @type {HTMLInputElement} */ (el("input", {
       id: "card-number",
       name: "card_number",
       inputmode: "numeric",
       autocomplete: "off",
       maxlength: "23",
-    });
+    }));
     // Demo cards are one tap away: typing 16 digits on a tablet is no way to try a demo.
     const fill = (number) => () => {
       this.input.value = number;
