@@ -47,7 +47,17 @@ run: install
 	@echo "API docs http://$(HOST):$(PORT)/api/docs/   Stop with Ctrl-C."
 	PORT=$(PORT) SESSION_COOKIE_SECURE=$${SESSION_COOKIE_SECURE:-false} $(BIN)/python -m config.serve -b $(HOST) -p $(PORT) config.asgi:application
 
-lint: install-dev
+# The browser apps' development tools (ESLint, TypeScript: package.json, pinned by package-lock.json).
+node_modules/.installed: package.json package-lock.json
+	@command -v npm >/dev/null 2>&1 || { echo "need node and npm on PATH (the browser apps' lint and unit tests)"; exit 1; }
+	npm ci --no-audit --no-fund
+	touch $@
+
+js-deps: node_modules/.installed
+
+lint: install-dev js-deps
+	node_modules/.bin/eslint .
+	node_modules/.bin/tsc -p jsconfig.json  # checkJs over the JSDoc types of static/{agent,kiosk,common}
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports --no-cache  # the layers (pyproject.toml [tool.importlinter], docs/decisions.md)
@@ -62,6 +72,7 @@ test: install-dev lint
 	$(BIN)/python manage.py makemigrations --check --dry-run
 	@if [ -f tests/video_js/package.json ] && command -v npm >/dev/null 2>&1; then npm ci --prefix tests/video_js --no-audit --no-fund; fi
 	@if [ -f tests/realtime_js/package.json ] && command -v npm >/dev/null 2>&1; then npm ci --prefix tests/realtime_js --no-audit --no-fund; fi
+	node --test tests/js/  # the browser apps' stores, formatting and words (Node's test runner)
 	CACHE_KEY_PREFIX=kiosk-test $(BIN)/pytest $(PYTEST_ARGS)
 
 # The production process set of the Procfile (web, worker, beat) on PostgreSQL + Redis.

@@ -30,7 +30,8 @@ export function settled() {
 export function api(method, path, body) {
   const request = send(method, path, body);
   inFlight.add(request);
-  request.finally(() => inFlight.delete(request)).catch(() => {});
+  // The caller handles the rejection; this copy only keeps the in-flight set right.
+  request.finally(() => inFlight.delete(request)).catch((error) => error);
   return request;
 }
 

@@ -1,30 +1,34 @@
-// The agent dashboard: sign-in, status, the live queue, the session view, my day, my tokens.
-// Everything comes from the public agent API and the agent's private real-time channel.
+// The agent dashboard: sign-in, status, the live queue, the session in hand, my day, my tokens.
+// Everything comes from the public agent API and the agent's private real-time channel, goes
+// into the one store (state.js) and is drawn by views.js.
+import { logFailure } from "../common/report.js";
+import { $$, announce, byId } from "../common/ui.js";
 import { del, get, onUnauthenticated, post, settled } from "./api.js";
-import { Queue } from "./queue.js";
+import { addCard, mergeSnapshot, removeCard } from "./queue-state.js";
 import { IncomingFeed } from "./realtime.js";
-import { SessionView } from "./session.js";
+import { keepMuted, readMuted, Ring } from "./ring.js";
+import { createSessionActions } from "./session.js";
 import { signIn } from "./signin.js";
-import { $, announce, clock, el, money, showError } from "./ui.js";
+import { createAgentStore } from "./state.js";
+import { renderAgent } from "./views.js";
+import { acceptRefusal, goneReason } from "./words.js";
 
-const config = JSON.parse($("#agent-config").textContent);
-const state = { user: null, feed: null, tab: "queue" };
-
-const queue = new Queue({ onAccept: accept });
+const config = JSON.parse(byId("agent-config").textContent);
+const store = createAgentStore({ muted: readMuted() });
+const ring = new Ring();
 // After a reload nobody signs in, so the first click or key press anywhere unlocks the ring.
-["pointerdown", "keydown"].forEach((type) =>
-  document.addEventListener(type, () => queue.unlockSound(), { once: true, capture: true }),
-);
-const sessionView = new SessionView({ onEnded: sessionEnded });
+["pointerdown", "keydown"].forEach((type) => document.addEventListener(type, () => ring.unlock(), { once: true, capture: true }));
+const session = createSessionActions(store, { announce, onEnded: sessionEnded });
+/** @type {IncomingFeed | null} */
+let feed = null;
+window.setInterval(() => store.set({ now: Date.now() }), 1000); // the waiting times tick
 
-function alertText(text) {
-  showError($("#alert"), text);
-}
+const alertText = (/** @type {string} */ text) => store.set({ alert: text });
 
 // --- signing in and out ---------------------------------------------------------------------
 async function boot() {
   try {
-    state.user = await get("/api/user");
+    store.set({ user: await get("/api/user") });
   } catch (error) {
     if (error.status !== 401) alertText(`The dashboard could not start: ${error.message}`);
     return askToSignIn("");
@@ -32,130 +36,132 @@ async function boot() {
   return startApp();
 }
 
+/** @param {string} reason */
 async function askToSignIn(reason) {
-  const user = await signIn(reason);
-  queue.unlockSound();
-  if (state.user && user.id !== state.user.id) return window.location.reload(); // someone else now
-  const resuming = state.user !== null;
-  state.user = user;
-  return resuming ? resume() : startApp();
+  const user = await signIn(store, reason);
+  ring.unlock();
+  const before = store.get().user;
+  if (before && user.id !== before.id) return window.location.reload(); // someone else now
+  store.set({ user });
+  return before ? resume() : startApp();
 }
 
 // A 401 in the middle of work: sign in again over the screen, then carry on where we were.
 let reauthenticating = false;
 onUnauthenticated(async () => {
-  if (reauthenticating || !state.user) return;
+  if (reauthenticating || !store.get().user) return;
   reauthenticating = true;
-  $("#app").inert = true;
-  if (state.feed) state.feed.stop();
+  store.set({ locked: true });
+  if (feed) feed.stop();
   await askToSignIn("Your session has ended. Sign in again to carry on: what is on screen is kept.");
   reauthenticating = false;
 });
 
 async function resume() {
-  $("#app").inert = false;
-  $("#app").hidden = false;
-  alertText("");
-  showUser();
+  store.set({ locked: false, started: true, alert: "" });
   startFeed();
-  if (sessionView.active) await sessionView.sync(); // the change that met the 401, sent now
+  if (store.get().session) await session.sync(); // the change that met the 401, sent now
   await restoreSession();
 }
 
 async function startApp() {
-  $("#app").hidden = false;
-  showUser();
+  store.set({ started: true });
   startFeed();
   await restoreSession();
-  $("#main").focus();
+  byId("main").focus();
+}
+
+/** A new card: it rings (unless muted) and is announced. @param {any} incoming */
+function arrived(incoming) {
+  if (!store.get().muted) ring.play();
+  announce(`New session from ${incoming.kiosk.name}, ${incoming.business.name}.`);
 }
 
 function startFeed() {
-  if (state.feed) state.feed.stop();
-  state.feed = new IncomingFeed({
+  if (feed) feed.stop();
+  feed = new IncomingFeed({
     config,
-    agentId: state.user.id,
-    onSnapshot: (sessions, askedAt) => queue.replace(sessions, askedAt),
-    onIncoming: (session) => queue.add(session),
-    onGone: (id, why) => queue.remove(id, why === "claimed" ? "taken by another agent" : "withdrawn by the kiosk"),
-    onState: (live) => {
-      const label = $("#live-state");
-      label.dataset.state = live;
-      label.textContent = live === "connected" ? "Live" : "Live updates unavailable: checking every 2 s";
+    agentId: store.get().user.id,
+    onSnapshot: (sessions, askedAt) => {
+      const { queue, added } = mergeSnapshot(store.get().queue, sessions, askedAt, Date.now());
+      store.set({ queue });
+      added.forEach(arrived);
     },
+    onIncoming: (incoming) => {
+      const before = store.get().queue;
+      store.set({ queue: addCard(before, incoming, Date.now()) });
+      if (store.get().queue !== before) arrived(incoming);
+    },
+    onGone: (id, why) => dropCard(id, goneReason(why)),
+    onState: (live) => store.set({ live }),
   });
-  state.feed.start();
+  feed.start();
 }
 
-$("#signout").addEventListener("click", async () => {
-  if (state.feed) state.feed.stop();
-  sessionView.pause();
+/** @param {string} id @param {string} [reason] said when given */
+function dropCard(id, reason) {
+  const card = store.get().queue.cards.find((c) => c.session.id === id);
+  if (!card) return;
+  store.set(({ queue }) => ({ queue: removeCard(queue, id, Date.now()) }));
+  if (reason) announce(`${card.session.kiosk.name}: ${reason}.`);
+}
+
+byId("signout").addEventListener("click", async () => {
+  if (feed) feed.stop();
+  session.pause();
   await settled();
   try {
     await post("/api/logout");
   } catch (error) {
-    /* signed out already */
+    if (error.status !== 401) logFailure("signing out", error); // a 401: signed out already
   }
   window.location.reload();
 });
 
 // --- status ---------------------------------------------------------------------------------
-function showUser() {
-  $("#agent-name").textContent = state.user.name || state.user.email;
-  $("#agent-status").value = state.user.agent_status;
-  $("#agent-status").dataset.status = state.user.agent_status;
-}
-
 async function refreshUser() {
   try {
-    state.user = await get("/api/user");
-    showUser();
+    store.set({ user: await get("/api/user") });
   } catch (error) {
-    /* a 401 goes to sign-in */
+    if (error.status !== 401) logFailure("reading who is signed in", error); // a 401 goes to sign-in
   }
 }
 
-$("#agent-status").addEventListener("change", async (event) => {
+byId("agent-status").addEventListener("change", async (event) => {
+  const select = /** @type {HTMLSelectElement} */ (event.target);
   try {
-    await post("/api/agent/status", { status: event.target.value });
-    announce(`Status: ${event.target.selectedOptions[0].textContent}.`);
+    await post("/api/agent/status", { status: select.value });
+    announce(`Status: ${select.selectedOptions[0].textContent}.`);
   } catch (error) {
     alertText(`The status was not changed: ${error.message}`);
   }
   await refreshUser(); // show what the server says
 });
 
-$("#mute").addEventListener("click", (event) => {
-  queue.setMuted(!queue.muted);
-  event.target.setAttribute("aria-pressed", queue.muted ? "true" : "false");
-  event.target.textContent = queue.muted ? "Unmute ring" : "Mute ring";
+byId("mute").addEventListener("click", () => {
+  const muted = !store.get().muted;
+  keepMuted(muted);
+  store.set({ muted });
 });
-$("#mute").setAttribute("aria-pressed", queue.muted ? "true" : "false");
-$("#mute").textContent = queue.muted ? "Unmute ring" : "Mute ring";
 
 // --- sessions -------------------------------------------------------------------------------
-async function accept(session) {
+/** @param {any} incoming a queue card's session */
+async function accept(incoming) {
   alertText("");
   try {
-    await post(`/api/sessions/${session.id}/accept`);
+    await post(`/api/sessions/${incoming.id}/accept`);
   } catch (error) {
-    if (error.code === "SESSION_ALREADY_ACCEPTED") {
-      queue.remove(session.id);
-      alertText(`${session.kiosk.name}: taken by another agent.`);
-    } else if (error.code === "AGENT_HAS_ACTIVE_SESSION") {
+    const words = acceptRefusal(error, incoming.kiosk.name);
+    if (["SESSION_ALREADY_ACCEPTED", "SESSION_ALREADY_ENDED", "SESSION_NOT_FOUND"].includes(error.code)) dropCard(incoming.id);
+    if (words) alertText(words);
+    if (error.code === "AGENT_HAS_ACTIVE_SESSION") {
       // Accepted elsewhere (another tab or device): show that session and the status it set.
-      alertText("You already have a session in progress: finish it before accepting another.");
       await restoreSession();
       await refreshUser();
-    } else if (error.code === "SESSION_ALREADY_ENDED" || error.code === "SESSION_NOT_FOUND") {
-      queue.remove(session.id);
-      alertText(`${session.kiosk.name}: the customer has left.`);
-    } else if (error.status !== 401) {
-      alertText(`The session could not be accepted: ${error.message}`);
     }
     return;
   }
-  queue.remove(session.id);
+  dropCard(incoming.id);
   await restoreSession();
   await refreshUser();
 }
@@ -165,63 +171,47 @@ async function restoreSession() {
     const current = await get("/api/sessions/current");
     if (current.session) return showSession(current.session, current.order);
   } catch (error) {
-    return;
+    // A 401 goes to sign-in; otherwise what is on screen stays until the next try.
+    if (error.status !== 401) logFailure("reading the session in hand", error);
+    return undefined;
   }
-  if (sessionView.active) sessionView.close();
-  showPanel(state.tab);
+  if (store.get().session) session.close();
+  return showPanel(store.get().tab);
 }
 
-function showSession(session, order) {
-  $("#session-result").hidden = true;
-  const opening = sessionView.open(session, order); // marks the view active at once
+/** @param {any} current @param {any} order */
+function showSession(current, order) {
+  store.set({ result: "" });
+  const opening = session.open(current, order); // marks the session in hand at once
   showPanel("queue");
-  announce(`Session with ${session.kiosk.name} started.`);
+  announce(`Session with ${current.kiosk.name} started.`);
   return opening;
 }
 
+/** @param {string} text */
 async function sessionEnded(text) {
-  alertText(""); // what was said about that session or the queue before it no longer holds
-  const result = $("#session-result");
-  result.textContent = text;
-  result.hidden = false;
+  store.set({ alert: "", result: text }); // what was said about that session or the queue before it no longer holds
   announce(text);
   showPanel("queue");
   await refreshUser();
-  if (state.feed) state.feed.pollOnce();
+  if (feed) feed.pollOnce();
 }
 
 // --- tabs: the queue (or the session), my sessions today, my tokens -------------------------
+/** @param {import("./state.js").AgentState["tab"]} tab */
 function showPanel(tab) {
-  state.tab = tab;
-  document.querySelectorAll(".tab").forEach((button) => {
-    if (button.dataset.tab === tab) button.setAttribute("aria-current", "page");
-    else button.removeAttribute("aria-current");
-  });
-  $("#queue").hidden = tab !== "queue" || sessionView.active;
-  $("#session").hidden = tab !== "queue" || !sessionView.active;
-  $("#history").hidden = tab !== "history";
-  $("#tokens").hidden = tab !== "tokens";
+  store.set({ tab });
   if (tab === "history") loadHistory();
   if (tab === "tokens") loadTokens();
 }
 
-document.querySelectorAll(".tab").forEach((button) => button.addEventListener("click", () => showPanel(button.dataset.tab)));
+$$(".tab").forEach((button) =>
+  button.addEventListener("click", () => showPanel(/** @type {any} */ (button.dataset.tab))),
+);
 
 async function loadHistory() {
   try {
-    const body = await get("/api/sessions/mine");
-    const rows = body.data.map((s) =>
-      el(
-        "tr",
-        { "data-session-id": s.id },
-        el("td", { text: clock(s.accepted_at) }),
-        el("td", { text: s.kiosk.name }),
-        el("td", { text: s.ended_at ? s.status : "in progress" }),
-        el("td", { text: s.total_cents === null ? "–" : money(s.total_cents, s.currency) }),
-      ),
-    );
-    $("#history-rows").replaceChildren(...rows);
-    $("#history-empty").hidden = rows.length > 0;
+    store.set({ history: (await get("/api/sessions/mine")).data });
   } catch (error) {
     if (error.status !== 401) alertText(`Your sessions could not be loaded: ${error.message}`);
   }
@@ -229,23 +219,13 @@ async function loadHistory() {
 
 async function loadTokens() {
   try {
-    const body = await get("/api/tokens");
-    const items = body.data.map((token) =>
-      el(
-        "li",
-        { "data-token-id": token.id },
-        el("span", { text: `${token.name} · created ${new Date(token.created_at).toLocaleDateString()}` }),
-        el("span", { class: "note", text: token.last_used_at ? ` · last used ${clock(token.last_used_at)}` : " · never used" }),
-        el("button", { type: "button", text: "Revoke", "aria-label": `Revoke ${token.name}`, onclick: () => revoke(token) }),
-      ),
-    );
-    $("#token-list").replaceChildren(...items);
-    $("#tokens-empty").hidden = items.length > 0;
+    store.set({ tokens: (await get("/api/tokens")).data });
   } catch (error) {
     if (error.status !== 401) alertText(`Your tokens could not be loaded: ${error.message}`);
   }
 }
 
+/** @param {any} token */
 async function revoke(token) {
   try {
     await del(`/api/tokens/${token.id}`);
@@ -256,4 +236,5 @@ async function revoke(token) {
   loadTokens();
 }
 
+renderAgent(store, { accept, choose: session.choose, change: session.change, revoke }, announce);
 boot();

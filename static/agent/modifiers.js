@@ -1,8 +1,14 @@
 // The modifier dialog: a native modal <dialog> (focus stays inside it, Escape closes it) that
 // enforces each group's required/min/max before the item can be added.
-import { $, el, money, showError } from "./ui.js";
+import { money } from "../common/format.js";
+import { byId, el, showError } from "../common/ui.js";
 
-function rule(group) {
+/**
+ * @typedef {{id: string, name: string, required: boolean, min: number, max: number | null, options: Array<{id: string, name: string, price_cents: number}>}} ModifierGroup
+ */
+
+/** A group's rule in words. @param {ModifierGroup} group */
+export function rule(group) {
   const min = group.required ? Math.max(1, group.min) : group.min;
   if (group.max === 1) return min ? "choose one" : "optional, at most one";
   if (min && group.max) return min === group.max ? `choose ${min}` : `choose ${min} to ${group.max}`;
@@ -12,11 +18,11 @@ function rule(group) {
 
 export class ModifierDialog {
   constructor() {
-    this.dialog = $("#modifier-dialog");
+    this.dialog = byId("modifier-dialog", HTMLDialogElement);
     this.resolve = null;
-    $("#modifier-cancel").addEventListener("click", () => this.close());
+    byId("modifier-cancel").addEventListener("click", () => this.close());
     this.dialog.addEventListener("close", () => this.settle(null));
-    $("#modifier-form").addEventListener("submit", (event) => {
+    byId("modifier-form").addEventListener("submit", (event) => {
       event.preventDefault();
       this.submit();
     });
@@ -24,9 +30,9 @@ export class ModifierDialog {
 
   ask(item) {
     this.item = item;
-    $("#modifier-title").textContent = item.name;
-    showError($("#modifier-error"), "");
-    const groups = $("#modifier-groups");
+    byId("modifier-title").textContent = item.name;
+    showError(byId("modifier-error"), "");
+    const groups = byId("modifier-groups");
     groups.replaceChildren(
       ...item.modifier_groups.map((group) => {
         const single = group.max === 1;
@@ -57,21 +63,13 @@ export class ModifierDialog {
   }
 
   submit() {
-    const optionIds = [];
-    const labels = [];
-    const problems = [];
-    for (const group of this.item.modifier_groups) {
-      const checked = [...this.dialog.querySelectorAll(`input[name="group-${group.id}"]:checked`)];
-      const min = group.required ? Math.max(1, group.min) : group.min;
-      if (checked.length < min) problems.push(`${group.name}: ${rule(group)}.`);
-      if (group.max && checked.length > group.max) problems.push(`${group.name}: at most ${group.max}.`);
-      checked.forEach((input) => {
-        optionIds.push(input.value);
-        labels.push({ group: group.name, value: input.dataset.label });
-      });
-    }
+    const checkedIn = (/** @type {ModifierGroup} */ group) =>
+      /** @type {HTMLInputElement[]} */ ([...this.dialog.querySelectorAll(`input[name="group-${group.id}"]:checked`)]).map(
+        (input) => ({ id: input.value, name: input.dataset.label }),
+      );
+    const { optionIds, labels, problems } = checkChoices(this.item.modifier_groups, checkedIn);
     if (problems.length) {
-      showError($("#modifier-error"), problems.join(" "));
+      showError(byId("modifier-error"), problems.join(" "));
       return;
     }
     this.settle({ optionIds, labels });
@@ -89,4 +87,29 @@ export class ModifierDialog {
     if (this.dialog.open) this.dialog.close();
     this.settle(null);
   }
+}
+
+/**
+ * The options ticked, checked against each group's rule.
+ * @param {ModifierGroup[]} groups
+ * @param {(group: ModifierGroup) => Array<{id: string, name: string}>} checkedIn the options ticked in a group
+ */
+export function checkChoices(groups, checkedIn) {
+  /** @type {string[]} */
+  const optionIds = [];
+  /** @type {Array<{group: string, value: string}>} */
+  const labels = [];
+  /** @type {string[]} */
+  const problems = [];
+  for (const group of groups) {
+    const checked = checkedIn(group);
+    const min = group.required ? Math.max(1, group.min) : group.min;
+    if (checked.length < min) problems.push(`${group.name}: ${rule(group)}.`);
+    if (group.max && checked.length > group.max) problems.push(`${group.name}: at most ${group.max}.`);
+    checked.forEach((option) => {
+      optionIds.push(option.id);
+      labels.push({ group: group.name, value: option.name });
+    });
+  }
+  return { optionIds, labels, problems };
 }

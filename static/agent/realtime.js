@@ -2,10 +2,16 @@
 // fallback: while the socket is not connected and subscribed, GET /api/sessions/incoming runs
 // every `pollSeconds`, and stops as soon as the channel is live again.
 import { get, readCookie } from "./api.js";
+import { logFailure } from "../common/report.js";
 
 export class IncomingFeed {
   constructor({ config, agentId, onSnapshot, onIncoming, onGone, onState }) {
-    Object.assign(this, { config, agentId, onSnapshot, onIncoming, onGone, onState });
+    this.config = config;
+    this.agentId = agentId;
+    this.onSnapshot = onSnapshot;
+    this.onIncoming = onIncoming;
+    this.onGone = onGone;
+    this.onState = onState;
     this.live = false;
     this.pollTimer = null;
     this.pusher = null;
@@ -43,6 +49,7 @@ export class IncomingFeed {
         channelAuthorization: { customHandler: (params, callback) => this.authorize(params, callback) },
       });
     } catch (error) {
+      logFailure("starting the live link (polling meanwhile)", error);
       this.setLive(false, "unavailable");
       return;
     }
@@ -79,6 +86,7 @@ export class IncomingFeed {
       if (!response.ok) throw new Error(`channel authorization answered ${response.status}`);
       callback(null, await response.json());
     } catch (error) {
+      logFailure("signing the live link's subscription", error);
       callback(error, null);
     }
   }
@@ -129,6 +137,7 @@ export class IncomingFeed {
       this.onSnapshot(body.sessions, askedAt);
     } catch (error) {
       // A 401 is handled by the sign-in flow; other failures wait for the next round.
+      if (error.status !== 401) logFailure("polling the queue", error);
     }
   }
 }

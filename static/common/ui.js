@@ -1,7 +1,31 @@
-// DOM helpers both browser apps use (the agent dashboard imports them, the kiosk app loads them
-// from the API server's /static/common/ at start: see static/kiosk/vendor.js).
-export const $ = (selector, root = document) => root.querySelector(selector);
+// DOM helpers both browser apps' UI modules use (imported from here by both; the kiosk's code is
+// loaded from the API server's /static/, see static/kiosk/main.js).
+/** All elements matching a selector. @type {(selector: string, root?: ParentNode) => HTMLElement[]} */
+export const $$ = (selector, root = document) => /** @type {HTMLElement[]} */ ([...root.querySelectorAll(selector)]);
 
+/**
+ * The element with this id, of this kind (HTMLElement unless said), so the type checker knows an
+ * <input> has a value and a <dialog> a showModal; a missing one is a bug in the page, said at
+ * once rather than as a null later.
+ * @template {HTMLElement} E
+ * @param {string} id
+ * @param {{new (): E, prototype: E}} [kind]
+ * @returns {E}
+ */
+export function byId(id, kind = /** @type {any} */ (HTMLElement)) {
+  const node = document.getElementById(id);
+  if (!(node instanceof kind)) throw new Error(`the page has no ${kind.name} #${id}`);
+  return node;
+}
+
+/**
+ * A new element: attributes (`text` is its text, `on…` a listener, false/null/undefined left
+ * out) and children (null/undefined/false left out).
+ * @param {string} tag
+ * @param {Record<string, any>} [attributes]
+ * @param {...(Node | string | null | undefined | false | Array<Node | string | null | undefined | false>)} children
+ * @returns {HTMLElement}
+ */
 export function el(tag, attributes = {}, ...children) {
   const node = document.createElement(tag);
   for (const [name, value] of Object.entries(attributes)) {
@@ -16,17 +40,11 @@ export function el(tag, attributes = {}, ...children) {
   return node;
 }
 
-export function money(cents, currency = "USD") {
-  try {
-    return new Intl.NumberFormat(undefined, { style: "currency", currency }).format(cents / 100);
-  } catch (unknownCurrency) {
-    return (cents / 100).toFixed(2) + " " + currency;
-  }
-}
+export { money } from "./format.js";
 
 // Status messages go to a polite live region (#announcer), so screen readers hear them.
 export function announce(text) {
-  const region = $("#announcer");
+  const region = byId("announcer");
   region.textContent = "";
   window.setTimeout(() => (region.textContent = text), 30);
 }

@@ -3,6 +3,7 @@
 // refreshed before it expires. When the provider cannot be reached the call reports
 // "unavailable" with the error and tries again every RETRY_SECONDS; the app words every state
 // through its onState callback (the rest of its screen carries on).
+import { logFailure, reasonOf } from "./report.js";
 import { loadScript } from "./scripts.js";
 
 export const RETRY_SECONDS = 30;
@@ -24,7 +25,7 @@ function withTimeout(promise, seconds, what) {
 }
 
 // The words for a failure: the error's message, else its code.
-export const reasonOf = (error) => (error && (error.message || error.code)) || "unknown error";
+export { reasonOf };
 
 export class VideoCall {
   // pane: gets data-state and data-refreshed-at; localVideo, remoteVideo: where tracks play;
@@ -32,8 +33,29 @@ export class VideoCall {
   // its token endpoints; onState(state, {error, stage, retrySeconds}) with state idle,
   // connecting, connected or unavailable (stage token, join or remote); onMedia(live): the
   // local tracks are published (true) or gone (false).
+  /**
+   * @param {object} options
+   * @param {HTMLElement} options.pane
+   * @param {HTMLElement} options.localVideo
+   * @param {HTMLElement} options.remoteVideo
+   * @param {string} options.sdkUrl
+   * @param {(path: string) => Promise<any>} options.get
+   * @param {(path: string, body?: object) => Promise<any>} options.post
+   * @param {(channel: string) => string} options.tokenUrl
+   * @param {string} options.refreshUrl
+   * @param {(state: "idle" | "connecting" | "connected" | "unavailable", detail: {error?: unknown, stage?: string, retrySeconds: number}) => void} options.onState
+   * @param {(live: boolean) => void} [options.onMedia]
+   */
   constructor({ pane, localVideo, remoteVideo, sdkUrl, get, post, tokenUrl, refreshUrl, onState, onMedia }) {
-    Object.assign(this, { pane, localVideo, remoteVideo, sdkUrl, get, post, tokenUrl, refreshUrl, onState });
+    this.pane = pane;
+    this.localVideo = localVideo;
+    this.remoteVideo = remoteVideo;
+    this.sdkUrl = sdkUrl;
+    this.get = get;
+    this.post = post;
+    this.tokenUrl = tokenUrl;
+    this.refreshUrl = refreshUrl;
+    this.onState = onState;
     this.onMedia = onMedia || (() => {});
     this.channel = null;
     this.token = null;
@@ -81,6 +103,7 @@ export class VideoCall {
       if (this.client && this.client.connectionState === "CONNECTED") await this.client.renewToken(token.token);
       this.scheduleRefresh();
     } catch (error) {
+      logFailure("refreshing the video token (trying again in 5 s)", error);
       if (channel === this.channel && error.status !== 401) this.refreshTimer = window.setTimeout(() => this.refresh(), 5000);
     }
   }
@@ -125,8 +148,8 @@ export class VideoCall {
     this.tracks.forEach((track) => {
       try {
         track.close();
-      } catch (ignored) {
-        /* already closed */
+      } catch (error) {
+        logFailure("closing a camera or microphone track", error);
       }
     });
     this.tracks = [];
@@ -136,8 +159,8 @@ export class VideoCall {
     if (client) {
       try {
         await client.leave();
-      } catch (ignored) {
-        /* never joined */
+      } catch (error) {
+        logFailure("leaving the video channel", error);
       }
     }
   }

@@ -2,15 +2,15 @@
 // every call carries the device headers (no cookies), and errors are ApiError (the shared
 // static/common/http.js turns the error envelope into words). A 401 DEVICE_TOKEN_INVALID and a
 // lost network are announced to listeners (main.js decides what to do).
+import { ApiError, sendJson } from "../common/http.js";
 import { device } from "./device.js";
 import { config } from "./settings.js";
-import { shared } from "./vendor.js";
 
-const http = await shared("http.js");
-export const ApiError = http.ApiError;
-export { config };
+export { ApiError, config };
 
+/** @type {{unpaired: Array<(error: ApiError) => void>, network: Array<(reachable: boolean) => void>}} */
 const listeners = { unpaired: [], network: [] };
+/** @param {"unpaired" | "network"} event @param {(payload: any) => void} handler */
 export function on(event, handler) {
   listeners[event].push(handler);
 }
@@ -24,7 +24,7 @@ export async function api(method, path, body, { signed = true } = {}) {
   const headers = signed ? device.headers() : {};
   const unreachable = "The service cannot be reached.";
   try {
-    const data = await http.sendJson(url(path), { method, headers, body, credentials: "omit", unreachable });
+    const data = await sendJson(url(path), { method, headers, body, credentials: "omit", unreachable });
     emit("network", true);
     return data;
   } catch (error) {

@@ -1,29 +1,39 @@
-// The live cart: exactly what the server says the order is (OrderUpdated, or GET .../order after
-// a reconnect): lines with their modifiers and notes, subtotal, tax and total.
-import { $, el, money } from "./ui.js";
+// The live cart as the customer reads it: exactly what the server says the order is
+// (OrderUpdated, or GET .../order after a reconnect). Pure, unit-tested (tests/js/kiosk-cart.test.js);
+// views.js draws it.
+import { money } from "../common/format.js";
 
-export function renderCart(order) {
+/**
+ * @typedef {{id: string, name: string, quantity: number, unit_price_cents: number, notes?: string,
+ *   modifiers: Array<{group: string, value: string}>}} OrderLine
+ * @typedef {{lines?: OrderLine[], currency?: string, subtotal_cents?: number, tax_cents?: number,
+ *   total_cents?: number, updated_at?: string, status?: string, order_number?: string | null}} Order
+ * @typedef {{id: string, quantity: string, name: string, price: string, modifiers: string, notes: string}} CartLine
+ * @typedef {{lines: CartLine[], empty: boolean, subtotal: string, tax: string, total: string, updatedAt: string}} CartView
+ */
+
+/**
+ * @param {Order | null} order
+ * @param {string} [locale] undefined: the browser's
+ * @returns {CartView}
+ */
+export function cartView(order, locale = undefined) {
   const lines = (order && order.lines) || [];
   const currency = (order && order.currency) || "USD";
-  $("#cart-lines").replaceChildren(
-    ...lines.map((line) =>
-      el(
-        "li",
-        { class: "line", "data-line-id": line.id },
-        el("span", { class: "quantity", text: `${line.quantity} ×` }),
-        el("span", { class: "name", text: line.name }),
-        el("span", { class: "price", text: money(line.unit_price_cents * line.quantity, currency) }),
-        line.modifiers.length
-          ? el("span", { class: "modifiers", text: line.modifiers.map((m) => `${m.group}: ${m.value}`).join(", ") })
-          : null,
-        line.notes ? el("span", { class: "notes", text: line.notes }) : null,
-      ),
-    ),
-  );
-  $("#cart-empty").hidden = lines.length > 0;
-  const amount = (cents) => (lines.length ? money(cents, currency) : "–");
-  $("#cart-subtotal").textContent = amount(order ? order.subtotal_cents : 0);
-  $("#cart-tax").textContent = amount(order ? order.tax_cents : 0);
-  $("#cart-total").textContent = amount(order ? order.total_cents : 0);
-  $("#cart-lines").dataset.updatedAt = (order && order.updated_at) || "";
+  const amount = (/** @type {number | undefined} */ cents) => (lines.length ? money(cents || 0, currency, locale) : "–");
+  return {
+    lines: lines.map((line) => ({
+      id: line.id,
+      quantity: `${line.quantity} ×`,
+      name: line.name,
+      price: money(line.unit_price_cents * line.quantity, currency, locale),
+      modifiers: line.modifiers.map((m) => `${m.group}: ${m.value}`).join(", "),
+      notes: line.notes || "",
+    })),
+    empty: lines.length === 0,
+    subtotal: amount(order ? order.subtotal_cents : 0),
+    tax: amount(order ? order.tax_cents : 0),
+    total: amount(order ? order.total_cents : 0),
+    updatedAt: (order && order.updated_at) || "",
+  };
 }

@@ -16,6 +16,7 @@ function load() {
   try {
     return JSON.parse(window.localStorage.getItem(KEY)) || {};
   } catch (unreadable) {
+    console.warn(`this device's stored pairing is unreadable, starting unpaired: ${unreadable}`);
     return {};
   }
 }

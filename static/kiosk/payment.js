@@ -6,8 +6,9 @@
 //   - live: the processor's own browser library, loaded from the processor at run time (as
 //     processors require), against the owner's connected account (`processor_account`);
 //   - demo: the demo processor served by the project (no money moves).
-import { config, url } from "./api.js";
-import { el } from "./ui.js";
+import { el } from "../common/ui.js";
+import { url } from "./api.js";
+import { config } from "./settings.js";
 import { loadScript } from "./vendor.js";
 
 export class CardDeclined extends Error {}
@@ -28,14 +29,15 @@ class DemoCardPayment {
     this.notice = processor.notice || "Demo payments: no money moves.";
   }
 
+  /** @param {HTMLElement} container */
   mount(container) {
-    this.input = el("input", {
+    this.input = /** @type {HTMLInputElement} */ (el("input", {
       id: "card-number",
       name: "card_number",
       inputmode: "numeric",
       autocomplete: "off",
       maxlength: "23",
-    });
+    }));
     // Demo cards are one tap away: typing 16 digits on a tablet is no way to try a demo.
     const fill = (number) => () => {
       this.input.value = number;
@@ -76,6 +78,10 @@ class DemoCardPayment {
     return body;
   }
 
+  clear() {
+    if (this.input) this.input.value = "";
+  }
+
   unmount() {
     this.input = null;
   }
@@ -109,6 +115,10 @@ class ProcessorPayment {
       throw new Error(result.error.message);
     }
     return result.paymentIntent;
+  }
+
+  clear() {
+    // The processor's own card field says what went wrong and keeps what was typed.
   }
 
   unmount() {

@@ -3,6 +3,7 @@
 // owner's dashboard sees it live. Channel names and the app key come from
 // GET /api/public/broadcasting/channels; subscriptions are signed by the kiosk auth endpoint with
 // the device headers. `onLive(true|false)` tells the session whether it must poll instead.
+import { logFailure } from "../common/report.js";
 import { config, get, url } from "./api.js";
 import { device } from "./device.js";
 import { loadScript, PUSHER_JS, staticUrl } from "./vendor.js";
@@ -18,7 +19,8 @@ const SESSION_EVENTS = [
 
 export class KioskRealtime {
   constructor({ onEvent, onLive }) {
-    Object.assign(this, { onEvent, onLive });
+    this.onEvent = onEvent;
+    this.onLive = onLive;
     this.pusher = null;
     this.live = false;
     this.everLive = false;
@@ -31,6 +33,7 @@ export class KioskRealtime {
       channels = await get("/api/public/broadcasting/channels");
       Pusher = await loadScript(staticUrl(PUSHER_JS), "Pusher");
     } catch (error) {
+      logFailure("starting the real-time link (polling meanwhile)", error);
       this.setLive(false);
       this.retryTimer = window.setTimeout(() => this.start(), 15_000); // polling covers meanwhile
       return;
@@ -71,6 +74,7 @@ export class KioskRealtime {
       if (!response.ok) throw new Error(`channel authorization answered ${response.status}`);
       callback(null, await response.json());
     } catch (error) {
+      logFailure("signing a real-time subscription", error);
       callback(error, null);
     }
   }

@@ -1,274 +1,242 @@
 // One customer's session, from start to thank-you (or to a polite end): waiting for an agent,
 // the agent and the video, the live cart, and the payment step. Real-time events drive it while
 // the kiosk channel is live; otherwise GET poll_url runs every `pollSeconds` (spec rule 1) and
-// says the same. After a reconnect the status and the order are read again.
-import { ApiError, config, get, post } from "./api.js";
-import { renderCart } from "./cart.js";
+// says the same. After a reconnect the status and the order are read again. Everything it learns
+// goes into the store as the server said it; views.js draws it.
+import { ApiError } from "../common/http.js";
+import { logFailure } from "../common/report.js";
+import { get, post } from "./api.js";
 import { device } from "./device.js";
 import { CardDeclined, paymentMethodFor } from "./payment.js";
-import { $, announce, money, showError, showScreen } from "./ui.js";
-import { KioskVideo } from "./video.js";
+import { NO_SESSION } from "./state.js";
+import { agentJustArrived, destinationOf, isOpen, paidOrderNumber, paymentWithdrawn } from "./status.js";
+import { agentHere, declined, ending } from "./words.js";
 
-const OPEN = new Set(["pending", "active", "payment"]);
+/**
+ * @typedef {import("./state.js").KioskState} KioskState
+ * @typedef {import("./state.js").StatusBody} StatusBody
+ * @typedef {"thanks" | "ended" | "cancelled"} Finish
+ */
 
-// What the customer reads when the session ends without a payment (by end_reason).
-const ENDINGS = {
-  timed_out: ["Sorry, nobody could answer", "All our team members are busy right now. Please try again in a few minutes."],
-  customer_abandoned: ["Thank you for visiting", "Your session has ended. We hope to see you again soon."],
-  refused_service: ["We are sorry", "We cannot take this order here. Please ask a member of staff for help."],
-  technical_issue: ["Sorry, something went wrong", "We had a technical problem. Please start again, or ask a member of staff."],
-  completed: ["Thank you for visiting", "Your session has ended."],
-};
+/**
+ * @param {object} deps
+ * @param {import("../common/store.js").Store<KioskState>} deps.store
+ * @param {{pollSeconds: number}} deps.config
+ * @param {{start(channel: string): unknown, stop(): unknown}} deps.video
+ * @param {HTMLElement} deps.paymentForm where the payment method draws its card fields
+ * @param {(text: string) => void} deps.announce
+ * @param {(how: Finish) => void} deps.onFinished
+ */
+export function createSession({ store, config, video, paymentForm, announce, onFinished }) {
+  /** @type {ReturnType<typeof setInterval> | null} */
+  let pollTimer = null;
+  /** @type {ReturnType<typeof paymentMethodFor> | null} the card fields on screen (a widget, not state) */
+  let method = null;
+  const state = store.get;
+  const id = () => state().sessionId;
+  const open = () => id() !== null && isOpen(state().status && state().status.status);
 
-export class KioskSession {
-  constructor({ onFinished }) {
-    this.onFinished = onFinished;
-    this.video = new KioskVideo();
-    this.reset();
+  function updatePolling() {
+    const wanted = open() && !state().live;
+    if (wanted && !pollTimer) {
+      pollTimer = setInterval(refresh, config.pollSeconds * 1000);
+    } else if (!wanted && pollTimer) {
+      clearInterval(pollTimer);
+      pollTimer = null;
+    }
   }
 
-  reset() {
-    this.id = null;
-    this.status = null;
-    this.pollUrl = null;
-    this.payment = null;
-    this.method = null;
-    this.live = false;
-    window.clearInterval(this.pollTimer);
-    this.pollTimer = null;
-  }
-
-  get open() {
-    return this.id !== null && OPEN.has(this.status);
-  }
-
-  async start(locale) {
+  /** @param {string} locale */
+  async function start(locale) {
     let started;
     try {
       started = await post("/api/public/sessions/start", { device_id: device.id, customer_locale: locale });
     } catch (error) {
-      if (error.code === "SESSION_IN_PROGRESS" && error.details.session_id) return this.resume(error.details.session_id);
+      if (error.code === "SESSION_IN_PROGRESS" && error.details.session_id) return resume(error.details.session_id);
       throw error;
     }
-    this.id = started.session_id;
-    this.pollUrl = started.poll_url;
-    this.status = null;
-    this.applyStatus(started);
-    this.updatePolling();
+    store.set({ sessionId: started.session_id, status: null, pollUrl: started.poll_url });
+    applyStatus(started);
+    updatePolling();
   }
 
-  async resume(id) {
-    this.id = id;
-    this.pollUrl = `/api/public/sessions/${id}/status`;
-    await this.refresh();
-    this.updatePolling();
+  /** @param {string} sessionId */
+  async function resume(sessionId) {
+    store.set({ sessionId, status: null, pollUrl: `/api/public/sessions/${sessionId}/status` });
+    await refresh();
+    updatePolling();
   }
 
-  // The channel went live or dropped; after a reconnect anything missed is read again.
-  setLive(live, reconnected) {
-    this.live = live;
-    this.updatePolling();
-    if (this.open && (reconnected || live)) this.refresh();
+  /** The channel went live or dropped; after a reconnect anything missed is read again. @param {boolean} live @param {boolean} reconnected */
+  function setLive(live, reconnected) {
+    store.set({ live });
+    updatePolling();
+    if (open() && (reconnected || live)) refresh();
   }
 
-  updatePolling() {
-    const wanted = this.open && !this.live;
-    if (wanted && !this.pollTimer) {
-      this.pollTimer = window.setInterval(() => this.refresh(), config.pollSeconds * 1000);
-    } else if (!wanted && this.pollTimer) {
-      window.clearInterval(this.pollTimer);
-      this.pollTimer = null;
-    }
-  }
-
-  async refresh() {
-    const id = this.id;
-    if (!id) return;
+  async function refresh() {
+    const sessionId = id();
+    if (!sessionId) return;
     try {
-      const status = await get(this.pollUrl);
-      if (id !== this.id) return;
-      if (status.status !== "pending") this.showOrder(await get(`/api/public/sessions/${id}/order`));
-      if (status.status === "payment") await this.readPayment();
-      this.applyStatus(status);
+      const status = await get(state().pollUrl);
+      if (sessionId !== id()) return;
+      if (status.status !== "pending") store.set({ order: await get(`/api/public/sessions/${sessionId}/order`) });
+      if (status.status === "payment") await readPayment();
+      applyStatus(status);
     } catch (error) {
-      // 401 goes back to pairing and a lost network shows the banner (main.js); else next round.
+      // A 401 goes back to pairing and a lost network shows the banner (app.js); else next round.
+      logFailure("reading the session", error);
     }
   }
 
-  async readPayment() {
-    const payment = await get(`/api/public/sessions/${this.id}/payment`);
-    if (!this.payment || this.payment.client_secret !== payment.client_secret) this.enterPayment(payment);
-    if (payment.status === "failed" && this.payment.state !== "declined") this.declined(payment.failure_message);
+  async function readPayment() {
+    const payment = await get(`/api/public/sessions/${id()}/payment`);
+    const shown = state().payment;
+    if (!shown || shown.client_secret !== payment.client_secret) enterPayment(payment);
+    if (payment.status === "failed" && state().payment.state !== "declined") refused(payment.failure_message);
   }
 
-  onEvent(name, data) {
-    if (!this.id || (data.session_id && data.session_id !== this.id)) return;
-    if (name === "SessionStatusChanged") this.applyStatus(data);
-    else if (name === "OrderUpdated") this.showOrder(data);
-    else if (name === "PaymentRequested") this.readPayment().catch(() => this.enterPayment(data));
-    else if (name === "PaymentFailed") this.declined(data.message);
-    else if (name === "PaymentCancelled") this.leavePayment();
-    else if (name === "PaymentSucceeded") this.thankYou(data.order_number, data.total_cents);
+  /** A real-time event of the kiosk's channel. @param {string} name @param {any} data */
+  function onEvent(name, data) {
+    if (!id() || (data.session_id && data.session_id !== id())) return;
+    if (name === "SessionStatusChanged") applyStatus(data);
+    else if (name === "OrderUpdated") store.set({ order: data });
+    else if (name === "PaymentRequested")
+      readPayment().catch((error) => {
+        logFailure("reading the requested payment", error); // the event itself says enough to pay
+        enterPayment(data);
+      });
+    else if (name === "PaymentFailed") refused(data.message);
+    else if (name === "PaymentCancelled") leavePayment();
+    else if (name === "PaymentSucceeded") thankYou(data.order_number, data.total_cents);
   }
 
-  applyStatus(body) {
-    const previous = this.status;
-    this.status = body.status;
-    if (body.status === "pending") {
-      showScreen("waiting");
-    } else if (body.status === "active" || body.status === "payment") {
-      this.showAgent(body);
-      if (body.status === "active" && previous === "payment") this.leavePayment();
-      if (previous === "pending" || previous === null) announce(`${body.agent ? body.agent.name : "Someone"} is here to help you.`);
-    } else if (body.status === "completed") {
-      if (document.body.dataset.screen !== "thanks") this.completedWithoutEvent();
+  /** @param {StatusBody} body */
+  function applyStatus(body) {
+    const previous = state().status ? state().status.status : null;
+    store.set({ status: body });
+    const destination = destinationOf(body.status);
+    if (destination === "waiting") {
+      store.set({ screen: "waiting" });
+    } else if (destination === "session") {
+      store.set({ screen: "session" });
+      video.start(body.video_channel || id());
+      if (paymentWithdrawn(previous, body.status)) leavePayment();
+      if (agentJustArrived(previous, body.status)) announce(agentHere(body.agent && body.agent.name));
+    } else if (destination === "completed") {
+      if (state().screen !== "thanks") completedWithoutEvent();
     } else {
-      this.ended(body.end_reason);
+      ended(body.end_reason);
     }
-    this.updatePolling();
+    updatePolling();
   }
 
-  showAgent(body) {
-    const agent = body.agent || { name: "Our team" };
-    $("#agent-name").textContent = agent.name;
-    const avatar = $("#agent-avatar");
-    avatar.hidden = !agent.avatar_url;
-    if (agent.avatar_url) avatar.src = agent.avatar_url;
-    if (document.body.dataset.screen !== "session") showScreen("session");
-    this.video.start(body.video_channel || this.id);
-  }
-
-  showOrder(order) {
-    this.order = order;
-    renderCart(order);
-  }
-
-  enterPayment(payment) {
-    if (this.method) this.method.unmount();
-    this.payment = { ...payment, state: "ready" };
-    this.method = paymentMethodFor(payment);
-    const box = $("#payment");
-    box.hidden = false;
-    $("#leave-session").hidden = true; // only the agent may cancel a payment
-    box.dataset.mode = this.method.mode;
-    $("#payment-demo-note").hidden = !this.method.notice;
-    $("#payment-demo-note").textContent = this.method.notice;
-    $("#payment-amount").textContent = `To pay: ${money(payment.amount_cents, payment.currency)}`;
-    this.setPaymentState("ready", "");
-    const form = $("#payment-form");
-    Promise.resolve(this.method.mount(form))
+  /** @param {any} payment GET .../payment or PaymentRequested */
+  function enterPayment(payment) {
+    if (method) method.unmount();
+    const chosen = paymentMethodFor(payment);
+    method = chosen;
+    store.set({
+      payment: { ...payment, state: "ready", stateText: "", error: "", mode: chosen.mode, notice: chosen.notice, mounted: false },
+    });
+    Promise.resolve(chosen.mount(paymentForm))
       .then(() => {
-        const button = document.createElement("button");
-        button.id = "pay";
-        button.type = "button";
-        button.className = "primary huge";
-        button.textContent = "Pay";
-        button.addEventListener("click", () => this.pay());
-        form.append(button);
+        if (method === chosen) setPayment({ mounted: true });
       })
-      .catch((error) => this.setPaymentState("error", "", `Card payment cannot start: ${error.message}`));
+      .catch((error) => setPayment({ state: "error", stateText: "", error: `Card payment cannot start: ${error.message}` }));
     announce("Please pay by card.");
   }
 
-  setPaymentState(state, text, error = "") {
-    $("#payment").dataset.state = state;
-    if (this.payment) this.payment.state = state;
-    $("#payment-state").textContent = text;
-    showError($("#payment-error"), error);
-    const button = $("#pay");
-    if (button) button.disabled = state === "processing";
+  /** @param {Partial<import("./state.js").Payment>} change */
+  function setPayment(change) {
+    store.set(({ payment }) => ({ payment: payment && { ...payment, ...change } }));
   }
 
-  async pay() {
-    if (!this.method || this.payment.state === "processing") return;
-    this.setPaymentState("processing", "Processing your card…");
+  async function pay() {
+    const payment = state().payment;
+    if (!method || !payment || payment.state === "processing") return;
+    setPayment({ state: "processing", stateText: "Processing your card…", error: "" });
     try {
-      await this.method.pay();
+      await method.pay();
       // Accepted by the processor: the service confirms through PaymentSucceeded (or the status).
-      if (this.payment && this.payment.state === "processing") this.setPaymentState("processing", "Confirming your payment…");
-      if (!this.live) window.setTimeout(() => this.refresh(), 500);
+      if (state().payment && state().payment.state === "processing") setPayment({ stateText: "Confirming your payment…" });
+      if (!state().live) setTimeout(refresh, 500);
     } catch (error) {
-      if (error instanceof CardDeclined) this.declined(error.message);
-      else this.setPaymentState("ready", "", `${error.message} Please try again.`);
+      if (error instanceof CardDeclined) refused(error.message);
+      else setPayment({ state: "ready", stateText: "", error: `${error.message} Please try again.` });
     }
   }
 
-  declined(message) {
-    if (!this.payment) return;
-    const reason = message && !/declined/i.test(message) ? ` (${message})` : "";
-    this.setPaymentState("declined", "", `Card declined, try another card.${reason}`);
-    const input = $("#card-number");
-    if (input) input.value = "";
+  /** The card was declined. @param {string | null | undefined} message */
+  function refused(message) {
+    if (!state().payment) return;
+    setPayment({ state: "declined", stateText: "", error: declined(message) });
+    if (method) method.clear();
     announce("Card declined, try another card.");
   }
 
-  leavePayment() {
-    if (this.method) this.method.unmount();
-    this.method = null;
-    this.payment = null;
-    $("#payment").hidden = true;
-    $("#leave-session").hidden = false;
-    $("#payment-form").replaceChildren();
-    showError($("#payment-error"), "");
+  function leavePayment() {
+    if (method) method.unmount();
+    method = null;
+    paymentForm.replaceChildren();
+    store.set({ payment: null });
   }
 
-  async completedWithoutEvent() {
-    const id = this.id;
+  async function completedWithoutEvent() {
+    const sessionId = id();
     try {
-      const order = await get(`/api/public/sessions/${id}/order`);
-      if (id !== this.id) return undefined; // PaymentSucceeded came first and said it all
-      if (order.status && order.status !== "failed" && order.order_number) {
-        return this.thankYou(order.order_number, order.total_cents);
-      }
+      const order = await get(`/api/public/sessions/${sessionId}/order`);
+      if (sessionId !== id()) return; // PaymentSucceeded came first and said it all
+      const number = paidOrderNumber(order);
+      if (number) return thankYou(number, order.total_cents);
     } catch (error) {
-      /* the ending below still shows */
+      logFailure("reading the paid order", error); // the ending below still shows
     }
-    return id === this.id ? this.ended("completed") : undefined;
+    if (sessionId === id()) ended("completed");
   }
 
-  thankYou(orderNumber, totalCents) {
-    if (!this.id) return;
-    const currency = (this.order && this.order.currency) || (this.payment && this.payment.currency) || "USD";
-    $("#thanks-demo-note").hidden = !(this.method && this.method.mode === "demo");
-    this.close();
-    $("#order-number").textContent = orderNumber;
-    $("#thanks-total").textContent = totalCents ? `Paid ${money(totalCents, currency)}` : "";
-    showScreen("thanks");
+  /** @param {string} orderNumber @param {number} totalCents */
+  function thankYou(orderNumber, totalCents) {
+    if (!id()) return;
+    const { order, payment } = state();
+    const currency = (order && order.currency) || (payment && payment.currency) || "USD";
+    const demo = Boolean(method && method.mode === "demo");
+    close();
+    store.set({ thanks: { orderNumber, totalCents, currency, demo }, screen: "thanks" });
     announce(`Thank you. Your order number is ${orderNumber}.`);
-    this.onFinished("thanks");
+    onFinished("thanks");
   }
 
-  ended(reason) {
-    if (!this.id) return undefined; // told twice (the event and a poll)
-    const [title, message] = ENDINGS[reason] || ENDINGS.customer_abandoned;
-    this.close();
-    if (reason === "kiosk_cancelled") return this.onFinished("cancelled");
-    $("#ended-title").textContent = title;
-    $("#ended-message").textContent = message;
-    $("#screen-ended").dataset.reason = reason || "";
-    showScreen("ended");
-    this.onFinished("ended");
+  /** @param {string | null | undefined} reason */
+  function ended(reason) {
+    if (!id()) return; // told twice (the event and a poll)
+    close();
+    if (reason === "kiosk_cancelled") return onFinished("cancelled");
+    store.set({ ended: { reason: reason || "", ...ending(reason) }, screen: "ended" });
+    onFinished("ended");
   }
 
-  // The customer walks away (cancel while waiting, leave while with the agent).
-  async cancel() {
-    const id = this.id;
-    if (!id) return;
+  /** The customer walks away (cancel while waiting, leave while with the agent). */
+  async function cancel() {
+    const sessionId = id();
+    if (!sessionId) return;
     try {
-      await post(`/api/public/sessions/${id}/cancel`);
+      await post(`/api/public/sessions/${sessionId}/cancel`);
     } catch (error) {
       if (!(error instanceof ApiError) || error.status === 0) throw error;
       // 409: it ended meanwhile (accepted, paid, timed out): the status says what happened.
-      return this.refresh();
+      return refresh();
     }
-    this.close();
-    this.onFinished("cancelled");
+    close();
+    onFinished("cancelled");
   }
 
-  close() {
-    this.leavePayment();
-    this.video.stop();
-    this.reset();
-    renderCart(null);
+  function close() {
+    leavePayment();
+    video.stop();
+    store.set(NO_SESSION);
+    updatePolling();
   }
+
+  return { start, setLive, refresh, onEvent, pay, cancel, close, isOpen: open };
 }

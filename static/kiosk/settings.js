@@ -1,6 +1,6 @@
 // The kiosk app's settings: config.js (window.KIOSK_CONFIG) over the defaults, and query
-// parameters over both. Its own module, with no imports, because the shared modules'
-// address (static/kiosk/vendor.js) is worked out from it before anything else loads.
+// parameters over both. Its own module, with no imports, because the address of the app's code
+// (the API server's /static/, staticBase) is worked out from it before anything else loads.
 const defaults = {
   apiBase: "",
   pollSeconds: 2,
@@ -29,3 +29,9 @@ function readConfig() {
 }
 
 export const config = readConfig();
+
+/** The API server's static folder, ending in "/" (config.staticBase, else apiBase + "/static/"). */
+export function staticBase() {
+  const base = String(config.staticBase || config.apiBase + "/static/").replace(/\/?$/, "/");
+  return new URL(base, document.baseURI).href;
+}

@@ -1,30 +1,25 @@
 // The kiosk's video: the shared call (static/common/video-call.js) with the kiosk API's token
-// endpoints and the kiosk's words; the order carries on whatever the video does.
+// endpoints; its states go into the store in words (words.js). The order carries on whatever
+// the video does.
+import { VideoCall } from "../common/video-call.js";
 import { get, post } from "./api.js";
-import { $ } from "./ui.js";
-import { AGORA_SDK, shared, staticUrl } from "./vendor.js";
+import { AGORA_SDK, staticUrl } from "./vendor.js";
+import { videoWords } from "./words.js";
 
-const { reasonOf, VideoCall } = await shared("video-call.js");
-
-const WORDS = {
-  idle: () => "Video not started",
-  connecting: () => "Connecting video…",
-  connected: () => "Video connected",
-  unavailable: ({ error }) => `Video unavailable: ${reasonOf(error)}. Your order carries on.`,
-};
-
-export class KioskVideo extends VideoCall {
-  constructor() {
-    super({
-      pane: $("#video"),
-      localVideo: $("#local-video"),
-      remoteVideo: $("#remote-video"),
-      sdkUrl: staticUrl(AGORA_SDK),
-      get,
-      post,
-      tokenUrl: (channel) => `/api/public/video/token?channel=${encodeURIComponent(channel)}&role=publisher`,
-      refreshUrl: "/api/public/video/token/refresh",
-      onState: (state, detail) => ($("#video-state").textContent = WORDS[state](detail)),
-    });
-  }
+/**
+ * @param {import("../common/store.js").Store<import("./state.js").KioskState>} store
+ * @param {{pane: HTMLElement, localVideo: HTMLElement, remoteVideo: HTMLElement}} elements
+ */
+export function createVideo(store, { pane, localVideo, remoteVideo }) {
+  return new VideoCall({
+    pane,
+    localVideo,
+    remoteVideo,
+    sdkUrl: staticUrl(AGORA_SDK),
+    get,
+    post,
+    tokenUrl: (channel) => `/api/public/video/token?channel=${encodeURIComponent(channel)}&role=publisher`,
+    refreshUrl: "/api/public/video/token/refresh",
+    onState: (state, detail) => store.set({ video: { idle: state === "idle", state, words: videoWords(state, detail) } }),
+  });
 }

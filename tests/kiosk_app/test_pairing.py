@@ -46,6 +46,7 @@ def test_pairing_with_a_fresh_code_then_refusals_in_words(world, serve, open_pag
     assert_no_console_errors(page)
 
     other = open_page("/kiosk/", server)  # another tablet, another device id
+    expect(other.locator("body")).to_have_attribute("data-screen", "pairing")  # its code has loaded
     assert stored_device(other)["deviceId"] != device_id
     pair(other, world.codes["fresh"], "Window")
     expect(other.locator("#pairing-error")).to_have_text(

@@ -1,7 +1,8 @@
 """The modules the kiosk app shares with the agent dashboard (static/common/) are one definition,
-loaded by the kiosk from the API server's /static/ at start: they carry the CORS header a module
-import from another origin needs, the kiosk folder holds no copy, and a kiosk that starts while
-the service is unreachable says so and starts over until it answers."""
+loaded by the kiosk (its loader, main.js, imports the app's code from the API server's /static/ at
+start): they carry the CORS header a module import from another origin needs, the kiosk folder
+holds no copy, and a kiosk that starts while the service is unreachable says so and starts over,
+with a back-off, until it answers."""
 
 import functools
 import re
@@ -23,8 +24,9 @@ COMMON = KIOSK_STATIC.parent / "common"
 
 
 def test_the_shared_modules_answer_any_origin_and_the_kiosk_keeps_no_copy():
-    for module in ("ui.js", "http.js", "scripts.js", "video-call.js"):
-        answer = Client().get(f"/static/common/{module}", HTTP_ORIGIN="https://kiosk.example.com")
+    shared = [f"common/{name}" for name in ("ui.js", "http.js", "scripts.js", "video-call.js", "store.js")]
+    for module in [*shared, "kiosk/app.js"]:
+        answer = Client().get(f"/static/{module}", HTTP_ORIGIN="https://kiosk.example.com")
         assert answer.status_code == 200, module
         assert answer["Access-Control-Allow-Origin"] == "*"
         assert answer["Content-Type"].startswith("text/javascript")
@@ -61,18 +63,20 @@ def test_a_kiosk_started_while_the_service_is_unreachable_says_so_and_starts_onc
     config = f'window.KIOSK_CONFIG = {{ apiBase: "http://127.0.0.1:{api_port}" }};\n'
     (folder / "kiosk" / "config.js").write_text(config)
     shutil.copytree(COMMON, folder / "api" / "static" / "common")
+    shutil.copytree(KIOSK_STATIC, folder / "api" / "static" / "kiosk")
     servers = [_serve(folder / "kiosk", kiosk_port, _Quiet)]
     try:
         kiosk_url = f"http://127.0.0.1:{kiosk_port}/"
         page = open_page(kiosk_url, SimpleNamespace(url=kiosk_url))
-        expect(page.locator("#screen-loading")).to_contain_text("The service cannot be reached. Trying again")
+        expect(page.locator("#screen-loading")).to_contain_text("The service cannot be reached. Trying again in 2 s")
         started = page.evaluate("performance.timeOrigin")
 
         servers.append(_serve(folder / "api", api_port, _PublicStatic))
         expect(page.locator("body")).to_have_attribute("data-screen", "pairing", timeout=15_000)
         assert page.evaluate("performance.timeOrigin") > started  # the page started over
         refused = [e for e in page.console_errors if "ERR_CONNECTION_REFUSED" in e]
-        assert refused and all(re.search(rf"\[http://127\.0\.0\.1:{api_port}/static/common/", e) for e in refused)
+        from_api = rf"\[http://127\.0\.0\.1:{api_port}/static/(kiosk|common)/"
+        assert refused and all(re.search(from_api, e) for e in refused)
         page.console_errors.assert_none(allow="ERR_CONNECTION_REFUSED")
     finally:
         for server in servers:

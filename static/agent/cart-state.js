@@ -1,0 +1,58 @@
+// The session's cart as data: the lines the agent builds (sent whole on every change: replace
+// semantics), the server's answer (prices, totals) and its refusals per line. Pure functions,
+// unit-tested (tests/js/agent.test.js); views.js draws them.
+import { money } from "../common/format.js";
+import { duration } from "./queue-state.js";
+
+/**
+ * @typedef {{group: string, value: string}} Modifier
+ * @typedef {{menu_item_id: string, name: string, quantity: number, modifier_option_ids: string[], modifiers: Modifier[], notes: string}} Line
+ * @typedef {{lines: Array<{menu_item_id: string, name: string, quantity: number, unit_price_cents: number, modifier_option_ids?: string[], modifiers: Modifier[], notes?: string}>,
+ *   currency?: string, subtotal_cents: number, tax_cents: number, total_cents: number, status?: string, order_number?: string | null}} Order
+ * @typedef {Record<string, string[]>} LineErrors refusals by line index
+ */
+
+/** The lines of an order read back from the server (after a reload or a second device). @param {Order | null} order @returns {Line[]} */
+export const linesOf = (order) =>
+  (order ? order.lines : []).map((line) => ({
+    menu_item_id: line.menu_item_id,
+    name: line.name,
+    quantity: line.quantity,
+    modifier_option_ids: line.modifier_option_ids || [],
+    modifiers: line.modifiers,
+    notes: line.notes || "",
+  }));
+
+/** What POST /api/orders takes. @param {Line[]} lines */
+export const linesToSend = (lines) =>
+  lines.map(({ menu_item_id, quantity, modifier_option_ids, notes }) => ({ menu_item_id, quantity, modifier_option_ids, notes }));
+
+/** One line changed (a line brought to 0 leaves the cart). @param {Line[]} lines @param {number} index @param {Partial<Line>} change */
+export const changeLine = (lines, index, change) =>
+  lines.map((line, at) => (at === index ? { ...line, ...change } : line)).filter((line) => line.quantity > 0);
+
+/** Why the cart was not saved, in words. @param {{status?: number, code?: string, message?: string}} error */
+export function cartRefusal(error) {
+  if (error.status === 422) return "Some lines cannot be ordered; see the notes next to them.";
+  if (error.status === 409) return error.code === "ORDER_LOCKED" ? "The cart is locked while the customer pays." : error.message;
+  if (error.status === 401) return "You were signed out; sign in again and the cart will be sent.";
+  return `The cart was not saved: ${error.message}`;
+}
+
+/** The payment box by session status and order. @param {string} status @param {Order | null} order */
+export function paymentView(status, order) {
+  if (status !== "payment") return { state: "none", text: "" };
+  if (order && order.status === "failed") {
+    return { state: "declined", text: "Card declined. The customer may try another card, or cancel the payment to change the order." };
+  }
+  return { state: "waiting", text: "Waiting for the customer's card…" };
+}
+
+const OUTCOME = { completed: "completed", abandoned: "abandoned", failed: "failed" };
+
+/** The words when a session ends. @param {{status: string, duration_seconds?: number}} ended @param {Order | null} [order] the paid order, if any */
+export function finishText(ended, order = null) {
+  const paid = ended.status === "completed" && order && order.status !== "draft";
+  const prefix = paid ? `Paid: order ${order.order_number}, ${money(order.total_cents, order.currency)}. ` : "";
+  return `${prefix}Session ${OUTCOME[ended.status] || ended.status} after ${duration(ended.duration_seconds || 0)}.`;
+}

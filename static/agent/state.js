@@ -1,0 +1,66 @@
+// The agent dashboard's one store: who is signed in (GET /api/user), the queue, the session in
+// hand with its cart (the server's answers as they came, plus the lines the agent is building),
+// my sessions today and my tokens. Actions (main.js, session.js, signin.js) change it; views.js
+// draws it.
+import { createStore } from "../common/store.js";
+import { EMPTY_QUEUE } from "./queue-state.js";
+
+/**
+ * @typedef {{id: string, name?: string, email: string, agent_status: string}} User
+ * @typedef {{id: string, status: string, kiosk: {name: string, location?: string | null}, business: {name: string}, video_channel: string, duration_seconds?: number}} Session
+ *
+ * @typedef {object} AgentState
+ * @property {User | null} user
+ * @property {{open: boolean, reason: string, step: "password" | "code", error: string, waitLeft: number}} signIn
+ * @property {boolean} locked the dashboard sits under the sign-in form (a 401 mid-work)
+ * @property {boolean} started the dashboard is shown (after the first sign-in)
+ * @property {"queue" | "history" | "tokens"} tab
+ * @property {string} alert
+ * @property {string} live "connected", else the socket's state ("connecting", "unavailable", …); "" before the feed starts
+ * @property {boolean} muted
+ * @property {import("./queue-state.js").Queue} queue
+ * @property {number} now the clock the waiting times are drawn with (ticks every second)
+ * @property {Session | null} session the session in hand
+ * @property {import("./cart-state.js").Order | null} order the server's last word on its order
+ * @property {import("./cart-state.js").Line[]} lines the cart the agent builds
+ * @property {import("./cart-state.js").LineErrors} lineErrors
+ * @property {boolean} saving a cart is on its way to the server
+ * @property {string} cartError
+ * @property {Array<any> | null} menu the menu's categories (GET /api/menu)
+ * @property {string} result what the last session came to
+ * @property {Array<any> | null} history GET /api/sessions/mine
+ * @property {Array<any> | null} tokens GET /api/tokens
+ */
+
+/** @type {AgentState} */
+export const INITIAL = {
+  user: null,
+  signIn: { open: false, reason: "", step: "password", error: "", waitLeft: 0 },
+  locked: false,
+  started: false,
+  tab: "queue",
+  alert: "",
+  live: "",
+  muted: false,
+  queue: EMPTY_QUEUE,
+  now: Date.now(),
+  session: null,
+  order: null,
+  lines: [],
+  lineErrors: {},
+  saving: false,
+  cartError: "",
+  menu: null,
+  result: "",
+  history: null,
+  tokens: null,
+};
+
+/** @param {Partial<AgentState>} [overrides] */
+export const createAgentStore = (overrides = {}) => createStore({ ...INITIAL, ...overrides });
+
+/** What a closed session leaves: nothing of it. */
+export const NO_SESSION = Object.freeze({ session: null, order: null, lines: [], lineErrors: {}, cartError: "", menu: null });
+
+/** Whether the cart is locked (the customer is paying). @param {AgentState} state */
+export const cartLocked = (state) => Boolean(state.session && state.session.status === "payment");

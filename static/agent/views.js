@@ -1,0 +1,309 @@
+// The dashboard's UI modules: each draws one part of the page from the store and never reads the
+// page back as state. `actions` are what the buttons drawn here do.
+import { money } from "../common/format.js";
+import { watch } from "../common/store.js";
+import { $$, byId, el, showError } from "../common/ui.js";
+import { paymentView } from "./cart-state.js";
+import { duration, waitedSeconds } from "./queue-state.js";
+import { cartLocked } from "./state.js";
+import { liveLabel } from "./words.js";
+
+/**
+ * @typedef {import("./state.js").AgentState} AgentState
+ * @typedef {{accept(session: any): void, choose(item: any): void, change(index: number, change: object): void, revoke(token: any): void}} Actions
+ */
+
+const BASE_TITLE = document.title;
+
+/** @param {import("../common/store.js").Store<AgentState>} store @param {Actions} actions @param {(text: string) => void} announce */
+export function renderAgent(store, actions, announce) {
+  watch(store, (s) => s.signIn, drawSignIn);
+  watch(store, (s) => s.signIn.open && s.signIn.step, (step) => step && focusStep(step));
+  watch(store, (s) => s.started, (started) => (byId("app").hidden = !started));
+  watch(store, (s) => s.locked, (locked) => (byId("app").inert = locked));
+  watch(store, (s) => s.user, drawUser);
+  watch(store, (s) => s.live, drawLive);
+  watch(store, (s) => s.muted, drawMuted);
+  watch(store, (s) => s.alert, (alert) => showError(byId("alert"), alert));
+  watch(store, (s) => `${s.tab}:${Boolean(s.session)}`, () => drawPanels(store.get()));
+  const cards = new Map(); // session id -> its <li>: a card stays the same node while it waits
+  watch(store, (s) => s.queue, (queue) => drawQueue(queue, store.get().now, cards, actions));
+  watch(store, (s) => s.now, (now) => drawWaiting(store.get().queue, now, cards));
+  watch(store, (s) => s.session, drawSessionHeader);
+  watch(store, (s) => s.menu, (menu) => drawMenu(menu, actions));
+  const cartParts = (/** @type {AgentState} */ s) => [s.lines, s.order, s.lineErrors, cartLocked(s)];
+  let lastCart = cartParts(store.get());
+  drawCart(store.get(), actions);
+  store.subscribe((s) => {
+    const parts = cartParts(s);
+    if (parts.every((part, at) => Object.is(part, lastCart[at]))) return;
+    lastCart = parts;
+    drawCart(s, actions);
+  });
+  watch(store, (s) => s.saving, (saving) => (byId("cart-lines").dataset.saving = String(saving)));
+  watch(store, (s) => s.cartError, (error) => showError(byId("cart-error"), error));
+  watch(store, (s) => paymentView(s.session ? s.session.status : "", s.order).state, (_, s) => drawPayment(s, announce));
+  watch(store, (s) => s.result, drawResult);
+  watch(store, (s) => s.history, drawHistory);
+  watch(store, (s) => s.tokens, (tokens) => drawTokens(tokens, actions));
+}
+
+/** @param {AgentState["signIn"]} signIn */
+function drawSignIn({ open, reason, step, error, waitLeft }) {
+  const section = byId("signin");
+  section.hidden = !open;
+  section.classList.toggle("overlay", Boolean(reason));
+  byId("signin-reason").textContent = reason;
+  byId("signin-reason").hidden = !reason;
+  showError(byId("signin-error"), error);
+  byId("password-step").hidden = step === "code";
+  byId("code-step").hidden = step !== "code";
+  const submit = byId("signin-submit", HTMLButtonElement);
+  submit.textContent = step === "code" ? "Verify" : "Sign in";
+  submit.disabled = waitLeft > 0;
+}
+
+/** @param {string} step */
+const focusStep = (step) => byId(step === "code" ? "signin-code" : "signin-email").focus();
+
+/** @param {AgentState["user"]} user */
+function drawUser(user) {
+  if (!user) return;
+  byId("agent-name").textContent = user.name || user.email;
+  const status = byId("agent-status", HTMLSelectElement);
+  status.value = user.agent_status;
+  status.dataset.status = user.agent_status;
+}
+
+/** @param {string} live */
+function drawLive(live) {
+  if (!live) return; // not started: the page's own "Connecting…"
+  const label = byId("live-state");
+  label.dataset.state = live;
+  label.textContent = liveLabel(live);
+}
+
+/** @param {boolean} muted */
+function drawMuted(muted) {
+  const button = byId("mute");
+  button.setAttribute("aria-pressed", muted ? "true" : "false");
+  button.textContent = muted ? "Unmute ring" : "Mute ring";
+}
+
+/** @param {AgentState} state */
+function drawPanels({ tab, session }) {
+  $$(".tab").forEach((button) => {
+    if (button.dataset.tab === tab) button.setAttribute("aria-current", "page");
+    else button.removeAttribute("aria-current");
+  });
+  byId("queue").hidden = tab !== "queue" || Boolean(session);
+  byId("session").hidden = tab !== "queue" || !session;
+  byId("history").hidden = tab !== "history";
+  byId("tokens").hidden = tab !== "tokens";
+}
+
+/**
+ * @param {AgentState["queue"]} queue @param {number} now @param {Map<string, HTMLElement>} cards
+ * @param {Actions} actions
+ */
+function drawQueue(queue, now, cards, actions) {
+  const list = byId("incoming");
+  const ids = new Set(queue.cards.map((card) => card.session.id));
+  for (const [id, node] of cards) {
+    if (ids.has(id)) continue;
+    node.remove();
+    cards.delete(id);
+  }
+  for (const { session } of queue.cards) {
+    if (cards.has(session.id)) continue;
+    const node = el(
+      "li",
+      { class: "card incoming", "data-session-id": session.id },
+      el("strong", { class: "kiosk-name", text: session.kiosk.name }),
+      el("span", { class: "location", text: session.kiosk.location || "" }),
+      el("span", { class: "business", text: session.business.name }),
+      el("span", { class: "waiting", "aria-label": "waiting time" }),
+      el("button", { type: "button", class: "primary accept", text: "Accept", onclick: () => actions.accept(session) }),
+    );
+    cards.set(session.id, node);
+    list.append(node);
+  }
+  drawWaiting(queue, now, cards);
+}
+
+/** @param {AgentState["queue"]} queue @param {number} now @param {Map<string, HTMLElement>} cards */
+function drawWaiting(queue, now, cards) {
+  for (const card of queue.cards) {
+    const node = cards.get(card.session.id);
+    if (node) node.querySelector(".waiting").textContent = `waiting ${duration(waitedSeconds(card, now))}`;
+  }
+  byId("queue-empty").hidden = queue.cards.length > 0;
+  document.title = queue.cards.length ? `(${queue.cards.length}) Incoming · ${BASE_TITLE}` : BASE_TITLE;
+}
+
+/** @param {AgentState["session"]} session */
+function drawSessionHeader(session) {
+  if (!session) {
+    byId("end-notes", HTMLTextAreaElement).value = ""; // the next session starts with no notes
+    return;
+  }
+  byId("session-title").textContent = `Session with ${session.kiosk.name}`;
+  byId("session-where").textContent = [session.kiosk.location, session.business.name].filter(Boolean).join(" · ");
+}
+
+/** @param {AgentState["menu"]} categories @param {Actions} actions */
+function drawMenu(categories, actions) {
+  const root = byId("menu");
+  root.replaceChildren();
+  [...(categories || [])]
+    .sort((a, b) => a.sort_order - b.sort_order)
+    .forEach((category) => {
+      const items = category.menu_items.map((item) =>
+        el(
+          "li",
+          {},
+          el(
+            "button",
+            {
+              type: "button",
+              class: item.photo_url ? "menu-item has-photo" : "menu-item",
+              "data-item-id": item.id,
+              disabled: item.sold_out,
+              "aria-label": `${item.name}, ${money(item.price_cents)}${item.sold_out ? ", sold out" : ""}`,
+              onclick: () => actions.choose(item),
+            },
+            item.photo_url ? el("img", { src: item.photo_url, alt: "", loading: "lazy" }) : null,
+            el("span", { class: "name", text: item.name }),
+            el("span", { class: "price", text: money(item.price_cents) }),
+            el("span", { class: "description", text: item.sold_out ? "Sold out" : item.description }),
+          ),
+        ),
+      );
+      root.append(el("section", { class: "category" }, el("h3", { text: category.name }), el("ul", {}, items)));
+    });
+}
+
+/** @param {AgentState} state @param {Actions} actions */
+function drawCart(state, actions) {
+  const { lines, order, lineErrors } = state;
+  const locked = cartLocked(state);
+  const currency = (order && order.currency) || "USD";
+  const list = byId("cart-lines");
+  list.replaceChildren();
+  const refused = Object.keys(lineErrors).length > 0;
+  lines.forEach((line, index) => {
+    const server = order && !refused ? order.lines[index] : null;
+    const problems = lineErrors[String(index)] || [];
+    const modifiers = (server ? server.modifiers : line.modifiers).map((m) => `${m.group}: ${m.value}`).join(", ");
+    list.append(
+      el(
+        "li",
+        { class: problems.length ? "line invalid" : "line", "data-index": index },
+        el("span", { class: "name", text: line.name }),
+        modifiers ? el("span", { class: "modifiers", text: modifiers }) : null,
+        server ? el("span", { class: "price", text: money(server.unit_price_cents * server.quantity, currency) }) : null,
+        el(
+          "span",
+          { class: "stepper" },
+          el("button", {
+            type: "button",
+            class: "decrease",
+            "aria-label": `One less ${line.name}`,
+            text: "−",
+            disabled: locked,
+            onclick: () => actions.change(index, { quantity: line.quantity - 1 }),
+          }),
+          el("span", { class: "quantity", "aria-live": "polite", text: String(line.quantity) }),
+          el("button", {
+            type: "button",
+            class: "increase",
+            "aria-label": `One more ${line.name}`,
+            text: "+",
+            disabled: locked || line.quantity >= 99,
+            onclick: () => actions.change(index, { quantity: line.quantity + 1 }),
+          }),
+        ),
+        el("input", {
+          class: "notes",
+          "aria-label": `Notes for ${line.name}`,
+          placeholder: "Notes",
+          maxlength: 500,
+          value: line.notes,
+          disabled: locked,
+          onchange: (/** @type {Event} */ event) => actions.change(index, { notes: /** @type {HTMLInputElement} */ (event.target).value }),
+        }),
+        el("button", {
+          type: "button",
+          class: "remove",
+          text: "Remove",
+          "aria-label": `Remove ${line.name}`,
+          disabled: locked,
+          onclick: () => actions.change(index, { quantity: 0 }),
+        }),
+        problems.length ? el("p", { class: "line-error", role: "alert", text: problems.join(" ") }) : null,
+      ),
+    );
+  });
+  const totals = order || { subtotal_cents: 0, tax_cents: 0, total_cents: 0 };
+  byId("cart-subtotal").textContent = money(totals.subtotal_cents, currency);
+  byId("cart-tax").textContent = money(totals.tax_cents, currency);
+  byId("cart-total").textContent = money(totals.total_cents, currency);
+  byId("send-payment", HTMLButtonElement).disabled = locked || !lines.length || refused;
+}
+
+/** @param {AgentState} state @param {(text: string) => void} announce */
+function drawPayment(state, announce) {
+  const status = state.session ? state.session.status : "";
+  const { state: shown, text } = paymentView(status, state.order);
+  const box = byId("payment");
+  if (box.dataset.state !== shown && text) announce(text);
+  box.dataset.state = shown;
+  byId("payment-state").textContent = text;
+  byId("send-payment").hidden = status === "payment";
+  byId("cancel-payment").hidden = status !== "payment";
+}
+
+/** @param {string} result */
+function drawResult(result) {
+  const node = byId("session-result");
+  node.textContent = result;
+  node.hidden = !result;
+}
+
+/** @param {AgentState["history"]} sessions */
+function drawHistory(sessions) {
+  if (!sessions) return;
+  const rows = sessions.map((s) =>
+    el(
+      "tr",
+      { "data-session-id": s.id },
+      el("td", { text: clock(s.accepted_at) }),
+      el("td", { text: s.kiosk.name }),
+      el("td", { text: s.ended_at ? s.status : "in progress" }),
+      el("td", { text: s.total_cents === null ? "–" : money(s.total_cents, s.currency) }),
+    ),
+  );
+  byId("history-rows").replaceChildren(...rows);
+  byId("history-empty").hidden = rows.length > 0;
+}
+
+/** @param {AgentState["tokens"]} tokens @param {Actions} actions */
+function drawTokens(tokens, actions) {
+  if (!tokens) return;
+  const items = tokens.map((token) =>
+    el(
+      "li",
+      { "data-token-id": token.id },
+      el("span", { text: `${token.name} · created ${new Date(token.created_at).toLocaleDateString()}` }),
+      el("span", { class: "note", text: token.last_used_at ? ` · last used ${clock(token.last_used_at)}` : " · never used" }),
+      el("button", { type: "button", text: "Revoke", "aria-label": `Revoke ${token.name}`, onclick: () => actions.revoke(token) }),
+    ),
+  );
+  byId("token-list").replaceChildren(...items);
+  byId("tokens-empty").hidden = items.length > 0;
+}
+
+/** @param {string | null} iso */
+function clock(iso) {
+  return iso ? new Date(iso).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" }) : "";
+}

@@ -1,0 +1,226 @@
+// The kiosk app: pairing once, then the attract screen, a customer's session, back to attract.
+// Everything comes from the kiosk API (api.js, any origin) and the kiosk's real-time channel,
+// and goes into the one store (state.js); views.js draws it. main.js loads this module.
+import { logFailure } from "../common/report.js";
+import { announce, byId, $$ } from "../common/ui.js";
+import { get, on, post } from "./api.js";
+import { device } from "./device.js";
+import { tryPairing } from "./pairing.js";
+import { KioskRealtime } from "./realtime.js";
+import { createSession } from "./session.js";
+import { config } from "./settings.js";
+import { createKioskStore } from "./state.js";
+import { createVideo } from "./video.js";
+import { renderKiosk } from "./views.js";
+import { nextBackoff, startRefusal, UNPAIRED_BY_OWNER } from "./words.js";
+
+const store = createKioskStore();
+const video = createVideo(store, { pane: byId("video"), localVideo: byId("local-video"), remoteVideo: byId("remote-video") });
+const session = createSession({ store, config, video, paymentForm: byId("payment-form"), announce, onFinished: finished });
+const realtime = new KioskRealtime({
+  onEvent: (name, data) => session.onEvent(name, data),
+  onLive: (live, reconnected) => session.setLive(live, reconnected),
+});
+/** Timers are not state: they only schedule actions. */
+const timers = { heartbeat: 0, idle: 0, return: 0, retry: 0, countdown: 0, stillThere: 0 };
+
+// --- pairing and unpairing ------------------------------------------------------------------
+function boot() {
+  if (!device.paired) return askToPair("");
+  store.set({ profile: device.profile });
+  startPaired();
+}
+
+/** @param {string} reason */
+function askToPair(reason) {
+  stopEverything();
+  store.set({ pairing: { reason, error: "", busy: false }, screen: "pairing" });
+}
+
+byId("pairing-form").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  if (store.get().screen !== "pairing" || store.get().pairing.busy) return;
+  const code = byId("pairing-code", HTMLInputElement).value;
+  const name = byId("pairing-name", HTMLInputElement).value;
+  const result = await tryPairing(store, { code, name });
+  if (!result) return;
+  device.pairedWith(result);
+  store.set({ profile: device.profile });
+  startPaired();
+});
+
+function startPaired() {
+  goToAttract();
+  realtime.start();
+  startHeartbeat();
+}
+
+function stopEverything() {
+  realtime.stop();
+  window.clearInterval(timers.heartbeat);
+  window.clearTimeout(timers.return);
+  if (store.get().sessionId) session.close();
+  closeStillThere();
+}
+
+on("unpaired", (error) => {
+  if (error.code !== "DEVICE_TOKEN_INVALID" || !device.paired) return;
+  device.forget();
+  askToPair(UNPAIRED_BY_OWNER);
+});
+
+// --- the business's look, refreshed from the server ----------------------------------------
+byId("business-logo").addEventListener("error", (event) => (/** @type {HTMLElement} */ (event.target).hidden = true));
+
+async function refreshProfile() {
+  try {
+    device.remember(await get("/api/public/kiosks/me"));
+    store.set({ profile: device.profile });
+  } catch (error) {
+    // A 401 goes to pairing, a lost network to the banner; otherwise the last known look stays.
+    logFailure("refreshing the business's look", error);
+  }
+}
+
+// --- idle: attract screen, heartbeats, language ---------------------------------------------
+function goToAttract() {
+  window.clearTimeout(timers.return);
+  store.set({ locale: "en-US", attract: { error: "", starting: false }, screen: "attract" });
+  refreshProfile();
+}
+
+function startHeartbeat() {
+  window.clearInterval(timers.heartbeat);
+  timers.heartbeat = window.setInterval(() => {
+    if (session.isOpen()) return; // its polls and calls count as heartbeats
+    post("/api/public/kiosks/heartbeat").catch((error) => logFailure("the heartbeat", error));
+    if (store.get().screen === "attract") refreshProfile();
+  }, config.heartbeatSeconds * 1000);
+}
+
+$$("button.language").forEach((button) => button.addEventListener("click", () => store.set({ locale: button.dataset.locale })));
+
+byId("start").addEventListener("click", async () => {
+  if (store.get().attract.starting) return;
+  store.set({ attract: { error: "", starting: true } });
+  try {
+    await session.start(store.get().locale);
+    store.set({ attract: { error: "", starting: false } });
+  } catch (error) {
+    // A 401 goes to pairing (the "unpaired" listener); everything else is said on the screen.
+    const words = error.status === 401 ? "" : startRefusal(error);
+    if (!words) logFailure("starting a session", error);
+    store.set({ attract: { error: words, starting: false } });
+  }
+});
+
+const walkAway = (/** @type {string} */ what) => () => session.cancel().catch((error) => logFailure(what, error));
+byId("cancel-waiting").addEventListener("click", walkAway("cancelling while waiting"));
+byId("leave-session").addEventListener("click", walkAway("leaving the session"));
+byId("thanks-done").addEventListener("click", goToAttract);
+byId("ended-done").addEventListener("click", goToAttract);
+byId("payment-form").addEventListener("click", (event) => {
+  if (/** @type {HTMLElement} */ (event.target).id === "pay") session.pay();
+});
+
+/** @param {import("./session.js").Finish} how */
+function finished(how) {
+  window.clearTimeout(timers.return);
+  if (how === "cancelled") return goToAttract();
+  const seconds = how === "thanks" ? config.thankYouSeconds : config.endedSeconds;
+  timers.return = window.setTimeout(goToAttract, seconds * 1000);
+}
+
+// --- inactivity: nobody touching the screen ---------------------------------------------------
+function touched() {
+  window.clearTimeout(timers.idle);
+  timers.idle = window.setTimeout(idle, config.inactivitySeconds * 1000);
+}
+["pointerdown", "keydown", "input"].forEach((type) => document.addEventListener(type, touched, { capture: true }));
+
+function idle() {
+  const { screen, status } = store.get();
+  if (screen === "attract") return store.set({ locale: "en-US" });
+  if (screen === "thanks" || screen === "ended") return goToAttract();
+  if ((screen === "waiting" || screen === "session") && !(status && status.status === "payment")) askStillThere();
+}
+
+function askStillThere() {
+  store.set({ stillThere: { open: true, left: config.stillThereSeconds } });
+  window.clearInterval(timers.stillThere);
+  timers.stillThere = window.setInterval(() => {
+    const left = store.get().stillThere.left - 1;
+    store.set({ stillThere: { open: left > 0, left } });
+    if (left > 0) return;
+    window.clearInterval(timers.stillThere);
+    session.cancel().catch((error) => logFailure("ending a session nobody was at", error));
+  }, 1000);
+}
+
+function closeStillThere() {
+  window.clearInterval(timers.stillThere);
+  store.set(({ stillThere }) => ({ stillThere: { open: false, left: stillThere.left } }));
+}
+
+byId("still-there-yes").addEventListener("click", () => {
+  closeStillThere();
+  touched();
+});
+// Escape closes a modal dialog by itself: the store hears it, so the page and the state agree.
+byId("still-there").addEventListener("close", closeStillThere);
+
+// --- network loss: a banner, and retries with back-off ----------------------------------------
+let backoff = 0;
+on("network", (reachable) => {
+  const { offline } = store.get().network;
+  if (reachable) {
+    if (!offline) return;
+    backoff = 0;
+    window.clearTimeout(timers.retry);
+    window.clearInterval(timers.countdown);
+    store.set({ network: { offline: false, retryIn: null } });
+    if (session.isOpen()) session.refresh();
+    return;
+  }
+  if (!offline) scheduleRetry();
+});
+
+function scheduleRetry() {
+  if (!device.paired) {
+    store.set({ network: { offline: true, retryIn: null } }); // the next pairing attempt is the retry
+    return;
+  }
+  backoff = nextBackoff(backoff);
+  store.set({ network: { offline: true, retryIn: backoff } });
+  window.clearInterval(timers.countdown);
+  timers.countdown = window.setInterval(() => {
+    store.set(({ network }) => ({ network: { ...network, retryIn: Math.max(0, (network.retryIn || 0) - 1) } }));
+  }, 1000);
+  window.clearTimeout(timers.retry);
+  timers.retry = window.setTimeout(async () => {
+    window.clearInterval(timers.countdown);
+    store.set({ network: { offline: true, retryIn: 0 } });
+    try {
+      await post("/api/public/kiosks/heartbeat");
+    } catch (error) {
+      logFailure("reaching the service again", error);
+      if (store.get().network.offline) scheduleRetry();
+    }
+  }, backoff * 1000);
+}
+
+// Full screen on the first touch (browsers allow it only from a gesture; a kiosk-mode browser
+// is full screen already, and a refusal changes nothing).
+document.addEventListener(
+  "pointerdown",
+  () => {
+    if (config.fullscreen && document.fullscreenEnabled && !document.fullscreenElement) {
+      document.documentElement.requestFullscreen().catch((error) => logFailure("going full screen", error));
+    }
+  },
+  { once: true },
+);
+
+renderKiosk(store);
+touched();
+boot();

@@ -1,0 +1,57 @@
+// The kiosk app's one store: what the screen shows, made of the server's answers as they came
+// (the kiosk profile, the session status body, the order, the payment) and what the customer
+// chose (the language). Actions (actions.js, session.js) change it; views.js draws it.
+import { createStore } from "../common/store.js";
+
+/**
+ * @typedef {"loading" | "pairing" | "attract" | "waiting" | "session" | "thanks" | "ended"} Screen
+ * @typedef {{business: {name: string, logo_url?: string | null}, settings: {attract_message?: string, primary_color?: string}, name?: string}} Profile
+ * @typedef {{session_id?: string, status: string, agent?: {name: string, avatar_url?: string | null} | null, video_channel?: string | null, end_reason?: string | null}} StatusBody
+ * @typedef {"ready" | "processing" | "declined" | "error"} PaymentState
+ * @typedef {{amount_cents: number, currency: string, client_secret: string, status?: string, failure_message?: string | null,
+ *   state: PaymentState, stateText: string, error: string, mode: "demo" | "live", notice: string, mounted: boolean}} Payment
+ *
+ * @typedef {object} KioskState
+ * @property {Screen} screen
+ * @property {{reason: string, error: string, busy: boolean}} pairing
+ * @property {Profile | null} profile the last known look of the business (device.js keeps it)
+ * @property {string} locale the language the customer chose
+ * @property {{error: string, starting: boolean}} attract
+ * @property {string | null} sessionId the customer's session, null between customers
+ * @property {string | null} pollUrl where its status is read (the start's poll_url)
+ * @property {StatusBody | null} status the session's last status body
+ * @property {import("./cart.js").Order | null} order the order as the server last said it
+ * @property {Payment | null} payment the payment step, while one is open
+ * @property {{orderNumber: string, totalCents: number, currency: string, demo: boolean} | null} thanks
+ * @property {{reason: string, title: string, message: string} | null} ended
+ * @property {{idle: boolean, state: string, words: string}} video
+ * @property {boolean | null} live the kiosk channel is subscribed (else the session polls); null before the first try
+ * @property {{offline: boolean, retryIn: number | null}} network
+ * @property {{open: boolean, left: number}} stillThere
+ */
+
+/** @type {KioskState} */
+export const INITIAL = {
+  screen: "loading",
+  pairing: { reason: "", error: "", busy: false },
+  profile: null,
+  locale: "en-US",
+  attract: { error: "", starting: false },
+  sessionId: null,
+  pollUrl: null,
+  status: null,
+  order: null,
+  payment: null,
+  thanks: null,
+  ended: null,
+  video: { idle: true, state: "idle", words: "Video not started" },
+  live: null,
+  network: { offline: false, retryIn: null },
+  stillThere: { open: false, left: 0 },
+};
+
+/** @returns {import("../common/store.js").Store<KioskState>} */
+export const createKioskStore = () => createStore(INITIAL);
+
+/** What a session leaves behind when it closes: the session parts back to their start. */
+export const NO_SESSION = Object.freeze({ sessionId: null, pollUrl: null, status: null, order: null, payment: null });

@@ -1,0 +1,42 @@
+// What a session status (the server's word: GET .../status or SessionStatusChanged, spec
+// section 3) means on the kiosk's screen. Pure, unit-tested (tests/js/kiosk-status.test.js).
+
+/** @typedef {"pending" | "active" | "payment" | "completed" | "cancelled" | "timed_out" | "refused" | "failed"} SessionStatus */
+
+/** The statuses of a session still running: the kiosk polls and shows it. */
+export const OPEN_STATUSES = Object.freeze(["pending", "active", "payment"]);
+
+/** @param {string | null | undefined} status */
+export const isOpen = (status) => OPEN_STATUSES.includes(/** @type {any} */ (status));
+
+/**
+ * Where a status leads: the waiting screen, the session screen (with the agent), the thank-you
+ * (completed: the paid order tells the number) or the polite end.
+ * @param {string} status
+ * @returns {"waiting" | "session" | "completed" | "ended"}
+ */
+export function destinationOf(status) {
+  if (status === "pending") return "waiting";
+  if (status === "active" || status === "payment") return "session";
+  if (status === "completed") return "completed";
+  return "ended";
+}
+
+/**
+ * Whether the agent's arrival is announced: the session just left the queue (or the kiosk just
+ * learnt of it).
+ * @param {string | null} previous @param {string} next
+ */
+export const agentJustArrived = (previous, next) =>
+  (next === "active" || next === "payment") && (previous === "pending" || previous === null);
+
+/** The payment step was withdrawn (the agent cancelled it): back from payment to active. */
+export const paymentWithdrawn = (/** @type {string | null} */ previous, /** @type {string} */ next) =>
+  previous === "payment" && next === "active";
+
+/**
+ * A paid order's number, when the order read after "completed" is a real paid one.
+ * @param {{status?: string, order_number?: string | null} | null} order
+ */
+export const paidOrderNumber = (order) =>
+  order && order.status && order.status !== "failed" && order.order_number ? order.order_number : null;

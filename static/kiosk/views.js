@@ -1,0 +1,165 @@
+// The kiosk's UI modules: each draws one part of the page from the store (never reads the page
+// back as state). Exactly one screen shows at a time, and <body data-screen> says which (the
+// tests and the stylesheet read it).
+import { money } from "../common/format.js";
+import { watch } from "../common/store.js";
+import { $$, byId, el, showError } from "../common/ui.js";
+import { cartView } from "./cart.js";
+import { connectionLost } from "./words.js";
+
+/** @typedef {import("./state.js").KioskState} KioskState */
+/** @typedef {import("../common/store.js").Store<KioskState>} KioskStore */
+
+const BRAND_COLOUR = /^#[0-9a-f]{3,8}$|^[a-z]+$|^(rgb|hsl)a?\([\d\s.,%]+\)$/i;
+
+/** @param {KioskStore} store */
+export function renderKiosk(store) {
+  watch(store, (s) => s.screen, drawScreen);
+  watch(store, (s) => s.pairing, drawPairing);
+  watch(store, (s) => s.profile, drawProfile);
+  watch(store, (s) => s.locale, drawLocale);
+  watch(store, (s) => s.attract, drawAttract);
+  watch(store, (s) => s.status, drawAgent);
+  watch(store, (s) => s.order, drawCart);
+  watch(store, (s) => s.payment, drawPayment);
+  watch(store, (s) => s.thanks, drawThanks);
+  watch(store, (s) => s.ended, drawEnded);
+  watch(store, (s) => s.video.words, (words) => (byId("video-state").textContent = words));
+  watch(store, (s) => s.live, (live) => live !== null && (document.body.dataset.realtime = live ? "live" : "polling"));
+  watch(store, (s) => s.network, drawNetwork);
+  watch(store, (s) => s.stillThere, drawStillThere);
+}
+
+/** @param {KioskState["screen"]} screen */
+function drawScreen(screen) {
+  $$("section.screen").forEach((section) => (section.hidden = section.dataset.screen !== screen));
+  document.body.dataset.screen = screen;
+  if (screen === "pairing") {
+    byId("pairing-code", HTMLInputElement).value = "";
+    byId("pairing-code").focus();
+  }
+}
+
+/** @param {KioskState["pairing"]} pairing */
+function drawPairing({ reason, error, busy }) {
+  const note = byId("pairing-reason");
+  note.textContent = reason;
+  note.hidden = !reason;
+  showError(byId("pairing-error"), error);
+  byId("pairing-submit", HTMLButtonElement).disabled = busy;
+}
+
+/** @param {KioskState["profile"]} profile */
+function drawProfile(profile) {
+  if (!profile) return;
+  const { business, settings } = profile;
+  byId("business-name").textContent = business.name;
+  document.title = business.name;
+  const logo = byId("business-logo", HTMLImageElement);
+  logo.hidden = !business.logo_url;
+  if (business.logo_url && logo.getAttribute("src") !== business.logo_url) logo.src = business.logo_url;
+  byId("attract-message").textContent = settings.attract_message;
+  if (BRAND_COLOUR.test(settings.primary_color || "")) {
+    document.documentElement.style.setProperty("--brand", settings.primary_color);
+  }
+}
+
+/** @param {string} locale */
+function drawLocale(locale) {
+  $$("button.language").forEach((button) => button.setAttribute("aria-pressed", String(button.dataset.locale === locale)));
+  document.documentElement.lang = locale.split("-")[0];
+}
+
+/** @param {KioskState["attract"]} attract */
+function drawAttract({ error, starting }) {
+  showError(byId("attract-error"), error);
+  byId("start", HTMLButtonElement).disabled = starting;
+}
+
+/** The agent, from the status body (kept when the session closes: its screen is hidden then). @param {KioskState["status"]} status */
+function drawAgent(status) {
+  if (!status || (status.status !== "active" && status.status !== "payment")) return;
+  const agent = status.agent || { name: "Our team" };
+  byId("agent-name").textContent = agent.name;
+  const avatar = byId("agent-avatar", HTMLImageElement);
+  avatar.hidden = !agent.avatar_url;
+  if (agent.avatar_url) avatar.src = agent.avatar_url;
+}
+
+/** @param {KioskState["order"]} order */
+function drawCart(order) {
+  const cart = cartView(order);
+  const list = byId("cart-lines");
+  list.replaceChildren(
+    ...cart.lines.map((line) =>
+      el(
+        "li",
+        { class: "line", "data-line-id": line.id },
+        el("span", { class: "quantity", text: line.quantity }),
+        el("span", { class: "name", text: line.name }),
+        el("span", { class: "price", text: line.price }),
+        line.modifiers ? el("span", { class: "modifiers", text: line.modifiers }) : null,
+        line.notes ? el("span", { class: "notes", text: line.notes }) : null,
+      ),
+    ),
+  );
+  byId("cart-empty").hidden = !cart.empty;
+  byId("cart-subtotal").textContent = cart.subtotal;
+  byId("cart-tax").textContent = cart.tax;
+  byId("cart-total").textContent = cart.total;
+  list.dataset.updatedAt = cart.updatedAt;
+}
+
+/** The payment box; the card fields inside #payment-form are the payment method's. @param {KioskState["payment"]} payment */
+function drawPayment(payment) {
+  const box = byId("payment");
+  box.hidden = !payment;
+  byId("leave-session").hidden = Boolean(payment); // only the agent may cancel a payment
+  box.dataset.state = payment ? payment.state : "none";
+  if (!payment) return showError(byId("payment-error"), "");
+  box.dataset.mode = payment.mode;
+  const note = byId("payment-demo-note");
+  note.hidden = !payment.notice;
+  note.textContent = payment.notice;
+  byId("payment-amount").textContent = `To pay: ${money(payment.amount_cents, payment.currency)}`;
+  byId("payment-state").textContent = payment.stateText;
+  showError(byId("payment-error"), payment.error);
+  const form = byId("payment-form");
+  let button = /** @type {HTMLButtonElement | null} */ (form.querySelector("#pay"));
+  if (payment.mounted && !button) {
+    button = /** @type {HTMLButtonElement} */ (el("button", { id: "pay", type: "button", class: "primary huge", text: "Pay" }));
+    form.append(button);
+  }
+  if (button) button.disabled = payment.state === "processing";
+}
+
+/** @param {KioskState["thanks"]} thanks */
+function drawThanks(thanks) {
+  if (!thanks) return;
+  byId("thanks-demo-note").hidden = !thanks.demo;
+  byId("order-number").textContent = thanks.orderNumber;
+  byId("thanks-total").textContent = thanks.totalCents ? `Paid ${money(thanks.totalCents, thanks.currency)}` : "";
+}
+
+/** @param {KioskState["ended"]} ended */
+function drawEnded(ended) {
+  if (!ended) return;
+  byId("ended-title").textContent = ended.title;
+  byId("ended-message").textContent = ended.message;
+  byId("screen-ended").dataset.reason = ended.reason;
+}
+
+/** @param {KioskState["network"]} network */
+function drawNetwork({ offline, retryIn }) {
+  const banner = byId("network-banner");
+  banner.hidden = !offline;
+  if (offline) banner.textContent = connectionLost(retryIn);
+}
+
+/** @param {KioskState["stillThere"]} stillThere */
+function drawStillThere({ open, left }) {
+  const dialog = byId("still-there", HTMLDialogElement);
+  byId("still-there-count").textContent = `Your session ends in ${left} s.`;
+  if (open && !dialog.open) dialog.showModal();
+  if (!open && dialog.open) dialog.close();
+}

@@ -1,0 +1,101 @@
+// Every sentence the kiosk shows about something that happened (refusals, endings, the network,
+// the video): one catalogue, free of the DOM, unit-tested (tests/js/kiosk-words.test.js).
+import { reasonOf } from "../common/report.js";
+
+/** @typedef {{code?: string, status?: number, message?: string, details?: Record<string, unknown>, retryAfter?: number | null}} ApiFailure */
+
+/** Why pairing was refused, in the owner's words (section 2 of the spec). @param {ApiFailure} error */
+export function pairingRefusal(error) {
+  switch (error.code) {
+    case "PAIRING_CODE_EXPIRED":
+      return "This pairing code has expired. Ask the owner for a new code (owner panel, Kiosks).";
+    case "PAIRING_CODE_ALREADY_USED":
+      return "This pairing code has already been used. Ask the owner for a new code.";
+    case "PAIRING_CODE_INVALID":
+      return "This pairing code is not known. Check the 6 digits, or ask the owner for a new code.";
+    case "DEVICE_ALREADY_PAIRED":
+      return "This device is already paired to another business.";
+    case "OWNER_SUSPENDED":
+      return "This business account is suspended: the kiosk cannot be paired now.";
+    case "VALIDATION_ERROR":
+      return Object.values(error.details || {}).flat().join(" ") || error.message;
+    case "NETWORK":
+      return "The service cannot be reached. Check the network, then try again.";
+    default:
+      if (error.status === 429) {
+        const wait = error.retryAfter ? ` Wait ${error.retryAfter} seconds,` : " Wait a minute,";
+        return `Too many pairing attempts.${wait} then try again.`;
+      }
+      return `Pairing failed: ${error.message}`;
+  }
+}
+
+/** What is wrong with the pairing form before it is sent ("" when nothing). */
+export function pairingFormProblem(/** @type {string} */ code, /** @type {string} */ name) {
+  if (!/^\d{6}$/.test(code)) return "Enter the 6-digit pairing code.";
+  if (!name) return 'Give this kiosk a name, for example "Front counter".';
+  return "";
+}
+
+export const UNPAIRED_BY_OWNER =
+  "This kiosk is no longer paired (the owner unpaired it). Enter a new pairing code to use it again.";
+
+/** Why a customer's session could not start. @param {ApiFailure} error */
+export function startRefusal(error) {
+  const words = {
+    OWNER_SUSPENDED: "This kiosk cannot take orders at the moment. Please ask a member of staff.",
+    RATE_LIMITED: "Please wait a moment and try again.",
+    NETWORK: "We cannot reach our service right now. Please try again in a moment.",
+  };
+  return words[error.code] || `Sorry, we could not start: ${error.message}`;
+}
+
+/** What the customer reads when the session ends without a payment, by end_reason. */
+const ENDINGS = {
+  timed_out: ["Sorry, nobody could answer", "All our team members are busy right now. Please try again in a few minutes."],
+  customer_abandoned: ["Thank you for visiting", "Your session has ended. We hope to see you again soon."],
+  refused_service: ["We are sorry", "We cannot take this order here. Please ask a member of staff for help."],
+  technical_issue: ["Sorry, something went wrong", "We had a technical problem. Please start again, or ask a member of staff."],
+  completed: ["Thank you for visiting", "Your session has ended."],
+};
+
+/** @param {string | null | undefined} reason @returns {{title: string, message: string}} */
+export function ending(reason) {
+  const [title, message] = ENDINGS[reason] || ENDINGS.customer_abandoned;
+  return { title, message };
+}
+
+/** @param {"idle" | "connecting" | "connected" | "unavailable"} state @param {{error?: unknown}} [detail] */
+export function videoWords(state, detail = {}) {
+  switch (state) {
+    case "connecting":
+      return "Connecting video…";
+    case "connected":
+      return "Video connected";
+    case "unavailable":
+      return `Video unavailable: ${reasonOf(detail.error)}. Your order carries on.`;
+    default:
+      return "Video not started";
+  }
+}
+
+/** The card was refused: the processor's reason too, unless it only says "declined". @param {string | null | undefined} message */
+export function declined(message) {
+  const reason = message && !/declined/i.test(message) ? ` (${message})` : "";
+  return `Card declined, try another card.${reason}`;
+}
+
+/**
+ * The network banner. @param {number | null} retryIn seconds to the next try, 0 while trying,
+ * null for an unpaired kiosk (its next pairing attempt is the retry)
+ */
+export function connectionLost(retryIn) {
+  if (retryIn === null) return "Connection lost. Check the network, then try again.";
+  return retryIn > 0 ? `Connection lost. Trying again in ${retryIn} s…` : "Connection lost. Trying again now…";
+}
+
+/** The next wait after a failed try: 2, 4, 8, 16 then 30 s. @param {number} previous seconds, 0 at first */
+export const nextBackoff = (previous) => Math.min(previous ? previous * 2 : 2, 30);
+
+/** @param {string | null | undefined} agentName */
+export const agentHere = (agentName) => `${agentName || "Someone"} is here to help you.`;

@@ -1,0 +1,118 @@
+// The kiosk's session actions against a stand-in kiosk API (fetch answered in-process): what the
+// store says after each server answer or event. The DOM parts (video, card fields) are stand-ins.
+import assert from "node:assert/strict";
+import { afterEach, test } from "node:test";
+
+const stored = new Map();
+globalThis.window = /** @type {any} */ ({
+  localStorage: { getItem: (k) => stored.get(k) ?? null, setItem: (k, v) => stored.set(k, v) },
+  crypto: globalThis.crypto,
+  location: new URL("http://kiosk.test/"),
+  KIOSK_CONFIG: { apiBase: "http://api.test" },
+  setTimeout,
+  clearTimeout,
+  setInterval,
+  clearInterval,
+});
+
+const { createSession } = await import("../../static/kiosk/session.js");
+const { createKioskStore } = await import("../../static/kiosk/state.js");
+
+/** Answers by "METHOD path"; every request is recorded. */
+function serve(routes) {
+  const asked = [];
+  globalThis.fetch = async (url, init = {}) => {
+    const key = `${init.method || "GET"} ${new URL(url).pathname}`;
+    asked.push(key);
+    const [status, body] = routes[key] || [404, { error: { code: "NOT_FOUND", message: `no route ${key}` } }];
+    return new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json" } });
+  };
+  return asked;
+}
+
+function kiosk() {
+  const store = createKioskStore();
+  const said = [];
+  const finished = [];
+  const video = { channels: [], stopped: 0, start(channel) { this.channels.push(channel); }, stop() { this.stopped += 1; } };
+  const paymentForm = /** @type {any} */ ({ replaceChildren() {} });
+  const session = createSession({
+    store,
+    config: { pollSeconds: 3600 },
+    video,
+    paymentForm,
+    announce: (text) => said.push(text),
+    onFinished: (how) => finished.push(how),
+  });
+  return { store, session, said, finished, video };
+}
+
+let open = [];
+afterEach(() => open.forEach((session) => session.close()));
+
+const STARTED = { session_id: "s1", poll_url: "/api/public/sessions/s1/status", status: "pending" };
+
+test("a started session waits, meets its agent, shows the server's order, and thanks with the number", async () => {
+  serve({ "POST /api/public/sessions/start": [201, STARTED] });
+  const { store, session, said, finished, video } = kiosk();
+  open = [session];
+  await session.start("es-ES");
+  assert.deepEqual([store.get().screen, store.get().sessionId, store.get().status.status], ["waiting", "s1", "pending"]);
+
+  session.onEvent("SessionStatusChanged", { session_id: "s1", status: "active", agent: { name: "Ada" }, video_channel: "ch-1" });
+  assert.equal(store.get().screen, "session");
+  assert.deepEqual(video.channels, ["ch-1"]);
+  assert.deepEqual(said, ["Ada is here to help you."]);
+
+  session.onEvent("OrderUpdated", { session_id: "other", lines: [] }); // another session's: ignored
+  const order = { session_id: "s1", currency: "EUR", lines: [], total_cents: 0 };
+  session.onEvent("OrderUpdated", order);
+  assert.equal(store.get().order, order);
+
+  session.onEvent("PaymentSucceeded", { session_id: "s1", order_number: "A-17", total_cents: 1250 });
+  const state = store.get();
+  assert.equal(state.screen, "thanks");
+  assert.deepEqual(state.thanks, { orderNumber: "A-17", totalCents: 1250, currency: "EUR", demo: false });
+  assert.deepEqual([state.sessionId, state.status, state.order], [null, null, null]);
+  assert.deepEqual(finished, ["thanks"]);
+  assert.equal(video.stopped, 1);
+});
+
+test("an ending says its reason; a cancel by the kiosk goes straight back", async () => {
+  serve({ "POST /api/public/sessions/start": [201, STARTED] });
+  const first = kiosk();
+  open = [first.session];
+  await first.session.start("en-US");
+  first.session.onEvent("SessionStatusChanged", { session_id: "s1", status: "timed_out", end_reason: "timed_out" });
+  assert.equal(first.store.get().screen, "ended");
+  assert.equal(first.store.get().ended.title, "Sorry, nobody could answer");
+  assert.deepEqual(first.finished, ["ended"]);
+
+  const second = kiosk();
+  open.push(second.session);
+  await second.session.start("en-US");
+  second.session.onEvent("SessionStatusChanged", { session_id: "s1", status: "cancelled", end_reason: "kiosk_cancelled" });
+  assert.deepEqual([second.store.get().screen, second.finished], ["waiting", ["cancelled"]]);
+});
+
+test("a session already in progress is resumed from its status and order", async () => {
+  const asked = serve({
+    "POST /api/public/sessions/start": [409, { error: { code: "SESSION_IN_PROGRESS", message: "busy", details: { session_id: "s9" } } }],
+    "GET /api/public/sessions/s9/status": [200, { session_id: "s9", status: "active", agent: null, video_channel: "ch-9" }],
+    "GET /api/public/sessions/s9/order": [200, { lines: [], currency: "USD" }],
+  });
+  const { store, session, said } = kiosk();
+  open = [session];
+  await session.start("en-US");
+  assert.deepEqual([store.get().screen, store.get().sessionId], ["session", "s9"]);
+  assert.deepEqual(store.get().order, { lines: [], currency: "USD" });
+  assert.deepEqual(said, ["Someone is here to help you."]);
+  assert.deepEqual(asked, ["POST /api/public/sessions/start", "GET /api/public/sessions/s9/status", "GET /api/public/sessions/s9/order"]);
+});
+
+test("a refusal to start is thrown for the screen to word; the store stays between customers", async () => {
+  serve({ "POST /api/public/sessions/start": [403, { error: { code: "OWNER_SUSPENDED", message: "Suspended." } }] });
+  const { store, session } = kiosk();
+  await assert.rejects(session.start("en-US"), (error) => error.code === "OWNER_SUSPENDED");
+  assert.deepEqual([store.get().screen, store.get().sessionId], ["loading", null]);
+});
