@@ -3,6 +3,7 @@ uploads; a demo catalog made by an earlier seed_demo (before translations and ph
 it lacks, entry by entry matched on names, so `make run` on an old var/ shows the same demo."""
 
 import copy
+from typing import Any
 
 from apps.demo.photos import demo_photo
 from apps.menu import photos
@@ -59,7 +60,7 @@ def _complete(catalog: Catalog, spec: dict) -> None:
 
 
 def _complete_item(item, item_spec: dict) -> None:
-    changes = {}
+    changes: dict[str, Any] = {}
     if (translations := _missing_languages(item, item_spec)) is not None:
         changes["translations"] = translations
     for field in ("allergens", "dietary"):

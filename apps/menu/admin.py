@@ -4,7 +4,7 @@ from apps.menu import services
 from apps.menu.models import Catalog, Category, MenuItem, ModifierGroup, ModifierOption
 
 
-class TouchesCatalog:
+class TouchesCatalog(admin.ModelAdmin):
     """Admin edits go through Django's model forms, not the menu services: each save or delete
     still bumps the catalog's version, so kiosks' cached menus (their ETag) see the change."""
 
@@ -44,7 +44,7 @@ class ModifierOptionInline(admin.TabularInline):
 
 
 @admin.register(Catalog)
-class CatalogAdmin(TouchesCatalog, admin.ModelAdmin):
+class CatalogAdmin(TouchesCatalog):
     list_display = ["id", "name", "business", "is_active", "created_at"]
     list_filter = ["is_active", "business__owner"]
     search_fields = ["name", "business__name"]
@@ -64,13 +64,13 @@ class CatalogAdmin(TouchesCatalog, admin.ModelAdmin):
 
 
 @admin.register(Category)
-class CategoryAdmin(TouchesCatalog, admin.ModelAdmin):
+class CategoryAdmin(TouchesCatalog):
     list_display = ["id", "name", "catalog", "sort_order"]
     search_fields = ["name", "catalog__name"]
 
 
 @admin.register(MenuItem)
-class MenuItemAdmin(TouchesCatalog, admin.ModelAdmin):
+class MenuItemAdmin(TouchesCatalog):
     list_display = ["id", "name", "category", "price_cents", "active", "track_stock", "stock", "low_stock_threshold"]
     list_filter = ["active", "track_stock", "category__catalog__business__owner"]
     search_fields = ["name", "category__name"]
@@ -78,7 +78,7 @@ class MenuItemAdmin(TouchesCatalog, admin.ModelAdmin):
 
 
 @admin.register(ModifierGroup)
-class ModifierGroupAdmin(TouchesCatalog, admin.ModelAdmin):
+class ModifierGroupAdmin(TouchesCatalog):
     list_display = ["id", "name", "item", "required", "min", "max"]
     search_fields = ["name", "item__name"]
     inlines = [ModifierOptionInline]

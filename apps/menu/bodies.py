@@ -17,7 +17,7 @@ class TranslatedText(serializers.CharField):
     """The entry's own field, or its translation into the context's `language` when it has one."""
 
     def get_attribute(self, instance):
-        return translated(instance, self.field_name, self.context.get("language"))
+        return translated(instance, str(self.field_name), self.context.get("language"))
 
 
 @extend_schema_field({"type": "string", "format": "uri", "nullable": True})
@@ -37,7 +37,9 @@ class OptionOut(serializers.Serializer):
 class GroupOut(serializers.Serializer):
     id = serializers.CharField()
     name = TranslatedText()
-    required = serializers.BooleanField()
+    # The spec's field name; DRF's metaclass takes declared fields off the class, so it does not
+    # shadow Field.required at run time.
+    required = serializers.BooleanField()  # type: ignore[assignment]
     min = serializers.IntegerField()
     max = serializers.IntegerField()
     options = OptionOut(many=True)

@@ -60,9 +60,10 @@ def photo_prepare(upload) -> ContentFile:
 def photo_save(content: ContentFile) -> str:
     """Store a prepared photo; its name (the same content twice is stored once)."""
     storage = photo_storage()
-    if storage.exists(content.name):
-        return content.name
-    return storage.save(content.name, content)
+    name = str(content.name)  # photo_prepare names every file by its content hash
+    if storage.exists(name):
+        return name
+    return storage.save(name, content)
 
 
 def photo_url(name: str, request=None) -> str | None:
