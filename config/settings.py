@@ -470,3 +470,19 @@ CELERY_BEAT_SCHEDULE = {
 # Benchmarks (bench/) and live tests: serve the reference view /bench/ping and a slow
 # /bench/sleep?seconds=. Never on in production.
 BENCH_ROUTES = env_bool("BENCH_ROUTES", False)
+
+# Routing (apps/sessions/router.py, docs/kiosk-and-agent.md "Offers"): each owner's defaults,
+# changed per owner on the panel's Settings page. K agents per wave, each offer lasting T s;
+# after W s of waiting any language qualifies; M missed offers in a row set an agent on break.
+ROUTING_OFFER_SIZE = int(os.environ.get("ROUTING_OFFER_SIZE", "3"))
+ROUTING_OFFER_SECONDS = int(os.environ.get("ROUTING_OFFER_SECONDS", "15"))
+ROUTING_ANY_LANGUAGE_AFTER_SECONDS = int(os.environ.get("ROUTING_ANY_LANGUAGE_AFTER_SECONDS", "30"))
+ROUTING_MISSES_BEFORE_BREAK = int(os.environ.get("ROUTING_MISSES_BEFORE_BREAK", "2"))
+ROUTING_SELF_SERVICE_AFTER_SECONDS = int(os.environ.get("ROUTING_SELF_SERVICE_AFTER_SECONDS", "120"))
+# How often the router's timer runs (lapsed offers, presence; also what recovers a dead
+# process's timers); an agent counts as signed in while its dashboard holds its real-time
+# connection or polled within AGENT_SIGNED_IN_SECONDS; one gone for AGENT_GONE_SECONDS is offline.
+ROUTING_TICK_SECONDS = float(os.environ.get("ROUTING_TICK_SECONDS", "1"))
+AGENT_SIGNED_IN_SECONDS = int(os.environ.get("AGENT_SIGNED_IN_SECONDS", "10"))
+AGENT_GONE_SECONDS = int(os.environ.get("AGENT_GONE_SECONDS", "60"))
+CELERY_BEAT_SCHEDULE["sessions-route"] = {"task": "sessions.route", "schedule": ROUTING_TICK_SECONDS}

@@ -80,6 +80,9 @@ def test_login_body_is_status_ok_and_the_agent(agent):
             "email": agent.email,
             "is_agent": True,
             "agent_status": "available",
+            "languages": [],
+            "status_reason": "",
+            "status_message": "",
         },
     }
 

@@ -48,6 +48,9 @@ def test_login_answers_a_token_of_the_documented_shape_and_the_agent(agent):
         "email": agent.email,
         "is_agent": True,
         "agent_status": "available",
+        "languages": [],
+        "status_reason": "",
+        "status_message": "",
     }
 
 
