@@ -13,20 +13,8 @@ from django.utils import timezone
 
 from apps.accounts import services as account_services
 from apps.accounts.models import AgentStatus, StatusReason, User
-from apps.realtime.channels import agent_channel
-from apps.realtime.subscriptions import subscribed_channels
-from apps.sessions.offers import dispatch_soon, signed_in_cutoff
-
-AGENT_CHANNEL_PREFIX = agent_channel(0)[: -len("0")]  # "private-agent."
-
-
-def agents_holding_channel() -> set[int] | None:
-    """The agents whose private channel some connection holds (None: unknown just now)."""
-    channels = subscribed_channels(AGENT_CHANNEL_PREFIX)
-    if channels is None:
-        return None
-    suffixes = (channel[len(AGENT_CHANNEL_PREFIX) :] for channel in channels)
-    return {int(suffix) for suffix in suffixes if suffix.isdigit()}
+from apps.sessions.offers import dispatch_soon
+from apps.sessions.signed_in import agents_holding_channel, signed_in_cutoff
 
 
 def agents_mark_seen(*, agent_ids, now: datetime) -> int:
@@ -45,7 +33,8 @@ def agents_mark_seen(*, agent_ids, now: datetime) -> int:
 
 
 def agent_polled(agent: User) -> None:
-    """The incoming poll: its caller is signed in."""
+    """The incoming poll, or the authorisation of its own channel (its dashboard connecting):
+    the agent is signed in, and offered the oldest session it can take at once."""
     agents_mark_seen(agent_ids=[agent.pk], now=timezone.now())
 
 

@@ -17,7 +17,6 @@ import threading
 from contextlib import contextmanager
 from datetime import datetime, timedelta
 
-from django.conf import settings
 from django.db import connection, transaction
 from django.db.models import Q
 from django.utils import timezone
@@ -29,6 +28,7 @@ from apps.sessions.domain_events import OfferClosed, OfferMade, QueueChanged
 from apps.sessions.models import Offer, OfferStatus, Session, SessionStatus
 from apps.sessions.router import FreeAgent, WaitingSession, plan_offers, primary_language
 from apps.sessions.routing_settings import routing_for_owner, routing_for_owners
+from apps.sessions.signed_in import agents_holding_channel, signed_in
 
 ROUTING_LOCK_KEY = 0x6B696F736B  # "kiosk": the advisory lock id of offers_dispatch
 HELD_STATUSES = (SessionStatus.ACTIVE, SessionStatus.PAYMENT)
@@ -43,11 +43,6 @@ def _routing_lock():
             with connection.cursor() as cursor:
                 cursor.execute("SELECT pg_advisory_xact_lock(%s)", [ROUTING_LOCK_KEY])
         yield
-
-
-def signed_in_cutoff(now: datetime) -> datetime:
-    """Agents seen at or after this count as signed in (agent_presence keeps `last_seen_at`)."""
-    return now - timedelta(seconds=settings.AGENT_SIGNED_IN_SECONDS)
 
 
 def dispatch_soon() -> None:
@@ -66,10 +61,11 @@ def dispatch_on(event, recorded=None) -> None:
 def offers_dispatch(*, now: datetime | None = None) -> int:
     """Close lapsed offers, withdraw untakeable ones, make new ones. Returns the offers made."""
     now = now or timezone.now()
+    holding = agents_holding_channel()  # read before the lock: it may wait on the real-time state
     with _routing_lock():
         _close_lapsed(now)
-        _withdraw_untakeable(now)
-        return _make_offers(now)
+        _withdraw_untakeable(now, holding)
+        return _make_offers(now, holding)
 
 
 def _close(offer: Offer, status: str, now: datetime) -> bool:
@@ -96,22 +92,20 @@ def _close_lapsed(now: datetime) -> None:
             )
 
 
-def _withdraw_untakeable(now: datetime) -> None:
+def _withdraw_untakeable(now: datetime, holding: set[int] | None) -> None:
     """An offer whose agent went on break or offline, stopped being signed in, or took another
     session is withdrawn (not a miss)."""
     live = Offer.objects.filter(status=OfferStatus.LIVE)
+    takers = User.objects.filter(signed_in(now, holding), is_active=True, agent_status=AgentStatus.AVAILABLE)
     untakeable = live.filter(
-        ~Q(agent__agent_status=AgentStatus.AVAILABLE)
-        | Q(agent__is_active=False)
-        | Q(agent__last_seen_at__lt=signed_in_cutoff(now))
-        | Q(agent__agent_sessions__status__in=HELD_STATUSES)
+        ~Q(agent__in=takers.values("pk")) | Q(agent__agent_sessions__status__in=HELD_STATUSES)
     ).select_related("session")
     for offer in untakeable.distinct():
         if _close(offer, OfferStatus.WITHDRAWN, now):
             events.emit(OfferClosed(offer, reason="agent_unavailable"))
 
 
-def _make_offers(now: datetime) -> int:
+def _make_offers(now: datetime, holding: set[int] | None) -> int:
     waiting = list(
         Session.objects.filter(status=SessionStatus.PENDING)
         .select_related("kiosk", "business")
@@ -148,12 +142,7 @@ def _make_offers(now: datetime) -> int:
         return 0
     free = (
         User.objects.filter(Q(owner_id__in=owner_ids) | Q(owner__isnull=True))
-        .filter(
-            is_agent=True,
-            is_active=True,
-            agent_status=AgentStatus.AVAILABLE,
-            last_seen_at__gte=signed_in_cutoff(now),
-        )
+        .filter(signed_in(now, holding), is_agent=True, is_active=True, agent_status=AgentStatus.AVAILABLE)
         .exclude(pk__in=Offer.objects.filter(status=OfferStatus.LIVE).values("agent_id"))
         .exclude(pk__in=Session.objects.filter(status__in=HELD_STATUSES, agent__isnull=False).values("agent_id"))
         .values_list("pk", "owner_id", "languages", "idle_since", "last_seen_at")

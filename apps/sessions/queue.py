@@ -27,7 +27,8 @@ from apps.core.models import DomainEvent
 from apps.realtime.broadcast import broadcast
 from apps.realtime.channels import kiosk_channel
 from apps.sessions.models import Session, SessionStatus
-from apps.sessions.offers import signed_in_cutoff
+from apps.sessions.signed_in import agents_holding_channel
+from apps.sessions.signed_in import signed_in as signed_in_filter
 from apps.sessions.status_cache import session_moved
 
 RECENT = 20
@@ -45,9 +46,9 @@ class _Pool:
 def _pool(owner_id: int, now: datetime) -> _Pool:
     agents = User.objects.filter(
         Q(owner_id=owner_id) | Q(owner__isnull=True),
+        signed_in_filter(now, agents_holding_channel()),
         is_agent=True,
         is_active=True,
-        last_seen_at__gte=signed_in_cutoff(now),
     )
     signed_in = agents.filter(agent_status__in=(AgentStatus.AVAILABLE, AgentStatus.BUSY)).count()
     available = agents.filter(agent_status=AgentStatus.AVAILABLE).count()
