@@ -199,6 +199,15 @@ def agent_set_languages(*, agent: User, languages) -> list[str]:
     """The languages an agent serves, as primary subtags ("en", "es"); an empty list means not
     set (offered every language). Set by the owner on the panel, by the super-admin for
     platform agents."""
+    cleaned = clean_languages(languages)
+    User.objects.filter(pk=agent.pk).update(languages=cleaned)
+    agent.languages = cleaned
+    return cleaned
+
+
+def clean_languages(languages) -> list[str]:
+    """A list of languages, or a string of them separated by commas or spaces, as the stored list
+    (lower case, each once); 422 VALIDATION_ERROR for anything that is not a language code."""
     if isinstance(languages, str):
         languages = [part for part in re.split(r"[\s,]+", languages) if part]
     cleaned = []
@@ -216,8 +225,6 @@ def agent_set_languages(*, agent: User, languages) -> list[str]:
         raise DomainError(
             ErrorCode.VALIDATION_ERROR, "The languages are invalid.", details={"languages": ["At most 20 languages."]}
         )
-    User.objects.filter(pk=agent.pk).update(languages=cleaned)
-    agent.languages = cleaned
     return cleaned
 
 

@@ -62,6 +62,7 @@ urlpatterns = [
     path("kiosks/<int:kiosk_id>/unpair", kiosks.kiosk_unpair, name="kiosk_unpair"),
     path("agents", agents.agent_list, name="agents"),
     path("agents/<int:agent_id>/disable", agents.agent_disable, name="agent_disable"),
+    path("agents/<int:agent_id>/languages", agents.agent_languages, name="agent_languages"),
     path("agents/<int:agent_id>/reset-2fa", agents.agent_reset_two_factor, name="agent_reset_2fa"),
     path("menu", menu.catalog_list, name="menu"),
     path("menu/catalogs/<int:catalog_id>", menu.catalog_detail, name="catalog"),
@@ -89,4 +90,5 @@ urlpatterns = [
     path("billing", billing.billing_page, name="billing"),
     path("billing/onboarding", billing.billing_onboarding, name="billing_onboarding"),
     path("settings", business_settings.settings_page, name="settings"),
+    path("settings/routing", business_settings.routing_settings_page, name="routing_settings"),
 ]

@@ -33,6 +33,8 @@ DEMO_TENANTS = [
     {
         "owner": "Demo Burgers Co",
         "slug": "burgers",
+        # agent1 serves English customers only and agent2 Spanish ones: routing by language.
+        "agent_languages": (["en"], ["es"]),
         "business": {"name": "Burger Barn", "currency": "USD", "tax_rate_bps": 875, "primary_color": "#C2410C"},
         "menu": BURGER_MENU,
         "kiosk": {"name": "Front counter", "location": "Main St entrance"},
@@ -40,6 +42,7 @@ DEMO_TENANTS = [
     {
         "owner": "Demo Noodles Ltd",
         "slug": "noodles",
+        "agent_languages": (["en"], ["en", "fr"]),
         "business": {"name": "Noodle Bar", "currency": "EUR", "tax_rate_bps": 2000, "primary_color": "#15803D"},
         "menu": NOODLE_MENU,
         "kiosk": {"name": "Lobby kiosk", "location": "Station concourse"},
@@ -55,6 +58,10 @@ def _user(email: str, **fields) -> User:
     user.set_password(DEMO_PASSWORD)
     user.save()
     return user
+
+
+def _agent_entry(agent: User) -> dict:
+    return {"id": agent.pk, "email": agent.email, "password": DEMO_PASSWORD, "languages": agent.languages}
 
 
 def _seed_tenant(spec: dict) -> dict:
@@ -86,8 +93,9 @@ def _seed_tenant(spec: dict) -> dict:
             owner=owner,
             is_agent=True,
             agent_status=AgentStatus.AVAILABLE,
+            languages=languages,
         )
-        for n in (1, 2)
+        for n, languages in zip((1, 2), spec["agent_languages"], strict=True)
     ]
     device_id = uuid.uuid5(uuid.NAMESPACE_URL, f"demo-kiosk:{slug}")
     _, pair_code = kiosk_services.pairing_code_create(business=business)
@@ -102,7 +110,7 @@ def _seed_tenant(spec: dict) -> dict:
         "email": owner_user.email,
         "password": DEMO_PASSWORD,
         "businesses": [{"id": business.pk, "name": business.name}],
-        "agents": [{"id": agent.pk, "email": agent.email, "password": DEMO_PASSWORD} for agent in agents],
+        "agents": [_agent_entry(agent) for agent in agents],
         "pairing_codes": fresh_codes,
         "processor_account": f"acct_demo_{slug}",
         "kiosks": [{"id": kiosk.pk, "device_id": str(device_id), "device_token": device_token}],
@@ -122,14 +130,19 @@ class Command(BaseCommand):
         with transaction.atomic():
             owners = [_seed_tenant(spec) for spec in DEMO_TENANTS]
             pool_agent = _user(
-                "agent@pool.demo.test", name="Pool agent", owner=None, is_agent=True, agent_status=AgentStatus.AVAILABLE
+                "agent@pool.demo.test",
+                name="Pool agent",
+                owner=None,
+                is_agent=True,
+                agent_status=AgentStatus.AVAILABLE,
+                languages=["en", "es"],
             )
             admin = _user("admin@demo.test", name="Super admin", is_staff=True, is_superuser=True)
             first = Business.objects.get(pk=owners[0]["businesses"][0]["id"])
             pairing, kiosk_app_code = kiosk_services.pairing_code_create(business=first)
         data = {
             "owners": owners,
-            "platform_agents": [{"id": pool_agent.pk, "email": pool_agent.email, "password": DEMO_PASSWORD}],
+            "platform_agents": [_agent_entry(pool_agent)],
             "admin": {"email": admin.email, "password": DEMO_PASSWORD},
             "realtime": {"app_id": settings.REALTIME_APP_ID, "key": settings.REALTIME_APP_KEY},
             # No kiosk is paired with this code: it is the newcomer's, for the kiosk app at /kiosk/.
@@ -152,7 +165,8 @@ class Command(BaseCommand):
         out(f"Super-admin (/admin/): {data['admin']['email']}")
         for owner in data["owners"]:
             out(f"\n{owner['name']} (owner {owner['id']}): owner panel /panel/login as {owner['email']}")
-            out("  agents (agent dashboard /agent/): " + ", ".join(agent["email"] for agent in owner["agents"]))
+            agents = ", ".join(f"{agent['email']} ({', '.join(agent['languages'])})" for agent in owner["agents"])
+            out("  agents (agent dashboard /agent/): " + agents)
             out("  pairing codes (15 min): " + ", ".join(owner["pairing_codes"]))
             for kiosk in owner["kiosks"]:
                 out(f"  kiosk {kiosk['id']}: X-Device-Id {kiosk['device_id']}  X-Device-Token {kiosk['device_token']}")
