@@ -69,6 +69,7 @@ SUBSCRIBERS = {
     AgentStatusChanged: [
         agent_messages.agent_status_changed,  # AgentStatusChanged to the agent's own channel
         offers.dispatch_on,  # an agent become available is offered the oldest session at once
+        session_queue.queue_changed,  # agents_available of the owner's waiting kiosks
     ],
     # Orders
     CartReplaced: [order_messages.order_updated],  # OrderUpdated to the kiosk
