@@ -7,7 +7,7 @@ from django.contrib.sessions.models import Session as DjangoSession
 from django.test import Client
 
 from apps.accounts.models import User
-from apps.billing.services import ending
+from apps.sessions import ending
 from tests import factories
 from tests.conftest import AgentClient
 from tests.helpers_auth import error_of, frozen_clock

@@ -14,8 +14,8 @@ from apps.accounts import services
 from apps.accounts.models import Business, LoginChallenge, Owner, PersonalAccessToken, User
 from apps.billing.models import OwnerBilling, Plan
 from apps.billing.plans import plan_set
-from apps.billing.services import ending
 from apps.core.errors import DomainError
+from apps.sessions import ending
 
 
 class BusinessInline(admin.TabularInline):

@@ -240,7 +240,7 @@ def access_token_revoke(*, token: PersonalAccessToken) -> None:
 
 
 def agent_account_disable(*, agent: User) -> None:
-    """The account half of disabling an agent (apps/billing/services/ending.agent_disable also
+    """The account half of disabling an agent (apps/sessions/ending.agent_disable also
     releases the session it holds): it can no longer sign in, its cookie sessions stop working and
     every access token it holds is revoked. The UPDATE's row lock orders this against
     session_accept, which locks the same row and then refuses a disabled agent."""

@@ -3,8 +3,8 @@ kiosk's cached status, webhooks); the one action ends a stuck session as a techn
 
 from django.contrib import admin, messages
 
-from apps.billing.services import ending
 from apps.core.errors import DomainError
+from apps.sessions import ending
 from apps.sessions.models import Session, SessionStatus
 
 ADMIN_END_NOTE = "Ended by the service's support team."

@@ -99,7 +99,7 @@ def _refuse_lost_accept(*, status: str, agent_busy: bool) -> None:
 
 def session_end_locked(*, session: Session, agent: User, reason: str, notes: str) -> None:
     """The agent's end of `session`; the caller holds the transaction and the session row lock.
-    Ending from any state, payment included, is apps/billing/services/ending.session_end."""
+    Ending from any state, payment included, is apps/sessions/ending.session_end."""
     if session.agent_id != agent.pk:
         raise DomainError(ErrorCode.SESSION_NOT_OWNED, "Only the agent who accepted this session can end it.")
     _close(session, action=f"end:{reason}", reason=reason, notes=notes)

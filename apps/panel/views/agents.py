@@ -9,11 +9,11 @@ from django_otp.plugins.otp_totp.models import TOTPDevice
 
 from apps.accounts import services as account_services
 from apps.accounts.models import User
-from apps.billing.services import ending
 from apps.core.errors import DomainError
 from apps.panel.access import OWNER_ONLY, owned_or_404, panel_page
 from apps.panel.forms import AgentCreateForm, AgentLanguagesForm
 from apps.panel.pages import error_text, render_page
+from apps.sessions import ending
 
 
 def _agents(request):

@@ -10,11 +10,10 @@ from rest_framework.response import Response
 
 from apps.api.inputs import validated
 from apps.api.views import AgentAPIView
-from apps.billing.services import ending
 from apps.kiosks.bodies import KioskBrief
 from apps.orders import selectors as order_selectors
 from apps.orders.bodies import AgentOrderOut, agent_order_body
-from apps.sessions import agent_presence, offers, selectors, services
+from apps.sessions import agent_presence, ending, offers, selectors, services
 from apps.sessions.bodies import IdName, IncomingSessionOut, incoming_session_body
 from apps.sessions.models import Session
 from apps.sessions.state_machine import AGENT_END_REASONS
