@@ -431,7 +431,6 @@ LOGGING = {
 METRICS_TOKEN = os.environ.get("METRICS_TOKEN", "")
 
 # Sessions
-INCOMING_SESSIONS_LIMIT = 100
 # What sessions call in billing, named here as EVENT_SUBSCRIBERS is (sessions import no billing
 # code): ending a session in payment cancels its intent first; a session's minutes are priced at
 # the owner's plan.

@@ -238,3 +238,31 @@ def test_the_incoming_poll_signs_the_agent_in(kiosk, owner, agent_client, agent)
     agent_client.get("/api/sessions/incoming")
     offers.offers_dispatch()
     assert live_offers(session) == {agent.pk}
+
+
+def test_the_routing_tick_is_on_the_beat_schedule_at_its_setting(settings):
+    [entry] = [entry for entry in settings.CELERY_BEAT_SCHEDULE.values() if entry["task"] == "sessions.route"]
+    assert entry["schedule"] == settings.ROUTING_TICK_SECONDS == 1.0
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_offer_left_by_a_dead_process_lapses_within_two_seconds_on_the_embedded_beat(settings, monkeypatch):
+    """Nothing but the beat's routing tick runs here: the offer's row is all that is left."""
+    from apps.core import jobs
+    from tests.processes import wait_until
+
+    settings.TASK_MODE = "thread"
+    settings.CELERY_BEAT_SCHEDULE = {"sessions-route": {"task": "sessions.route", "schedule": 0.5}}
+    monkeypatch.setattr(jobs.start_embedded_beat, "started", False, raising=False)
+    first = factories.AgentFactory()
+    second = factories.AgentFactory(owner=first.owner, idle_since=timezone.now())
+    business = factories.BusinessFactory(owner=first.owner)
+    session = factories.SessionFactory(kiosk=factories.KioskFactory(business=business))
+    lost = Offer.objects.create(session=session, agent=first, expires_at=timezone.now() - timedelta(seconds=1))
+    stop = jobs.start_embedded_beat()
+    try:
+        wait_until(lambda: second.pk in live_offers(session), 2.5, "the next agent offered", every=0.1)
+    finally:
+        stop.set()
+    lost.refresh_from_db()
+    assert lost.status == OfferStatus.MISSED
