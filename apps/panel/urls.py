@@ -13,6 +13,7 @@ from apps.panel.views import (
     kiosks,
     menu,
     orders,
+    queue,
     sessions,
     webhooks,
 )
@@ -79,6 +80,7 @@ urlpatterns = [
     path("orders/<int:order_id>/status", orders.order_move, name="order_move"),
     path("orders/<int:order_id>/refund", orders.order_refund, name="order_refund"),
     path("sessions", sessions.session_list, name="sessions"),
+    path("queue", queue.queue_page, name="queue"),
     path("webhooks", webhooks.webhook_list, name="webhooks"),
     path("webhooks/<int:subscription_id>", webhooks.webhook_detail, name="webhook"),
     path("webhooks/<int:subscription_id>/test", webhooks.webhook_test, name="webhook_test"),
