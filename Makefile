@@ -88,7 +88,7 @@ bench: install-dev
 	$(BIN)/python bench/ceiling.py
 	$(BIN)/python bench/kiosk_poll.py
 	$(BIN)/python bench/accept_race.py
-	@for b in ws_fanout webhook_throughput; do [ ! -f bench/$$b.py ] || $(BIN)/python bench/$$b.py; done
+	@for b in ws_fanout webhook_throughput routing; do [ ! -f bench/$$b.py ] || $(BIN)/python bench/$$b.py; done
 
 clean:
 	rm -rf $(VENV) var

@@ -11,7 +11,8 @@ Invalidations come before messages, so a client that polls on hearing a message 
 The events themselves are in each app's domain_events.py; a test checks every one is listed.
 """
 
-from apps.accounts.domain_events import OwnerReinstated, OwnerSuspended
+from apps.accounts import realtime_messages as agent_messages
+from apps.accounts.domain_events import AgentStatusChanged, OwnerReinstated, OwnerSuspended
 from apps.billing import realtime_messages as payment_messages
 from apps.billing.domain_events import PaymentCancelled, PaymentFailed, PaymentRequested, PaymentSucceeded
 from apps.kiosks import realtime_messages as kiosk_messages
@@ -20,8 +21,18 @@ from apps.kiosks.domain_events import KioskCameOnline, KioskPaired, KioskRenamed
 from apps.menu.domain_events import InventoryLow
 from apps.orders import realtime_messages as order_messages
 from apps.orders.domain_events import CartReplaced, OrderCreated, OrderStatusChanged, PaymentCaptured
+from apps.sessions import offers
+from apps.sessions import queue as session_queue
 from apps.sessions import realtime_messages as session_messages
-from apps.sessions.domain_events import SessionAccepted, SessionEnded, SessionMoved, SessionStarted
+from apps.sessions.domain_events import (
+    OfferClosed,
+    OfferMade,
+    QueueChanged,
+    SessionAccepted,
+    SessionEnded,
+    SessionMoved,
+    SessionStarted,
+)
 from apps.sessions.status_cache import forget_status
 from apps.webhooks.outbox import webhook_deliveries
 
@@ -29,14 +40,16 @@ SUBSCRIBERS = {
     # Sessions: the kiosk hears every transition; agents hear of new, claimed and withdrawn ones.
     SessionStarted: [
         webhook_deliveries,
-        session_messages.session_incoming,  # SessionIncoming to the eligible agents
         session_messages.session_status_changed,  # SessionStatusChanged to the kiosk
+        offers.dispatch_on,  # the router offers it on commit (OfferMade)
+        session_queue.queue_changed,  # the owner's waiting kiosks: QueueUpdated, cached copies dropped
     ],
     SessionAccepted: [
         webhook_deliveries,
         forget_status,  # the kiosk poll's cached status body
-        session_messages.session_claimed,  # SessionClaimed to the other agents
+        session_messages.session_claimed,  # SessionClaimed to the other agents offered it
         session_messages.session_status_changed,
+        session_queue.queue_changed,
     ],
     SessionMoved: [
         forget_status,
@@ -45,8 +58,18 @@ SUBSCRIBERS = {
     SessionEnded: [
         webhook_deliveries,
         forget_status,
-        session_messages.session_withdrawn,  # SessionWithdrawn to agents, if nobody had accepted it
+        session_messages.session_withdrawn,  # SessionWithdrawn to agents offered it, if nobody had accepted it
         session_messages.session_status_changed,
+        session_queue.queue_changed,
+    ],
+    # Routing (apps/sessions/offers.py): agents hear of the offers made to them and of their end.
+    OfferMade: [session_messages.session_incoming],  # SessionIncoming to the agent offered it
+    OfferClosed: [session_messages.offer_withdrawn],  # SessionWithdrawn to that agent
+    QueueChanged: [session_queue.queue_changed],
+    AgentStatusChanged: [
+        agent_messages.agent_status_changed,  # AgentStatusChanged to the agent's own channel
+        offers.dispatch_on,  # an agent become available is offered the oldest session at once
+        session_queue.queue_changed,  # agents_available of the owner's waiting kiosks
     ],
     # Orders
     CartReplaced: [order_messages.order_updated],  # OrderUpdated to the kiosk

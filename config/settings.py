@@ -468,7 +468,11 @@ LOGGING = {
 METRICS_TOKEN = os.environ.get("METRICS_TOKEN", "")
 
 # Sessions
-INCOMING_SESSIONS_LIMIT = 100
+# What sessions call in billing, named here as EVENT_SUBSCRIBERS is (sessions import no billing
+# code): ending a session in payment cancels its intent first; a session's minutes are priced at
+# the owner's plan.
+SESSION_END_IN_PAYMENT = "apps.billing.services.payments.payment_abandon"
+SESSION_MINUTE_RATE = "apps.billing.plans.rate_for_owner"
 SESSION_PENDING_TIMEOUT = int(os.environ.get("SESSION_PENDING_TIMEOUT", "180"))
 # The kiosk poll serves a session's status from a cached copy that every transition invalidates
 # (apps/sessions/status_cache.py); this long at most it serves an agent's old name or avatar.
@@ -507,3 +511,19 @@ CELERY_BEAT_SCHEDULE = {
 # Benchmarks (bench/) and live tests: serve the reference view /bench/ping and a slow
 # /bench/sleep?seconds=. Never on in production.
 BENCH_ROUTES = env_bool("BENCH_ROUTES", False)
+
+# Routing (apps/sessions/router.py, docs/kiosk-and-agent.md "Offers"): each owner's defaults,
+# changed per owner on the panel's Settings page. K agents per wave, each offer lasting T s;
+# after W s of waiting any language qualifies; M missed offers in a row set an agent on break.
+ROUTING_OFFER_SIZE = int(os.environ.get("ROUTING_OFFER_SIZE", "3"))
+ROUTING_OFFER_SECONDS = int(os.environ.get("ROUTING_OFFER_SECONDS", "15"))
+ROUTING_ANY_LANGUAGE_AFTER_SECONDS = int(os.environ.get("ROUTING_ANY_LANGUAGE_AFTER_SECONDS", "30"))
+ROUTING_MISSES_BEFORE_BREAK = int(os.environ.get("ROUTING_MISSES_BEFORE_BREAK", "2"))
+ROUTING_SELF_SERVICE_AFTER_SECONDS = int(os.environ.get("ROUTING_SELF_SERVICE_AFTER_SECONDS", "120"))
+# How often the router's timer runs (lapsed offers, presence; also what recovers a dead
+# process's timers); an agent counts as signed in while its dashboard holds its real-time
+# connection or polled within AGENT_SIGNED_IN_SECONDS; one gone for AGENT_GONE_SECONDS is offline.
+ROUTING_TICK_SECONDS = float(os.environ.get("ROUTING_TICK_SECONDS", "1"))
+AGENT_SIGNED_IN_SECONDS = int(os.environ.get("AGENT_SIGNED_IN_SECONDS", "10"))
+AGENT_GONE_SECONDS = int(os.environ.get("AGENT_GONE_SECONDS", "60"))
+CELERY_BEAT_SCHEDULE["sessions-route"] = {"task": "sessions.route", "schedule": ROUTING_TICK_SECONDS}

@@ -47,9 +47,13 @@ class UserFactory(factory.django.DjangoModelFactory):
 
 
 class AgentFactory(UserFactory):
+    """An available agent, signed in now (its dashboard seen: the router offers it sessions for
+    AGENT_SIGNED_IN_SECONDS); pass last_seen_at=None or an old time for one that is not."""
+
     owner = factory.SubFactory(OwnerFactory)
     is_agent = True
     agent_status = AgentStatus.AVAILABLE
+    last_seen_at = factory.LazyFunction(timezone.now)
 
 
 class PanelUserFactory(UserFactory):

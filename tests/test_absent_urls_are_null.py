@@ -3,6 +3,7 @@ every real-time body (docs/decisions.md "Absent URLs and locations"), as the sch
 
 import json
 
+from apps.sessions import offers
 from apps.sessions import services as session_services
 from tests import factories
 from tests.schema_conformance import assert_conforms
@@ -28,6 +29,7 @@ def test_the_incoming_list_the_session_and_the_presence_member_answer_a_null_loc
 ):
     _without_location(kiosk)
     session = session_services.session_start(kiosk=kiosk, customer_locale="en-US")
+    offers.offers_dispatch()  # the router offers it to the agent
     [incoming] = agent_client.get("/api/sessions/incoming").json()["sessions"]
     assert incoming["id"] == session.public_id and incoming["kiosk"]["location"] is None
     joined = ask(kiosk_client, KIOSK_AUTH, f"presence-owner.{owner.pk}")

@@ -14,8 +14,8 @@ from django.test import Client
 
 from apps.accounts import services
 from apps.accounts.models import LoginChallenge
-from apps.billing.services import ending
 from apps.core.errors import DomainError
+from apps.sessions import ending
 from tests import factories
 from tests.conftest import AgentClient
 from tests.helpers_auth import current_code, enrol_totp, error_of, frozen_clock, wrong_code
@@ -120,6 +120,9 @@ def test_the_right_code_signs_in_with_session_cookies(agent, device):
             "email": agent.email,
             "is_agent": True,
             "agent_status": "available",
+            "languages": [],
+            "status_reason": "",
+            "status_message": "",
         },
     }
     session_cookie = response.cookies[SESSION_COOKIE]

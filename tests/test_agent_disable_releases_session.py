@@ -8,8 +8,9 @@ from django.test import Client
 from apps.accounts import services as account_services
 from apps.accounts.models import PersonalAccessToken, User
 from apps.billing.models import Payment
-from apps.billing.services import ending, payments
+from apps.billing.services import payments
 from apps.core.errors import DomainError
+from apps.sessions import ending
 from apps.sessions import services as session_services
 from apps.sessions.models import Session
 from apps.webhooks import services as webhook_services

@@ -7,7 +7,7 @@ from django.contrib.sessions.models import Session as DjangoSession
 from django.test import Client
 
 from apps.accounts.models import User
-from apps.billing.services import ending
+from apps.sessions import ending
 from tests import factories
 from tests.conftest import AgentClient
 from tests.helpers_auth import error_of, frozen_clock
@@ -80,6 +80,9 @@ def test_login_body_is_status_ok_and_the_agent(agent):
             "email": agent.email,
             "is_agent": True,
             "agent_status": "available",
+            "languages": [],
+            "status_reason": "",
+            "status_message": "",
         },
     }
 

@@ -9,8 +9,8 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
-from apps.billing.services import ending
 from apps.orders import services as order_services
+from apps.sessions import ending
 from apps.sessions import services as session_services
 from tests import factories
 from tests.helpers_auth import error_of

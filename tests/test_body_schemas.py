@@ -1,6 +1,8 @@
 """Every body shared by a response, the OpenAPI schema and a real-time message validates strictly
 against its published schema in every state (tests/schema_conformance.py)."""
 
+from datetime import timedelta
+
 import jsonschema
 import pytest
 from django.test import Client
@@ -10,6 +12,7 @@ from apps.kiosks import services as kiosk_services
 from apps.kiosks.models import Kiosk
 from apps.orders.bodies import agent_order_body, order_body
 from apps.sessions.bodies import incoming_session_body, status_body
+from apps.sessions.queue import queue_of
 from tests import factories
 from tests.schema_conformance import assert_conforms
 from tests.test_kiosk_pairing import pair
@@ -21,12 +24,14 @@ def test_incoming_session_body_conforms_with_and_without_a_location(business):
     now = timezone.now()
     for location in ("Front door", ""):
         session = factories.SessionFactory(kiosk=factories.KioskFactory(business=business, location=location))
-        assert_conforms(incoming_session_body(session, now=now), "IncomingSessionOut")
+        body = incoming_session_body(session, now=now, offer_expires_at=now + timedelta(seconds=15))
+        assert_conforms(body, "IncomingSessionOut")
 
 
 def test_the_check_rejects_a_missing_or_extra_key_a_wrong_type_and_an_undocumented_null(business):
+    now = timezone.now()
     body = incoming_session_body(
-        factories.SessionFactory(kiosk=factories.KioskFactory(business=business)), now=timezone.now()
+        factories.SessionFactory(kiosk=factories.KioskFactory(business=business)), now=now, offer_expires_at=now
     )
     drifted = [
         {key: value for key, value in body.items() if key != "waiting_seconds"},
@@ -41,7 +46,7 @@ def test_the_check_rejects_a_missing_or_extra_key_a_wrong_type_and_an_undocument
 
 def test_status_body_conforms_in_every_state(business, agent):
     for session in _sessions_in_every_state(business, agent):
-        assert_conforms(status_body(session), "StatusOut")
+        assert_conforms(status_body(session, queue=queue_of(session)), "StatusOut")
 
 
 def test_order_bodies_conform_before_the_first_cart_and_with_lines(business):

@@ -15,8 +15,8 @@ from apps.core import events
 from apps.core.models import DomainEvent
 from apps.kiosks import selectors as kiosk_selectors
 from apps.kiosks import services as kiosk_services
+from apps.sessions import offers, status_cache
 from apps.sessions import services as session_services
-from apps.sessions import status_cache
 from apps.sessions.bodies import status_body
 from apps.sessions.domain_events import SessionMoved
 from apps.webhooks import services as webhook_services
@@ -75,6 +75,7 @@ def accept_scene(transactional_db, receiver):
     agent = factories.AgentFactory(owner=business.owner)
     colleague = factories.AgentFactory(owner=business.owner)
     session = factories.SessionFactory(kiosk=kiosk)
+    offers.offers_dispatch()  # both are offered it: the colleague hears SessionClaimed
     webhook_services.subscription_create(owner=business.owner, url=receiver.url, events=["session.accepted"])
     pending = status_body(session)
     status_cache.status_body(kiosk_id=kiosk.pk, public_id=session.public_id, read=lambda: pending)

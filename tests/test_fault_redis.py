@@ -10,6 +10,7 @@ import pytest
 import requests
 
 from apps.core.models import DomainEvent
+from apps.sessions import offers
 from apps.webhooks import services as webhook_services
 from apps.webhooks.models import WebhookDelivery
 from apps.webhooks.tasks import dispatch_due_webhooks
@@ -67,6 +68,9 @@ def test_rest_survives_a_redis_outage_and_webhooks_catch_up(settings):
         first_id = started.json()["session_id"]
 
         redis.stop()  # ---- Redis is gone from here on
+        # The router, as a worker runs it (there is none here): it needs only the database, and
+        # without the real-time state it goes by the agents' last signs of life.
+        assert offers.offers_dispatch() == 2
 
         poll, seconds = timed(first_kiosk.get, f"{base}/api/public/sessions/{first_id}/status")
         assert poll.status_code == 200 and poll.json()["status"] == "pending" and seconds < 5

@@ -19,9 +19,21 @@ from tests import factories
 def sent(monkeypatch):
     """Every broadcast the services ask for: (channels, event, data)."""
     calls = []
-    for app in ("sessions", "kiosks", "orders"):
+    for app in ("sessions", "kiosks", "orders", "accounts"):
         monkeypatch.setattr(f"apps.{app}.realtime_messages.broadcast", lambda c, e, d: calls.append((sorted(c), e, d)))
+    monkeypatch.setattr("apps.sessions.queue.broadcast", lambda c, e, d: calls.append((sorted(c), e, d)))
     return calls
+
+
+@pytest.fixture
+def routed(django_capture_on_commit_callbacks):
+    """Run what each request queues on commit (the router's dispatch), as the job runner does."""
+
+    def run(call):
+        with django_capture_on_commit_callbacks(execute=True):
+            return call()
+
+    return run
 
 
 def of(sent, event):
@@ -38,35 +50,45 @@ def start(kiosk_client, kiosk):
     return response.json()["session_id"]
 
 
-def test_a_new_session_goes_to_every_eligible_agent_and_nobody_else(sent, kiosk, kiosk_client, owner, agent):
+def test_a_new_session_is_offered_to_the_signed_in_available_agents_of_its_pool_only(
+    sent, routed, kiosk, kiosk_client, owner, agent
+):
     pool = factories.AgentFactory(owner=None)  # the platform's shared agents
     factories.AgentFactory(owner=owner, agent_status=AgentStatus.BUSY)
     factories.AgentFactory(owner=owner, agent_status=AgentStatus.BREAK)
     factories.AgentFactory(owner=owner, is_active=False)
+    factories.AgentFactory(owner=owner, last_seen_at=timezone.now() - timedelta(seconds=11))  # not signed in
     factories.AgentFactory()  # another owner's agent
     factories.PanelUserFactory(owner=owner)
-    session_id = start(kiosk_client, kiosk)
-    [(channels, data)] = of(sent, "SessionIncoming")
-    assert channels == sorted([f"private-agent.{agent.pk}", f"private-agent.{pool.pk}"])
+    session_id = routed(lambda: start(kiosk_client, kiosk))
+    offered = of(sent, "SessionIncoming")
+    assert sorted(channels[0] for channels, _ in offered) == sorted(
+        [f"private-agent.{agent.pk}", f"private-agent.{pool.pk}"]
+    )
+    data = offered[0][1]
     assert data["session"]["id"] == session_id
     assert data["session"]["kiosk"] == {"id": str(kiosk.pk), "name": kiosk.name, "location": kiosk.location}
     assert data["session"]["waiting_seconds"] == 0
+    assert data["session"]["customer_locale"] == "en-US"
+    assert data["session"]["offer_expires_at"].endswith("Z")
 
 
-def test_session_incoming_matches_the_incoming_list_entry(sent, kiosk, kiosk_client, agent, agent_client):
-    start(kiosk_client, kiosk)
+def test_session_incoming_matches_the_incoming_list_entry(sent, routed, kiosk, kiosk_client, agent, agent_client):
+    routed(lambda: start(kiosk_client, kiosk))
     [(_, data)] = of(sent, "SessionIncoming")
     [listed] = agent_client.get("/api/sessions/incoming").json()["sessions"]
     assert {**listed, "waiting_seconds": 0} == data["session"]
 
 
-def test_accept_tells_the_other_agents_and_the_kiosk(sent, kiosk, kiosk_client, owner, agent, agent_client):
+def test_accept_tells_the_other_agents_offered_it_and_the_kiosk(
+    sent, routed, kiosk, kiosk_client, owner, agent, agent_client
+):
     colleague = factories.AgentFactory(owner=owner)
-    on_break = factories.AgentFactory(owner=owner, agent_status=AgentStatus.BREAK)
-    session_id = start(kiosk_client, kiosk)
-    assert agent_client.post(f"/api/sessions/{session_id}/accept").status_code == 200
+    factories.AgentFactory(owner=owner, agent_status=AgentStatus.BREAK)  # not offered: not told
+    session_id = routed(lambda: start(kiosk_client, kiosk))
+    assert routed(lambda: agent_client.post(f"/api/sessions/{session_id}/accept")).status_code == 200
     [(channels, data)] = of(sent, "SessionClaimed")
-    assert channels == sorted([f"private-agent.{colleague.pk}", f"private-agent.{on_break.pk}"])
+    assert channels == [f"private-agent.{colleague.pk}"]
     assert data == {"session_id": session_id, "status": "active", "agent_id": str(agent.pk)}
     statuses = of(sent, "SessionStatusChanged")
     assert [data["status"] for _, data in statuses] == ["pending", "active"]
@@ -87,8 +109,8 @@ def test_every_way_out_tells_the_kiosk(sent, kiosk, kiosk_client, agent, agent_c
     assert not of(sent, "SessionWithdrawn")  # it was not waiting any more
 
 
-def test_a_waiting_session_that_ends_is_withdrawn_from_dashboards(sent, kiosk, kiosk_client, agent):
-    session_id = start(kiosk_client, kiosk)
+def test_a_waiting_session_that_ends_is_withdrawn_from_dashboards(sent, routed, kiosk, kiosk_client, agent):
+    session_id = routed(lambda: start(kiosk_client, kiosk))
     assert kiosk_client.post(f"/api/public/sessions/{session_id}/cancel").status_code == 200
     [(channels, data)] = of(sent, "SessionWithdrawn")
     assert channels == [f"private-agent.{agent.pk}"]

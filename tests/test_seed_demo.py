@@ -65,7 +65,7 @@ def test_at_least_two_owners_each_with_a_business_two_agents_codes_and_a_kiosk(d
 
         assert len(owner["agents"]) == 2
         for agent in owner["agents"]:
-            assert set(agent) == {"id", "email", "password"}
+            assert set(agent) == {"id", "email", "password", "languages"}
             user = User.objects.get(pk=agent["id"])
             assert user.email == agent["email"] and user.is_agent and user.owner_id == owner["id"]
 
@@ -91,7 +91,7 @@ def test_each_business_has_an_active_menu(data):
 def test_there_is_one_platform_agent_with_no_owner(data):
     assert len(data["platform_agents"]) == 1
     pool = data["platform_agents"][0]
-    assert set(pool) == {"id", "email", "password"}
+    assert set(pool) == {"id", "email", "password", "languages"}
     user = User.objects.get(pk=pool["id"])
     assert user.is_agent and user.owner_id is None and user.is_active
 
@@ -318,3 +318,10 @@ def test_the_demo_menu_speaks_every_kiosk_language(data):
     sizes = {locale: item["modifier_groups"][0]["options"][1]["name"] for locale, item in firsts.items()}
     assert sizes == {"fr": "Moyen", "de": "Mittel"}
     assert MenuItem.objects.get(name="Classic burger").translations["de"]["name"] == "Klassischer Burger"
+
+
+def test_the_first_owner_has_an_english_only_and_a_spanish_only_agent(data):
+    languages = {agent["email"]: agent["languages"] for agent in data["owners"][0]["agents"]}
+    assert languages == {"agent1@burgers.demo.test": ["en"], "agent2@burgers.demo.test": ["es"]}
+    for agent in data["owners"][0]["agents"] + data["platform_agents"]:
+        assert User.objects.get(pk=agent["id"]).languages == agent["languages"]

@@ -9,7 +9,8 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from apps.core.models import DomainEvent
-from apps.sessions.models import Session
+from apps.sessions import offers
+from apps.sessions.models import Offer, Session
 from tests import factories
 from tests.conftest import AgentClient
 
@@ -25,32 +26,49 @@ def pending(kiosk):
     return factories.SessionFactory(kiosk=kiosk)
 
 
-def test_incoming_lists_own_owner_pending_sessions_oldest_first(agent, agent_client, kiosk, other_business):
+def test_incoming_lists_exactly_the_callers_offer_of_the_oldest_session(agent, agent_client, kiosk, other_business):
     now = timezone.now()
     newer = factories.SessionFactory(kiosk=kiosk, created_at=now - timedelta(seconds=5))
     older = factories.SessionFactory(
-        kiosk=factories.KioskFactory(business=kiosk.business), created_at=now - timedelta(seconds=42)
+        kiosk=factories.KioskFactory(business=kiosk.business),
+        created_at=now - timedelta(seconds=42),
+        customer_locale="es-MX",
     )
     factories.SessionFactory(kiosk=factories.KioskFactory(business=other_business))
     factories.SessionFactory(kiosk=factories.KioskFactory(business=kiosk.business), status="active")
+    assert agent_client.get("/api/sessions/incoming").json() == {"sessions": []}  # nothing offered yet
+    assert offers.offers_dispatch() == 1  # the agent, for the older one (the other owner has no agent)
     body = agent_client.get("/api/sessions/incoming").json()
-    assert [s["id"] for s in body["sessions"]] == [older.public_id, newer.public_id]
+    assert [s["id"] for s in body["sessions"]] == [older.public_id]
     first = body["sessions"][0]
-    assert set(first) == {"id", "kiosk", "business", "created_at", "waiting_seconds"}
+    assert set(first) == {
+        "id",
+        "kiosk",
+        "business",
+        "created_at",
+        "waiting_seconds",
+        "customer_locale",
+        "offer_expires_at",
+    }
     assert first["business"] == {"id": str(kiosk.business.pk), "name": kiosk.business.name}
     assert 41 <= first["waiting_seconds"] <= 45
+    assert first["customer_locale"] == "es-MX"
+    offer = Offer.objects.get(agent=agent, status="live")
+    assert first["offer_expires_at"] == offer.expires_at.isoformat().replace("+00:00", "Z")
+    assert (offer.expires_at - offer.created_at) == timedelta(seconds=15)
+    assert newer.offers.count() == 0
 
 
 def test_incoming_is_an_empty_array_when_nothing_waits(agent_client):
     assert agent_client.get("/api/sessions/incoming").json() == {"sessions": []}
 
 
-def test_platform_agent_sees_every_owners_sessions(kiosk, other_business):
-    mine = factories.SessionFactory(kiosk=kiosk)
+def test_platform_agent_is_offered_any_owners_session(kiosk, other_business):
     theirs = factories.SessionFactory(kiosk=factories.KioskFactory(business=other_business))
     pool_agent = factories.AgentFactory(owner=None)
-    ids = {s["id"] for s in signed_in(pool_agent).get("/api/sessions/incoming").json()["sessions"]}
-    assert ids == {mine.public_id, theirs.public_id}
+    offers.offers_dispatch()
+    ids = [s["id"] for s in signed_in(pool_agent).get("/api/sessions/incoming").json()["sessions"]]
+    assert ids == [theirs.public_id]
 
 
 def test_accept_claims_the_session(agent, agent_client, pending):

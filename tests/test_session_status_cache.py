@@ -12,9 +12,8 @@ from django.test import override_settings
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from apps.billing.services import ending
 from apps.core.cache import increment
-from apps.sessions import selectors, services, status_cache
+from apps.sessions import ending, selectors, services, status_cache
 from apps.sessions.bodies import status_body
 from apps.sessions.models import Session
 from apps.sessions.state_machine import TRANSITIONS

@@ -95,7 +95,7 @@ django.setup()
 from django.core.management import call_command
 call_command("migrate", verbosity=0)
 from django.utils import timezone
-from apps.billing.services import ending
+from apps.sessions import ending
 from apps.sessions import selectors, services
 from apps.sessions.bodies import StatusOut, status_body
 from tests import factories

@@ -4,12 +4,13 @@ from apps.core.models import DomainEvent
 from apps.sessions.models import Session
 
 
-def test_kiosk_start_incoming_accept_end(kiosk, kiosk_client, agent, agent_client):
-    started = kiosk_client.post(
-        "/api/public/sessions/start",
-        {"device_id": str(kiosk.device_id), "customer_locale": "en-US"},
-        content_type="application/json",
-    )
+def test_kiosk_start_incoming_accept_end(kiosk, kiosk_client, agent, agent_client, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):  # the router's dispatch, queued on commit
+        started = kiosk_client.post(
+            "/api/public/sessions/start",
+            {"device_id": str(kiosk.device_id), "customer_locale": "en-US"},
+            content_type="application/json",
+        )
     assert started.status_code == 201, started.content
     session_id = started.json()["session_id"]
     assert started.json()["status"] == "pending"

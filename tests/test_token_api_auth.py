@@ -12,7 +12,7 @@ from django.test import Client
 
 from apps.accounts.models import PanelRole, PersonalAccessToken
 from apps.api.throttles import TokenApiThrottle
-from apps.billing.services import ending
+from apps.sessions import ending
 from tests import factories
 from tests.conftest import AgentClient
 from tests.helpers_auth import bearer, current_code, enrol_totp, error_of, frozen_clock, wrong_code
@@ -48,6 +48,9 @@ def test_login_answers_a_token_of_the_documented_shape_and_the_agent(agent):
         "email": agent.email,
         "is_agent": True,
         "agent_status": "available",
+        "languages": [],
+        "status_reason": "",
+        "status_message": "",
     }
 
 

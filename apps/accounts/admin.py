@@ -4,15 +4,18 @@ services own (suspension, plan, a user's active flag and agent status, a token's
 record's tenant) is read-only in the forms and changes only through the actions, which call the
 services one object at a time (events, webhooks, released sessions)."""
 
+from django import forms
 from django.contrib import admin, messages
 from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
+from django.contrib.auth.forms import UserChangeForm
 from django.db.models import Count
 
 from apps.accounts import services
 from apps.accounts.models import Business, LoginChallenge, Owner, PersonalAccessToken, User
 from apps.billing.models import OwnerBilling, Plan
 from apps.billing.plans import plan_set
-from apps.billing.services import ending
+from apps.core.errors import DomainError
+from apps.sessions import ending
 
 
 class BusinessInline(admin.TabularInline):
@@ -119,18 +122,39 @@ class BusinessAdmin(admin.ModelAdmin):
         return self.readonly_fields + (["owner"] if obj is not None else [])
 
 
+class UserAdminForm(UserChangeForm):
+    """The languages as the panel takes them: codes separated by commas (the service's rule)."""
+
+    languages = forms.CharField(
+        required=False, max_length=200, help_text="Language codes the agent serves, e.g. en, es. Empty: every language."
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        if self.instance.pk is not None:
+            self.initial["languages"] = ", ".join(self.instance.languages or [])
+
+    def clean_languages(self) -> list[str]:
+        try:
+            return services.clean_languages(self.cleaned_data.get("languages") or "")
+        except DomainError as exc:
+            raise forms.ValidationError(exc.details.get("languages") or exc.message) from exc
+
+
 @admin.register(User)
 class UserAdmin(BaseUserAdmin):
+    form = UserAdminForm
     ordering = ["email"]
     list_display = ["email", "name", "owner", "is_agent", "agent_status", "panel_role", "is_active", "last_seen_at"]
     list_filter = ["is_agent", "agent_status", "panel_role", "is_active", "is_staff"]
     search_fields = ["email", "name", "owner__name"]
     list_select_related = ["owner"]
-    readonly_fields = ["last_seen_at", "date_joined", "last_login"]
+    readonly_fields = ["last_seen_at", "idle_since", "missed_offers", "status_reason", "date_joined", "last_login"]
     actions = ["disable_users", "reactivate_users"]
     fieldsets = [
         (None, {"fields": ["email", "password", "name", "avatar_url"]}),
-        ("Tenant and role", {"fields": ["owner", "is_agent", "agent_status", "panel_role"]}),
+        ("Tenant and role", {"fields": ["owner", "is_agent", "agent_status", "panel_role", "languages"]}),
+        ("Routing", {"fields": ["idle_since", "missed_offers", "status_reason"]}),
         ("Permissions", {"fields": ["is_active", "is_staff", "is_superuser", "groups", "user_permissions"]}),
         ("Activity", {"fields": ["last_seen_at", "last_login", "date_joined"]}),
     ]

@@ -33,3 +33,19 @@ class OwnerReinstated(_OwnerEvent):
 
     def webhook_payload(self) -> dict:
         return {"owner_id": self.owner.pk, "owner_name": self.owner.name, "reinstated_at": iso_z(self.at)}
+
+
+@dataclass(frozen=True)
+class AgentStatusChanged(Event):
+    """An agent's status changed, by the agent (`reason` "") or by the server (`reason` a
+    StatusReason: missed offers, gone): its dashboard hears it, the router offers an available
+    agent the oldest waiting session it can take."""
+
+    agent_id: int
+    agent_owner_id: int | None
+    status: str
+    reason: str = ""
+
+    @property
+    def owner_id(self) -> int | None:  # type: ignore[override]  # platform agents have none
+        return self.agent_owner_id

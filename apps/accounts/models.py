@@ -68,6 +68,13 @@ class AgentStatus(models.TextChoices):
     OFFLINE = "offline"
 
 
+class StatusReason(models.TextChoices):
+    """Why the server, not the agent, changed an agent's status (shown by the dashboard)."""
+
+    MISSED_OFFERS = "missed_offers"
+    GONE = "gone"
+
+
 class PanelRole(models.TextChoices):
     OWNER = "owner"
     MANAGER = "manager"
@@ -84,7 +91,15 @@ class User(AbstractBaseUser, PermissionsMixin):
     is_agent = models.BooleanField(default=False)
     agent_status = models.CharField(max_length=10, choices=AgentStatus.choices, default=AgentStatus.OFFLINE)
     panel_role = models.CharField(max_length=10, choices=PanelRole.choices, blank=True)
+    # Routing (apps/sessions/router.py): the languages an agent serves (primary subtags, e.g.
+    # ["en", "es"]; empty: not set, offered every language), when it last showed it is signed in
+    # (its dashboard's connection or a poll of the incoming list), since when it is idle, the
+    # offers it missed in a row, and why the server last changed its status ("" when it did not).
+    languages = models.JSONField(default=list, blank=True)
     last_seen_at = models.DateTimeField(null=True, blank=True)
+    idle_since = models.DateTimeField(null=True, blank=True)
+    missed_offers = models.PositiveSmallIntegerField(default=0)
+    status_reason = models.CharField(max_length=20, blank=True)
     is_active = models.BooleanField(default=True)
     is_staff = models.BooleanField(default=False)
     date_joined = models.DateTimeField(default=timezone.now)

@@ -2,6 +2,7 @@
 
 import logging
 import math
+import re
 import secrets
 from dataclasses import dataclass
 from datetime import timedelta
@@ -13,8 +14,16 @@ from django_otp import devices_for_user
 
 from apps.accounts import login_throttle
 from apps.accounts.actors import panel_member
-from apps.accounts.domain_events import OwnerReinstated, OwnerSuspended
-from apps.accounts.models import AgentStatus, LoginChallenge, Owner, PersonalAccessToken, User, hash_token_secret
+from apps.accounts.domain_events import AgentStatusChanged, OwnerReinstated, OwnerSuspended
+from apps.accounts.models import (
+    AgentStatus,
+    LoginChallenge,
+    Owner,
+    PersonalAccessToken,
+    StatusReason,
+    User,
+    hash_token_secret,
+)
 from apps.accounts.suspension import ensure_owner_not_suspended
 from apps.core import events
 from apps.core.errors import DomainError, ErrorCode
@@ -138,13 +147,85 @@ def two_factor_verify(*, challenge_id: str, code: str) -> LoginResult:
 
 
 def agent_set_status(*, agent: User, status: str) -> None:
+    """The agent's own status change. Becoming available starts its idle time (the router offers
+    the longest idle first) and clears its missed offers and the server's reason."""
     if status not in AgentStatus.values:
         raise DomainError(
             ErrorCode.VALIDATION_ERROR,
             "Unknown agent status.",
             details={"status": [f"Must be one of: {', '.join(AgentStatus.values)}."]},
         )
-    User.objects.filter(pk=agent.pk).update(agent_status=status, last_seen_at=timezone.now())
+    now = timezone.now()
+    with transaction.atomic():
+        changes = {"agent_status": status, "last_seen_at": now, "status_reason": ""}
+        if status == AgentStatus.AVAILABLE:
+            changes["missed_offers"] = 0
+            User.objects.filter(pk=agent.pk).exclude(agent_status=AgentStatus.AVAILABLE).update(idle_since=now)
+        User.objects.filter(pk=agent.pk).update(**changes)
+        events.emit(AgentStatusChanged(agent_id=agent.pk, agent_owner_id=agent.owner_id, status=status))
+    agent.agent_status, agent.status_reason = status, ""
+
+
+def agents_set_status_by_server(
+    *, agent_ids: list[int], only_from: tuple[str, ...], status: str, reason: str
+) -> list[int]:
+    """The server sets agents' status (routing: missed offers -> break, gone -> offline) when it
+    still is one of `only_from`: an agent's own change made meanwhile wins. Returns the agents
+    changed; each hears why (AgentStatusChanged). The caller holds the transaction."""
+    changed = []
+    for agent in User.objects.filter(pk__in=agent_ids, agent_status__in=only_from).only("pk", "owner_id"):
+        still = User.objects.filter(pk=agent.pk, agent_status__in=only_from)
+        if still.update(agent_status=status, status_reason=reason):
+            change = AgentStatusChanged(agent_id=agent.pk, agent_owner_id=agent.owner_id, status=status, reason=reason)
+            events.emit(change)
+            changed.append(agent.pk)
+    return changed
+
+
+def status_message(*, reason: str, missed_offers: int) -> str:
+    """What the dashboard shows about a status the server set ("" for the agent's own)."""
+    if reason == StatusReason.MISSED_OFFERS:
+        customers = "customer" if missed_offers == 1 else "customers"
+        return f"You missed {missed_offers} {customers}. Set yourself available when you are back."
+    if reason == StatusReason.GONE:
+        return "You were away, so you were set offline. Set yourself available when you are back."
+    return ""
+
+
+LANGUAGE_TAG = re.compile(r"^[a-z]{2,3}$")
+
+
+def agent_set_languages(*, agent: User, languages) -> list[str]:
+    """The languages an agent serves, as primary subtags ("en", "es"); an empty list means not
+    set (offered every language). Set by the owner on the panel, by the super-admin for
+    platform agents."""
+    cleaned = clean_languages(languages)
+    User.objects.filter(pk=agent.pk).update(languages=cleaned)
+    agent.languages = cleaned
+    return cleaned
+
+
+def clean_languages(languages) -> list[str]:
+    """A list of languages, or a string of them separated by commas or spaces, as the stored list
+    (lower case, each once); 422 VALIDATION_ERROR for anything that is not a language code."""
+    if isinstance(languages, str):
+        languages = [part for part in re.split(r"[\s,]+", languages) if part]
+    cleaned = []
+    for language in languages:
+        tag = str(language).strip().lower()
+        if not LANGUAGE_TAG.match(tag):
+            raise DomainError(
+                ErrorCode.VALIDATION_ERROR,
+                "The languages are invalid.",
+                details={"languages": [f"{language!r} is not a language code like en or es."]},
+            )
+        if tag not in cleaned:
+            cleaned.append(tag)
+    if len(cleaned) > 20:
+        raise DomainError(
+            ErrorCode.VALIDATION_ERROR, "The languages are invalid.", details={"languages": ["At most 20 languages."]}
+        )
+    return cleaned
 
 
 def access_token_issue(*, user: User, name: str = "api") -> tuple[PersonalAccessToken, str]:
@@ -159,7 +240,7 @@ def access_token_revoke(*, token: PersonalAccessToken) -> None:
 
 
 def agent_account_disable(*, agent: User) -> None:
-    """The account half of disabling an agent (apps/billing/services/ending.agent_disable also
+    """The account half of disabling an agent (apps/sessions/ending.agent_disable also
     releases the session it holds): it can no longer sign in, its cookie sessions stop working and
     every access token it holds is revoked. The UPDATE's row lock orders this against
     session_accept, which locks the same row and then refuses a disabled agent."""

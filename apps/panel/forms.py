@@ -11,6 +11,7 @@ from apps.orders.models import OrderStatus
 from apps.owner_api.scopes import ALL_SCOPES
 from apps.panel.labels import END_REASONS
 from apps.sessions.models import EndReason
+from apps.sessions.routing_settings import LIMITS as ROUTING_LIMITS
 
 
 class LoginForm(forms.Form):
@@ -42,12 +43,20 @@ class KioskRenameForm(forms.Form):
     location = forms.CharField(max_length=200, required=False)
 
 
+LANGUAGES_HELP = "Language codes the agent serves, e.g. en, es. Empty: offered customers of every language."
+
+
 class AgentCreateForm(forms.Form):
     name = forms.CharField(max_length=200)
     email = forms.EmailField(max_length=254)
     password = forms.CharField(
         min_length=10, max_length=256, strip=False, widget=forms.PasswordInput, help_text="At least 10 characters."
     )
+    languages = forms.CharField(max_length=200, required=False, help_text=LANGUAGES_HELP)
+
+
+class AgentLanguagesForm(forms.Form):
+    languages = forms.CharField(max_length=200, required=False, help_text=LANGUAGES_HELP)
 
 
 class WebhookCreateForm(forms.Form):
@@ -166,3 +175,26 @@ class BusinessSettingsForm(forms.ModelForm):
         if "tax_rate" in self.changed_data:
             changed["tax_rate_bps"] = int((self.cleaned_data["tax_rate"] * 100).to_integral_value())
         return changed
+
+
+def _routing_field(name: str, label: str, help_text: str) -> forms.IntegerField:
+    low, high = ROUTING_LIMITS[name]
+    return forms.IntegerField(min_value=low, max_value=high, label=label, help_text=help_text)
+
+
+class RoutingSettingsForm(forms.Form):
+    """How customers reach the owner's agents (apps/sessions/router.py); defaults from ROUTING_*."""
+
+    offer_size = _routing_field("offer_size", "Agents offered at a time", "How many agents ring at once.")
+    offer_seconds = _routing_field("offer_seconds", "Offer lasts (seconds)", "Unanswered after this, it is a miss.")
+    any_language_after_seconds = _routing_field(
+        "any_language_after_seconds", "Any language after (seconds)", "Then agents of every language are offered."
+    )
+    misses_before_break = _routing_field(
+        "misses_before_break", "Missed offers before a break", "In a row; the agent is set on break and told why."
+    )
+    self_service_after_seconds = _routing_field(
+        "self_service_after_seconds",
+        "Offer self-service after (seconds)",
+        "When the wait or its estimate passes this, the kiosk offers to order alone.",
+    )

@@ -17,6 +17,7 @@ NAV = [
     ("menu", "Menu", False),
     ("orders", "Orders", False),
     ("sessions", "Sessions", False),
+    ("queue", "Queue", False),
     ("webhooks", "Webhooks", True),
     ("api_keys", "API keys", True),
     ("billing", "Billing", True),

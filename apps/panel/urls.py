@@ -13,6 +13,7 @@ from apps.panel.views import (
     kiosks,
     menu,
     orders,
+    queue,
     sessions,
     webhooks,
 )
@@ -63,6 +64,7 @@ urlpatterns = [
     path("kiosks/<int:kiosk_id>/unpair", kiosks.kiosk_unpair, name="kiosk_unpair"),
     path("agents", agents.agent_list, name="agents"),
     path("agents/<int:agent_id>/disable", agents.agent_disable, name="agent_disable"),
+    path("agents/<int:agent_id>/languages", agents.agent_languages, name="agent_languages"),
     path("agents/<int:agent_id>/reset-2fa", agents.agent_reset_two_factor, name="agent_reset_2fa"),
     path("menu", menu.catalog_list, name="menu"),
     path("menu/catalogs/<int:catalog_id>", menu.catalog_detail, name="catalog"),
@@ -79,6 +81,7 @@ urlpatterns = [
     path("orders/<int:order_id>/status", orders.order_move, name="order_move"),
     path("orders/<int:order_id>/refund", orders.order_refund, name="order_refund"),
     path("sessions", sessions.session_list, name="sessions"),
+    path("queue", queue.queue_page, name="queue"),
     path("webhooks", webhooks.webhook_list, name="webhooks"),
     path("webhooks/<int:subscription_id>", webhooks.webhook_detail, name="webhook"),
     path("webhooks/<int:subscription_id>/test", webhooks.webhook_test, name="webhook_test"),
@@ -90,4 +93,5 @@ urlpatterns = [
     path("billing", billing.billing_page, name="billing"),
     path("billing/onboarding", billing.billing_onboarding, name="billing_onboarding"),
     path("settings", business_settings.settings_page, name="settings"),
+    path("settings/routing", business_settings.routing_settings_page, name="routing_settings"),
 ]

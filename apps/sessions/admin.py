@@ -3,15 +3,39 @@ kiosk's cached status, webhooks); the one action ends a stuck session as a techn
 
 from django.contrib import admin, messages
 
-from apps.billing.services import ending
 from apps.core.errors import DomainError
-from apps.sessions.models import Session, SessionStatus
+from apps.sessions import ending
+from apps.sessions.models import Offer, RoutingSettings, Session, SessionStatus
 
 ADMIN_END_NOTE = "Ended by the service's support team."
 
 
+class OfferInline(admin.TabularInline):
+    """Who was offered the session and how each offer ended (read-only: the router writes them)."""
+
+    model = Offer
+    extra = 0
+    can_delete = False
+    fields = readonly_fields = ("agent", "status", "any_language", "created_at", "expires_at", "closed_at")
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+
+@admin.register(RoutingSettings)
+class RoutingSettingsAdmin(admin.ModelAdmin):
+    """Read-only: owners set them on the panel's Settings page (routing_settings_update)."""
+
+    list_display = ["owner", "offer_size", "offer_seconds", "any_language_after_seconds", "misses_before_break"]
+    readonly_fields = [field.name for field in RoutingSettings._meta.fields]
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+
 @admin.register(Session)
 class SessionAdmin(admin.ModelAdmin):
+    inlines = [OfferInline]
     list_display = ["public_id", "status", "owner", "kiosk", "agent", "created_at", "accepted_at", "ended_at"]
     list_filter = ["status", "end_reason", "owner"]
     search_fields = ["public_id", "kiosk__name", "agent__email"]

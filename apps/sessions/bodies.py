@@ -25,17 +25,22 @@ class IncomingSessionOut(serializers.Serializer):
     business = IdName()
     created_at = serializers.DateTimeField()
     waiting_seconds = serializers.IntegerField()
+    customer_locale = serializers.CharField(help_text="The customer's language, as the kiosk sent it (e.g. es-MX).")
+    offer_expires_at = serializers.DateTimeField(help_text="When this agent's offer of the session lapses.")
 
 
-def incoming_session_body(session: Session, *, now: datetime) -> dict:
-    """One entry of GET /api/sessions/incoming and the SessionIncoming message's `session`, so a
-    dashboard handles both the same way. `waiting_seconds` counts from `now`."""
+def incoming_session_body(session: Session, *, now: datetime, offer_expires_at: datetime) -> dict:
+    """The agent's offer: the one entry of GET /api/sessions/incoming and the SessionIncoming
+    message's `session`, so a dashboard handles both the same way. `waiting_seconds` counts
+    from `now`."""
     return {
         "id": session.public_id,
         "kiosk": kiosk_brief(session.kiosk),
         "business": {"id": str(session.business_id), "name": session.business.name},
         "created_at": iso_z(session.created_at),
         "waiting_seconds": max(0, int((now - session.created_at).total_seconds())),
+        "customer_locale": session.customer_locale,
+        "offer_expires_at": iso_z(offer_expires_at),
     }
 
 
@@ -43,6 +48,16 @@ class AgentBrief(serializers.Serializer):
     id = serializers.CharField()
     name = serializers.CharField()
     avatar_url = OptionalTextField()
+
+
+class QueueOut(serializers.Serializer):
+    """The waiting line while the session is pending (apps/sessions/queue.py)."""
+
+    position = serializers.IntegerField(help_text="1-based among the owner's waiting sessions, oldest first.")
+    estimated_wait_seconds = serializers.IntegerField(
+        allow_null=True, help_text="From recent answer and handle times and the agents signed in; null with no basis."
+    )
+    agents_available = serializers.IntegerField(help_text="Agents of the pool signed in and available.")
 
 
 # The schema of `status_body`.
@@ -56,9 +71,10 @@ class StatusOut(serializers.Serializer):
     ended_at = serializers.DateTimeField(allow_null=True)
     duration_seconds = serializers.IntegerField(allow_null=True)
     end_reason = serializers.CharField()
+    queue = QueueOut(allow_null=True, help_text="While pending: the customer's place in line; else null.")
 
 
-def status_body(session: Session) -> dict:
+def status_body(session: Session, *, queue: dict | None = None) -> dict:
     """The status poll's body and the SessionStatusChanged message (StatusOut documents it). Built
     directly: the poll is the hottest request, and a serializer costs as much as its query."""
     agent = session.agent
@@ -73,4 +89,5 @@ def status_body(session: Session) -> dict:
         "ended_at": iso_z(session.ended_at),
         "duration_seconds": session.duration_seconds,
         "end_reason": session.end_reason,
+        "queue": queue,
     }

@@ -5,7 +5,7 @@ from dataclasses import dataclass
 
 from apps.core.events import Event
 from apps.sessions import webhook_payloads
-from apps.sessions.models import Session
+from apps.sessions.models import Offer, Session
 
 
 @dataclass(frozen=True)
@@ -32,6 +32,7 @@ class SessionAccepted(_SessionEvent):
     """An agent won the session."""
 
     webhook_name = "session.accepted"
+    offered_agent_ids: tuple[int, ...] = ()  # the other agents whose offer it withdrew
 
     def webhook_payload(self) -> dict:
         return webhook_payloads.session_accepted(self.session)
@@ -42,6 +43,7 @@ class SessionEnded(_SessionEvent):
     """The session ended in any way; `was_pending`: nobody had accepted it yet."""
 
     was_pending: bool = False
+    offered_agent_ids: tuple[int, ...] = ()  # agents whose live offer of it it withdrew
     webhook_name = "session.ended"
 
     def webhook_payload(self) -> dict:
@@ -51,3 +53,36 @@ class SessionEnded(_SessionEvent):
 @dataclass(frozen=True)
 class SessionMoved(_SessionEvent):
     """An open-to-open transition (to payment and back): only the kiosk hears of it."""
+
+
+@dataclass(frozen=True)
+class OfferMade(Event):
+    """An agent is offered a waiting session until the offer's expiry (apps/sessions/offers.py)."""
+
+    offer: Offer
+
+    @property
+    def owner_id(self) -> int:
+        return self.offer.session.owner_id
+
+
+@dataclass(frozen=True)
+class OfferClosed(Event):
+    """An agent's live offer ended without the agent accepting it: it lapsed (`offer_expired`)
+    or was withdrawn (`agent_unavailable`, `accepted_elsewhere`). Ends of offers caused by the
+    session being accepted or ended are told by SessionAccepted and SessionEnded."""
+
+    offer: Offer
+    reason: str
+
+    @property
+    def owner_id(self) -> int:
+        return self.offer.session.owner_id
+
+
+@dataclass(frozen=True)
+class QueueChanged(Event):
+    """The waiting line of an owner's kiosks moved (a session joined or left it, or its agents
+    changed): every waiting kiosk of the owner has a new `queue` (apps/sessions/queue.py)."""
+
+    owner_id: int

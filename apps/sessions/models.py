@@ -76,3 +76,52 @@ class Session(models.Model):
         if self.accepted_at is None:
             return 0
         return max(0, int((self.ended_at - self.accepted_at).total_seconds()))
+
+
+class OfferStatus(models.TextChoices):
+    LIVE = "live"
+    ACCEPTED = "accepted"
+    MISSED = "missed"  # lapsed without an answer: counts toward the agent's break
+    WITHDRAWN = "withdrawn"  # the session was taken, ended, or the agent left
+
+
+class Offer(models.Model):
+    """One agent told of one waiting session until `expires_at` (apps/sessions/offers.py). An
+    agent holds at most one live offer; offers decide who is told, not who may accept."""
+
+    session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="offers")
+    agent = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="offers")
+    status = models.CharField(max_length=10, choices=OfferStatus.choices, default=OfferStatus.LIVE)
+    any_language = models.BooleanField(default=False)  # made after the any-language time
+    created_at = models.DateTimeField(default=timezone.now)
+    expires_at = models.DateTimeField()
+    closed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["agent"], condition=models.Q(status="live"), name="one_live_offer_per_agent"
+            ),
+        ]
+        indexes = [
+            models.Index(fields=["status", "expires_at"]),
+            models.Index(fields=["session", "status"]),
+        ]
+
+    def __str__(self) -> str:
+        return f"offer of {self.session_id} to {self.agent_id} ({self.status})"
+
+
+class RoutingSettings(models.Model):
+    """An owner's routing settings (the panel's Settings page); without a row, the ROUTING_*
+    defaults of the environment apply (apps/sessions/routing_settings.py)."""
+
+    owner = models.OneToOneField("accounts.Owner", on_delete=models.CASCADE, related_name="routing_settings")
+    offer_size = models.PositiveSmallIntegerField()
+    offer_seconds = models.PositiveSmallIntegerField()
+    any_language_after_seconds = models.PositiveIntegerField()
+    misses_before_break = models.PositiveSmallIntegerField()
+    self_service_after_seconds = models.PositiveIntegerField()
+
+    def __str__(self) -> str:
+        return f"routing settings of owner {self.owner_id}"

@@ -1,10 +1,17 @@
 """What an ended session costs the owner: agent talk time, billed per started minute at the
-rate of the owner's plan."""
+rate of the owner's plan. Billing keeps the plans; settings.SESSION_MINUTE_RATE names its
+`rate_for_owner(owner_id) -> cents per minute` (sessions import no billing code)."""
 
 from decimal import Decimal
 
-from apps.billing.plans import rate_for_owner
+from django.conf import settings
+from django.utils.module_loading import import_string
+
 from apps.sessions.models import Session
+
+
+def rate_for_owner(owner_id: int) -> int:
+    return import_string(settings.SESSION_MINUTE_RATE)(owner_id)
 
 
 def session_cost_cents(session: Session) -> int:

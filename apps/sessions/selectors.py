@@ -4,7 +4,6 @@ import functools
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from django.conf import settings
 from django.db import connection
 from django.db.models import DateTimeField, QuerySet
 from django.utils import timezone
@@ -15,6 +14,7 @@ from apps.kiosks.models import Kiosk
 from apps.sessions import status_cache
 from apps.sessions.bodies import status_body
 from apps.sessions.models import Session, SessionStatus
+from apps.sessions.queue import queue_of
 
 _NOT_FOUND = "No such session."
 
@@ -52,7 +52,7 @@ def session_for_kiosk(*, kiosk: Kiosk, public_id: str, lock: bool = False) -> Se
 # (filter + select_related + only) costs about three times what the database takes to answer it,
 # so it is one plain SQL statement whose row becomes model instances through the documented
 # `Model.from_db` (deferred instances: only these fields).
-_STATUS_FIELDS = ("id", "public_id", "status", "created_at", "accepted_at", "ended_at", "end_reason", "agent")
+_STATUS_FIELDS = ("id", "public_id", "owner", "status", "created_at", "accepted_at", "ended_at", "end_reason", "agent")
 _STATUS_AGENT_FIELDS = ("id", "name", "avatar_url")
 
 
@@ -114,19 +114,10 @@ def session_status_body_for_kiosk(*, kiosk: Kiosk, public_id: str) -> dict:
     """The status poll's body: the cached copy while the session has not moved (status_cache)."""
 
     def read() -> dict:
-        return status_body(session_status_for_kiosk(kiosk=kiosk, public_id=public_id))
+        session = session_status_for_kiosk(kiosk=kiosk, public_id=public_id)
+        return status_body(session, queue=queue_of(session))
 
     return status_cache.status_body(kiosk_id=kiosk.pk, public_id=public_id, read=read)
-
-
-def incoming_sessions_for_agent(agent: User) -> QuerySet[Session]:
-    """Pending sessions the agent may accept, oldest first."""
-    return (
-        sessions_visible_to_agent(agent)
-        .filter(status=SessionStatus.PENDING)
-        .select_related("kiosk", "business")
-        .order_by("created_at", "pk")[: settings.INCOMING_SESSIONS_LIMIT]
-    )
 
 
 def current_session_for_agent(agent: User) -> Session:

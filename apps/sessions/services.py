@@ -13,7 +13,7 @@ from apps.accounts.suspension import ensure_owner_not_suspended
 from apps.core import events
 from apps.core.errors import DomainError, ErrorCode
 from apps.kiosks.models import Kiosk
-from apps.sessions import selectors
+from apps.sessions import offers, selectors
 from apps.sessions.domain_events import SessionAccepted, SessionEnded, SessionMoved, SessionStarted
 from apps.sessions.models import OPEN_STATUSES, EndReason, Session, SessionStatus
 from apps.sessions.state_machine import next_status
@@ -79,7 +79,8 @@ def session_accept(*, public_id: str, agent: User) -> Session:
         session.status, session.agent, session.accepted_at = SessionStatus.ACTIVE, agent, now
         User.objects.filter(pk=agent.pk).update(agent_status=AgentStatus.BUSY, last_seen_at=now)
         agent.agent_status = AgentStatus.BUSY
-        events.emit(SessionAccepted(session))
+        told = offers.offers_settle_accept(session=session, agent=agent, now=now)
+        events.emit(SessionAccepted(session, offered_agent_ids=told))
         if session.business.session_recording:
             recording_start(session_id=session.pk, public_id=session.public_id, started_at=session.accepted_at)
     return session
@@ -98,7 +99,7 @@ def _refuse_lost_accept(*, status: str, agent_busy: bool) -> None:
 
 def session_end_locked(*, session: Session, agent: User, reason: str, notes: str) -> None:
     """The agent's end of `session`; the caller holds the transaction and the session row lock.
-    Ending from any state, payment included, is apps/billing/services/ending.session_end."""
+    Ending from any state, payment included, is apps/sessions/ending.session_end."""
     if session.agent_id != agent.pk:
         raise DomainError(ErrorCode.SESSION_NOT_OWNED, "Only the agent who accepted this session can end it.")
     _close(session, action=f"end:{reason}", reason=reason, notes=notes)
@@ -126,7 +127,8 @@ def _close(session: Session, *, action: str, reason: str, notes: str) -> None:
         User.objects.filter(pk=session.agent_id, agent_status=AgentStatus.BUSY).update(
             agent_status=AgentStatus.AVAILABLE, last_seen_at=session.ended_at
         )
-    events.emit(SessionEnded(session, was_pending=was_pending))
+    withdrawn = offers.offers_settle_end(session=session, now=session.ended_at)
+    events.emit(SessionEnded(session, was_pending=was_pending, offered_agent_ids=withdrawn))
 
 
 def session_move(*, session: Session, action: str) -> None:

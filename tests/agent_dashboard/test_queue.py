@@ -1,5 +1,6 @@
 """The incoming queue: two agents race for one card (exactly one gets the session, the other is
-told "taken by another agent"), an agent already in a session is told so on accept, a card goes
+told "taken by another agent"), an agent already in a session is told so on accept and offered
+the next session when it ends, a card goes
 when the kiosk withdraws, and with the WebSocket blocked the dashboard says so and still shows a
 new session within 3 s by polling, and stops polling once the socket is back."""
 
@@ -56,38 +57,42 @@ def test_two_agents_race_and_exactly_one_gets_the_session(world, serve, open_das
 
 def test_an_agent_already_in_a_session_is_told_so_on_accept_and_shown_that_session(world, serve, open_dashboard):
     """The same agent on a laptop and a tablet: a session accepted on the laptop is, on the
-    tablet, the reason another card cannot be accepted; the tablet says so in words, shows that
-    session and the status the server set, and the other card stays waiting for someone else."""
+    tablet, the reason its card there cannot be accepted; the tablet says so in words, shows that
+    session and the status the server set, and the next waiting session is offered to the agent
+    once that session ends. (An agent is offered one session at a time, the oldest: the tablet's
+    stale card is the one it tries.)"""
     drive_through = factories.KioskFactory(business=world.business, name="Drive-through", location="")
     server = serve()
     laptop, tablet = open_dashboard(server), open_dashboard(server, viewport=(1024, 520))
     for page in (laptop, tablet):
         sign_in_and_go_available(page, world.agents[0])
         expect(page.locator("#live-state")).to_have_attribute("data-state", "connected")
-    first = server.start_session(world.kiosk)
-    second = server.start_session(drive_through)
+    first = server.start_session(drive_through)
+    second = server.start_session(world.kiosk)
     for page in (laptop, tablet):
-        expect(card(page, second)).to_be_visible()
-        expect(card(page, second).locator(".location")).to_have_text("")  # a null location, not "null"
+        expect(card(page, first)).to_be_visible()
+        expect(card(page, first).locator(".location")).to_have_text("")  # a null location, not "null"
+        expect(card(page, second)).to_have_count(0)  # one offer at a time, the oldest session
 
     card(laptop, first).locator("button.accept").click()
-    expect(laptop.locator("#session-title")).to_have_text("Session with Front counter")
+    expect(laptop.locator("#session-title")).to_have_text("Session with Drive-through")
     expect(laptop.locator("#agent-status")).to_have_attribute("data-status", "busy")
 
     expect(tablet.locator("#agent-status")).to_have_attribute("data-status", "available")  # nobody told it yet
-    card(tablet, second).locator("button.accept").click()
+    card(tablet, first).locator("button.accept").click()
     expect(tablet.locator("#alert")).to_have_text(
         "You already have a session in progress: finish it before accepting another."
     )
-    expect(tablet.locator("#session-title")).to_have_text("Session with Front counter")
+    expect(tablet.locator("#session-title")).to_have_text("Session with Drive-through")
     expect(tablet.locator("#agent-status")).to_have_attribute("data-status", "busy")
     tablet.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")  # a long session view
     assert tablet.evaluate("window.scrollY") > 0
     expect(tablet.locator("#agent-status")).to_be_in_viewport()  # the status stays in sight
-    status = server.kiosk_call(drive_through, "GET", f"/sessions/{second}/status").json()
+    status = server.kiosk_call(world.kiosk, "GET", f"/sessions/{second}/status").json()
     assert (status["status"], status["agent"]) == ("pending", None)
 
-    # Ended on the tablet: the words go, the server's status comes back, the card is still there.
+    # Ended on the tablet: the words go, the server's status comes back, the waiting session is
+    # offered at once.
     tablet.select_option("#end-reason", "technical_issue")
     tablet.click("#end-session")
     expect(tablet.locator("#session-result")).to_contain_text("Session failed after")

@@ -17,9 +17,18 @@ from apps.core.errors import DomainError, ErrorCode
 
 
 class AgentUserOut(serializers.ModelSerializer):
+    languages = serializers.ListField(
+        child=serializers.CharField(), help_text="Languages served (primary subtags); empty: every language."
+    )
+    status_reason = serializers.CharField(help_text="Why the server set the status (missed_offers, gone), else empty.")
+    status_message = serializers.SerializerMethodField(help_text="That reason in words for the dashboard, else empty.")
+
     class Meta:
         model = User
-        fields = ["id", "name", "email", "is_agent", "agent_status"]
+        fields = ["id", "name", "email", "is_agent", "agent_status", "languages", "status_reason", "status_message"]
+
+    def get_status_message(self, user: User) -> str:
+        return services.status_message(reason=user.status_reason, missed_offers=user.missed_offers)
 
 
 class LoginIn(serializers.Serializer):

@@ -1,16 +1,17 @@
-"""Agents (owner only): list with status and last seen, create, disable, reset 2FA."""
+"""Agents (owner only): list with status and last seen, create, languages, disable, reset 2FA."""
 
 from django.contrib import messages
+from django.db import transaction
 from django.shortcuts import redirect
 from django.views.decorators.http import require_POST
 
 from apps.accounts import selectors as account_selectors
 from apps.accounts import services as account_services
-from apps.billing.services import ending
 from apps.core.errors import DomainError
 from apps.panel.access import OWNER_ONLY, owned_or_404, panel_page
-from apps.panel.forms import AgentCreateForm
+from apps.panel.forms import AgentCreateForm, AgentLanguagesForm
 from apps.panel.pages import error_text, render_page
+from apps.sessions import ending
 
 
 def _agents(request):
@@ -21,8 +22,12 @@ def _agents(request):
 def agent_list(request):
     form = AgentCreateForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
+        fields = dict(form.cleaned_data)
+        languages = fields.pop("languages")
         try:
-            agent = account_services.agent_create(owner=request.user.owner, **form.cleaned_data)
+            with transaction.atomic():
+                agent = account_services.agent_create(owner=request.user.owner, **fields)
+                account_services.agent_set_languages(agent=agent, languages=languages)
         except DomainError as exc:
             form.add_error(None, error_text(exc))
         else:
@@ -47,4 +52,23 @@ def agent_reset_two_factor(request, agent_id: int):
     agent = owned_or_404(_agents(request), request, pk=agent_id)
     account_services.agent_reset_two_factor(agent=agent)
     messages.success(request, f"Two-factor sign-in of {agent.email} is reset; they can enrol again.")
+    return redirect("panel:agents")
+
+
+@panel_page(OWNER_ONLY)
+@require_POST
+def agent_languages(request, agent_id: int):
+    """The languages the agent serves (the router offers it customers of these first)."""
+    agent = owned_or_404(_agents(request), request, pk=agent_id)
+    form = AgentLanguagesForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "Languages: at most 200 characters.")
+        return redirect("panel:agents")
+    try:
+        languages = account_services.agent_set_languages(agent=agent, languages=form.cleaned_data["languages"])
+    except DomainError as exc:
+        messages.error(request, f"{agent.email}: {error_text(exc)}")
+    else:
+        shown = ", ".join(languages) or "every language"
+        messages.success(request, f"{agent.email} serves {shown}.")
     return redirect("panel:agents")

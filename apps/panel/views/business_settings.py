@@ -1,15 +1,17 @@
 """Settings of a business: name, logo, currency, tax, the kiosk's colour and attract message,
-session recording."""
+session recording; and the owner's routing settings (how customers reach its agents)."""
 
 from django.contrib import messages
 from django.http import Http404
 from django.shortcuts import redirect
+from django.views.decorators.http import require_POST
 
 from apps.accounts import services as account_services
 from apps.core.errors import DomainError
 from apps.panel.access import ANY_ROLE, panel_page
-from apps.panel.forms import BusinessSettingsForm
+from apps.panel.forms import BusinessSettingsForm, RoutingSettingsForm
 from apps.panel.pages import businesses_of, error_text, render_page
+from apps.sessions import routing_settings
 
 
 @panel_page(ANY_ROLE)
@@ -34,5 +36,30 @@ def settings_page(request):
         else:
             messages.success(request, f"Settings of {business.name} saved.")
             return redirect(f"{request.path}?business={business.pk}")
-    context = {"business": business, "businesses": businesses, "form": form}
+    context = {"business": business, "businesses": businesses, "form": form, "routing_form": _routing_form(request)}
     return render_page(request, "panel/settings.html", context, section="settings")
+
+
+def _routing_form(request, data=None) -> RoutingSettingsForm:
+    current = routing_settings.routing_for_owner(request.user.owner_id)
+    initial = {name: getattr(current, name) for name in routing_settings.FIELD_NAMES}
+    return RoutingSettingsForm(data, initial=initial, prefix="routing")
+
+
+@panel_page(ANY_ROLE)
+@require_POST
+def routing_settings_page(request):
+    form = _routing_form(request, request.POST)
+    if form.is_valid():
+        try:
+            routing_settings.routing_settings_update(owner_id=request.user.owner_id, **form.cleaned_data)
+        except DomainError as exc:
+            form.add_error(None, error_text(exc))
+        else:
+            messages.success(request, "Routing settings saved: they apply to the next offers.")
+            return redirect("panel:settings")
+    business = businesses_of(request).first()
+    context = {"business": business, "businesses": businesses_of(request), "routing_form": form}
+    if business is not None:
+        context["form"] = BusinessSettingsForm(instance=business)
+    return render_page(request, "panel/settings.html", context, section="settings", status=422)

@@ -18,7 +18,8 @@ from apps.api.inputs import validated
 from apps.api.parsers import JSONParser
 from apps.api.views import AgentAPIView, KioskAPIView
 from apps.realtime.api import access
-from apps.realtime.channels import kiosk_channel, owner_channel
+from apps.realtime.channels import agent_channel, kiosk_channel, owner_channel
+from apps.sessions import agent_presence
 
 
 class PanelSessionAuthentication(SessionAuthentication):
@@ -53,6 +54,8 @@ class BroadcastingAuthView(AgentAPIView):
         body = access.channel_authorization(
             socket_id=data["socket_id"], channel=data["channel_name"], user=request.user
         )
+        if data["channel_name"] == agent_channel(request.user.pk) and request.user.is_agent:
+            agent_presence.agent_polled(request.user)  # its dashboard is connecting: signed in now
         return Response(body)
 
 

@@ -10,11 +10,10 @@ from rest_framework.response import Response
 
 from apps.api.inputs import validated
 from apps.api.views import AgentAPIView
-from apps.billing.services import ending
 from apps.kiosks.bodies import KioskBrief
 from apps.orders import selectors as order_selectors
 from apps.orders.bodies import AgentOrderOut, agent_order_body
-from apps.sessions import selectors, services
+from apps.sessions import agent_presence, ending, offers, selectors, services
 from apps.sessions.bodies import IdName, IncomingSessionOut, incoming_session_body
 from apps.sessions.models import Session
 from apps.sessions.state_machine import AGENT_END_REASONS
@@ -43,12 +42,18 @@ class EndedSessionOut(serializers.Serializer):
 class IncomingView(AgentAPIView):
     @extend_schema(
         responses={200: inline_serializer("IncomingOut", {"sessions": IncomingSessionOut(many=True)})},
-        summary="Pending sessions this agent may accept, oldest first",
+        summary="The session offered to this agent now (at most one), with its offer's expiry",
+        description="Polling this marks the agent signed in for AGENT_SIGNED_IN_SECONDS (10 s), as holding "
+        "its private real-time channel does; only signed-in available agents are offered sessions.",
     )
     def get(self, request):
         now = timezone.now()
-        sessions = selectors.incoming_sessions_for_agent(request.user)
-        return Response({"sessions": [incoming_session_body(session, now=now) for session in sessions]})
+        agent_presence.agent_polled(request.user)
+        offer = offers.current_offer(request.user, now=now)
+        if offer is None:
+            return Response({"sessions": []})
+        body = incoming_session_body(offer.session, now=now, offer_expires_at=offer.expires_at)
+        return Response({"sessions": [body]})
 
 
 class AcceptView(AgentAPIView):

@@ -33,12 +33,15 @@ DEMO_TENANTS = [
     {
         "owner": "Demo Burgers Co",
         "slug": "burgers",
+        # agent1 serves English customers only and agent2 Spanish ones: routing by language.
+        "agent_languages": (["en"], ["es"]),
         "business": {"name": "Burger Barn", "currency": "USD", "tax_rate_bps": 875, "primary_color": "#C2410C"},
         "kiosk": {"name": "Front counter", "location": "Main St entrance"},
     },
     {
         "owner": "Demo Noodles Ltd",
         "slug": "noodles",
+        "agent_languages": (["en"], ["en", "fr"]),
         "business": {"name": "Noodle Bar", "currency": "EUR", "tax_rate_bps": 2000, "primary_color": "#15803D"},
         "kiosk": {"name": "Lobby kiosk", "location": "Station concourse"},
     },
@@ -53,6 +56,10 @@ def _user(email: str, **fields) -> User:
     user.set_password(DEMO_PASSWORD)
     user.save()
     return user
+
+
+def _agent_entry(agent: User) -> dict:
+    return {"id": agent.pk, "email": agent.email, "password": DEMO_PASSWORD, "languages": agent.languages}
 
 
 def _seed_tenant(spec: dict) -> dict:
@@ -83,8 +90,9 @@ def _seed_tenant(spec: dict) -> dict:
             owner=owner,
             is_agent=True,
             agent_status=AgentStatus.AVAILABLE,
+            languages=languages,
         )
-        for n in (1, 2)
+        for n, languages in zip((1, 2), spec["agent_languages"], strict=True)
     ]
     device_id = uuid.uuid5(uuid.NAMESPACE_URL, f"demo-kiosk:{slug}")
     _, pair_code = kiosk_services.pairing_code_create(business=business)
@@ -99,7 +107,7 @@ def _seed_tenant(spec: dict) -> dict:
         "email": owner_user.email,
         "password": DEMO_PASSWORD,
         "businesses": [{"id": business.pk, "name": business.name}],
-        "agents": [{"id": agent.pk, "email": agent.email, "password": DEMO_PASSWORD} for agent in agents],
+        "agents": [_agent_entry(agent) for agent in agents],
         "pairing_codes": fresh_codes,
         "processor_account": f"acct_demo_{slug}",
         "kiosks": [{"id": kiosk.pk, "device_id": str(device_id), "device_token": device_token}],
@@ -125,7 +133,12 @@ class Command(BaseCommand):
         with transaction.atomic():
             owners = [_seed_tenant(spec) for spec in DEMO_TENANTS]
             pool_agent = _user(
-                "agent@pool.demo.test", name="Pool agent", owner=None, is_agent=True, agent_status=AgentStatus.AVAILABLE
+                "agent@pool.demo.test",
+                name="Pool agent",
+                owner=None,
+                is_agent=True,
+                agent_status=AgentStatus.AVAILABLE,
+                languages=["en", "es"],
             )
             admin = _user("admin@demo.test", name="Super admin", is_staff=True, is_superuser=True)
             first = Business.objects.get(pk=owners[0]["businesses"][0]["id"])
@@ -134,7 +147,7 @@ class Command(BaseCommand):
         kiosk_app_codes.remember(pairing, kiosk_app_code)
         data = {
             "owners": owners,
-            "platform_agents": [{"id": pool_agent.pk, "email": pool_agent.email, "password": DEMO_PASSWORD}],
+            "platform_agents": [_agent_entry(pool_agent)],
             "admin": {"email": admin.email, "password": DEMO_PASSWORD},
             "realtime": {"app_id": settings.REALTIME_APP_ID, "key": settings.REALTIME_APP_KEY},
             # No kiosk is paired with this code: it is the newcomer's, for the kiosk app at /kiosk/.
@@ -163,7 +176,8 @@ class Command(BaseCommand):
             f"  1. Kiosk app    {base}{kiosk_app['url']}  pair it with code {kiosk_app['pairing_code']} "
             f"({kiosk_app['business']['name']}; valid 15 minutes; {base}/ makes a new one)"
         )
-        out(f"  2. Agent        {base}/agent/  sign in as {burgers['agents'][0]['email']}")
+        english, spanish = burgers["agents"][0]["email"], burgers["agents"][1]["email"]
+        out(f"  2. Agent        {base}/agent/  sign in as {english} (English; {spanish} serves Spanish)")
         pay = (
             f"pay on the kiosk with {cards['succeeds']} ({cards['declined']} is declined)"
             if data["payments"]["demo"]
@@ -180,7 +194,8 @@ class Command(BaseCommand):
         out(f"  super-admin {base}/admin/: {data['admin']['email']}")
         for owner in data["owners"]:
             out(f"  {owner['name']} (owner {owner['id']}): owner panel {owner['email']}")
-            out("    agents: " + ", ".join(agent["email"] for agent in owner["agents"]))
+            agents = ", ".join(f"{agent['email']} ({', '.join(agent['languages'])})" for agent in owner["agents"])
+            out("    agents (languages they serve): " + agents)
             out("    spare pairing codes for more kiosks (15 min): " + ", ".join(owner["pairing_codes"]))
             for kiosk in owner["kiosks"]:
                 headers = f"X-Device-Id {kiosk['device_id']}  X-Device-Token {kiosk['device_token']}"

@@ -1,14 +1,19 @@
-"""Ending a session from any state, and disabling an agent who holds one. A session in payment
-ends through payments.payment_abandon, which cancels its intent outside the row lock first; so
-these live above both sessions and payments."""
+"""Ending a session from any state, and disabling an agent who holds one.
+
+A session in payment ends through billing: its open intent is cancelled outside the row lock
+first. Sessions own that call's shape, `end_in_payment(public_id=, agent=, reason=, notes=) ->
+Session`, and settings.SESSION_END_IN_PAYMENT names the function that does it (billing's
+payments.payment_abandon), as settings.EVENT_SUBSCRIBERS names the event registry: sessions import
+no billing code (docs/decisions.md "Ending lives in sessions")."""
 
 import logging
 
+from django.conf import settings
 from django.db import transaction
+from django.utils.module_loading import import_string
 
 from apps.accounts import services as account_services
 from apps.accounts.models import User
-from apps.billing.services.payments import payment_abandon
 from apps.core.errors import DomainError, ErrorCode
 from apps.sessions import selectors as session_selectors
 from apps.sessions import services as session_services
@@ -26,7 +31,8 @@ def session_end(*, public_id: str, agent: User, reason: str, notes: str) -> Sess
         if session.status != SessionStatus.PAYMENT:
             session_services.session_end_locked(session=session, agent=agent, reason=reason, notes=notes)
             return session
-    return payment_abandon(public_id=public_id, agent=agent, reason=reason, notes=notes)
+    end_in_payment = import_string(settings.SESSION_END_IN_PAYMENT)
+    return end_in_payment(public_id=public_id, agent=agent, reason=reason, notes=notes)
 
 
 def session_release(*, public_id: str, notes: str) -> Session:

@@ -1,0 +1,223 @@
+"""Offers: who is told of each waiting session, and until when (docs/kiosk-and-agent.md "Offers").
+
+`offers_dispatch` is the router's one writer: under one lock (a PostgreSQL advisory lock; a
+process lock on SQLite) it closes lapsed offers (a miss; M misses in a row set the agent on
+break), withdraws offers whose agent can no longer take them, and makes the offers that
+router.plan_offers asks for. It runs after every change that can free an agent or add a session
+(dispatch_soon, on commit, as a background job) and on the routing tick (tasks.route, every
+ROUTING_TICK_SECONDS), which is also what picks up the timers of a process that died: an offer is a
+row with an expiry, so nothing is lost with a process.
+
+Offers decide who is told, not who may answer: accept (services.session_accept) stays one
+conditional UPDATE open to every agent of the pool holding no session; it settles the offers
+with `offers_settle_accept` in its own transaction.
+"""
+
+import threading
+from contextlib import contextmanager
+from datetime import datetime, timedelta
+
+from django.db import connection, transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from apps.accounts import services as account_services
+from apps.accounts.models import AgentStatus, StatusReason, User
+from apps.core import events, jobs
+from apps.sessions.domain_events import OfferClosed, OfferMade, QueueChanged
+from apps.sessions.models import Offer, OfferStatus, Session, SessionStatus
+from apps.sessions.router import FreeAgent, WaitingSession, plan_offers, primary_language
+from apps.sessions.routing_settings import routing_for_owner, routing_for_owners
+from apps.sessions.signed_in import agents_holding_channel, signed_in
+
+ROUTING_LOCK_KEY = 0x6B696F736B  # "kiosk": the advisory lock id of offers_dispatch
+HELD_STATUSES = (SessionStatus.ACTIVE, SessionStatus.PAYMENT)
+_process_lock = threading.Lock()
+
+
+@contextmanager
+def _routing_lock():
+    """One dispatch at a time, across processes (PostgreSQL) or threads (SQLite)."""
+    with _process_lock, transaction.atomic():
+        if connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT pg_advisory_xact_lock(%s)", [ROUTING_LOCK_KEY])
+        yield
+
+
+def dispatch_soon() -> None:
+    """Run offers_dispatch after the current transaction commits, outside the request."""
+    from apps.sessions import tasks  # tasks imports this module
+
+    jobs.enqueue_on_commit(tasks.dispatch_offers)
+
+
+def dispatch_on(event, recorded=None) -> None:
+    """Subscriber (config/event_subscribers.py) of the changes that can free an agent or add a
+    waiting session."""
+    dispatch_soon()
+
+
+def offers_dispatch(*, now: datetime | None = None) -> int:
+    """Close lapsed offers, withdraw untakeable ones, make new ones. Returns the offers made."""
+    now = now or timezone.now()
+    holding = agents_holding_channel()  # read before the lock: it may wait on the real-time state
+    with _routing_lock():
+        _close_lapsed(now)
+        _withdraw_untakeable(now, holding)
+        return _make_offers(now, holding)
+
+
+def _close(offer: Offer, status: str, now: datetime) -> bool:
+    """Close a live offer once (an accept may be settling it at the same time)."""
+    return bool(Offer.objects.filter(pk=offer.pk, status=OfferStatus.LIVE).update(status=status, closed_at=now))
+
+
+def _close_lapsed(now: datetime) -> None:
+    """Each lapsed offer is a miss; M misses in a row set the agent on break (told why)."""
+    lapsed = Offer.objects.filter(status=OfferStatus.LIVE, expires_at__lte=now).select_related("session", "agent")
+    for offer in lapsed:
+        if not _close(offer, OfferStatus.MISSED, now):
+            continue
+        events.emit(OfferClosed(offer, reason="offer_expired"))
+        agent = offer.agent
+        misses = agent.missed_offers + 1
+        User.objects.filter(pk=agent.pk).update(missed_offers=misses)
+        if misses >= routing_for_owner(agent.owner_id).misses_before_break:
+            account_services.agents_set_status_by_server(
+                agent_ids=[agent.pk],
+                only_from=(AgentStatus.AVAILABLE,),
+                status=AgentStatus.BREAK,
+                reason=StatusReason.MISSED_OFFERS,
+            )
+
+
+def _withdraw_untakeable(now: datetime, holding: set[int] | None) -> None:
+    """An offer whose agent went on break or offline, stopped being signed in, or took another
+    session is withdrawn (not a miss)."""
+    live = Offer.objects.filter(status=OfferStatus.LIVE)
+    takers = User.objects.filter(signed_in(now, holding), is_active=True, agent_status=AgentStatus.AVAILABLE)
+    untakeable = live.filter(
+        ~Q(agent__in=takers.values("pk")) | Q(agent__agent_sessions__status__in=HELD_STATUSES)
+    ).select_related("session")
+    for offer in untakeable.distinct():
+        if _close(offer, OfferStatus.WITHDRAWN, now):
+            events.emit(OfferClosed(offer, reason="agent_unavailable"))
+
+
+def _make_offers(now: datetime, holding: set[int] | None) -> int:
+    waiting = list(
+        Session.objects.filter(status=SessionStatus.PENDING)
+        .select_related("kiosk", "business")
+        .order_by("created_at", "pk")
+    )
+    if not waiting:
+        return 0
+    owner_ids = {session.owner_id for session in waiting}
+    routing = routing_for_owners(owner_ids)
+    offers_of_waiting = Offer.objects.filter(session__in=waiting).values_list("session_id", "agent_id", "status")
+    live_count: dict[int, int] = {}
+    offered_before: dict[int, set[int]] = {}
+    for session_id, agent_id, status in offers_of_waiting:
+        offered_before.setdefault(session_id, set()).add(agent_id)
+        if status == OfferStatus.LIVE:
+            live_count[session_id] = live_count.get(session_id, 0) + 1
+
+    def waited_past_any_language(session: Session) -> bool:
+        return (now - session.created_at).total_seconds() >= routing[session.owner_id].any_language_after_seconds
+
+    sessions = [
+        WaitingSession(
+            id=session.pk,
+            owner_id=session.owner_id,
+            created_at=session.created_at,
+            language=primary_language(session.customer_locale),
+            any_language=waited_past_any_language(session),
+            wave_room=routing[session.owner_id].offer_size - live_count.get(session.pk, 0),
+            offered_before=frozenset(offered_before.get(session.pk, ())),
+        )
+        for session in waiting
+    ]
+    if all(session.wave_room <= 0 for session in sessions):
+        return 0
+    free = (
+        User.objects.filter(Q(owner_id__in=owner_ids) | Q(owner__isnull=True))
+        .filter(signed_in(now, holding), is_agent=True, is_active=True, agent_status=AgentStatus.AVAILABLE)
+        .exclude(pk__in=Offer.objects.filter(status=OfferStatus.LIVE).values("agent_id"))
+        .exclude(pk__in=Session.objects.filter(status__in=HELD_STATUSES, agent__isnull=False).values("agent_id"))
+        .values_list("pk", "owner_id", "languages", "idle_since", "last_seen_at")
+    )
+    agents = [
+        FreeAgent(
+            id=pk,
+            owner_id=owner_id,
+            languages=frozenset(languages or ()),
+            idle_since=idle_since or last_seen_at or now,  # never seen: idle from now
+        )
+        for pk, owner_id, languages, idle_since, last_seen_at in free
+    ]
+    plan = plan_offers(sessions, agents)
+    if not plan:
+        return 0
+    by_id = {session.pk: session for session in waiting}
+    speaks = {agent.id: agent.languages for agent in agents}
+    language = {session.id: session.language for session in sessions}
+    made = []
+    for session_id, agent_id in plan:
+        session = by_id[session_id]
+        languages = speaks[agent_id]
+        offer = Offer(
+            session=session,
+            agent_id=agent_id,
+            created_at=now,
+            expires_at=now + timedelta(seconds=routing[session.owner_id].offer_seconds),
+            any_language=bool(languages) and language[session_id] not in languages,
+        )
+        made.append(offer)
+    Offer.objects.bulk_create(made)
+    for offer in made:
+        events.emit(OfferMade(offer))
+    for owner_id in {offer.session.owner_id for offer in made}:
+        events.emit(QueueChanged(owner_id=owner_id))  # agents_available and the estimate moved
+    return len(made)
+
+
+def offers_settle_accept(*, session: Session, agent: User, now: datetime) -> tuple[int, ...]:
+    """In the accept's transaction: the winner's offer of the session is accepted, every other
+    live offer of it is withdrawn (the agents returned, told by SessionClaimed), and the winner's
+    live offer of another session is withdrawn (told by SessionWithdrawn). The winner's misses
+    start again from 0 and the freed agents are offered the next session on commit."""
+    live = Offer.objects.filter(status=OfferStatus.LIVE)
+    live.filter(session=session, agent=agent).update(status=OfferStatus.ACCEPTED, closed_at=now)
+    others = tuple(live.filter(session=session).values_list("agent_id", flat=True))
+    live.filter(session=session).update(status=OfferStatus.WITHDRAWN, closed_at=now)
+    for offer in live.filter(agent=agent).select_related("session"):
+        if _close(offer, OfferStatus.WITHDRAWN, now):
+            events.emit(OfferClosed(offer, reason="accepted_elsewhere"))
+    User.objects.filter(pk=agent.pk).update(missed_offers=0)
+    dispatch_soon()
+    return others
+
+
+def offers_settle_end(*, session: Session, now: datetime) -> tuple[int, ...]:
+    """In the transaction that ends a session: its live offers are withdrawn (told by
+    SessionWithdrawn); its agent, if any, is idle from now; the router runs on commit."""
+    live = Offer.objects.filter(status=OfferStatus.LIVE, session=session)
+    withdrawn = tuple(live.values_list("agent_id", flat=True))
+    live.update(status=OfferStatus.WITHDRAWN, closed_at=now)
+    if session.agent_id is not None:
+        User.objects.filter(pk=session.agent_id, agent_status=AgentStatus.AVAILABLE).update(idle_since=now)
+    dispatch_soon()
+    return withdrawn
+
+
+def current_offer(agent: User, *, now: datetime | None = None) -> Offer | None:
+    """The agent's live offer of a session still waiting, if any (GET /api/sessions/incoming)."""
+    now = now or timezone.now()
+    return (
+        Offer.objects.filter(
+            agent=agent, status=OfferStatus.LIVE, expires_at__gt=now, session__status=SessionStatus.PENDING
+        )
+        .select_related("session__kiosk", "session__business")
+        .first()
+    )

@@ -1,0 +1,78 @@
+"""Each owner's routing settings: its RoutingSettings row, else the ROUTING_* defaults."""
+
+from dataclasses import dataclass, fields
+
+from django.conf import settings
+from django.db import transaction
+
+from apps.sessions.models import RoutingSettings
+
+
+@dataclass(frozen=True)
+class Routing:
+    offer_size: int  # K: agents offered a session at a time
+    offer_seconds: int  # T: how long an offer lasts
+    any_language_after_seconds: int  # W: waiting this long, any language qualifies
+    misses_before_break: int  # M: missed offers in a row that set an agent on break
+    self_service_after_seconds: int  # the kiosk offers self-service past this wait or estimate
+
+
+FIELD_NAMES = tuple(field.name for field in fields(Routing))
+
+# What the panel's form allows (and the service checks): a wave of 1..50 agents, offers of
+# 5 s..5 min, and so on; 0 misses would break an agent before it was ever offered anything.
+LIMITS = {
+    "offer_size": (1, 50),
+    "offer_seconds": (5, 300),
+    "any_language_after_seconds": (0, 3600),
+    "misses_before_break": (1, 20),
+    "self_service_after_seconds": (0, 3600),
+}
+
+
+def defaults() -> Routing:
+    return Routing(
+        offer_size=settings.ROUTING_OFFER_SIZE,
+        offer_seconds=settings.ROUTING_OFFER_SECONDS,
+        any_language_after_seconds=settings.ROUTING_ANY_LANGUAGE_AFTER_SECONDS,
+        misses_before_break=settings.ROUTING_MISSES_BEFORE_BREAK,
+        self_service_after_seconds=settings.ROUTING_SELF_SERVICE_AFTER_SECONDS,
+    )
+
+
+def _from_row(row: RoutingSettings) -> Routing:
+    return Routing(**{name: getattr(row, name) for name in FIELD_NAMES})
+
+
+def routing_for_owner(owner_id: int | None) -> Routing:
+    """Platform agents (no owner) follow the defaults."""
+    row = None if owner_id is None else RoutingSettings.objects.filter(owner_id=owner_id).first()
+    return defaults() if row is None else _from_row(row)
+
+
+def routing_for_owners(owner_ids) -> dict[int, Routing]:
+    """Every owner in `owner_ids` with its settings, in one query."""
+    rows = {row.owner_id: _from_row(row) for row in RoutingSettings.objects.filter(owner_id__in=set(owner_ids))}
+    fallback = defaults()
+    return {owner_id: rows.get(owner_id, fallback) for owner_id in owner_ids}
+
+
+def routing_settings_update(*, owner_id: int, **values: int) -> Routing:
+    """Set an owner's routing settings (the panel's Settings page); every field is given. The
+    router applies them from its next run, which this change starts."""
+    from apps.core.errors import DomainError, ErrorCode
+    from apps.sessions.offers import dispatch_soon
+
+    if set(values) != set(FIELD_NAMES):
+        raise ValueError(f"routing settings need exactly {FIELD_NAMES}")
+    problems = {
+        name: [f"Must be a whole number from {low} to {high}."]
+        for name, (low, high) in LIMITS.items()
+        if not isinstance(values[name], int) or isinstance(values[name], bool) or not low <= values[name] <= high
+    }
+    if problems:
+        raise DomainError(ErrorCode.VALIDATION_ERROR, "The routing settings are invalid.", details=problems)
+    with transaction.atomic():
+        RoutingSettings.objects.update_or_create(owner_id=owner_id, defaults=values)
+        dispatch_soon()
+    return Routing(**values)

@@ -1,0 +1,206 @@
+"""Properties of the router (Hypothesis): the pure plan (apps/sessions/router.py) and the router
+against the database under random shifts of arrivals, accepts, ends, lapses and breaks
+(apps/sessions/offers.py): never two agents on one session, never two sessions or two offers on
+one agent, oldest first within a pool."""
+
+import contextlib
+from datetime import UTC, datetime, timedelta
+
+import pytest
+import time_machine
+from django.db import transaction
+from django.utils import timezone
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from apps.accounts import services as account_services
+from apps.accounts.models import AgentStatus, User
+from apps.core.errors import DomainError
+from apps.sessions import offers
+from apps.sessions import services as session_services
+from apps.sessions.models import Offer, OfferStatus, Session, SessionStatus
+from apps.sessions.router import FreeAgent, WaitingSession, may_take, plan_offers, primary_language
+from apps.sessions.routing_settings import defaults
+from tests import factories
+
+T0 = datetime(2026, 1, 1, tzinfo=UTC)
+LANGUAGES = ("en", "es", "fr")
+
+sessions_strategy = st.lists(
+    st.builds(
+        lambda i, owner, age, language, any_language, room, before: WaitingSession(
+            id=i,
+            owner_id=owner,
+            created_at=T0 + timedelta(seconds=age),
+            language=language,
+            any_language=any_language,
+            wave_room=room,
+            offered_before=frozenset(before),
+        ),
+        st.integers(1, 10_000),
+        st.integers(1, 3),
+        st.integers(0, 100),
+        st.sampled_from(LANGUAGES),
+        st.booleans(),
+        st.integers(0, 4),
+        st.sets(st.integers(1, 30), max_size=5),
+    ),
+    max_size=12,
+    unique_by=lambda session: session.id,
+)
+agents_strategy = st.lists(
+    st.builds(
+        lambda i, owner, languages, idle: FreeAgent(
+            id=i, owner_id=owner, languages=frozenset(languages), idle_since=T0 + timedelta(seconds=idle)
+        ),
+        st.integers(1, 30),
+        st.one_of(st.none(), st.integers(1, 3)),
+        st.sets(st.sampled_from(LANGUAGES), max_size=2),
+        st.integers(0, 100),
+    ),
+    max_size=20,
+    unique_by=lambda agent: agent.id,
+)
+
+
+@given(sessions=sessions_strategy, agents=agents_strategy)
+def test_the_plan_gives_each_agent_one_offer_fills_waves_oldest_first_and_leaves_no_one_idle_in_vain(sessions, agents):
+    plan = plan_offers(sessions, agents)
+    by_session = {session.id: session for session in sessions}
+    by_agent = {agent.id: agent for agent in agents}
+    offered_agents = [agent_id for _, agent_id in plan]
+    assert len(offered_agents) == len(set(offered_agents))  # one offer per agent
+    count = {session.id: 0 for session in sessions}
+    for session_id, agent_id in plan:
+        assert may_take(by_agent[agent_id], by_session[session_id])  # pool and language
+        count[session_id] += 1
+    for session in sessions:
+        assert count[session.id] <= max(0, session.wave_room)  # waves of at most K
+    full = {session.id for session in sessions if count[session.id] >= session.wave_room}
+    order = sorted(sessions, key=lambda session: (session.created_at, session.id))
+    # Oldest first: an agent offered a session could take no older session with room left.
+    for session_id, agent_id in plan:
+        session = by_session[session_id]
+        for older in order[: order.index(session)]:
+            if may_take(by_agent[agent_id], older):
+                assert older.id in full, (older, session, agent_id)
+    # Nobody free is left out while a session it could take has room.
+    for agent in agents:
+        if agent.id not in offered_agents:
+            assert all(session.id in full for session in sessions if may_take(agent, session))
+
+
+ACTIONS = st.lists(
+    st.one_of(
+        st.tuples(st.just("start"), st.integers(0, 3), st.sampled_from(("en-US", "es-MX"))),
+        st.tuples(st.just("accept"), st.integers(0, 5), st.integers(0, 3)),
+        st.tuples(st.just("end"), st.integers(0, 5)),
+        st.tuples(st.just("wait"), st.integers(1, 40)),
+        st.tuples(st.just("status"), st.integers(0, 5), st.sampled_from(("available", "break"))),
+        st.tuples(
+            st.just("dispatch"),
+        ),
+    ),
+    min_size=1,
+    max_size=25,
+)
+
+
+def _check_invariants(now, made_after: int):
+    live = list(Offer.objects.filter(status=OfferStatus.LIVE).values_list("agent_id", "session_id"))
+    agents_with_offers = [agent for agent, _ in live]
+    assert len(agents_with_offers) == len(set(agents_with_offers))  # never two offers on one agent
+    assert not Session.objects.filter(pk__in=[s for _, s in live]).exclude(status=SessionStatus.PENDING).exists()
+    held = list(
+        Session.objects.filter(status__in=(SessionStatus.ACTIVE, SessionStatus.PAYMENT)).values_list(
+            "agent_id", flat=True
+        )
+    )
+    assert None not in held  # an active session has its one agent
+    assert len(held) == len(set(held))  # never two sessions on one agent
+    assert not set(held) & set(agents_with_offers)  # a serving agent holds no offer
+    # Oldest first: an offer of the last dispatch (its ids are above `made_after`) is for a session
+    # no older waiting session the agent could take had room for; and no free agent is left while
+    # a session it could take has room.
+    waiting = list(Session.objects.filter(status=SessionStatus.PENDING).order_by("created_at", "pk"))
+    live_count = {session.pk: 0 for session in waiting}
+    for _, session_id in live:
+        live_count[session_id] += 1
+    routing = defaults()
+    lines = {
+        session.pk: WaitingSession(
+            id=session.pk,
+            owner_id=session.owner_id,
+            created_at=session.created_at,
+            language=primary_language(session.customer_locale),
+            any_language=(now - session.created_at).total_seconds() >= routing.any_language_after_seconds,
+            wave_room=routing.offer_size - live_count[session.pk],
+        )
+        for session in waiting
+    }
+
+    def as_free(agent: User) -> FreeAgent:
+        return FreeAgent(id=agent.pk, owner_id=agent.owner_id, languages=frozenset(agent.languages), idle_since=now)
+
+    for offer in Offer.objects.filter(status=OfferStatus.LIVE, pk__gt=made_after).select_related("agent", "session"):
+        for older in waiting:
+            if (older.created_at, older.pk) >= (offer.session.created_at, offer.session.pk):
+                break
+            if may_take(as_free(offer.agent), lines[older.pk]):
+                assert lines[older.pk].wave_room <= 0, (older, offer.session)
+    free = User.objects.filter(
+        is_agent=True, agent_status=AgentStatus.AVAILABLE, last_seen_at__gte=now - timedelta(seconds=10)
+    ).exclude(pk__in=agents_with_offers + held)
+    for agent in free:
+        assert not any(line.wave_room > 0 and may_take(as_free(agent), line) for line in lines.values()), agent
+
+
+@pytest.mark.django_db
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(actions=ACTIONS)
+def test_random_shifts_keep_one_agent_per_session_one_session_and_offer_per_agent(actions, owner):
+    with transaction.atomic():
+        kiosks = [factories.KioskFactory(business=owner.businesses.first() or factories.BusinessFactory(owner=owner))]
+        kiosks += [factories.KioskFactory(business=kiosks[0].business) for _ in range(3)]
+        agents = [
+            factories.AgentFactory(owner=owner, languages=["en"]),
+            factories.AgentFactory(owner=owner, languages=["es"]),
+            factories.AgentFactory(owner=owner, languages=["en", "es"]),
+            factories.AgentFactory(owner=owner),
+            factories.AgentFactory(owner=None, languages=["es"]),
+            factories.AgentFactory(owner=None),
+        ]
+        now = timezone.now()
+        with time_machine.travel(now, tick=False) as clock:
+            for action in actions:
+                with contextlib.suppress(DomainError):  # a refused call (409, 404...) changes nothing
+                    _apply(action, kiosks, agents)
+                if action[0] == "wait":
+                    clock.shift(timedelta(seconds=action[1]))
+                    User.objects.filter(pk__in=[agent.pk for agent in agents]).update(last_seen_at=timezone.now())
+                made_after = Offer.objects.order_by("-pk").values_list("pk", flat=True).first() or 0
+                offers.offers_dispatch()
+                _check_invariants(timezone.now(), made_after)
+        transaction.set_rollback(True)
+
+
+def _apply(action, kiosks, agents):
+    kind = action[0]
+    if kind == "start":
+        session_services.session_start(kiosk=kiosks[action[1]], customer_locale=action[2])
+    elif kind == "accept":
+        session = Session.objects.filter(kiosk=kiosks[action[2]], status=SessionStatus.PENDING).first()
+        if session is not None:
+            session_services.session_accept(public_id=session.public_id, agent=agents[action[1]])
+    elif kind == "end":
+        session = Session.objects.filter(agent=agents[action[1]], status=SessionStatus.ACTIVE).first()
+        if session is not None:
+            with transaction.atomic():
+                locked = Session.objects.select_for_update().get(pk=session.pk)
+                session_services.session_end_locked(
+                    session=locked, agent=agents[action[1]], reason="completed", notes=""
+                )
+    elif kind == "status":
+        agent = User.objects.get(pk=agents[action[1]].pk)
+        if agent.agent_status != AgentStatus.BUSY:
+            account_services.agent_set_status(agent=agent, status=action[2])
