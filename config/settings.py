@@ -454,8 +454,16 @@ EMAIL_BACKEND = os.environ.get(
 )
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "no-reply@kiosk.local")
 
+# Payment reconciliation (apps/billing/services/reconciliation.py): every this many seconds, the
+# payments still waiting this long after they were created (and younger than the hours) are looked
+# up with the processor, so a lost processor event never leaves a charged card without its order.
+PAYMENT_RECONCILE_EVERY_SECONDS = float(os.environ.get("PAYMENT_RECONCILE_EVERY_SECONDS", "180"))
+PAYMENT_RECONCILE_AFTER_SECONDS = int(os.environ.get("PAYMENT_RECONCILE_AFTER_SECONDS", "300"))
+PAYMENT_RECONCILE_WITHIN_HOURS = int(os.environ.get("PAYMENT_RECONCILE_WITHIN_HOURS", "48"))
+
 # Periodic work (Celery beat)
 CELERY_BEAT_SCHEDULE = {
+    "billing-reconcile-payments": {"task": "billing.reconcile_payments", "schedule": PAYMENT_RECONCILE_EVERY_SECONDS},
     "webhooks-dispatch-due": {"task": "webhooks.dispatch_due", "schedule": 15.0},
     "webhooks-prune-attempts": {"task": "webhooks.prune_attempts", "schedule": 3600.0},
     "webhooks-prune-history": {"task": "webhooks.prune_history", "schedule": 3600.0},

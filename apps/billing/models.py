@@ -53,6 +53,10 @@ class Payment(models.Model):
     failure_message = models.CharField(max_length=300, blank=True)
     created_at = models.DateTimeField(default=timezone.now)
     succeeded_at = models.DateTimeField(null=True, blank=True)
+    # Set when the reconciliation sweep (apps/billing/services/reconciliation.py) settled this
+    # payment from the processor's record because its event had not arrived: shown to the owner.
+    reconciled_at = models.DateTimeField(null=True, blank=True)
+    reconciled_outcome = models.CharField(max_length=20, blank=True, help_text="confirmed or failed")
 
     def __str__(self) -> str:
         return self.intent_id
