@@ -89,6 +89,9 @@ PROCESSOR_API_BASE = os.environ.get("PROCESSOR_API_BASE", "")
 PROCESSOR_WEBHOOK_SECRET = os.environ.get("PROCESSOR_WEBHOOK_SECRET", "")
 PROCESSOR_CONNECT_WEBHOOK_SECRET = os.environ.get("PROCESSOR_CONNECT_WEBHOOK_SECRET", "")
 PROCESSOR_PUBLISHABLE_KEY = os.environ.get("PROCESSOR_PUBLISHABLE_KEY", "")  # the kiosk app's browser library
+# Processor events signed more than this many seconds ahead of our clock are refused (the library
+# refuses those older than its 300 s tolerance).
+PROCESSOR_WEBHOOK_FUTURE_TOLERANCE = int(os.environ.get("PROCESSOR_WEBHOOK_FUTURE_TOLERANCE", "30"))
 # The demo processor (apps/demo_processor, docs/decisions.md "Demo processor"): a local or test run
 # without a processor key pays through the project's own /demo-processor/, over HTTP with the real
 # `stripe` library, with keys derived from SECRET_KEY. No money moves. Production never uses it.
