@@ -135,7 +135,7 @@ if TRUSTED_PROXY_COUNT < 0:
 
 INSTALLED_APPS = [
     "daphne",
-    "django.contrib.admin",
+    "apps.api.admin_config.LimitedAdminConfig",  # django.contrib.admin with sign-in limits
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
