@@ -11,6 +11,7 @@ start without real secrets, ALLOWED_HOSTS and METRICS_TOKEN, turns on the TLS ru
 private webhook targets and writes no file at import; local and test generate their secrets.
 """
 
+import ipaddress
 import os
 from datetime import timedelta
 from pathlib import Path
@@ -127,11 +128,21 @@ ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "" if PRODUCTION else "localhost,127.0
 REQUIRE_TLS = env_bool("REQUIRE_TLS", PRODUCTION)
 WEBHOOK_ALLOW_PRIVATE_TARGETS = env_bool("WEBHOOK_ALLOW_PRIVATE_TARGETS", not PRODUCTION)
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if env_bool("TRUST_PROXY", PRODUCTION) else None
-# Proxies in front of the web processes whose X-Forwarded-For entries we believe (counted from the
-# right); 0: the peer address only. Every rate limit keys on apps.api.inputs.client_ip.
-TRUSTED_PROXY_COUNT = int(os.environ.get("TRUSTED_PROXY_COUNT", "1" if PRODUCTION else "0"))
-if TRUSTED_PROXY_COUNT < 0:
-    raise ImproperlyConfigured("TRUSTED_PROXY_COUNT must be 0 or more")
+# The load balancers in front of the web processes, as addresses or networks (comma-separated,
+# e.g. "10.0.0.5,10.1.0.0/16"): only a peer among them may set the caller's address with
+# X-Forwarded-For; any other peer is the caller itself. Empty (the default): every peer is the caller.
+# Every rate limit keys on apps.api.inputs.client_ip (docs/decisions.md, docs/deploy.md).
+if os.environ.get("TRUSTED_PROXY_COUNT", "").strip() not in ("", "0"):
+    raise ImproperlyConfigured(
+        "TRUSTED_PROXY_COUNT is gone: a count let a client that reaches a web process directly choose its own "
+        "address. Set TRUSTED_PROXIES to your load balancers' addresses or networks instead (docs/deploy.md)."
+    )
+TRUSTED_PROXIES = env_list("TRUSTED_PROXIES")
+for _proxy in TRUSTED_PROXIES:
+    try:
+        ipaddress.ip_network(_proxy, strict=False)
+    except ValueError:
+        raise ImproperlyConfigured(f"TRUSTED_PROXIES: {_proxy!r} is not an IP address or network") from None
 
 INSTALLED_APPS = [
     "daphne",
@@ -330,7 +341,7 @@ REST_FRAMEWORK = {
     "UNAUTHENTICATED_USER": None,
     "EXCEPTION_HANDLER": "apps.api.errors.exception_handler",
     "DEFAULT_SCHEMA_CLASS": "apps.api.schema.SurfaceAutoSchema",
-    "NUM_PROXIES": TRUSTED_PROXY_COUNT,  # DRF's get_ident agrees with client_ip
+    "NUM_PROXIES": 0,  # DRF's own get_ident reads the peer only; every throttle of ours uses client_ip
     "DEFAULT_THROTTLE_RATES": {
         "kiosk": os.environ.get("THROTTLE_KIOSK", "600/min"),
         "pairing": os.environ.get("THROTTLE_PAIRING", "10/min"),
