@@ -19,7 +19,7 @@ from pathlib import Path
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
-from config.local_secrets import load_or_create
+from config.local_secrets import load_or_create, private_dir, private_file
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(os.environ.get("VAR_DIR", BASE_DIR / "var"))
@@ -72,6 +72,7 @@ if PRODUCTION:
         )
     _secrets = {name: os.environ[name] for name in _SECRET_NAMES}
 else:
+    private_dir(VAR_DIR)
     _secrets = load_or_create(VAR_DIR / "secrets.json")
     _secrets.update({name: os.environ[name] for name in _SECRET_NAMES if os.environ.get(name)})
 
@@ -226,7 +227,7 @@ if DATABASE_URL:
     }
 else:
     if not PRODUCTION:  # production writes nothing at import: its VAR_DIR must already exist
-        VAR_DIR.mkdir(parents=True, exist_ok=True)
+        private_file(VAR_DIR / "db.sqlite3")  # 0600: SQLite gives its journal and WAL files the same mode
     DATABASES = {
         "default": {
             "ENGINE": "django.db.backends.sqlite3",
@@ -406,6 +407,9 @@ USE_TZ = True
 
 # Uploaded and recorded media (session recordings). Production points this at shared storage.
 MEDIA_ROOT = Path(os.environ.get("MEDIA_ROOT", VAR_DIR / "media"))
+# Files saved to a local disk (recordings of customers) are this user's only.
+FILE_UPLOAD_PERMISSIONS = 0o600
+FILE_UPLOAD_DIRECTORY_PERMISSIONS = 0o700
 MEDIA_URL = "media/"
 
 STATIC_URL = "static/"
