@@ -83,7 +83,7 @@ REALTIME_APP_SECRET = _secrets["REALTIME_APP_SECRET"]
 VIDEO_APP_ID = _secrets["VIDEO_APP_ID"]
 VIDEO_APP_CERTIFICATE = _secrets["VIDEO_APP_CERTIFICATE"]
 # Fernet keys for webhook signing secrets at rest, comma-separated: all read, the first writes
-# (apps/webhooks/secret_box.py; rotation in docs/webhooks.md).
+# (apps/core/secret_box.py; rotation in docs/webhooks.md).
 WEBHOOK_SECRET_KEYS = [key.strip() for key in _secrets["WEBHOOK_SECRET_KEYS"].split(",") if key.strip()]
 
 PROCESSOR_SECRET_KEY = os.environ.get("PROCESSOR_SECRET_KEY", "")

@@ -424,7 +424,7 @@ class WebhookSubscriptionFactory(factory.django.DjangoModelFactory):
 
 
 def _encrypt(secret: str) -> str:
-    from apps.webhooks import secret_box
+    from apps.core import secret_box
 
     return secret_box.encrypt(secret)
 
