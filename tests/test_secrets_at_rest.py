@@ -1,0 +1,81 @@
+"""Secrets at rest (issue 24, section 4): the database holds no usable payment client secret,
+2FA challenge id, session key or TOTP seed; the flows that use them work as before; the data
+migrations convert existing rows."""
+
+import pytest
+from django.db import connection
+from django.db.migrations.executor import MigrationExecutor
+
+from apps.billing.models import Payment
+from tests import factories
+
+
+def stored_row_text(model, pk) -> str:
+    """Every column of a row as the database holds it."""
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT * FROM {model._meta.db_table} WHERE {model._meta.pk.column} = %s", [pk])  # noqa: S608
+        return " ".join(str(value) for value in cursor.fetchone())
+
+
+def migrated(app: str, before: str, make_rows, check_after, check_reversed) -> None:
+    """Migrate `app` back to `before`, make rows with the historical models, migrate forward and
+    back again, checking each way; always leave the schema at its latest."""
+    executor = MigrationExecutor(connection)
+    latest = executor.loader.graph.leaf_nodes(app)
+    try:
+        executor.migrate([(app, before)])
+        old_apps = MigrationExecutor(connection).loader.project_state([(app, before)]).apps
+        made = make_rows(old_apps)
+        MigrationExecutor(connection).migrate(latest)
+        check_after(made)
+        MigrationExecutor(connection).migrate([(app, before)])
+        check_reversed(made)
+    finally:
+        MigrationExecutor(connection).migrate(latest)
+
+
+# ----------------------------------------------------------------------------- payment client secrets
+
+
+def test_the_payment_client_secret_is_stored_encrypted_and_still_reaches_the_kiosk(
+    agent_client, cart_session, processor, billing, kiosk_events, kiosk_client
+):
+    assert agent_client.post(f"/api/sessions/{cart_session.public_id}/payment").status_code == 200
+    payment = Payment.objects.get()
+    secret = processor.intents[payment.intent_id]["client_secret"]
+    assert secret not in stored_row_text(Payment, payment.pk)
+    assert payment.client_secret == secret
+    [(_, event, data)] = [sent for sent in kiosk_events if sent[1] == "PaymentRequested"]
+    assert data["client_secret"] == secret
+    fetched = kiosk_client.get(f"/api/public/sessions/{cart_session.public_id}/payment")
+    assert fetched.status_code == 200 and fetched.json()["client_secret"] == secret
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_migration_encrypts_existing_client_secrets_and_its_reverse_decrypts_them():
+    order = factories.OrderFactory()
+    plain = "pi_old_secret_" + "c" * 24
+
+    def make(old_apps):
+        old = old_apps.get_model("billing", "Payment")
+        row = old.objects.create(
+            order_id=order.pk,
+            account_id="acct_x",
+            intent_id="pi_old",
+            client_secret=plain,
+            amount_cents=100,
+            currency="USD",
+            status="requires_payment_method",
+        )
+        return row.pk
+
+    def after(pk):
+        assert plain not in stored_row_text(Payment, pk)
+        assert Payment.objects.get(pk=pk).client_secret == plain
+
+    def reversed_(pk):
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT client_secret FROM billing_payment WHERE id = %s", [pk])
+            assert cursor.fetchone()[0] == plain
+
+    migrated("billing", "0003_payment_reconciled", make, after, reversed_)
