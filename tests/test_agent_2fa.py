@@ -79,7 +79,7 @@ def test_enrolled_agents_login_answers_2fa_required_with_a_challenge_and_no_sess
 def test_the_challenge_is_stored_for_five_minutes(agent, device):
     with frozen_clock() as clock:
         challenge_id = _start(_fresh_client(), agent)
-        challenge = LoginChallenge.objects.get(public_id=challenge_id)
+        challenge = LoginChallenge.for_id(challenge_id).get()
         assert challenge.user == agent
         assert challenge.expires_at == clock.now() + timedelta(minutes=5)
         assert challenge.used_at is None
@@ -128,7 +128,7 @@ def test_the_right_code_signs_in_with_session_cookies(agent, device):
     stored = DjangoSession.objects.get(session_key=session_cookie.value)
     assert stored.get_decoded()["_auth_user_id"] == str(agent.pk)
     assert response.cookies[XSRF_COOKIE].value != pre_xsrf  # rotated at sign-in
-    assert LoginChallenge.objects.get(public_id=challenge_id).used_at is not None
+    assert LoginChallenge.for_id(challenge_id).get().used_at is not None
 
 
 def test_after_2fa_the_agent_api_works_including_mutations(agent, device):
@@ -159,7 +159,7 @@ def test_a_wrong_code_is_422_invalid_2fa_code_and_signs_nobody_in(agent, device)
     assert set(error) == {"code", "message"}
     assert SESSION_COOKIE not in response.cookies
     assert not _signed_in(client)
-    challenge = LoginChallenge.objects.get(public_id=challenge_id)
+    challenge = LoginChallenge.for_id(challenge_id).get()
     assert challenge.failed_attempts == 1 and challenge.used_at is None
 
 
@@ -188,7 +188,7 @@ def test_a_code_sent_during_the_otp_backoff_is_429_and_not_counted_as_wrong(agen
         error_of(blocked, 429, "RATE_LIMITED")
         assert blocked["Retry-After"] == "2"
         assert SESSION_COOKIE not in blocked.cookies
-        assert LoginChallenge.objects.get(public_id=challenge_id).failed_attempts == 2
+        assert LoginChallenge.for_id(challenge_id).get().failed_attempts == 2
 
         clock.advance(seconds=2)
         assert _verify(client, challenge_id, current_code(device)).status_code == 200
@@ -218,7 +218,7 @@ def test_a_malformed_2fa_body_is_422_validation_error(agent, device, body, field
     challenge_id = _start(client, agent)
     error = error_of(client.post("/api/login/2fa", body), 422, "VALIDATION_ERROR")
     assert field in error["details"]
-    assert LoginChallenge.objects.get(public_id=challenge_id).failed_attempts == 0
+    assert LoginChallenge.for_id(challenge_id).get().failed_attempts == 0
 
 
 # --- Expiry, single use, unknown, burnt --------------------------------------------------
@@ -281,7 +281,7 @@ def test_five_wrong_codes_burn_the_challenge(agent, device):
 
         error_of(response, 409, "CHALLENGE_ALREADY_USED")
     assert not _signed_in(client)
-    challenge = LoginChallenge.objects.get(public_id=challenge_id)
+    challenge = LoginChallenge.for_id(challenge_id).get()
     assert challenge.failed_attempts == settings.TWO_FACTOR_MAX_ATTEMPTS
 
 
@@ -353,7 +353,7 @@ def test_2fa_without_the_xsrf_header_is_419_and_does_not_touch_the_challenge(age
     error = error_of(response, 419, "CSRF_MISMATCH")
     assert set(error) == {"code", "message"}
     assert SESSION_COOKIE not in response.cookies
-    challenge = LoginChallenge.objects.get(public_id=challenge_id)
+    challenge = LoginChallenge.for_id(challenge_id).get()
     assert challenge.used_at is None and challenge.failed_attempts == 0
     assert _verify(client, challenge_id, current_code(device)).status_code == 200
 
@@ -363,7 +363,7 @@ def test_2fa_with_a_wrong_xsrf_header_is_419(agent, device):
     challenge_id = _start(client, agent)
     response = _verify(client, challenge_id, current_code(device), headers={"X-XSRF-TOKEN": "forged"})
     error_of(response, 419, "CSRF_MISMATCH")
-    assert LoginChallenge.objects.get(public_id=challenge_id).used_at is None
+    assert LoginChallenge.for_id(challenge_id).get().used_at is None
 
 
 # --- Concurrent verifications (PostgreSQL row locks) ------------------------------------

@@ -79,3 +79,46 @@ def test_the_migration_encrypts_existing_client_secrets_and_its_reverse_decrypts
             assert cursor.fetchone()[0] == plain
 
     migrated("billing", "0003_payment_reconciled", make, after, reversed_)
+
+
+# ----------------------------------------------------------------------------- 2FA challenge ids
+
+
+def test_a_2fa_challenge_id_is_stored_only_as_its_hash_and_still_signs_in(agent):
+    from apps.accounts.models import LoginChallenge
+    from tests.conftest import AgentClient
+    from tests.helpers_auth import current_code, enrol_totp
+
+    device = enrol_totp(agent)
+    client = AgentClient()
+    started = client.sign_in(agent.email)
+    challenge_id = started.json()["challenge_id"]
+    challenge = LoginChallenge.objects.get()
+    assert challenge_id not in stored_row_text(LoginChallenge, challenge.pk)
+    with pytest.raises(AttributeError):
+        challenge.public_id  # noqa: B018 - a stored challenge cannot say its id
+    verified = client.post("/api/login/2fa", {"challenge_id": challenge_id, "code": current_code(device)})
+    assert verified.status_code == 200, verified.content
+    # The stored hash itself is no challenge id.
+    again = client.post("/api/login/2fa", {"challenge_id": challenge.id_hash, "code": current_code(device)})
+    assert again.status_code == 404
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_migration_hashes_pending_challenge_ids_which_keep_working(settings):
+    from django.utils import timezone
+
+    from apps.accounts.models import LoginChallenge
+
+    agent = factories.AgentFactory()
+
+    def make(old_apps):
+        old = old_apps.get_model("accounts", "LoginChallenge")
+        expires = timezone.now() + settings.TWO_FACTOR_CHALLENGE_TTL
+        return old.objects.create(public_id="pending-challenge-id", user_id=agent.pk, expires_at=expires).pk
+
+    def after(pk):
+        assert "pending-challenge-id" not in stored_row_text(LoginChallenge, pk)
+        assert LoginChallenge.for_id("pending-challenge-id").get().pk == pk
+
+    migrated("accounts", "0002_business_order_sequence", make, after, lambda pk: None)

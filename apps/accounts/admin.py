@@ -183,7 +183,7 @@ class PersonalAccessTokenAdmin(admin.ModelAdmin):
 class LoginChallengeAdmin(admin.ModelAdmin):
     list_display = ["id", "user", "created_at", "expires_at", "used_at", "failed_attempts"]
     search_fields = ["user__email"]
-    readonly_fields = ["public_id", "user", "created_at", "expires_at", "used_at", "failed_attempts", "remember"]
+    readonly_fields = ["id_hash", "user", "created_at", "expires_at", "used_at", "failed_attempts", "remember"]
 
     def has_add_permission(self, request) -> bool:
         return False

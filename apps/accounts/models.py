@@ -102,10 +102,16 @@ class User(AbstractBaseUser, PermissionsMixin):
         return self.email
 
 
-class LoginChallenge(models.Model):
-    """A pending second factor: issued after a correct password, valid 5 minutes, used once."""
+def hash_challenge_id(public_id: str) -> str:
+    return hashlib.sha256(public_id.encode()).hexdigest()
 
-    public_id = models.CharField(max_length=64, unique=True)
+
+class LoginChallenge(models.Model):
+    """A pending second factor: issued after a correct password, valid 5 minutes, used once.
+    Its id, which the client sends back with the code, is kept only as a SHA-256 (`id_hash`):
+    set `public_id` when issuing, find one with `for_id`."""
+
+    id_hash = models.CharField(max_length=64, unique=True)
     user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="login_challenges")
     remember = models.BooleanField(default=False)
     created_at = models.DateTimeField(default=timezone.now)
@@ -115,6 +121,22 @@ class LoginChallenge(models.Model):
 
     def __str__(self) -> str:
         return f"2FA challenge for {self.user_id} (expires {self.expires_at:%H:%M:%S})"
+
+    @property
+    def public_id(self) -> str:
+        """The id given to the client: known only on the challenge just issued."""
+        if "_public_id" not in self.__dict__:
+            raise AttributeError("a stored challenge keeps only the hash of its id")
+        return self.__dict__["_public_id"]
+
+    @public_id.setter
+    def public_id(self, value: str) -> None:
+        self.__dict__["_public_id"] = value
+        self.id_hash = hash_challenge_id(value)
+
+    @classmethod
+    def for_id(cls, public_id: str) -> models.QuerySet:
+        return cls.objects.filter(id_hash=hash_challenge_id(public_id))
 
 
 class PersonalAccessToken(models.Model):

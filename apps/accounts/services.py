@@ -111,9 +111,7 @@ def two_factor_verify(*, challenge_id: str, code: str) -> LoginResult:
     """Consume a 2FA challenge with a TOTP code. A challenge works once, for 5 minutes, and is
     burnt after TWO_FACTOR_MAX_ATTEMPTS wrong codes."""
     with transaction.atomic():
-        challenge = (
-            LoginChallenge.objects.select_for_update().select_related("user").filter(public_id=challenge_id).first()
-        )
+        challenge = LoginChallenge.for_id(challenge_id).select_for_update().select_related("user").first()
         if challenge is None:
             raise DomainError(ErrorCode.CHALLENGE_NOT_FOUND, "This sign-in challenge does not exist.")
         if challenge.used_at is not None:

@@ -78,7 +78,7 @@ def login_two_factor_view(request):
             result = account_services.two_factor_verify(challenge_id=challenge_id, code=form.cleaned_data["code"])
         except DomainError as exc:
             form.add_error("code", error_text(exc))
-            if not LoginChallenge.objects.filter(public_id=challenge_id, used_at=None).exists():
+            if not LoginChallenge.for_id(challenge_id).filter(used_at=None).exists():
                 request.session.pop(CHALLENGE_KEY, None)  # burnt or expired: start again
                 messages.error(request, error_text(exc) + " Sign in again.")
                 return redirect("panel:login")
