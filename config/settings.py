@@ -298,7 +298,7 @@ TASK_MODE = os.environ.get("TASK_MODE", "celery" if REDIS_URL else "thread")
 AUTH_USER_MODEL = "accounts.User"
 # Sign-ins record the first; the second still serves sessions signed in before it existed.
 AUTHENTICATION_BACKENDS = ["apps.accounts.backends.AccountsBackend", "django.contrib.auth.backends.ModelBackend"]
-SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
+SESSION_ENGINE = "apps.accounts.session_store"  # cached_db, keyed by the SHA-256 of the cookie
 SESSION_COOKIE_NAME = "app_session"
 SESSION_COOKIE_AGE = int(timedelta(days=30).total_seconds())
 SESSION_SAVE_EVERY_REQUEST = True  # any request resets the 30-day inactivity clock

@@ -8,12 +8,12 @@ from datetime import timedelta
 
 import pytest
 from django.conf import settings
-from django.contrib.sessions.models import Session as DjangoSession
 from django.db import connection
 from django.test import Client
 
 from apps.accounts import services
-from apps.accounts.models import LoginChallenge
+from apps.accounts.models import LoginChallenge, StoredSession
+from apps.accounts.session_store import stored_key
 from apps.billing.services import ending
 from apps.core.errors import DomainError
 from tests import factories
@@ -72,7 +72,7 @@ def test_enrolled_agents_login_answers_2fa_required_with_a_challenge_and_no_sess
     assert body["status"] == "2fa_required"
     assert len(body["challenge_id"]) >= 32  # not guessable
     assert SESSION_COOKIE not in response.cookies
-    assert not DjangoSession.objects.exists()
+    assert not StoredSession.objects.exists()
     error_of(client.get("/api/sessions/incoming"), 401, "UNAUTHENTICATED")
 
 
@@ -125,7 +125,7 @@ def test_the_right_code_signs_in_with_session_cookies(agent, device):
     session_cookie = response.cookies[SESSION_COOKIE]
     assert session_cookie["httponly"] is True and session_cookie["secure"] is True
     assert session_cookie["samesite"] == "Lax"
-    stored = DjangoSession.objects.get(session_key=session_cookie.value)
+    stored = StoredSession.objects.get(session_key=stored_key(session_cookie.value))
     assert stored.get_decoded()["_auth_user_id"] == str(agent.pk)
     assert response.cookies[XSRF_COOKIE].value != pre_xsrf  # rotated at sign-in
     assert LoginChallenge.for_id(challenge_id).get().used_at is not None
@@ -252,14 +252,14 @@ def test_a_used_challenge_cannot_be_replayed(agent, device):
     with frozen_clock() as clock:
         challenge_id = _start(client, agent)
         assert _verify(client, challenge_id, current_code(device)).status_code == 200
-        sessions_after_first = DjangoSession.objects.count()
+        sessions_after_first = StoredSession.objects.count()
         clock.advance(seconds=device.step)  # even with a fresh, valid code
 
         replay = _verify(_fresh_client(), challenge_id, current_code(device))
 
         error_of(replay, 409, "CHALLENGE_ALREADY_USED")
         assert SESSION_COOKIE not in replay.cookies
-        assert DjangoSession.objects.count() == sessions_after_first
+        assert StoredSession.objects.count() == sessions_after_first
 
 
 def test_an_unknown_challenge_is_404(agent, device):

@@ -122,3 +122,75 @@ def test_the_migration_hashes_pending_challenge_ids_which_keep_working(settings)
         assert LoginChallenge.for_id("pending-challenge-id").get().pk == pk
 
     migrated("accounts", "0002_business_order_sequence", make, after, lambda pk: None)
+
+
+# ----------------------------------------------------------------------------- session keys
+
+
+def test_a_session_is_stored_under_the_hash_of_its_cookie_and_still_signs_in(agent, settings):
+    from django.core.cache import cache
+
+    from apps.accounts.models import StoredSession
+    from apps.accounts.session_store import SessionStore, stored_key
+    from tests.conftest import AgentClient
+
+    assert settings.SESSION_ENGINE == "apps.accounts.session_store"
+    client = AgentClient()
+    assert client.sign_in(agent.email).status_code == 200
+    cookie = client.cookies[settings.SESSION_COOKIE_NAME].value
+    [stored] = StoredSession.objects.all()
+    assert stored.session_key == stored_key(cookie)
+    assert cookie not in stored_row_text(StoredSession, stored.session_key)
+    assert cache.get(SessionStore.cache_key_prefix + cookie) is None  # the cache's keys hold no cookie either
+    assert cache.get(SessionStore.cache_key_prefix + stored_key(cookie)) is not None
+    assert client.get("/api/user").status_code == 200
+    # The stored key is no cookie.
+    forged = AgentClient()
+    forged.cookies[settings.SESSION_COOKIE_NAME] = stored.session_key
+    assert forged.get("/api/user").status_code == 401
+    # Signing out removes it.
+    assert client.post("/api/logout").status_code in (200, 204)
+    assert not StoredSession.objects.exists()
+
+
+def test_an_uncached_session_is_read_from_the_database(agent, settings):
+    from django.core.cache import cache
+
+    from tests.conftest import AgentClient
+
+    client = AgentClient()
+    client.sign_in(agent.email)
+    cache.clear()
+    assert client.get("/api/user").status_code == 200
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_migration_moves_live_sessions_under_their_hash_and_keeps_them_signed_in(settings):
+    from datetime import timedelta
+
+    from django.contrib.sessions.backends.db import SessionStore as DjangoDbStore
+    from django.utils import timezone
+
+    from apps.accounts.models import StoredSession
+    from apps.accounts.session_store import SessionStore, stored_key
+
+    agent = factories.AgentFactory()
+    old = DjangoDbStore()
+    old.update({"_auth_user_id": str(agent.pk), "marker": "kept"})
+    old.create()
+    cookie = old.session_key
+
+    def make(old_apps):
+        from django.contrib.sessions.models import Session as DjangoSession
+
+        DjangoSession.objects.create(session_key="e" * 32, session_data="x", expire_date=timezone.now() - timedelta(1))
+        return cookie
+
+    def after(key):
+        from django.contrib.sessions.models import Session as DjangoSession
+
+        assert not DjangoSession.objects.exists()  # no cookie value left in the old table
+        assert list(StoredSession.objects.values_list("session_key", flat=True)) == [stored_key(key)]
+        assert SessionStore(key).load()["marker"] == "kept"
+
+    migrated("accounts", "0003_hash_challenge_ids", make, after, lambda key: None)
