@@ -90,7 +90,7 @@ class TOTPDeviceFactory(factory.django.DjangoModelFactory):
     """A confirmed authenticator app (django-otp) of a user: their second factor."""
 
     class Meta:
-        model = "otp_totp.TOTPDevice"
+        model = "accounts.SealedTotpDevice"
 
     user = factory.SubFactory(AgentFactory)
     name = "phone"

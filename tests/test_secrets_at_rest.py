@@ -194,3 +194,65 @@ def test_the_migration_moves_live_sessions_under_their_hash_and_keeps_them_signe
         assert SessionStore(key).load()["marker"] == "kept"
 
     migrated("accounts", "0003_hash_challenge_ids", make, after, lambda key: None)
+
+
+# ----------------------------------------------------------------------------- TOTP seeds
+
+
+def test_a_totp_seed_is_stored_encrypted_and_codes_still_verify(agent):
+    from apps.accounts.models import SealedTotpDevice
+    from tests.helpers_auth import current_code, enrol_totp
+
+    device = enrol_totp(agent)
+    hex_seed = SealedTotpDevice.objects.get(pk=device.pk).key
+    assert len(hex_seed) == 40
+    assert hex_seed not in stored_row_text(SealedTotpDevice, device.pk)
+    assert device.verify_token(current_code(device))
+    assert not device.verify_token(current_code(device))  # a code works once
+
+
+def test_panel_enrolment_shows_the_seed_once_and_confirms_with_a_code(db, owner):
+    import base64
+    from urllib.parse import parse_qs, urlparse
+
+    from django.test import Client
+    from django_otp.oath import totp
+
+    from apps.accounts.models import SealedTotpDevice
+
+    user = factories.PanelUserFactory(owner=owner, panel_role="owner")
+    client = Client()
+    client.force_login(user)
+    assert client.post("/panel/account/two-factor", {"action": "start"}).status_code in (200, 302)
+    device = SealedTotpDevice.objects.get(user=user, confirmed=False)
+    page = client.get("/panel/account/two-factor").content.decode()
+    secret = base64.b32encode(device.bin_key).decode()
+    assert secret in page
+    assert parse_qs(urlparse(device.config_url).query)["secret"] == [secret]
+    code = f"{totp(device.bin_key, device.step, device.t0, device.digits, device.drift):06d}"
+    client.post("/panel/account/two-factor", {"action": "confirm", "code": code})
+    assert SealedTotpDevice.objects.get(user=user).confirmed
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_migration_seals_django_otp_seeds_and_its_reverse_unseals_them():
+    from django_otp.plugins.otp_totp.models import TOTPDevice
+
+    from apps.accounts.models import SealedTotpDevice
+
+    agent = factories.AgentFactory()
+    seed = "ab" * 20
+
+    def make(old_apps):
+        return TOTPDevice.objects.create(user=agent, name="phone", confirmed=True, key=seed, last_t=7).pk
+
+    def after(_):
+        assert not TOTPDevice.objects.exists()
+        sealed = SealedTotpDevice.objects.get(user=agent)
+        assert (sealed.key, sealed.confirmed, sealed.last_t, sealed.name) == (seed, True, 7, "phone")
+        assert seed not in stored_row_text(SealedTotpDevice, sealed.pk)
+
+    def reversed_(_):
+        assert TOTPDevice.objects.get(user=agent).key == seed
+
+    migrated("accounts", "0004_stored_sessions", make, after, reversed_)

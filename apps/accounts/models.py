@@ -170,3 +170,6 @@ class StoredSession(AbstractBaseSession):
         from apps.accounts.session_store import SessionStore
 
         return SessionStore
+
+
+from apps.accounts.totp import SealedTotpDevice  # noqa: E402, F401 - the second-factor device model (see totp.py)

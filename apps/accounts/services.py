@@ -14,7 +14,15 @@ from django_otp import devices_for_user
 from apps.accounts import login_throttle
 from apps.accounts.actors import panel_member
 from apps.accounts.domain_events import OwnerReinstated, OwnerSuspended
-from apps.accounts.models import AgentStatus, LoginChallenge, Owner, PersonalAccessToken, User, hash_token_secret
+from apps.accounts.models import (
+    AgentStatus,
+    LoginChallenge,
+    Owner,
+    PersonalAccessToken,
+    SealedTotpDevice,
+    User,
+    hash_token_secret,
+)
 from apps.accounts.suspension import ensure_owner_not_suspended
 from apps.core import events
 from apps.core.errors import DomainError, ErrorCode
@@ -233,10 +241,8 @@ def agent_create(*, owner, name: str, email: str, password: str) -> User:
 
 def agent_reset_two_factor(*, agent: User) -> int:
     """Remove the agent's TOTP devices (a lost phone): its next sign-in needs the password only."""
-    from django_otp.plugins.otp_totp.models import TOTPDevice
-
     with transaction.atomic():
-        deleted, _ = TOTPDevice.objects.filter(user=agent).delete()
+        deleted, _ = SealedTotpDevice.objects.filter(user=agent).delete()
         LoginChallenge.objects.filter(user=agent, used_at=None).update(used_at=timezone.now())
     return deleted
 
@@ -276,28 +282,22 @@ def business_update(*, business, **fields):
 def totp_enrol_start(*, user: User):
     """An unconfirmed TOTP device for `user` (replacing an earlier unconfirmed one); it counts
     only once confirmed with a code from the authenticator app."""
-    from django_otp.plugins.otp_totp.models import TOTPDevice
-
     with transaction.atomic():
-        TOTPDevice.objects.filter(user=user, confirmed=False).delete()
-        return TOTPDevice.objects.create(user=user, name="authenticator", confirmed=False)
+        SealedTotpDevice.objects.filter(user=user, confirmed=False).delete()
+        return SealedTotpDevice.objects.create(user=user, name="authenticator", confirmed=False)
 
 
 def totp_enrol_confirm(*, user: User, code: str) -> bool:
     """Confirm the pending device with a current code; False if the code is wrong."""
-    from django_otp.plugins.otp_totp.models import TOTPDevice
-
     with transaction.atomic():
-        device = TOTPDevice.objects.select_for_update().filter(user=user, confirmed=False).first()
+        device = SealedTotpDevice.objects.select_for_update().filter(user=user, confirmed=False).first()
         if device is None or not code or not device.verify_token(code):
             return False
-        TOTPDevice.objects.filter(user=user, confirmed=True).delete()
+        SealedTotpDevice.objects.filter(user=user, confirmed=True).delete()
         device.confirmed = True
         device.save(update_fields=["confirmed"])
     return True
 
 
 def totp_disable(*, user: User) -> None:
-    from django_otp.plugins.otp_totp.models import TOTPDevice
-
-    TOTPDevice.objects.filter(user=user).delete()
+    SealedTotpDevice.objects.filter(user=user).delete()

@@ -4,10 +4,9 @@ from django.contrib import messages
 from django.db.models import Exists, OuterRef
 from django.shortcuts import redirect
 from django.views.decorators.http import require_POST
-from django_otp.plugins.otp_totp.models import TOTPDevice
 
 from apps.accounts import services as account_services
-from apps.accounts.models import User
+from apps.accounts.models import SealedTotpDevice, User
 from apps.billing.services import ending
 from apps.core.errors import DomainError
 from apps.panel.access import OWNER_ONLY, owned_or_404, panel_page
@@ -30,7 +29,7 @@ def agent_list(request):
         else:
             messages.success(request, f"Agent {agent.email} created. They sign in to the agent dashboard.")
             return redirect("panel:agents")
-    has_totp = Exists(TOTPDevice.objects.filter(user=OuterRef("pk"), confirmed=True))
+    has_totp = Exists(SealedTotpDevice.objects.filter(user=OuterRef("pk"), confirmed=True))
     agents = _agents(request).annotate(has_totp=has_totp).order_by("-is_active", "name", "pk")
     return render_page(request, "panel/agents.html", {"agents": agents, "form": form}, section="agents")
 
