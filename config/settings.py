@@ -182,6 +182,7 @@ MIDDLEWARE = [
     "apps.api.middleware.RequestIdMiddleware",
     "apps.api.metrics.RequestMetricsMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    "apps.api.csp.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "corsheaders.middleware.CorsMiddleware",
     "apps.api.middleware.NulByteMiddleware",  # after CORS: the kiosk app can read its refusals
@@ -387,6 +388,10 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
 }
+
+# Pages answered with a strict Content-Security-Policy (apps/api/csp.py): path prefixes, "/" the
+# landing page alone.
+CSP_PATHS = env_list("CSP_PATHS", "/,/panel/")
 
 # Security headers; PRODUCTION turns on the transport rules.
 SECURE_CONTENT_TYPE_NOSNIFF = True
