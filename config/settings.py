@@ -226,6 +226,15 @@ if DATABASE_URL:
     DATABASES["default"]["OPTIONS"] = {
         "pool": {"min_size": 1, "max_size": int(os.environ.get("DATABASE_POOL_SIZE", "10")), "timeout": 5}
     }
+    # Behind PgBouncer in transaction pooling mode (deploy/pgbouncer.ini) a server connection
+    # changes hands between transactions: no server-side cursors, and no prepared statements
+    # (Django's psycopg 3 backend prepares none unless OPTIONS asks; said here so no one does).
+    DATABASE_POOLER = os.environ.get("DATABASE_POOLER", "")
+    if DATABASE_POOLER not in ("", "pgbouncer"):
+        raise ImproperlyConfigured("DATABASE_POOLER must be empty or pgbouncer")
+    if DATABASE_POOLER == "pgbouncer":
+        DATABASES["default"]["DISABLE_SERVER_SIDE_CURSORS"] = True
+        DATABASES["default"]["OPTIONS"]["prepare_threshold"] = None
 else:
     if not PRODUCTION:  # production writes nothing at import: its VAR_DIR must already exist
         private_file(VAR_DIR / "db.sqlite3")  # 0600: SQLite gives its journal and WAL files the same mode
