@@ -4,9 +4,12 @@ a succeeded intent confirms its order once (the same path, webhooks and kiosk me
 processor's event), a declined one fails it; the late event afterwards changes nothing."""
 
 import json
+import threading
+import time
 from datetime import timedelta
 
 import pytest
+from django.db import connection, transaction
 from django.test import Client
 from django.utils import timezone
 
@@ -208,3 +211,45 @@ def test_the_embedded_beat_runs_the_sweep_in_process(
     finally:
         stop.set()
     assert Payment.objects.get().reconciled_outcome == "confirmed"
+
+
+@pytest.mark.postgres  # row locks
+@pytest.mark.django_db(transaction=True)
+def test_the_sweep_and_the_late_event_at_the_same_moment_confirm_the_order_once(
+    agent_client, cart_session, processor, billing, kiosk_events, settings
+):
+    settings.PAYMENT_RECONCILE_AFTER_SECONDS = AFTER
+    assert agent_client.post(f"/api/sessions/{cart_session.public_id}/payment").status_code == 200
+    payment = Payment.objects.get()
+    processor.succeed(payment.intent_id)
+    age(payment, AFTER + 1)
+    event = intent_event("payment_intent.succeeded", payment)
+    results = {}
+
+    def sweep():
+        try:
+            results["sweep"] = reconciliation.payments_reconcile()
+        finally:
+            connection.close()
+
+    def deliver():
+        try:
+            results["event"] = post_event(Client(), event).json()["outcome"]
+        finally:
+            connection.close()
+
+    with transaction.atomic():
+        Payment.objects.select_for_update().get(pk=payment.pk)  # both wait on the payment's row lock
+        threads = [threading.Thread(target=sweep), threading.Thread(target=deliver)]
+        for thread in threads:
+            thread.start()
+        wait_until(lambda: len(lookups(processor, payment)) >= 2, 10, "both asked the processor", every=0.05)
+        time.sleep(0.5)  # both are now blocked on the lock
+    for thread in threads:
+        thread.join(20)
+
+    outcomes = {results["event"], next(iter(results["sweep"]))}
+    assert outcomes in ({"order confirmed", "already"}, {"already succeeded", "confirmed"}), results
+    assert DomainEvent.objects.filter(name="order.created").count() == 1
+    assert DomainEvent.objects.filter(name="payment.captured").count() == 1
+    assert Order.objects.get().status == "confirmed"
