@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test lint format prod bench install install-dev js-deps clean lock lock-upgrade
+.PHONY: run test lint format prod bench install install-dev js-deps clean lock lock-upgrade cluster cluster-stop
 
 $(BIN)/python:
 	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "need $(PYTHON) on PATH (or make PYTHON=python3)"; exit 1; }
@@ -92,3 +92,11 @@ bench: install-dev
 
 clean:
 	rm -rf $(VENV) var
+
+# The production process set behind HAProxy and PgBouncer on this machine (deploy/, docs/deploy.md):
+# two web processes, a worker and beat, PostgreSQL and Redis of its own, from Debian packages.
+cluster: install
+	deploy/cluster.sh start
+
+cluster-stop:
+	deploy/cluster.sh stop

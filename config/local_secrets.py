@@ -7,6 +7,7 @@ secret from the environment instead and never calls this: it writes nothing at i
 
 import base64
 import json
+import os
 import secrets
 from pathlib import Path
 
@@ -35,6 +36,22 @@ def load_or_create(path: Path) -> dict[str, str]:
     if missing:
         stored.update(missing)
         path.parent.mkdir(parents=True, exist_ok=True)
+        private_file(path)
         path.write_text(json.dumps(stored, indent=2))
-        path.chmod(0o600)
+    private_file(path)
     return stored
+
+
+def private_file(path: Path) -> None:
+    """Make `path` readable and writable by this user only (0600), creating it empty if absent:
+    created with that mode, never world-readable for a moment. The embedded default's files under
+    var/ (secrets.json, the SQLite database, whose journal and WAL files SQLite creates with the
+    database's own mode) hold secrets and every tenant's data."""
+    os.close(os.open(path, os.O_WRONLY | os.O_CREAT, 0o600))
+    path.chmod(0o600)
+
+
+def private_dir(path: Path) -> None:
+    """Create `path` (and parents) if absent, and make it this user's only (0700)."""
+    path.mkdir(parents=True, exist_ok=True)
+    path.chmod(0o700)

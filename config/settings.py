@@ -11,6 +11,7 @@ start without real secrets, ALLOWED_HOSTS and METRICS_TOKEN, turns on the TLS ru
 private webhook targets and writes no file at import; local and test generate their secrets.
 """
 
+import ipaddress
 import os
 from datetime import timedelta
 from pathlib import Path
@@ -18,7 +19,7 @@ from pathlib import Path
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
-from config.local_secrets import load_or_create
+from config.local_secrets import load_or_create, private_dir, private_file
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(os.environ.get("VAR_DIR", BASE_DIR / "var"))
@@ -71,6 +72,7 @@ if PRODUCTION:
         )
     _secrets = {name: os.environ[name] for name in _SECRET_NAMES}
 else:
+    private_dir(VAR_DIR)
     _secrets = load_or_create(VAR_DIR / "secrets.json")
     _secrets.update({name: os.environ[name] for name in _SECRET_NAMES if os.environ.get(name)})
 
@@ -81,7 +83,7 @@ REALTIME_APP_SECRET = _secrets["REALTIME_APP_SECRET"]
 VIDEO_APP_ID = _secrets["VIDEO_APP_ID"]
 VIDEO_APP_CERTIFICATE = _secrets["VIDEO_APP_CERTIFICATE"]
 # Fernet keys for webhook signing secrets at rest, comma-separated: all read, the first writes
-# (apps/webhooks/secret_box.py; rotation in docs/webhooks.md).
+# (apps/core/secret_box.py; rotation in docs/webhooks.md).
 WEBHOOK_SECRET_KEYS = [key.strip() for key in _secrets["WEBHOOK_SECRET_KEYS"].split(",") if key.strip()]
 
 PROCESSOR_SECRET_KEY = os.environ.get("PROCESSOR_SECRET_KEY", "")
@@ -89,6 +91,9 @@ PROCESSOR_API_BASE = os.environ.get("PROCESSOR_API_BASE", "")
 PROCESSOR_WEBHOOK_SECRET = os.environ.get("PROCESSOR_WEBHOOK_SECRET", "")
 PROCESSOR_CONNECT_WEBHOOK_SECRET = os.environ.get("PROCESSOR_CONNECT_WEBHOOK_SECRET", "")
 PROCESSOR_PUBLISHABLE_KEY = os.environ.get("PROCESSOR_PUBLISHABLE_KEY", "")  # the kiosk app's browser library
+# Processor events signed more than this many seconds ahead of our clock are refused (the library
+# refuses those older than its 300 s tolerance).
+PROCESSOR_WEBHOOK_FUTURE_TOLERANCE = int(os.environ.get("PROCESSOR_WEBHOOK_FUTURE_TOLERANCE", "30"))
 # The demo processor (apps/demo_processor, docs/decisions.md "Demo processor"): a local or test run
 # without a processor key pays through the project's own /demo-processor/ with the real `stripe`
 # library (dispatched in-process, apps/demo_processor/in_process.py), with keys derived from
@@ -123,15 +128,25 @@ ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "" if PRODUCTION else "localhost,127.0
 REQUIRE_TLS = env_bool("REQUIRE_TLS", PRODUCTION)
 WEBHOOK_ALLOW_PRIVATE_TARGETS = env_bool("WEBHOOK_ALLOW_PRIVATE_TARGETS", not PRODUCTION)
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if env_bool("TRUST_PROXY", PRODUCTION) else None
-# Proxies in front of the web processes whose X-Forwarded-For entries we believe (counted from the
-# right); 0: the peer address only. Every rate limit keys on apps.api.inputs.client_ip.
-TRUSTED_PROXY_COUNT = int(os.environ.get("TRUSTED_PROXY_COUNT", "1" if PRODUCTION else "0"))
-if TRUSTED_PROXY_COUNT < 0:
-    raise ImproperlyConfigured("TRUSTED_PROXY_COUNT must be 0 or more")
+# The load balancers in front of the web processes, as addresses or networks (comma-separated,
+# e.g. "10.0.0.5,10.1.0.0/16"): only a peer among them may set the caller's address with
+# X-Forwarded-For; any other peer is the caller itself. Empty (the default): every peer is the caller.
+# Every rate limit keys on apps.api.inputs.client_ip (docs/decisions.md, docs/deploy.md).
+if os.environ.get("TRUSTED_PROXY_COUNT", "").strip() not in ("", "0"):
+    raise ImproperlyConfigured(
+        "TRUSTED_PROXY_COUNT is gone: a count let a client that reaches a web process directly choose its own "
+        "address. Set TRUSTED_PROXIES to your load balancers' addresses or networks instead (docs/deploy.md)."
+    )
+TRUSTED_PROXIES = env_list("TRUSTED_PROXIES")
+for _proxy in TRUSTED_PROXIES:
+    try:
+        ipaddress.ip_network(_proxy, strict=False)
+    except ValueError:
+        raise ImproperlyConfigured(f"TRUSTED_PROXIES: {_proxy!r} is not an IP address or network") from None
 
 INSTALLED_APPS = [
     "daphne",
-    "django.contrib.admin",
+    "apps.api.admin_config.LimitedAdminConfig",  # django.contrib.admin with sign-in limits
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
@@ -166,6 +181,7 @@ MIDDLEWARE = [
     "apps.api.middleware.RequestIdMiddleware",
     "apps.api.metrics.RequestMetricsMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    "apps.api.csp.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "corsheaders.middleware.CorsMiddleware",
     "apps.api.middleware.NulByteMiddleware",  # after CORS: the kiosk app can read its refusals
@@ -209,9 +225,18 @@ if DATABASE_URL:
     DATABASES["default"]["OPTIONS"] = {
         "pool": {"min_size": 1, "max_size": int(os.environ.get("DATABASE_POOL_SIZE", "10")), "timeout": 5}
     }
+    # Behind PgBouncer in transaction pooling mode (deploy/pgbouncer.ini) a server connection
+    # changes hands between transactions: no server-side cursors, and no prepared statements
+    # (Django's psycopg 3 backend prepares none unless OPTIONS asks; said here so no one does).
+    DATABASE_POOLER = os.environ.get("DATABASE_POOLER", "")
+    if DATABASE_POOLER not in ("", "pgbouncer"):
+        raise ImproperlyConfigured("DATABASE_POOLER must be empty or pgbouncer")
+    if DATABASE_POOLER == "pgbouncer":
+        DATABASES["default"]["DISABLE_SERVER_SIDE_CURSORS"] = True
+        DATABASES["default"]["OPTIONS"]["prepare_threshold"] = None
 else:
     if not PRODUCTION:  # production writes nothing at import: its VAR_DIR must already exist
-        VAR_DIR.mkdir(parents=True, exist_ok=True)
+        private_file(VAR_DIR / "db.sqlite3")  # 0600: SQLite gives its journal and WAL files the same mode
     DATABASES = {
         "default": {
             "ENGINE": "django.db.backends.sqlite3",
@@ -282,7 +307,7 @@ TASK_MODE = os.environ.get("TASK_MODE", "celery" if REDIS_URL else "thread")
 AUTH_USER_MODEL = "accounts.User"
 # Sign-ins record the first; the second still serves sessions signed in before it existed.
 AUTHENTICATION_BACKENDS = ["apps.accounts.backends.AccountsBackend", "django.contrib.auth.backends.ModelBackend"]
-SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
+SESSION_ENGINE = "apps.accounts.session_store"  # cached_db, keyed by the SHA-256 of the cookie
 SESSION_COOKIE_NAME = "app_session"
 SESSION_COOKIE_AGE = int(timedelta(days=30).total_seconds())
 SESSION_SAVE_EVERY_REQUEST = True  # any request resets the 30-day inactivity clock
@@ -326,7 +351,7 @@ REST_FRAMEWORK = {
     "UNAUTHENTICATED_USER": None,
     "EXCEPTION_HANDLER": "apps.api.errors.exception_handler",
     "DEFAULT_SCHEMA_CLASS": "apps.api.schema.SurfaceAutoSchema",
-    "NUM_PROXIES": TRUSTED_PROXY_COUNT,  # DRF's get_ident agrees with client_ip
+    "NUM_PROXIES": 0,  # DRF's own get_ident reads the peer only; every throttle of ours uses client_ip
     "DEFAULT_THROTTLE_RATES": {
         "kiosk": os.environ.get("THROTTLE_KIOSK", "600/min"),
         "pairing": os.environ.get("THROTTLE_PAIRING", "10/min"),
@@ -373,6 +398,10 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {"MenuLanguageEnum": "apps.menu.labels.LANGUAGE_CODES"},  # locale, default_locale
 }
 
+# Pages answered with a strict Content-Security-Policy (apps/api/csp.py): path prefixes, "/" the
+# landing page alone.
+CSP_PATHS = env_list("CSP_PATHS", "/,/panel/")
+
 # Security headers; PRODUCTION turns on the transport rules.
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
@@ -392,6 +421,9 @@ USE_TZ = True
 
 # Uploaded and recorded media (session recordings). Production points this at shared storage.
 MEDIA_ROOT = Path(os.environ.get("MEDIA_ROOT", VAR_DIR / "media"))
+# Files saved to a local disk (recordings of customers) are this user's only.
+FILE_UPLOAD_PERMISSIONS = 0o600
+FILE_UPLOAD_DIRECTORY_PERMISSIONS = 0o700
 MEDIA_URL = "media/"
 
 # Menu photos (apps/menu/photos.py): local media, served by the app with a year's cache headers
@@ -495,8 +527,16 @@ EMAIL_BACKEND = os.environ.get(
 )
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "no-reply@kiosk.local")
 
+# Payment reconciliation (apps/billing/services/reconciliation.py): every this many seconds, the
+# payments still waiting this long after they were created (and younger than the hours) are looked
+# up with the processor, so a lost processor event never leaves a charged card without its order.
+PAYMENT_RECONCILE_EVERY_SECONDS = float(os.environ.get("PAYMENT_RECONCILE_EVERY_SECONDS", "180"))
+PAYMENT_RECONCILE_AFTER_SECONDS = int(os.environ.get("PAYMENT_RECONCILE_AFTER_SECONDS", "300"))
+PAYMENT_RECONCILE_WITHIN_HOURS = int(os.environ.get("PAYMENT_RECONCILE_WITHIN_HOURS", "48"))
+
 # Periodic work (Celery beat)
 CELERY_BEAT_SCHEDULE = {
+    "billing-reconcile-payments": {"task": "billing.reconcile_payments", "schedule": PAYMENT_RECONCILE_EVERY_SECONDS},
     "webhooks-dispatch-due": {"task": "webhooks.dispatch_due", "schedule": 15.0},
     "webhooks-prune-attempts": {"task": "webhooks.prune_attempts", "schedule": 3600.0},
     "webhooks-prune-history": {"task": "webhooks.prune_history", "schedule": 3600.0},

@@ -94,7 +94,7 @@ class TOTPDeviceFactory(factory.django.DjangoModelFactory):
     """A confirmed authenticator app (django-otp) of a user: their second factor."""
 
     class Meta:
-        model = "otp_totp.TOTPDevice"
+        model = "accounts.SealedTotpDevice"
 
     user = factory.SubFactory(AgentFactory)
     name = "phone"
@@ -428,7 +428,7 @@ class WebhookSubscriptionFactory(factory.django.DjangoModelFactory):
 
 
 def _encrypt(secret: str) -> str:
-    from apps.webhooks import secret_box
+    from apps.core import secret_box
 
     return secret_box.encrypt(secret)
 

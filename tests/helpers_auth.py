@@ -13,8 +13,8 @@ import time_machine
 from django.conf import settings
 from django.core.cache import cache
 from django_otp.oath import totp
-from django_otp.plugins.otp_totp.models import TOTPDevice
 
+from apps.accounts.models import SealedTotpDevice
 from tests import factories
 
 
@@ -55,16 +55,16 @@ def frozen_clock():
         yield Clock(traveller)
 
 
-def enrol_totp(user) -> TOTPDevice:
+def enrol_totp(user) -> SealedTotpDevice:
     return factories.TOTPDeviceFactory(user=user)
 
 
-def current_code(device: TOTPDevice) -> str:
+def current_code(device: SealedTotpDevice) -> str:
     device.refresh_from_db()
     return f"{totp(device.bin_key, device.step, device.t0, device.digits, device.drift):0{device.digits}d}"
 
 
-def wrong_code(device: TOTPDevice) -> str:
+def wrong_code(device: SealedTotpDevice) -> str:
     """A well-formed code that no time step within the device's tolerance accepts."""
     device.refresh_from_db()
     valid = {

@@ -28,6 +28,9 @@ CONNECT_SECRET = "whsec_connect_test"
 ACCOUNT = "acct_demo123"
 
 
+_running: list[ProcessorStandIn] = []  # the current test's stand-in (the `processor` fixture)
+
+
 @pytest.fixture
 def processor(settings):
     with ProcessorStandIn() as standin:
@@ -35,7 +38,11 @@ def processor(settings):
         settings.PROCESSOR_API_BASE = standin.url
         settings.PROCESSOR_WEBHOOK_SECRET = PLATFORM_SECRET
         settings.PROCESSOR_CONNECT_WEBHOOK_SECRET = CONNECT_SECRET
-        yield standin
+        _running.append(standin)
+        try:
+            yield standin
+        finally:
+            _running.remove(standin)
 
 
 QUICK_TIMEOUT = 0.3  # seconds: PROCESSOR_TIMEOUT under `quick_processor`
@@ -142,9 +149,14 @@ def recorded_event(
     return event
 
 
-def intent_event(event_type: str, payment: Payment, fields: dict | None = None) -> dict:
+def intent_event(event_type: str, payment: Payment, fields: dict | None = None, *, charged: bool = True) -> dict:
     """payment_intent.succeeded or .payment_failed for `payment`: the recorded event with the
-    payment's intent id, client secret, amount, currency, account and order."""
+    payment's intent id, client secret, amount, currency, account and order. The processor sends
+    `succeeded` once it has charged the card, and the service checks that with it: so the test's
+    stand-in (if any) then holds the intent as succeeded, for the payment's own amount, unless
+    `charged` is False (an event the processor never sent)."""
+    if event_type == "payment_intent.succeeded" and charged and _running:
+        _running[-1].charge(payment)
     obj = recorded_event(event_type)["data"]["object"]
     order = payment.order
     intent = {

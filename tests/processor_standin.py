@@ -1,7 +1,7 @@
 """A local stand-in for the payment processor's API, for the real `stripe` library to talk to.
 
 It answers the calls the service makes (payment intents, cancel, refunds, connected accounts,
-account links) like the processor does, honours Idempotency-Key like the processor does (same
+account links, retrieving an intent) like the processor does, honours Idempotency-Key like the processor does (same
 key -> same response), and records every request: method, path, headers, decoded form body.
 
 Fault modes: `fail_next` (one 402 refusal), `fail(status, times)` (refusals or 5xx errors, the
@@ -31,6 +31,7 @@ class ProcessorStandIn:
     def __init__(self):
         self.calls: list[Call] = []
         self.intents: dict[str, dict] = {}
+        self.intent_accounts: dict[str, str | None] = {}  # intent id -> the connected account it is on
         self.by_idempotency_key: dict[str, dict] = {}
         self.fail_next: dict | None = None  # an error body to answer the next call with (status 402)
         self.failures: list[tuple[int, dict]] = []  # (status, error body) for the next calls, in order
@@ -61,6 +62,17 @@ class ProcessorStandIn:
                 except (BrokenPipeError, ConnectionResetError):  # the client gave up waiting
                     pass
 
+            def do_GET(self):
+                call = Call("GET", self.path.split("?")[0], dict(self.headers.items()), {})
+                standin.calls.append(call)
+                status, body = standin.answer_get(call)
+                raw = json.dumps(body).encode()
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(raw)))
+                self.end_headers()
+                self.wfile.write(raw)
+
             def log_message(self, *args):
                 pass
 
@@ -87,6 +99,57 @@ class ProcessorStandIn:
         """Answer the next `times` calls with `status` (402 card_error, 500 api_error, ...)."""
         kind = "api_error" if status >= 500 else "card_error" if status == 402 else "invalid_request_error"
         self.failures += [(status, {"type": kind, "message": message or f"Stand-in {status}"})] * times
+
+    def answer_get(self, call: Call) -> tuple[int, dict]:
+        """GET /v1/payment_intents/{id}: the intent as the processor holds it now."""
+        with self._lock:
+            if self.failures:
+                status, error = self.failures.pop(0)
+                return status, {"error": error}
+            parts = call.path.split("/")
+            intent = self.intents.get(parts[3]) if call.path.startswith("/v1/payment_intents/") else None
+            account = call.headers.get("Stripe-Account")
+            if intent is None or self.intent_accounts.get(intent["id"]) != account:
+                message = f"No such payment_intent: '{parts[-1]}'"
+                return 404, {"error": {"type": "invalid_request_error", "code": "resource_missing", "message": message}}
+            return 200, dict(intent)
+
+    def succeed(self, intent_id: str) -> dict:
+        """The customer's card was charged: the intent succeeded (the event may or may not follow)."""
+        intent = self.intents[intent_id]
+        intent.update(status="succeeded", amount_received=intent["amount"], last_payment_error=None)
+        return intent
+
+    def charge(self, payment) -> dict:
+        """The intent of `payment` succeeded, whether this stand-in made it or not (factories)."""
+        if payment.intent_id in self.intents:
+            return self.succeed(payment.intent_id)
+        return self.holds(payment, status="succeeded")
+
+    def decline(self, intent_id: str, message: str = "Your card was declined.") -> dict:
+        """A card was declined: the intent waits for another one, with the error."""
+        intent = self.intents[intent_id]
+        error = {"type": "card_error", "code": "card_declined", "message": message}
+        intent.update(status="requires_payment_method", last_payment_error=error)
+        return intent
+
+    def holds(self, payment, *, status: str = "succeeded") -> dict:
+        """Make the stand-in hold the intent of a payment made without it (factories), as the
+        processor would: its account, amount and currency, in `status`."""
+        intent = {
+            "id": payment.intent_id,
+            "object": "payment_intent",
+            "amount": payment.amount_cents,
+            "amount_received": payment.amount_cents if status == "succeeded" else 0,
+            "currency": payment.currency.lower(),
+            "status": status,
+            "client_secret": payment.client_secret,
+            "last_payment_error": None,
+            "metadata": {},
+        }
+        self.intents[payment.intent_id] = intent
+        self.intent_accounts[payment.intent_id] = payment.account_id
+        return intent
 
     def answer(self, call: Call) -> tuple[int, dict]:
         with self._lock:
@@ -117,8 +180,10 @@ class ProcessorStandIn:
                 "client_secret": f"{intent_id}_secret_{secrets.token_hex(8)}",
                 "application_fee_amount": int(p["application_fee_amount"]) if "application_fee_amount" in p else None,
                 "metadata": {k[9:-1]: v for k, v in p.items() if k.startswith("metadata[")},
+                "last_payment_error": None,
             }
             self.intents[intent_id] = intent
+            self.intent_accounts[intent_id] = call.headers.get("Stripe-Account")
             return intent
         if path.startswith("/v1/payment_intents/") and path.endswith("/cancel"):
             intent = self.intents[path.split("/")[3]]

@@ -8,12 +8,12 @@ from datetime import timedelta
 
 import pytest
 from django.conf import settings
-from django.contrib.sessions.models import Session as DjangoSession
 from django.db import connection
 from django.test import Client
 
 from apps.accounts import services
-from apps.accounts.models import LoginChallenge
+from apps.accounts.models import LoginChallenge, StoredSession
+from apps.accounts.session_store import stored_key
 from apps.core.errors import DomainError
 from apps.sessions import ending
 from tests import factories
@@ -72,14 +72,14 @@ def test_enrolled_agents_login_answers_2fa_required_with_a_challenge_and_no_sess
     assert body["status"] == "2fa_required"
     assert len(body["challenge_id"]) >= 32  # not guessable
     assert SESSION_COOKIE not in response.cookies
-    assert not DjangoSession.objects.exists()
+    assert not StoredSession.objects.exists()
     error_of(client.get("/api/sessions/incoming"), 401, "UNAUTHENTICATED")
 
 
 def test_the_challenge_is_stored_for_five_minutes(agent, device):
     with frozen_clock() as clock:
         challenge_id = _start(_fresh_client(), agent)
-        challenge = LoginChallenge.objects.get(public_id=challenge_id)
+        challenge = LoginChallenge.for_id(challenge_id).get()
         assert challenge.user == agent
         assert challenge.expires_at == clock.now() + timedelta(minutes=5)
         assert challenge.used_at is None
@@ -128,10 +128,10 @@ def test_the_right_code_signs_in_with_session_cookies(agent, device):
     session_cookie = response.cookies[SESSION_COOKIE]
     assert session_cookie["httponly"] is True and session_cookie["secure"] is True
     assert session_cookie["samesite"] == "Lax"
-    stored = DjangoSession.objects.get(session_key=session_cookie.value)
+    stored = StoredSession.objects.get(session_key=stored_key(session_cookie.value))
     assert stored.get_decoded()["_auth_user_id"] == str(agent.pk)
     assert response.cookies[XSRF_COOKIE].value != pre_xsrf  # rotated at sign-in
-    assert LoginChallenge.objects.get(public_id=challenge_id).used_at is not None
+    assert LoginChallenge.for_id(challenge_id).get().used_at is not None
 
 
 def test_after_2fa_the_agent_api_works_including_mutations(agent, device):
@@ -162,7 +162,7 @@ def test_a_wrong_code_is_422_invalid_2fa_code_and_signs_nobody_in(agent, device)
     assert set(error) == {"code", "message"}
     assert SESSION_COOKIE not in response.cookies
     assert not _signed_in(client)
-    challenge = LoginChallenge.objects.get(public_id=challenge_id)
+    challenge = LoginChallenge.for_id(challenge_id).get()
     assert challenge.failed_attempts == 1 and challenge.used_at is None
 
 
@@ -191,7 +191,7 @@ def test_a_code_sent_during_the_otp_backoff_is_429_and_not_counted_as_wrong(agen
         error_of(blocked, 429, "RATE_LIMITED")
         assert blocked["Retry-After"] == "2"
         assert SESSION_COOKIE not in blocked.cookies
-        assert LoginChallenge.objects.get(public_id=challenge_id).failed_attempts == 2
+        assert LoginChallenge.for_id(challenge_id).get().failed_attempts == 2
 
         clock.advance(seconds=2)
         assert _verify(client, challenge_id, current_code(device)).status_code == 200
@@ -221,7 +221,7 @@ def test_a_malformed_2fa_body_is_422_validation_error(agent, device, body, field
     challenge_id = _start(client, agent)
     error = error_of(client.post("/api/login/2fa", body), 422, "VALIDATION_ERROR")
     assert field in error["details"]
-    assert LoginChallenge.objects.get(public_id=challenge_id).failed_attempts == 0
+    assert LoginChallenge.for_id(challenge_id).get().failed_attempts == 0
 
 
 # --- Expiry, single use, unknown, burnt --------------------------------------------------
@@ -255,14 +255,14 @@ def test_a_used_challenge_cannot_be_replayed(agent, device):
     with frozen_clock() as clock:
         challenge_id = _start(client, agent)
         assert _verify(client, challenge_id, current_code(device)).status_code == 200
-        sessions_after_first = DjangoSession.objects.count()
+        sessions_after_first = StoredSession.objects.count()
         clock.advance(seconds=device.step)  # even with a fresh, valid code
 
         replay = _verify(_fresh_client(), challenge_id, current_code(device))
 
         error_of(replay, 409, "CHALLENGE_ALREADY_USED")
         assert SESSION_COOKIE not in replay.cookies
-        assert DjangoSession.objects.count() == sessions_after_first
+        assert StoredSession.objects.count() == sessions_after_first
 
 
 def test_an_unknown_challenge_is_404(agent, device):
@@ -284,7 +284,7 @@ def test_five_wrong_codes_burn_the_challenge(agent, device):
 
         error_of(response, 409, "CHALLENGE_ALREADY_USED")
     assert not _signed_in(client)
-    challenge = LoginChallenge.objects.get(public_id=challenge_id)
+    challenge = LoginChallenge.for_id(challenge_id).get()
     assert challenge.failed_attempts == settings.TWO_FACTOR_MAX_ATTEMPTS
 
 
@@ -356,7 +356,7 @@ def test_2fa_without_the_xsrf_header_is_419_and_does_not_touch_the_challenge(age
     error = error_of(response, 419, "CSRF_MISMATCH")
     assert set(error) == {"code", "message"}
     assert SESSION_COOKIE not in response.cookies
-    challenge = LoginChallenge.objects.get(public_id=challenge_id)
+    challenge = LoginChallenge.for_id(challenge_id).get()
     assert challenge.used_at is None and challenge.failed_attempts == 0
     assert _verify(client, challenge_id, current_code(device)).status_code == 200
 
@@ -366,7 +366,7 @@ def test_2fa_with_a_wrong_xsrf_header_is_419(agent, device):
     challenge_id = _start(client, agent)
     response = _verify(client, challenge_id, current_code(device), headers={"X-XSRF-TOKEN": "forged"})
     error_of(response, 419, "CSRF_MISMATCH")
-    assert LoginChallenge.objects.get(public_id=challenge_id).used_at is None
+    assert LoginChallenge.for_id(challenge_id).get().used_at is None
 
 
 # --- Concurrent verifications (PostgreSQL row locks) ------------------------------------

@@ -3,10 +3,10 @@ cookies, the refusals, XSRF enforcement before and after sign-in, logout, and th
 
 import pytest
 from django.conf import settings
-from django.contrib.sessions.models import Session as DjangoSession
 from django.test import Client
 
-from apps.accounts.models import User
+from apps.accounts.models import StoredSession, User
+from apps.accounts.session_store import stored_key
 from apps.sessions import ending
 from tests import factories
 from tests.conftest import AgentClient
@@ -66,7 +66,7 @@ def test_login_sets_a_locked_down_session_cookie_and_a_fresh_xsrf_token(agent):
     assert xsrf_cookie.value and xsrf_cookie.value != pre_login_xsrf
     assert not xsrf_cookie["httponly"]
     # The session is stored server-side and belongs to the agent.
-    stored = DjangoSession.objects.get(session_key=session_cookie.value)
+    stored = StoredSession.objects.get(session_key=stored_key(session_cookie.value))
     assert stored.get_decoded()["_auth_user_id"] == str(agent.pk)
 
 
@@ -264,7 +264,7 @@ def test_logout_invalidates_the_session_server_side_and_clears_cookies(agent, ag
     assert response.cookies[SESSION_COOKIE]["max-age"] == 0
     assert response.cookies[XSRF_COOKIE].value == ""
     assert response.cookies[XSRF_COOKIE]["max-age"] == 0
-    assert not DjangoSession.objects.filter(session_key=old_session).exists()
+    assert not StoredSession.objects.filter(session_key=stored_key(old_session)).exists()
 
     replay = Client()
     replay.cookies[SESSION_COOKIE] = old_session

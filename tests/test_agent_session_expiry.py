@@ -4,9 +4,10 @@ clock, 30 days and one second of inactivity end it. Server-side, whatever the co
 from datetime import timedelta
 
 import pytest
-from django.contrib.sessions.models import Session as DjangoSession
 from django.test import Client
 
+from apps.accounts.models import StoredSession
+from apps.accounts.session_store import stored_key
 from tests.conftest import AgentClient
 from tests.helpers_auth import error_of, frozen_clock
 
@@ -21,7 +22,7 @@ def _signed_in_client(agent, remember: bool) -> AgentClient:
 
 
 def _stored_expiry(client: Client):
-    return DjangoSession.objects.get(session_key=client.cookies[SESSION_COOKIE].value).expire_date
+    return StoredSession.objects.get(session_key=stored_key(client.cookies[SESSION_COOKIE].value)).expire_date
 
 
 @pytest.mark.parametrize("remember", [True, False], ids=["remember", "browser-session"])

@@ -41,7 +41,7 @@ def test_the_account_factories_build_credentials_that_sign_in():
     assert response.status_code == 200, response.content
     challenge = factories.LoginChallengeFactory(user=token.user)
     assert challenge.expires_at > timezone.now() and challenge.used_at is None
-    assert factories.TOTPDeviceFactory(user=token.user).user.totpdevice_set.get().confirmed
+    assert factories.TOTPDeviceFactory(user=token.user).user.sealedtotpdevice_set.get().confirmed
 
 
 @pytest.mark.django_db

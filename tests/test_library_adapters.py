@@ -44,3 +44,16 @@ def test_urllib3_pool_manager_still_takes_its_pool_classes_per_instance():
     manager = PoolManager()
     assert set(manager.pool_classes_by_scheme) == {"http", "https"}
     assert "self.pool_classes_by_scheme[scheme]" in inspect.getsource(PoolManager._new_pool)
+
+
+def test_django_sessions_still_have_what_the_hashed_session_store_overrides():
+    """apps/accounts/session_store.py uses SessionBase's key helpers and cached_db's `_cache`, and
+    replaces cached_db's `_get_session_from_db` lookups."""
+    from django.contrib.sessions.backends import cached_db
+    from django.contrib.sessions.backends.base import SessionBase
+
+    for name in ("_get_or_create_session_key", "_aget_or_create_session_key", "_get_session_key"):
+        assert callable(getattr(SessionBase, name, None)), f"SessionBase.{name} is gone"
+    for name in ("_get_session_from_db", "_aget_session_from_db", "create_model_instance"):
+        assert callable(getattr(cached_db.SessionStore, name, None)), f"cached_db.SessionStore.{name} is gone"
+    assert "_cache" in vars(cached_db.SessionStore(None)), "cached_db.SessionStore no longer keeps _cache"

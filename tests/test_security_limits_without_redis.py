@@ -10,8 +10,8 @@ import pytest
 import requests
 from django.conf import settings
 from django.test import Client, override_settings
-from django_otp.plugins.otp_totp.models import TOTPDevice
 
+from apps.accounts.models import SealedTotpDevice
 from apps.api.throttles import KioskThrottle
 from apps.core.cache import security_counters
 from tests import factories
@@ -73,7 +73,9 @@ def test_wrong_totp_codes_on_the_token_api_are_limited(redis_down, agent):
     answers = []
     for _ in range(8):
         # Lift django-otp's own back-off, so only the failure counter can refuse.
-        TOTPDevice.objects.filter(pk=device.pk).update(throttling_failure_count=0, throttling_failure_timestamp=None)
+        SealedTotpDevice.objects.filter(pk=device.pk).update(
+            throttling_failure_count=0, throttling_failure_timestamp=None
+        )
         body = {"email": agent.email, "password": factories.PASSWORD, "code": wrong_code(device)}
         answers.append(Client().post("/api/auth/login", body, content_type="application/json").status_code)
     assert answers == [422] * settings.LOGIN_FAILURE_LIMIT + [429] * (8 - settings.LOGIN_FAILURE_LIMIT)

@@ -63,7 +63,7 @@ def test_expired_pairing_codes_and_challenges_are_cleaned(business, agent):
     factories.LoginChallengeFactory(public_id="c2", user=agent, expires_at=timezone.now() + timedelta(minutes=5))
     assert kiosk_services.pairing_codes_purge() == 1
     assert account_services.login_challenges_purge() == 1
-    assert PairingCode.objects.count() == 1 and LoginChallenge.objects.get().public_id == "c2"
+    assert PairingCode.objects.count() == 1 and LoginChallenge.objects.get() == LoginChallenge.for_id("c2").get()
 
 
 @pytest.mark.postgres  # concurrent sweeps

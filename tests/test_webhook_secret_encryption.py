@@ -17,7 +17,8 @@ from django.test import Client
 from standardwebhooks.webhooks import Webhook
 
 from apps.accounts.services import access_token_issue
-from apps.webhooks import secret_box, services, signing
+from apps.core import secret_box
+from apps.webhooks import services, signing
 from apps.webhooks.models import WebhookAttempt, WebhookDelivery, WebhookSubscription
 from apps.webhooks.tasks import drain_subscription
 from tests.helpers_auth import bearer

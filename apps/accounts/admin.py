@@ -11,7 +11,15 @@ from django.contrib.auth.forms import UserChangeForm
 from django.db.models import Count
 
 from apps.accounts import services
-from apps.accounts.models import Business, LoginChallenge, Owner, PersonalAccessToken, User
+from apps.accounts.models import (
+    Business,
+    LoginChallenge,
+    Owner,
+    PersonalAccessToken,
+    SealedTotpDevice,
+    StoredSession,
+    User,
+)
 from apps.billing.models import OwnerBilling, Plan
 from apps.billing.plans import plan_set
 from apps.core.errors import DomainError
@@ -207,7 +215,34 @@ class PersonalAccessTokenAdmin(admin.ModelAdmin):
 class LoginChallengeAdmin(admin.ModelAdmin):
     list_display = ["id", "user", "created_at", "expires_at", "used_at", "failed_attempts"]
     search_fields = ["user__email"]
-    readonly_fields = ["public_id", "user", "created_at", "expires_at", "used_at", "failed_attempts", "remember"]
+    readonly_fields = ["id_hash", "user", "created_at", "expires_at", "used_at", "failed_attempts", "remember"]
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+
+@admin.register(SealedTotpDevice)
+class SealedTotpDeviceAdmin(admin.ModelAdmin):
+    """Authenticator apps: who has one, never the seed (stored encrypted). Deleting one turns the
+    user's second factor off, as the panel's reset does."""
+
+    list_display = ["id", "user", "name", "confirmed", "created_at", "last_used_at"]
+    search_fields = ["user__email"]
+    fields = ["user", "name", "confirmed", "created_at", "last_used_at", "throttling_failure_count"]
+    readonly_fields = fields
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+
+@admin.register(StoredSession)
+class StoredSessionAdmin(admin.ModelAdmin):
+    """Signed-in browsers, by the hash of their cookie (the cookie itself is not stored). Deleting
+    one signs that browser out."""
+
+    list_display = ["session_key", "expire_date"]
+    fields = ["session_key", "expire_date"]
+    readonly_fields = fields
 
     def has_add_permission(self, request) -> bool:
         return False

@@ -1,6 +1,7 @@
 """The authentication backend: Django's ModelBackend with a cheaper per-request user read."""
 
 from django.contrib.auth.backends import ModelBackend
+from django.core.exceptions import PermissionDenied
 
 from apps.accounts.models import User
 
@@ -9,6 +10,14 @@ _BY_ID = f"SELECT * FROM {User._meta.db_table} WHERE {User._meta.pk.column} = %s
 
 
 class AccountsBackend(ModelBackend):
+    def authenticate(self, request, username=None, password=None, **kwargs):
+        """A refusal here is final (Django's documented PermissionDenied): otherwise Django would
+        try the next backend, ModelBackend (kept for old sessions), and hash the password twice."""
+        user = super().authenticate(request, username=username, password=password, **kwargs)
+        if user is None and password is not None:
+            raise PermissionDenied
+        return user
+
     def get_user(self, user_id):
         """Every signed-in request (the agent API, the panel) loads its user here. A raw read,
         the same row as ModelBackend's `get(pk=...)`: compiling that query cost more than running

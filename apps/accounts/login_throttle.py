@@ -1,7 +1,7 @@
 """Failed sign-in counters: per email + IP (DESIGN.md: 5 failures a minute, then 429) and per IP
 whatever the email (LOGIN_IP_FAILURE_LIMIT in LOGIN_IP_FAILURE_WINDOW, 20 in 10 minutes by
 default), so one address can neither walk one account's passwords nor spray a password over
-many accounts. Every sign-in route (agent, token API, owner panel) counts on both.
+many accounts. Every sign-in route (agent, token API, owner panel, super-admin) counts on both.
 
 Kept in the shared cache so every web process counts together, and counted in process memory
 while Redis is unreachable (`security_counters`): a brute-force guard never fails open. A

@@ -4,6 +4,7 @@ import hashlib
 
 from django.contrib.auth.base_user import AbstractBaseUser, BaseUserManager
 from django.contrib.auth.models import PermissionsMixin
+from django.contrib.sessions.base_session import AbstractBaseSession
 from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
 from django.db import models
 from django.utils import timezone
@@ -117,10 +118,16 @@ class User(AbstractBaseUser, PermissionsMixin):
         return self.email
 
 
-class LoginChallenge(models.Model):
-    """A pending second factor: issued after a correct password, valid 5 minutes, used once."""
+def hash_challenge_id(public_id: str) -> str:
+    return hashlib.sha256(public_id.encode()).hexdigest()
 
-    public_id = models.CharField(max_length=64, unique=True)
+
+class LoginChallenge(models.Model):
+    """A pending second factor: issued after a correct password, valid 5 minutes, used once.
+    Its id, which the client sends back with the code, is kept only as a SHA-256 (`id_hash`):
+    set `public_id` when issuing, find one with `for_id`."""
+
+    id_hash = models.CharField(max_length=64, unique=True)
     user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="login_challenges")
     remember = models.BooleanField(default=False)
     created_at = models.DateTimeField(default=timezone.now)
@@ -130,6 +137,22 @@ class LoginChallenge(models.Model):
 
     def __str__(self) -> str:
         return f"2FA challenge for {self.user_id} (expires {self.expires_at:%H:%M:%S})"
+
+    @property
+    def public_id(self) -> str:
+        """The id given to the client: known only on the challenge just issued."""
+        if "_public_id" not in self.__dict__:
+            raise AttributeError("a stored challenge keeps only the hash of its id")
+        return self.__dict__["_public_id"]
+
+    @public_id.setter
+    def public_id(self, value: str) -> None:
+        self.__dict__["_public_id"] = value
+        self.id_hash = hash_challenge_id(value)
+
+    @classmethod
+    def for_id(cls, public_id: str) -> models.QuerySet:
+        return cls.objects.filter(id_hash=hash_challenge_id(public_id))
 
 
 class PersonalAccessToken(models.Model):
@@ -148,3 +171,20 @@ class PersonalAccessToken(models.Model):
 
 def hash_token_secret(secret: str) -> str:
     return hashlib.sha256(secret.encode()).hexdigest()
+
+
+class StoredSession(AbstractBaseSession):
+    """A browser's signed-in session (agent dashboard, panel, admin), stored under the SHA-256 of
+    its cookie's value (apps/accounts/session_store.py, the SESSION_ENGINE): the table holds no
+    cookie that signs anyone in."""
+
+    session_key = models.CharField(max_length=64, primary_key=True, help_text="SHA-256 of the cookie's value.")
+
+    @classmethod
+    def get_session_store_class(cls):
+        from apps.accounts.session_store import SessionStore
+
+        return SessionStore
+
+
+from apps.accounts.totp import SealedTotpDevice  # noqa: E402, F401 - the second-factor device model (see totp.py)

@@ -2,9 +2,15 @@
 
 from django.db.models import Exists, OuterRef, QuerySet
 from django.utils.crypto import constant_time_compare
-from django_otp.plugins.otp_totp.models import TOTPDevice
 
-from apps.accounts.models import Business, LoginChallenge, PersonalAccessToken, User, hash_token_secret
+from apps.accounts.models import (
+    Business,
+    LoginChallenge,
+    PersonalAccessToken,
+    SealedTotpDevice,
+    User,
+    hash_token_secret,
+)
 
 
 def access_token_for_bearer(raw_token: str) -> PersonalAccessToken | None:
@@ -31,10 +37,10 @@ def businesses_of_owner(owner_id: int) -> QuerySet[Business]:
 
 def agents_of_owner(owner_id: int) -> QuerySet[User]:
     """The owner's agents, each with `has_totp` (a confirmed authenticator)."""
-    has_totp = Exists(TOTPDevice.objects.filter(user=OuterRef("pk"), confirmed=True))
+    has_totp = Exists(SealedTotpDevice.objects.filter(user=OuterRef("pk"), confirmed=True))
     return User.objects.filter(owner_id=owner_id, is_agent=True).annotate(has_totp=has_totp)
 
 
 def login_challenge_open(public_id: str) -> bool:
     """Whether a sign-in's second-factor challenge exists and is still unused."""
-    return LoginChallenge.objects.filter(public_id=public_id, used_at=None).exists()
+    return LoginChallenge.for_id(public_id).filter(used_at=None).exists()

@@ -20,6 +20,7 @@ from apps.accounts.models import (
     LoginChallenge,
     Owner,
     PersonalAccessToken,
+    SealedTotpDevice,
     StatusReason,
     User,
     hash_token_secret,
@@ -96,7 +97,7 @@ def agent_login(*, email: str, password: str, remember: bool, ip: str) -> LoginR
     user = _authenticate_agent(email=email, password=password, ip=ip)
     if _has_two_factor(user):
         challenge = LoginChallenge.objects.create(
-            public_id=secrets.token_urlsafe(32),
+            public_id=secrets.token_urlsafe(32),  # type: ignore[misc]  # a property that stores its hash
             user=user,
             remember=remember,
             expires_at=timezone.now() + settings.TWO_FACTOR_CHALLENGE_TTL,
@@ -120,9 +121,7 @@ def two_factor_verify(*, challenge_id: str, code: str) -> LoginResult:
     """Consume a 2FA challenge with a TOTP code. A challenge works once, for 5 minutes, and is
     burnt after TWO_FACTOR_MAX_ATTEMPTS wrong codes."""
     with transaction.atomic():
-        challenge = (
-            LoginChallenge.objects.select_for_update().select_related("user").filter(public_id=challenge_id).first()
-        )
+        challenge = LoginChallenge.for_id(challenge_id).select_for_update().select_related("user").first()
         if challenge is None:
             raise DomainError(ErrorCode.CHALLENGE_NOT_FOUND, "This sign-in challenge does not exist.")
         if challenge.used_at is not None:
@@ -295,7 +294,7 @@ def panel_login(*, email: str, password: str, ip: str) -> LoginResult:
         raise DomainError(ErrorCode.FORBIDDEN, "Agents sign in to the agent dashboard, not the owner panel.")
     if _has_two_factor(user):
         challenge = LoginChallenge.objects.create(
-            public_id=secrets.token_urlsafe(32),
+            public_id=secrets.token_urlsafe(32),  # type: ignore[misc]  # a property that stores its hash
             user=user,
             expires_at=timezone.now() + settings.TWO_FACTOR_CHALLENGE_TTL,
         )
@@ -316,10 +315,8 @@ def agent_create(*, owner, name: str, email: str, password: str) -> User:
 
 def agent_reset_two_factor(*, agent: User) -> int:
     """Remove the agent's TOTP devices (a lost phone): its next sign-in needs the password only."""
-    from django_otp.plugins.otp_totp.models import TOTPDevice
-
     with transaction.atomic():
-        deleted, _ = TOTPDevice.objects.filter(user=agent).delete()
+        deleted, _ = SealedTotpDevice.objects.filter(user=agent).delete()
         LoginChallenge.objects.filter(user=agent, used_at=None).update(used_at=timezone.now())
     return deleted
 
@@ -359,28 +356,22 @@ def business_update(*, business, **fields):
 def totp_enrol_start(*, user: User):
     """An unconfirmed TOTP device for `user` (replacing an earlier unconfirmed one); it counts
     only once confirmed with a code from the authenticator app."""
-    from django_otp.plugins.otp_totp.models import TOTPDevice
-
     with transaction.atomic():
-        TOTPDevice.objects.filter(user=user, confirmed=False).delete()
-        return TOTPDevice.objects.create(user=user, name="authenticator", confirmed=False)
+        SealedTotpDevice.objects.filter(user=user, confirmed=False).delete()
+        return SealedTotpDevice.objects.create(user=user, name="authenticator", confirmed=False)
 
 
 def totp_enrol_confirm(*, user: User, code: str) -> bool:
     """Confirm the pending device with a current code; False if the code is wrong."""
-    from django_otp.plugins.otp_totp.models import TOTPDevice
-
     with transaction.atomic():
-        device = TOTPDevice.objects.select_for_update().filter(user=user, confirmed=False).first()
+        device = SealedTotpDevice.objects.select_for_update().filter(user=user, confirmed=False).first()
         if device is None or not code or not device.verify_token(code):
             return False
-        TOTPDevice.objects.filter(user=user, confirmed=True).delete()
+        SealedTotpDevice.objects.filter(user=user, confirmed=True).delete()
         device.confirmed = True
         device.save(update_fields=["confirmed"])
     return True
 
 
 def totp_disable(*, user: User) -> None:
-    from django_otp.plugins.otp_totp.models import TOTPDevice
-
-    TOTPDevice.objects.filter(user=user).delete()
+    SealedTotpDevice.objects.filter(user=user).delete()

@@ -1,5 +1,6 @@
-"""Prometheus metrics at /metrics: request latency per surface, WebSocket connections, and two
-figures read from the database at scrape time (sessions by status, webhook deliveries by status),
+"""Prometheus metrics at /metrics: request latency per surface, WebSocket connections, and
+figures read from the database at scrape time (sessions by status, webhook deliveries by status,
+payments repaired by the reconciliation sweep),
 so they are the same whichever web process Prometheus happens to scrape.
 
 Request latency and WebSocket counts are per process (each daphne is scraped on its own).
@@ -55,15 +56,24 @@ def observe_request(path: str, method: str, status: int, seconds: float) -> None
     ).observe(seconds)
 
 
+_RECONCILED_HELP = (
+    "Payments settled by the reconciliation sweep because the processor's event had not arrived, by outcome "
+    "(order confirmed or failed)."
+)
+
+
 class DatabaseFiguresCollector(Collector):
-    """Sessions and webhook deliveries by status, counted in the database at scrape time."""
+    """Sessions and webhook deliveries by status and reconciled payments by outcome, counted in the
+    database at scrape time."""
 
     def describe(self):
         # Registration would otherwise call collect() at import, before the database is ready.
         yield GaugeMetricFamily("kiosk_sessions", "Sessions by status.", labels=["status"])
         yield GaugeMetricFamily("kiosk_webhook_deliveries", "Webhook deliveries by status.", labels=["status"])
+        yield GaugeMetricFamily("kiosk_payments_reconciled", _RECONCILED_HELP, labels=["outcome"])
 
     def collect(self):
+        from apps.billing.models import Payment
         from apps.sessions.models import Session, SessionStatus
         from apps.webhooks.models import DeliveryStatus, WebhookDelivery
 
@@ -76,12 +86,23 @@ class DatabaseFiguresCollector(Collector):
             WebhookDelivery.objects,
             [choice.value for choice in DeliveryStatus],
         )
+        reconciled = Payment.objects.exclude(reconciled_outcome="")
+        yield _by_status(
+            "kiosk_payments_reconciled",
+            _RECONCILED_HELP,
+            reconciled,
+            ["confirmed", "failed"],
+            column="reconciled_outcome",
+            label="outcome",
+        )
 
 
-def _by_status(name: str, documentation: str, manager, statuses: list[str]) -> GaugeMetricFamily:
+def _by_status(
+    name: str, documentation: str, manager, statuses: list[str], *, column: str = "status", label: str = "status"
+) -> GaugeMetricFamily:
     counts = dict.fromkeys(statuses, 0)
-    counts.update({row["status"]: row["n"] for row in manager.values("status").annotate(n=Count("pk"))})
-    family = GaugeMetricFamily(name, documentation, labels=["status"])
+    counts.update({row[column]: row["n"] for row in manager.values(column).annotate(n=Count("pk"))})
+    family = GaugeMetricFamily(name, documentation, labels=[label])
     for status, count in counts.items():
         family.add_metric([status], count)
     return family

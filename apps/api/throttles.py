@@ -1,6 +1,6 @@
 """Rate limits per surface. Buckets live in the cache (Redis in production), so every web
 process shares them. Every throttle counts with the atomic window below and keys a caller's
-address on `client_ip` (TRUSTED_PROXY_COUNT), never on a raw X-Forwarded-For."""
+address on `client_ip` (TRUSTED_PROXIES), never on a raw X-Forwarded-For."""
 
 import uuid
 

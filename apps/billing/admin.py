@@ -49,7 +49,7 @@ class PaymentAdmin(ReadOnlyAdmin):
     list_filter = ["status", "currency"]
     search_fields = ["intent_id", "order__number"]
     list_select_related = ["order"]
-    exclude = ["client_secret"]
+    exclude = ["encrypted_client_secret"]
 
 
 @admin.register(Refund)

@@ -5,6 +5,8 @@ owner's own subscription to the service (plan, dunning)."""
 from django.db import models
 from django.utils import timezone
 
+from apps.core import secret_box
+
 
 class Plan(models.TextChoices):
     FREE = "free"
@@ -46,16 +48,30 @@ class Payment(models.Model):
     order = models.ForeignKey("orders.Order", on_delete=models.CASCADE, related_name="payments")
     account_id = models.CharField(max_length=64)
     intent_id = models.CharField(max_length=64, unique=True)
-    client_secret = models.CharField(max_length=200)
+    # The intent's client secret lets whoever holds it pay (and read) the intent: kept as a Fernet
+    # token under WEBHOOK_SECRET_KEYS (apps.core.secret_box); `client_secret` reads and writes it.
+    encrypted_client_secret = models.TextField()
     amount_cents = models.PositiveIntegerField()
     currency = models.CharField(max_length=3)
     status = models.CharField(max_length=30, choices=PaymentStatus.choices)
     failure_message = models.CharField(max_length=300, blank=True)
     created_at = models.DateTimeField(default=timezone.now)
     succeeded_at = models.DateTimeField(null=True, blank=True)
+    # Set when the reconciliation sweep (apps/billing/services/reconciliation.py) settled this
+    # payment from the processor's record because its event had not arrived: shown to the owner.
+    reconciled_at = models.DateTimeField(null=True, blank=True)
+    reconciled_outcome = models.CharField(max_length=20, blank=True, help_text="confirmed or failed")
 
     def __str__(self) -> str:
         return self.intent_id
+
+    @property
+    def client_secret(self) -> str:
+        return secret_box.decrypt(self.encrypted_client_secret) if self.encrypted_client_secret else ""
+
+    @client_secret.setter
+    def client_secret(self, value: str) -> None:
+        self.encrypted_client_secret = secret_box.encrypt(value)
 
 
 class Refund(models.Model):

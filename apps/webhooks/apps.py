@@ -2,8 +2,8 @@ from django.apps import AppConfig
 from django.core import checks
 from django.core.exceptions import ImproperlyConfigured
 
-from apps.core import jobs
-from apps.webhooks import secret_box, transport
+from apps.core import jobs, secret_box
+from apps.webhooks import transport
 
 
 class WebhooksConfig(AppConfig):

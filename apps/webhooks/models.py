@@ -4,7 +4,7 @@ transaction of the change (the outbox), and a log of every attempt."""
 from django.db import models
 from django.utils import timezone
 
-from apps.webhooks import secret_box
+from apps.core import secret_box
 
 
 class WebhookSubscription(models.Model):
@@ -12,7 +12,7 @@ class WebhookSubscription(models.Model):
     url = models.URLField(max_length=2000)
     events = models.JSONField(help_text="Event names this receiver wants.")
     # Kept (not hashed) because every delivery is signed with it, but only as a Fernet token
-    # under WEBHOOK_SECRET_KEYS (apps.webhooks.secret_box); never shown after creation.
+    # under WEBHOOK_SECRET_KEYS (apps.core.secret_box); never shown after creation.
     encrypted_secret = models.TextField()
     active = models.BooleanField(default=True)
     failure_count = models.PositiveIntegerField(default=0, help_text="Consecutive failed attempts.")

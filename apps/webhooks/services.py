@@ -7,11 +7,11 @@ from django.db import transaction
 from django.utils import timezone
 
 from apps.accounts.models import Owner
-from apps.core import jobs
+from apps.core import jobs, secret_box
 from apps.core.errors import DomainError, ErrorCode
 from apps.core.events import EVENT_NAMES
 from apps.core.models import DomainEvent
-from apps.webhooks import outbox, secret_box, targets
+from apps.webhooks import outbox, targets
 from apps.webhooks.models import DeliveryStatus, WebhookDelivery, WebhookSubscription
 from apps.webhooks.tasks import deliver_webhook
 
@@ -24,7 +24,7 @@ def _invalid(field: str, message: str) -> DomainError:
 
 def subscription_create(*, owner: Owner, url: str, events: list[str]) -> tuple[WebhookSubscription, str]:
     """Create a subscription; its 64-hex signing secret is returned only here (it is stored
-    encrypted, apps.webhooks.secret_box)."""
+    encrypted, apps.core.secret_box)."""
     unknown = sorted(set(events) - set(EVENT_NAMES))
     if unknown:
         raise _invalid("events", f"Unknown events: {', '.join(unknown)}. Known: {', '.join(EVENT_NAMES)}.")

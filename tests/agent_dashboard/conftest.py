@@ -109,8 +109,14 @@ class Server:
     def processor_event(self, event_type: str, intent_id: str) -> None:
         """The recorded payment_intent.* event for the intent (a decline's message: "Your card
         was declined."), signed and posted to the server's connect webhook. By id only: the
-        payment row is the server's (on the embedded default, in its copy of the database)."""
-        payload = json.dumps(recorded_event(event_type, {"id": intent_id}))
+        payment row is the server's (on the embedded default, in its copy of the database).
+        The processor sends `succeeded` once it has charged the card, and the server checks that
+        with it: so the stand-in's intent succeeds first, and the event carries its amount."""
+        fields = {"id": intent_id}
+        if event_type == "payment_intent.succeeded" and self.processor is not None:
+            intent = self.processor.succeed(intent_id)
+            fields.update(amount=intent["amount"], currency=intent["currency"])
+        payload = json.dumps(recorded_event(event_type, fields))
         signature = stripe.WebhookSignature.generate_signature_header(payload, CONNECT_SECRET)
         answer = requests.post(
             f"{self.url}/processor/connect/webhook",

@@ -97,7 +97,7 @@ def test_live_payments_use_the_processors_library_on_the_owners_account(world, k
     assert confirms == [{"call": "confirm", "secret": intent["client_secret"], "card": True}] * 2
     expect(page.locator("body")).to_have_attribute("data-screen", "session")
 
-    SignedEvents(url=server.url).processor_event("payment_intent.succeeded", intent["id"])
+    SignedEvents(url=server.url, processor=processor).processor_event("payment_intent.succeeded", intent["id"])
     expect(page.locator("body")).to_have_attribute("data-screen", "thanks")
     expect(page.locator("#order-number")).not_to_be_empty()
     expect(page.locator("#thanks-demo-note")).to_be_hidden()

@@ -4,8 +4,8 @@ import re
 
 from django.core import mail
 from django.test import Client
-from django_otp.plugins.otp_totp.models import TOTPDevice
 
+from apps.accounts.models import SealedTotpDevice
 from tests import factories
 from tests.panel.test_panel_services import current_code
 
@@ -45,7 +45,7 @@ def test_totp_is_asked_after_the_password(panel_owner):
     wrong = client.post("/panel/login/2fa", {"code": f"{(int(current_code(device)) + 1) % 10**6:06d}"})
     assert wrong.status_code == 200 and b"incorrect" in wrong.content
     # django-otp slows retries after a failure; a real user waits a second, the test resets it.
-    TOTPDevice.objects.filter(pk=device.pk).update(throttling_failure_count=0, throttling_failure_timestamp=None)
+    SealedTotpDevice.objects.filter(pk=device.pk).update(throttling_failure_count=0, throttling_failure_timestamp=None)
     right = client.post("/panel/login/2fa", {"code": current_code(device)})
     assert right.status_code == 302 and right["Location"] == "/panel/"
     assert client.get("/panel/").status_code == 200
@@ -57,7 +57,9 @@ def test_five_wrong_codes_send_the_user_back_to_the_password(panel_owner):
     login(client, panel_owner.email)
 
     def wrong_code():
-        TOTPDevice.objects.filter(pk=device.pk).update(throttling_failure_count=0, throttling_failure_timestamp=None)
+        SealedTotpDevice.objects.filter(pk=device.pk).update(
+            throttling_failure_count=0, throttling_failure_timestamp=None
+        )
         return client.post("/panel/login/2fa", {"code": f"{(int(current_code(device)) + 1) % 10**6:06d}"})
 
     for _ in range(4):
@@ -93,9 +95,9 @@ def test_totp_enrolment_shows_a_qr_code_and_needs_a_code(owner_client, panel_own
     owner_client.post("/panel/account/two-factor", {"action": "start"})
     page = owner_client.get("/panel/account/two-factor")
     assert b"data:image/svg+xml;base64," in page.content and b'id="totp-key"' in page.content
-    device = TOTPDevice.objects.get(user=panel_owner)
+    device = SealedTotpDevice.objects.get(user=panel_owner)
     owner_client.post("/panel/account/two-factor", {"action": "confirm", "code": current_code(device)})
     device.refresh_from_db()
     assert device.confirmed
     owner_client.post("/panel/account/two-factor", {"action": "disable"})
-    assert not TOTPDevice.objects.filter(user=panel_owner).exists()
+    assert not SealedTotpDevice.objects.filter(user=panel_owner).exists()

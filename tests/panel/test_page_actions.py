@@ -1,8 +1,6 @@
 """What each panel action does, through the test client: the service ran and the page says so."""
 
-from django_otp.plugins.otp_totp.models import TOTPDevice
-
-from apps.accounts.models import Owner, PersonalAccessToken, User
+from apps.accounts.models import Owner, PersonalAccessToken, SealedTotpDevice, User
 from apps.billing.models import OwnerBilling
 from apps.kiosks.models import Kiosk, PairingCode
 from apps.menu.models import Catalog, MenuItem, ModifierGroup, ModifierOption
@@ -52,7 +50,7 @@ def test_agents_are_created_disabled_and_their_2fa_reset(owner_client, owner):
     factories.PersonalAccessTokenFactory(user=agent)
     factories.TOTPDeviceFactory(user=agent)
     owner_client.post(f"/panel/agents/{agent.pk}/reset-2fa")
-    assert not TOTPDevice.objects.filter(user=agent).exists()
+    assert not SealedTotpDevice.objects.filter(user=agent).exists()
     owner_client.post(f"/panel/agents/{agent.pk}/disable")
     agent.refresh_from_db()
     assert not agent.is_active

@@ -3,9 +3,9 @@ settings, TOTP enrolment, panel sign-in, and menu edits."""
 
 import pytest
 from django_otp.oath import totp
-from django_otp.plugins.otp_totp.models import TOTPDevice
 
 from apps.accounts import services as account_services
+from apps.accounts.models import SealedTotpDevice
 from apps.core.errors import DomainError
 from apps.kiosks import services as kiosk_services
 from apps.menu import services as menu_services
@@ -13,7 +13,7 @@ from apps.menu.models import Catalog, MenuItem
 from tests import factories
 
 
-def current_code(device: TOTPDevice) -> str:
+def current_code(device: SealedTotpDevice) -> str:
     return f"{totp(device.bin_key, step=device.step, t0=device.t0, digits=device.digits):06d}"
 
 
@@ -67,11 +67,11 @@ def test_totp_enrolment_needs_a_correct_code(owner):
     wrong = f"{(int(current_code(device)) + 1) % 10**6:06d}"
     assert not account_services.totp_enrol_confirm(user=user, code=wrong)
     device = account_services.totp_enrol_start(user=user)  # a fresh start replaces the pending one
-    assert TOTPDevice.objects.filter(user=user).count() == 1
+    assert SealedTotpDevice.objects.filter(user=user).count() == 1
     assert account_services.totp_enrol_confirm(user=user, code=current_code(device))
-    assert TOTPDevice.objects.get(user=user).confirmed
+    assert SealedTotpDevice.objects.get(user=user).confirmed
     account_services.totp_disable(user=user)
-    assert not TOTPDevice.objects.filter(user=user).exists()
+    assert not SealedTotpDevice.objects.filter(user=user).exists()
 
 
 def test_panel_login_is_for_owners_and_managers_only(owner, agent):

@@ -8,6 +8,9 @@ anything is recorded: a malformed event is 400 MALFORMED_REQUEST and leaves no t
 answer, errors included, is JSON in the agent API's `{error: {code, message}}` envelope.
 """
 
+import logging
+import time
+
 import stripe
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
@@ -17,7 +20,9 @@ from django.views.decorators.csrf import csrf_exempt
 from apps.api import parsers
 from apps.api.errors import too_large
 from apps.billing.services import processor_events
-from apps.core.errors import STATUS_BY_CODE, ErrorCode
+from apps.core.errors import STATUS_BY_CODE, DomainError, ErrorCode
+
+log = logging.getLogger(__name__)
 
 
 def _error(status: int, code: str, message: str, headers: dict | None = None) -> JsonResponse:
@@ -26,6 +31,15 @@ def _error(status: int, code: str, message: str, headers: dict | None = None) ->
 
 def _malformed(message: str) -> JsonResponse:
     return _error(400, ErrorCode.MALFORMED_REQUEST, message)
+
+
+def _signed_in_the_future(header: str) -> bool:
+    """The library refuses signatures older than its tolerance, not newer ones: one dated beyond
+    PROCESSOR_WEBHOOK_FUTURE_TOLERANCE seconds ahead of our clock is refused too, so a signed body
+    cannot be kept for replay long after it was made. The header passed the library's check, so its
+    `t=` is an integer."""
+    stamps = [int(item[2:]) for item in header.split(",") if item.startswith("t=") and item[2:].isdigit()]
+    return not stamps or stamps[0] > time.time() + settings.PROCESSOR_WEBHOOK_FUTURE_TOLERANCE
 
 
 def _receive(request, secret: str, endpoint: str) -> JsonResponse:
@@ -46,6 +60,8 @@ def _receive(request, secret: str, endpoint: str) -> JsonResponse:
         stripe.WebhookSignature.verify_header(payload, signature, secret, stripe.Webhook.DEFAULT_TOLERANCE)
     except stripe.SignatureVerificationError:
         return _error(400, "INVALID_SIGNATURE", "The signature is missing, invalid or too old.")
+    if _signed_in_the_future(signature):
+        return _error(400, "INVALID_SIGNATURE", "The signature is dated in the future.")
     try:
         event = processor_events.validate_event(parsers.loads(payload))
     except parsers.BodyRejected as exc:
@@ -54,7 +70,12 @@ def _receive(request, secret: str, endpoint: str) -> JsonResponse:
         return _malformed(f"The body is not a processor event: {exc}")
     except ValueError:
         return _malformed("The body is not a JSON event.")
-    outcome = processor_events.handle(event, endpoint=endpoint)
+    try:
+        outcome = processor_events.handle(event, endpoint=endpoint)
+    except DomainError as exc:  # the processor could not be asked: not recorded, redelivered later
+        return _error(STATUS_BY_CODE[exc.code], exc.code, exc.message, exc.headers)
+    if outcome.startswith("refused"):
+        log.warning("processor event %s (%s) refused: %s", event["id"], event["type"], outcome)
     return JsonResponse({"received": True, "outcome": outcome})
 
 

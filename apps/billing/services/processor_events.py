@@ -1,13 +1,16 @@
 """Handle verified processor events, each exactly once (by event id) and never moving state
-backwards when events arrive out of order (spec 6.3)."""
+backwards when events arrive out of order (spec 6.3). A signed `payment_intent.succeeded` still
+confirms nothing until it matches the payment and the processor itself confirms the intent
+succeeded (`_succeeded_refusal`, issue 24)."""
 
 from datetime import UTC, datetime
 
 from django.db import IntegrityError, transaction
 
-from apps.billing.models import OwnerBilling, Payment, Plan, PlatformFee, ProcessorEvent
-from apps.billing.services import payments
-from apps.core.errors import DomainError
+from apps.billing import processor
+from apps.billing.models import OwnerBilling, Payment, PaymentStatus, Plan, PlatformFee, ProcessorEvent
+from apps.billing.services import intent_check, payments
+from apps.core.errors import DomainError, ErrorCode
 
 
 def _requirements_status(account: dict) -> str:
@@ -134,6 +137,7 @@ _INT_COLUMN = 2**31  # integer columns are 32-bit
 # "[]" steps into each element of a list. A field that is absent is not checked.
 OBJECT_FIELDS: dict[str, dict[str, tuple[tuple[type, ...], int | None]]] = {
     "account.updated": {"requirements": ((dict, _NONE), None)},
+    "payment_intent.succeeded": {"amount": ((int, _NONE), None), "currency": ((str, _NONE), 3)},
     "payment_intent.payment_failed": {
         "last_payment_error": ((dict, _NONE), None),
         "last_payment_error.message": ((str, _NONE), 500),
@@ -222,9 +226,38 @@ def _apply(handler, obj: dict, created: datetime) -> str:
         return f"ignored: {exc.message}"
 
 
+def _succeeded_refusal(event: dict) -> str:
+    """Why a `payment_intent.succeeded` must not confirm its payment ("" if it may): the event's
+    account, amount and currency must be the payment's, and the processor, asked with no
+    transaction open, must hold the intent as succeeded for that amount. A processor that does not
+    answer raises (503: the processor redelivers the event later)."""
+    obj = event["data"]["object"]
+    payment = Payment.objects.filter(intent_id=obj["id"]).first()
+    if payment is None or payment.status == PaymentStatus.SUCCEEDED:
+        return ""  # the handler answers "unknown payment intent" or "already succeeded"
+    account = event.get("account") or ""
+    refusal = intent_check.mismatch(payment, account=account, amount=obj.get("amount"), currency=obj.get("currency"))
+    if refusal:
+        return refusal
+    try:
+        intent = processor.intent_retrieve(intent_id=payment.intent_id, account_id=payment.account_id)
+    except DomainError as exc:
+        if exc.code != ErrorCode.PROCESSOR_ERROR:
+            raise
+        return f"the processor does not confirm it ({exc.message})"
+    return intent_check.not_succeeded(payment, intent)
+
+
+CHECKS = {"payment_intent.succeeded": _succeeded_refusal}
+
+
 def handle(event: dict, *, endpoint: str) -> str:
     """Apply one verified event that passed validate_event. A redelivered event id is answered
-    without effect."""
+    without effect; an event its check refuses is recorded with the refusal as its outcome."""
+    if ProcessorEvent.objects.filter(event_id=event["id"]).exists():
+        return "duplicate"
+    check = CHECKS.get(event["type"])
+    refusal = check(event) if check is not None else ""
     created = datetime.fromtimestamp(int(event.get("created", 0)), tz=UTC)
     handler = HANDLERS.get(event["type"])
     try:
@@ -236,7 +269,7 @@ def handle(event: dict, *, endpoint: str) -> str:
                 account_id=event.get("account") or "",
                 created=created,
             )
-            outcome = _apply(handler, event["data"]["object"], created)
+            outcome = f"refused: {refusal}" if refusal else _apply(handler, event["data"]["object"], created)
             record.outcome = outcome[:200]
             record.save(update_fields=["outcome"])
     except IntegrityError:

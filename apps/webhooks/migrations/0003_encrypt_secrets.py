@@ -7,7 +7,7 @@ is listed)."""
 
 from django.db import migrations
 
-from apps.webhooks import secret_box
+from apps.core import secret_box
 
 CHUNK = 500
 

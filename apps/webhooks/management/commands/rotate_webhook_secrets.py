@@ -8,7 +8,7 @@ under its row lock, and one already under the first key is left alone.
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
-from apps.webhooks import secret_box
+from apps.core import secret_box
 from apps.webhooks.models import WebhookSubscription
 
 

@@ -1,9 +1,10 @@
-"""Webhook signing secrets at rest: Fernet tokens (AES-128-CBC with an HMAC-SHA256, from the
-`cryptography` library) under the keys in WEBHOOK_SECRET_KEYS.
+"""Secrets at rest: Fernet tokens (AES-128-CBC with an HMAC-SHA256, from the `cryptography`
+library) under the keys in WEBHOOK_SECRET_KEYS. Webhook signing secrets, payments' client secrets
+and TOTP seeds are stored this way (named for the first of them, which the setting keeps).
 
 Every listed key is tried for reading; the first one writes. Rotation: put a new key first, keep
-the old ones after it, run `manage.py rotate_webhook_secrets` (re-encrypts every secret with the
-first key), then drop the old keys. The database alone never yields a secret that signs.
+the old ones after it, run `manage.py rotate_webhook_secrets` (re-encrypts every webhook secret
+with the first key), then drop the old keys. The database alone never yields a secret.
 """
 
 from functools import lru_cache
@@ -53,7 +54,7 @@ def decrypt(token: str) -> str:
     try:
         return box().decrypt(token.encode()).decode()
     except InvalidToken as exc:
-        raise SecretUnreadable("no key in WEBHOOK_SECRET_KEYS opens this webhook secret") from exc
+        raise SecretUnreadable("no key in WEBHOOK_SECRET_KEYS opens this secret") from exc
 
 
 def reencrypt(token: str) -> str:
@@ -61,7 +62,7 @@ def reencrypt(token: str) -> str:
     try:
         return box().rotate(token.encode()).decode()
     except InvalidToken as exc:
-        raise SecretUnreadable("no key in WEBHOOK_SECRET_KEYS opens this webhook secret") from exc
+        raise SecretUnreadable("no key in WEBHOOK_SECRET_KEYS opens this secret") from exc
 
 
 def is_current(token: str) -> bool:

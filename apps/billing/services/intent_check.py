@@ -1,0 +1,28 @@
+"""Whether a payment intent, as an event or the processor describes it, is the one we asked for:
+the same connected account, amount and currency as our Payment. Both the processor event and the
+reconciliation sweep confirm an order only for a matching intent that the processor itself says
+has succeeded (issue 24: a signed event with another amount once confirmed a 978-cent order for
+1 cent)."""
+
+from typing import Any
+
+from apps.billing.models import Payment
+
+
+def mismatch(payment: Payment, *, account: str | None, amount: object, currency: object) -> str:
+    """Why the intent is not the payment's ("" when it is)."""
+    if account is not None and account != payment.account_id:
+        return f"the intent is on account {account!r}, the payment on {payment.account_id!r}"
+    if isinstance(amount, bool) or amount != payment.amount_cents:
+        return f"the intent is for {amount!r} cents, the payment for {payment.amount_cents}"
+    if not isinstance(currency, str) or currency.lower() != payment.currency.lower():
+        return f"the intent is in {currency!r}, the payment in {payment.currency.lower()!r}"
+    return ""
+
+
+def not_succeeded(payment: Payment, intent: dict[str, Any]) -> str:
+    """Why the processor's own record (processor.intent_retrieve) does not confirm the payment
+    ("" when it does)."""
+    if intent["status"] != "succeeded":
+        return f"the processor says the intent is {intent['status']}"
+    return mismatch(payment, account=None, amount=intent["amount"], currency=intent["currency"])

@@ -1,0 +1,83 @@
+"""The reconciliation sweep: no card charged without its order (issue 24, section 5).
+
+A processor event can be lost, or fail on our side and be given up. Every
+PAYMENT_RECONCILE_EVERY_SECONDS the beat looks up, with the processor, each payment still waiting
+PAYMENT_RECONCILE_AFTER_SECONDS after it was created (and younger than
+PAYMENT_RECONCILE_WITHIN_HOURS): an intent that succeeded confirms its order through the same
+service as the processor's event (payments.payment_succeeded: the same domain events, webhooks and
+kiosk message, once, since both take the payment's row lock and act only on a waiting payment); a
+declined one fails the order as the event would. Each repair is logged, marked on the payment
+(the panel's order page shows it) and counted in /metrics (kiosk_payments_reconciled). Processor
+calls run with no transaction open (apps/billing/processor_calls.py); a processor that does not
+answer is tried again at the next sweep.
+"""
+
+import logging
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from apps.billing import processor
+from apps.billing.models import Payment, PaymentStatus
+from apps.billing.services import intent_check, payments
+from apps.core.errors import DomainError
+
+log = logging.getLogger(__name__)
+WAITING = (PaymentStatus.REQUIRES_PAYMENT_METHOD, PaymentStatus.FAILED)
+BATCH = 200  # payments looked up per sweep at most; the next sweep takes the rest
+
+
+def payments_to_reconcile() -> list[Payment]:
+    now = timezone.now()
+    newest = now - timedelta(seconds=settings.PAYMENT_RECONCILE_AFTER_SECONDS)
+    oldest = now - timedelta(hours=settings.PAYMENT_RECONCILE_WITHIN_HOURS)
+    waiting = Payment.objects.filter(status__in=WAITING, created_at__lte=newest, created_at__gte=oldest)
+    return list(waiting.order_by("created_at")[:BATCH])
+
+
+def _settle(payment_id: int, intent: dict[str, Any]) -> str:
+    """Apply the processor's record to a payment still waiting, under its row lock; the outcome."""
+    with transaction.atomic():
+        payment = Payment.objects.select_for_update().get(pk=payment_id)
+        if payment.status not in WAITING:
+            return f"already {payment.status}"  # its event arrived while we asked
+        if intent["status"] == "succeeded":
+            refusal = intent_check.not_succeeded(payment, intent)
+            if refusal:
+                log.error("payment %s not reconciled: %s", payment.intent_id, refusal)
+                return f"refused: {refusal}"
+            payments.payment_succeeded(payment=payment)
+            outcome = "confirmed"
+        elif intent["last_payment_error"] and payment.status == PaymentStatus.REQUIRES_PAYMENT_METHOD:
+            message = intent["last_payment_error"]["message"] or "The card was declined."
+            payments.payment_failed(payment=payment, message=message)
+            outcome = "failed"
+        else:
+            return f"still {intent['status']}"
+        payment.reconciled_at, payment.reconciled_outcome = timezone.now(), outcome
+        payment.save(update_fields=["reconciled_at", "reconciled_outcome"])
+    log.warning(
+        "payment %s of order %s repaired by reconciliation: the processor's event had not arrived, order %s",
+        payment.intent_id,
+        payment.order_id,
+        outcome,
+    )
+    return outcome
+
+
+def payments_reconcile() -> dict[str, int]:
+    """One sweep; how many payments ended each way (for logs and tests)."""
+    outcomes: dict[str, int] = {}
+    for payment in payments_to_reconcile():
+        try:
+            intent = processor.intent_retrieve(intent_id=payment.intent_id, account_id=payment.account_id)
+            outcome = _settle(payment.pk, intent)
+        except DomainError as exc:  # processor unreachable or refusing, or an order that cannot move
+            log.warning("payment %s not reconciled this time: %s", payment.intent_id, exc.message)
+            outcome = "unchecked"
+        key = outcome.split(":")[0].split(" ")[0]
+        outcomes[key] = outcomes.get(key, 0) + 1
+    return outcomes
