@@ -259,6 +259,11 @@ REALTIME_MAX_CONNECTIONS = int(os.environ.get("REALTIME_MAX_CONNECTIONS", "10000
 # With Redis each web process renews a lease this long every third of it; the presence members of
 # a process that died unannounced (SIGKILL) are removed within lease + a third (20 s).
 REALTIME_PROCESS_LEASE_SECONDS = float(os.environ.get("REALTIME_PROCESS_LEASE_SECONDS", "15"))
+# Each web process joins the fan-out group again this often (a Redis restart or failover loses the
+# membership silently); when it cannot for REALTIME_UNDELIVERABLE_SECONDS it closes its WebSockets
+# with 4200 and refuses new ones with 4100 until it can (apps/realtime/hub.py).
+REALTIME_FANOUT_CHECK_SECONDS = float(os.environ.get("REALTIME_FANOUT_CHECK_SECONDS", "1"))
+REALTIME_UNDELIVERABLE_SECONDS = float(os.environ.get("REALTIME_UNDELIVERABLE_SECONDS", "5"))
 
 # On SIGTERM the web process (config/serve.py) finishes its requests, closes WebSockets with 4200
 # and stops its background work, and exits within this many seconds (keep it below the

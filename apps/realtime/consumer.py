@@ -36,7 +36,7 @@ class PusherConsumer(AsyncWebsocketConsumer):
         # Channels' own loop (await_many_dispatch) keeps a second task per connection waiting on
         # `receive` and makes a new one per frame; with no channel-layer inbox there is only
         # one source, so one plain loop on the application's task does the same job.
-        self.scope, self.base_send, self.channel_layer = scope, send, None
+        self.scope, self.base_send, self.channel_layer = scope, self._send_unless_gone(send), None
         try:
             while True:
                 await self.dispatch(await receive())
@@ -48,6 +48,26 @@ class PusherConsumer(AsyncWebsocketConsumer):
             await self._leave_everything()
             await send({"type": "websocket.close", "code": p.RECONNECT})
             raise
+        finally:
+            # However the connection ended (an error too), it gives back its slot, subscriptions
+            # and presence membership; leaving twice is harmless.
+            await self._leave_everything()
+
+    @staticmethod
+    def _send_unless_gone(send):
+        """daphne raises when a frame is sent to a client that has already closed (a kiosk that
+        reconnects before its subscription's answer arrives). That is not an error of this
+        connection: its websocket.disconnect is already queued, and the frame has no reader. Left
+        to propagate it ended the application without its clean-up (a leaked slot each time) and,
+        inside the hub, stopped a broadcast from reaching the remaining connections."""
+
+        async def send_or_drop(message):
+            try:
+                await send(message)
+            except Exception as exc:
+                logger.debug("dropped a %s to a closed connection (%s)", message.get("type"), exc)
+
+        return send_or_drop
 
     async def dispatch(self, message):
         # Channels' dispatch closes stale database connections on a worker thread before every
@@ -68,7 +88,9 @@ class PusherConsumer(AsyncWebsocketConsumer):
             await self.accept()
             await self.close(code=p.RECONNECT)
             return
-        await hub().start()
+        the_hub = hub()
+        the_hub.on_undeliverable = close_for_outage
+        await the_hub.start()
         self.socket_id = p.new_socket_id()
         self.subscriptions: dict[str, str | None] = {}  # channel -> presence user id (or None)
         self.presence_members: dict[str, set[str]] = {}  # presence channel -> members this client knows
@@ -88,6 +110,8 @@ class PusherConsumer(AsyncWebsocketConsumer):
         timer_wheel().schedule(self, self.last_heard + settings.REALTIME_ACTIVITY_TIMEOUT)
 
     def _handshake_refusal(self) -> tuple[int, str] | None:
+        if not hub().delivering:  # 4100: pusher-js tries again after a second, polling meanwhile
+            return p.OVER_CAPACITY, "This server cannot deliver events right now; try again shortly."
         if self.scope["url_route"]["kwargs"].get("key") != settings.REALTIME_APP_KEY:
             return p.UNKNOWN_APP, "Application does not exist"
         query = parse_qs(self.scope.get("query_string", b"").decode(errors="replace"))
@@ -106,6 +130,10 @@ class PusherConsumer(AsyncWebsocketConsumer):
     async def close_for_shutdown(self) -> None:
         await self._leave_everything()
         await self.close(code=p.RECONNECT)
+
+    async def close_for_outage(self) -> None:
+        await self.send(p.error_frame(p.RECONNECT, "This server cannot deliver events right now; reconnect."))
+        await self.close_for_shutdown()
 
     def holds_user(self, user_id: str) -> bool:
         """Whether this connection joined a presence channel as `user_id`: the user that the HTTP
@@ -287,6 +315,14 @@ def _member(channel_data: str) -> tuple[str, object] | None:
 
 
 _shutting_down = False
+
+
+async def close_for_outage() -> None:
+    """The hub cannot reach the channel layer (hub.py): close every connection with 4200, so its
+    client reconnects at once, to another process that can deliver, or is refused with 4100 here
+    and polls meanwhile. Silent sockets would look healthy and hear nothing."""
+    connections = list(_open_connections)
+    await asyncio.gather(*(c.close_for_outage() for c in connections), return_exceptions=True)
 
 
 async def shut_down() -> None:
