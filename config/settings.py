@@ -207,8 +207,16 @@ if DATABASE_URL:
     # Health checks: the pool runs psycopg_pool's check (an empty query) on a connection before
     # lending it, so a restarted server or a dropped connection is survived (docs/decisions.md).
     DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_health_checks=True)}
+    # An outage fails fast: a request waits at most DATABASE_POOL_TIMEOUT for a pooled connection
+    # and a new connection at most DATABASE_CONNECT_TIMEOUT, then answers 503, so kiosks and load
+    # balancers are not held (issue 24, section 3).
     DATABASES["default"]["OPTIONS"] = {
-        "pool": {"min_size": 1, "max_size": int(os.environ.get("DATABASE_POOL_SIZE", "10")), "timeout": 5}
+        "pool": {
+            "min_size": 1,
+            "max_size": int(os.environ.get("DATABASE_POOL_SIZE", "10")),
+            "timeout": float(os.environ.get("DATABASE_POOL_TIMEOUT", "2")),
+        },
+        "connect_timeout": int(os.environ.get("DATABASE_CONNECT_TIMEOUT", "2")),
     }
 else:
     if not PRODUCTION:  # production writes nothing at import: its VAR_DIR must already exist
