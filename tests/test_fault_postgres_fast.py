@@ -36,7 +36,11 @@ def test_requests_answer_503_within_about_2_s_while_postgres_is_down():
     postgres = PrivatePostgres(workdir)
     postgres.create()
     try:
-        env = {"DATABASE_URL": postgres.url, "CACHE_KEY_PREFIX": "kiosk-fault-pg-fast", "KIOSK_STATUS_COPY_SECONDS": "0"}
+        env = {
+            "DATABASE_URL": postgres.url,
+            "CACHE_KEY_PREFIX": "kiosk-fault-pg-fast",
+            "KIOSK_STATUS_COPY_SECONDS": "0",
+        }
         manage(env, "migrate", "--noinput")
         kiosk = json.loads(manage(env, "seed_demo", "--json").strip().splitlines()[-1])["owners"][0]["kiosks"][0]
         with web_server(**env) as base:
