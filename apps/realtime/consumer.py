@@ -94,6 +94,7 @@ class PusherConsumer(AsyncWebsocketConsumer):
         self.socket_id = p.new_socket_id()
         self.subscriptions: dict[str, str | None] = {}  # channel -> presence user id (or None)
         self.presence_members: dict[str, set[str]] = {}  # presence channel -> members this client knows
+        self.quiet_channels: set[str] = set()  # presence channels joined as a quiet member (hub.py)
         self.last_heard = time.monotonic()
         self.ping_sent_at: float | None = None
         self.client_event_window = (0, 0)  # (second, count) for the client-event rate limit
@@ -228,12 +229,15 @@ class PusherConsumer(AsyncWebsocketConsumer):
             if member is None:
                 await self.send(p.subscription_error_frame(channel, "channel_data needs a user_id.", 401))
                 return
-            user_id, user_info = member
+            user_id, user_info, quiet = member
             self.subscriptions[channel] = user_id
-            hub().join(channel, self)
-            change = await presence_store().join(channel, self.socket_id, user_id, user_info)
+            if quiet:
+                self.quiet_channels.add(channel)
+            hub().join(channel, self, quiet=quiet)
+            change = await presence_store().join(channel, self.socket_id, user_id, user_info, quiet=quiet)
             members = change.members
-            self.presence_members[channel] = set(members)
+            if not quiet:
+                self.presence_members[channel] = set(members)
             presence = {"presence": {"ids": list(members), "hash": members, "count": len(members)}}
             await self.send(p.frame("pusher_internal:subscription_succeeded", presence, channel))
             if change.added:
@@ -250,6 +254,7 @@ class PusherConsumer(AsyncWebsocketConsumer):
     async def _unsubscribe(self, channel: str) -> None:
         user_id = self.subscriptions.pop(channel, None)
         self.presence_members.pop(channel, None)
+        self.quiet_channels.discard(channel)
         hub().leave(channel, self)
         if user_id is not None:
             await self._announce(channel, await presence_store().leave(channel, self.socket_id))
@@ -283,6 +288,9 @@ class PusherConsumer(AsyncWebsocketConsumer):
             message = "Client events are only allowed on private and presence channels this connection joined."
             await self.send(p.error_frame(p.UNAUTHORIZED, message))
             return
+        if channel in self.quiet_channels:
+            await self.send(p.error_frame(p.UNAUTHORIZED, "Quiet members may not send client events."))
+            return
         second = int(time.monotonic())
         window_second, count = self.client_event_window
         count = count + 1 if window_second == second else 1
@@ -304,14 +312,17 @@ class PusherConsumer(AsyncWebsocketConsumer):
         await send(fanout_message([channel], event, data, skip=skip, extra=extra))
 
 
-def _member(channel_data: str) -> tuple[str, object] | None:
+def _member(channel_data: str) -> tuple[str, object, bool] | None:
+    """(user id, user info, quiet) from the signed channel_data. `"quiet": true` (set by the auth
+    endpoint, e.g. for a kiosk on its owner's channel) makes a member that is listed and announced
+    but sees no other member, hears nothing on the channel and sends no client events there."""
     try:
         parsed = json.loads(channel_data)
     except ValueError:
         return None
     if not isinstance(parsed, dict) or parsed.get("user_id") in (None, ""):
         return None
-    return str(parsed["user_id"]), parsed.get("user_info", {})
+    return str(parsed["user_id"]), parsed.get("user_info", {}), parsed.get("quiet") is True
 
 
 _shutting_down = False

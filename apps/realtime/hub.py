@@ -49,6 +49,7 @@ class Hub:
 
     def __init__(self):
         self.subscribers: dict[str, set] = {}  # Pusher channel -> this process's consumers on it
+        self.quiet: dict[str, set] = {}  # presence channel -> its quiet members here (join says why)
         self._started: asyncio.Task | None = None
         self._layer = None
         self._inbox = ""
@@ -58,15 +59,19 @@ class Hub:
         self.delivering = True  # False once the outage has lasted REALTIME_UNDELIVERABLE_SECONDS
         self.on_undeliverable = None  # async callable: the consumer module closes its connections
 
-    def join(self, channel: str, consumer) -> None:
-        self.subscribers.setdefault(channel, set()).add(consumer)
+    def join(self, channel: str, consumer, *, quiet: bool = False) -> None:
+        """A quiet member (a kiosk on its owner's presence channel) hears nothing on the channel, so
+        it is kept apart: a broadcast or a member_added there walks only the listening connections
+        (the panel's), not every kiosk of the owner. It is still found by terminate_connections."""
+        (self.quiet if quiet else self.subscribers).setdefault(channel, set()).add(consumer)
 
     def leave(self, channel: str, consumer) -> None:
-        consumers = self.subscribers.get(channel)
-        if consumers is not None:
-            consumers.discard(consumer)
-            if not consumers:
-                del self.subscribers[channel]
+        for registry in (self.subscribers, self.quiet):
+            consumers = registry.get(channel)
+            if consumers is not None:
+                consumers.discard(consumer)
+                if not consumers:
+                    del registry[channel]
 
     async def start(self) -> None:
         """Join the fan-out group on the first connection of the process (again if that failed)."""
@@ -175,7 +180,8 @@ class Hub:
                 await consumer.base_send(reply)
 
     async def _terminate(self, user_id: str) -> None:
-        connections = {consumer for consumers in self.subscribers.values() for consumer in consumers}
+        registries = (*self.subscribers.values(), *self.quiet.values())
+        connections = {consumer for consumers in registries for consumer in consumers}
         for consumer in connections:
             if consumer.holds_user(user_id):
                 try:

@@ -42,6 +42,7 @@ class MemoryPresence:
     def __init__(self):
         self._sockets: dict[str, dict[str, str]] = {}  # channel -> socket -> user
         self._members: dict[str, dict[str, object]] = {}  # channel -> user -> info
+        self._counts: dict[str, Counter[str]] = {}  # channel -> user -> its connections (a join is O(1))
         self._subscriptions: Counter[str] = Counter()  # channel -> connections subscribed
 
     async def close(self) -> None:
@@ -55,16 +56,19 @@ class MemoryPresence:
         if self._subscriptions[channel] <= 0:
             del self._subscriptions[channel]
 
-    async def join(self, channel: str, socket_id: str, user_id: str, user_info) -> Change:
+    async def join(self, channel: str, socket_id: str, user_id: str, user_info, *, quiet: bool = False) -> Change:
+        """A quiet member is told only about itself (no copy of the member list per join)."""
         sockets = self._sockets.setdefault(channel, {})
         members = self._members.setdefault(channel, {})
+        counts = self._counts.setdefault(channel, Counter())
+        seen = {user_id: user_info} if quiet else None
         if socket_id in sockets:
-            return Change(members=dict(members))
-        added = user_id not in sockets.values()
+            return Change(members=seen or dict(members))
         sockets[socket_id] = user_id
+        counts[user_id] += 1
         members[user_id] = user_info
         await self.subscribe(channel)
-        return Change(added=added, members=dict(members))
+        return Change(added=counts[user_id] == 1, members=seen or dict(members))
 
     async def leave(self, channel: str, socket_id: str) -> Change:
         sockets = self._sockets.get(channel, {})
@@ -72,12 +76,16 @@ class MemoryPresence:
         if user_id is None:
             return Change()
         await self.unsubscribe(channel)
-        if user_id in sockets.values():
+        counts = self._counts[channel]
+        counts[user_id] -= 1
+        if counts[user_id] > 0:
             return Change()
+        del counts[user_id]
         self._members.get(channel, {}).pop(user_id, None)
         if not sockets:
             self._sockets.pop(channel, None)
             self._members.pop(channel, None)
+            self._counts.pop(channel, None)
         return Change(gone=[user_id])
 
     # ------------------------------------------------------------------ reads (the HTTP API)

@@ -48,7 +48,8 @@ local function drop(k_sockets, k_members, k_counts, k_subs, k_presence, sid, cha
 end
 """
 
-# ARGV: socket, user, info, channel. Returns {added, members as a flat list}.
+# ARGV: socket, user, info, channel, quiet ("1": the member list is not read, O(1)).
+# Returns {added, members as a flat list (a quiet member: only itself)}.
 _JOIN = """
 local added = 0
 if redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2]) == 1 then
@@ -57,6 +58,7 @@ if redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2]) == 1 then
   if redis.call('HINCRBY', KEYS[3], ARGV[2], 1) == 1 then added = 1 end
 end
 redis.call('HSET', KEYS[2], ARGV[2], ARGV[3])
+if ARGV[5] == '1' then return {added, {ARGV[2], ARGV[3]}} end
 return {added, redis.call('HGETALL', KEYS[2])}
 """
 
@@ -168,13 +170,14 @@ class RedisPresence:
         except Exception:
             logger.warning("could not count an unsubscription from %s", channel, exc_info=True)
 
-    async def join(self, channel: str, socket_id: str, user_id: str, user_info) -> Change:
+    async def join(self, channel: str, socket_id: str, user_id: str, user_info, *, quiet: bool = False) -> Change:
         await self._ensure_registered()
         info = json.dumps(user_info)
         if (channel, socket_id) not in self._local_presence:
             self._local_subscriptions[channel] += 1
         self._local_presence[(channel, socket_id)] = (user_id, info)
-        added, flat = await self._join(keys=self._channel_keys(channel), args=[socket_id, user_id, info, channel])
+        args = [socket_id, user_id, info, channel, "1" if quiet else "0"]
+        added, flat = await self._join(keys=self._channel_keys(channel), args=args)
         members = {flat[i].decode(): json.loads(flat[i + 1]) for i in range(0, len(flat), 2)}
         return Change(added=bool(added), members=members)
 
@@ -214,7 +217,8 @@ class RedisPresence:
         these members left): write them again, announcing the members that come back."""
         logger.warning("this process's real-time lease was reaped while it lived; writing its entries again")
         for (channel, socket_id), (user_id, info) in list(self._local_presence.items()):
-            added, _ = await self._join(keys=self._channel_keys(channel), args=[socket_id, user_id, info, channel])
+            args = [socket_id, user_id, info, channel, "1"]
+            added, _ = await self._join(keys=self._channel_keys(channel), args=args)
             if added:
                 data = {"user_id": user_id, "user_info": json.loads(info)}
                 await send(fanout_message([channel], protocol.MEMBER_ADDED, data))
