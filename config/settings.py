@@ -264,12 +264,20 @@ else:
 REALTIME_ACTIVITY_TIMEOUT = int(os.environ.get("REALTIME_ACTIVITY_TIMEOUT", "120"))
 REALTIME_PONG_TIMEOUT = int(os.environ.get("REALTIME_PONG_TIMEOUT", "30"))
 REALTIME_MAX_CONNECTIONS = int(os.environ.get("REALTIME_MAX_CONNECTIONS", "10000"))  # per web process
+# One client cannot take every slot: at most this many connections per client address and process
+# (4100: pusher-js backs off and retries), and at most this many for the app across every process
+# (4004, Pusher's "over connection quota"; counted through Redis, refreshed every fan-out check).
+REALTIME_MAX_CONNECTIONS_PER_ADDRESS = int(os.environ.get("REALTIME_MAX_CONNECTIONS_PER_ADDRESS", "200"))
+REALTIME_MAX_APP_CONNECTIONS = int(os.environ.get("REALTIME_MAX_APP_CONNECTIONS", "100000"))
 # With Redis each web process renews a lease this long every third of it; the presence members of
 # a process that died unannounced (SIGKILL) are removed within lease + a third (20 s).
 REALTIME_PROCESS_LEASE_SECONDS = float(os.environ.get("REALTIME_PROCESS_LEASE_SECONDS", "15"))
 # Each web process joins the fan-out group again this often (a Redis restart or failover loses the
 # membership silently); when it cannot for REALTIME_UNDELIVERABLE_SECONDS it closes its WebSockets
 # with 4200 and refuses new ones with 4100 until it can (apps/realtime/hub.py).
+# A presence member whose last connection leaves stays listed this long; back within it, it was
+# never gone (no member_removed): a deploy's drain moves kiosks without the owner's list dropping.
+REALTIME_PRESENCE_GRACE_SECONDS = float(os.environ.get("REALTIME_PRESENCE_GRACE_SECONDS", "3"))
 REALTIME_FANOUT_CHECK_SECONDS = float(os.environ.get("REALTIME_FANOUT_CHECK_SECONDS", "1"))
 REALTIME_UNDELIVERABLE_SECONDS = float(os.environ.get("REALTIME_UNDELIVERABLE_SECONDS", "5"))
 

@@ -21,12 +21,13 @@ pytestmark = pytest.mark.live
 
 LIMIT = 50
 CYCLES = 3000
+GRACE = 0.5  # a member with no connection left stays listed this long (test_realtime_quiet_members.py)
 MEMBER_NEWS = {protocol.MEMBER_ADDED, protocol.MEMBER_REMOVED}
 
 
 @pytest.fixture
 def small_server(tmp_path):
-    server = start_daphne(tmp_path, REALTIME_MAX_CONNECTIONS=str(LIMIT))
+    server = start_daphne(tmp_path, REALTIME_MAX_CONNECTIONS=str(LIMIT), REALTIME_PRESENCE_GRACE_SECONDS=str(GRACE))
     yield server
     stop_daphne(server)
 
@@ -63,6 +64,7 @@ def test_thousands_of_closed_connections_release_their_slots_subscriptions_and_p
         clients = [await PusherSocket.open(url) for _ in range(LIMIT)]
         for client in clients:
             await client.close()
+        await asyncio.sleep(GRACE + 1.5)  # the last members' grace runs out (checked every GRACE / 4)
         last = await PusherSocket.open(url)
         reply = await last.subscribe("presence-churn", *_presence_auth(last.socket_id, "last"))
         assert reply["event"] == "pusher_internal:subscription_succeeded", reply

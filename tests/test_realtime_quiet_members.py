@@ -22,14 +22,15 @@ pytestmark = pytest.mark.live
 __all__ = ["protocol_server"]
 
 CHANNEL = "presence-owner.77"
+GRACE_CHANNEL = "presence-owner.78"
 MEMBER_NEWS = {protocol.MEMBER_ADDED, protocol.MEMBER_REMOVED}
 
 
-async def joined(server, user_id: str, info: dict, *, quiet: bool) -> tuple[PusherSocket, dict]:
+async def joined(server, user_id: str, info: dict, *, quiet: bool, channel=CHANNEL) -> tuple[PusherSocket, dict]:
     client = await PusherSocket.open(server.ws_url())
     member = {"user_id": user_id, "user_info": info, **({"quiet": True} if quiet else {})}
     channel_data = json.dumps(member)
-    reply = await client.subscribe(CHANNEL, channel_auth(client.socket_id, CHANNEL, channel_data), channel_data)
+    reply = await client.subscribe(channel, channel_auth(client.socket_id, channel, channel_data), channel_data)
     assert reply["event"] == "pusher_internal:subscription_succeeded", reply
     return client, reply["data"]["presence"]
 
@@ -77,3 +78,29 @@ def test_the_auth_endpoint_makes_a_kiosk_a_quiet_member_of_its_owners_channel(ki
     body = response.json()
     assert json.loads(body["channel_data"])["quiet"] is True
     assert body["auth"] == channel_auth(SOCKET, f"presence-owner.{owner.pk}", body["channel_data"])
+
+
+def test_a_member_back_within_the_grace_was_never_gone_and_one_that_stays_away_is(protocol_server):
+    """REALTIME_PRESENCE_GRACE_SECONDS (3 s): a kiosk moved by a deploy's drain reconnects within it,
+    and the owner's list never drops it; one that does not come back is announced gone after it."""
+
+    async def scenario():
+        panel, _ = await joined(protocol_server, "user.9", {"name": "Pat"}, quiet=False, channel=GRACE_CHANNEL)
+        kiosk, _ = await joined(protocol_server, "kiosk.9", {"name": "Door"}, quiet=True, channel=GRACE_CHANNEL)
+        assert (await next_member_news(panel))["event"] == protocol.MEMBER_ADDED
+        await kiosk.close()
+        await asyncio.sleep(1)
+        kiosk, _ = await joined(
+            protocol_server, "kiosk.9", {"name": "Door"}, quiet=True, channel=GRACE_CHANNEL
+        )  # reconnected
+        users = await asyncio.to_thread(publisher(protocol_server).users_info, GRACE_CHANNEL)
+        assert sorted(user["id"] for user in users["users"]) == ["kiosk.9", "user.9"]
+        await panel.nothing(4.5)  # no member_removed, no second member_added: never gone
+        await kiosk.close()
+        left_at = asyncio.get_running_loop().time()
+        removed = await asyncio.wait_for(next_member_news(panel), 10)
+        assert removed["event"] == protocol.MEMBER_REMOVED and removed["data"] == {"user_id": "kiosk.9"}
+        assert asyncio.get_running_loop().time() - left_at >= 2.5  # not before its grace ran out
+        await panel.close()
+
+    asyncio.run(asyncio.wait_for(scenario(), 60))

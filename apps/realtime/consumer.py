@@ -9,6 +9,7 @@ import asyncio
 import json
 import logging
 import time
+from collections import Counter
 from urllib.parse import parse_qs
 
 from channels.consumer import get_handler_name
@@ -17,6 +18,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
 from apps.realtime import protocol as p
+from apps.realtime.addresses import client_address
 from apps.realtime.broadcast import remember_server_loop, send
 from apps.realtime.hub import fanout_message, hub, stop_hub
 from apps.realtime.keepalive import timer_wheel
@@ -26,6 +28,7 @@ from apps.realtime.signing import channel_auth_valid
 logger = logging.getLogger(__name__)
 
 _open_connections: set["PusherConsumer"] = set()
+_per_address: Counter[str] = Counter()  # client address -> its open connections in this process
 
 
 class PusherConsumer(AsyncWebsocketConsumer):
@@ -90,8 +93,10 @@ class PusherConsumer(AsyncWebsocketConsumer):
             return
         the_hub = hub()
         the_hub.on_undeliverable = close_for_outage
+        the_hub.count_connections = _open_connections.__len__
         await the_hub.start()
         self.socket_id = p.new_socket_id()
+        self.address = client_address(self.scope)
         self.subscriptions: dict[str, str | None] = {}  # channel -> presence user id (or None)
         self.presence_members: dict[str, set[str]] = {}  # presence channel -> members this client knows
         self.quiet_channels: set[str] = set()  # presence channels joined as a quiet member (hub.py)
@@ -106,6 +111,7 @@ class PusherConsumer(AsyncWebsocketConsumer):
             await self.close(code=code)
             return
         _open_connections.add(self)
+        _per_address[self.address] += 1
         established = {"socket_id": self.socket_id, "activity_timeout": settings.REALTIME_ACTIVITY_TIMEOUT}
         await self.send(p.frame("pusher:connection_established", established))
         timer_wheel().schedule(self, self.last_heard + settings.REALTIME_ACTIVITY_TIMEOUT)
@@ -123,6 +129,10 @@ class PusherConsumer(AsyncWebsocketConsumer):
             return p.UNSUPPORTED_PROTOCOL, f"Unsupported protocol version {version}"
         if len(_open_connections) >= settings.REALTIME_MAX_CONNECTIONS:
             return p.OVER_CONNECTION_QUOTA, "Application is over connection quota"
+        if len(_open_connections) + hub().connections_elsewhere >= settings.REALTIME_MAX_APP_CONNECTIONS:
+            return p.OVER_CONNECTION_QUOTA, "Application is over connection quota"
+        if _per_address[self.address] >= settings.REALTIME_MAX_CONNECTIONS_PER_ADDRESS:
+            return p.OVER_CAPACITY, "Too many connections from this address; try again later."
         return None
 
     async def disconnect(self, code):
@@ -148,7 +158,11 @@ class PusherConsumer(AsyncWebsocketConsumer):
         await self.close(code=p.UNAUTHORIZED)
 
     async def _leave_everything(self) -> None:
-        _open_connections.discard(self)
+        if self in _open_connections:
+            _open_connections.remove(self)
+            _per_address[self.address] -= 1
+            if _per_address[self.address] <= 0:
+                del _per_address[self.address]
         timer_wheel().cancel(self)
         for channel in list(getattr(self, "subscriptions", {})):
             try:

@@ -16,6 +16,7 @@ from channels.layers import get_channel_layer
 from django.conf import settings
 
 from apps.realtime import protocol
+from apps.realtime.presence import presence_store
 
 MEMBERSHIP_EVENTS = (protocol.MEMBER_ADDED, protocol.MEMBER_REMOVED)
 
@@ -58,6 +59,8 @@ class Hub:
         self._receive_failed_at = float("-inf")
         self.delivering = True  # False once the outage has lasted REALTIME_UNDELIVERABLE_SECONDS
         self.on_undeliverable = None  # async callable: the consumer module closes its connections
+        self.count_connections = lambda: 0  # this process's open connections (set by the consumer)
+        self.connections_elsewhere = 0  # the other live processes' open connections, at the last check
 
     def join(self, channel: str, consumer, *, quiet: bool = False) -> None:
         """A quiet member (a kiosk on its owner's presence channel) hears nothing on the channel, so
@@ -127,6 +130,10 @@ class Hub:
                 self._note_success()
             else:
                 self._note_failure()
+        try:
+            self.connections_elsewhere = await presence_store().census(self.count_connections())
+        except Exception as exc:  # the app-wide limit then uses the last figure
+            logger.warning("could not count the other processes' connections (%s)", exc)
         failing_for = time.monotonic() - self._failing_since if self._failing_since is not None else 0.0
         if self.delivering and failing_for >= settings.REALTIME_UNDELIVERABLE_SECONDS:
             self.delivering = False
