@@ -10,10 +10,11 @@ import asyncio
 import json
 
 import pytest
+import requests
 import websockets
 
 from apps.realtime import protocol, signing
-from tests.processes import start_daphne, stop_daphne
+from tests.processes import database_url_for_child, start_daphne, stop_daphne
 from tests.test_realtime_http_api_live import library
 from tests.test_realtime_live_server import PusherSocket
 
@@ -26,8 +27,14 @@ MEMBER_NEWS = {protocol.MEMBER_ADDED, protocol.MEMBER_REMOVED}
 
 
 @pytest.fixture
-def small_server(tmp_path):
-    server = start_daphne(tmp_path, REALTIME_MAX_CONNECTIONS=str(LIMIT), REALTIME_PRESENCE_GRACE_SECONDS=str(GRACE))
+def small_server(transactional_db, tmp_path):
+    """On the test database (its /metrics reads it)."""
+    server = start_daphne(
+        tmp_path,
+        database_url=database_url_for_child(tmp_path),
+        REALTIME_MAX_CONNECTIONS=str(LIMIT),
+        REALTIME_PRESENCE_GRACE_SECONDS=str(GRACE),
+    )
     yield server
     stop_daphne(server)
 
@@ -73,6 +80,8 @@ def test_thousands_of_closed_connections_release_their_slots_subscriptions_and_p
         info = await asyncio.to_thread(pusher.channel_info, "presence-churn", ["subscription_count", "user_count"])
         assert (info["subscription_count"], info["user_count"]) == (1, 1)
         assert await asyncio.to_thread(pusher.channels_info) == {"channels": {"presence-churn": {}}}
+        metrics = await asyncio.to_thread(requests.get, f"{small_server.base_url}/metrics", timeout=10)
+        assert "kiosk_websocket_connections 1.0" in metrics.text  # the one still open
         await last.close()
 
     asyncio.run(asyncio.wait_for(scenario(), 240))

@@ -31,6 +31,11 @@ _open_connections: set["PusherConsumer"] = set()
 _per_address: Counter[str] = Counter()  # client address -> its open connections in this process
 
 
+def open_connection_count() -> int:
+    """This process's open (accepted, not yet closed) connections: the /metrics gauge."""
+    return len(_open_connections)
+
+
 class PusherConsumer(AsyncWebsocketConsumer):
     # No channel-layer inbox per connection: the process's hub receives for all of them.
     channel_layer_alias = "none: the hub receives for every connection"
