@@ -133,7 +133,8 @@ class Hub:
         try:
             self.connections_elsewhere = await presence_store().census(self.count_connections())
         except Exception as exc:  # the app-wide limit then uses the last figure
-            logger.warning("could not count the other processes' connections (%s)", exc)
+            if self._failing_since is None:  # during an outage the failed check has said it already
+                logger.warning("could not count the other processes' connections (%s)", exc)
         failing_for = time.monotonic() - self._failing_since if self._failing_since is not None else 0.0
         if self.delivering and failing_for >= settings.REALTIME_UNDELIVERABLE_SECONDS:
             self.delivering = False
