@@ -81,7 +81,7 @@ prod: install
 	@test -n "$$DATABASE_URL" -a -n "$$REDIS_URL" || { echo "make prod needs DATABASE_URL and REDIS_URL"; exit 1; }
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py collectstatic --noinput -v 0
-	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/honcho start
+	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/python -m config.procman start  # honcho, with a stop timeout past the drain
 
 # Benchmarks need PostgreSQL, Redis and wrk (apt-get install wrk); each prints its reference ratio.
 bench: install-dev

@@ -16,6 +16,14 @@ still open. Here a signal starts a drain instead, bounded by SHUTDOWN_GRACE_SECO
 4. stop the background work (embedded beat, job pool, webhook watchdog) and the reactor; exit 0.
 
 When the grace time runs out first, what is still running is cut and the process exits 1.
+
+This module is daphne's adapter: daphne has no documented hooks for a drain, so DrainingServer
+overrides methods of `daphne.server.Server` (run, listen_success, application_checker,
+timeout_checker, protocol_connected, handle_reply, kill_all_applications) and the CLI's
+`server_class`. daphne is pinned exactly in requirements.txt, and tests/test_server_adapters.py
+fails loudly if one of those names disappears or changes its signature in an upgrade. Twisted's
+private write path is in config/twisted_eager_write.py; the signal handlers use documented APIs
+(Twisted's `callWhenRunning`, asyncio's `add_signal_handler` on the running loop).
 """
 
 from daphne.cli import CommandLineInterface  # isort: skip  (installs the asyncio reactor first)
@@ -33,6 +41,8 @@ import time
 
 from twisted.internet import defer, reactor, tcp
 
+from config.twisted_eager_write import use_eager_writes
+
 logger = logging.getLogger("config.serve")
 
 QUIET_SECONDS = 1.0  # idle keep-alive connections are closed once no request started for this long
@@ -44,25 +54,6 @@ APPLICATION_SWEEP_SECONDS = 5.0
 TIMEOUT_SWEEP_SECONDS = 10.0
 
 
-class EagerWriteConnection(tcp.Server):
-    """A TCP connection that sends at once when nothing is queued, as asyncio's own transports
-    do. Twisted queues every write and sends it once the loop reports the socket writable: two
-    epoll changes and a loop turn per write, which was a third of the cost of a broadcast frame
-    to 500 WebSockets (docs/decisions.md, Real-time). What the socket does not take at once is
-    queued as before, so the order of the bytes never changes."""
-
-    def write(self, data):
-        queued = self.dataBuffer or self._tempDataBuffer
-        if self.TLS or not self.connected or self.disconnecting or self._writeDisconnected or queued:
-            return super().write(data)
-        sent = self.writeSomeData(data)
-        if not isinstance(sent, int):  # the connection is lost: the reader notices and closes it
-            return None
-        if sent < len(data):
-            super().write(data[sent:])
-        return None
-
-
 class DrainingServer(Server):
     draining_since: float | None = None
     last_request_at = 0.0
@@ -72,15 +63,20 @@ class DrainingServer(Server):
         self.ports = []
         if self.signal_handlers:  # ours instead of Twisted's (which stop the reactor at once)
             self.signal_handlers = False
-            loop = reactor._asyncioEventloop
-            for signum in (signal.SIGTERM, signal.SIGINT):
-                loop.add_signal_handler(signum, self.on_signal, signum)
+            # Startup callbacks fire just before the loop starts turning; one loop turn later
+            # asyncio's running loop is the reactor's.
+            reactor.callWhenRunning(reactor.callLater, 0, self.install_signal_handlers)
         super().run()
+
+    def install_signal_handlers(self) -> None:
+        """On the running loop (the asyncio reactor runs asyncio's loop): SIGTERM and SIGINT drain."""
+        loop = asyncio.get_running_loop()
+        for signum in (signal.SIGTERM, signal.SIGINT):
+            loop.add_signal_handler(signum, self.on_signal, signum)
 
     def listen_success(self, port):
         self.ports.append(port)
-        if isinstance(port, tcp.Port):
-            port.transport = EagerWriteConnection  # the class this port makes for each connection
+        use_eager_writes(port)
         return super().listen_success(port)
 
     def application_checker(self):

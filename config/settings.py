@@ -222,8 +222,16 @@ if DATABASE_URL:
     # Health checks: the pool runs psycopg_pool's check (an empty query) on a connection before
     # lending it, so a restarted server or a dropped connection is survived (docs/decisions.md).
     DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_health_checks=True)}
+    # An outage fails fast: a request waits at most DATABASE_POOL_TIMEOUT for a pooled connection
+    # and a new connection at most DATABASE_CONNECT_TIMEOUT, then answers 503, so kiosks and load
+    # balancers are not held (issue 24, section 3).
     DATABASES["default"]["OPTIONS"] = {
-        "pool": {"min_size": 1, "max_size": int(os.environ.get("DATABASE_POOL_SIZE", "10")), "timeout": 5}
+        "pool": {
+            "min_size": 1,
+            "max_size": int(os.environ.get("DATABASE_POOL_SIZE", "10")),
+            "timeout": float(os.environ.get("DATABASE_POOL_TIMEOUT", "2")),
+        },
+        "connect_timeout": int(os.environ.get("DATABASE_CONNECT_TIMEOUT", "2")),
     }
     # Behind PgBouncer in transaction pooling mode (deploy/pgbouncer.ini) a server connection
     # changes hands between transactions: no server-side cursors, and no prepared statements
@@ -280,9 +288,22 @@ else:
 REALTIME_ACTIVITY_TIMEOUT = int(os.environ.get("REALTIME_ACTIVITY_TIMEOUT", "120"))
 REALTIME_PONG_TIMEOUT = int(os.environ.get("REALTIME_PONG_TIMEOUT", "30"))
 REALTIME_MAX_CONNECTIONS = int(os.environ.get("REALTIME_MAX_CONNECTIONS", "10000"))  # per web process
+# One client cannot take every slot: at most this many connections per client address and process
+# (4100: pusher-js backs off and retries), and at most this many for the app across every process
+# (4004, Pusher's "over connection quota"; counted through Redis, refreshed every fan-out check).
+REALTIME_MAX_CONNECTIONS_PER_ADDRESS = int(os.environ.get("REALTIME_MAX_CONNECTIONS_PER_ADDRESS", "200"))
+REALTIME_MAX_APP_CONNECTIONS = int(os.environ.get("REALTIME_MAX_APP_CONNECTIONS", "100000"))
 # With Redis each web process renews a lease this long every third of it; the presence members of
 # a process that died unannounced (SIGKILL) are removed within lease + a third (20 s).
 REALTIME_PROCESS_LEASE_SECONDS = float(os.environ.get("REALTIME_PROCESS_LEASE_SECONDS", "15"))
+# Each web process joins the fan-out group again this often (a Redis restart or failover loses the
+# membership silently); when it cannot for REALTIME_UNDELIVERABLE_SECONDS it closes its WebSockets
+# with 4200 and refuses new ones with 4100 until it can (apps/realtime/hub.py).
+# A presence member whose last connection leaves stays listed this long; back within it, it was
+# never gone (no member_removed): a deploy's drain moves kiosks without the owner's list dropping.
+REALTIME_PRESENCE_GRACE_SECONDS = float(os.environ.get("REALTIME_PRESENCE_GRACE_SECONDS", "3"))
+REALTIME_FANOUT_CHECK_SECONDS = float(os.environ.get("REALTIME_FANOUT_CHECK_SECONDS", "1"))
+REALTIME_UNDELIVERABLE_SECONDS = float(os.environ.get("REALTIME_UNDELIVERABLE_SECONDS", "5"))
 
 # On SIGTERM the web process (config/serve.py) finishes its requests, closes WebSockets with 4200
 # and stops its background work, and exits within this many seconds (keep it below the

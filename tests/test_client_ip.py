@@ -161,9 +161,9 @@ def test_a_proxy_setting_that_cannot_be_checked_refuses_to_start(tmp_path, env, 
 
 
 def test_a_header_from_an_untrusted_peer_is_reported_once_in_production(settings, caplog, monkeypatch):
-    from apps.api import inputs
+    from apps.core import client_address
 
-    monkeypatch.setattr(inputs, "_warned", False)
+    monkeypatch.setattr(client_address, "_warned", False)
     settings.PRODUCTION, settings.TRUSTED_PROXIES = True, []
     for _ in range(3):
         client_ip(request_from("198.51.100.7"))

@@ -46,6 +46,13 @@ def run(coroutine):
     asyncio.run(closing())
 
 
+@pytest.fixture(autouse=True)
+def members_go_at_once(settings):
+    """These tests read the store right after a leave: no grace (REALTIME_PRESENCE_GRACE_SECONDS;
+    the grace itself is tested live in test_realtime_quiet_members.py)."""
+    settings.REALTIME_PRESENCE_GRACE_SECONDS = 0
+
+
 @pytest.fixture
 def prefix():
     """Each test its own key space: its stores' leases must not meet another test's."""

@@ -161,10 +161,26 @@ def test_readyz_is_503_when_the_database_is_down(db, monkeypatch):
     assert "database gone" not in response.content.decode()  # no internals
 
 
-def test_readyz_is_503_when_redis_is_configured_but_unreachable(db):
+def test_readyz_is_200_degraded_when_redis_is_configured_but_unreachable(db):
+    """The REST surfaces work without Redis: a balancer must not pull every process (issue 24, 3)."""
     with override_settings(REDIS_URL="redis://127.0.0.1:1/0"):  # nothing listens on port 1
         response = Client().get("/readyz")
-    assert response.status_code == 503
+    assert response.status_code == 200
     body = response.json()
+    assert body["status"] == "degraded"
     assert body["checks"]["database"] == "ok"
     assert body["checks"]["redis"].startswith("error: ")
+    metrics = Client().get("/metrics").content.decode()
+    assert 'kiosk_dependency_up{dependency="redis"} 0.0' in metrics
+    assert 'kiosk_dependency_up{dependency="database"} 1.0' in metrics
+
+
+def test_readyz_is_503_without_the_database_even_with_redis_down(db, monkeypatch):
+    def broken():
+        raise ConnectionError("database gone")
+
+    monkeypatch.setattr(health, "_check_database", broken)
+    with override_settings(REDIS_URL="redis://127.0.0.1:1/0"):
+        response = Client().get("/readyz")
+    assert response.status_code == 503
+    assert response.json()["status"] == "unavailable"

@@ -1,8 +1,23 @@
-"""Liveness (/healthz) and readiness (/readyz: database and, when configured, Redis)."""
+"""Liveness (/healthz) and readiness (/readyz).
+
+Ready means the database answers: without it no surface works, so a load balancer should send
+traffic elsewhere (503). Redis is not required: every REST surface keeps working without it
+(throttles and caches fail open, real-time clients poll; docs/decisions.md, Operations), so Redis
+down is "degraded" (200, said in the body and in the `kiosk_dependency_up` metric), and a balancer
+does not pull every web process at once when Redis fails over.
+"""
 
 from django.conf import settings
 from django.db import connection
 from django.http import JsonResponse
+from prometheus_client import Gauge
+
+DEPENDENCY_UP = Gauge(
+    "kiosk_dependency_up",
+    "1 when this process's last readiness check reached the dependency, 0 when it did not.",
+    ["dependency"],
+)
+REQUIRED = {"database": True, "redis": False}
 
 
 def healthz(request):
@@ -29,11 +44,17 @@ def _check_redis() -> str:
 
 
 def readyz(request):
-    checks, ready = {}, True
+    checks, ready, degraded = {}, True, False
     for name, check in (("database", _check_database), ("redis", _check_redis)):
         try:
             checks[name] = check()
-        except Exception as exc:  # any failure means "not ready", with the reason
+            DEPENDENCY_UP.labels(dependency=name).set(1)
+        except Exception as exc:  # any failure is reported with its kind, never its internals
             checks[name] = f"error: {exc.__class__.__name__}"
-            ready = False
-    return JsonResponse({"status": "ok" if ready else "unavailable", "checks": checks}, status=200 if ready else 503)
+            DEPENDENCY_UP.labels(dependency=name).set(0)
+            if REQUIRED[name]:
+                ready = False
+            else:
+                degraded = True
+    status = "unavailable" if not ready else "degraded" if degraded else "ok"
+    return JsonResponse({"status": status, "checks": checks}, status=200 if ready else 503)

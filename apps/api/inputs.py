@@ -1,14 +1,9 @@
 """Input helpers shared by every surface's views."""
 
-import functools
-import ipaddress
-import logging
-
-from django.conf import settings
 from django.http import HttpRequest
 from rest_framework import serializers
 
-logger = logging.getLogger(__name__)
+from apps.core.client_address import caller_address
 
 
 def validated(serializer_class: type[serializers.Serializer], data) -> dict:
@@ -19,68 +14,6 @@ def validated(serializer_class: type[serializers.Serializer], data) -> dict:
 
 
 def client_ip(request: HttpRequest) -> str:
-    """The caller's address, the one every rate limit, sign-in counter and log line keys on.
-
-    Only a peer in TRUSTED_PROXIES (the deployment's load balancers, as addresses or networks) may
-    say who the caller is: from any other peer, X-Forwarded-For is ignored and the caller is the
-    socket's peer (REMOTE_ADDR), so a client that reaches a web process directly cannot choose its
-    own address by sending the header. From a trusted peer, the header is read from the right (each
-    proxy appends the address it received the request from), skipping entries that are themselves
-    trusted proxies: the first other entry is the caller, and everything left of it was written by
-    the client. An entry that is not an IP address (a misconfigured proxy) gives the peer, which
-    keys all such callers together rather than on something the client chose; a chain of trusted
-    entries only gives its left-most one."""
-    remote_addr = request.META.get("REMOTE_ADDR", "")
-    forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "")
-    if not forwarded:
-        return remote_addr
-    if not _is_trusted_proxy(remote_addr):
-        _warn_untrusted_forwarder(remote_addr)
-        return remote_addr
-    hops = [hop.strip() for hop in forwarded.split(",")]
-    for hop in reversed(hops):
-        try:
-            address = _address(hop)
-        except ValueError:
-            return remote_addr
-        if not _is_trusted(address):
-            return str(address)
-    return str(_address(hops[0]))
-
-
-def _address(text: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address:
-    address = ipaddress.ip_address(text)
-    return address.ipv4_mapped or address if isinstance(address, ipaddress.IPv6Address) else address
-
-
-@functools.lru_cache(maxsize=8)
-def _networks(entries: tuple[str, ...]) -> tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...]:
-    return tuple(ipaddress.ip_network(entry, strict=False) for entry in entries)
-
-
-def _is_trusted(address) -> bool:
-    return any(address in network for network in _networks(tuple(settings.TRUSTED_PROXIES)))
-
-
-def _is_trusted_proxy(peer: str) -> bool:
-    try:
-        return _is_trusted(_address(peer))
-    except ValueError:
-        return False
-
-
-_warned = False
-
-
-def _warn_untrusted_forwarder(peer: str) -> None:
-    """Check the deployment's assumption once per process: a load balancer left out of
-    TRUSTED_PROXIES would make every caller share its address (and its rate limits)."""
-    global _warned
-    if settings.PRODUCTION and not _warned:
-        _warned = True
-        logger.warning(
-            "X-Forwarded-For from %s ignored: it is not in TRUSTED_PROXIES. If it is your load balancer, "
-            "add its address or network there (docs/deploy.md); until then every caller it forwards "
-            "shares its address and its rate limits.",
-            peer,
-        )
+    """The caller's address (apps.core.client_address: only a peer in TRUSTED_PROXIES may name
+    the caller in X-Forwarded-For)."""
+    return caller_address(request.META.get("REMOTE_ADDR", ""), request.META.get("HTTP_X_FORWARDED_FOR", ""))

@@ -19,6 +19,7 @@ from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.registry import Collector
 
 from apps.api.surfaces import surface_for_path
+from apps.realtime.consumer import open_connection_count
 
 REQUEST_LATENCY = Histogram(
     "kiosk_http_request_duration_seconds",
@@ -27,6 +28,7 @@ REQUEST_LATENCY = Histogram(
     buckets=(0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0),
 )
 WEBSOCKET_CONNECTIONS = Gauge("kiosk_websocket_connections", "Open real-time WebSocket connections in this process.")
+WEBSOCKET_CONNECTIONS.set_function(open_connection_count)  # read at scrape time: never stale
 
 _METHODS = {"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"}
 

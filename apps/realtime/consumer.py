@@ -9,6 +9,7 @@ import asyncio
 import json
 import logging
 import time
+from collections import Counter
 from urllib.parse import parse_qs
 
 from channels.consumer import get_handler_name
@@ -17,6 +18,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
 from apps.realtime import protocol as p
+from apps.realtime.addresses import client_address
 from apps.realtime.broadcast import remember_server_loop, send
 from apps.realtime.hub import fanout_message, hub, stop_hub
 from apps.realtime.keepalive import timer_wheel
@@ -26,6 +28,12 @@ from apps.realtime.signing import channel_auth_valid
 logger = logging.getLogger(__name__)
 
 _open_connections: set["PusherConsumer"] = set()
+_per_address: Counter[str] = Counter()  # client address -> its open connections in this process
+
+
+def open_connection_count() -> int:
+    """This process's open (accepted, not yet closed) connections: the /metrics gauge."""
+    return len(_open_connections)
 
 
 class PusherConsumer(AsyncWebsocketConsumer):
@@ -36,7 +44,7 @@ class PusherConsumer(AsyncWebsocketConsumer):
         # Channels' own loop (await_many_dispatch) keeps a second task per connection waiting on
         # `receive` and makes a new one per frame; with no channel-layer inbox there is only
         # one source, so one plain loop on the application's task does the same job.
-        self.scope, self.base_send, self.channel_layer = scope, send, None
+        self.scope, self.base_send, self.channel_layer = scope, self._send_unless_gone(send), None
         try:
             while True:
                 await self.dispatch(await receive())
@@ -48,6 +56,26 @@ class PusherConsumer(AsyncWebsocketConsumer):
             await self._leave_everything()
             await send({"type": "websocket.close", "code": p.RECONNECT})
             raise
+        finally:
+            # However the connection ended (an error too), it gives back its slot, subscriptions
+            # and presence membership; leaving twice is harmless.
+            await self._leave_everything()
+
+    @staticmethod
+    def _send_unless_gone(send):
+        """daphne raises when a frame is sent to a client that has already closed (a kiosk that
+        reconnects before its subscription's answer arrives). That is not an error of this
+        connection: its websocket.disconnect is already queued, and the frame has no reader. Left
+        to propagate it ended the application without its clean-up (a leaked slot each time) and,
+        inside the hub, stopped a broadcast from reaching the remaining connections."""
+
+        async def send_or_drop(message):
+            try:
+                await send(message)
+            except Exception as exc:
+                logger.debug("dropped a %s to a closed connection (%s)", message.get("type"), exc)
+
+        return send_or_drop
 
     async def dispatch(self, message):
         # Channels' dispatch closes stale database connections on a worker thread before every
@@ -68,10 +96,15 @@ class PusherConsumer(AsyncWebsocketConsumer):
             await self.accept()
             await self.close(code=p.RECONNECT)
             return
-        await hub().start()
+        the_hub = hub()
+        the_hub.on_undeliverable = close_for_outage
+        the_hub.count_connections = _open_connections.__len__
+        await the_hub.start()
         self.socket_id = p.new_socket_id()
+        self.address = client_address(self.scope)
         self.subscriptions: dict[str, str | None] = {}  # channel -> presence user id (or None)
         self.presence_members: dict[str, set[str]] = {}  # presence channel -> members this client knows
+        self.quiet_channels: set[str] = set()  # presence channels joined as a quiet member (hub.py)
         self.last_heard = time.monotonic()
         self.ping_sent_at: float | None = None
         self.client_event_window = (0, 0)  # (second, count) for the client-event rate limit
@@ -83,11 +116,14 @@ class PusherConsumer(AsyncWebsocketConsumer):
             await self.close(code=code)
             return
         _open_connections.add(self)
+        _per_address[self.address] += 1
         established = {"socket_id": self.socket_id, "activity_timeout": settings.REALTIME_ACTIVITY_TIMEOUT}
         await self.send(p.frame("pusher:connection_established", established))
         timer_wheel().schedule(self, self.last_heard + settings.REALTIME_ACTIVITY_TIMEOUT)
 
     def _handshake_refusal(self) -> tuple[int, str] | None:
+        if not hub().delivering:  # 4100: pusher-js tries again after a second, polling meanwhile
+            return p.OVER_CAPACITY, "This server cannot deliver events right now; try again shortly."
         if self.scope["url_route"]["kwargs"].get("key") != settings.REALTIME_APP_KEY:
             return p.UNKNOWN_APP, "Application does not exist"
         query = parse_qs(self.scope.get("query_string", b"").decode(errors="replace"))
@@ -98,6 +134,10 @@ class PusherConsumer(AsyncWebsocketConsumer):
             return p.UNSUPPORTED_PROTOCOL, f"Unsupported protocol version {version}"
         if len(_open_connections) >= settings.REALTIME_MAX_CONNECTIONS:
             return p.OVER_CONNECTION_QUOTA, "Application is over connection quota"
+        if len(_open_connections) + hub().connections_elsewhere >= settings.REALTIME_MAX_APP_CONNECTIONS:
+            return p.OVER_CONNECTION_QUOTA, "Application is over connection quota"
+        if _per_address[self.address] >= settings.REALTIME_MAX_CONNECTIONS_PER_ADDRESS:
+            return p.OVER_CAPACITY, "Too many connections from this address; try again later."
         return None
 
     async def disconnect(self, code):
@@ -106,6 +146,10 @@ class PusherConsumer(AsyncWebsocketConsumer):
     async def close_for_shutdown(self) -> None:
         await self._leave_everything()
         await self.close(code=p.RECONNECT)
+
+    async def close_for_outage(self) -> None:
+        await self.send(p.error_frame(p.RECONNECT, "This server cannot deliver events right now; reconnect."))
+        await self.close_for_shutdown()
 
     def holds_user(self, user_id: str) -> bool:
         """Whether this connection joined a presence channel as `user_id`: the user that the HTTP
@@ -119,7 +163,11 @@ class PusherConsumer(AsyncWebsocketConsumer):
         await self.close(code=p.UNAUTHORIZED)
 
     async def _leave_everything(self) -> None:
-        _open_connections.discard(self)
+        if self in _open_connections:
+            _open_connections.remove(self)
+            _per_address[self.address] -= 1
+            if _per_address[self.address] <= 0:
+                del _per_address[self.address]
         timer_wheel().cancel(self)
         for channel in list(getattr(self, "subscriptions", {})):
             try:
@@ -200,12 +248,15 @@ class PusherConsumer(AsyncWebsocketConsumer):
             if member is None:
                 await self.send(p.subscription_error_frame(channel, "channel_data needs a user_id.", 401))
                 return
-            user_id, user_info = member
+            user_id, user_info, quiet = member
             self.subscriptions[channel] = user_id
-            hub().join(channel, self)
-            change = await presence_store().join(channel, self.socket_id, user_id, user_info)
+            if quiet:
+                self.quiet_channels.add(channel)
+            hub().join(channel, self, quiet=quiet)
+            change = await presence_store().join(channel, self.socket_id, user_id, user_info, quiet=quiet)
             members = change.members
-            self.presence_members[channel] = set(members)
+            if not quiet:
+                self.presence_members[channel] = set(members)
             presence = {"presence": {"ids": list(members), "hash": members, "count": len(members)}}
             await self.send(p.frame("pusher_internal:subscription_succeeded", presence, channel))
             if change.added:
@@ -222,6 +273,7 @@ class PusherConsumer(AsyncWebsocketConsumer):
     async def _unsubscribe(self, channel: str) -> None:
         user_id = self.subscriptions.pop(channel, None)
         self.presence_members.pop(channel, None)
+        self.quiet_channels.discard(channel)
         hub().leave(channel, self)
         if user_id is not None:
             await self._announce(channel, await presence_store().leave(channel, self.socket_id))
@@ -255,6 +307,9 @@ class PusherConsumer(AsyncWebsocketConsumer):
             message = "Client events are only allowed on private and presence channels this connection joined."
             await self.send(p.error_frame(p.UNAUTHORIZED, message))
             return
+        if channel in self.quiet_channels:
+            await self.send(p.error_frame(p.UNAUTHORIZED, "Quiet members may not send client events."))
+            return
         second = int(time.monotonic())
         window_second, count = self.client_event_window
         count = count + 1 if window_second == second else 1
@@ -276,17 +331,28 @@ class PusherConsumer(AsyncWebsocketConsumer):
         await send(fanout_message([channel], event, data, skip=skip, extra=extra))
 
 
-def _member(channel_data: str) -> tuple[str, object] | None:
+def _member(channel_data: str) -> tuple[str, object, bool] | None:
+    """(user id, user info, quiet) from the signed channel_data. `"quiet": true` (set by the auth
+    endpoint, e.g. for a kiosk on its owner's channel) makes a member that is listed and announced
+    but sees no other member, hears nothing on the channel and sends no client events there."""
     try:
         parsed = json.loads(channel_data)
     except ValueError:
         return None
     if not isinstance(parsed, dict) or parsed.get("user_id") in (None, ""):
         return None
-    return str(parsed["user_id"]), parsed.get("user_info", {})
+    return str(parsed["user_id"]), parsed.get("user_info", {}), parsed.get("quiet") is True
 
 
 _shutting_down = False
+
+
+async def close_for_outage() -> None:
+    """The hub cannot reach the channel layer (hub.py): close every connection with 4200, so its
+    client reconnects at once, to another process that can deliver, or is refused with 4100 here
+    and polls meanwhile. Silent sockets would look healthy and hear nothing."""
+    connections = list(_open_connections)
+    await asyncio.gather(*(c.close_for_outage() for c in connections), return_exceptions=True)
 
 
 async def shut_down() -> None:

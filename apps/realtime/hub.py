@@ -13,8 +13,10 @@ import logging
 import time
 
 from channels.layers import get_channel_layer
+from django.conf import settings
 
 from apps.realtime import protocol
+from apps.realtime.presence import presence_store
 
 MEMBERSHIP_EVENTS = (protocol.MEMBER_ADDED, protocol.MEMBER_REMOVED)
 
@@ -22,8 +24,7 @@ logger = logging.getLogger(__name__)
 
 FANOUT_GROUP = "pusher.fanout"
 MESSAGE_TYPE = "pusher.fanout"
-GROUP_RENEW_SECONDS = 60  # a lost membership (Redis restarted) heals within a minute
-RENEW_ON_CONNECT_SECONDS = 5
+RECEIVE_RETRY_SECONDS = 0.5  # after a failed receive (Redis unreachable)
 
 
 def fanout_message(channels: list[str], event: str, data, *, skip: str | None = None, extra=None) -> dict:
@@ -38,36 +39,52 @@ def terminate_message(user_id: str) -> dict:
 
 
 class Hub:
+    """Membership of the fan-out group is lost with Redis (a restart, a failover, a flush) and
+    nothing tells us so: the group key is simply gone. So the hub joins again every
+    REALTIME_FANOUT_CHECK_SECONDS (one ZADD and one EXPIRE, idempotent), which also proves the
+    layer answers. While that or the receive keeps failing, the process cannot deliver: after
+    REALTIME_UNDELIVERABLE_SECONDS it says so, closing its connections with 4200 (pusher-js
+    reconnects at once, to another process behind the balancer) and refusing new ones with 4100
+    (pusher-js retries after a second and meanwhile reports "connecting", so the apps poll), until
+    a check succeeds again."""
+
     def __init__(self):
         self.subscribers: dict[str, set] = {}  # Pusher channel -> this process's consumers on it
+        self.quiet: dict[str, set] = {}  # presence channel -> its quiet members here (join says why)
         self._started: asyncio.Task | None = None
         self._layer = None
         self._inbox = ""
-        self._renewed_at = 0.0
-        self._tasks: list[asyncio.Task] = []  # the receive loop and the membership renewal
+        self._tasks: list[asyncio.Task] = []  # the receive loop and the membership watch
+        self._failing_since: float | None = None  # the first failed check or receive of an outage
+        self._receive_failed_at = float("-inf")
+        self.delivering = True  # False once the outage has lasted REALTIME_UNDELIVERABLE_SECONDS
+        self.on_undeliverable = None  # async callable: the consumer module closes its connections
+        self.count_connections = lambda: 0  # this process's open connections (set by the consumer)
+        self.connections_elsewhere = 0  # the other live processes' open connections, at the last check
 
-    def join(self, channel: str, consumer) -> None:
-        self.subscribers.setdefault(channel, set()).add(consumer)
+    def join(self, channel: str, consumer, *, quiet: bool = False) -> None:
+        """A quiet member (a kiosk on its owner's presence channel) hears nothing on the channel, so
+        it is kept apart: a broadcast or a member_added there walks only the listening connections
+        (the panel's), not every kiosk of the owner. It is still found by terminate_connections."""
+        (self.quiet if quiet else self.subscribers).setdefault(channel, set()).add(consumer)
 
     def leave(self, channel: str, consumer) -> None:
-        consumers = self.subscribers.get(channel)
-        if consumers is not None:
-            consumers.discard(consumer)
-            if not consumers:
-                del self.subscribers[channel]
+        for registry in (self.subscribers, self.quiet):
+            consumers = registry.get(channel)
+            if consumers is not None:
+                consumers.discard(consumer)
+                if not consumers:
+                    del registry[channel]
 
     async def start(self) -> None:
-        """Join the fan-out group: on the first connection of the process, and again on a new
-        connection when the membership was last renewed a while ago (Redis may have restarted
-        or been flushed; then this process would hear nothing until the next renewal)."""
+        """Join the fan-out group on the first connection of the process (again if that failed)."""
         failed = self._started is not None and self._started.done() and self._started.exception() is not None
         if self._started is None or failed:
             self._started = asyncio.ensure_future(self._join_and_listen())
         try:
             await asyncio.shield(self._started)
-            if time.monotonic() - self._renewed_at > RENEW_ON_CONNECT_SECONDS:
-                await self._renew()
         except Exception:
+            self._note_failure()
             logger.exception("could not join the real-time fan-out group; broadcasts will not reach this process")
 
     async def _join_and_listen(self) -> None:
@@ -77,7 +94,7 @@ class Hub:
         loop = asyncio.get_running_loop()
         self._tasks = [
             loop.create_task(self._listen(self._layer, self._inbox)),
-            loop.create_task(self._keep_membership()),
+            loop.create_task(self._watch()),
         ]
 
     async def stop(self) -> None:
@@ -92,27 +109,65 @@ class Hub:
                 logger.warning("could not leave the fan-out group; its membership expires on its own")
 
     async def _renew(self) -> None:
-        await self._layer.group_add(FANOUT_GROUP, self._inbox)
-        self._renewed_at = time.monotonic()
+        async with asyncio.timeout(max(1.0, settings.REALTIME_FANOUT_CHECK_SECONDS)):
+            await self._layer.group_add(FANOUT_GROUP, self._inbox)
 
-    async def _keep_membership(self) -> None:
+    async def _watch(self) -> None:
         while True:
-            await asyncio.sleep(GROUP_RENEW_SECONDS)
-            try:
-                await self._renew()
-            except Exception:
-                logger.exception("could not renew the fan-out group membership")
+            await asyncio.sleep(settings.REALTIME_FANOUT_CHECK_SECONDS)
+            await self.check()
+
+    async def check(self) -> None:
+        """Join the group again and decide whether this process delivers."""
+        try:
+            await self._renew()
+        except Exception as exc:
+            self._note_failure()
+            logger.warning("real-time fan-out check failed (%s); broadcasts may not reach this process", exc)
+        else:
+            receiving = time.monotonic() - self._receive_failed_at > 2 * RECEIVE_RETRY_SECONDS + 1
+            if receiving:
+                self._note_success()
+            else:
+                self._note_failure()
+        try:
+            self.connections_elsewhere = await presence_store().census(self.count_connections())
+        except Exception as exc:  # the app-wide limit then uses the last figure
+            if self._failing_since is None:  # during an outage the failed check has said it already
+                logger.warning("could not count the other processes' connections (%s)", exc)
+        failing_for = time.monotonic() - self._failing_since if self._failing_since is not None else 0.0
+        if self.delivering and failing_for >= settings.REALTIME_UNDELIVERABLE_SECONDS:
+            self.delivering = False
+            logger.error("real-time fan-out unreachable; closing this process's WebSockets (4200)")
+            if self.on_undeliverable is not None:
+                await self.on_undeliverable()
+
+    def _note_failure(self) -> None:
+        if self._failing_since is None:
+            self._failing_since = time.monotonic()
+
+    def _note_success(self) -> None:
+        if self._failing_since is not None:
+            logger.info("real-time fan-out reachable again after %.1f s", time.monotonic() - self._failing_since)
+        self._failing_since = None
+        self.delivering = True
 
     async def _listen(self, layer, inbox: str) -> None:
         while True:
             try:
                 message = await layer.receive(inbox)
-                await self.deliver(message)
             except asyncio.CancelledError:
                 raise
             except Exception:
-                logger.exception("real-time fan-out receive failed; retrying")
-                await asyncio.sleep(1)
+                self._receive_failed_at = time.monotonic()
+                self._note_failure()
+                logger.warning("real-time fan-out receive failed; retrying", exc_info=True)
+                await asyncio.sleep(RECEIVE_RETRY_SECONDS)
+                continue
+            try:
+                await self.deliver(message)
+            except Exception:
+                logger.exception("could not deliver a real-time message")
 
     async def deliver(self, message: dict) -> None:
         if "terminate_user" in message:
@@ -133,7 +188,8 @@ class Hub:
                 await consumer.base_send(reply)
 
     async def _terminate(self, user_id: str) -> None:
-        connections = {consumer for consumers in self.subscribers.values() for consumer in consumers}
+        registries = (*self.subscribers.values(), *self.quiet.values())
+        connections = {consumer for consumers in registries for consumer in consumers}
         for consumer in connections:
             if consumer.holds_user(user_id):
                 try:

@@ -30,6 +30,23 @@ def lease_seconds() -> float:
     return settings.REALTIME_PROCESS_LEASE_SECONDS
 
 
+def grace_seconds() -> float:
+    """A member whose last connection leaves stays listed this long (REALTIME_PRESENCE_GRACE_SECONDS,
+    as Pusher delays its vacate webhooks): a kiosk that reconnects meanwhile (to another process,
+    during a deploy's drain) was never gone, so the owner's list does not drop and come back.
+    0: gone at once."""
+    return settings.REALTIME_PRESENCE_GRACE_SECONDS
+
+
+async def announce_gone(channel: str, user_id: str) -> None:
+    """member_removed for a member whose grace ran out, to every process's listeners."""
+    from apps.realtime import protocol
+    from apps.realtime.broadcast import send
+    from apps.realtime.hub import fanout_message
+
+    await send(fanout_message([channel], protocol.MEMBER_REMOVED, {"user_id": user_id}))
+
+
 def heartbeat_seconds() -> float:
     """Leases are renewed, and expired ones swept, this often: a SIGKILLed process's members are
     gone from every list, with `member_removed` sent, at most lease + heartbeat after the kill."""
@@ -42,10 +59,17 @@ class MemoryPresence:
     def __init__(self):
         self._sockets: dict[str, dict[str, str]] = {}  # channel -> socket -> user
         self._members: dict[str, dict[str, object]] = {}  # channel -> user -> info
+        self._counts: dict[str, Counter[str]] = {}  # channel -> user -> its connections (a join is O(1))
+        self._leaving: dict[tuple[str, str], asyncio.TimerHandle] = {}  # (channel, user) in its grace
+        self._announcing: set[asyncio.Task] = set()  # member_removed sends under way
         self._subscriptions: Counter[str] = Counter()  # channel -> connections subscribed
 
     async def close(self) -> None:
         """Nothing to release: the state lives and dies with the process."""
+
+    async def census(self, here: int) -> int:
+        """The other processes' open connections: there are none."""
+        return 0
 
     async def subscribe(self, channel: str) -> None:
         self._subscriptions[channel] += 1
@@ -55,16 +79,22 @@ class MemoryPresence:
         if self._subscriptions[channel] <= 0:
             del self._subscriptions[channel]
 
-    async def join(self, channel: str, socket_id: str, user_id: str, user_info) -> Change:
+    async def join(self, channel: str, socket_id: str, user_id: str, user_info, *, quiet: bool = False) -> Change:
+        """A quiet member is told only about itself (no copy of the member list per join)."""
         sockets = self._sockets.setdefault(channel, {})
         members = self._members.setdefault(channel, {})
+        counts = self._counts.setdefault(channel, Counter())
+        seen = {user_id: user_info} if quiet else None
         if socket_id in sockets:
-            return Change(members=dict(members))
-        added = user_id not in sockets.values()
+            return Change(members=seen or dict(members))
         sockets[socket_id] = user_id
+        counts[user_id] += 1
         members[user_id] = user_info
         await self.subscribe(channel)
-        return Change(added=added, members=dict(members))
+        leaving = self._leaving.pop((channel, user_id), None)
+        if leaving is not None:  # back within its grace: it was never gone
+            leaving.cancel()
+        return Change(added=counts[user_id] == 1 and leaving is None, members=seen or dict(members))
 
     async def leave(self, channel: str, socket_id: str) -> Change:
         sockets = self._sockets.get(channel, {})
@@ -72,13 +102,31 @@ class MemoryPresence:
         if user_id is None:
             return Change()
         await self.unsubscribe(channel)
-        if user_id in sockets.values():
+        counts = self._counts[channel]
+        counts[user_id] -= 1
+        if counts[user_id] > 0:
             return Change()
+        del counts[user_id]
+        if grace_seconds() > 0:
+            loop = asyncio.get_running_loop()
+            self._leaving[(channel, user_id)] = loop.call_later(grace_seconds(), self._vacate, channel, user_id)
+            return Change()
+        self._drop_member(channel, user_id)
+        return Change(gone=[user_id])
+
+    def _vacate(self, channel: str, user_id: str) -> None:
+        self._leaving.pop((channel, user_id), None)
+        self._drop_member(channel, user_id)
+        task = asyncio.get_running_loop().create_task(announce_gone(channel, user_id))
+        self._announcing.add(task)
+        task.add_done_callback(self._announcing.discard)
+
+    def _drop_member(self, channel: str, user_id: str) -> None:
         self._members.get(channel, {}).pop(user_id, None)
-        if not sockets:
+        if not self._sockets.get(channel) and not self._members.get(channel):
             self._sockets.pop(channel, None)
             self._members.pop(channel, None)
-        return Change(gone=[user_id])
+            self._counts.pop(channel, None)
 
     # ------------------------------------------------------------------ reads (the HTTP API)
 

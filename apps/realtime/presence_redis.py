@@ -7,6 +7,8 @@ Keys, under `{CACHE_KEY_PREFIX}:rt`:
   ch:{channel}:sockets    hash  socket -> user id
   ch:{channel}:members    hash  user id -> user_info (JSON)
   ch:{channel}:counts     hash  user id -> connections of that user
+  connections             hash  process id -> its open WebSocket connections (the app-wide limit)
+  leaving                 zset  "{channel} {user}" -> grace deadline: a member with no connection left
 
 Each process renews its lease every heartbeat_seconds(). Every process also sweeps: a process
 whose lease has run out (it was SIGKILLed, or its host vanished) is reaped in one script that
@@ -27,13 +29,15 @@ from collections import Counter
 from apps.realtime import protocol
 from apps.realtime.broadcast import send
 from apps.realtime.hub import fanout_message
-from apps.realtime.presence import Change, heartbeat_seconds, lease_seconds
+from apps.realtime.presence import Change, grace_seconds, heartbeat_seconds, lease_seconds
 
 logger = logging.getLogger(__name__)
 
-# KEYS: sockets, members, counts, proc subs, proc presence (as in _channel_keys).
+# KEYS: sockets, members, counts, proc subs, proc presence (as in _channel_keys), leaving.
+# A user whose last connection leaves with a grace deadline stays in `members` and is noted in
+# `leaving` ("{channel} {user}" -> deadline); without one (a reaped process) it goes at once.
 _DROP = """
-local function drop(k_sockets, k_members, k_counts, k_subs, k_presence, sid, channel)
+local function drop(k_sockets, k_members, k_counts, k_subs, k_presence, sid, channel, k_leaving, deadline)
   local uid = redis.call('HGET', k_sockets, sid)
   if not uid then return false end
   redis.call('HDEL', k_sockets, sid)
@@ -41,6 +45,10 @@ local function drop(k_sockets, k_members, k_counts, k_subs, k_presence, sid, cha
   if redis.call('HINCRBY', k_subs, channel, -1) <= 0 then redis.call('HDEL', k_subs, channel) end
   if redis.call('HINCRBY', k_counts, uid, -1) <= 0 then
     redis.call('HDEL', k_counts, uid)
+    if deadline then
+      redis.call('ZADD', k_leaving, deadline, channel .. ' ' .. uid)
+      return false
+    end
     redis.call('HDEL', k_members, uid)
     return uid
   end
@@ -48,23 +56,30 @@ local function drop(k_sockets, k_members, k_counts, k_subs, k_presence, sid, cha
 end
 """
 
-# ARGV: socket, user, info, channel. Returns {added, members as a flat list}.
+# ARGV: socket, user, info, channel, quiet ("1": the member list is not read, O(1)).
+# Returns {added, members as a flat list (a quiet member: only itself)}.
 _JOIN = """
 local added = 0
 if redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2]) == 1 then
   redis.call('SADD', KEYS[5], ARGV[1] .. ' ' .. ARGV[4])
   redis.call('HINCRBY', KEYS[4], ARGV[4], 1)
-  if redis.call('HINCRBY', KEYS[3], ARGV[2], 1) == 1 then added = 1 end
+  if redis.call('HINCRBY', KEYS[3], ARGV[2], 1) == 1 then
+    -- back within its grace: it was never gone
+    if redis.call('ZREM', KEYS[6], ARGV[4] .. ' ' .. ARGV[2]) == 0 then added = 1 end
+  end
 end
 redis.call('HSET', KEYS[2], ARGV[2], ARGV[3])
+if ARGV[5] == '1' then return {added, {ARGV[2], ARGV[3]}} end
 return {added, redis.call('HGETALL', KEYS[2])}
 """
 
-# ARGV: socket, channel. Returns the user whose last connection this was, or nothing.
+# ARGV: socket, channel, grace deadline ("": none). Returns the user gone at once, or nothing.
 _LEAVE = (
     _DROP
     + """
-local uid = drop(KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], ARGV[1], ARGV[2])
+local deadline = false
+if ARGV[3] ~= '' then deadline = ARGV[3] end
+local uid = drop(KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], ARGV[1], ARGV[2], KEYS[6], deadline)
 if uid then return {uid} end
 return {}
 """
@@ -84,7 +99,7 @@ for _, entry in ipairs(redis.call('SMEMBERS', proc .. ':presence')) do
   local sid, channel = string.sub(entry, 1, space - 1), string.sub(entry, space + 1)
   local ch = ARGV[3] .. ':ch:' .. channel
   local uid = drop(ch .. ':sockets', ch .. ':members', ch .. ':counts',
-                   proc .. ':subs', proc .. ':presence', sid, channel)
+                   proc .. ':subs', proc .. ':presence', sid, channel, false, false)
   if uid then
     table.insert(gone, channel)
     table.insert(gone, uid)
@@ -103,6 +118,17 @@ if known then return 1 end
 return 0
 """
 
+# KEYS: leaving, members, counts. ARGV: "{channel} {user}", user, now. 1: the grace ran out and
+# the user did not come back (it is gone now; the caller announces it), 0: nothing to do.
+_VACATE = """
+local score = redis.call('ZSCORE', KEYS[1], ARGV[1])
+if (not score) or tonumber(score) > tonumber(ARGV[3]) then return 0 end
+redis.call('ZREM', KEYS[1], ARGV[1])
+if redis.call('HEXISTS', KEYS[3], ARGV[2]) == 1 then return 0 end
+redis.call('HDEL', KEYS[2], ARGV[2])
+return 1
+"""
+
 # KEYS: proc subs. ARGV: channel.
 _UNSUBSCRIBE = """
 if redis.call('HINCRBY', KEYS[1], ARGV[1], -1) <= 0 then redis.call('HDEL', KEYS[1], ARGV[1]) end
@@ -119,6 +145,10 @@ class RedisPresence:
         self._join, self._leave = self._redis.register_script(_JOIN), self._redis.register_script(_LEAVE)
         self._reap, self._beat = self._redis.register_script(_REAP), self._redis.register_script(_BEAT)
         self._unsubscribe = self._redis.register_script(_UNSUBSCRIBE)
+        self._vacate = self._redis.register_script(_VACATE)
+        self._leaving = f"{prefix}:leaving"
+        self._connections = f"{prefix}:connections"  # process id -> its open WebSocket connections
+        self._vacating: asyncio.Task | None = None
         self._prefix = prefix
         self.process_id = uuid.uuid4().hex
         self._procs = f"{prefix}:procs"
@@ -133,7 +163,7 @@ class RedisPresence:
 
     def _channel_keys(self, channel: str) -> list[str]:
         base = f"{self._prefix}:ch:{channel}"
-        return [f"{base}:sockets", f"{base}:members", f"{base}:counts", self._subs, self._presence]
+        return [f"{base}:sockets", f"{base}:members", f"{base}:counts", self._subs, self._presence, self._leaving]
 
     # ------------------------------------------------------------------ writes (the consumer)
 
@@ -145,6 +175,7 @@ class RedisPresence:
         await asyncio.shield(self._registered)
         if self._heartbeat is None:
             self._heartbeat = asyncio.get_running_loop().create_task(self._keep_lease())
+            self._vacating = asyncio.get_running_loop().create_task(self._vacate_when_due())
 
     async def _renew(self) -> bool:
         return bool(await self._beat(keys=[self._procs], args=[self.process_id, time.time() + lease_seconds()]))
@@ -168,13 +199,14 @@ class RedisPresence:
         except Exception:
             logger.warning("could not count an unsubscription from %s", channel, exc_info=True)
 
-    async def join(self, channel: str, socket_id: str, user_id: str, user_info) -> Change:
+    async def join(self, channel: str, socket_id: str, user_id: str, user_info, *, quiet: bool = False) -> Change:
         await self._ensure_registered()
         info = json.dumps(user_info)
         if (channel, socket_id) not in self._local_presence:
             self._local_subscriptions[channel] += 1
         self._local_presence[(channel, socket_id)] = (user_id, info)
-        added, flat = await self._join(keys=self._channel_keys(channel), args=[socket_id, user_id, info, channel])
+        args = [socket_id, user_id, info, channel, "1" if quiet else "0"]
+        added, flat = await self._join(keys=self._channel_keys(channel), args=args)
         members = {flat[i].decode(): json.loads(flat[i + 1]) for i in range(0, len(flat), 2)}
         return Change(added=bool(added), members=members)
 
@@ -183,16 +215,35 @@ class RedisPresence:
             self._local_subscriptions[channel] -= 1
             if self._local_subscriptions[channel] <= 0:
                 del self._local_subscriptions[channel]
-        gone = await self._leave(keys=self._channel_keys(channel), args=[socket_id, channel])
+        grace = grace_seconds()
+        deadline = repr(time.time() + grace) if grace > 0 else ""
+        gone = await self._leave(keys=self._channel_keys(channel), args=[socket_id, channel, deadline])
         return Change(gone=[uid.decode() for uid in gone])
+
+    async def census(self, here: int) -> int:
+        """Write this process's open connections (`here`) and read the other live processes'
+        (for the app-wide connection limit). One pipeline per fan-out check."""
+        await self._ensure_registered()
+        now = time.time()
+        async with self._redis.pipeline(transaction=False) as pipe:
+            pipe.hset(self._connections, self.process_id, here)
+            pipe.zrangebyscore(self._procs, f"({now}", "+inf")
+            pipe.hgetall(self._connections)
+            _, live, counts = await pipe.execute()
+        live_ids = {pid.decode() for pid in live} - {self.process_id}
+        stale = [pid for pid in counts if pid.decode() not in live_ids and pid.decode() != self.process_id]
+        if stale:
+            await self._redis.hdel(self._connections, *stale)
+        return sum(int(count) for pid, count in counts.items() if pid.decode() in live_ids)
 
     async def close(self) -> None:
         """Stop renewing the lease and close the Redis connections (the entries stay until this
         process's leave calls or the lease runs out)."""
-        if self._heartbeat is not None:
-            self._heartbeat.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._heartbeat
+        for task in (self._heartbeat, self._vacating):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
         await self._redis.aclose(close_connection_pool=True)
 
     # ------------------------------------------------------------------ the lease
@@ -214,7 +265,8 @@ class RedisPresence:
         these members left): write them again, announcing the members that come back."""
         logger.warning("this process's real-time lease was reaped while it lived; writing its entries again")
         for (channel, socket_id), (user_id, info) in list(self._local_presence.items()):
-            added, _ = await self._join(keys=self._channel_keys(channel), args=[socket_id, user_id, info, channel])
+            args = [socket_id, user_id, info, channel, "1"]
+            added, _ = await self._join(keys=self._channel_keys(channel), args=args)
             if added:
                 data = {"user_id": user_id, "user_info": json.loads(info)}
                 await send(fanout_message([channel], protocol.MEMBER_ADDED, data))
@@ -224,8 +276,30 @@ class RedisPresence:
                 pipe.hset(self._subs, mapping=dict(self._local_subscriptions))
             await pipe.execute()
 
+    async def _vacate_when_due(self) -> None:
+        while True:
+            await asyncio.sleep(min(1.0, max(0.1, grace_seconds() / 4)))
+            try:
+                await self.vacate_due()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                logger.warning("could not check the presence members in their grace; retrying", exc_info=True)
+
+    async def vacate_due(self) -> None:
+        """Members whose grace ran out without a new connection: gone now, announced once (the
+        script lets one process win each)."""
+        now = time.time()
+        for entry in await self._redis.zrangebyscore(self._leaving, "-inf", now, start=0, num=500):
+            channel, _, user_id = entry.decode().partition(" ")
+            base = f"{self._prefix}:ch:{channel}"
+            keys = [self._leaving, f"{base}:members", f"{base}:counts"]
+            if await self._vacate(keys=keys, args=[entry, user_id, now]):
+                await send(fanout_message([channel], protocol.MEMBER_REMOVED, {"user_id": user_id}))
+
     async def sweep(self) -> None:
         """Reap every process whose lease has run out and send its members' `member_removed`."""
+        await self.vacate_due()
         now = time.time()
         for pid in await self._redis.zrangebyscore(self._procs, "-inf", now):
             flat = await self._reap(keys=[self._procs], args=[pid, now, self._prefix])
@@ -264,12 +338,13 @@ class RedisPresence:
 
     async def user_ids(self, channel: str) -> list[str]:
         await self.sweep()
-        return [uid.decode() for uid in await self._redis.hkeys(f"{self._prefix}:ch:{channel}:counts")]
+        # `members`, not `counts`: a member in its grace has no connection but is still listed.
+        return [uid.decode() for uid in await self._redis.hkeys(f"{self._prefix}:ch:{channel}:members")]
 
     async def user_counts(self, channels: list[str]) -> dict[str, int]:
         await self.sweep()
         async with self._redis.pipeline(transaction=False) as pipe:
             for channel in channels:
-                pipe.hlen(f"{self._prefix}:ch:{channel}:counts")
+                pipe.hlen(f"{self._prefix}:ch:{channel}:members")
             counts = await pipe.execute()
         return dict(zip(channels, counts, strict=True))

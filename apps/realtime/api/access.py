@@ -5,7 +5,8 @@ beside it, which imports no domain app (docs/decisions.md "Domain events").
 
 - an agent: only `private-agent.{its id}`;
 - an owner panel user (panel_role, not an agent): only `presence-owner.{its owner}`;
-- a kiosk: `private-kiosk.{its id}` and, as a member {id, name, location}, `presence-owner.{its owner}`.
+- a kiosk: `private-kiosk.{its id}` and, as a quiet member {id, name, location}, `presence-owner.{its owner}`
+  (listed and announced to the panel; it sees no other member and hears nothing there).
 
 Presence member ids are strings and say what the member is (`kiosk.12`, `user.3`), so a kiosk and
 a user with the same primary key stay two members.
@@ -51,5 +52,11 @@ def channel_authorization(*, socket_id: str, channel: str, user: User | None = N
     if member is None:
         return {"auth": channel_auth(socket_id, channel)}
     user_id, user_info = member
-    channel_data = json.dumps({"user_id": user_id, "user_info": user_info}, separators=(",", ":"))
+    data = {"user_id": user_id, "user_info": user_info}
+    if kiosk is not None:
+        # A kiosk is on its owner's channel to be seen online, nothing more: a quiet member sees
+        # no other member (no panel users' names), hears nothing there and sends no client
+        # events there, and its join costs the same however many kiosks the owner has.
+        data["quiet"] = True
+    channel_data = json.dumps(data, separators=(",", ":"))
     return {"auth": channel_auth(socket_id, channel, channel_data), "channel_data": channel_data}
