@@ -109,6 +109,7 @@ export function createSession({ store, config, video, paymentForm, announce, onF
     else if (name === "PaymentFailed") refused(data.message);
     else if (name === "PaymentCancelled") leavePayment();
     else if (name === "PaymentSucceeded") thankYou(data.order_number, data.total_cents);
+    else if (name === "QueueUpdated") placeInLine(data.queue);
   }
 
   /** @param {StatusBody} body */
@@ -129,6 +130,11 @@ export function createSession({ store, config, video, paymentForm, announce, onF
       ended(body.end_reason);
     }
     updatePolling();
+  }
+
+  /** A new place in line (QueueUpdated): kept on the status body, which is still pending. @param {StatusBody["queue"]} queue */
+  function placeInLine(queue) {
+    store.set(({ status }) => ({ status: status && status.status === "pending" ? { ...status, queue } : status }));
   }
 
   /** @param {any} payment GET .../payment or PaymentRequested */
