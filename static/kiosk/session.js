@@ -58,6 +58,7 @@ export function createSession({ store, config, video, paymentForm, announce, onF
     store.set({ sessionId: started.session_id, status: null, pollUrl: started.poll_url });
     applyStatus(started);
     updatePolling();
+    if (!started.queue) refresh(); // the start's answer has no place in line: the status has
   }
 
   /** @param {string} sessionId */
