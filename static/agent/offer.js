@@ -19,12 +19,14 @@ export function offerSeconds(offer) {
 
 /**
  * Whole seconds left at `now` for an offer received at `receivedAt` (0 once lapsed), null
- * without an expiry. @param {Offer} offer @param {number} receivedAt @param {number} now
+ * without an expiry. Rounded down: `waiting_seconds` is whole seconds rounded down, so the
+ * server's "now" may be up to a second later than it says, and the card had better go a moment
+ * early than linger after the server withdrew it. @param {Offer} offer @param {number} receivedAt @param {number} now
  */
 export function secondsLeft(offer, receivedAt, now) {
   const total = offerSeconds(offer);
   if (total === null) return null;
-  return Math.max(0, Math.ceil(total - (now - receivedAt) / 1000));
+  return Math.max(0, Math.floor(total - (now - receivedAt) / 1000));
 }
 
 /** Whether an offer just received has already lapsed (a poll that raced the lapse). @param {Offer} offer */

@@ -18,9 +18,10 @@ test("the time left is the server's expiry less the server's now when it spoke, 
   assert.equal(offerSeconds(offer()), 15); // 20 s after creation, 5 s of which already waited
   const receivedAt = 1_000_000; // this clock: any value at all
   assert.equal(secondsLeft(offer(), receivedAt, receivedAt), 15);
-  assert.equal(secondsLeft(offer(), receivedAt, receivedAt + 4_200), 11); // counts down, rounded up
-  assert.equal(secondsLeft(offer(), receivedAt, receivedAt + 14_001), 1);
-  assert.equal(secondsLeft(offer(), receivedAt, receivedAt + 15_000), 0);
+  assert.equal(secondsLeft(offer(), receivedAt, receivedAt + 4_200), 10); // counts down, rounded down
+  assert.equal(secondsLeft(offer(), receivedAt, receivedAt + 13_999), 1);
+  assert.equal(secondsLeft(offer(), receivedAt, receivedAt + 14_001), 0); // lapsed
+  assert.equal(secondsLeft(offer({ created_at: "2026-11-22T19:02:23.600000Z" }), receivedAt, receivedAt), 15); // 15.4 s
   assert.equal(secondsLeft(offer(), receivedAt, receivedAt + 60_000), 0); // never below zero
 });
 
