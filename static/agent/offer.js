@@ -29,10 +29,10 @@ export function secondsLeft(offer, receivedAt, now) {
   return Math.max(0, Math.floor(total - (now - receivedAt) / 1000));
 }
 
-/** Whether an offer just received has already lapsed (a poll that raced the lapse). @param {Offer} offer */
+/** Whether an offer just received has (all but) lapsed: a poll that raced the lapse. @param {Offer} offer */
 export const lapsedOnArrival = (offer) => {
   const total = offerSeconds(offer);
-  return total !== null && total <= 0;
+  return total !== null && total < 1;
 };
 
 /** @param {number | null} left */

@@ -2,7 +2,8 @@
 the customer's language and the seconds left to answer. A Spanish customer rings only the
 Spanish-speaking agent until the any-language time, then the English-only agent too (its card
 names the language). A missed offer goes, on its own, to the next agent; two misses set the
-agent on break, the dashboard says why in words and offers the way back to available. Timings
+agent on break, the dashboard says why in words and offers the way back to available (told on
+the agent's channel, or, with the WebSocket refused, read from GET /api/user after the lapse). Timings
 are shortened through the ROUTING_* settings; the server runs its jobs in-process (TASK_MODE
 "thread"), so the embedded beat runs the routing tick that lapses offers and widens the waves."""
 
@@ -27,12 +28,19 @@ def start_session(server, kiosk, locale: str) -> str:
     return started.json()["session_id"]
 
 
-def signed_in_pages(server, open_dashboard, agents):
+def signed_in_pages(server, open_dashboard, agents, link="live"):
+    """A dashboard per agent, signed in and available, in that order (the first idles longest);
+    with link "polling" their WebSocket is refused, as by a proxy, and they poll."""
     pages = []
     for agent in agents:
         page = open_dashboard(server)
+        if link == "polling":
+            page.route_web_socket(re.compile(r"/app/"), lambda ws: ws.close())
+            page.reload()
         sign_in_and_go_available(page, agent)
-        expect(page.locator("#live-state")).to_have_attribute("data-state", "connected")
+        expect(page.locator("#live-state")).to_have_attribute(
+            "data-state", "connected" if link == "live" else "polling"
+        )
         pages.append(page)
     return pages
 
@@ -71,14 +79,15 @@ def test_a_spanish_customer_rings_only_the_spanish_agent_until_any_language_may_
         assert_no_console_errors(page)
 
 
-def test_a_missed_offer_moves_on_and_two_misses_set_the_agent_on_break(world, serve, open_dashboard):
+@pytest.mark.parametrize("link", ["live", "polling"])
+def test_a_missed_offer_moves_on_and_two_misses_set_the_agent_on_break(world, serve, open_dashboard, link):
     first = world.agents[0]
     second = factories.AgentFactory(owner=world.business.owner, name="Bo Agent", agent_status="offline")
     drive_through = factories.KioskFactory(business=world.business, name="Drive-through", location="")
     server = serve(
         TASK_MODE="thread", ROUTING_OFFER_SIZE="1", ROUTING_OFFER_SECONDS="5", ROUTING_MISSES_BEFORE_BREAK="2"
     )
-    first_page, second_page = signed_in_pages(server, open_dashboard, [first, second])  # first idles longest
+    first_page, second_page = signed_in_pages(server, open_dashboard, [first, second], link)
 
     session_id = start_session(server, world.kiosk, "en-US")
     missed = card(first_page, session_id)

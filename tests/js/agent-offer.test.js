@@ -31,6 +31,8 @@ test("an offer without an expiry has no countdown; one lapsed on arrival is know
   assert.equal(offerSeconds(offer({ offer_expires_at: "not a time" })), null);
   assert.equal(lapsedOnArrival(offer()), false);
   assert.equal(lapsedOnArrival(offer({ waiting_seconds: 20 })), true);
+  assert.equal(lapsedOnArrival(offer({ waiting_seconds: 19, created_at: "2026-11-22T19:02:24.500000Z" })), true); // 0.5 s: gone before drawn
+  assert.equal(lapsedOnArrival(offer({ waiting_seconds: 19 })), false); // 1 s left
   assert.equal(lapsedOnArrival(offer({ offer_expires_at: null })), false);
 });
 
