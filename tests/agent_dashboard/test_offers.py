@@ -3,7 +3,8 @@ the customer's language and the seconds left to answer. A Spanish customer rings
 Spanish-speaking agent until the any-language time, then the English-only agent too (its card
 names the language). A missed offer goes, on its own, to the next agent; two misses set the
 agent on break, the dashboard says why in words and offers the way back to available (told on
-the agent's channel, or, with the WebSocket refused, read from GET /api/user after the lapse). Timings
+the agent's channel, or, with the WebSocket refused, read from GET /api/user after the lapse).
+The Spanish customer picks Español on the kiosk app, which shows its place meanwhile. Timings
 are shortened through the ROUTING_* settings; the server runs its jobs in-process (TASK_MODE
 "thread"), so the embedded beat runs the routing tick that lapses offers and widens the waves."""
 
@@ -15,6 +16,9 @@ from playwright.sync_api import expect
 
 from tests import factories
 from tests.agent_dashboard.conftest import assert_no_console_errors, card, sign_in_and_go_available
+from tests.browser import new_page, screenshot_on_failure
+from tests.kiosk_app.conftest import as_paired
+from tests.kiosk_app.conftest import assert_no_console_errors as kiosk_console_errors
 
 pytestmark = pytest.mark.live
 
@@ -45,7 +49,27 @@ def signed_in_pages(server, open_dashboard, agents, link="live"):
     return pages
 
 
-def test_a_spanish_customer_rings_only_the_spanish_agent_until_any_language_may_answer(world, serve, open_dashboard):
+@pytest.fixture
+def open_kiosk(chromium, request):
+    """open_kiosk(server, kiosk) -> the kiosk app (/kiosk/) on a device paired as `kiosk`."""
+    contexts = []
+
+    def open_page(server, kiosk):
+        context, page = new_page(chromium, server.url, (1180, 820))
+        contexts.append((context, page))
+        as_paired(kiosk)(page)
+        page.goto("/kiosk/")
+        return page
+
+    yield open_page
+    for context, page in contexts:
+        screenshot_on_failure(request, page)
+        context.close()
+
+
+def test_a_spanish_customer_rings_only_the_spanish_agent_until_any_language_may_answer(
+    world, serve, open_dashboard, open_kiosk
+):
     english = world.agents[0]
     english.languages = ["en"]
     english.save(update_fields=["languages"])
@@ -55,11 +79,18 @@ def test_a_spanish_customer_rings_only_the_spanish_agent_until_any_language_may_
     server = serve(TASK_MODE="thread", ROUTING_OFFER_SECONDS="60", ROUTING_ANY_LANGUAGE_AFTER_SECONDS="6")
     english_page, spanish_page = signed_in_pages(server, open_dashboard, [english, spanish])
 
-    session_id = start_session(server, world.kiosk, "es-MX")
+    kiosk_page = open_kiosk(server, world.kiosk)
+    expect(kiosk_page.locator("body")).to_have_attribute("data-screen", "attract")
+    kiosk_page.click("button.language[data-locale='es-ES']")  # the customer picks Español
+    kiosk_page.click("#start")
+    expect(kiosk_page.locator("body")).to_have_attribute("data-screen", "waiting")
     started = time.monotonic()
-    offered = card(spanish_page, session_id)
-    expect(offered).to_be_visible()
-    expect(offered.locator(".language")).to_have_text("Spanish (es-MX)")
+    offered = spanish_page.locator("#incoming li")
+    expect(offered).to_have_count(1)
+    session_id = offered.get_attribute("data-session-id")
+    expect(offered.locator(".language")).to_have_text("Spanish (es-ES)")
+    expect(kiosk_page.locator("#waiting-place")).to_have_text("You are next · we cannot tell the wait yet")
+    expect(kiosk_page.locator("#waiting-agents")).to_have_text("2 team members are available.")
     expect(offered.locator(".offer-left")).to_have_text(re.compile(r"^\d+ s to answer$"))
     first = int(offered.locator(".offer-left").inner_text().split()[0])
     assert 50 <= first <= 60, first
@@ -71,12 +102,15 @@ def test_a_spanish_customer_rings_only_the_spanish_agent_until_any_language_may_
     late = card(english_page, session_id)
     expect(late).to_be_visible()  # the any-language time has come: the English-only agent too
     assert time.monotonic() - started >= 5.0
-    expect(late.locator(".language")).to_have_text("Spanish (es-MX)")
+    expect(late.locator(".language")).to_have_text("Spanish (es-ES)")
     late.locator("button.accept").click()
     expect(english_page.locator("#session-title")).to_have_text("Session with Front counter")
     expect(card(spanish_page, session_id)).to_have_count(0)  # taken: gone from the other dashboard
+    expect(kiosk_page.locator("body")).to_have_attribute("data-screen", "session")
+    expect(kiosk_page.locator("#agent-name")).to_have_text(english.name)
     for page in (english_page, spanish_page):
         assert_no_console_errors(page)
+    kiosk_console_errors(kiosk_page)
 
 
 @pytest.mark.parametrize("link", ["live", "polling"])
