@@ -4,6 +4,7 @@
 import { logFailure } from "../common/report.js";
 import { $$, announce, byId } from "../common/ui.js";
 import { del, get, onUnauthenticated, post, settled } from "./api.js";
+import { lapsedOnArrival, secondsLeft } from "./offer.js";
 import { addCard, mergeSnapshot, removeCard } from "./queue-state.js";
 import { IncomingFeed } from "./realtime.js";
 import { keepMuted, readMuted, Ring } from "./ring.js";
@@ -21,7 +22,17 @@ const ring = new Ring();
 const session = createSessionActions(store, { announce, onEnded: sessionEnded });
 /** @type {IncomingFeed | null} */
 let feed = null;
-window.setInterval(() => store.set({ now: Date.now() }), 1000); // the waiting times tick
+window.setInterval(tick, 1000);
+
+// The waiting times and the offers' time left tick; an offer whose time ran out goes at once (the
+// server withdraws it within a second or two, and may have set the agent on break for it).
+function tick() {
+  const now = Date.now();
+  store.set({ now });
+  const lapsed = store.get().queue.cards.filter((card) => secondsLeft(card.session, card.receivedAt, now) === 0);
+  lapsed.forEach((card) => dropCard(card.session.id, goneReason("lapsed")));
+  if (lapsed.length) window.setTimeout(refreshUser, 2000);
+}
 
 const alertText = (/** @type {string} */ text) => store.set({ alert: text });
 
@@ -83,17 +94,24 @@ function startFeed() {
     config,
     agentId: store.get().user.id,
     onSnapshot: (sessions, askedAt) => {
-      const { queue, added } = mergeSnapshot(store.get().queue, sessions, askedAt, Date.now());
+      const offered = sessions.filter((incoming) => !lapsedOnArrival(incoming));
+      const { queue, added } = mergeSnapshot(store.get().queue, offered, askedAt, Date.now());
       store.set({ queue });
       added.forEach(arrived);
     },
     onIncoming: (incoming) => {
+      if (lapsedOnArrival(incoming)) return;
       const before = store.get().queue;
       store.set({ queue: addCard(before, incoming, Date.now()) });
       if (store.get().queue !== before) arrived(incoming);
     },
     onGone: (id, why) => dropCard(id, goneReason(why)),
     onState: (live) => store.set({ live }),
+    onStatus: ({ status, status_reason, status_message }) => {
+      const user = store.get().user;
+      if (user) store.set({ user: { ...user, agent_status: status, status_reason, status_message } });
+      if (status_message) announce(status_message);
+    },
   });
   feed.start();
 }
@@ -127,16 +145,23 @@ async function refreshUser() {
   }
 }
 
-byId("agent-status").addEventListener("change", async (event) => {
-  const select = /** @type {HTMLSelectElement} */ (event.target);
+/** @param {string} status @param {string} label */
+async function setStatus(status, label) {
   try {
-    await post("/api/agent/status", { status: select.value });
-    announce(`Status: ${select.selectedOptions[0].textContent}.`);
+    await post("/api/agent/status", { status });
+    announce(`Status: ${label}.`);
   } catch (error) {
     alertText(`The status was not changed: ${error.message}`);
   }
   await refreshUser(); // show what the server says
+}
+
+byId("agent-status").addEventListener("change", (event) => {
+  const select = /** @type {HTMLSelectElement} */ (event.target);
+  return setStatus(select.value, select.selectedOptions[0].textContent);
 });
+
+const backToAvailable = () => setStatus("available", "Available");
 
 byId("mute").addEventListener("click", () => {
   const muted = !store.get().muted;
@@ -236,5 +261,5 @@ async function revoke(token) {
   loadTokens();
 }
 
-renderAgent(store, { accept, choose: session.choose, change: session.change, revoke }, announce);
+renderAgent(store, { accept, choose: session.choose, change: session.change, revoke, backToAvailable }, announce);
 boot();

@@ -5,13 +5,14 @@ import { get, readCookie } from "./api.js";
 import { logFailure } from "../common/report.js";
 
 export class IncomingFeed {
-  constructor({ config, agentId, onSnapshot, onIncoming, onGone, onState }) {
+  constructor({ config, agentId, onSnapshot, onIncoming, onGone, onState, onStatus }) {
     this.config = config;
     this.agentId = agentId;
     this.onSnapshot = onSnapshot;
     this.onIncoming = onIncoming;
     this.onGone = onGone;
     this.onState = onState;
+    this.onStatus = onStatus;
     this.live = false;
     this.pollTimer = null;
     this.pusher = null;
@@ -67,7 +68,8 @@ export class IncomingFeed {
     channel.bind("pusher:subscription_error", () => this.setLive(false, "unavailable"));
     channel.bind("SessionIncoming", (data) => this.onIncoming(data.session));
     channel.bind("SessionClaimed", (data) => this.onGone(data.session_id, "claimed"));
-    channel.bind("SessionWithdrawn", (data) => this.onGone(data.session_id, "withdrawn"));
+    channel.bind("SessionWithdrawn", (data) => this.onGone(data.session_id, data.reason || "withdrawn"));
+    channel.bind("AgentStatusChanged", (data) => this.onStatus(data));
   }
 
   // /broadcasting/auth is a mutating agent-API call: it needs the current XSRF cookie value.

@@ -6,7 +6,7 @@ import { createStore } from "../common/store.js";
 import { EMPTY_QUEUE } from "./queue-state.js";
 
 /**
- * @typedef {{id: string, name?: string, email: string, agent_status: string}} User
+ * @typedef {{id: string, name?: string, email: string, agent_status: string, languages?: string[], status_reason?: string, status_message?: string}} User
  * @typedef {{id: string, status: string, kiosk: {name: string, location?: string | null}, business: {name: string}, video_channel: string, duration_seconds?: number}} Session
  *
  * @typedef {object} AgentState

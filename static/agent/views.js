@@ -4,13 +4,14 @@ import { money } from "../common/format.js";
 import { watch } from "../common/store.js";
 import { $$, byId, el, showError } from "../common/ui.js";
 import { paymentView } from "./cart-state.js";
+import { languageWords, offerLeftWords, secondsLeft, statusNotice } from "./offer.js";
 import { duration, waitedSeconds } from "./queue-state.js";
 import { cartLocked } from "./state.js";
 import { liveLabel } from "./words.js";
 
 /**
  * @typedef {import("./state.js").AgentState} AgentState
- * @typedef {{accept(session: any): void, choose(item: any): void, change(index: number, change: object): void, revoke(token: any): void}} Actions
+ * @typedef {{accept(session: any): void, choose(item: any): void, change(index: number, change: object): void, revoke(token: any): void, backToAvailable(): void}} Actions
  */
 
 const BASE_TITLE = document.title;
@@ -22,6 +23,7 @@ export function renderAgent(store, actions, announce) {
   watch(store, (s) => s.started, (started) => (byId("app").hidden = !started));
   watch(store, (s) => s.locked, (locked) => (byId("app").inert = locked));
   watch(store, (s) => s.user, drawUser);
+  watch(store, (s) => statusNotice(s.user), (notice) => drawStatusNotice(notice, actions));
   watch(store, (s) => s.live, drawLive);
   watch(store, (s) => s.muted, drawMuted);
   watch(store, (s) => s.alert, (alert) => showError(byId("alert"), alert));
@@ -75,6 +77,14 @@ function drawUser(user) {
   status.dataset.status = user.agent_status;
 }
 
+/** Why the server set the status, with the way back to available. @param {string} notice @param {Actions} actions */
+function drawStatusNotice(notice, actions) {
+  const box = byId("status-notice");
+  box.hidden = !notice;
+  byId("status-notice-text").textContent = notice;
+  byId("back-available").onclick = () => actions.backToAvailable();
+}
+
 /** @param {string} live */
 function drawLive(live) {
   if (!live) return; // not started: the page's own "Connecting…"
@@ -122,7 +132,9 @@ function drawQueue(queue, now, cards, actions) {
       el("strong", { class: "kiosk-name", text: session.kiosk.name }),
       el("span", { class: "location", text: session.kiosk.location || "" }),
       el("span", { class: "business", text: session.business.name }),
+      el("span", { class: "language", text: languageWords(session.customer_locale) }),
       el("span", { class: "waiting", "aria-label": "waiting time" }),
+      el("span", { class: "offer-left", "aria-label": "time left to answer" }),
       el("button", { type: "button", class: "primary accept", text: "Accept", onclick: () => actions.accept(session) }),
     );
     cards.set(session.id, node);
@@ -135,7 +147,9 @@ function drawQueue(queue, now, cards, actions) {
 function drawWaiting(queue, now, cards) {
   for (const card of queue.cards) {
     const node = cards.get(card.session.id);
-    if (node) node.querySelector(".waiting").textContent = `waiting ${duration(waitedSeconds(card, now))}`;
+    if (!node) continue;
+    node.querySelector(".waiting").textContent = `waiting ${duration(waitedSeconds(card, now))}`;
+    node.querySelector(".offer-left").textContent = offerLeftWords(secondsLeft(card.session, card.receivedAt, now));
   }
   byId("queue-empty").hidden = queue.cards.length > 0;
   document.title = queue.cards.length ? `(${queue.cards.length}) Incoming · ${BASE_TITLE}` : BASE_TITLE;

@@ -47,5 +47,21 @@ export function acceptRefusal(error, kioskName) {
 /** The live link's label. @param {string} state "connected", else the socket's state */
 export const liveLabel = (state) => (state === "connected" ? "Live" : "Live updates unavailable: checking every 2 s");
 
-/** Why a queue card left. @param {"claimed" | string} why */
-export const goneReason = (why) => (why === "claimed" ? "taken by another agent" : "withdrawn by the kiosk");
+/**
+ * Why a queue card left ("" when the agent's own doing needs no words). @param {string} why
+ * "claimed", "lapsed" (the countdown ran out here) or SessionWithdrawn's reason
+ */
+export function goneReason(why) {
+  switch (why) {
+    case "claimed":
+      return "taken by another agent";
+    case "lapsed":
+    case "offer_expired":
+      return "the offer lapsed and went to the next agent";
+    case "agent_unavailable":
+    case "accepted_elsewhere":
+      return "";
+    default:
+      return "withdrawn by the kiosk";
+  }
+}

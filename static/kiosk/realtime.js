@@ -15,6 +15,7 @@ const SESSION_EVENTS = [
   "PaymentFailed",
   "PaymentCancelled",
   "PaymentSucceeded",
+  "QueueUpdated",
 ];
 
 export class KioskRealtime {

@@ -58,6 +58,7 @@ export function createSession({ store, config, video, paymentForm, announce, onF
     store.set({ sessionId: started.session_id, status: null, pollUrl: started.poll_url });
     applyStatus(started);
     updatePolling();
+    if (!started.queue) refresh(); // the start's answer has no place in line: the status has
   }
 
   /** @param {string} sessionId */
@@ -109,6 +110,7 @@ export function createSession({ store, config, video, paymentForm, announce, onF
     else if (name === "PaymentFailed") refused(data.message);
     else if (name === "PaymentCancelled") leavePayment();
     else if (name === "PaymentSucceeded") thankYou(data.order_number, data.total_cents);
+    else if (name === "QueueUpdated") placeInLine(data.queue);
   }
 
   /** @param {StatusBody} body */
@@ -129,6 +131,11 @@ export function createSession({ store, config, video, paymentForm, announce, onF
       ended(body.end_reason);
     }
     updatePolling();
+  }
+
+  /** A new place in line (QueueUpdated): kept on the status body, which is still pending. @param {StatusBody["queue"]} queue */
+  function placeInLine(queue) {
+    store.set(({ status }) => ({ status: status && status.status === "pending" ? { ...status, queue } : status }));
   }
 
   /** @param {any} payment GET .../payment or PaymentRequested */

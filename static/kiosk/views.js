@@ -5,7 +5,7 @@ import { money } from "../common/format.js";
 import { watch } from "../common/store.js";
 import { $$, byId, el, showError } from "../common/ui.js";
 import { cartView } from "./cart.js";
-import { connectionLost } from "./words.js";
+import { connectionLost, queueWords } from "./words.js";
 
 /** @typedef {import("./state.js").KioskState} KioskState */
 /** @typedef {import("../common/store.js").Store<KioskState>} KioskStore */
@@ -20,6 +20,7 @@ export function renderKiosk(store) {
   watch(store, (s) => s.locale, drawLocale);
   watch(store, (s) => s.attract, drawAttract);
   watch(store, (s) => s.status, drawAgent);
+  watch(store, (s) => (s.status && s.status.status === "pending" ? s.status.queue : null), drawPlaceInLine);
   watch(store, (s) => s.order, drawCart);
   watch(store, (s) => s.payment, drawPayment);
   watch(store, (s) => s.thanks, drawThanks);
@@ -84,6 +85,15 @@ function drawAgent(status) {
   const avatar = byId("agent-avatar", HTMLImageElement);
   avatar.hidden = !agent.avatar_url;
   if (agent.avatar_url) avatar.src = agent.avatar_url;
+}
+
+/** The place in line while waiting (nothing shown before the server says it). @param {KioskState["status"]["queue"]} queue */
+function drawPlaceInLine(queue) {
+  const { place, agents } = queueWords(queue);
+  byId("waiting-place").textContent = place;
+  byId("waiting-place").hidden = !place;
+  byId("waiting-agents").textContent = agents;
+  byId("waiting-agents").hidden = !agents;
 }
 
 /** @param {KioskState["order"]} order */

@@ -99,3 +99,34 @@ export const nextBackoff = (previous) => Math.min(previous ? previous * 2 : 2, 3
 
 /** @param {string | null | undefined} agentName */
 export const agentHere = (agentName) => `${agentName || "Someone"} is here to help you.`;
+
+/** @typedef {{position: number, estimated_wait_seconds: number | null, agents_available: number}} QueuePlace */
+
+/** About how long, in words: "less than a minute", "about 1 minute", "about 4 minutes". @param {number} seconds */
+export function aboutWait(seconds) {
+  if (seconds < 45) return "less than a minute";
+  const minutes = Math.max(1, Math.round(seconds / 60));
+  return `about ${minutes} minute${minutes === 1 ? "" : "s"}`;
+}
+
+/**
+ * The customer's place in line while waiting (the status body's `queue`, or QueueUpdated's):
+ * "You are number 2 · about 1 minute", the honest words when there is no estimate, and how many
+ * of the team are free. Empty lines when the server said nothing (no `queue`).
+ * @param {QueuePlace | null | undefined} queue
+ * @returns {{place: string, agents: string}}
+ */
+export function queueWords(queue) {
+  if (!queue) return { place: "", agents: "" };
+  const number = queue.position === 1 ? "You are next" : `You are number ${queue.position}`;
+  const wait =
+    queue.estimated_wait_seconds === null || queue.estimated_wait_seconds === undefined
+      ? "we cannot tell the wait yet"
+      : aboutWait(queue.estimated_wait_seconds);
+  const free = queue.agents_available;
+  const agents =
+    free === 0
+      ? "No one from our team is free right now. Please stay: you keep your place."
+      : `${free} team member${free === 1 ? " is" : "s are"} available.`;
+  return { place: `${number} · ${wait}`, agents };
+}

@@ -1,0 +1,155 @@
+"""Offers on the dashboard (issue 25 parts 1 and 2): the card is the agent's current offer, with
+the customer's language and the seconds left to answer. A Spanish customer rings only the
+Spanish-speaking agent until the any-language time, then the English-only agent too (its card
+names the language). A missed offer goes, on its own, to the next agent; two misses set the
+agent on break, the dashboard says why in words and offers the way back to available (told on
+the agent's channel, or, with the WebSocket refused, read from GET /api/user after the lapse).
+The Spanish customer picks Español on the kiosk app, which shows its place meanwhile. Timings
+are shortened through the ROUTING_* settings; the server runs its jobs in-process (TASK_MODE
+"thread"), so the embedded beat runs the routing tick that lapses offers and widens the waves."""
+
+import re
+import time
+
+import pytest
+from playwright.sync_api import expect
+
+from tests import factories
+from tests.agent_dashboard.conftest import assert_no_console_errors, card, sign_in_and_go_available
+from tests.browser import new_page, screenshot_on_failure
+from tests.kiosk_app.conftest import as_paired
+from tests.kiosk_app.conftest import assert_no_console_errors as kiosk_console_errors
+
+pytestmark = pytest.mark.live
+
+MISSED_TWO = "You missed 2 customers. Set yourself available when you are back."
+
+
+def start_session(server, kiosk, locale: str) -> str:
+    body = {"device_id": str(kiosk.device_id), "customer_locale": locale}
+    started = server.kiosk_call(kiosk, "POST", "/sessions/start", body)
+    assert started.status_code == 201, started.text
+    return started.json()["session_id"]
+
+
+def signed_in_pages(server, open_dashboard, agents, link="live"):
+    """A dashboard per agent, signed in and available, in that order (the first idles longest);
+    with link "polling" their WebSocket is refused, as by a proxy, and they poll."""
+    pages = []
+    for agent in agents:
+        page = open_dashboard(server)
+        if link == "polling":
+            page.route_web_socket(re.compile(r"/app/"), lambda ws: ws.close())
+            page.reload()
+        sign_in_and_go_available(page, agent)
+        expect(page.locator("#live-state")).to_have_attribute(
+            "data-state", "connected" if link == "live" else "polling"
+        )
+        pages.append(page)
+    return pages
+
+
+@pytest.fixture
+def open_kiosk(chromium, request):
+    """open_kiosk(server, kiosk) -> the kiosk app (/kiosk/) on a device paired as `kiosk`."""
+    contexts = []
+
+    def open_page(server, kiosk):
+        context, page = new_page(chromium, server.url, (1180, 820))
+        contexts.append((context, page))
+        as_paired(kiosk)(page)
+        page.goto("/kiosk/")
+        return page
+
+    yield open_page
+    for context, page in contexts:
+        screenshot_on_failure(request, page)
+        context.close()
+
+
+def test_a_spanish_customer_rings_only_the_spanish_agent_until_any_language_may_answer(
+    world, serve, open_dashboard, open_kiosk
+):
+    english = world.agents[0]
+    english.languages = ["en"]
+    english.save(update_fields=["languages"])
+    spanish = factories.AgentFactory(
+        owner=world.business.owner, name="Sol Agent", agent_status="offline", languages=["es"]
+    )
+    server = serve(TASK_MODE="thread", ROUTING_OFFER_SECONDS="60", ROUTING_ANY_LANGUAGE_AFTER_SECONDS="6")
+    english_page, spanish_page = signed_in_pages(server, open_dashboard, [english, spanish])
+
+    kiosk_page = open_kiosk(server, world.kiosk)
+    expect(kiosk_page.locator("body")).to_have_attribute("data-screen", "attract")
+    kiosk_page.click("button.language[data-locale='es-ES']")  # the customer picks Español
+    kiosk_page.click("#start")
+    expect(kiosk_page.locator("body")).to_have_attribute("data-screen", "waiting")
+    started = time.monotonic()
+    offered = spanish_page.locator("#incoming li")
+    expect(offered).to_have_count(1)
+    session_id = offered.get_attribute("data-session-id")
+    expect(offered.locator(".language")).to_have_text("Spanish (es-ES)")
+    expect(kiosk_page.locator("#waiting-place")).to_have_text("You are next · we cannot tell the wait yet")
+    expect(kiosk_page.locator("#waiting-agents")).to_have_text("2 team members are available.")
+    expect(offered.locator(".offer-left")).to_have_text(re.compile(r"^\d+ s to answer$"))
+    first = int(offered.locator(".offer-left").inner_text().split()[0])
+    assert 50 <= first <= 60, first
+    while time.monotonic() - started < 4.5:  # well before the any-language time: nothing here
+        expect(english_page.locator("#incoming li")).to_have_count(0)
+        time.sleep(0.5)
+    expect(offered.locator(".offer-left")).not_to_have_text(f"{first} s to answer")  # it counts down
+
+    late = card(english_page, session_id)
+    expect(late).to_be_visible()  # the any-language time has come: the English-only agent too
+    assert time.monotonic() - started >= 5.0
+    expect(late.locator(".language")).to_have_text("Spanish (es-ES)")
+    late.locator("button.accept").click()
+    expect(english_page.locator("#session-title")).to_have_text("Session with Front counter")
+    expect(card(spanish_page, session_id)).to_have_count(0)  # taken: gone from the other dashboard
+    expect(kiosk_page.locator("body")).to_have_attribute("data-screen", "session")
+    expect(kiosk_page.locator("#agent-name")).to_have_text(english.name)
+    for page in (english_page, spanish_page):
+        assert_no_console_errors(page)
+    kiosk_console_errors(kiosk_page)
+
+
+@pytest.mark.parametrize("link", ["live", "polling"])
+def test_a_missed_offer_moves_on_and_two_misses_set_the_agent_on_break(world, serve, open_dashboard, link):
+    first = world.agents[0]
+    second = factories.AgentFactory(owner=world.business.owner, name="Bo Agent", agent_status="offline")
+    drive_through = factories.KioskFactory(business=world.business, name="Drive-through", location="")
+    server = serve(
+        TASK_MODE="thread", ROUTING_OFFER_SIZE="1", ROUTING_OFFER_SECONDS="5", ROUTING_MISSES_BEFORE_BREAK="2"
+    )
+    first_page, second_page = signed_in_pages(server, open_dashboard, [first, second], link)
+
+    session_id = start_session(server, world.kiosk, "en-US")
+    missed = card(first_page, session_id)
+    expect(missed).to_be_visible()
+    expect(missed.locator(".offer-left")).to_have_text(re.compile(r"^[1-5] s to answer$"))
+    expect(card(second_page, session_id)).to_have_count(0)  # one agent at a time
+    expect(missed).to_have_count(0, timeout=8_000)  # not answered: the offer lapses
+    moved = card(second_page, session_id)
+    expect(moved).to_be_visible()  # and moves to the next agent
+    expect(first_page.locator("#status-notice")).to_be_hidden()  # one miss is not a break
+    moved.locator("button.accept").click()
+    expect(second_page.locator("#session-title")).to_have_text("Session with Front counter")
+
+    next_id = start_session(server, drive_through, "en-US")
+    expect(card(first_page, next_id)).to_be_visible()  # the only agent free
+    expect(card(first_page, next_id)).to_have_count(0, timeout=8_000)
+    notice = first_page.locator("#status-notice")
+    expect(notice).to_be_visible()
+    expect(first_page.locator("#status-notice-text")).to_have_text(MISSED_TWO)
+    expect(first_page.locator("#agent-status")).to_have_attribute("data-status", "break")
+    expect(first_page.locator("#incoming li")).to_have_count(0)  # on break: not offered
+
+    first_page.click("#back-available")
+    expect(first_page.locator("#agent-status")).to_have_attribute("data-status", "available")
+    expect(notice).to_be_hidden()
+    back = card(first_page, next_id)
+    expect(back).to_be_visible()  # offered the waiting customer at once
+    back.locator("button.accept").click()
+    expect(first_page.locator("#session-title")).to_have_text("Session with Drive-through")
+    for page in (first_page, second_page):
+        assert_no_console_errors(page)
