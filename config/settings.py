@@ -15,6 +15,7 @@ import ipaddress
 import os
 from datetime import timedelta
 from pathlib import Path
+from typing import TypedDict
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
@@ -555,8 +556,14 @@ PAYMENT_RECONCILE_EVERY_SECONDS = float(os.environ.get("PAYMENT_RECONCILE_EVERY_
 PAYMENT_RECONCILE_AFTER_SECONDS = int(os.environ.get("PAYMENT_RECONCILE_AFTER_SECONDS", "300"))
 PAYMENT_RECONCILE_WITHIN_HOURS = int(os.environ.get("PAYMENT_RECONCILE_WITHIN_HOURS", "48"))
 
+
 # Periodic work (Celery beat)
-CELERY_BEAT_SCHEDULE = {
+class BeatEntry(TypedDict):
+    task: str
+    schedule: float  # seconds (apps.core.jobs' embedded beat reads it as such)
+
+
+CELERY_BEAT_SCHEDULE: dict[str, BeatEntry] = {
     "billing-reconcile-payments": {"task": "billing.reconcile_payments", "schedule": PAYMENT_RECONCILE_EVERY_SECONDS},
     "webhooks-dispatch-due": {"task": "webhooks.dispatch_due", "schedule": 15.0},
     "webhooks-prune-attempts": {"task": "webhooks.prune_attempts", "schedule": 3600.0},

@@ -5,6 +5,7 @@ from typing import TYPE_CHECKING
 
 from django.conf import settings
 from rest_framework.exceptions import NotFound
+from rest_framework.request import Request
 from rest_framework.views import APIView
 
 from apps.api import kiosk_request
@@ -18,6 +19,31 @@ if TYPE_CHECKING:
     _MixinBase = APIView
 else:
     _MixinBase = object
+
+# What each surface's authentication and permission classes guarantee about its requests, for
+# the type checker (DRF types `user` and `auth` for any scheme): at runtime both are DRF's Request.
+if TYPE_CHECKING:
+    from apps.accounts.models import User
+    from apps.kiosks.models import Kiosk
+
+    class KioskRequest(Request):
+        """After DeviceAuthentication and IsKiosk: `auth` is the Kiosk."""
+
+        @property
+        def auth(self) -> Kiosk: ...
+        @auth.setter
+        def auth(self, value: Kiosk) -> None: ...
+
+    class AgentRequest(Request):
+        """After agent or token authentication and IsAgent or HasOwnerToken: `user` is the agent."""
+
+        @property
+        def user(self) -> User: ...
+        @user.setter
+        def user(self, value: User) -> None: ...
+
+else:
+    KioskRequest = AgentRequest = Request
 
 
 class MethodCheckedFirst(_MixinBase):

@@ -23,7 +23,7 @@ class _PaymentEvent(Event):
 class PaymentRequested(_PaymentEvent):
     """The agent sent the cart to payment: the kiosk gets what it needs to take the card."""
 
-    payment: Payment | None = None
+    payment: Payment
 
 
 @dataclass(frozen=True)
@@ -42,4 +42,4 @@ class PaymentCancelled(_PaymentEvent):
 class PaymentSucceeded(_PaymentEvent):
     """The processor confirmed the payment: the order is confirmed."""
 
-    order: Order | None = None
+    order: Order

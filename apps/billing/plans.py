@@ -2,9 +2,10 @@
 
 from django.db import transaction
 
+from apps.accounts.models import Owner
 from apps.billing.models import OwnerBilling, Plan
 
-RATE_CENTS_PER_MINUTE = {Plan.FREE: 60, Plan.PRO: 35}
+RATE_CENTS_PER_MINUTE: dict[str, int] = {Plan.FREE: 60, Plan.PRO: 35}
 
 
 def rate_for_owner(owner_id: int) -> int:
@@ -12,7 +13,7 @@ def rate_for_owner(owner_id: int) -> int:
     return RATE_CENTS_PER_MINUTE[plan]
 
 
-def plan_set(*, owner, plan: str) -> OwnerBilling:
+def plan_set(*, owner: Owner, plan: str) -> OwnerBilling:
     """Move an owner to `plan` (the super-admin's owner actions). Agent minutes are priced at the
     plan's rate from the next session on; nothing is cached."""
     if plan not in Plan.values:

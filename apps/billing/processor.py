@@ -11,6 +11,8 @@ row lock across a call (apps/billing/processor_calls.py).
 
 import functools
 import logging
+from collections.abc import Callable
+from typing import ParamSpec, TypedDict, TypeVar
 
 import stripe
 from django.conf import settings
@@ -63,7 +65,11 @@ def _lend_back_connection() -> None:
         connection.close()
 
 
-def call(operation, *args, **kwargs):
+_Params = ParamSpec("_Params")
+_Result = TypeVar("_Result")
+
+
+def call(operation: Callable[_Params, _Result], *args: _Params.args, **kwargs: _Params.kwargs) -> _Result:
     """Run a processor call. A refusal (4xx) is 502 PROCESSOR_ERROR with the processor's message;
     no answer in time, a refused connection, a 5xx or a 429 is 503 PROCESSOR_UNAVAILABLE."""
     _lend_back_connection()
@@ -89,7 +95,21 @@ def _unavailable() -> DomainError:
     )
 
 
-def intent_retrieve(*, intent_id: str, account_id: str) -> dict:
+class IntentError(TypedDict):
+    message: str | None
+
+
+class IntentState(TypedDict):
+    """A payment intent as intent_retrieve reads it (the processor's fields of that name)."""
+
+    id: str | None
+    status: str | None
+    amount: int | None
+    currency: str
+    last_payment_error: IntentError | None
+
+
+def intent_retrieve(*, intent_id: str, account_id: str) -> IntentState:
     """The payment intent as the processor holds it now: id, status, amount, currency and the
     last card error. The demo processor is this project (apps/demo_processor), so its intents are
     read in-process, with the function its HTTP API answers with: a check made while the demo

@@ -9,8 +9,9 @@ If the call (or step 3) fails, the reservation is deleted and nothing else was w
 session and order are exactly as before, and the retry sends the same idempotency key.
 """
 
+from collections.abc import Iterator
 from contextlib import contextmanager
-from datetime import timedelta
+from datetime import datetime, timedelta
 from math import ceil
 
 from django.db import IntegrityError, transaction
@@ -47,7 +48,7 @@ def finish(reservation: ProcessorCall) -> None:
 
 
 @contextmanager
-def released_on_failure(reservation: ProcessorCall):
+def released_on_failure(reservation: ProcessorCall) -> Iterator[None]:
     """Steps 2 and 3: if the call or the recording fails, delete the reservation (only ours: a
     reservation that expired and was replaced belongs to the newer attempt) and re-raise."""
     try:
@@ -57,7 +58,7 @@ def released_on_failure(reservation: ProcessorCall):
         raise
 
 
-def _in_progress(current: ProcessorCall | None, now) -> DomainError:
+def _in_progress(current: ProcessorCall | None, now: datetime) -> DomainError:
     wait = 1 if current is None else max(1, ceil((current.expires_at - now).total_seconds()))
     what = "another payment change" if current is None else current.action.replace("_", " ")
     return DomainError(

@@ -106,7 +106,7 @@ STATUS_BY_CODE: dict[ErrorCode, int] = {
 class DomainError(Exception):
     """A refusal the client can act on: rendered as {error: {code, message, ...}}."""
 
-    def __init__(self, code: ErrorCode, message: str, *, details: Any = None, headers: dict | None = None):
+    def __init__(self, code: ErrorCode, message: str, *, details: Any = None, headers: dict[str, str] | None = None):
         super().__init__(message)
         self.code = code
         self.message = message

@@ -17,7 +17,7 @@ core imports no other app: the registry is found through settings.EVENT_SUBSCRIB
 
 from collections.abc import Callable, Mapping, Sequence
 from functools import cache
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar, cast
 
 from django.conf import settings
 from django.db import transaction
@@ -45,9 +45,14 @@ class Event:
     """Base of every domain event. Subclasses are frozen dataclasses with an `owner_id`."""
 
     webhook_name: ClassVar[str | None] = None  # None: no webhook (kiosk- or agent-only)
-    owner_id: int
 
-    def webhook_payload(self) -> dict:
+    if TYPE_CHECKING:
+        # Read-only to users of an event: a subclass has it as a frozen field or a property. Only
+        # declared for mypy: a real property here would block the dataclass fields' assignment.
+        @property
+        def owner_id(self) -> int: ...
+
+    def webhook_payload(self) -> Mapping[str, object]:
         """The webhook's `data` (docs/webhooks.md); only events with a webhook name have one."""
         raise NotImplementedError(f"{type(self).__name__} has no webhook")
 
@@ -59,7 +64,8 @@ Subscriber = Callable[[Event, DomainEvent | None], None]
 @cache
 def subscribers() -> Mapping[type[Event], Sequence[Subscriber]]:
     """The registry named by settings.EVENT_SUBSCRIBERS, read once."""
-    return import_string(settings.EVENT_SUBSCRIBERS)
+    registry = import_string(settings.EVENT_SUBSCRIBERS)  # Any: import_string is untyped
+    return cast(Mapping[type[Event], Sequence[Subscriber]], registry)
 
 
 def emit(event: Event) -> DomainEvent | None:

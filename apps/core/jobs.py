@@ -8,18 +8,23 @@ embedded mode needs no worker and requests do not wait. "sync": run in the calle
 import logging
 import threading
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.db import close_old_connections, transaction
 
+if TYPE_CHECKING:
+    from celery import Task  # untyped: Any to the checker, named for the reader
+
 logger = logging.getLogger(__name__)
 _pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="jobs")
 _beat_stop: threading.Event | None = None  # set to stop the embedded beat
-_stop_hooks: list = []  # apps' own background threads, stopped with the jobs (on_stop)
+_stop_hooks: list[Callable[[], None]] = []  # apps' own background threads, stopped with the jobs (on_stop)
 
 
-def _run_in_thread(task, args, kwargs) -> None:
+def _run_in_thread(task: "Task", args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
     try:
         task.apply(args=args, kwargs=kwargs, throw=True)
     except Exception:
@@ -28,7 +33,7 @@ def _run_in_thread(task, args, kwargs) -> None:
         close_old_connections()
 
 
-def _publish(task, **options) -> None:
+def _publish(task: "Task", **options: Any) -> None:
     """Queue on the broker, or log and move on when it is unreachable: every job queued here
     is also found by a periodic sweep (the webhook outbox), so a lost publish only delays it."""
     try:
@@ -37,7 +42,7 @@ def _publish(task, **options) -> None:
         logger.warning("could not queue %s (%s); the periodic sweep will pick it up", task.name, exc)
 
 
-def enqueue(task, *args, **kwargs) -> None:
+def enqueue(task: "Task", *args: Any, **kwargs: Any) -> None:
     """Dispatch now, in the configured mode (use enqueue_on_commit inside a transaction)."""
     mode = settings.TASK_MODE
     if mode == "celery":
@@ -48,11 +53,11 @@ def enqueue(task, *args, **kwargs) -> None:
         task.apply(args=args, kwargs=kwargs, throw=True)
 
 
-def enqueue_on_commit(task, *args, **kwargs) -> None:
+def enqueue_on_commit(task: "Task", *args: Any, **kwargs: Any) -> None:
     transaction.on_commit(lambda: enqueue(task, *args, **kwargs))
 
 
-def enqueue_later(task, delay_seconds: float, *args) -> None:
+def enqueue_later(task: "Task", delay_seconds: float, *args: Any) -> None:
     """Run `task` in about `delay_seconds` (retries). In "sync" mode nothing is scheduled: the
     periodic sweep (or a test calling it) picks the work up when it is due."""
     mode = settings.TASK_MODE
@@ -64,14 +69,14 @@ def enqueue_later(task, delay_seconds: float, *args) -> None:
         timer.start()
 
 
-def _submit(task, args, kwargs) -> None:
+def _submit(task: "Task", args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
     try:
         _pool.submit(_run_in_thread, task, args, kwargs)
     except RuntimeError:  # the pool was shut down: the process is stopping
         logger.info("not running %s: shutting down (the periodic sweep picks its work up)", task.name)
 
 
-def on_stop(hook) -> None:
+def on_stop(hook: Callable[[], None]) -> None:
     """Call `hook()` when background work stops: an app registers its own threads here (the
     webhook watchdog, from apps/webhooks/apps.py), so this module imports no app."""
     if hook not in _stop_hooks:
@@ -96,14 +101,16 @@ def start_embedded_beat() -> threading.Event | None:
     """The embedded mode has no Celery beat: run CELERY_BEAT_SCHEDULE on a daemon thread of the
     web process instead (the sweeps are idempotent, so a second web process would be harmless).
     Returns an event that stops the loop when set (so does stop_background_work)."""
+    global _beat_stop
     if settings.TASK_MODE != "thread" or getattr(start_embedded_beat, "started", False):
         return None
-    start_embedded_beat.started = True
+    # Once per process, kept as an attribute of this function (tests reset it); set through
+    # __dict__, which is typed, as a function's own attributes are not.
+    start_embedded_beat.__dict__["started"] = True
     from config.celery import app
 
     app.loader.import_default_modules()  # register every app's tasks.py, as a worker would
     schedule = {entry["task"]: float(entry["schedule"]) for entry in settings.CELERY_BEAT_SCHEDULE.values()}
-    global _beat_stop
     stop = _beat_stop = threading.Event()
 
     def loop() -> None:

@@ -2,10 +2,21 @@
 project's /demo-processor/, a card number form) or `live` (the processor's browser library with
 the publishable key on the owner's connected account)."""
 
+from typing import Literal, TypedDict
+
 from django.conf import settings
 from django.urls import reverse
 
 NOTICE = "Demo payments: no money moves."
+
+
+class KioskProcessor(TypedDict):
+    """How the kiosk app pays (apps.billing.api.kiosk.KioskProcessorOut documents it)."""
+
+    mode: Literal["live", "demo"]
+    publishable_key: str
+    confirm_url: str | None
+    notice: str | None
 
 
 def active() -> bool:
@@ -13,7 +24,7 @@ def active() -> bool:
     return settings.DEMO_PROCESSOR and settings.PROCESSOR_API_BASE.rstrip("/").endswith(settings.DEMO_PROCESSOR_PATH)
 
 
-def kiosk_processor(intent_id: str) -> dict:
+def kiosk_processor(intent_id: str) -> KioskProcessor:
     """`processor` in GET /api/public/sessions/{id}/payment and in PaymentRequested."""
     if not active():
         return {

@@ -6,10 +6,20 @@ whole cart in one go: 422 VALIDATION_ERROR, details {"lines": {"<index>": ["reas
 
 from collections import Counter
 from dataclasses import dataclass
+from typing import TypedDict
 
 from apps.core.errors import DomainError, ErrorCode
 from apps.menu import selectors as menu_selectors
 from apps.menu.models import MenuItem, ModifierOption
+
+
+class CartLineIn(TypedDict):
+    """A requested line as POST /api/orders validated it (apps.orders.api.agent.OrderLineIn)."""
+
+    menu_item_id: str
+    quantity: int
+    modifier_option_ids: list[str]
+    notes: str
 
 
 @dataclass(frozen=True)
@@ -53,7 +63,7 @@ def _check_options(item: MenuItem, option_ids: list[str]) -> tuple[list[Modifier
     return chosen, problems
 
 
-def price_cart(*, business_id: int, lines: list[dict]) -> list[PricedLine]:
+def price_cart(*, business_id: int, lines: list[CartLineIn]) -> list[PricedLine]:
     """Validate request lines ({menu_item_id, quantity, modifier_option_ids, notes})."""
     wanted_ids = {item_id for line in lines if (item_id := _item_id(line["menu_item_id"])) is not None}
     items = menu_selectors.items_for_order(business_id=business_id, item_ids=wanted_ids)
@@ -66,7 +76,8 @@ def price_cart(*, business_id: int, lines: list[dict]) -> list[PricedLine]:
     priced: list[PricedLine] = []
     errors: dict[str, list[str]] = {}
     for index, line in enumerate(lines):
-        item = items.get(_item_id(line["menu_item_id"]))
+        item_id = _item_id(line["menu_item_id"])
+        item = items.get(item_id) if item_id is not None else None
         if item is None:
             errors[str(index)] = [f"Menu item {line['menu_item_id']} is not on this menu."]
             continue

@@ -38,7 +38,7 @@ class OrderStatusChanged(_OrderEvent):
     previous: str = ""
     webhook_name = "order.status_changed"
 
-    def webhook_payload(self) -> dict:
+    def webhook_payload(self) -> webhook_payloads.OrderStatusChangedPayload:
         return webhook_payloads.order_status_changed(self.order, self.previous)
 
 
@@ -50,7 +50,7 @@ class PaymentCaptured(_OrderEvent):
     amount_cents: int = 0
     webhook_name = "payment.captured"
 
-    def webhook_payload(self) -> dict:
+    def webhook_payload(self) -> webhook_payloads.PaymentCapturedPayload:
         return webhook_payloads.payment_captured(self.order, intent_id=self.intent_id, amount_cents=self.amount_cents)
 
 
@@ -60,5 +60,5 @@ class OrderCreated(_OrderEvent):
 
     webhook_name = "order.created"
 
-    def webhook_payload(self) -> dict:
+    def webhook_payload(self) -> webhook_payloads.OrderCreatedPayload:
         return webhook_payloads.order_created(self.order)

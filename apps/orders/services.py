@@ -32,7 +32,7 @@ def _ensure_cart_editable(session: Session, agent: User) -> None:
         raise DomainError(ErrorCode.SESSION_ALREADY_ENDED, "This session has ended; its cart is closed.")
 
 
-def cart_replace(*, agent: User, session_public_id: str, lines: list[dict]) -> tuple[Session, Order]:
+def cart_replace(*, agent: User, session_public_id: str, lines: list[cart.CartLineIn]) -> tuple[Session, Order]:
     """Replace the session's whole cart. The session row lock serialises concurrent posts, so
     one cart never mixes lines of two requests."""
     with transaction.atomic():

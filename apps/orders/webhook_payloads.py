@@ -1,6 +1,7 @@
 """Webhook payloads of the order and payment events (spec 6.1; docs/webhooks.md)."""
 
 from decimal import Decimal
+from typing import TypedDict
 
 from django.utils import timezone
 
@@ -17,7 +18,44 @@ def major_units(amount_cents: int, currency: str) -> float:
     return float(Decimal(amount_cents) / 100)
 
 
-def order_created(order: Order) -> dict:
+class OrderCreatedItem(TypedDict):
+    name: str
+    quantity: int
+    options: list[str]
+
+
+class OrderCreatedPayload(TypedDict):
+    order_id: int
+    order_number: str
+    total: float
+    currency: str
+    items_count: int
+    items: list[OrderCreatedItem]
+    agent_name: str
+    kiosk_name: str
+    status: str
+    created_at: int
+
+
+class OrderStatusChangedPayload(TypedDict):
+    order_id: int
+    order_number: str
+    previous_status: str
+    status: str
+    changed_at: str
+
+
+class PaymentCapturedPayload(TypedDict):
+    order_id: int
+    order_number: str
+    payment_intent_id: str
+    amount_cents: int
+    amount: float
+    currency: str
+    captured_at: str
+
+
+def order_created(order: Order) -> OrderCreatedPayload:
     lines = list(order.lines.all())
     session = order.session
     return {
@@ -37,7 +75,7 @@ def order_created(order: Order) -> dict:
     }
 
 
-def order_status_changed(order: Order, previous: str) -> dict:
+def order_status_changed(order: Order, previous: str) -> OrderStatusChangedPayload:
     return {
         "order_id": order.pk,
         "order_number": order.number,
@@ -47,7 +85,7 @@ def order_status_changed(order: Order, previous: str) -> dict:
     }
 
 
-def payment_captured(order: Order, *, intent_id: str, amount_cents: int) -> dict:
+def payment_captured(order: Order, *, intent_id: str, amount_cents: int) -> PaymentCapturedPayload:
     return {
         "order_id": order.pk,
         "order_number": order.number,

@@ -23,7 +23,7 @@ class SessionStarted(_SessionEvent):
 
     webhook_name = "session.started"
 
-    def webhook_payload(self) -> dict:
+    def webhook_payload(self) -> webhook_payloads.SessionStartedPayload:
         return webhook_payloads.session_started(self.session)
 
 
@@ -34,7 +34,7 @@ class SessionAccepted(_SessionEvent):
     webhook_name = "session.accepted"
     offered_agent_ids: tuple[int, ...] = ()  # the other agents whose offer it withdrew
 
-    def webhook_payload(self) -> dict:
+    def webhook_payload(self) -> webhook_payloads.SessionAcceptedPayload:
         return webhook_payloads.session_accepted(self.session)
 
 
@@ -46,7 +46,7 @@ class SessionEnded(_SessionEvent):
     offered_agent_ids: tuple[int, ...] = ()  # agents whose live offer of it it withdrew
     webhook_name = "session.ended"
 
-    def webhook_payload(self) -> dict:
+    def webhook_payload(self) -> webhook_payloads.SessionEndedPayload:
         return webhook_payloads.session_ended(self.session)
 
 

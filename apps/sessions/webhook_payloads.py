@@ -1,5 +1,7 @@
 """Webhook payloads of the session events (spec 6.1; shapes documented in docs/webhooks.md)."""
 
+from typing import TypedDict
+
 from django.utils import timezone
 
 from apps.core.timefmt import iso_z
@@ -7,7 +9,37 @@ from apps.sessions.models import Session
 from apps.sessions.pricing import cents_to_dollars, session_cost_cents
 
 
-def _base(session: Session) -> dict:
+class SessionPayload(TypedDict):
+    session_id: int
+    session_public_id: str
+    kiosk_id: int
+    business_id: int
+
+
+class SessionStartedPayload(SessionPayload):
+    kiosk_name: str
+    customer_locale: str
+    created_at: str
+
+
+class SessionAcceptedPayload(SessionPayload):
+    agent_id: int | None
+    agent_name: str | None
+    accepted_at: str | None
+    waiting_seconds: int
+
+
+class SessionEndedPayload(SessionPayload):
+    agent_id: int | None
+    status: str
+    reason: str
+    duration_seconds: int | None
+    cost_cents: int
+    cost_dollars: str
+    ended_at: str | None
+
+
+def _base(session: Session) -> SessionPayload:
     return {
         "session_id": session.pk,
         "session_public_id": session.public_id,
@@ -16,7 +48,7 @@ def _base(session: Session) -> dict:
     }
 
 
-def session_started(session: Session) -> dict:
+def session_started(session: Session) -> SessionStartedPayload:
     return {
         **_base(session),
         "kiosk_name": session.kiosk.name,
@@ -25,7 +57,7 @@ def session_started(session: Session) -> dict:
     }
 
 
-def session_accepted(session: Session) -> dict:
+def session_accepted(session: Session) -> SessionAcceptedPayload:
     waited = (session.accepted_at or timezone.now()) - session.created_at
     return {
         **_base(session),
@@ -36,7 +68,7 @@ def session_accepted(session: Session) -> dict:
     }
 
 
-def session_ended(session: Session) -> dict:
+def session_ended(session: Session) -> SessionEndedPayload:
     cost_cents = session_cost_cents(session)
     return {
         **_base(session),

@@ -4,17 +4,19 @@ from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers
 from rest_framework.response import Response
 
-from apps.api.views import AgentAPIView
+from apps.api.views import AgentAPIView, AgentRequest
+from apps.billing.models import Payment
 from apps.billing.services import payments
+from apps.sessions.models import Session
 
 
-class PaymentOut(serializers.Serializer):
+class PaymentOut(serializers.Serializer[Payment]):
     status = serializers.CharField()
     amount_cents = serializers.IntegerField()
     currency = serializers.CharField()
 
 
-class SessionBrief(serializers.Serializer):
+class SessionBrief(serializers.Serializer[Session]):
     id = serializers.CharField(source="public_id")
     status = serializers.CharField()
 
@@ -25,7 +27,7 @@ class SendToPaymentView(AgentAPIView):
         responses={200: inline_serializer("SendToPaymentOut", {"session": SessionBrief(), "payment": PaymentOut()})},
         summary="Send the cart to payment: the kiosk receives the client secret (PaymentRequested)",
     )
-    def post(self, request, public_id: str):
+    def post(self, request: AgentRequest, public_id: str) -> Response:
         session, payment = payments.payment_request(public_id=public_id, agent=request.user)
         return Response({"session": SessionBrief(session).data, "payment": PaymentOut(payment).data})
 
@@ -36,6 +38,6 @@ class CancelPaymentView(AgentAPIView):
         responses={200: inline_serializer("CancelPaymentOut", {"session": SessionBrief()})},
         summary="Cancel the payment and return to the cart",
     )
-    def post(self, request, public_id: str):
+    def post(self, request: AgentRequest, public_id: str) -> Response:
         session = payments.payment_cancel(public_id=public_id, agent=request.user)
         return Response({"session": SessionBrief(session).data})

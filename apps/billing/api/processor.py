@@ -14,7 +14,7 @@ import time
 import stripe
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
-from django.http import JsonResponse
+from django.http import HttpRequest, JsonResponse
 from django.views.decorators.csrf import csrf_exempt
 
 from apps.api import parsers
@@ -25,7 +25,7 @@ from apps.core.errors import STATUS_BY_CODE, DomainError, ErrorCode
 log = logging.getLogger(__name__)
 
 
-def _error(status: int, code: str, message: str, headers: dict | None = None) -> JsonResponse:
+def _error(status: int, code: str, message: str, headers: dict[str, str] | None = None) -> JsonResponse:
     return JsonResponse({"error": {"code": str(code), "message": message}}, status=status, headers=headers)
 
 
@@ -42,7 +42,7 @@ def _signed_in_the_future(header: str) -> bool:
     return not stamps or stamps[0] > time.time() + settings.PROCESSOR_WEBHOOK_FUTURE_TOLERANCE
 
 
-def _receive(request, secret: str, endpoint: str) -> JsonResponse:
+def _receive(request: HttpRequest, secret: str, endpoint: str) -> JsonResponse:
     if request.method != "POST":
         return _error(405, ErrorCode.METHOD_NOT_ALLOWED, f'Method "{request.method}" not allowed.', {"Allow": "POST"})
     if not secret:
@@ -55,7 +55,7 @@ def _receive(request, secret: str, endpoint: str) -> JsonResponse:
     except UnicodeDecodeError:
         return _malformed("The body is not UTF-8 text.")
     # The processor sends Stripe-Signature; the spec renders it Processor-Signature: accept both.
-    signature = request.headers.get("Stripe-Signature") or request.headers.get("Processor-Signature")
+    signature = request.headers.get("Stripe-Signature") or request.headers.get("Processor-Signature") or ""
     try:
         stripe.WebhookSignature.verify_header(payload, signature, secret, stripe.Webhook.DEFAULT_TOLERANCE)
     except stripe.SignatureVerificationError:
@@ -80,10 +80,10 @@ def _receive(request, secret: str, endpoint: str) -> JsonResponse:
 
 
 @csrf_exempt
-def platform_webhook(request):
+def platform_webhook(request: HttpRequest) -> JsonResponse:
     return _receive(request, settings.PROCESSOR_WEBHOOK_SECRET, "platform")
 
 
 @csrf_exempt
-def connect_webhook(request):
+def connect_webhook(request: HttpRequest) -> JsonResponse:
     return _receive(request, settings.PROCESSOR_CONNECT_WEBHOOK_SECRET, "connect")

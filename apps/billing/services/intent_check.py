@@ -4,9 +4,8 @@ reconciliation sweep confirm an order only for a matching intent that the proces
 has succeeded (issue 24: a signed event with another amount once confirmed a 978-cent order for
 1 cent)."""
 
-from typing import Any
-
 from apps.billing.models import Payment
+from apps.billing.processor import IntentState
 
 
 def mismatch(payment: Payment, *, account: str | None, amount: object, currency: object) -> str:
@@ -20,7 +19,7 @@ def mismatch(payment: Payment, *, account: str | None, amount: object, currency:
     return ""
 
 
-def not_succeeded(payment: Payment, intent: dict[str, Any]) -> str:
+def not_succeeded(payment: Payment, intent: IntentState) -> str:
     """Why the processor's own record (processor.intent_retrieve) does not confirm the payment
     ("" when it does)."""
     if intent["status"] != "succeeded":

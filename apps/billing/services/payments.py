@@ -64,7 +64,8 @@ def payment_request(*, public_id: str, agent: User) -> tuple[Session, Payment]:
             params={
                 "amount": amount,
                 "currency": currency.lower(),
-                "payment_method_types": ["card"],
+                # The API takes it; the library's PaymentIntentCreateParams no longer lists it.
+                "payment_method_types": ["card"],  # type: ignore[typeddict-unknown-key]
                 "description": f"Order {order.number}",
                 "metadata": {"order_id": str(order.pk), "session_id": session.public_id},
             },
@@ -81,15 +82,18 @@ def payment_request(*, public_id: str, agent: User) -> tuple[Session, Payment]:
                 raise DomainError(
                     ErrorCode.INVALID_STATE, "The cart changed while the payment was being set up: send it again."
                 )
-            payment = Payment.objects.create(
+            payment = Payment(
                 order=order,
                 account_id=account_id,
                 intent_id=intent.id,
-                client_secret=intent.client_secret,
                 amount_cents=amount,
                 currency=currency,
                 status=PaymentStatus.REQUIRES_PAYMENT_METHOD,
             )
+            if intent.client_secret is None:  # the processor returns it with every intent it creates
+                raise DomainError(ErrorCode.PROCESSOR_ERROR, "The payment processor returned no client secret.")
+            payment.client_secret = intent.client_secret  # a property (stored encrypted), not a field
+            payment.save(force_insert=True)
             session_services.session_move(session=session, action="send_to_payment")
             fulfilment.move(order, OrderStatus.AWAITING_PAYMENT)
             events.emit(PaymentRequested(session, payment=payment))

@@ -3,7 +3,9 @@ backwards when events arrive out of order (spec 6.3). A signed `payment_intent.s
 confirms nothing until it matches the payment and the processor itself confirms the intent
 succeeded (`_succeeded_refusal`, issue 24)."""
 
+from collections.abc import Callable
 from datetime import UTC, datetime
+from typing import Any
 
 from django.db import IntegrityError, transaction
 
@@ -12,8 +14,14 @@ from apps.billing.models import OwnerBilling, Payment, PaymentStatus, Plan, Plat
 from apps.billing.services import intent_check, payments
 from apps.core.errors import DomainError, ErrorCode
 
+# A JSON object as the processor sent it (its event, or the event's `data.object`): its fields'
+# types are what validate_event checked (OBJECT_FIELDS), not known before.
+ProcessorObject = dict[str, Any]
+# A handler applies one event type's `data.object`, created at the given time; returns the outcome.
+Handler = Callable[[ProcessorObject, datetime], str]
 
-def _requirements_status(account: dict) -> str:
+
+def _requirements_status(account: ProcessorObject) -> str:
     requirements = account.get("requirements") or {}
     if requirements.get("disabled_reason"):
         return "restricted"
@@ -24,7 +32,7 @@ def _requirements_status(account: dict) -> str:
     return "incomplete"
 
 
-def _account_updated(obj: dict, created: datetime) -> str:
+def _account_updated(obj: ProcessorObject, created: datetime) -> str:
     billing = OwnerBilling.objects.select_for_update().filter(account_id=obj["id"]).first()
     if billing is None:
         return "unknown account"
@@ -38,16 +46,16 @@ def _account_updated(obj: dict, created: datetime) -> str:
     return f"account {billing.requirements_status}"
 
 
-def _payment(obj: dict) -> Payment | None:
+def _payment(obj: ProcessorObject) -> Payment | None:
     return Payment.objects.select_for_update().filter(intent_id=obj["id"]).first()
 
 
-def _intent_succeeded(obj: dict, created: datetime) -> str:
+def _intent_succeeded(obj: ProcessorObject, created: datetime) -> str:
     payment = _payment(obj)
     return "unknown payment intent" if payment is None else payments.payment_succeeded(payment=payment)
 
 
-def _intent_failed(obj: dict, created: datetime) -> str:
+def _intent_failed(obj: ProcessorObject, created: datetime) -> str:
     payment = _payment(obj)
     if payment is None:
         return "unknown payment intent"
@@ -63,7 +71,7 @@ def _subscription_billing(customer_id: str, created: datetime) -> OwnerBilling |
     return billing
 
 
-def _invoice(obj: dict, created: datetime, *, paid: bool) -> str:
+def _invoice(obj: ProcessorObject, created: datetime, *, paid: bool) -> str:
     billing = _subscription_billing(obj.get("customer", ""), created)
     if billing is None:
         return "ignored: unknown customer or stale"
@@ -73,15 +81,16 @@ def _invoice(obj: dict, created: datetime, *, paid: bool) -> str:
     return "subscription current" if paid else "dunning"
 
 
-def _plan_of(subscription: dict) -> str:
+def _plan_of(subscription: ProcessorObject) -> str:
     for item in (subscription.get("items") or {}).get("data", []):
         lookup = ((item.get("price") or {}).get("lookup_key") or "").lower()
         if lookup in Plan.values:
             return lookup
-    return (subscription.get("metadata") or {}).get("plan", Plan.PRO)
+    plan: str = (subscription.get("metadata") or {}).get("plan", Plan.PRO)  # a string: OBJECT_FIELDS
+    return plan
 
 
-def _subscription_updated(obj: dict, created: datetime) -> str:
+def _subscription_updated(obj: ProcessorObject, created: datetime) -> str:
     billing = _subscription_billing(obj.get("customer", ""), created)
     if billing is None:
         return "ignored: unknown customer or stale"
@@ -92,7 +101,7 @@ def _subscription_updated(obj: dict, created: datetime) -> str:
     return f"plan {billing.plan}"
 
 
-def _subscription_deleted(obj: dict, created: datetime) -> str:
+def _subscription_deleted(obj: ProcessorObject, created: datetime) -> str:
     billing = _subscription_billing(obj.get("customer", ""), created)
     if billing is None:
         return "ignored: unknown customer or stale"
@@ -101,7 +110,7 @@ def _subscription_deleted(obj: dict, created: datetime) -> str:
     return "downgraded to free"
 
 
-def _fee_created(obj: dict, created: datetime) -> str:
+def _fee_created(obj: ProcessorObject, created: datetime) -> str:
     PlatformFee.objects.get_or_create(
         fee_id=obj["id"],
         defaults={
@@ -113,7 +122,7 @@ def _fee_created(obj: dict, created: datetime) -> str:
     return "fee recorded"
 
 
-HANDLERS = {
+HANDLERS: dict[str, Handler] = {
     "account.updated": _account_updated,
     "payment_intent.succeeded": _intent_succeeded,
     "payment_intent.payment_failed": _intent_failed,
@@ -164,16 +173,16 @@ OBJECT_FIELDS: dict[str, dict[str, tuple[tuple[type, ...], int | None]]] = {
 }
 
 
-def _string(value, name: str, longest: int, *, required: bool = True) -> None:
+def _string(value: object, name: str, longest: int, *, required: bool = True) -> None:
     if value is None and not required:
         return
     if not isinstance(value, str) or not value or len(value) > longest:
         raise MalformedEvent(f"`{name}` must be a string of 1 to {longest} characters.")
 
 
-def _values_at(obj: dict, path: str) -> list:
+def _values_at(obj: ProcessorObject, path: str) -> list[object]:
     """The values at a dotted path ("[]" = each element of a list), skipping absent ones."""
-    values = [obj]
+    values: list[object] = [obj]
     for step in path.split("."):
         each = step.endswith("[]")
         key = step.removesuffix("[]")
@@ -183,7 +192,7 @@ def _values_at(obj: dict, path: str) -> list:
     return values
 
 
-def _check_object(event_type: str, obj: dict) -> None:
+def _check_object(event_type: str, obj: ProcessorObject) -> None:
     for path, (types, longest) in OBJECT_FIELDS.get(event_type, {}).items():
         for value in _values_at(obj, path):
             if not isinstance(value, types) or (isinstance(value, bool) and bool not in types):
@@ -194,7 +203,7 @@ def _check_object(event_type: str, obj: dict) -> None:
                 raise MalformedEvent(f"`data.object.{path}` is out of range.")
 
 
-def validate_event(event) -> dict:
+def validate_event(event: object) -> ProcessorObject:
     """Check a parsed body has the shape the handlers read (types, lengths that fit the columns),
     so nothing malformed reaches the database half-way; return it. MalformedEvent otherwise."""
     if not isinstance(event, dict):
@@ -214,7 +223,7 @@ def validate_event(event) -> dict:
     return event
 
 
-def _apply(handler, obj: dict, created: datetime) -> str:
+def _apply(handler: Handler | None, obj: ProcessorObject, created: datetime) -> str:
     """Run a handler in a savepoint: a refusal (e.g. a move the order cannot make) is recorded as
     the outcome, so the event is not redelivered forever."""
     if handler is None:
@@ -226,7 +235,7 @@ def _apply(handler, obj: dict, created: datetime) -> str:
         return f"ignored: {exc.message}"
 
 
-def _succeeded_refusal(event: dict) -> str:
+def _succeeded_refusal(event: ProcessorObject) -> str:
     """Why a `payment_intent.succeeded` must not confirm its payment ("" if it may): the event's
     account, amount and currency must be the payment's, and the processor, asked with no
     transaction open, must hold the intent as succeeded for that amount. A processor that does not
@@ -248,10 +257,10 @@ def _succeeded_refusal(event: dict) -> str:
     return intent_check.not_succeeded(payment, intent)
 
 
-CHECKS = {"payment_intent.succeeded": _succeeded_refusal}
+CHECKS: dict[str, Callable[[ProcessorObject], str]] = {"payment_intent.succeeded": _succeeded_refusal}
 
 
-def handle(event: dict, *, endpoint: str) -> str:
+def handle(event: ProcessorObject, *, endpoint: str) -> str:
     """Apply one verified event that passed validate_event. A redelivered event id is answered
     without effect; an event its check refuses is recorded with the refusal as its outcome."""
     if ProcessorEvent.objects.filter(event_id=event["id"]).exists():

@@ -14,7 +14,6 @@ answer is tried again at the next sweep.
 
 import logging
 from datetime import timedelta
-from typing import Any
 
 from django.conf import settings
 from django.db import transaction
@@ -38,7 +37,7 @@ def payments_to_reconcile() -> list[Payment]:
     return list(waiting.order_by("created_at")[:BATCH])
 
 
-def _settle(payment_id: int, intent: dict[str, Any]) -> str:
+def _settle(payment_id: int, intent: processor.IntentState) -> str:
     """Apply the processor's record to a payment still waiting, under its row lock; the outcome."""
     with transaction.atomic():
         payment = Payment.objects.select_for_update().get(pk=payment_id)
