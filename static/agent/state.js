@@ -26,6 +26,8 @@ import { EMPTY_QUEUE } from "./queue-state.js";
  * @property {import("./cart-state.js").LineErrors} lineErrors
  * @property {boolean} saving a cart is on its way to the server
  * @property {string} cartError
+ * @property {import("./cart-state.js").Line[] | null} unsaved the cart a refused save wanted (offered again by "Try again")
+ * @property {{problem: "" | "reason" | "unpaid"}} ending what holds the end back (cart-state.js endCheck)
  * @property {Array<any> | null} menu the menu's categories (GET /api/menu)
  * @property {string} result what the last session came to
  * @property {Array<any> | null} history GET /api/sessions/mine
@@ -50,6 +52,8 @@ export const INITIAL = {
   lineErrors: {},
   saving: false,
   cartError: "",
+  unsaved: null,
+  ending: { problem: "" },
   menu: null,
   result: "",
   history: null,
@@ -59,8 +63,20 @@ export const INITIAL = {
 /** @param {Partial<AgentState>} [overrides] */
 export const createAgentStore = (overrides = {}) => createStore({ ...INITIAL, ...overrides });
 
+/** @type {AgentState["ending"]} */
+const NOT_ENDING = { problem: "" };
+
 /** What a closed session leaves: nothing of it. */
-export const NO_SESSION = Object.freeze({ session: null, order: null, lines: [], lineErrors: {}, cartError: "", menu: null });
+export const NO_SESSION = Object.freeze({
+  session: null,
+  order: null,
+  lines: [],
+  lineErrors: {},
+  cartError: "",
+  unsaved: null,
+  ending: NOT_ENDING,
+  menu: null,
+});
 
 /** Whether the cart is locked (the customer is paying). @param {AgentState} state */
 export const cartLocked = (state) => Boolean(state.session && state.session.status === "payment");

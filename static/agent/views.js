@@ -3,7 +3,7 @@
 import { money } from "../common/format.js";
 import { watch } from "../common/store.js";
 import { $$, byId, el, showError } from "../common/ui.js";
-import { paymentView } from "./cart-state.js";
+import { endWords, paymentView } from "./cart-state.js";
 import { duration, waitedSeconds } from "./queue-state.js";
 import { cartLocked } from "./state.js";
 import { liveLabel } from "./words.js";
@@ -42,7 +42,9 @@ export function renderAgent(store, actions, announce) {
   });
   watch(store, (s) => s.saving, (saving) => (byId("cart-lines").dataset.saving = String(saving)));
   watch(store, (s) => s.cartError, (error) => showError(byId("cart-error"), error));
+  watch(store, (s) => Boolean(s.unsaved), (unsaved) => (byId("cart-retry").hidden = !unsaved));
   watch(store, (s) => paymentView(s.session ? s.session.status : "", s.order).state, (_, s) => drawPayment(s, announce));
+  watch(store, (s) => s.ending.problem, drawEnding);
   watch(store, (s) => s.result, drawResult);
   watch(store, (s) => s.history, drawHistory);
   watch(store, (s) => s.tokens, (tokens) => drawTokens(tokens, actions));
@@ -145,6 +147,7 @@ function drawWaiting(queue, now, cards) {
 function drawSessionHeader(session) {
   if (!session) {
     byId("end-notes", HTMLTextAreaElement).value = ""; // the next session starts with no notes
+    byId("end-reason", HTMLSelectElement).value = ""; // and with no reason chosen for it
     return;
   }
   byId("session-title").textContent = `Session with ${session.kiosk.name}`;
@@ -261,6 +264,15 @@ function drawPayment(state, announce) {
   byId("payment-state").textContent = text;
   byId("send-payment").hidden = status === "payment";
   byId("cancel-payment").hidden = status !== "payment";
+}
+
+/** @param {AgentState["ending"]["problem"]} problem */
+function drawEnding(problem) {
+  const words = endWords(problem);
+  byId("end-problem").textContent = words;
+  byId("end-problem").hidden = !words;
+  byId("end-confirm").hidden = problem !== "unpaid";
+  byId("end-session").hidden = problem === "unpaid";
 }
 
 /** @param {string} result */

@@ -7,10 +7,10 @@ import { ApiError } from "../common/http.js";
 import { logFailure } from "../common/report.js";
 import { get, post } from "./api.js";
 import { device } from "./device.js";
-import { CardDeclined, paymentMethodFor } from "./payment.js";
+import { CardRefused, paymentMethodFor } from "./payment.js";
 import { NO_SESSION } from "./state.js";
 import { agentJustArrived, destinationOf, isOpen, paidOrderNumber, paymentWithdrawn } from "./status.js";
-import { agentHere, declined, ending } from "./words.js";
+import { agentHere, cardRefusal, declined, ending } from "./words.js";
 
 /**
  * @typedef {import("./state.js").KioskState} KioskState
@@ -55,6 +55,7 @@ export function createSession({ store, config, video, paymentForm, announce, onF
       if (error.code === "SESSION_IN_PROGRESS" && error.details.session_id) return resume(error.details.session_id);
       throw error;
     }
+    device.sessionOpened(started.session_id, locale);
     store.set({ sessionId: started.session_id, status: null, pollUrl: started.poll_url });
     applyStatus(started);
     updatePolling();
@@ -62,9 +63,35 @@ export function createSession({ store, config, video, paymentForm, announce, onF
 
   /** @param {string} sessionId */
   async function resume(sessionId) {
+    device.sessionOpened(sessionId, state().locale);
     store.set({ sessionId, status: null, pollUrl: `/api/public/sessions/${sessionId}/status` });
     await refresh();
     updatePolling();
+  }
+
+  /**
+   * After a reload: the session this device had open, resumed without a tap (its status, agent,
+   * cart and payment step read again) when it is still open. Resolves true when resumed; a
+   * session that ended meanwhile is forgotten (the attract screen follows).
+   */
+  async function resumeAfterReload() {
+    const remembered = device.openSession;
+    if (!remembered) return false;
+    let status;
+    try {
+      status = await get(`/api/public/sessions/${remembered.id}/status`);
+    } catch (error) {
+      logFailure("reading the session open before the reload", error);
+      if (error.status !== 0) device.sessionClosed(); // gone (404) or refused: nothing to resume
+      return false;
+    }
+    if (!isOpen(status.status)) {
+      device.sessionClosed();
+      return false;
+    }
+    store.set({ locale: remembered.locale });
+    await resume(remembered.id);
+    return true;
   }
 
   /** The channel went live or dropped; after a reconnect anything missed is read again. @param {boolean} live @param {boolean} reconnected */
@@ -93,7 +120,7 @@ export function createSession({ store, config, video, paymentForm, announce, onF
     const payment = await get(`/api/public/sessions/${id()}/payment`);
     const shown = state().payment;
     if (!shown || shown.client_secret !== payment.client_secret) enterPayment(payment);
-    if (payment.status === "failed" && state().payment.state !== "declined") refused(payment.failure_message);
+    if (payment.status === "failed" && !["declined", "error"].includes(state().payment.state)) refused(payment.failure_message);
   }
 
   /** A real-time event of the kiosk's channel. @param {string} name @param {any} data */
@@ -162,14 +189,26 @@ export function createSession({ store, config, video, paymentForm, announce, onF
       if (state().payment && state().payment.state === "processing") setPayment({ stateText: "Confirming your payment…" });
       if (!state().live) setTimeout(refresh, 500);
     } catch (error) {
-      if (error instanceof CardDeclined) refused(error.message);
+      if (error instanceof CardRefused) notTaken(error.code, error.message);
       else setPayment({ state: "ready", stateText: "", error: `${error.message} Please try again.` });
     }
   }
 
-  /** The card was declined. @param {string | null | undefined} message */
+  /** The processor's direct answer: the card was not taken. @param {string} code @param {string} message */
+  function notTaken(code, message) {
+    const { state: shown, words, clear } = cardRefusal(code, message);
+    if (shown === "declined") return refused(message);
+    setPayment({ state: shown, stateText: "", error: words });
+    if (clear && method) method.clear();
+    announce(words);
+  }
+
+  /** The card was declined (the service's word, or the processor's). @param {string | null | undefined} message */
   function refused(message) {
     if (!state().payment) return;
+    // The processor's direct answer already said a passing fault in its own words; the service's
+    // PaymentFailed that follows it carries no cause, so it does not turn it into a decline.
+    if (state().payment.state === "error" && state().payment.error) return;
     setPayment({ state: "declined", stateText: "", error: declined(message) });
     if (method) method.clear();
     announce("Card declined, try another card.");
@@ -216,12 +255,16 @@ export function createSession({ store, config, video, paymentForm, announce, onF
     onFinished("ended");
   }
 
-  /** The customer walks away (cancel while waiting, leave while with the agent). */
-  async function cancel() {
+  /**
+   * The customer walks away (cancel while waiting, leave while with the agent), or nobody answered
+   * "Are you still there?" (reason "inactivity": counted apart from a customer's own cancel).
+   * @param {"" | "inactivity"} reason
+   */
+  async function cancel(reason) {
     const sessionId = id();
     if (!sessionId) return;
     try {
-      await post(`/api/public/sessions/${sessionId}/cancel`);
+      await post(`/api/public/sessions/${sessionId}/cancel`, reason ? { reason } : undefined);
     } catch (error) {
       if (!(error instanceof ApiError) || error.status === 0) throw error;
       // 409: it ended meanwhile (accepted, paid, timed out): the status says what happened.
@@ -232,11 +275,12 @@ export function createSession({ store, config, video, paymentForm, announce, onF
   }
 
   function close() {
+    device.sessionClosed();
     leavePayment();
     video.stop();
     store.set(NO_SESSION);
     updatePolling();
   }
 
-  return { start, setLive, refresh, onEvent, pay, cancel, close, isOpen: open };
+  return { start, resumeAfterReload, setLive, refresh, onEvent, pay, cancel, close, isOpen: open };
 }

@@ -28,6 +28,7 @@ import { createStore } from "../common/store.js";
  * @property {boolean | null} live the kiosk channel is subscribed (else the session polls); null before the first try
  * @property {{offline: boolean, retryIn: number | null}} network
  * @property {{open: boolean, left: number}} stillThere
+ * @property {boolean} leaving "I'm done, leave" with a cart: the customer is asked to confirm
  */
 
 /** @type {KioskState} */
@@ -48,10 +49,11 @@ export const INITIAL = {
   live: null,
   network: { offline: false, retryIn: null },
   stillThere: { open: false, left: 0 },
+  leaving: false,
 };
 
 /** @returns {import("../common/store.js").Store<KioskState>} */
 export const createKioskStore = () => createStore(INITIAL);
 
 /** What a session leaves behind when it closes: the session parts back to their start. */
-export const NO_SESSION = Object.freeze({ sessionId: null, pollUrl: null, status: null, order: null, payment: null });
+export const NO_SESSION = Object.freeze({ sessionId: null, pollUrl: null, status: null, order: null, payment: null, leaving: false });

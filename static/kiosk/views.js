@@ -28,6 +28,7 @@ export function renderKiosk(store) {
   watch(store, (s) => s.live, (live) => live !== null && (document.body.dataset.realtime = live ? "live" : "polling"));
   watch(store, (s) => s.network, drawNetwork);
   watch(store, (s) => s.stillThere, drawStillThere);
+  watch(store, (s) => s.leaving, drawLeaving);
 }
 
 /** @param {KioskState["screen"]} screen */
@@ -115,6 +116,7 @@ function drawPayment(payment) {
   const box = byId("payment");
   box.hidden = !payment;
   byId("leave-session").hidden = Boolean(payment); // only the agent may cancel a payment
+  byId("screen-session").dataset.paying = String(Boolean(payment)); // the compact layout (kiosk.css)
   box.dataset.state = payment ? payment.state : "none";
   if (!payment) return showError(byId("payment-error"), "");
   box.dataset.mode = payment.mode;
@@ -162,4 +164,11 @@ function drawStillThere({ open, left }) {
   byId("still-there-count").textContent = `Your session ends in ${left} s.`;
   if (open && !dialog.open) dialog.showModal();
   if (!open && dialog.open) dialog.close();
+}
+
+/** @param {boolean} leaving */
+function drawLeaving(leaving) {
+  const dialog = byId("leave-confirm", HTMLDialogElement);
+  if (leaving && !dialog.open) dialog.showModal();
+  if (!leaving && dialog.open) dialog.close();
 }

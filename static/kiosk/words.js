@@ -86,6 +86,25 @@ export function declined(message) {
 }
 
 /**
+ * A card not taken, by the processor's code (issue 23 defect 10: each cause in its own words):
+ * an empty field and a mistyped number are the customer's to fix (state "ready", the number kept);
+ * a processing error is a passing fault (state "error", the same card may be tried again); only
+ * a decline says "declined" (state "declined", the field cleared for another card).
+ * @param {string} code @param {string | null | undefined} message
+ * @returns {{state: "ready" | "error" | "declined", words: string, clear: boolean}}
+ */
+export function cardRefusal(code, message) {
+  if (code === "incomplete") return { state: "ready", words: "Enter the card number.", clear: false };
+  if (code === "incorrect_number" || code === "invalid_number" || code === "incomplete_number") {
+    return { state: "ready", words: "This card number is not valid. Check it and try again.", clear: false };
+  }
+  if (code === "processing_error") {
+    return { state: "error", words: "Your card could not be processed just now (not declined). Please try again.", clear: false };
+  }
+  return { state: "declined", words: declined(message), clear: true };
+}
+
+/**
  * The network banner. @param {number | null} retryIn seconds to the next try, 0 while trying,
  * null for an unpaired kiosk (its next pairing attempt is the retry)
  */
