@@ -1,4 +1,5 @@
-"""Issue 23 defect 6 on the agent's side: a cart edit the server refuses (here its answer is a
+"""Issue 23 defects on the agent's side. The sign-in form sets each label above its field (defect
+9). Defect 6: a cart edit the server refuses (here its answer is a
 503, as when the service is down) puts the cart back to the last saved one, says so, and offers
 to try again; "Try again" sends the refused cart and the cart on screen is the server's again."""
 
@@ -50,3 +51,16 @@ def test_a_refused_cart_edit_goes_back_to_the_saved_cart_says_so_and_offers_to_t
     own = re.escape(page.server_url)
     refused = rf"^Failed to load resource: the server responded with a status of 503 .* \[{own}/api/orders"
     page.console_errors.assert_none(allow=f"{EXPECTED_HTTP_REFUSALS.format(own=own)}|{PROVIDER_UNREACHABLE}|{refused}")
+
+
+def test_the_sign_in_form_sets_each_label_above_its_field(world, serve, open_dashboard):
+    page = open_dashboard(serve())
+    expect(page.locator("#signin-form")).to_be_visible()
+    for field in ("signin-email", "signin-password"):
+        label = page.locator(f"label[for='{field}']").bounding_box()
+        box = page.locator(f"#{field}").bounding_box()
+        assert label["y"] + label["height"] <= box["y"] + 1, (field, label, box)  # above, not beside
+        assert abs(label["x"] - box["x"]) <= 2, (field, label, box)  # and aligned with it
+    form = page.locator("#signin-form").bounding_box()
+    email = page.locator("#signin-email").bounding_box()
+    assert email["width"] >= form["width"] * 0.8  # the field spans the form
