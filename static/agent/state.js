@@ -7,7 +7,7 @@ import { EMPTY_QUEUE } from "./queue-state.js";
 
 /**
  * @typedef {{id: string, name?: string, email: string, agent_status: string}} User
- * @typedef {{id: string, status: string, kiosk: {name: string, location?: string | null}, business: {name: string}, video_channel: string, duration_seconds?: number}} Session
+ * @typedef {{id: string, status: string, kiosk: {name: string, location?: string | null}, business: {name: string}, video_channel: string, duration_seconds?: number, customer_locale?: string}} Session
  *
  * @typedef {object} AgentState
  * @property {User | null} user

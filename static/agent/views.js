@@ -6,7 +6,7 @@ import { $$, byId, el, showError } from "../common/ui.js";
 import { endWords, paymentView } from "./cart-state.js";
 import { duration, waitedSeconds } from "./queue-state.js";
 import { cartLocked } from "./state.js";
-import { liveLabel } from "./words.js";
+import { languageOf, liveLabel } from "./words.js";
 
 /**
  * @typedef {import("./state.js").AgentState} AgentState
@@ -152,6 +152,9 @@ function drawSessionHeader(session) {
   }
   byId("session-title").textContent = `Session with ${session.kiosk.name}`;
   byId("session-where").textContent = [session.kiosk.location, session.business.name].filter(Boolean).join(" · ");
+  const language = languageOf(session.customer_locale);
+  byId("session-language").textContent = language ? `Customer's language: ${language}` : "";
+  byId("session-language").hidden = !language;
 }
 
 /** @param {AgentState["menu"]} categories @param {Actions} actions */

@@ -10,6 +10,7 @@ import { device } from "./device.js";
 import { CardRefused, paymentMethodFor } from "./payment.js";
 import { NO_SESSION } from "./state.js";
 import { agentJustArrived, destinationOf, isOpen, paidOrderNumber, paymentWithdrawn } from "./status.js";
+import { t } from "./messages.js";
 import { agentHere, cardRefusal, declined, ending } from "./words.js";
 
 /**
@@ -34,6 +35,8 @@ export function createSession({ store, config, video, paymentForm, announce, onF
   let method = null;
   const state = store.get;
   const id = () => state().sessionId;
+  /** A sentence in the customer's language (messages.js). @param {string} key @param {Record<string, string | number>} [values] */
+  const say = (key, values) => t(state().locale, key, values);
   const open = () => id() !== null && isOpen(state().status && state().status.status);
 
   function updatePolling() {
@@ -149,7 +152,7 @@ export function createSession({ store, config, video, paymentForm, announce, onF
       store.set({ screen: "session" });
       video.start(body.video_channel || id());
       if (paymentWithdrawn(previous, body.status)) leavePayment();
-      if (agentJustArrived(previous, body.status)) announce(agentHere(body.agent && body.agent.name));
+      if (agentJustArrived(previous, body.status)) announce(agentHere(body.agent && body.agent.name, state().locale));
     } else if (destination === "completed") {
       if (state().screen !== "thanks") completedWithoutEvent();
     } else {
@@ -170,8 +173,8 @@ export function createSession({ store, config, video, paymentForm, announce, onF
       .then(() => {
         if (method === chosen) setPayment({ mounted: true });
       })
-      .catch((error) => setPayment({ state: "error", stateText: "", error: `Card payment cannot start: ${error.message}` }));
-    announce("Please pay by card.");
+      .catch((error) => setPayment({ state: "error", stateText: "", error: say("pay.cannot_start", { reason: error.message }) }));
+    announce(say("pay.please"));
   }
 
   /** @param {Partial<import("./state.js").Payment>} change */
@@ -182,21 +185,21 @@ export function createSession({ store, config, video, paymentForm, announce, onF
   async function pay() {
     const payment = state().payment;
     if (!method || !payment || payment.state === "processing") return;
-    setPayment({ state: "processing", stateText: "Processing your card…", error: "" });
+    setPayment({ state: "processing", stateText: say("pay.processing"), error: "" });
     try {
       await method.pay();
       // Accepted by the processor: the service confirms through PaymentSucceeded (or the status).
-      if (state().payment && state().payment.state === "processing") setPayment({ stateText: "Confirming your payment…" });
+      if (state().payment && state().payment.state === "processing") setPayment({ stateText: say("pay.confirming") });
       if (!state().live) setTimeout(refresh, 500);
     } catch (error) {
       if (error instanceof CardRefused) notTaken(error.code, error.message);
-      else setPayment({ state: "ready", stateText: "", error: `${error.message} Please try again.` });
+      else setPayment({ state: "ready", stateText: "", error: say("pay.try_again", { reason: error.message }) });
     }
   }
 
   /** The processor's direct answer: the card was not taken. @param {string} code @param {string} message */
   function notTaken(code, message) {
-    const { state: shown, words, clear } = cardRefusal(code, message);
+    const { state: shown, words, clear } = cardRefusal(code, message, state().locale);
     if (shown === "declined") return refused(message);
     setPayment({ state: shown, stateText: "", error: words });
     if (clear && method) method.clear();
@@ -209,9 +212,9 @@ export function createSession({ store, config, video, paymentForm, announce, onF
     // The processor's direct answer already said a passing fault in its own words; the service's
     // PaymentFailed that follows it carries no cause, so it does not turn it into a decline.
     if (state().payment.state === "error" && state().payment.error) return;
-    setPayment({ state: "declined", stateText: "", error: declined(message) });
+    setPayment({ state: "declined", stateText: "", error: declined(message, state().locale) });
     if (method) method.clear();
-    announce("Card declined, try another card.");
+    announce(say("card.declined"));
   }
 
   function leavePayment() {
@@ -242,7 +245,7 @@ export function createSession({ store, config, video, paymentForm, announce, onF
     const demo = Boolean(method && method.mode === "demo");
     close();
     store.set({ thanks: { orderNumber, totalCents, currency, demo }, screen: "thanks" });
-    announce(`Thank you. Your order number is ${orderNumber}.`);
+    announce(say("thanks.announce", { number: orderNumber }));
     onFinished("thanks");
   }
 
@@ -251,7 +254,7 @@ export function createSession({ store, config, video, paymentForm, announce, onF
     if (!id()) return; // told twice (the event and a poll)
     close();
     if (reason === "kiosk_cancelled") return onFinished("cancelled");
-    store.set({ ended: { reason: reason || "", ...ending(reason) }, screen: "ended" });
+    store.set({ ended: { reason: reason || "", ...ending(reason, state().locale) }, screen: "ended" });
     onFinished("ended");
   }
 

@@ -5,6 +5,7 @@ import { money } from "../common/format.js";
 import { watch } from "../common/store.js";
 import { $$, byId, el, showError } from "../common/ui.js";
 import { cartView } from "./cart.js";
+import { t } from "./messages.js";
 import { connectionLost } from "./words.js";
 
 /** @typedef {import("./state.js").KioskState} KioskState */
@@ -17,7 +18,14 @@ export function renderKiosk(store) {
   watch(store, (s) => s.screen, drawScreen);
   watch(store, (s) => s.pairing, drawPairing);
   watch(store, (s) => s.profile, drawProfile);
-  watch(store, (s) => s.locale, drawLocale);
+  // The language applies at once to every screen: the fixed words, then each part that says something.
+  watch(store, (s) => s.locale, (locale, s) => {
+    drawLocale(locale);
+    drawCart(s.order, s);
+    drawPayment(s.payment, s);
+    drawThanks(s.thanks, s);
+    drawStillThere(s.stillThere, s);
+  });
   watch(store, (s) => s.attract, drawAttract);
   watch(store, (s) => s.status, drawAgent);
   watch(store, (s) => s.order, drawCart);
@@ -65,10 +73,12 @@ function drawProfile(profile) {
   }
 }
 
-/** @param {string} locale */
+/** Every fixed text of the customer's screens (data-i18n="key", static/kiosk/messages.js). @param {string} locale */
 function drawLocale(locale) {
   $$("button.language").forEach((button) => button.setAttribute("aria-pressed", String(button.dataset.locale === locale)));
   document.documentElement.lang = locale.split("-")[0];
+  $$("[data-i18n]").forEach((node) => (node.textContent = t(locale, node.dataset.i18n || "")));
+  $$("[data-i18n-label]").forEach((node) => node.setAttribute("aria-label", t(locale, node.dataset.i18nLabel || "")));
 }
 
 /** @param {KioskState["attract"]} attract */
@@ -87,9 +97,9 @@ function drawAgent(status) {
   if (agent.avatar_url) avatar.src = agent.avatar_url;
 }
 
-/** @param {KioskState["order"]} order */
-function drawCart(order) {
-  const cart = cartView(order);
+/** @param {KioskState["order"]} order @param {KioskState} state */
+function drawCart(order, { locale }) {
+  const cart = cartView(order, locale);
   const list = byId("cart-lines");
   list.replaceChildren(
     ...cart.lines.map((line) =>
@@ -111,8 +121,8 @@ function drawCart(order) {
   list.dataset.updatedAt = cart.updatedAt;
 }
 
-/** The payment box; the card fields inside #payment-form are the payment method's. @param {KioskState["payment"]} payment */
-function drawPayment(payment) {
+/** The payment box; the card fields inside #payment-form are the payment method's. @param {KioskState["payment"]} payment @param {KioskState} state */
+function drawPayment(payment, { locale }) {
   const box = byId("payment");
   box.hidden = !payment;
   byId("leave-session").hidden = Boolean(payment); // only the agent may cancel a payment
@@ -123,24 +133,26 @@ function drawPayment(payment) {
   const note = byId("payment-demo-note");
   note.hidden = !payment.notice;
   note.textContent = payment.notice;
-  byId("payment-amount").textContent = `To pay: ${money(payment.amount_cents, payment.currency)}`;
+  byId("payment-amount").textContent = t(locale, "pay.amount", { amount: money(payment.amount_cents, payment.currency, locale) });
   byId("payment-state").textContent = payment.stateText;
   showError(byId("payment-error"), payment.error);
   const form = byId("payment-form");
   let button = /** @type {HTMLButtonElement | null} */ (form.querySelector("#pay"));
   if (payment.mounted && !button) {
-    button = /** @type {HTMLButtonElement} */ (el("button", { id: "pay", type: "button", class: "primary huge", text: "Pay" }));
+    button = /** @type {HTMLButtonElement} */ (el("button", { id: "pay", type: "button", class: "primary huge" }));
     form.append(button);
   }
+  if (button) button.textContent = t(locale, "pay.button");
   if (button) button.disabled = payment.state === "processing";
 }
 
-/** @param {KioskState["thanks"]} thanks */
-function drawThanks(thanks) {
+/** @param {KioskState["thanks"]} thanks @param {KioskState} state */
+function drawThanks(thanks, { locale }) {
   if (!thanks) return;
   byId("thanks-demo-note").hidden = !thanks.demo;
   byId("order-number").textContent = thanks.orderNumber;
-  byId("thanks-total").textContent = thanks.totalCents ? `Paid ${money(thanks.totalCents, thanks.currency)}` : "";
+  const paid = money(thanks.totalCents, thanks.currency, locale);
+  byId("thanks-total").textContent = thanks.totalCents ? t(locale, "thanks.paid", { amount: paid }) : "";
 }
 
 /** @param {KioskState["ended"]} ended */
@@ -158,10 +170,10 @@ function drawNetwork({ offline, retryIn }) {
   if (offline) banner.textContent = connectionLost(retryIn);
 }
 
-/** @param {KioskState["stillThere"]} stillThere */
-function drawStillThere({ open, left }) {
+/** @param {KioskState["stillThere"]} stillThere @param {KioskState} state */
+function drawStillThere({ open, left }, { locale }) {
   const dialog = byId("still-there", HTMLDialogElement);
-  byId("still-there-count").textContent = `Your session ends in ${left} s.`;
+  byId("still-there-count").textContent = t(locale, "still_there.count", { seconds: left });
   if (open && !dialog.open) dialog.showModal();
   if (!open && dialog.open) dialog.close();
 }

@@ -1,6 +1,7 @@
 // Every sentence the kiosk shows about something that happened (refusals, endings, the network,
 // the video): one catalogue, free of the DOM, unit-tested (tests/js/kiosk-words.test.js).
 import { reasonOf } from "../common/report.js";
+import { t } from "./messages.js";
 
 /** @typedef {{code?: string, status?: number, message?: string, details?: Record<string, unknown>, retryAfter?: number | null}} ApiFailure */
 
@@ -50,39 +51,33 @@ export function startRefusal(error) {
   return words[error.code] || `Sorry, we could not start: ${error.message}`;
 }
 
-/** What the customer reads when the session ends without a payment, by end_reason. */
-const ENDINGS = {
-  timed_out: ["Sorry, nobody could answer", "All our team members are busy right now. Please try again in a few minutes."],
-  customer_abandoned: ["Thank you for visiting", "Your session has ended. We hope to see you again soon."],
-  refused_service: ["We are sorry", "We cannot take this order here. Please ask a member of staff for help."],
-  technical_issue: ["Sorry, something went wrong", "We had a technical problem. Please start again, or ask a member of staff."],
-  completed: ["Thank you for visiting", "Your session has ended."],
-};
+/** The end reasons the customer reads in their own words; any other reads as customer_abandoned. */
+const ENDINGS = ["timed_out", "customer_abandoned", "refused_service", "technical_issue", "completed"];
 
-/** @param {string | null | undefined} reason @returns {{title: string, message: string}} */
-export function ending(reason) {
-  const [title, message] = ENDINGS[reason] || ENDINGS.customer_abandoned;
-  return { title, message };
+/** What the customer reads when the session ends without a payment, by end_reason. @param {string | null | undefined} reason @param {string} [locale] @returns {{title: string, message: string}} */
+export function ending(reason, locale = "en-US") {
+  const known = ENDINGS.includes(reason || "") ? reason : "customer_abandoned";
+  return { title: t(locale, `ended.${known}.title`), message: t(locale, `ended.${known}.message`) };
 }
 
-/** @param {"idle" | "connecting" | "connected" | "unavailable"} state @param {{error?: unknown}} [detail] */
-export function videoWords(state, detail = {}) {
+/** @param {"idle" | "connecting" | "connected" | "unavailable"} state @param {{error?: unknown}} [detail] @param {string} [locale] */
+export function videoWords(state, detail = {}, locale = "en-US") {
   switch (state) {
     case "connecting":
-      return "Connecting video…";
+      return t(locale, "video.connecting");
     case "connected":
-      return "Video connected";
+      return t(locale, "video.connected");
     case "unavailable":
-      return `Video unavailable: ${reasonOf(detail.error)}. Your order carries on.`;
+      return t(locale, "video.unavailable", { reason: reasonOf(detail.error) });
     default:
-      return "Video not started";
+      return t(locale, "video.idle");
   }
 }
 
-/** The card was refused: the processor's reason too, unless it only says "declined". @param {string | null | undefined} message */
-export function declined(message) {
+/** The card was refused: the processor's reason too, unless it only says "declined". @param {string | null | undefined} message @param {string} [locale] */
+export function declined(message, locale = "en-US") {
   const reason = message && !/declined/i.test(message) ? ` (${message})` : "";
-  return `Card declined, try another card.${reason}`;
+  return `${t(locale, "card.declined")}${reason}`;
 }
 
 /**
@@ -90,18 +85,16 @@ export function declined(message) {
  * an empty field and a mistyped number are the customer's to fix (state "ready", the number kept);
  * a processing error is a passing fault (state "error", the same card may be tried again); only
  * a decline says "declined" (state "declined", the field cleared for another card).
- * @param {string} code @param {string | null | undefined} message
+ * @param {string} code @param {string | null | undefined} message @param {string} [locale]
  * @returns {{state: "ready" | "error" | "declined", words: string, clear: boolean}}
  */
-export function cardRefusal(code, message) {
-  if (code === "incomplete") return { state: "ready", words: "Enter the card number.", clear: false };
+export function cardRefusal(code, message, locale = "en-US") {
+  if (code === "incomplete") return { state: "ready", words: t(locale, "card.enter"), clear: false };
   if (code === "incorrect_number" || code === "invalid_number" || code === "incomplete_number") {
-    return { state: "ready", words: "This card number is not valid. Check it and try again.", clear: false };
+    return { state: "ready", words: t(locale, "card.invalid"), clear: false };
   }
-  if (code === "processing_error") {
-    return { state: "error", words: "Your card could not be processed just now (not declined). Please try again.", clear: false };
-  }
-  return { state: "declined", words: declined(message), clear: true };
+  if (code === "processing_error") return { state: "error", words: t(locale, "card.processing_error"), clear: false };
+  return { state: "declined", words: declined(message, locale), clear: true };
 }
 
 /**
@@ -116,5 +109,6 @@ export function connectionLost(retryIn) {
 /** The next wait after a failed try: 2, 4, 8, 16 then 30 s. @param {number} previous seconds, 0 at first */
 export const nextBackoff = (previous) => Math.min(previous ? previous * 2 : 2, 30);
 
-/** @param {string | null | undefined} agentName */
-export const agentHere = (agentName) => `${agentName || "Someone"} is here to help you.`;
+/** @param {string | null | undefined} agentName @param {string} [locale] */
+export const agentHere = (agentName, locale = "en-US") =>
+  t(locale, "session.agent_here", { name: agentName || t(locale, "session.someone") });

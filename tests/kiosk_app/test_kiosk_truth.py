@@ -189,3 +189,39 @@ def test_each_card_failure_in_its_own_words_and_leaving_with_a_cart_asks_first(w
     expect(tablet.locator("body")).to_have_attribute("data-screen", "attract")
     assert server.kiosk_call(kiosk, "GET", f"/sessions/{session_id}/status").json()["status"] != "active"
     assert_no_console_errors(tablet)
+
+
+def test_the_kiosk_speaks_the_chosen_language_on_every_screen_and_the_agent_sees_it(world, kiosk, serve, open_page):
+    """Issue 23 part 2: the choice applies at once, customer_locale goes as chosen, prices are
+    formatted for the language, and the agent's session header names the customer's language."""
+    server = serve()
+    tablet = open_page("/kiosk/", server, before=as_paired(kiosk))
+    dashboard = open_page("/agent/", server)
+    sign_in_and_go_available(dashboard, world.agent)
+    expect(tablet.locator("#start")).to_have_text("Start your order")
+    tablet.click("button.language[data-locale='de-DE']")
+    expect(tablet.locator("#start")).to_have_text("Bestellung beginnen")  # at once
+    tablet.click("button.language[data-locale='es-ES']")
+    expect(tablet.locator("#start")).to_have_text("Empieza tu pedido")
+    expect(tablet.locator("html")).to_have_attribute("lang", "es")
+
+    with tablet.expect_request(lambda request: request.url.endswith("/sessions/start")) as started:
+        tablet.click("#start")
+    assert started.value.post_data_json["customer_locale"] == "es-ES"
+    expect(tablet.locator("#waiting-title")).to_have_text("Buscando a alguien que te ayude…")
+    expect(tablet.locator("#cancel-waiting")).to_have_text("Cancelar")
+    incoming = dashboard.locator("#incoming li").first
+    expect(incoming).to_be_visible()
+    card(dashboard, incoming.get_attribute("data-session-id")).locator("button.accept").click()
+    expect(dashboard.locator("#session-language")).to_have_text("Customer's language: Spanish (Spain)")
+    expect(tablet.locator("body")).to_have_attribute("data-screen", "session")
+    expect(tablet.locator("#leave-session")).to_have_text("He terminado, salir")
+    expect(tablet.locator("#cart-empty")).to_have_text("Dinos qué te apetece: tu pedido aparece aquí.")
+    dashboard.click("button.menu-item:has-text('Fries')")
+    expect(tablet.locator("#cart-lines li .price")).to_have_text("3,00\u00a0US$")  # Intl, es-ES
+    tablet.click("#leave-session")
+    expect(tablet.locator("#leave-confirm-title")).to_have_text("¿Salir y cancelar tu pedido?")
+    tablet.click("#leave-confirm-yes")
+    expect(tablet.locator("body")).to_have_attribute("data-screen", "attract")
+    expect(tablet.locator("#start")).to_have_text("Start your order")  # the next customer starts in English
+    assert_no_console_errors(tablet)
