@@ -130,7 +130,10 @@ export function createSession({ store, config, video, paymentForm, announce, onF
   function onEvent(name, data) {
     if (!id() || (data.session_id && data.session_id !== id())) return;
     if (name === "SessionStatusChanged") applyStatus(data);
-    else if (name === "OrderUpdated") store.set({ order: data });
+    else if (name === "OrderUpdated") {
+      store.set({ order: data });
+      loadMenu(); // sold-out state may have moved; the ETag makes an unchanged menu a 304
+    }
     else if (name === "PaymentRequested")
       readPayment().catch((error) => {
         logFailure("reading the requested payment", error); // the event itself says enough to pay
@@ -150,6 +153,7 @@ export function createSession({ store, config, video, paymentForm, announce, onF
       store.set({ screen: "waiting" });
     } else if (destination === "session") {
       store.set({ screen: "session" });
+      if (!state().menu.body) loadMenu();
       video.start(body.video_channel || id());
       if (paymentWithdrawn(previous, body.status)) leavePayment();
       if (agentJustArrived(previous, body.status)) announce(agentHere(body.agent && body.agent.name, state().locale));
@@ -159,6 +163,18 @@ export function createSession({ store, config, video, paymentForm, announce, onF
       ended(body.end_reason);
     }
     updatePolling();
+  }
+
+  /** The menu in the customer's language (the browser revalidates it with its ETag). */
+  async function loadMenu() {
+    const sessionId = id();
+    try {
+      const body = await get(`/api/public/menu?locale=${encodeURIComponent(state().locale)}`);
+      if (sessionId === id()) store.set({ menu: { body, error: false } });
+    } catch (error) {
+      logFailure("reading the menu", error); // said on the screen: the agent can tell the menu
+      if (sessionId === id() && !state().menu.body) store.set({ menu: { body: null, error: true } });
+    }
   }
 
   /** @param {any} payment GET .../payment or PaymentRequested */

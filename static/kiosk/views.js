@@ -5,6 +5,7 @@ import { money } from "../common/format.js";
 import { watch } from "../common/store.js";
 import { $$, byId, el, showError } from "../common/ui.js";
 import { cartView } from "./cart.js";
+import { menuView } from "./menu.js";
 import { t } from "./messages.js";
 import { connectionLost } from "./words.js";
 
@@ -25,7 +26,10 @@ export function renderKiosk(store) {
     drawPayment(s.payment, s);
     drawThanks(s.thanks, s);
     drawStillThere(s.stillThere, s);
+    drawMenu(s.menu, s);
   });
+  watch(store, (s) => s.menu, drawMenu);
+  watch(store, (s) => (s.order ? s.order.currency : null), (_, s) => drawMenu(s.menu, s)); // prices in the order's currency
   watch(store, (s) => s.attract, drawAttract);
   watch(store, (s) => s.status, drawAgent);
   watch(store, (s) => s.order, drawCart);
@@ -183,4 +187,40 @@ function drawLeaving(leaving) {
   const dialog = byId("leave-confirm", HTMLDialogElement);
   if (leaving && !dialog.open) dialog.showModal();
   if (!leaving && dialog.open) dialog.close();
+}
+
+/** The menu beside the agent, in the customer's language. @param {KioskState["menu"]} menu @param {KioskState} state */
+function drawMenu(menu, { locale, order, status }) {
+  const agentName = (status && status.agent && status.agent.name) || t(locale, "session.someone");
+  const hint = byId("kiosk-menu-hint");
+  hint.textContent = t(locale, menu.error ? "menu.unavailable" : "menu.hint", { name: agentName });
+  const currency = (order && order.currency) || null;
+  byId("kiosk-menu-categories").replaceChildren(
+    ...menuView(menu.body, locale, currency).map((category) =>
+      el(
+        "section",
+        { class: "menu-category", "data-category-id": category.id },
+        el("h3", { text: category.name }),
+        el(
+          "ul",
+          { class: "menu-items" },
+          category.items.map((item) =>
+            el(
+              "li",
+              { class: item.soldOut ? "menu-item sold-out" : "menu-item", "data-item-id": item.id },
+              item.photoUrl
+                ? el("img", { class: "photo", src: item.photoUrl, alt: "", loading: "lazy" })
+                : el("span", { class: "photo placeholder", "aria-hidden": "true", text: t(locale, "menu.no_photo") }),
+              el("span", { class: "name", text: item.name }),
+              el("span", { class: "price", text: item.price }),
+              item.description ? el("p", { class: "description", text: item.description }) : null,
+              item.allergens ? el("p", { class: "allergens", text: item.allergens }) : null,
+              item.dietary.length ? el("p", { class: "tags" }, item.dietary.map((tag) => el("span", { class: "tag", text: tag }))) : null,
+              item.soldOut ? el("p", { class: "sold-out-note", text: t(locale, "menu.sold_out") }) : null,
+            ),
+          ),
+        ),
+      ),
+    ),
+  );
 }

@@ -5,6 +5,8 @@ while nobody answering the prompt in the queue cancels with the reason "inactivi
 during the active session and during payment resumes without a tap; the Pay button lies within
 the viewport in both orientations."""
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -130,12 +132,13 @@ def test_a_reload_during_the_session_and_during_payment_resumes_without_a_tap(vi
     tablet.reload()  # during payment: the payment step again, its Pay button in sight
     expect(tablet.locator("body")).to_have_attribute("data-screen", "session")
     expect(tablet.locator("#payment")).to_be_visible()
-    expect(tablet.locator("#payment-amount")).to_contain_text(f"{order['total_cents'] / 100:.2f}")
+    amount = f"{order['total_cents'] / 100:.2f}".replace(".", ",")  # Spanish chosen: es-ES formatting
+    expect(tablet.locator("#payment-amount")).to_have_text(f"A pagar: {amount}\u00a0US$")
     expect(tablet.locator("#pay")).to_be_in_viewport(ratio=1)
     tablet.click("button.test-card:has-text('4242 4242 4242 4242')")
     tablet.click("#pay")
     expect(tablet.locator("body")).to_have_attribute("data-screen", "thanks")
-    expect(tablet.locator("#thanks-total")).to_contain_text("Paid")
+    expect(tablet.locator("#thanks-total")).to_have_text(f"Pagado {amount}\u00a0US$")
     tablet.reload()  # a finished session is not resumed: the next customer's attract screen
     expect(tablet.locator("body")).to_have_attribute("data-screen", "attract")
     assert_no_console_errors(tablet)
@@ -192,8 +195,15 @@ def test_each_card_failure_in_its_own_words_and_leaving_with_a_cart_asks_first(w
 
 
 def test_the_kiosk_speaks_the_chosen_language_on_every_screen_and_the_agent_sees_it(world, kiosk, serve, open_page):
-    """Issue 23 part 2: the choice applies at once, customer_locale goes as chosen, prices are
-    formatted for the language, and the agent's session header names the customer's language."""
+    """Issue 23 parts 2 and 3: the choice applies at once, customer_locale goes as chosen, prices
+    are formatted for the language, the menu shows beside the video in it, and the agent's session
+    header names the customer's language."""
+    burger = world.items["burger"]
+    burger.allergens, burger.dietary = ["gluten", "sesame"], ["halal"]
+    burger.save(update_fields=["allergens", "dietary"])
+    world.items["shake"] = factories.MenuItemFactory(
+        category=burger.category, name="Shake", price_cents=450, track_stock=True, stock=0
+    )
     server = serve()
     tablet = open_page("/kiosk/", server, before=as_paired(kiosk))
     dashboard = open_page("/agent/", server)
@@ -217,6 +227,16 @@ def test_the_kiosk_speaks_the_chosen_language_on_every_screen_and_the_agent_sees
     expect(tablet.locator("body")).to_have_attribute("data-screen", "session")
     expect(tablet.locator("#leave-session")).to_have_text("He terminado, salir")
     expect(tablet.locator("#cart-empty")).to_have_text("Dinos qué te apetece: tu pedido aparece aquí.")
+    menu = tablet.locator("#kiosk-menu")  # part 3: the menu beside the video, in Spanish
+    expect(menu.locator("#kiosk-menu-title")).to_have_text("Nuestra carta")
+    burger = menu.locator(f".menu-item[data-item-id='{world.items['burger'].pk}']")
+    expect(burger.locator(".name")).to_have_text("Burger")
+    expect(burger.locator(".photo.placeholder")).to_have_text("Sin foto")  # photo_url null
+    expect(burger.locator(".allergens")).to_have_text("Contiene: Gluten, Sésamo")
+    expect(burger.locator(".tags")).to_have_text("Halal")
+    shake = menu.locator(f".menu-item[data-item-id='{world.items['shake'].pk}']")
+    expect(shake).to_have_class(re.compile(r"\bsold-out\b"))
+    expect(shake.locator(".sold-out-note")).to_have_text("Agotado")
     dashboard.click("button.menu-item:has-text('Fries')")
     expect(tablet.locator("#cart-lines li .price")).to_have_text("3,00\u00a0US$")  # Intl, es-ES
     tablet.click("#leave-session")
