@@ -196,6 +196,7 @@ export function createSessionActions(store, { announce, onEnded }) {
 
   byId("send-payment").addEventListener("click", sendToPayment);
   byId("cart-retry").addEventListener("click", retry);
+  byId("menu-search").addEventListener("input", (event) => store.set({ menuQuery: /** @type {HTMLInputElement} */ (event.target).value }));
   byId("cancel-payment").addEventListener("click", cancelPayment);
   byId("end-form").addEventListener("submit", (event) => {
     event.preventDefault();

@@ -29,6 +29,7 @@ import { EMPTY_QUEUE } from "./queue-state.js";
  * @property {import("./cart-state.js").Line[] | null} unsaved the cart a refused save wanted (offered again by "Try again")
  * @property {{problem: "" | "reason" | "unpaid"}} ending what holds the end back (cart-state.js endCheck)
  * @property {Array<any> | null} menu the menu's categories (GET /api/menu)
+ * @property {string} menuQuery what the agent typed in the menu's search box
  * @property {string} result what the last session came to
  * @property {Array<any> | null} history GET /api/sessions/mine
  * @property {Array<any> | null} tokens GET /api/tokens
@@ -55,6 +56,7 @@ export const INITIAL = {
   unsaved: null,
   ending: { problem: "" },
   menu: null,
+  menuQuery: "",
   result: "",
   history: null,
   tokens: null,
@@ -76,6 +78,7 @@ export const NO_SESSION = Object.freeze({
   unsaved: null,
   ending: NOT_ENDING,
   menu: null,
+  menuQuery: "",
 });
 
 /** Whether the cart is locked (the customer is paying). @param {AgentState} state */

@@ -6,6 +6,7 @@ import { $$, byId, el, showError } from "../common/ui.js";
 import { endWords, paymentView } from "./cart-state.js";
 import { duration, waitedSeconds } from "./queue-state.js";
 import { cartLocked } from "./state.js";
+import { searchMenu } from "./menu-search.js";
 import { languageOf, liveLabel } from "./words.js";
 
 /**
@@ -30,7 +31,8 @@ export function renderAgent(store, actions, announce) {
   watch(store, (s) => s.queue, (queue) => drawQueue(queue, store.get().now, cards, actions));
   watch(store, (s) => s.now, (now) => drawWaiting(store.get().queue, now, cards));
   watch(store, (s) => s.session, drawSessionHeader);
-  watch(store, (s) => s.menu, (menu) => drawMenu(menu, actions));
+  watch(store, (s) => s.menu, (menu, s) => drawMenu(searchMenu(menu, s.menuQuery), actions));
+  watch(store, (s) => s.menuQuery, (query, s) => drawMenu(searchMenu(s.menu, query), actions));
   const cartParts = (/** @type {AgentState} */ s) => [s.lines, s.order, s.lineErrors, cartLocked(s)];
   let lastCart = cartParts(store.get());
   drawCart(store.get(), actions);
@@ -148,6 +150,7 @@ function drawSessionHeader(session) {
   if (!session) {
     byId("end-notes", HTMLTextAreaElement).value = ""; // the next session starts with no notes
     byId("end-reason", HTMLSelectElement).value = ""; // and with no reason chosen for it
+    byId("menu-search", HTMLInputElement).value = ""; // and the whole menu
     return;
   }
   byId("session-title").textContent = `Session with ${session.kiosk.name}`;

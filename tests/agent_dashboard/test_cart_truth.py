@@ -23,6 +23,11 @@ def test_a_refused_cart_edit_goes_back_to_the_saved_cart_says_so_and_offers_to_t
     sign_in_and_go_available(page, agent)
     session_id = server.start_session(world.kiosk)
     card(page, session_id).locator("button.accept").click()
+    expect(page.locator("button.menu-item")).to_have_count(3)
+    page.fill("#menu-search", "FRI")  # the menu's search box (part 3)
+    expect(page.locator("button.menu-item")).to_have_count(1)
+    page.fill("#menu-search", "")
+    expect(page.locator("button.menu-item")).to_have_count(3)
     page.click("button.menu-item:has-text('Fries')")
     line = page.locator("#cart-lines li").first
     expect(page.locator("#cart-lines")).to_have_attribute("data-saving", "false")
