@@ -2,6 +2,7 @@
 // semantics), the server's answer (prices, totals) and its refusals per line. Pure functions,
 // unit-tested (tests/js/agent.test.js); views.js draws them.
 import { money } from "../common/format.js";
+import { isPaid } from "../common/orders.js";
 import { duration } from "./queue-state.js";
 
 /**
@@ -34,10 +35,18 @@ export const changeLine = (lines, index, change) =>
 /** Why the cart was not saved, in words. @param {{status?: number, code?: string, message?: string}} error */
 export function cartRefusal(error) {
   if (error.status === 422) return "Some lines cannot be ordered; see the notes next to them.";
-  if (error.status === 409) return error.code === "ORDER_LOCKED" ? "The cart is locked while the customer pays." : error.message;
   if (error.status === 401) return "You were signed out; sign in again and the cart will be sent.";
-  return `The cart was not saved: ${error.message}`;
+  const why = error.status === 409 && error.code === "ORDER_LOCKED" ? "the cart is locked while the customer pays" : error.message;
+  return `The change was not saved: ${String(why || "no answer").replace(/\.$/, "")}. The cart shows what was last saved.`;
 }
+
+/**
+ * Whether a refused save puts the cart back to the server's last saved one (issue 23 defect 6:
+ * the cart on screen is always the server's). Not for a 422, whose lines the agent corrects
+ * where they are, nor a 401, whose cart is sent as it is once the agent signs in again.
+ * @param {{status?: number}} error
+ */
+export const revertsToSaved = (error) => error.status !== 422 && error.status !== 401;
 
 /** The payment box by session status and order. @param {string} status @param {Order | null} order */
 export function paymentView(status, order) {
@@ -52,7 +61,27 @@ const OUTCOME = { completed: "completed", abandoned: "abandoned", failed: "faile
 
 /** The words when a session ends. @param {{status: string, duration_seconds?: number}} ended @param {Order | null} [order] the paid order, if any */
 export function finishText(ended, order = null) {
-  const paid = ended.status === "completed" && order && order.status !== "draft";
+  const paid = ended.status === "completed" && isPaid(order);
   const prefix = paid ? `Paid: order ${order.order_number}, ${money(order.total_cents, order.currency)}. ` : "";
   return `${prefix}Session ${OUTCOME[ended.status] || ended.status} after ${duration(ended.duration_seconds || 0)}.`;
+}
+
+/**
+ * What stands between "End session" and the end: no reason chosen yet ("reason": none is
+ * preselected, so an agent never ends as Completed by default), or Completed with a cart nobody
+ * paid ("unpaid": the agent confirms first). "" when the session may end at once.
+ * @param {string} reason @param {Order | null} order @param {Line[]} lines
+ * @returns {"" | "reason" | "unpaid"}
+ */
+export function endCheck(reason, order, lines) {
+  if (!reason) return "reason";
+  if (reason === "completed" && lines.length > 0 && !isPaid(order)) return "unpaid";
+  return "";
+}
+
+/** What the agent reads about a held-back end. @param {"" | "reason" | "unpaid"} problem */
+export function endWords(problem) {
+  if (problem === "reason") return "Choose why the session ends.";
+  if (problem === "unpaid") return "The cart has not been paid. End the session as completed anyway? The customer will not be charged.";
+  return "";
 }

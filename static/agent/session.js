@@ -4,7 +4,7 @@
 import { logFailure } from "../common/report.js";
 import { byId } from "../common/ui.js";
 import { get, post } from "./api.js";
-import { changeLine, finishText, linesOf, linesToSend, cartRefusal } from "./cart-state.js";
+import { changeLine, endCheck, finishText, linesOf, linesToSend, cartRefusal, revertsToSaved } from "./cart-state.js";
 import { ModifierDialog } from "./modifiers.js";
 import { cartLocked, NO_SESSION } from "./state.js";
 import { VideoPane } from "./video.js";
@@ -66,26 +66,40 @@ export function createSessionActions(store, { announce, onEnded }) {
 
   function sync() {
     const session = state().session;
-    const lines = linesToSend(state().lines);
+    const wanted = state().lines;
     pendingSyncs += 1;
     store.set({ saving: true }); // tests and assistive tech can tell a cart still being saved
     syncing = syncing.then(async () => {
-      await send(session, lines);
+      await send(session, wanted);
       pendingSyncs -= 1;
       if (!pendingSyncs) store.set({ saving: false });
     });
     return syncing;
   }
 
-  /** @param {Session | null} session @param {ReturnType<typeof linesToSend>} lines */
-  async function send(session, lines) {
+  /** @param {Session | null} session @param {Line[]} wanted */
+  async function send(session, wanted) {
     if (!session || !state().session || session.id !== state().session.id) return;
     try {
-      const order = await post("/api/orders", { session_id: session.id, lines });
-      store.set({ order, lineErrors: {}, cartError: "" });
+      const order = await post("/api/orders", { session_id: session.id, lines: linesToSend(wanted) });
+      store.set({ order, lineErrors: {}, cartError: "", unsaved: null });
     } catch (error) {
-      store.set({ lineErrors: error.status === 422 ? error.details.lines || {} : {}, cartError: cartRefusal(error) });
+      if (!revertsToSaved(error)) {
+        store.set({ lineErrors: error.status === 422 ? error.details.lines || {} : {}, cartError: cartRefusal(error) });
+        return;
+      }
+      // Back to the server's last saved cart, said so, with the refused cart one tap away.
+      logFailure("saving the cart", error);
+      store.set(({ order }) => ({ lines: linesOf(order), lineErrors: {}, cartError: cartRefusal(error), unsaved: wanted }));
     }
+  }
+
+  /** "Try again": the refused cart, sent once more. */
+  function retry() {
+    const unsaved = state().unsaved;
+    if (!unsaved || cartLocked(state())) return;
+    store.set({ lines: unsaved, unsaved: null, cartError: "" });
+    sync();
   }
 
   async function sendToPayment() {
@@ -143,9 +157,14 @@ export function createSessionActions(store, { announce, onEnded }) {
     schedulePoll();
   }
 
-  async function end() {
+  /** @param {boolean} confirmed the agent said yes to ending as Completed with an unpaid cart */
+  async function end(confirmed) {
     const reason = byId("end-reason", HTMLSelectElement).value;
     const notes = byId("end-notes", HTMLTextAreaElement).value;
+    await syncing; // the cart the check reads is the one the server has
+    const problem = endCheck(reason, state().order, state().lines);
+    if (problem === "reason" || (problem === "unpaid" && !confirmed)) return store.set({ ending: { problem } });
+    store.set({ ending: { problem: "" } });
     try {
       const body = await post(`/api/sessions/${state().session.id}/end`, { reason, notes });
       finish(body.session, null);
@@ -176,11 +195,16 @@ export function createSessionActions(store, { announce, onEnded }) {
   }
 
   byId("send-payment").addEventListener("click", sendToPayment);
+  byId("cart-retry").addEventListener("click", retry);
+  byId("menu-search").addEventListener("input", (event) => store.set({ menuQuery: /** @type {HTMLInputElement} */ (event.target).value }));
   byId("cancel-payment").addEventListener("click", cancelPayment);
   byId("end-form").addEventListener("submit", (event) => {
     event.preventDefault();
-    end();
+    end(false);
   });
+  byId("end-confirm-yes").addEventListener("click", () => end(true));
+  byId("end-confirm-no").addEventListener("click", () => store.set({ ending: { problem: "" } }));
+  byId("end-reason").addEventListener("change", () => store.set({ ending: { problem: "" } }));
 
   return { open, choose, change, sync, pause, close, syncing: () => syncing };
 }

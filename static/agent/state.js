@@ -7,7 +7,7 @@ import { EMPTY_QUEUE } from "./queue-state.js";
 
 /**
  * @typedef {{id: string, name?: string, email: string, agent_status: string, languages?: string[], status_reason?: string, status_message?: string}} User
- * @typedef {{id: string, status: string, kiosk: {name: string, location?: string | null}, business: {name: string}, video_channel: string, duration_seconds?: number}} Session
+ * @typedef {{id: string, status: string, kiosk: {name: string, location?: string | null}, business: {name: string}, video_channel: string, duration_seconds?: number, customer_locale?: string}} Session
  *
  * @typedef {object} AgentState
  * @property {User | null} user
@@ -26,7 +26,10 @@ import { EMPTY_QUEUE } from "./queue-state.js";
  * @property {import("./cart-state.js").LineErrors} lineErrors
  * @property {boolean} saving a cart is on its way to the server
  * @property {string} cartError
+ * @property {import("./cart-state.js").Line[] | null} unsaved the cart a refused save wanted (offered again by "Try again")
+ * @property {{problem: "" | "reason" | "unpaid"}} ending what holds the end back (cart-state.js endCheck)
  * @property {Array<any> | null} menu the menu's categories (GET /api/menu)
+ * @property {string} menuQuery what the agent typed in the menu's search box
  * @property {string} result what the last session came to
  * @property {Array<any> | null} history GET /api/sessions/mine
  * @property {Array<any> | null} tokens GET /api/tokens
@@ -50,7 +53,10 @@ export const INITIAL = {
   lineErrors: {},
   saving: false,
   cartError: "",
+  unsaved: null,
+  ending: { problem: "" },
   menu: null,
+  menuQuery: "",
   result: "",
   history: null,
   tokens: null,
@@ -59,8 +65,21 @@ export const INITIAL = {
 /** @param {Partial<AgentState>} [overrides] */
 export const createAgentStore = (overrides = {}) => createStore({ ...INITIAL, ...overrides });
 
+/** @type {AgentState["ending"]} */
+const NOT_ENDING = { problem: "" };
+
 /** What a closed session leaves: nothing of it. */
-export const NO_SESSION = Object.freeze({ session: null, order: null, lines: [], lineErrors: {}, cartError: "", menu: null });
+export const NO_SESSION = Object.freeze({
+  session: null,
+  order: null,
+  lines: [],
+  lineErrors: {},
+  cartError: "",
+  unsaved: null,
+  ending: NOT_ENDING,
+  menu: null,
+  menuQuery: "",
+});
 
 /** Whether the cart is locked (the customer is paying). @param {AgentState} state */
 export const cartLocked = (state) => Boolean(state.session && state.session.status === "payment");

@@ -3,11 +3,12 @@
 import { money } from "../common/format.js";
 import { watch } from "../common/store.js";
 import { $$, byId, el, showError } from "../common/ui.js";
-import { paymentView } from "./cart-state.js";
+import { endWords, paymentView } from "./cart-state.js";
 import { languageWords, offerLeftWords, secondsLeft, statusNotice } from "./offer.js";
 import { duration, waitedSeconds } from "./queue-state.js";
 import { cartLocked } from "./state.js";
-import { liveLabel } from "./words.js";
+import { searchMenu } from "./menu-search.js";
+import { languageOf, liveLabel } from "./words.js";
 
 /**
  * @typedef {import("./state.js").AgentState} AgentState
@@ -32,7 +33,8 @@ export function renderAgent(store, actions, announce) {
   watch(store, (s) => s.queue, (queue) => drawQueue(queue, store.get().now, cards, actions));
   watch(store, (s) => s.now, (now) => drawWaiting(store.get().queue, now, cards));
   watch(store, (s) => s.session, drawSessionHeader);
-  watch(store, (s) => s.menu, (menu) => drawMenu(menu, actions));
+  watch(store, (s) => s.menu, (menu, s) => drawMenu(searchMenu(menu, s.menuQuery), actions));
+  watch(store, (s) => s.menuQuery, (query, s) => drawMenu(searchMenu(s.menu, query), actions));
   const cartParts = (/** @type {AgentState} */ s) => [s.lines, s.order, s.lineErrors, cartLocked(s)];
   let lastCart = cartParts(store.get());
   drawCart(store.get(), actions);
@@ -44,7 +46,9 @@ export function renderAgent(store, actions, announce) {
   });
   watch(store, (s) => s.saving, (saving) => (byId("cart-lines").dataset.saving = String(saving)));
   watch(store, (s) => s.cartError, (error) => showError(byId("cart-error"), error));
+  watch(store, (s) => Boolean(s.unsaved), (unsaved) => (byId("cart-retry").hidden = !unsaved));
   watch(store, (s) => paymentView(s.session ? s.session.status : "", s.order).state, (_, s) => drawPayment(s, announce));
+  watch(store, (s) => s.ending.problem, drawEnding);
   watch(store, (s) => s.result, drawResult);
   watch(store, (s) => s.history, drawHistory);
   watch(store, (s) => s.tokens, (tokens) => drawTokens(tokens, actions));
@@ -159,10 +163,15 @@ function drawWaiting(queue, now, cards) {
 function drawSessionHeader(session) {
   if (!session) {
     byId("end-notes", HTMLTextAreaElement).value = ""; // the next session starts with no notes
+    byId("end-reason", HTMLSelectElement).value = ""; // and with no reason chosen for it
+    byId("menu-search", HTMLInputElement).value = ""; // and the whole menu
     return;
   }
   byId("session-title").textContent = `Session with ${session.kiosk.name}`;
   byId("session-where").textContent = [session.kiosk.location, session.business.name].filter(Boolean).join(" · ");
+  const language = languageOf(session.customer_locale);
+  byId("session-language").textContent = language ? `Customer's language: ${language}` : "";
+  byId("session-language").hidden = !language;
 }
 
 /** @param {AgentState["menu"]} categories @param {Actions} actions */
@@ -275,6 +284,15 @@ function drawPayment(state, announce) {
   byId("payment-state").textContent = text;
   byId("send-payment").hidden = status === "payment";
   byId("cancel-payment").hidden = status !== "payment";
+}
+
+/** @param {AgentState["ending"]["problem"]} problem */
+function drawEnding(problem) {
+  const words = endWords(problem);
+  byId("end-problem").textContent = words;
+  byId("end-problem").hidden = !words;
+  byId("end-confirm").hidden = problem !== "unpaid";
+  byId("end-session").hidden = problem === "unpaid";
 }
 
 /** @param {string} result */

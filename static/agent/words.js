@@ -65,3 +65,17 @@ export function goneReason(why) {
       return "withdrawn by the kiosk";
   }
 }
+
+/**
+ * The customer's language in the agent's words ("es-ES" -> "Spanish (Spain)"), shown in the
+ * session header (issue 23 part 2); the tag itself when Intl does not know it.
+ * @param {string | null | undefined} locale @param {string} [displayIn] the agent's language
+ */
+export function languageOf(locale, displayIn = "en") {
+  if (!locale) return "";
+  try {
+    return new Intl.DisplayNames([displayIn], { type: "language", languageDisplay: "standard" }).of(locale) || locale;
+  } catch (unknown) {
+    return locale; // not a well-formed tag: shown as the kiosk sent it
+  }
+}

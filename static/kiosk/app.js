@@ -10,6 +10,7 @@ import { KioskRealtime } from "./realtime.js";
 import { createSession } from "./session.js";
 import { config } from "./settings.js";
 import { createKioskStore } from "./state.js";
+import { inactivityApplies, leavingAsks } from "./status.js";
 import { createVideo } from "./video.js";
 import { renderKiosk } from "./views.js";
 import { nextBackoff, startRefusal, UNPAIRED_BY_OWNER } from "./words.js";
@@ -49,10 +50,15 @@ byId("pairing-form").addEventListener("submit", async (event) => {
   startPaired();
 });
 
-function startPaired() {
-  goToAttract();
+async function startPaired() {
   realtime.start();
   startHeartbeat();
+  const resumed = await session.resumeAfterReload().catch((error) => {
+    logFailure("resuming the session open before the reload", error);
+    return false;
+  });
+  if (!resumed) goToAttract();
+  else refreshProfile();
 }
 
 function stopEverything() {
@@ -114,9 +120,18 @@ byId("start").addEventListener("click", async () => {
   }
 });
 
-const walkAway = (/** @type {string} */ what) => () => session.cancel().catch((error) => logFailure(what, error));
+const walkAway = (/** @type {string} */ what) => () => session.cancel("").catch((error) => logFailure(what, error));
 byId("cancel-waiting").addEventListener("click", walkAway("cancelling while waiting"));
-byId("leave-session").addEventListener("click", walkAway("leaving the session"));
+byId("leave-session").addEventListener("click", () => {
+  if (leavingAsks(store.get().order)) return store.set({ leaving: true });
+  walkAway("leaving the session")();
+});
+byId("leave-confirm-yes").addEventListener("click", () => {
+  store.set({ leaving: false });
+  walkAway("leaving the session")();
+});
+byId("leave-confirm-no").addEventListener("click", () => store.set({ leaving: false }));
+byId("leave-confirm").addEventListener("close", () => store.set({ leaving: false }));
 byId("thanks-done").addEventListener("click", goToAttract);
 byId("ended-done").addEventListener("click", goToAttract);
 byId("payment-form").addEventListener("click", (event) => {
@@ -142,8 +157,13 @@ function idle() {
   const { screen, status } = store.get();
   if (screen === "attract") return store.set({ locale: "en-US" });
   if (screen === "thanks" || screen === "ended") return goToAttract();
-  if ((screen === "waiting" || screen === "session") && !(status && status.status === "payment")) askStillThere();
+  if ((screen === "waiting" || screen === "session") && inactivityApplies(status && status.status)) askStillThere();
 }
+
+// An agent took the session while the prompt was up: the agent decides from now on.
+store.subscribe(({ stillThere, status }) => {
+  if (stillThere.open && !inactivityApplies(status && status.status)) closeStillThere();
+});
 
 function askStillThere() {
   store.set({ stillThere: { open: true, left: config.stillThereSeconds } });
@@ -153,7 +173,7 @@ function askStillThere() {
     store.set({ stillThere: { open: left > 0, left } });
     if (left > 0) return;
     window.clearInterval(timers.stillThere);
-    session.cancel().catch((error) => logFailure("ending a session nobody was at", error));
+    session.cancel("inactivity").catch((error) => logFailure("ending a session nobody was at", error));
   }, 1000);
 }
 

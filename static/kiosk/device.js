@@ -1,6 +1,7 @@
 // What this device keeps across reloads, in localStorage: its id (a UUID v4 made once, kept for
 // the device's lifetime, even across unpairing) and, once paired, the device token, the kiosk id
-// and the last known business settings (shown at once on start, then refreshed from the API).
+// and the last known business settings (shown at once on start, then refreshed from the API);
+// while a customer's session is open, its id and language, so a reload resumes it (issue 23).
 const KEY = "kiosk-app.device";
 
 function uuid4() {
@@ -66,7 +67,25 @@ class Device {
     this.save();
   }
 
+  /** The customer's open session, if this device had one when the page was (re)loaded. @returns {{id: string, locale: string} | null} */
+  get openSession() {
+    return this.data.openSession || null;
+  }
+
+  /** @param {string} id @param {string} locale */
+  sessionOpened(id, locale) {
+    this.data.openSession = { id, locale };
+    this.save();
+  }
+
+  sessionClosed() {
+    if (!this.data.openSession) return;
+    delete this.data.openSession;
+    this.save();
+  }
+
   forget() {
+    delete this.data.openSession;
     delete this.data.token;
     delete this.data.kioskId;
     delete this.data.profile;

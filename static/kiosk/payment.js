@@ -1,6 +1,8 @@
 // The payment step behind one small adapter: `paymentMethodFor(payment)` gives an object with
 // mount(container) (draw the card fields), pay() (hand the card to the processor; resolves when
-// it was accepted for processing, rejects with a CardDeclined when the processor says no at once)
+// it was accepted for processing, rejects with a CardRefused when the card was not taken at once:
+// its `code` is the processor's (card_declined, processing_error, incorrect_number) or
+// "incomplete" for an empty card field, and words.js says each in its own words)
 // and unmount(). The outcome itself always comes from the service (PaymentSucceeded /
 // PaymentFailed, or the status when polling), never from the browser's word alone.
 //   - live: the processor's own browser library, loaded from the processor at run time (as
@@ -11,7 +13,13 @@ import { url } from "./api.js";
 import { config } from "./settings.js";
 import { loadScript } from "./vendor.js";
 
-export class CardDeclined extends Error {}
+export class CardRefused extends Error {
+  /** @param {string} message the processor's words @param {string} code */
+  constructor(message, code) {
+    super(message);
+    this.code = code;
+  }
+}
 
 // The demo processor's test cards (docs/kiosk-and-agent.md).
 export const DEMO_CARDS = [
@@ -63,7 +71,7 @@ class DemoCardPayment {
 
   async pay() {
     const number = this.input.value.replace(/\D/g, "");
-    if (number.length < 12) throw new CardDeclined("Enter the card number.");
+    if (!number) throw new CardRefused("Enter the card number.", "incomplete");
     const response = await fetch(url(this.processor.confirm_url), {
       method: "POST",
       credentials: "omit",
@@ -73,7 +81,9 @@ class DemoCardPayment {
       throw new Error("The demo processor cannot be reached.");
     });
     const body = await response.json().catch(() => ({}));
-    if (response.status === 402) throw new CardDeclined((body.error && body.error.message) || "Card declined.");
+    const error = body.error || {};
+    if (response.status === 402) throw new CardRefused(error.message || "Card declined.", error.code || "card_declined");
+    if (response.status === 422 && error.param === "card_number") throw new CardRefused(error.message, error.code || "incorrect_number");
     if (!response.ok) throw new Error((body.error && body.error.message) || `The demo processor answered ${response.status}.`);
     return body;
   }
@@ -111,7 +121,7 @@ class ProcessorPayment {
       payment_method: { card: this.card },
     });
     if (result.error) {
-      if (result.error.type === "card_error") throw new CardDeclined(result.error.message);
+      if (result.error.type === "card_error") throw new CardRefused(result.error.message, result.error.code || "card_declined");
       throw new Error(result.error.message);
     }
     return result.paymentIntent;

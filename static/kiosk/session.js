@@ -7,10 +7,11 @@ import { ApiError } from "../common/http.js";
 import { logFailure } from "../common/report.js";
 import { get, post } from "./api.js";
 import { device } from "./device.js";
-import { CardDeclined, paymentMethodFor } from "./payment.js";
+import { CardRefused, paymentMethodFor } from "./payment.js";
 import { NO_SESSION } from "./state.js";
 import { agentJustArrived, destinationOf, isOpen, paidOrderNumber, paymentWithdrawn } from "./status.js";
-import { agentHere, declined, ending } from "./words.js";
+import { t } from "./messages.js";
+import { agentHere, cardRefusal, declined, ending } from "./words.js";
 
 /**
  * @typedef {import("./state.js").KioskState} KioskState
@@ -34,6 +35,8 @@ export function createSession({ store, config, video, paymentForm, announce, onF
   let method = null;
   const state = store.get;
   const id = () => state().sessionId;
+  /** A sentence in the customer's language (messages.js). @param {string} key @param {Record<string, string | number>} [values] */
+  const say = (key, values) => t(state().locale, key, values);
   const open = () => id() !== null && isOpen(state().status && state().status.status);
 
   function updatePolling() {
@@ -55,6 +58,7 @@ export function createSession({ store, config, video, paymentForm, announce, onF
       if (error.code === "SESSION_IN_PROGRESS" && error.details.session_id) return resume(error.details.session_id);
       throw error;
     }
+    device.sessionOpened(started.session_id, locale);
     store.set({ sessionId: started.session_id, status: null, pollUrl: started.poll_url });
     applyStatus(started);
     updatePolling();
@@ -63,9 +67,35 @@ export function createSession({ store, config, video, paymentForm, announce, onF
 
   /** @param {string} sessionId */
   async function resume(sessionId) {
+    device.sessionOpened(sessionId, state().locale);
     store.set({ sessionId, status: null, pollUrl: `/api/public/sessions/${sessionId}/status` });
     await refresh();
     updatePolling();
+  }
+
+  /**
+   * After a reload: the session this device had open, resumed without a tap (its status, agent,
+   * cart and payment step read again) when it is still open. Resolves true when resumed; a
+   * session that ended meanwhile is forgotten (the attract screen follows).
+   */
+  async function resumeAfterReload() {
+    const remembered = device.openSession;
+    if (!remembered) return false;
+    let status;
+    try {
+      status = await get(`/api/public/sessions/${remembered.id}/status`);
+    } catch (error) {
+      logFailure("reading the session open before the reload", error);
+      if (error.status !== 0) device.sessionClosed(); // gone (404) or refused: nothing to resume
+      return false;
+    }
+    if (!isOpen(status.status)) {
+      device.sessionClosed();
+      return false;
+    }
+    store.set({ locale: remembered.locale });
+    await resume(remembered.id);
+    return true;
   }
 
   /** The channel went live or dropped; after a reconnect anything missed is read again. @param {boolean} live @param {boolean} reconnected */
@@ -94,14 +124,17 @@ export function createSession({ store, config, video, paymentForm, announce, onF
     const payment = await get(`/api/public/sessions/${id()}/payment`);
     const shown = state().payment;
     if (!shown || shown.client_secret !== payment.client_secret) enterPayment(payment);
-    if (payment.status === "failed" && state().payment.state !== "declined") refused(payment.failure_message);
+    if (payment.status === "failed" && !["declined", "error"].includes(state().payment.state)) refused(payment.failure_message);
   }
 
   /** A real-time event of the kiosk's channel. @param {string} name @param {any} data */
   function onEvent(name, data) {
     if (!id() || (data.session_id && data.session_id !== id())) return;
     if (name === "SessionStatusChanged") applyStatus(data);
-    else if (name === "OrderUpdated") store.set({ order: data });
+    else if (name === "OrderUpdated") {
+      store.set({ order: data });
+      loadMenu(); // sold-out state may have moved; the ETag makes an unchanged menu a 304
+    }
     else if (name === "PaymentRequested")
       readPayment().catch((error) => {
         logFailure("reading the requested payment", error); // the event itself says enough to pay
@@ -122,9 +155,10 @@ export function createSession({ store, config, video, paymentForm, announce, onF
       store.set({ screen: "waiting" });
     } else if (destination === "session") {
       store.set({ screen: "session" });
+      if (!state().menu.body) loadMenu();
       video.start(body.video_channel || id());
       if (paymentWithdrawn(previous, body.status)) leavePayment();
-      if (agentJustArrived(previous, body.status)) announce(agentHere(body.agent && body.agent.name));
+      if (agentJustArrived(previous, body.status)) announce(agentHere(body.agent && body.agent.name, state().locale));
     } else if (destination === "completed") {
       if (state().screen !== "thanks") completedWithoutEvent();
     } else {
@@ -136,6 +170,18 @@ export function createSession({ store, config, video, paymentForm, announce, onF
   /** A new place in line (QueueUpdated): kept on the status body, which is still pending. @param {StatusBody["queue"]} queue */
   function placeInLine(queue) {
     store.set(({ status }) => ({ status: status && status.status === "pending" ? { ...status, queue } : status }));
+  }
+
+  /** The menu in the customer's language (the browser revalidates it with its ETag). */
+  async function loadMenu() {
+    const sessionId = id();
+    try {
+      const body = await get(`/api/public/menu?locale=${encodeURIComponent(state().locale)}`);
+      if (sessionId === id()) store.set({ menu: { body, error: false } });
+    } catch (error) {
+      logFailure("reading the menu", error); // said on the screen: the agent can tell the menu
+      if (sessionId === id() && !state().menu.body) store.set({ menu: { body: null, error: true } });
+    }
   }
 
   /** @param {any} payment GET .../payment or PaymentRequested */
@@ -150,8 +196,8 @@ export function createSession({ store, config, video, paymentForm, announce, onF
       .then(() => {
         if (method === chosen) setPayment({ mounted: true });
       })
-      .catch((error) => setPayment({ state: "error", stateText: "", error: `Card payment cannot start: ${error.message}` }));
-    announce("Please pay by card.");
+      .catch((error) => setPayment({ state: "error", stateText: "", error: say("pay.cannot_start", { reason: error.message }) }));
+    announce(say("pay.please"));
   }
 
   /** @param {Partial<import("./state.js").Payment>} change */
@@ -162,24 +208,36 @@ export function createSession({ store, config, video, paymentForm, announce, onF
   async function pay() {
     const payment = state().payment;
     if (!method || !payment || payment.state === "processing") return;
-    setPayment({ state: "processing", stateText: "Processing your card…", error: "" });
+    setPayment({ state: "processing", stateText: say("pay.processing"), error: "" });
     try {
       await method.pay();
       // Accepted by the processor: the service confirms through PaymentSucceeded (or the status).
-      if (state().payment && state().payment.state === "processing") setPayment({ stateText: "Confirming your payment…" });
+      if (state().payment && state().payment.state === "processing") setPayment({ stateText: say("pay.confirming") });
       if (!state().live) setTimeout(refresh, 500);
     } catch (error) {
-      if (error instanceof CardDeclined) refused(error.message);
-      else setPayment({ state: "ready", stateText: "", error: `${error.message} Please try again.` });
+      if (error instanceof CardRefused) notTaken(error.code, error.message);
+      else setPayment({ state: "ready", stateText: "", error: say("pay.try_again", { reason: error.message }) });
     }
   }
 
-  /** The card was declined. @param {string | null | undefined} message */
+  /** The processor's direct answer: the card was not taken. @param {string} code @param {string} message */
+  function notTaken(code, message) {
+    const { state: shown, words, clear } = cardRefusal(code, message, state().locale);
+    if (shown === "declined") return refused(message);
+    setPayment({ state: shown, stateText: "", error: words });
+    if (clear && method) method.clear();
+    announce(words);
+  }
+
+  /** The card was declined (the service's word, or the processor's). @param {string | null | undefined} message */
   function refused(message) {
     if (!state().payment) return;
-    setPayment({ state: "declined", stateText: "", error: declined(message) });
+    // The processor's direct answer already said a passing fault in its own words; the service's
+    // PaymentFailed that follows it carries no cause, so it does not turn it into a decline.
+    if (state().payment.state === "error" && state().payment.error) return;
+    setPayment({ state: "declined", stateText: "", error: declined(message, state().locale) });
     if (method) method.clear();
-    announce("Card declined, try another card.");
+    announce(say("card.declined"));
   }
 
   function leavePayment() {
@@ -210,7 +268,7 @@ export function createSession({ store, config, video, paymentForm, announce, onF
     const demo = Boolean(method && method.mode === "demo");
     close();
     store.set({ thanks: { orderNumber, totalCents, currency, demo }, screen: "thanks" });
-    announce(`Thank you. Your order number is ${orderNumber}.`);
+    announce(say("thanks.announce", { number: orderNumber }));
     onFinished("thanks");
   }
 
@@ -219,16 +277,20 @@ export function createSession({ store, config, video, paymentForm, announce, onF
     if (!id()) return; // told twice (the event and a poll)
     close();
     if (reason === "kiosk_cancelled") return onFinished("cancelled");
-    store.set({ ended: { reason: reason || "", ...ending(reason) }, screen: "ended" });
+    store.set({ ended: { reason: reason || "", ...ending(reason, state().locale) }, screen: "ended" });
     onFinished("ended");
   }
 
-  /** The customer walks away (cancel while waiting, leave while with the agent). */
-  async function cancel() {
+  /**
+   * The customer walks away (cancel while waiting, leave while with the agent), or nobody answered
+   * "Are you still there?" (reason "inactivity": counted apart from a customer's own cancel).
+   * @param {"" | "inactivity"} reason
+   */
+  async function cancel(reason) {
     const sessionId = id();
     if (!sessionId) return;
     try {
-      await post(`/api/public/sessions/${sessionId}/cancel`);
+      await post(`/api/public/sessions/${sessionId}/cancel`, reason ? { reason } : undefined);
     } catch (error) {
       if (!(error instanceof ApiError) || error.status === 0) throw error;
       // 409: it ended meanwhile (accepted, paid, timed out): the status says what happened.
@@ -239,11 +301,12 @@ export function createSession({ store, config, video, paymentForm, announce, onF
   }
 
   function close() {
+    device.sessionClosed();
     leavePayment();
     video.stop();
     store.set(NO_SESSION);
     updatePolling();
   }
 
-  return { start, setLive, refresh, onEvent, pay, cancel, close, isOpen: open };
+  return { start, resumeAfterReload, setLive, refresh, onEvent, pay, cancel, close, isOpen: open };
 }

@@ -17,7 +17,15 @@ const defaults = {
 function readConfig() {
   const merged = { ...defaults, ...(window.KIOSK_CONFIG || {}) };
   const query = new URLSearchParams(window.location.search);
-  const aliases = { api: "apiBase" };
+  // Snake-case names for the timings tests shorten (?idle_seconds=5, issue 23).
+  const aliases = {
+    api: "apiBase",
+    idle_seconds: "inactivitySeconds",
+    still_there_seconds: "stillThereSeconds",
+    poll_seconds: "pollSeconds",
+    thank_you_seconds: "thankYouSeconds",
+    ended_seconds: "endedSeconds",
+  };
   for (const [name, value] of query) {
     const key = aliases[name] || name;
     if (!(key in merged) && !["staticBase", "realtimeKey", "wsHost", "wsPort", "forceTLS", "processorPublishableKey"].includes(key)) continue;

@@ -1,5 +1,6 @@
 // What a session status (the server's word: GET .../status or SessionStatusChanged, spec
-// section 3) means on the kiosk's screen. Pure, unit-tested (tests/js/kiosk-status.test.js).
+// section 3) means on the kiosk's screen. Pure, unit-tested (tests/js/kiosk.test.js).
+import { isPaid } from "../common/orders.js";
 
 /** @typedef {"pending" | "active" | "payment" | "completed" | "cancelled" | "timed_out" | "refused" | "failed"} SessionStatus */
 
@@ -35,8 +36,19 @@ export const paymentWithdrawn = (/** @type {string | null} */ previous, /** @typ
   previous === "payment" && next === "active";
 
 /**
- * A paid order's number, when the order read after "completed" is a real paid one.
+ * A paid order's number, when the order read after "completed" is a real paid one (an agent may
+ * end a session as completed with a draft cart: that is no payment).
  * @param {{status?: string, order_number?: string | null} | null} order
  */
-export const paidOrderNumber = (order) =>
-  order && order.status && order.status !== "failed" && order.order_number ? order.order_number : null;
+export const paidOrderNumber = (order) => (isPaid(order) && order.order_number ? order.order_number : null);
+
+/**
+ * Whether "Are you still there?" may end the session: only while the customer waits for an agent
+ * (or orders alone). While an agent serves (active, payment) the agent decides: a customer who
+ * talks without touching the screen is still there (issue 23 defect 2).
+ * @param {string | null | undefined} status
+ */
+export const inactivityApplies = (status) => status === "pending";
+
+/** Whether leaving asks first: the cart holds something (issue 23 defect 8). @param {{lines?: unknown[]} | null} order */
+export const leavingAsks = (order) => Boolean(order && order.lines && order.lines.length > 0);

@@ -20,6 +20,6 @@ export function createVideo(store, { pane, localVideo, remoteVideo }) {
     post,
     tokenUrl: (channel) => `/api/public/video/token?channel=${encodeURIComponent(channel)}&role=publisher`,
     refreshUrl: "/api/public/video/token/refresh",
-    onState: (state, detail) => store.set({ video: { idle: state === "idle", state, words: videoWords(state, detail) } }),
+    onState: (state, detail) => store.set({ video: { idle: state === "idle", state, words: videoWords(state, detail, store.get().locale) } }),
   });
 }

@@ -5,6 +5,8 @@ import { money } from "../common/format.js";
 import { watch } from "../common/store.js";
 import { $$, byId, el, showError } from "../common/ui.js";
 import { cartView } from "./cart.js";
+import { menuView } from "./menu.js";
+import { t } from "./messages.js";
 import { connectionLost, queueWords } from "./words.js";
 
 /** @typedef {import("./state.js").KioskState} KioskState */
@@ -17,7 +19,18 @@ export function renderKiosk(store) {
   watch(store, (s) => s.screen, drawScreen);
   watch(store, (s) => s.pairing, drawPairing);
   watch(store, (s) => s.profile, drawProfile);
-  watch(store, (s) => s.locale, drawLocale);
+  // The language applies at once to every screen: the fixed words, then each part that says something.
+  watch(store, (s) => s.locale, (locale, s) => {
+    drawLocale(locale);
+    drawCart(s.order, s);
+    drawPayment(s.payment, s);
+    drawThanks(s.thanks, s);
+    drawStillThere(s.stillThere, s);
+    drawMenu(s.menu, s);
+    drawPlaceInLine(s.status && s.status.status === "pending" ? s.status.queue : null, s);
+  });
+  watch(store, (s) => s.menu, drawMenu);
+  watch(store, (s) => (s.order ? s.order.currency : null), (_, s) => drawMenu(s.menu, s)); // prices in the order's currency
   watch(store, (s) => s.attract, drawAttract);
   watch(store, (s) => s.status, drawAgent);
   watch(store, (s) => (s.status && s.status.status === "pending" ? s.status.queue : null), drawPlaceInLine);
@@ -29,6 +42,7 @@ export function renderKiosk(store) {
   watch(store, (s) => s.live, (live) => live !== null && (document.body.dataset.realtime = live ? "live" : "polling"));
   watch(store, (s) => s.network, drawNetwork);
   watch(store, (s) => s.stillThere, drawStillThere);
+  watch(store, (s) => s.leaving, drawLeaving);
 }
 
 /** @param {KioskState["screen"]} screen */
@@ -65,10 +79,12 @@ function drawProfile(profile) {
   }
 }
 
-/** @param {string} locale */
+/** Every fixed text of the customer's screens (data-i18n="key", static/kiosk/messages.js). @param {string} locale */
 function drawLocale(locale) {
   $$("button.language").forEach((button) => button.setAttribute("aria-pressed", String(button.dataset.locale === locale)));
   document.documentElement.lang = locale.split("-")[0];
+  $$("[data-i18n]").forEach((node) => (node.textContent = t(locale, node.dataset.i18n || "")));
+  $$("[data-i18n-label]").forEach((node) => node.setAttribute("aria-label", t(locale, node.dataset.i18nLabel || "")));
 }
 
 /** @param {KioskState["attract"]} attract */
@@ -87,18 +103,18 @@ function drawAgent(status) {
   if (agent.avatar_url) avatar.src = agent.avatar_url;
 }
 
-/** The place in line while waiting (nothing shown before the server says it). @param {KioskState["status"]["queue"]} queue */
-function drawPlaceInLine(queue) {
-  const { place, agents } = queueWords(queue);
+/** The place in line while waiting (nothing shown before the server says it). @param {KioskState["status"]["queue"]} queue @param {KioskState} state */
+function drawPlaceInLine(queue, { locale }) {
+  const { place, agents } = queueWords(queue, locale);
   byId("waiting-place").textContent = place;
   byId("waiting-place").hidden = !place;
   byId("waiting-agents").textContent = agents;
   byId("waiting-agents").hidden = !agents;
 }
 
-/** @param {KioskState["order"]} order */
-function drawCart(order) {
-  const cart = cartView(order);
+/** @param {KioskState["order"]} order @param {KioskState} state */
+function drawCart(order, { locale }) {
+  const cart = cartView(order, locale);
   const list = byId("cart-lines");
   list.replaceChildren(
     ...cart.lines.map((line) =>
@@ -120,35 +136,38 @@ function drawCart(order) {
   list.dataset.updatedAt = cart.updatedAt;
 }
 
-/** The payment box; the card fields inside #payment-form are the payment method's. @param {KioskState["payment"]} payment */
-function drawPayment(payment) {
+/** The payment box; the card fields inside #payment-form are the payment method's. @param {KioskState["payment"]} payment @param {KioskState} state */
+function drawPayment(payment, { locale }) {
   const box = byId("payment");
   box.hidden = !payment;
   byId("leave-session").hidden = Boolean(payment); // only the agent may cancel a payment
+  byId("screen-session").dataset.paying = String(Boolean(payment)); // the compact layout (kiosk.css)
   box.dataset.state = payment ? payment.state : "none";
   if (!payment) return showError(byId("payment-error"), "");
   box.dataset.mode = payment.mode;
   const note = byId("payment-demo-note");
   note.hidden = !payment.notice;
   note.textContent = payment.notice;
-  byId("payment-amount").textContent = `To pay: ${money(payment.amount_cents, payment.currency)}`;
+  byId("payment-amount").textContent = t(locale, "pay.amount", { amount: money(payment.amount_cents, payment.currency, locale) });
   byId("payment-state").textContent = payment.stateText;
   showError(byId("payment-error"), payment.error);
   const form = byId("payment-form");
   let button = /** @type {HTMLButtonElement | null} */ (form.querySelector("#pay"));
   if (payment.mounted && !button) {
-    button = /** @type {HTMLButtonElement} */ (el("button", { id: "pay", type: "button", class: "primary huge", text: "Pay" }));
+    button = /** @type {HTMLButtonElement} */ (el("button", { id: "pay", type: "button", class: "primary huge" }));
     form.append(button);
   }
+  if (button) button.textContent = t(locale, "pay.button");
   if (button) button.disabled = payment.state === "processing";
 }
 
-/** @param {KioskState["thanks"]} thanks */
-function drawThanks(thanks) {
+/** @param {KioskState["thanks"]} thanks @param {KioskState} state */
+function drawThanks(thanks, { locale }) {
   if (!thanks) return;
   byId("thanks-demo-note").hidden = !thanks.demo;
   byId("order-number").textContent = thanks.orderNumber;
-  byId("thanks-total").textContent = thanks.totalCents ? `Paid ${money(thanks.totalCents, thanks.currency)}` : "";
+  const paid = money(thanks.totalCents, thanks.currency, locale);
+  byId("thanks-total").textContent = thanks.totalCents ? t(locale, "thanks.paid", { amount: paid }) : "";
 }
 
 /** @param {KioskState["ended"]} ended */
@@ -166,10 +185,53 @@ function drawNetwork({ offline, retryIn }) {
   if (offline) banner.textContent = connectionLost(retryIn);
 }
 
-/** @param {KioskState["stillThere"]} stillThere */
-function drawStillThere({ open, left }) {
+/** @param {KioskState["stillThere"]} stillThere @param {KioskState} state */
+function drawStillThere({ open, left }, { locale }) {
   const dialog = byId("still-there", HTMLDialogElement);
-  byId("still-there-count").textContent = `Your session ends in ${left} s.`;
+  byId("still-there-count").textContent = t(locale, "still_there.count", { seconds: left });
   if (open && !dialog.open) dialog.showModal();
   if (!open && dialog.open) dialog.close();
+}
+
+/** @param {boolean} leaving */
+function drawLeaving(leaving) {
+  const dialog = byId("leave-confirm", HTMLDialogElement);
+  if (leaving && !dialog.open) dialog.showModal();
+  if (!leaving && dialog.open) dialog.close();
+}
+
+/** The menu beside the agent, in the customer's language. @param {KioskState["menu"]} menu @param {KioskState} state */
+function drawMenu(menu, { locale, order, status }) {
+  const agentName = (status && status.agent && status.agent.name) || t(locale, "session.someone");
+  const hint = byId("kiosk-menu-hint");
+  hint.textContent = t(locale, menu.error ? "menu.unavailable" : "menu.hint", { name: agentName });
+  const currency = (order && order.currency) || null;
+  byId("kiosk-menu-categories").replaceChildren(
+    ...menuView(menu.body, locale, currency).map((category) =>
+      el(
+        "section",
+        { class: "menu-category", "data-category-id": category.id },
+        el("h3", { text: category.name }),
+        el(
+          "ul",
+          { class: "menu-items" },
+          category.items.map((item) =>
+            el(
+              "li",
+              { class: item.soldOut ? "menu-item sold-out" : "menu-item", "data-item-id": item.id },
+              item.photoUrl
+                ? el("img", { class: "photo", src: item.photoUrl, alt: "", loading: "lazy" })
+                : el("span", { class: "photo placeholder", "aria-hidden": "true", text: t(locale, "menu.no_photo") }),
+              el("span", { class: "name", text: item.name }),
+              el("span", { class: "price", text: item.price }),
+              item.description ? el("p", { class: "description", text: item.description }) : null,
+              item.allergens ? el("p", { class: "allergens", text: item.allergens }) : null,
+              item.dietary.length ? el("p", { class: "tags" }, item.dietary.map((tag) => el("span", { class: "tag", text: tag }))) : null,
+              item.soldOut ? el("p", { class: "sold-out-note", text: t(locale, "menu.sold_out") }) : null,
+            ),
+          ),
+        ),
+      ),
+    ),
+  );
 }

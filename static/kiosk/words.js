@@ -1,6 +1,7 @@
 // Every sentence the kiosk shows about something that happened (refusals, endings, the network,
 // the video): one catalogue, free of the DOM, unit-tested (tests/js/kiosk-words.test.js).
 import { reasonOf } from "../common/report.js";
+import { t } from "./messages.js";
 
 /** @typedef {{code?: string, status?: number, message?: string, details?: Record<string, unknown>, retryAfter?: number | null}} ApiFailure */
 
@@ -50,39 +51,50 @@ export function startRefusal(error) {
   return words[error.code] || `Sorry, we could not start: ${error.message}`;
 }
 
-/** What the customer reads when the session ends without a payment, by end_reason. */
-const ENDINGS = {
-  timed_out: ["Sorry, nobody could answer", "All our team members are busy right now. Please try again in a few minutes."],
-  customer_abandoned: ["Thank you for visiting", "Your session has ended. We hope to see you again soon."],
-  refused_service: ["We are sorry", "We cannot take this order here. Please ask a member of staff for help."],
-  technical_issue: ["Sorry, something went wrong", "We had a technical problem. Please start again, or ask a member of staff."],
-  completed: ["Thank you for visiting", "Your session has ended."],
-};
+/** The end reasons the customer reads in their own words; any other reads as customer_abandoned. */
+const ENDINGS = ["timed_out", "customer_abandoned", "refused_service", "technical_issue", "completed"];
 
-/** @param {string | null | undefined} reason @returns {{title: string, message: string}} */
-export function ending(reason) {
-  const [title, message] = ENDINGS[reason] || ENDINGS.customer_abandoned;
-  return { title, message };
+/** What the customer reads when the session ends without a payment, by end_reason. @param {string | null | undefined} reason @param {string} [locale] @returns {{title: string, message: string}} */
+export function ending(reason, locale = "en-US") {
+  const known = ENDINGS.includes(reason || "") ? reason : "customer_abandoned";
+  return { title: t(locale, `ended.${known}.title`), message: t(locale, `ended.${known}.message`) };
 }
 
-/** @param {"idle" | "connecting" | "connected" | "unavailable"} state @param {{error?: unknown}} [detail] */
-export function videoWords(state, detail = {}) {
+/** @param {"idle" | "connecting" | "connected" | "unavailable"} state @param {{error?: unknown}} [detail] @param {string} [locale] */
+export function videoWords(state, detail = {}, locale = "en-US") {
   switch (state) {
     case "connecting":
-      return "Connecting video…";
+      return t(locale, "video.connecting");
     case "connected":
-      return "Video connected";
+      return t(locale, "video.connected");
     case "unavailable":
-      return `Video unavailable: ${reasonOf(detail.error)}. Your order carries on.`;
+      return t(locale, "video.unavailable", { reason: reasonOf(detail.error) });
     default:
-      return "Video not started";
+      return t(locale, "video.idle");
   }
 }
 
-/** The card was refused: the processor's reason too, unless it only says "declined". @param {string | null | undefined} message */
-export function declined(message) {
+/** The card was refused: the processor's reason too, unless it only says "declined". @param {string | null | undefined} message @param {string} [locale] */
+export function declined(message, locale = "en-US") {
   const reason = message && !/declined/i.test(message) ? ` (${message})` : "";
-  return `Card declined, try another card.${reason}`;
+  return `${t(locale, "card.declined")}${reason}`;
+}
+
+/**
+ * A card not taken, by the processor's code (issue 23 defect 10: each cause in its own words):
+ * an empty field and a mistyped number are the customer's to fix (state "ready", the number kept);
+ * a processing error is a passing fault (state "error", the same card may be tried again); only
+ * a decline says "declined" (state "declined", the field cleared for another card).
+ * @param {string} code @param {string | null | undefined} message @param {string} [locale]
+ * @returns {{state: "ready" | "error" | "declined", words: string, clear: boolean}}
+ */
+export function cardRefusal(code, message, locale = "en-US") {
+  if (code === "incomplete") return { state: "ready", words: t(locale, "card.enter"), clear: false };
+  if (code === "incorrect_number" || code === "invalid_number" || code === "incomplete_number") {
+    return { state: "ready", words: t(locale, "card.invalid"), clear: false };
+  }
+  if (code === "processing_error") return { state: "error", words: t(locale, "card.processing_error"), clear: false };
+  return { state: "declined", words: declined(message, locale), clear: true };
 }
 
 /**
@@ -97,36 +109,35 @@ export function connectionLost(retryIn) {
 /** The next wait after a failed try: 2, 4, 8, 16 then 30 s. @param {number} previous seconds, 0 at first */
 export const nextBackoff = (previous) => Math.min(previous ? previous * 2 : 2, 30);
 
-/** @param {string | null | undefined} agentName */
-export const agentHere = (agentName) => `${agentName || "Someone"} is here to help you.`;
+/** @param {string | null | undefined} agentName @param {string} [locale] */
+export const agentHere = (agentName, locale = "en-US") =>
+  t(locale, "session.agent_here", { name: agentName || t(locale, "session.someone") });
 
 /** @typedef {{position: number, estimated_wait_seconds: number | null, agents_available: number}} QueuePlace */
 
-/** About how long, in words: "less than a minute", "about 1 minute", "about 4 minutes". @param {number} seconds */
-export function aboutWait(seconds) {
-  if (seconds < 45) return "less than a minute";
+/** About how long, in words: "less than a minute", "about 1 minute", "about 4 minutes". @param {number} seconds @param {string} [locale] */
+export function aboutWait(seconds, locale = "en-US") {
+  if (seconds < 45) return t(locale, "queue.less_than_minute");
   const minutes = Math.max(1, Math.round(seconds / 60));
-  return `about ${minutes} minute${minutes === 1 ? "" : "s"}`;
+  return minutes === 1 ? t(locale, "queue.about_one_minute") : t(locale, "queue.about_minutes", { minutes });
 }
 
 /**
  * The customer's place in line while waiting (the status body's `queue`, or QueueUpdated's):
  * "You are number 2 · about 1 minute", the honest words when there is no estimate, and how many
- * of the team are free. Empty lines when the server said nothing (no `queue`).
- * @param {QueuePlace | null | undefined} queue
+ * of the team are free, in the customer's language. Empty lines when the server said nothing.
+ * @param {QueuePlace | null | undefined} queue @param {string} [locale]
  * @returns {{place: string, agents: string}}
  */
-export function queueWords(queue) {
+export function queueWords(queue, locale = "en-US") {
   if (!queue) return { place: "", agents: "" };
-  const number = queue.position === 1 ? "You are next" : `You are number ${queue.position}`;
+  const number = queue.position === 1 ? t(locale, "queue.next") : t(locale, "queue.number", { position: queue.position });
   const wait =
     queue.estimated_wait_seconds === null || queue.estimated_wait_seconds === undefined
-      ? "we cannot tell the wait yet"
-      : aboutWait(queue.estimated_wait_seconds);
+      ? t(locale, "queue.wait_unknown")
+      : aboutWait(queue.estimated_wait_seconds, locale);
   const free = queue.agents_available;
   const agents =
-    free === 0
-      ? "No one from our team is free right now. Please stay: you keep your place."
-      : `${free} team member${free === 1 ? " is" : "s are"} available.`;
+    free === 0 ? t(locale, "queue.none_free") : free === 1 ? t(locale, "queue.one_free") : t(locale, "queue.some_free", { count: free });
   return { place: `${number} · ${wait}`, agents };
 }

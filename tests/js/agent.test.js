@@ -88,7 +88,10 @@ test("sign-in, accepting, the live link and the queue in words", () => {
   assert.equal(acceptRefusal({ code: "SESSION_ALREADY_ACCEPTED" }, "Front counter"), "Front counter: taken by another agent.");
   assert.equal(acceptRefusal({ code: "SESSION_NOT_FOUND" }, "Front counter"), "Front counter: the customer has left.");
   assert.equal(acceptRefusal({ code: "X", status: 401 }, "Front counter"), "");
-  assert.equal(cartRefusal({ status: 409, code: "ORDER_LOCKED" }), "The cart is locked while the customer pays.");
+  assert.equal(
+    cartRefusal({ status: 409, code: "ORDER_LOCKED" }),
+    "The change was not saved: the cart is locked while the customer pays. The cart shows what was last saved.",
+  );
   assert.deepEqual([liveLabel("connected"), goneReason("claimed"), goneReason("withdrawn")], [
     "Live",
     "taken by another agent",

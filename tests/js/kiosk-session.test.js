@@ -100,6 +100,7 @@ test("a session already in progress is resumed from its status and order", async
     "POST /api/public/sessions/start": [409, { error: { code: "SESSION_IN_PROGRESS", message: "busy", details: { session_id: "s9" } } }],
     "GET /api/public/sessions/s9/status": [200, { session_id: "s9", status: "active", agent: null, video_channel: "ch-9" }],
     "GET /api/public/sessions/s9/order": [200, { lines: [], currency: "USD" }],
+    "GET /api/public/menu": [200, { categories: [] }],
   });
   const { store, session, said } = kiosk();
   open = [session];
@@ -107,7 +108,12 @@ test("a session already in progress is resumed from its status and order", async
   assert.deepEqual([store.get().screen, store.get().sessionId], ["session", "s9"]);
   assert.deepEqual(store.get().order, { lines: [], currency: "USD" });
   assert.deepEqual(said, ["Someone is here to help you."]);
-  assert.deepEqual(asked, ["POST /api/public/sessions/start", "GET /api/public/sessions/s9/status", "GET /api/public/sessions/s9/order"]);
+  assert.deepEqual(asked, [
+    "POST /api/public/sessions/start",
+    "GET /api/public/sessions/s9/status",
+    "GET /api/public/sessions/s9/order",
+    "GET /api/public/menu", // the menu beside the agent (issue 23 part 3)
+  ]);
 });
 
 test("a refusal to start is thrown for the screen to word; the store stays between customers", async () => {

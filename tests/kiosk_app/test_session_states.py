@@ -62,9 +62,10 @@ def test_socket_blocked_the_kiosk_polls_and_learns_of_the_accept_within_3_s(worl
     expect(line.locator(".name")).to_have_text("Fries")
     expect(line.locator(".quantity")).to_have_text("2 ×")
     expect(line.locator(".notes")).to_have_text("no salt")
-    expect(page.locator("#cart-total")).to_have_text("$" + f"{posted.json()['total_cents'] / 100:.2f}")
+    total = f"{posted.json()['total_cents'] / 100:.2f}".replace(".", ",")
+    expect(page.locator("#cart-total")).to_have_text(f"{total}\u00a0US$")  # Spanish chosen: es-ES formatting
     expect(page.locator("#video")).to_have_attribute("data-state", "unavailable", timeout=30_000)
-    expect(page.locator("#video-state")).to_contain_text("Video unavailable:")
+    expect(page.locator("#video-state")).to_contain_text("Vídeo no disponible:")  # in the chosen Spanish
     expect(page.locator("#video")).to_have_attribute("data-refreshed-at", re.compile(r"^\d{4}-"), timeout=15_000)
 
     ended = agent.post(
@@ -72,7 +73,7 @@ def test_socket_blocked_the_kiosk_polls_and_learns_of_the_accept_within_3_s(worl
     )
     assert ended.status_code == 200, ended.text
     expect(page.locator("body")).to_have_attribute("data-screen", "ended", timeout=3_000)
-    expect(page.locator("#ended-title")).to_have_text("Sorry, something went wrong")
+    expect(page.locator("#ended-title")).to_have_text("Lo sentimos, algo ha fallado")
     expect(page.locator("body")).to_have_attribute("data-screen", "attract", timeout=5_000)
     expect(page.locator("button.language[data-locale='en-US']")).to_have_attribute("aria-pressed", "true")
     assert_no_console_errors(page)

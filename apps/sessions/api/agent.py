@@ -25,6 +25,7 @@ class AcceptedSessionOut(serializers.Serializer):
     video_channel = serializers.CharField(source="public_id")
     kiosk = IdName()
     business = IdName()
+    customer_locale = serializers.CharField(help_text="The customer's language, as the kiosk sent it (e.g. es-MX).")
 
 
 class EndIn(serializers.Serializer):
@@ -94,6 +95,7 @@ class AgentSessionOut(serializers.Serializer):
     ended_at = serializers.DateTimeField(allow_null=True)
     duration_seconds = serializers.IntegerField(allow_null=True)
     end_reason = serializers.CharField(allow_blank=True)
+    customer_locale = serializers.CharField(help_text="The customer's language, as the kiosk sent it (e.g. es-MX).")
 
 
 SessionWithOrderOut = inline_serializer(

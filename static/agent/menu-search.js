@@ -1,0 +1,24 @@
+// The agent's menu search (issue 23 part 3): the categories whose items match what the agent
+// typed, by name or description, ignoring case and accents. Pure, unit-tested (tests/js/agent-menu-search.test.js).
+
+/** @param {string} text */
+const folded = (text) =>
+  String(text || "")
+    .normalize("NFD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase();
+
+/**
+ * @template {{name: string, description?: string}} I
+ * @param {Array<{menu_items: I[]}> | null} categories @param {string} query
+ */
+export function searchMenu(categories, query) {
+  const wanted = folded(query).trim();
+  if (!wanted) return categories || [];
+  return (categories || [])
+    .map((category) => ({
+      ...category,
+      menu_items: category.menu_items.filter((item) => folded(`${item.name} ${item.description || ""}`).includes(wanted)),
+    }))
+    .filter((category) => category.menu_items.length > 0);
+}

@@ -1,0 +1,47 @@
+// The menu as the customer sees it beside the agent (issue 23 part 3): GET /api/public/menu in the
+// customer's language, drawn as categories of items with photo (or a placeholder), price,
+// allergens, dietary tags and sold-out state. Pure, unit-tested (tests/js/kiosk-menu.test.js).
+import { money } from "../common/format.js";
+import { t } from "./messages.js";
+
+/**
+ * @typedef {{id: string, name: string, description?: string, price_cents: number, photo_url: string | null,
+ *   sold_out?: boolean, allergens?: string[], dietary?: string[]}} MenuItem
+ * @typedef {{id: string, name: string, sort_order: number, menu_items: MenuItem[]}} MenuCategory
+ * @typedef {{locale?: string, default_locale?: string, categories: MenuCategory[]}} MenuBody
+ */
+
+/**
+ * A price in the order's currency when it is known; else the amount alone (the menu read carries
+ * no currency, and a wrong symbol would be untrue).
+ * @param {number} cents @param {string | null} currency @param {string} locale
+ */
+export function menuPrice(cents, currency, locale) {
+  if (currency) return money(cents, currency, locale);
+  return new Intl.NumberFormat(locale, { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(cents / 100);
+}
+
+/**
+ * @param {MenuBody | null} menu @param {string} locale @param {string | null} currency
+ */
+export function menuView(menu, locale, currency) {
+  return [...((menu && menu.categories) || [])]
+    .sort((a, b) => a.sort_order - b.sort_order)
+    .filter((category) => category.menu_items.length > 0)
+    .map((category) => ({
+      id: category.id,
+      name: category.name,
+      items: category.menu_items.map((item) => ({
+        id: item.id,
+        name: item.name,
+        description: item.description || "",
+        price: menuPrice(item.price_cents, currency, locale),
+        photoUrl: item.photo_url || null,
+        soldOut: Boolean(item.sold_out),
+        allergens: (item.allergens || []).length
+          ? t(locale, "menu.contains", { list: (item.allergens || []).map((code) => t(locale, `allergen.${code}`)).join(", ") })
+          : "",
+        dietary: (item.dietary || []).map((code) => t(locale, `dietary.${code}`)),
+      })),
+    }));
+}
