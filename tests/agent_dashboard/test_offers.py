@@ -89,8 +89,9 @@ def test_a_spanish_customer_rings_only_the_spanish_agent_until_any_language_may_
     expect(offered).to_have_count(1)
     session_id = offered.get_attribute("data-session-id")
     expect(offered.locator(".language")).to_have_text("Spanish (es-ES)")
-    expect(kiosk_page.locator("#waiting-place")).to_have_text("You are next · we cannot tell the wait yet")
-    expect(kiosk_page.locator("#waiting-agents")).to_have_text("2 team members are available.")
+    # The kiosk speaks the customer's language while waiting too.
+    expect(kiosk_page.locator("#waiting-place")).to_have_text("Eres la siguiente persona · aún no podemos calcular la espera")
+    expect(kiosk_page.locator("#waiting-agents")).to_have_text("2 personas del equipo están disponibles.")
     expect(offered.locator(".offer-left")).to_have_text(re.compile(r"^\d+ s to answer$"))
     first = int(offered.locator(".offer-left").inner_text().split()[0])
     assert 50 <= first <= 60, first
