@@ -5,7 +5,7 @@ from django.test import Client
 from apps.billing.models import Payment
 from apps.orders.models import Order
 from tests import factories
-from tests.payments_support import intent_event, post_event
+from tests.support.payments import intent_event, post_event
 
 
 def confirm_order(agent_client, session) -> Order:
