@@ -16,7 +16,7 @@ from django.utils import timezone
 from tests import factories
 from tests.support.receivers import Receiver
 
-pytest_plugins = ["tests.support.payments", "tests.support.browser"]
+pytest_plugins = ["tests.support.payments", "tests.support.browser", "tests.support.realtime"]
 
 
 def pytest_collection_modifyitems(config, items):

@@ -20,14 +20,6 @@ from tests.conftest import AgentClient, kiosk_client_for
 
 
 @pytest.fixture
-def broadcasts(monkeypatch):
-    sent = []
-    for app in ("sessions", "kiosks", "orders"):
-        monkeypatch.setattr(f"apps.{app}.realtime_messages.broadcast", lambda c, e, d: sent.append((c, e, d)))
-    return sent
-
-
-@pytest.fixture
 def ended_hook(owner, receiver):
     subscription, _ = webhook_services.subscription_create(owner=owner, url=receiver.url, events=["session.ended"])
     return subscription

@@ -6,7 +6,7 @@ import json
 from apps.sessions import offers
 from apps.sessions import services as session_services
 from tests import factories
-from tests.realtime.test_realtime_auth import KIOSK_AUTH, ask
+from tests.support.realtime import KIOSK_AUTH, ask
 from tests.support.schema_conformance import assert_conforms
 
 

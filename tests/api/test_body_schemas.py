@@ -14,10 +14,10 @@ from apps.orders.bodies import agent_order_body, order_body
 from apps.sessions.bodies import incoming_session_body, status_body
 from apps.sessions.queue import queue_of
 from tests import factories
-from tests.kiosks.test_kiosk_pairing import pair
-from tests.sessions.test_session_status_poll import _sessions_in_every_state
+from tests.support.kiosks import pair
+from tests.support.orders import BASE, list_orders, make_order
 from tests.support.schema_conformance import assert_conforms
-from tests.token_api.test_token_api_orders import BASE, list_orders, make_order
+from tests.support.sessions import sessions_in_every_state
 
 
 def test_incoming_session_body_conforms_with_and_without_a_location(business):
@@ -45,7 +45,7 @@ def test_the_check_rejects_a_missing_or_extra_key_a_wrong_type_and_an_undocument
 
 
 def test_status_body_conforms_in_every_state(business, agent):
-    for session in _sessions_in_every_state(business, agent):
+    for session in sessions_in_every_state(business, agent):
         assert_conforms(status_body(session, queue=queue_of(session)), "StatusOut")
 
 

@@ -83,7 +83,7 @@ def test_a_declined_card_fails_the_order_and_tells_the_kiosk_then_a_good_card_pa
     assert (
         "PaymentFailed",
         {"session_id": demo_payment.order.session.public_id, "message": "Your card was declined."},
-    ) in broadcasts
+    ) in [(event, data) for _, event, data in broadcasts]
 
     with django_capture_on_commit_callbacks(execute=True):
         paid = confirm(
@@ -93,7 +93,7 @@ def test_a_declined_card_fails_the_order_and_tells_the_kiosk_then_a_good_card_pa
     assert Payment.objects.get().status == PaymentStatus.SUCCEEDED
     assert Order.objects.get().status == OrderStatus.CONFIRMED
     assert Session.objects.get().status == SessionStatus.COMPLETED
-    assert "PaymentSucceeded" in [event for event, _ in broadcasts]
+    assert "PaymentSucceeded" in [event for _, event, _ in broadcasts]
 
 
 def test_a_processing_error_leaves_the_intent_payable_with_the_same_card(demo_payment):

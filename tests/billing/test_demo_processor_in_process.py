@@ -89,7 +89,7 @@ def world(transactional_db, settings):
 @pytest.mark.live
 def test_a_server_whose_port_is_not_PORT_pays_through_its_own_demo_processor(world, tmp_path):
     """daphne on a free port with PORT=9 (the discard port): before, payments went to PORT."""
-    from tests.billing.test_demo_processor_live import agent_session
+    from tests.support.auth import agent_session
 
     server = start_daphne(tmp_path, database_url=database_url_for_child(tmp_path), PORT="9")
     try:

@@ -18,6 +18,7 @@ from django.db import connection
 from apps.demo_processor import services as demo_processor
 from apps.webhooks import services as webhook_services
 from tests import factories
+from tests.support.auth import agent_session
 from tests.support.payments import recorded_event
 from tests.support.processes import database_url_for_child, start_daphne, stop_daphne, wait_until
 
@@ -55,16 +56,6 @@ def rows(server, sql: str) -> list[tuple]:
             return cursor.fetchall()
     with sqlite3.connect(Path(server.sqlite)) as db:
         return db.execute(sql).fetchall()
-
-
-def agent_session(base: str, email: str) -> requests.Session:
-    http = requests.Session()
-    http.get(f"{base}/api/csrf-cookie", timeout=10)
-    http.headers["X-XSRF-TOKEN"] = http.cookies["XSRF-TOKEN"]
-    signed_in = http.post(f"{base}/api/login", json={"email": email, "password": factories.PASSWORD}, timeout=10)
-    assert signed_in.status_code == 200, signed_in.text
-    http.headers["X-XSRF-TOKEN"] = http.cookies["XSRF-TOKEN"]  # a new token comes with the session
-    return http
 
 
 def wait_for_events(receiver, names: set[str], timeout: float = 10) -> dict:

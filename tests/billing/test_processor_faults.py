@@ -130,7 +130,7 @@ def test_the_retry_after_a_timeout_sends_the_same_key_and_gets_what_the_processo
     assert status == {"send": "payment", "cancel": "active", "end": "abandoned"}[name]
     if name == "send":
         assert len(quick_processor.intents) == 1 and Payment.objects.get().intent_id in quick_processor.intents
-        assert [event for event, _ in broadcasts if event == "PaymentRequested"] == ["PaymentRequested"]
+        assert [event for _, event, _ in broadcasts if event == "PaymentRequested"] == ["PaymentRequested"]
     else:
         assert Payment.objects.get().status == "canceled"
     if name == "end":  # the subscription does listen: the successful end left its delivery

@@ -24,7 +24,6 @@ from apps.webhooks.models import WebhookDelivery
 from apps.webhooks.outbox import webhook_deliveries
 from config.event_subscribers import SUBSCRIBERS
 from tests import factories
-from tests.realtime.test_realtime_broadcast import listener  # noqa: F401  (the channel-layer inbox fixture)
 
 APPS = Path(__file__).resolve().parents[2] / "apps"
 
@@ -86,7 +85,7 @@ def cached_status(kiosk, session, fallback: dict) -> dict:
     return status_cache.status_body(kiosk_id=kiosk.pk, public_id=session.public_id, read=lambda: fallback)
 
 
-def test_a_rolled_back_change_sends_no_message_and_no_webhook(accept_scene, listener, receiver):  # noqa: F811
+def test_a_rolled_back_change_sends_no_message_and_no_webhook(accept_scene, listener, receiver):
     kiosk, agent, _, session, pending = accept_scene
     with pytest.raises(RuntimeError), transaction.atomic():
         session_services.session_accept(public_id=session.public_id, agent=agent)
@@ -99,7 +98,7 @@ def test_a_rolled_back_change_sends_no_message_and_no_webhook(accept_scene, list
 
 def test_a_committed_change_sends_each_message_and_webhook_once_after_commit(
     accept_scene,
-    listener,  # noqa: F811
+    listener,
     receiver,
 ):
     kiosk, agent, colleague, session, pending = accept_scene

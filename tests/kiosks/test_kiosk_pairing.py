@@ -12,13 +12,7 @@ from django.utils import timezone
 from apps.api.throttles import PairingThrottle
 from apps.kiosks import services
 from apps.kiosks.models import Kiosk, PairingCode, hash_device_token
-
-PAIR_URL = "/api/public/kiosks/pair"
-
-
-def pair(client: Client, code: str, device_id=None, name="Front kiosk"):
-    body = {"code": code, "device_id": str(device_id or uuid.uuid4()), "device_name": name}
-    return client.post(PAIR_URL, body, content_type="application/json")
+from tests.support.kiosks import PAIR_URL, pair
 
 
 @pytest.fixture

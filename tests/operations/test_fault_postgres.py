@@ -6,8 +6,6 @@ import contextlib
 import json
 import os
 import shutil
-import subprocess
-import sys
 import tempfile
 import threading
 import time
@@ -17,7 +15,7 @@ from pathlib import Path
 import pytest
 import requests
 
-from tests.support.processes import ROOT, PrivatePostgres, wait_until, web_server
+from tests.support.processes import PrivatePostgres, manage, wait_until, web_server
 
 pytestmark = [
     pytest.mark.live,
@@ -26,14 +24,6 @@ pytestmark = [
     ),
     pytest.mark.skipif(os.geteuid() == 0 and not shutil.which("runuser"), reason="needs runuser as root"),
 ]
-
-
-def manage(env: dict, *args: str) -> str:
-    result = subprocess.run(
-        [sys.executable, "manage.py", *args], cwd=ROOT, env={**os.environ, **env}, capture_output=True, text=True
-    )
-    assert result.returncode == 0, result.stderr[-2000:]
-    return result.stdout
 
 
 class Load:

@@ -13,8 +13,7 @@ from pathlib import Path
 import pytest
 import requests
 
-from tests.operations.test_fault_postgres import manage
-from tests.support.processes import PrivatePostgres, web_server
+from tests.support.processes import PrivatePostgres, manage, web_server
 
 pytestmark = [
     pytest.mark.live,

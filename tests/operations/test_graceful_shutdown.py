@@ -24,8 +24,8 @@ import websockets
 from django.conf import settings
 
 from apps.realtime import protocol
-from tests.realtime.test_realtime_live_server import PusherSocket, run
 from tests.support.processes import database_url_for_child, start_daphne, stop_daphne
+from tests.support.realtime import PusherSocket, run
 
 pytestmark = [pytest.mark.live, pytest.mark.django_db(transaction=True)]
 

@@ -11,15 +11,7 @@ from apps.realtime.signing import channel_auth
 from tests import factories
 from tests.conftest import kiosk_client_for
 from tests.support.auth import error_of
-
-SOCKET = "1234.5678"
-FORM = "application/x-www-form-urlencoded"
-
-
-def ask(client, path: str, channel: str, socket_id: str = SOCKET, **headers):
-    """As pusher-js asks: form-encoded socket_id and channel_name."""
-    body = urlencode({"socket_id": socket_id, "channel_name": channel})
-    return client.post(path, body, content_type=FORM, headers=headers or None)
+from tests.support.realtime import FORM, KIOSK_AUTH, SOCKET, ask
 
 
 def test_an_agent_gets_its_own_private_channel_signed(agent, agent_client):
@@ -94,9 +86,6 @@ def test_a_user_who_is_neither_agent_nor_panel_user_is_not_signed_in_here(owner)
     client = Client()
     client.force_login(factories.UserFactory(owner=owner))
     error_of(ask(client, "/broadcasting/auth", f"presence-owner.{owner.pk}"), 401, "UNAUTHENTICATED")
-
-
-KIOSK_AUTH = "/api/public/broadcasting/auth"
 
 
 def test_a_kiosk_gets_its_private_channel(kiosk, kiosk_client):

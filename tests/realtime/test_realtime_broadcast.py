@@ -2,45 +2,14 @@
 after commit, never for a rollback, and a broken layer never breaks the request. Also the Pusher
 HTTP API endpoints through the Django test client."""
 
-import asyncio
 import logging
 
 import pytest
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.db import transaction
 from pusher.http import Request
 
 from apps.realtime.broadcast import broadcast
-from apps.realtime.hub import FANOUT_GROUP
-from tests.realtime.test_realtime_signing import library_request
-
-
-@pytest.fixture
-def listener():
-    """A channel-layer inbox in the fan-out group, as each web process's hub has one."""
-    layer = get_channel_layer()
-    channel = async_to_sync(layer.new_channel)()
-    async_to_sync(layer.group_add)(FANOUT_GROUP, channel)
-
-    def received(timeout: float = 1.0, count: int = 1):
-        """The next `count` messages (None if the first does not come), read on one event loop:
-        channels-redis binds a channel's receive buffer to the loop that first read it."""
-
-        async def some():
-            messages = []
-            try:
-                for _ in range(count):
-                    messages.append(await asyncio.wait_for(layer.receive(channel), timeout))
-            except TimeoutError:
-                pass
-            return messages
-
-        messages = async_to_sync(some)()
-        return (messages[0] if messages else None) if count == 1 else messages
-
-    yield received
-    async_to_sync(layer.group_discard)(FANOUT_GROUP, channel)
+from tests.support.realtime import library_request
 
 
 @pytest.mark.django_db(transaction=True)

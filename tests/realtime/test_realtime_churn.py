@@ -14,9 +14,8 @@ import requests
 import websockets
 
 from apps.realtime import protocol, signing
-from tests.realtime.test_realtime_http_api_live import library
-from tests.realtime.test_realtime_live_server import PusherSocket
 from tests.support.processes import database_url_for_child, start_daphne, stop_daphne
+from tests.support.realtime import PusherSocket, library
 
 pytestmark = pytest.mark.live
 

@@ -5,11 +5,8 @@ over REST, an owner's Echo sees kiosk presence joins and leaves, a forged signat
 Needs `node`; skipped only when it is missing. `make test` installs tests/realtime_js with
 `npm ci`; when node_modules is missing the fixture runs `npm ci` itself."""
 
-import fcntl
 import json
-import shutil
 import subprocess
-from pathlib import Path
 
 import pytest
 from django.conf import settings
@@ -18,34 +15,9 @@ from django.test import Client
 from django.utils.crypto import get_random_string
 
 from tests import factories
-from tests.realtime.test_realtime_live_server import live_app
+from tests.support.realtime import CLIENTS_JS
 
 pytestmark = [pytest.mark.live, pytest.mark.django_db(transaction=True)]
-__all__ = ["live_app"]
-
-CLIENTS_JS = Path(__file__).resolve().parents[1] / "realtime_js"
-
-
-@pytest.fixture(scope="session")
-def node() -> str:
-    node = shutil.which("node")
-    if node is None:
-        pytest.skip("node is not installed: the real pusher-js / laravel-echo clients cannot run")
-    installed = CLIENTS_JS / "node_modules" / "laravel-echo" / "package.json"
-    if not installed.exists():
-        npm = shutil.which("npm")
-        assert npm is not None, "node is installed but npm is not: cannot install tests/realtime_js (npm ci)"
-        with open(CLIENTS_JS / "package.json") as lock:  # one installer at a time
-            fcntl.flock(lock, fcntl.LOCK_EX)
-            if not installed.exists():
-                result = subprocess.run(
-                    [npm, "ci", "--no-audit", "--no-fund", "--prefix", str(CLIENTS_JS)],
-                    capture_output=True,
-                    text=True,
-                    timeout=300,
-                )
-                assert result.returncode == 0, f"npm ci in tests/realtime_js failed:\n{result.stdout}\n{result.stderr}"
-    return node
 
 
 def run_scenario(node: str, server, scenario: str, **spec) -> dict:

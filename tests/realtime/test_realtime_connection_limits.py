@@ -15,8 +15,8 @@ from django.test import RequestFactory
 from apps.api.inputs import client_ip
 from apps.realtime import protocol
 from apps.realtime.addresses import client_address
-from tests.realtime.test_realtime_live_server import PusherSocket
 from tests.support.processes import start_daphne, stop_daphne
+from tests.support.realtime import PusherSocket
 
 pytestmark = pytest.mark.live
 

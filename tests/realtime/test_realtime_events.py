@@ -16,16 +16,6 @@ from tests import factories
 
 
 @pytest.fixture
-def sent(monkeypatch):
-    """Every broadcast the services ask for: (channels, event, data)."""
-    calls = []
-    for app in ("sessions", "kiosks", "orders", "accounts"):
-        monkeypatch.setattr(f"apps.{app}.realtime_messages.broadcast", lambda c, e, d: calls.append((sorted(c), e, d)))
-    monkeypatch.setattr("apps.sessions.queue.broadcast", lambda c, e, d: calls.append((sorted(c), e, d)))
-    return calls
-
-
-@pytest.fixture
 def routed(django_capture_on_commit_callbacks):
     """Run what each request queues on commit (the router's dispatch), as the job runner does."""
 
@@ -36,8 +26,8 @@ def routed(django_capture_on_commit_callbacks):
     return run
 
 
-def of(sent, event):
-    return [(channels, data) for channels, name, data in sent if name == event]
+def of(broadcasts, event):
+    return [(channels, data) for channels, name, data in broadcasts if name == event]
 
 
 def start(kiosk_client, kiosk):
@@ -51,7 +41,7 @@ def start(kiosk_client, kiosk):
 
 
 def test_a_new_session_is_offered_to_the_signed_in_available_agents_of_its_pool_only(
-    sent, routed, kiosk, kiosk_client, owner, agent
+    broadcasts, routed, kiosk, kiosk_client, owner, agent
 ):
     pool = factories.AgentFactory(owner=None)  # the platform's shared agents
     factories.AgentFactory(owner=owner, agent_status=AgentStatus.BUSY)
@@ -61,7 +51,7 @@ def test_a_new_session_is_offered_to_the_signed_in_available_agents_of_its_pool_
     factories.AgentFactory()  # another owner's agent
     factories.PanelUserFactory(owner=owner)
     session_id = routed(lambda: start(kiosk_client, kiosk))
-    offered = of(sent, "SessionIncoming")
+    offered = of(broadcasts, "SessionIncoming")
     assert sorted(channels[0] for channels, _ in offered) == sorted(
         [f"private-agent.{agent.pk}", f"private-agent.{pool.pk}"]
     )
@@ -73,24 +63,24 @@ def test_a_new_session_is_offered_to_the_signed_in_available_agents_of_its_pool_
     assert data["session"]["offer_expires_at"].endswith("Z")
 
 
-def test_session_incoming_matches_the_incoming_list_entry(sent, routed, kiosk, kiosk_client, agent, agent_client):
+def test_session_incoming_matches_the_incoming_list_entry(broadcasts, routed, kiosk, kiosk_client, agent, agent_client):
     routed(lambda: start(kiosk_client, kiosk))
-    [(_, data)] = of(sent, "SessionIncoming")
+    [(_, data)] = of(broadcasts, "SessionIncoming")
     [listed] = agent_client.get("/api/sessions/incoming").json()["sessions"]
     assert {**listed, "waiting_seconds": 0} == data["session"]
 
 
 def test_accept_tells_the_other_agents_offered_it_and_the_kiosk(
-    sent, routed, kiosk, kiosk_client, owner, agent, agent_client
+    broadcasts, routed, kiosk, kiosk_client, owner, agent, agent_client
 ):
     colleague = factories.AgentFactory(owner=owner)
     factories.AgentFactory(owner=owner, agent_status=AgentStatus.BREAK)  # not offered: not told
     session_id = routed(lambda: start(kiosk_client, kiosk))
     assert routed(lambda: agent_client.post(f"/api/sessions/{session_id}/accept")).status_code == 200
-    [(channels, data)] = of(sent, "SessionClaimed")
+    [(channels, data)] = of(broadcasts, "SessionClaimed")
     assert channels == [f"private-agent.{colleague.pk}"]
     assert data == {"session_id": session_id, "status": "active", "agent_id": str(agent.pk)}
-    statuses = of(sent, "SessionStatusChanged")
+    statuses = of(broadcasts, "SessionStatusChanged")
     assert [data["status"] for _, data in statuses] == ["pending", "active"]
     channels, active = statuses[-1]
     assert channels == [f"private-kiosk.{kiosk.pk}"]
@@ -98,35 +88,37 @@ def test_accept_tells_the_other_agents_offered_it_and_the_kiosk(
     assert active["agent"]["id"] == str(agent.pk)
 
 
-def test_every_way_out_tells_the_kiosk(sent, kiosk, kiosk_client, agent, agent_client):
+def test_every_way_out_tells_the_kiosk(broadcasts, kiosk, kiosk_client, agent, agent_client):
     session_id = start(kiosk_client, kiosk)
     agent_client.post(f"/api/sessions/{session_id}/accept")
     response = agent_client.post(f"/api/sessions/{session_id}/end", {"reason": "completed", "notes": ""})
     assert response.status_code == 200
-    *_, (channels, ended) = of(sent, "SessionStatusChanged")
+    *_, (channels, ended) = of(broadcasts, "SessionStatusChanged")
     assert channels == [f"private-kiosk.{kiosk.pk}"]
     assert (ended["status"], ended["end_reason"]) == ("completed", "completed")
-    assert not of(sent, "SessionWithdrawn")  # it was not waiting any more
+    assert not of(broadcasts, "SessionWithdrawn")  # it was not waiting any more
 
 
-def test_a_waiting_session_that_ends_is_withdrawn_from_dashboards(sent, routed, kiosk, kiosk_client, agent):
+def test_a_waiting_session_that_ends_is_withdrawn_from_dashboards(broadcasts, routed, kiosk, kiosk_client, agent):
     session_id = routed(lambda: start(kiosk_client, kiosk))
     assert kiosk_client.post(f"/api/public/sessions/{session_id}/cancel").status_code == 200
-    [(channels, data)] = of(sent, "SessionWithdrawn")
+    [(channels, data)] = of(broadcasts, "SessionWithdrawn")
     assert channels == [f"private-agent.{agent.pk}"]
     assert data == {"session_id": session_id, "status": "abandoned", "reason": "kiosk_cancelled"}
-    assert of(sent, "SessionStatusChanged")[-1][1]["status"] == "abandoned"
+    assert of(broadcasts, "SessionStatusChanged")[-1][1]["status"] == "abandoned"
 
 
-def test_the_timeout_sweep_tells_the_kiosk(sent, kiosk):
+def test_the_timeout_sweep_tells_the_kiosk(broadcasts, kiosk):
     factories.SessionFactory(kiosk=kiosk, created_at=timezone.now() - timedelta(seconds=181))
     assert session_services.sessions_abandon_stale(older_than_seconds=180) == 1
-    [(channels, data)] = of(sent, "SessionStatusChanged")
+    [(channels, data)] = of(broadcasts, "SessionStatusChanged")
     assert channels == [f"private-kiosk.{kiosk.pk}"]
     assert (data["status"], data["end_reason"]) == ("abandoned", "timed_out")
 
 
-def test_each_cart_post_sends_the_order_object_to_the_kiosk(sent, kiosk, kiosk_client, agent, agent_client, business):
+def test_each_cart_post_sends_the_order_object_to_the_kiosk(
+    broadcasts, kiosk, kiosk_client, agent, agent_client, business
+):
     category = factories.CategoryFactory(catalog=factories.CatalogFactory(business=business))
     item = factories.MenuItemFactory(category=category, price_cents=500)
     pending = factories.SessionFactory(kiosk=kiosk)
@@ -134,16 +126,16 @@ def test_each_cart_post_sends_the_order_object_to_the_kiosk(sent, kiosk, kiosk_c
     line = {"menu_item_id": str(item.pk), "quantity": 2, "modifier_option_ids": []}
     response = agent_client.post("/api/orders", {"session_id": pending.public_id, "lines": [line]})
     assert response.status_code == 200, response.content
-    [(channels, order)] = of(sent, "OrderUpdated")
+    [(channels, order)] = of(broadcasts, "OrderUpdated")
     assert channels == [f"private-kiosk.{kiosk.pk}"]
     assert order == response.json() == kiosk_client.get(f"/api/public/sessions/{pending.public_id}/order").json()
 
 
-def test_kiosk_online_and_offline_go_to_the_owners_presence_channel(sent, kiosk, kiosk_client, owner):
+def test_kiosk_online_and_offline_go_to_the_owners_presence_channel(broadcasts, kiosk, kiosk_client, owner):
     Kiosk.objects.filter(pk=kiosk.pk).update(last_seen_at=timezone.now() - timedelta(seconds=91))
     assert kiosk_services.kiosks_mark_offline() == 1
     assert kiosk_client.post("/api/public/kiosks/heartbeat").status_code == 200
-    changes = of(sent, "KioskStatusChanged")
+    changes = of(broadcasts, "KioskStatusChanged")
     assert [channels for channels, _ in changes] == [[f"presence-owner.{owner.pk}"]] * 2
     assert [data["online"] for _, data in changes] == [False, True]
     assert changes[0][1]["kiosk"] == {"id": str(kiosk.pk), "name": kiosk.name, "location": kiosk.location}

@@ -9,31 +9,18 @@ import signal
 import time
 import uuid
 
-import pusher
 import pytest
 import websockets
 from django.conf import settings
 from pusher.errors import PusherBadAuth, PusherBadRequest, PusherBadStatus
 
 from apps.realtime import protocol, signing
-from tests.realtime.test_realtime_live_server import PusherSocket, protocol_server, run
 from tests.support.processes import start_daphne, stop_daphne, wait_until
+from tests.support.realtime import PusherSocket, library, run
 
 pytestmark = pytest.mark.live
-__all__ = ["protocol_server"]
 
 needs_redis = pytest.mark.skipif(not settings.REDIS_URL, reason="several web processes share state through Redis")
-
-
-def library(server, *, secret: str | None = None, app_id: str | None = None) -> pusher.Pusher:
-    return pusher.Pusher(
-        app_id=app_id or str(settings.REALTIME_APP_ID),
-        key=settings.REALTIME_APP_KEY,
-        secret=secret or settings.REALTIME_APP_SECRET,
-        host="127.0.0.1",
-        port=server.port,
-        ssl=False,
-    )
 
 
 async def joined(server, channel: str, user_id: str | None = None) -> PusherSocket:

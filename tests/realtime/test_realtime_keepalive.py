@@ -10,8 +10,8 @@ import pytest
 
 from apps.realtime import protocol
 from apps.realtime.keepalive import TimerWheel
-from tests.realtime.test_realtime_live_server import PusherSocket, run, start_daphne, stop_daphne
-from tests.realtime.test_realtime_protocol import closed_with
+from tests.support.processes import start_daphne, stop_daphne
+from tests.support.realtime import PusherSocket, closed_with, run
 
 ACTIVITY_TIMEOUT, PONG_TIMEOUT = 1, 2
 

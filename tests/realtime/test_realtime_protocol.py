@@ -4,40 +4,21 @@ codes, subscriptions and their refusals, client events, presence, ping/pong and 
 import asyncio
 import json
 
-import pusher
 import pytest
 import websockets
 from django.conf import settings
 
 from apps.realtime import protocol
 from apps.realtime.signing import channel_auth
-from tests.realtime.test_realtime_live_server import PusherSocket, protocol_server, run, start_daphne, stop_daphne
+from tests.support.processes import start_daphne, stop_daphne
+from tests.support.realtime import PusherSocket, closed_with, library, run
 
 pytestmark = pytest.mark.live
-__all__ = ["protocol_server"]  # the fixture, imported for this module's tests
-
-
-def publisher(server) -> pusher.Pusher:
-    return pusher.Pusher(
-        app_id=str(settings.REALTIME_APP_ID),
-        key=settings.REALTIME_APP_KEY,
-        secret=settings.REALTIME_APP_SECRET,
-        host="127.0.0.1",
-        port=server.port,
-        ssl=False,
-    )
 
 
 def presence_auth(client: PusherSocket, channel: str, user_id, info: dict) -> tuple[str, str]:
     channel_data = json.dumps({"user_id": user_id, "user_info": info})
     return channel_auth(client.socket_id, channel, channel_data), channel_data
-
-
-async def closed_with(ws) -> int:
-    with pytest.raises(websockets.ConnectionClosed) as closed:
-        while True:
-            await asyncio.wait_for(ws.recv(), 10)
-    return closed.value.rcvd.code
 
 
 @pytest.mark.parametrize(
@@ -82,7 +63,7 @@ def test_a_bad_signature_is_a_subscription_error_on_that_channel_and_nothing_is_
         assert reply["event"] == "pusher:subscription_error"
         assert reply["channel"] == "private-agent.7"
         assert reply["data"]["type"] == "AuthError" and reply["data"]["status"] == 401
-        await asyncio.to_thread(publisher(protocol_server).trigger, "private-agent.7", "SessionIncoming", {"x": 1})
+        await asyncio.to_thread(library(protocol_server).trigger, "private-agent.7", "SessionIncoming", {"x": 1})
         await client.nothing()
 
     run(scenario())
@@ -180,7 +161,7 @@ def test_pusher_channel_names_with_odd_characters_map_to_groups(protocol_server)
     async def scenario():
         client = await PusherSocket.open(protocol_server.ws_url())
         assert (await client.subscribe(name, channel_auth(client.socket_id, name)))["event"].endswith("succeeded")
-        await asyncio.to_thread(publisher(protocol_server).trigger, name, "Odd", {"ok": True})
+        await asyncio.to_thread(library(protocol_server).trigger, name, "Odd", {"ok": True})
         got = await client.next("Odd")
         assert got["channel"] == name and got["data"] == {"ok": True}
         invalid = "x" * (protocol.MAX_CHANNEL_NAME + 1)
@@ -254,7 +235,7 @@ def test_two_processes_share_broadcasts_and_the_presence_member_list(tmp_path):
             joined = await on_second.subscribe(channel, auth, data)
             assert set(joined["data"]["presence"]["ids"]) == {"user.1", "kiosk.2"}
             assert (await on_first.next("pusher_internal:member_added"))["data"]["user_id"] == "kiosk.2"
-            await asyncio.to_thread(publisher(first).trigger, channel, "KioskStatusChanged", {"online": True})
+            await asyncio.to_thread(library(first).trigger, channel, "KioskStatusChanged", {"online": True})
             assert (await on_second.next("KioskStatusChanged"))["data"] == {"online": True}
             await on_second.close()
             assert (await on_first.next("pusher_internal:member_removed"))["data"]["user_id"] == "kiosk.2"

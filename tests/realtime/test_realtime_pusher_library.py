@@ -9,10 +9,9 @@ import pytest
 from django.conf import settings
 from pusher.errors import PusherBadAuth
 
-from tests.realtime.test_realtime_live_server import PusherSocket, protocol_server, run
+from tests.support.realtime import PusherSocket, run
 
 pytestmark = pytest.mark.live
-__all__ = ["protocol_server"]
 
 
 def library(server, secret: str | None = None) -> pusher.Pusher:

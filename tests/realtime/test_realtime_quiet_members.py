@@ -14,12 +14,9 @@ import pytest
 
 from apps.realtime import protocol
 from apps.realtime.signing import channel_auth
-from tests.realtime.test_realtime_auth import KIOSK_AUTH, SOCKET, ask
-from tests.realtime.test_realtime_live_server import PusherSocket, protocol_server
-from tests.realtime.test_realtime_protocol import publisher
+from tests.support.realtime import KIOSK_AUTH, SOCKET, PusherSocket, ask, library
 
 pytestmark = pytest.mark.live
-__all__ = ["protocol_server"]
 
 CHANNEL = "presence-owner.77"
 GRACE_CHANNEL = "presence-owner.78"
@@ -53,7 +50,7 @@ def test_kiosks_see_no_members_hear_nothing_and_send_no_client_events_on_the_own
         assert second_view["ids"] == ["kiosk.2"]  # not the panel user's name, not the other kiosk
         assert (await next_member_news(panel))["data"]["user_id"] == "kiosk.2"
 
-        await asyncio.to_thread(publisher(protocol_server).trigger, CHANNEL, "KioskStatusChanged", {"online": True})
+        await asyncio.to_thread(library(protocol_server).trigger, CHANNEL, "KioskStatusChanged", {"online": True})
         assert (await panel.next("KioskStatusChanged"))["data"] == {"online": True}
 
         await first.send("client-hello", {"to": "everyone"}, channel=CHANNEL)
@@ -64,7 +61,7 @@ def test_kiosks_see_no_members_hear_nothing_and_send_no_client_events_on_the_own
         await panel.nothing(0.5)  # no client event from the kiosk reached the panel
         await first.nothing(0.3)  # the kiosks heard nothing: no member news, no event, no whisper
         await second.nothing(0.3)
-        users = await asyncio.to_thread(publisher(protocol_server).users_info, CHANNEL)
+        users = await asyncio.to_thread(library(protocol_server).users_info, CHANNEL)
         assert sorted(user["id"] for user in users["users"]) == ["kiosk.1", "kiosk.2", "user.1"]
         for client in (panel, first, second):
             await client.close()
@@ -93,7 +90,7 @@ def test_a_member_back_within_the_grace_was_never_gone_and_one_that_stays_away_i
         kiosk, _ = await joined(
             protocol_server, "kiosk.9", {"name": "Door"}, quiet=True, channel=GRACE_CHANNEL
         )  # reconnected
-        users = await asyncio.to_thread(publisher(protocol_server).users_info, GRACE_CHANNEL)
+        users = await asyncio.to_thread(library(protocol_server).users_info, GRACE_CHANNEL)
         assert sorted(user["id"] for user in users["users"]) == ["kiosk.9", "user.9"]
         await panel.nothing(4.5)  # no member_removed, no second member_added: never gone
         await kiosk.close()

@@ -21,17 +21,14 @@ from django.contrib.auth.hashers import PBKDF2PasswordHasher
 
 from apps.realtime import protocol
 from tests import factories
-from tests.realtime.test_realtime_clients_js import CLIENTS_JS, node
-from tests.realtime.test_realtime_http_api_live import library
-from tests.realtime.test_realtime_live_server import PusherSocket, live_app
 from tests.support.processes import PrivateRedis, wait_until
+from tests.support.realtime import CLIENTS_JS, PusherSocket, library
 
 pytestmark = [
     pytest.mark.live,
     pytest.mark.django_db(transaction=True),
     pytest.mark.skipif(not shutil.which("redis-server"), reason="needs redis-server"),
 ]
-__all__ = ["live_app", "node"]
 
 
 class Listener:

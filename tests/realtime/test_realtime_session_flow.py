@@ -3,51 +3,13 @@ real auth endpoints. The agents hear SessionIncoming and SessionClaimed, the kio
 at each step and the cart as the agent builds it."""
 
 import asyncio
-import json
-import urllib.error
-import urllib.request
 
 import pytest
-from django.conf import settings
 
 from tests import factories
-from tests.conftest import AgentClient
-from tests.realtime.test_realtime_live_server import PusherSocket, live_app, run
+from tests.support.realtime import agent_headers, http, run, subscribe_via
 
 pytestmark = [pytest.mark.live, pytest.mark.django_db(transaction=True)]
-__all__ = ["live_app"]
-
-
-def http(server, method: str, path: str, body: dict | None = None, headers: dict | None = None):
-    data = None if body is None else json.dumps(body).encode()
-    request = urllib.request.Request(f"{server.base_url}{path}", data=data, method=method, headers=headers or {})
-    if data is not None:
-        request.add_header("Content-Type", "application/json")
-    try:
-        with urllib.request.urlopen(request, timeout=10) as response:
-            return response.status, json.loads(response.read() or b"null")
-    except urllib.error.HTTPError as error:
-        return error.code, json.loads(error.read() or b"null")
-
-
-def agent_headers(agent) -> dict:
-    """A signed-in agent's cookie and XSRF header (signed in here; the server reads the session
-    from the database)."""
-    client = AgentClient()
-    assert client.sign_in(agent.email).status_code == 200
-    cookies = {name: morsel.value for name, morsel in client.cookies.items()}
-    cookie = "; ".join(f"{name}={value}" for name, value in cookies.items())
-    return {"Cookie": cookie, "X-XSRF-TOKEN": cookies[settings.XSRF_COOKIE_NAME]}
-
-
-async def subscribe_via(server, path: str, headers: dict, channel: str) -> PusherSocket:
-    client = await PusherSocket.open(server.ws_url())
-    body = {"socket_id": client.socket_id, "channel_name": channel}
-    status, signed = await asyncio.to_thread(http, server, "POST", path, body, headers)
-    assert status == 200, signed
-    reply = await client.subscribe(channel, signed["auth"], signed.get("channel_data"))
-    assert reply["event"] == "pusher_internal:subscription_succeeded", reply
-    return client
 
 
 def test_a_session_from_start_to_end_as_the_clients_hear_it(live_app, kiosk, owner, business):

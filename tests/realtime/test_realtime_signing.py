@@ -9,6 +9,7 @@ import pytest
 from pusher.http import Request
 
 from apps.realtime import protocol, signing
+from tests.support.realtime import library_request
 
 VECTOR_KEY, VECTOR_SECRET = "278d425bdf160c739803", "7ad3773142a6692b25b8"
 
@@ -35,14 +36,6 @@ def test_channel_auth_valid_refuses_other_sockets_channels_and_junk(settings):
     assert not signing.channel_auth_valid(good, "1.2", "private-agent.2")
     assert not signing.channel_auth_valid(None, "1.2", "private-agent.1")
     assert not signing.channel_auth_valid(good.replace(settings.REALTIME_APP_KEY, "other"), "1.2", "private-agent.1")
-
-
-def library_request(settings, body: dict, path_suffix: str = "events") -> Request:
-    """What the official library would send: its own signed query parameters and body."""
-    client = pusher.Pusher(
-        app_id=str(settings.REALTIME_APP_ID), key=settings.REALTIME_APP_KEY, secret=settings.REALTIME_APP_SECRET
-    )
-    return Request(client._pusher_client, "POST", f"/apps/{settings.REALTIME_APP_ID}/{path_suffix}", body)
 
 
 def verify(request: Request, **overrides):

@@ -12,20 +12,10 @@ from django.utils import timezone
 from apps.accounts.models import AgentStatus, User
 from apps.sessions import agent_presence
 from tests import factories
-from tests.realtime.test_realtime_live_server import live_app, run
-from tests.realtime.test_realtime_session_flow import agent_headers, http, subscribe_via
-
-__all__ = ["live_app"]
+from tests.support.realtime import agent_headers, http, run, subscribe_via
 
 
-@pytest.fixture
-def sent(monkeypatch):
-    calls = []
-    monkeypatch.setattr("apps.accounts.realtime_messages.broadcast", lambda c, e, d: calls.append((c, e, d)))
-    return calls
-
-
-def test_an_agent_gone_for_more_than_60_seconds_is_set_offline_and_told_why(owner, sent):
+def test_an_agent_gone_for_more_than_60_seconds_is_set_offline_and_told_why(owner, broadcasts):
     now = timezone.now()
     gone = factories.AgentFactory(owner=owner, last_seen_at=now - timedelta(seconds=61))
     on_break = factories.AgentFactory(
@@ -37,19 +27,19 @@ def test_an_agent_gone_for_more_than_60_seconds_is_set_offline_and_told_why(owne
     states = dict(User.objects.filter(is_agent=True).values_list("pk", "agent_status"))
     assert states == {gone.pk: "offline", on_break.pk: "offline", back_in_time.pk: "available", serving.pk: "busy"}
     assert User.objects.get(pk=gone.pk).status_reason == "gone"
-    told = {channels[0]: data for channels, event, data in sent if event == "AgentStatusChanged"}
+    told = {channels[0]: data for channels, event, data in broadcasts if event == "AgentStatusChanged"}
     assert set(told) == {f"private-agent.{gone.pk}", f"private-agent.{on_break.pk}"}
     assert told[f"private-agent.{gone.pk}"]["status_reason"] == "gone"
     assert told[f"private-agent.{gone.pk}"]["status_message"].startswith("You were away")
 
 
-def test_a_poll_within_the_60_seconds_changes_nothing(owner, agent, agent_client, sent):
+def test_a_poll_within_the_60_seconds_changes_nothing(owner, agent, agent_client, broadcasts):
     User.objects.filter(pk=agent.pk).update(last_seen_at=timezone.now() - timedelta(seconds=50))
     agent_client.get("/api/sessions/incoming")
     agent_presence.presence_tick(now=timezone.now() + timedelta(seconds=15))
     agent.refresh_from_db()
     assert (agent.agent_status, agent.status_reason) == ("available", "")
-    assert sent == []
+    assert broadcasts == []
 
 
 @pytest.mark.live

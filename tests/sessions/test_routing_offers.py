@@ -15,17 +15,8 @@ from apps.sessions.models import Offer, OfferStatus, RoutingSettings, Session
 from tests import factories
 
 
-@pytest.fixture
-def sent(monkeypatch):
-    """Every broadcast of the session and account messages: (channels, event, data)."""
-    calls = []
-    for module in ("apps.sessions.realtime_messages", "apps.accounts.realtime_messages", "apps.sessions.queue"):
-        monkeypatch.setattr(f"{module}.broadcast", lambda c, e, d: calls.append((sorted(c), e, d)))
-    return calls
-
-
-def to_agent(sent, event, agent) -> list[dict]:
-    return [data for channels, name, data in sent if name == event and f"private-agent.{agent.pk}" in channels]
+def to_agent(broadcasts, event, agent) -> list[dict]:
+    return [data for channels, name, data in broadcasts if name == event and f"private-agent.{agent.pk}" in channels]
 
 
 def waiting(kiosk, *, locale="en-US", ago=0) -> Session:
@@ -97,7 +88,7 @@ def test_an_agent_holds_one_offer_for_the_oldest_session_it_can_take(kiosk, owne
 
 
 def test_a_lapsed_offer_is_a_miss_withdrawn_on_the_agents_channel_and_the_next_wave_goes_to_the_next_agents(
-    kiosk, owner, sent
+    kiosk, owner, broadcasts
 ):
     RoutingSettings.objects.create(
         owner=owner,
@@ -112,20 +103,20 @@ def test_a_lapsed_offer_is_a_miss_withdrawn_on_the_agents_channel_and_the_next_w
     session = waiting(kiosk)
     offers.offers_dispatch()
     assert live_offers(session) == {first.pk}
-    assert to_agent(sent, "SessionIncoming", first)[0]["session"]["id"] == session.public_id
+    assert to_agent(broadcasts, "SessionIncoming", first)[0]["session"]["id"] == session.public_id
     with time_machine.travel(timezone.now() + timedelta(seconds=16)):
         User.objects.filter(pk__in=[first.pk, second.pk]).update(last_seen_at=timezone.now())
         tasks.route.apply()  # the routing tick: no process had a timer for this offer
     assert live_offers(session) == {second.pk}
     assert Offer.objects.get(agent=first).status == OfferStatus.MISSED
-    assert to_agent(sent, "SessionWithdrawn", first) == [
+    assert to_agent(broadcasts, "SessionWithdrawn", first) == [
         {"session_id": session.public_id, "status": "pending", "reason": "offer_expired"}
     ]
     first.refresh_from_db()
     assert (first.agent_status, first.missed_offers) == (AgentStatus.AVAILABLE, 1)
 
 
-def test_m_missed_offers_in_a_row_set_the_agent_on_break_and_tell_it_why(kiosk, owner, sent, agent_client, agent):
+def test_m_missed_offers_in_a_row_set_the_agent_on_break_and_tell_it_why(kiosk, owner, broadcasts, agent_client, agent):
     session = waiting(kiosk)
     now = timezone.now()
     for lapse in (1, 2):
@@ -137,7 +128,7 @@ def test_m_missed_offers_in_a_row_set_the_agent_on_break_and_tell_it_why(kiosk, 
     agent.refresh_from_db()
     assert (agent.agent_status, agent.status_reason, agent.missed_offers) == ("break", "missed_offers", 2)
     message = "You missed 2 customers. Set yourself available when you are back."
-    assert to_agent(sent, "AgentStatusChanged", agent) == [
+    assert to_agent(broadcasts, "AgentStatusChanged", agent) == [
         {"status": "break", "status_reason": "missed_offers", "status_message": message}
     ]
     assert live_offers(session) == set()
@@ -162,13 +153,13 @@ def test_an_agent_becoming_available_is_offered_the_oldest_session_at_once(
     assert live_offers(session) == {agent.pk}
 
 
-def test_an_agent_going_on_break_loses_its_offer_without_a_miss(kiosk, owner, agent, agent_client, sent):
+def test_an_agent_going_on_break_loses_its_offer_without_a_miss(kiosk, owner, agent, agent_client, broadcasts):
     session = waiting(kiosk)
     offers.offers_dispatch()
     agent_client.post("/api/agent/status", {"status": "break"})
     offers.offers_dispatch()
     assert Offer.objects.get(agent=agent).status == OfferStatus.WITHDRAWN
-    assert to_agent(sent, "SessionWithdrawn", agent)[0]["reason"] == "agent_unavailable"
+    assert to_agent(broadcasts, "SessionWithdrawn", agent)[0]["reason"] == "agent_unavailable"
     agent.refresh_from_db()
     assert agent.missed_offers == 0
     assert live_offers(session) == set()
@@ -191,7 +182,7 @@ def test_an_ended_session_frees_its_agent_for_the_next_offer(
     assert agent.idle_since is not None
 
 
-def test_accept_is_open_to_any_agent_of_the_pool_and_withdraws_its_own_other_offer(kiosk, owner, agent, sent):
+def test_accept_is_open_to_any_agent_of_the_pool_and_withdraws_its_own_other_offer(kiosk, owner, agent, broadcasts):
     colleague = idle(owner, since_seconds=1)
     RoutingSettings.objects.create(
         owner=owner,
@@ -209,8 +200,8 @@ def test_accept_is_open_to_any_agent_of_the_pool_and_withdraws_its_own_other_off
     # The colleague answers the older session it was not offered: the spec's race is open to it.
     session_services.session_accept(public_id=older.public_id, agent=colleague)
     assert Offer.objects.get(agent=colleague).status == OfferStatus.WITHDRAWN
-    assert to_agent(sent, "SessionWithdrawn", colleague)[0]["reason"] == "accepted_elsewhere"
-    assert to_agent(sent, "SessionClaimed", agent) == [
+    assert to_agent(broadcasts, "SessionWithdrawn", colleague)[0]["reason"] == "accepted_elsewhere"
+    assert to_agent(broadcasts, "SessionClaimed", agent) == [
         {"session_id": older.public_id, "status": "active", "agent_id": str(colleague.pk)}
     ]
     offers.offers_dispatch()

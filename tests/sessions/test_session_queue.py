@@ -14,18 +14,7 @@ from apps.sessions.models import Session
 from apps.sessions.queue import queue_of
 from tests import factories
 from tests.conftest import kiosk_client_for
-from tests.realtime.test_realtime_live_server import live_app, run
-from tests.realtime.test_realtime_session_flow import http, subscribe_via
-
-__all__ = ["live_app"]
-
-
-@pytest.fixture
-def sent(monkeypatch):
-    calls = []
-    for module in ("apps.sessions.realtime_messages", "apps.sessions.queue"):
-        monkeypatch.setattr(f"{module}.broadcast", lambda c, e, d: calls.append((sorted(c), e, d)))
-    return calls
+from tests.support.realtime import http, run, subscribe_via
 
 
 def start(kiosk) -> str:
@@ -93,31 +82,31 @@ def test_queue_is_null_once_the_session_is_no_longer_waiting(business, owner, ag
     assert queue_of(session) is None
 
 
-def test_others_leaving_the_line_move_a_customer_up_and_the_cached_copy_is_never_stale(business, owner, sent):
+def test_others_leaving_the_line_move_a_customer_up_and_the_cached_copy_is_never_stale(business, owner, broadcasts):
     first_kiosk, second_kiosk = factories.KioskFactory(business=business), factories.KioskFactory(business=business)
     first, second = start(first_kiosk), start(second_kiosk)
     assert status(second_kiosk, second)["queue"]["position"] == 2  # now cached
     assert status(second_kiosk, second)["queue"]["position"] == 2  # served from the copy
-    sent.clear()
+    broadcasts.clear()
     assert kiosk_client_for(first_kiosk).post(f"/api/public/sessions/{first}/cancel").status_code == 200
     assert status(second_kiosk, second)["queue"]["position"] == 1
-    updates = [(channels, data) for channels, event, data in sent if event == "QueueUpdated"]
+    updates = [(channels, data) for channels, event, data in broadcasts if event == "QueueUpdated"]
     assert updates == [
         ([f"private-kiosk.{second_kiosk.pk}"], {"session_id": second, "queue": status(second_kiosk, second)["queue"]})
     ]
 
 
-def test_an_agent_coming_back_updates_agents_available(business, owner, agent_client, agent, sent):
+def test_an_agent_coming_back_updates_agents_available(business, owner, agent_client, agent, broadcasts):
     from apps.accounts.models import User
 
     User.objects.filter(pk=agent.pk).update(agent_status=AgentStatus.BREAK)
     kiosk = factories.KioskFactory(business=business)
     session_id = start(kiosk)
     assert status(kiosk, session_id)["queue"]["agents_available"] == 0
-    sent.clear()
+    broadcasts.clear()
     assert agent_client.post("/api/agent/status", {"status": "available"}).status_code == 200
     assert status(kiosk, session_id)["queue"]["agents_available"] == 1
-    [(channels, data)] = [(c, d) for c, e, d in sent if e == "QueueUpdated"]
+    [(channels, data)] = [(c, d) for c, e, d in broadcasts if e == "QueueUpdated"]
     assert data["queue"]["agents_available"] == 1
 
 

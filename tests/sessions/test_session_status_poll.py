@@ -7,7 +7,6 @@ import json
 import os
 import subprocess
 import sys
-from datetime import timedelta
 from pathlib import Path
 
 import pytest
@@ -17,48 +16,13 @@ from apps.core.errors import DomainError
 from apps.sessions import selectors
 from apps.sessions.bodies import StatusOut, status_body
 from tests import factories
+from tests.support.sessions import sessions_in_every_state
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def _sessions_in_every_state(business, agent):
-    """One kiosk per session: a kiosk has at most one open session."""
-    now = timezone.now()
-
-    def kiosk():
-        return factories.KioskFactory(business=business)
-
-    agent.avatar_url = "https://cdn.example.com/a/7.png"
-    agent.save(update_fields=["avatar_url"])
-    gone_agent = factories.AgentFactory(owner=business.owner)
-    sessions = [
-        factories.SessionFactory(kiosk=kiosk(), status="pending"),
-        factories.SessionFactory(kiosk=kiosk(), status="active", agent=agent, accepted_at=now),
-        factories.SessionFactory(kiosk=kiosk(), status="payment", agent=agent, accepted_at=now),
-        factories.SessionFactory(
-            kiosk=kiosk(),
-            status="completed",
-            agent=agent,
-            accepted_at=now - timedelta(seconds=125, microseconds=500),
-            ended_at=now,
-            end_reason="completed",
-        ),
-        factories.SessionFactory(kiosk=kiosk(), status="abandoned", ended_at=now, end_reason="kiosk_cancelled"),
-        factories.SessionFactory(
-            kiosk=kiosk(),
-            status="failed",
-            agent=gone_agent,
-            accepted_at=now,
-            ended_at=now,
-            end_reason="technical_issue",
-        ),
-    ]
-    gone_agent.delete()  # the session keeps its history with no agent (SET_NULL)
-    return sessions
-
-
 def test_status_read_equals_the_orm_read_and_the_serializer_in_every_state(business, agent):
-    for session in _sessions_in_every_state(business, agent):
+    for session in sessions_in_every_state(business, agent):
         kiosk = session.kiosk
         orm = selectors.session_for_kiosk(kiosk=kiosk, public_id=session.public_id)
         fast = selectors.session_status_for_kiosk(kiosk=kiosk, public_id=session.public_id)

@@ -9,6 +9,7 @@ embedded mode reads `time.time()` and needs nothing extra.
 from contextlib import contextmanager
 from datetime import datetime, timedelta
 
+import requests
 import time_machine
 from django.conf import settings
 from django.core.cache import cache
@@ -86,3 +87,14 @@ def error_of(response, status: int, code: str) -> dict:
 
 def bearer(token: str) -> dict:
     return {"Authorization": f"Bearer {token}"}
+
+
+def agent_session(base: str, email: str) -> requests.Session:
+    """A signed-in agent's HTTP session against a live server at `base` (cookie and XSRF header)."""
+    http = requests.Session()
+    http.get(f"{base}/api/csrf-cookie", timeout=10)
+    http.headers["X-XSRF-TOKEN"] = http.cookies["XSRF-TOKEN"]
+    signed_in = http.post(f"{base}/api/login", json={"email": email, "password": factories.PASSWORD}, timeout=10)
+    assert signed_in.status_code == 200, signed_in.text
+    http.headers["X-XSRF-TOKEN"] = http.cookies["XSRF-TOKEN"]  # a new token comes with the session
+    return http

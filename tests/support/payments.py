@@ -57,19 +57,6 @@ def quick_processor(processor, settings):
     return processor
 
 
-@pytest.fixture
-def broadcasts(monkeypatch):
-    """Every real-time event sent, to kiosks, agents and owners: (event, data)."""
-    sent = []
-
-    def record(channels, event, data, **extra):
-        sent.append((event, data))
-
-    for app in ("billing", "sessions", "kiosks", "orders"):
-        monkeypatch.setattr(f"apps.{app}.realtime_messages.broadcast", record)
-    return sent
-
-
 def payment_rows(session: Session) -> dict:
     """Every row a payment change may write (session, its agent, order, payments, refunds,
     reservations, domain events and webhook deliveries), for before/after comparisons."""

@@ -224,3 +224,12 @@ class PrivatePostgres:
     def stop(self) -> None:
         if (self.data / "postmaster.pid").exists():
             self._run(str(self.bin / "pg_ctl"), "-D", str(self.data), "-m", "fast", "-w", "stop")
+
+
+def manage(env: dict, *args: str) -> str:
+    """Run `manage.py` with `env` added to this environment; its stdout (it must succeed)."""
+    result = subprocess.run(
+        [sys.executable, "manage.py", *args], cwd=ROOT, env={**os.environ, **env}, capture_output=True, text=True
+    )
+    assert result.returncode == 0, result.stderr[-2000:]
+    return result.stdout

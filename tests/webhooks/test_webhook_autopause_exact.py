@@ -22,9 +22,10 @@ from apps.webhooks import batch, services
 from apps.webhooks.models import WebhookAttempt, WebhookDelivery, WebhookFailureAllowance, WebhookSubscription
 from config.celery import app as celery_app
 from tests import factories
+from tests.support.processes import ROOT, wait_until
 from tests.support.receivers import Receiver, Reply
 from tests.support.webhook_events import emit_webhook
-from tests.webhooks.test_webhook_worker_fault import ROOT, Worker, remove_queue, wait_until
+from tests.support.worker import Worker, remove_queue
 
 PAYLOAD = {"kiosk_id": 1, "kiosk_name": "K", "location": "Door", "offline_at": "2026-01-01T00:00:00Z"}
 
