@@ -320,7 +320,7 @@ def main() -> int:
         admin_url=args.admin_url,
         redis_url=args.redis_url,
         cache_prefix=f"kiosk-bench-wh-{uuid.uuid4().hex[:6]}",
-        extra={"DJANGO_SETTINGS_MODULE": "tests.worker_settings", "WORKER_QUEUE": queue, "TASK_MODE": "celery"},
+        extra={"DJANGO_SETTINGS_MODULE": "tests.support.worker_settings", "WORKER_QUEUE": queue, "TASK_MODE": "celery"},
     )
     harness.create_database(env)
     receiver = worker = None

@@ -7,7 +7,7 @@ still running KILL_WAIT seconds later: 5 s, shorter than the web process's drain
 (SHUTDOWN_GRACE_SECONDS, 10 s), so a deploy cut requests the drain would have finished. honcho
 has no option or documented API for that wait, only its module constant `honcho.manager.KILL_WAIT`;
 this adapter is the one place that sets it (to the grace plus 5 s). honcho is pinned exactly in
-requirements.txt, and tests/test_procman.py fails loudly if the name disappears in an upgrade.
+requirements.txt, and tests/operations/test_procman.py fails loudly if the name disappears in an upgrade.
 """
 
 import os

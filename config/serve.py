@@ -20,7 +20,7 @@ When the grace time runs out first, what is still running is cut and the process
 This module is daphne's adapter: daphne has no documented hooks for a drain, so DrainingServer
 overrides methods of `daphne.server.Server` (run, listen_success, application_checker,
 timeout_checker, protocol_connected, handle_reply, kill_all_applications) and the CLI's
-`server_class`. daphne is pinned exactly in requirements.txt, and tests/test_server_adapters.py
+`server_class`. daphne is pinned exactly in requirements.txt, and tests/operations/test_server_adapters.py
 fails loudly if one of those names disappears or changes its signature in an upgrade. Twisted's
 private write path is in config/twisted_eager_write.py; the signal handlers use documented APIs
 (Twisted's `callWhenRunning`, asyncio's `add_signal_handler` on the running loop).

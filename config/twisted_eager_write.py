@@ -10,7 +10,7 @@ no public switch for this, so `EagerWriteConnection.write` reads two private att
 - `_tempDataBuffer`: writes not yet joined into `dataBuffer`;
 - `_writeDisconnected`: the write side was shut down (loseWriteConnection).
 
-Twisted is pinned exactly in requirements.txt, and tests/test_server_adapters.py fails loudly if
+Twisted is pinned exactly in requirements.txt, and tests/operations/test_server_adapters.py fails loudly if
 either name disappears or changes meaning in an upgrade. What the socket does not take at once is
 queued as before, so the order of the bytes never changes.
 """

@@ -72,7 +72,7 @@ if settings.BENCH_ROUTES:  # the reference for bench/kiosk_poll.py: a bare Djang
     def bench_ping(request):
         return JsonResponse({"ok": True})
 
-    def bench_sleep(request):  # a slow request in flight for tests/test_graceful_shutdown.py
+    def bench_sleep(request):  # a slow request in flight for tests/operations/test_graceful_shutdown.py
         time.sleep(min(float(request.GET.get("seconds", "1")), 30.0))
         return JsonResponse({"ok": True})
 

@@ -14,9 +14,9 @@ from django.test import Client
 from django.utils import timezone
 
 from tests import factories
-from tests.receivers import Receiver
+from tests.support.receivers import Receiver
 
-pytest_plugins = ["tests.payments_support", "tests.browser"]
+pytest_plugins = ["tests.support.payments", "tests.support.browser", "tests.support.realtime"]
 
 
 def pytest_collection_modifyitems(config, items):

@@ -10,7 +10,7 @@ django_session (migration accounts 0004) still decodes.
 It is also the adapter to Django's session internals (issue 22, part 2): the key lookups of the
 cached_db engine have no public hook, so this module alone uses SessionBase's
 `_get_or_create_session_key`/`_aget_or_create_session_key`, `_session_key` and cached_db's `_cache`
-(Django is pinned exactly; tests/test_library_adapters.py fails if a name disappears).
+(Django is pinned exactly; tests/operations/test_library_adapters.py fails if a name disappears).
 """
 
 import hashlib

@@ -6,7 +6,7 @@ session user as AuthenticationMiddleware left it (DRF's `request.user` is DRF's 
 checks and `logout` that take an HttpRequest, and handing the request on to a plain Django view
 (django-oauth-toolkit's TokenView). DRF itself reads `request._request` for the same purposes
 (SessionAuthentication), so this is the one place that does: DRF is pinned exactly in
-requirements.txt and tests/test_library_adapters.py fails if the attribute disappears.
+requirements.txt and tests/operations/test_library_adapters.py fails if the attribute disappears.
 """
 
 from django.http import HttpRequest

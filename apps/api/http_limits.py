@@ -12,7 +12,7 @@ Twisted's own HTTPChannel (through Twisted's HTTPFactory), so no subclass can be
 override therefore replaces two methods on HTTPChannel itself; both are LineReceiver's public,
 documented hooks (`lineReceived`, `lineLengthExceeded`), and the head is counted here rather than
 through Twisted's private counter. Twisted is pinned exactly (requirements.txt) and
-tests/test_library_adapters.py fails if a name used here disappears.
+tests/operations/test_library_adapters.py fails if a name used here disappears.
 """
 
 import json

@@ -17,7 +17,7 @@ would pass through the middleware unchanged; anything else (another method, a qu
 Accept header other than JSON's, a host Django refuses, plain HTTP that production redirects, a
 CORS signal handler, KIOSK_HOT_PATH=false) goes to Django, which answers it as before. The
 response carries the headers our middleware adds, derived from the same settings;
-tests/test_kiosk_hot_path.py holds both answers to each other, header for header and byte for byte.
+tests/kiosks/test_kiosk_hot_path.py holds both answers to each other, header for header and byte for byte.
 """
 
 import functools

@@ -2,7 +2,7 @@
 
 Most are derived from the view (authentication, CSRF, TLS, permissions, throttles, body, query
 and path parameters) by `generic_errors`. The refusals a service makes are listed per operation
-in DOMAIN_ERRORS, one place to keep in step with the services; tests/test_api_fuzz.py checks every
+in DOMAIN_ERRORS, one place to keep in step with the services; tests/api/test_api_fuzz.py checks every
 answer's status against the schema, so a missing entry fails the fuzz run."""
 
 from apps.api.surfaces import Surface

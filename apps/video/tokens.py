@@ -1,7 +1,7 @@
 """The video provider's AccessToken2 ("007") RTC tokens, built with the standard library only.
 
 Layout, checked byte for byte against the provider's own Node library (npm `agora-token`,
-`src/AccessToken2.js`) by tests/test_video_token_peer.py:
+`src/AccessToken2.js`) by tests/video/test_video_token_peer.py:
 
     token        = "007" + base64(zlib(pack_string(signature) + signing_info))
     signing_info = pack_string(app_id) + uint32(issue_ts) + uint32(expire) + uint32(salt)

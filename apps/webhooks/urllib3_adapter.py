@@ -8,7 +8,7 @@ would come after a ClientHello went to the address. The one place in between is 
 `PoolManager.pool_classes_by_scheme`, the per-instance attribute urllib3 sets "so other
 PoolManagers can override them", and `ConnectionCls`, the pools' documented class attribute;
 `getresponse` is the connections' public method. urllib3 is pinned exactly (requirements.txt)
-and tests/test_library_adapters.py fails if `_new_conn` or the pool table disappears.
+and tests/operations/test_library_adapters.py fails if `_new_conn` or the pool table disappears.
 """
 
 import socket

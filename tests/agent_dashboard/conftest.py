@@ -1,5 +1,5 @@
-"""The agent dashboard in a real Chromium (tests/browser.py) against the real ASGI server: daphne
-started by tests/processes.py on the test database, so the WebSocket, the channel layer and every
+"""The agent dashboard in a real Chromium (tests/support/browser.py) against the real ASGI server: daphne
+started by tests/support/processes.py on the test database, so the WebSocket, the channel layer and every
 API call are the production ones. A test builds its rows first, then calls `serve()`; after that
 it talks to the server only over HTTP (the kiosk API, signed processor events), as clients do.
 On the embedded default the server gets a copy of the SQLite test database made at `serve()`.
@@ -21,9 +21,9 @@ from django.db.models.sql import UpdateQuery
 from playwright.sync_api import expect
 
 from tests import factories
-from tests.browser import new_page, screenshot_on_failure
-from tests.payments_support import ACCOUNT, CONNECT_SECRET, PLATFORM_SECRET, recorded_event
-from tests.processes import database_url_for_child, start_daphne, stop_daphne
+from tests.support.browser import new_page, screenshot_on_failure
+from tests.support.payments import ACCOUNT, CONNECT_SECRET, PLATFORM_SECRET, recorded_event
+from tests.support.processes import database_url_for_child, start_daphne, stop_daphne
 
 # Chromium logs every failed resource load as a console error; that is the browser's network log,
 # not a script error, so two kinds are tolerated and nothing else:
@@ -157,7 +157,7 @@ def serve(world, request):
 @pytest.fixture
 def open_dashboard(chromium, request):
     """open_dashboard(server) -> a page on /agent/ in a fresh browser context, offline but for the
-    server (tests/browser.py new_page)."""
+    server (tests/support/browser.py new_page)."""
     contexts = []
 
     def open_page(server: Server, *, viewport=(1280, 860)):

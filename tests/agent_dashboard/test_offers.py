@@ -16,9 +16,9 @@ from playwright.sync_api import expect
 
 from tests import factories
 from tests.agent_dashboard.conftest import assert_no_console_errors, card, sign_in_and_go_available
-from tests.browser import new_page, screenshot_on_failure
 from tests.kiosk_app.conftest import as_paired
 from tests.kiosk_app.conftest import assert_no_console_errors as kiosk_console_errors
+from tests.support.browser import new_page, screenshot_on_failure
 
 pytestmark = pytest.mark.live
 
@@ -90,7 +90,9 @@ def test_a_spanish_customer_rings_only_the_spanish_agent_until_any_language_may_
     session_id = offered.get_attribute("data-session-id")
     expect(offered.locator(".language")).to_have_text("Spanish (es-ES)")
     # The kiosk speaks the customer's language while waiting too.
-    expect(kiosk_page.locator("#waiting-place")).to_have_text("Eres la siguiente persona · aún no podemos calcular la espera")
+    expect(kiosk_page.locator("#waiting-place")).to_have_text(
+        "Eres la siguiente persona · aún no podemos calcular la espera"
+    )
     expect(kiosk_page.locator("#waiting-agents")).to_have_text("2 personas del equipo están disponibles.")
     expect(offered.locator(".offer-left")).to_have_text(re.compile(r"^\d+ s to answer$"))
     first = int(offered.locator(".offer-left").inner_text().split()[0])

@@ -14,7 +14,7 @@ from apps.accounts import services as account_services
 from apps.accounts.models import LoginChallenge
 from tests import factories
 from tests.agent_dashboard.conftest import assert_no_console_errors, card, sign_in, sign_in_and_go_available
-from tests.helpers_auth import current_code, enrol_totp
+from tests.support.auth import current_code, enrol_totp
 
 pytestmark = pytest.mark.live
 
@@ -84,7 +84,7 @@ def test_an_expired_or_used_2fa_challenge_is_said_in_words_and_sign_in_starts_ag
     expect(page.locator("#signin")).to_be_visible()
 
     # Used: a challenge is spent by a sign-in or burnt by TWO_FACTOR_MAX_ATTEMPTS wrong codes
-    # (tests/test_agent_2fa.py; here marked spent at once, the wrong codes' growing lock would take
+    # (tests/accounts/test_agent_2fa.py; here marked spent at once, the wrong codes' growing lock would take
     # 15 s); even the right code is then refused.
     sign_in(page, agent.email)
     expect(page.locator("#code-step")).to_be_visible()

@@ -1,5 +1,5 @@
-"""The kiosk app (static/kiosk/) in a real Chromium (tests/browser.py) against the real ASGI
-server, daphne started by tests/processes.py, as the agent dashboard's tests do: a test makes its
+"""The kiosk app (static/kiosk/) in a real Chromium (tests/support/browser.py) against the real ASGI
+server, daphne started by tests/support/processes.py, as the agent dashboard's tests do: a test makes its
 rows (a business with a menu, an agent, pairing codes) first, then calls `serve()`, and after that
 talks to the server only over HTTP, as the kiosk, the agent and the owner do. On the embedded
 default the server gets a copy of the SQLite test database made at `serve()`.
@@ -28,8 +28,8 @@ from playwright.sync_api import expect
 from apps.kiosks import services as kiosk_services
 from apps.kiosks.models import PairingCode
 from tests import factories
-from tests.browser import new_page, screenshot_on_failure
-from tests.processes import database_url_for_child, start_daphne, stop_daphne
+from tests.support.browser import new_page, screenshot_on_failure
+from tests.support.processes import database_url_for_child, start_daphne, stop_daphne
 
 KIOSK_STATIC = Path(__file__).resolve().parents[2] / "static" / "kiosk"
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
@@ -175,7 +175,7 @@ def second_origin():
 @pytest.fixture
 def open_page(chromium, request):
     """open_page(url, server) -> a page in a fresh browser context (a tablet-sized screen),
-    offline but for the server (tests/browser.py new_page)."""
+    offline but for the server (tests/support/browser.py new_page)."""
     contexts = []
 
     def open_(url: str, server: Server, *, viewport=(1180, 820), before=None):
@@ -202,3 +202,8 @@ def pair(page, code: str, name: str = "Front counter") -> None:
 def assert_no_console_errors(page) -> None:
     own = re.escape(page.server_url)
     page.console_errors.assert_none(allow=f"{EXPECTED_REFUSALS.format(own=own)}|{PROVIDER_UNREACHABLE}")
+
+
+def block_socket(page) -> None:
+    """A proxy refusing WebSockets: the kiosk app must fall back to polling."""
+    page.route_web_socket(re.compile(r"/app/"), lambda ws: ws.close())

@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 from tests import factories
 from tests.agent_dashboard.conftest import Server as SignedEvents
 from tests.kiosk_app.conftest import as_paired, assert_no_console_errors
-from tests.payments_support import ACCOUNT, CONNECT_SECRET, PLATFORM_SECRET
+from tests.support.payments import ACCOUNT, CONNECT_SECRET, PLATFORM_SECRET
 
 pytestmark = pytest.mark.live
 

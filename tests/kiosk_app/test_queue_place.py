@@ -13,8 +13,7 @@ from playwright.sync_api import expect
 
 from apps.sessions.models import Session
 from tests import factories
-from tests.kiosk_app.conftest import as_paired, assert_no_console_errors
-from tests.kiosk_app.test_session_states import block_socket
+from tests.kiosk_app.conftest import as_paired, assert_no_console_errors, block_socket
 
 pytestmark = pytest.mark.live
 

@@ -13,14 +13,10 @@ import time
 import pytest
 from playwright.sync_api import expect
 
-from tests.kiosk_app.conftest import as_paired, assert_no_console_errors
+from tests.kiosk_app.conftest import as_paired, assert_no_console_errors, block_socket
 from tests.panel.conftest import sign_in as panel_sign_in
 
 pytestmark = pytest.mark.live
-
-
-def block_socket(page):
-    page.route_web_socket(re.compile(r"/app/"), lambda ws: ws.close())  # a proxy refusing WebSockets
 
 
 def waiting_session(agent_http, server) -> str:

@@ -18,7 +18,7 @@ from django.test import Client
 from playwright.sync_api import expect
 
 from tests.kiosk_app.conftest import KIOSK_STATIC
-from tests.processes import free_port
+from tests.support.processes import free_port
 
 COMMON = KIOSK_STATIC.parent / "common"
 

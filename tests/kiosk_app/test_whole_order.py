@@ -20,7 +20,7 @@ from tests import factories
 from tests.agent_dashboard.conftest import card, sign_in_and_go_available
 from tests.kiosk_app.conftest import SCREENSHOTS, as_paired, assert_no_console_errors
 from tests.panel.conftest import sign_in as panel_sign_in
-from tests.processes import free_port, wait_until
+from tests.support.processes import free_port, wait_until
 
 pytestmark = pytest.mark.live
 DECLINED, SUCCEEDS = "4000 0000 0000 0002", "4242 4242 4242 4242"

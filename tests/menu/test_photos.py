@@ -18,7 +18,7 @@ from apps.menu import photos
 from apps.menu import services as menu_services
 from tests import factories
 from tests.menu.conftest import image_upload
-from tests.processes import free_port, wait_until
+from tests.support.processes import free_port, wait_until
 
 
 @pytest.mark.parametrize("fmt", ["JPEG", "PNG", "WEBP"])

@@ -8,7 +8,7 @@ from django.test import Client
 from apps.kiosks.models import Kiosk, PairingCode
 from tests import factories
 from tests.conftest import kiosk_client_for
-from tests.helpers_auth import error_of
+from tests.support.auth import error_of
 
 
 def test_a_pairing_code_for_the_owners_only_business_pairs_a_kiosk(api, business):

@@ -8,7 +8,7 @@ from apps.menu.models import MenuItem
 from apps.orders import services as order_services
 from apps.sessions import services as session_services
 from tests import factories
-from tests.helpers_auth import error_of
+from tests.support.auth import error_of
 
 
 def item_of(business, **fields) -> MenuItem:

@@ -5,7 +5,7 @@ order.status_changed; another owner's order is a 404."""
 from apps.core.models import DomainEvent
 from apps.orders.models import Order
 from tests import factories
-from tests.helpers_auth import error_of
+from tests.support.auth import error_of
 
 
 def make_orders(business, count: int) -> list[Order]:

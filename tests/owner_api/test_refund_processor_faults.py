@@ -7,8 +7,8 @@ import pytest
 
 from apps.billing.models import Refund
 from apps.sessions.models import Session
-from tests.helpers_auth import error_of
-from tests.payments_support import QUICK_TIMEOUT, SLOW_ANSWER, payment_rows
+from tests.support.auth import error_of
+from tests.support.payments import QUICK_TIMEOUT, SLOW_ANSWER, payment_rows
 
 
 @pytest.fixture

@@ -5,8 +5,8 @@ order is 409, a bad amount 422, another owner's order 404."""
 from apps.billing.models import Payment, Refund
 from apps.core.models import DomainEvent
 from apps.orders.models import Order
-from tests.helpers_auth import error_of
-from tests.payments_support import ACCOUNT
+from tests.support.auth import error_of
+from tests.support.payments import ACCOUNT
 
 
 def test_a_full_refund_goes_through_the_processor_and_marks_the_order_refunded(api, confirmed_order, processor):

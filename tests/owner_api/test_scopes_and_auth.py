@@ -10,8 +10,8 @@ from apps.owner_api import services
 from apps.owner_api.scopes import ALL_SCOPES
 from tests import factories
 from tests.conftest import kiosk_client_for
-from tests.helpers_auth import error_of, frozen_clock
 from tests.owner_api.conftest import FORM, TOKEN_URL, OwnerApiClient, auth, token_for
+from tests.support.auth import error_of, frozen_clock
 
 # (method, path, body, the scope it needs). Ids that do not exist: the scope is checked first.
 ROUTES = [

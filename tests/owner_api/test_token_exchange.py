@@ -8,8 +8,8 @@ from oauth2_provider.models import AccessToken
 
 from apps.owner_api import services
 from tests import factories
-from tests.helpers_auth import error_of, frozen_clock
 from tests.owner_api.conftest import FORM, TOKEN_URL, auth, basic, request_token, token_for
+from tests.support.auth import error_of, frozen_clock
 
 PROBE = "/api/owner/kiosks"
 

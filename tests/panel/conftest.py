@@ -1,5 +1,5 @@
 """Fixtures for the owner panel: panel users, a signed-in test client, and a real Chromium
-driven by Playwright against pytest-django's live server (the browser itself: tests/browser.py).
+driven by Playwright against pytest-django's live server (the browser itself: tests/support/browser.py).
 """
 
 import re
@@ -8,7 +8,7 @@ import pytest
 from django.test import Client
 
 from tests import factories
-from tests.browser import ARTIFACTS, ConsoleErrors
+from tests.support.browser import ARTIFACTS, ConsoleErrors
 
 
 @pytest.fixture

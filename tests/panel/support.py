@@ -1,11 +1,14 @@
-"""Data for panel tests: a confirmed (paid) order made the way production makes one."""
+"""Data and helpers for panel tests: a confirmed (paid) order made the way production makes one,
+the page's flash messages, the current TOTP code of a device."""
 
 from django.test import Client
+from django_otp.oath import totp
 
+from apps.accounts.models import SealedTotpDevice
 from apps.billing.models import Payment
 from apps.orders.models import Order
 from tests import factories
-from tests.payments_support import intent_event, post_event
+from tests.support.payments import intent_event, post_event
 
 
 def confirm_order(agent_client, session) -> Order:
@@ -82,3 +85,11 @@ def demo_activity(business, kiosk, agents, *, days: int = 7) -> None:
                 succeeded_at=session.ended_at,
             )
     business.save(update_fields=["order_sequence"])
+
+
+def current_code(device: SealedTotpDevice) -> str:
+    return f"{totp(device.bin_key, step=device.step, t0=device.t0, digits=device.digits):06d}"
+
+
+def messages_of(response) -> str:
+    return " ".join(str(message) for message in response.context["messages"])

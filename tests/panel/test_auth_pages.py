@@ -7,7 +7,7 @@ from django.test import Client
 
 from apps.accounts.models import SealedTotpDevice
 from tests import factories
-from tests.panel.test_panel_services import current_code
+from tests.panel.support import current_code
 
 
 def login(client, email, password=factories.PASSWORD, next_url=""):

@@ -13,7 +13,7 @@ from apps.webhooks.models import WebhookDelivery, WebhookSubscription
 from tests import factories
 from tests.panel.conftest import sign_in
 from tests.panel.support import confirm_order
-from tests.receivers import Receiver
+from tests.support.receivers import Receiver
 
 pytestmark = pytest.mark.live
 

@@ -13,7 +13,7 @@ import pytest
 import requests
 from playwright.sync_api import expect
 
-from tests.processes import free_port
+from tests.support.processes import free_port
 
 pytestmark = pytest.mark.live
 ROOT = Path(__file__).resolve().parents[2]

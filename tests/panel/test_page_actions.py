@@ -8,10 +8,7 @@ from apps.orders.models import Order
 from apps.webhooks.models import WebhookSubscription
 from tests import factories
 from tests.panel.objects import tenant_objects
-
-
-def messages_of(response) -> str:
-    return " ".join(str(message) for message in response.context["messages"])
+from tests.panel.support import messages_of
 
 
 def test_pairing_code_is_shown_once(owner_client, business):

@@ -2,7 +2,6 @@
 settings, TOTP enrolment, panel sign-in, and menu edits."""
 
 import pytest
-from django_otp.oath import totp
 
 from apps.accounts import services as account_services
 from apps.accounts.models import SealedTotpDevice
@@ -11,10 +10,7 @@ from apps.kiosks import services as kiosk_services
 from apps.menu import services as menu_services
 from apps.menu.models import Catalog, MenuItem
 from tests import factories
-
-
-def current_code(device: SealedTotpDevice) -> str:
-    return f"{totp(device.bin_key, step=device.step, t0=device.t0, digits=device.digits):06d}"
+from tests.panel.support import current_code
 
 
 def test_kiosk_rename_keeps_the_device_token(kiosk):

@@ -5,7 +5,7 @@ from apps.accounts.models import User
 from apps.sessions.models import RoutingSettings
 from apps.sessions.routing_settings import routing_for_owner
 from tests import factories
-from tests.panel.test_page_actions import messages_of
+from tests.panel.support import messages_of
 
 ROUTING = {
     "routing-offer_size": 2,

@@ -1,0 +1,207 @@
+"""The kiosk hot path (apps/api/kiosk_hot_path.py): the status poll and the heartbeat are answered
+by a lean ASGI route in front of Django. Through the real server (daphne, the Procfile's `web`
+command) it answers exactly what Django answers, header for header and byte for byte, and keeps
+the whole contract: the 401 envelope, the 429 with its headers, the request id, the heartbeat's
+effect, a status that a transition invalidates at once. The suite runs this file on PostgreSQL +
+Redis and on the embedded default (SQLite, no Redis) alike."""
+
+import sqlite3
+import uuid
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+import requests
+from asgiref.sync import async_to_sync
+from django.db import connection
+from django.utils import timezone
+
+from apps.core.models import DomainEvent
+from apps.kiosks.models import Kiosk
+from tests import factories
+from tests.support.processes import database_url_for_child, start_daphne, stop_daphne
+
+pytestmark = [pytest.mark.live, pytest.mark.django_db(transaction=True)]
+
+ORIGIN = "http://localhost:5173"  # the kiosk app's origin in the test settings (CORS)
+HEARTBEAT = "/api/public/kiosks/heartbeat"
+
+
+def _poll(session) -> str:
+    return f"/api/public/sessions/{session.public_id}/status"
+
+
+def _headers(kiosk, **extra) -> dict:
+    return {"X-Device-Id": str(kiosk.device_id), "X-Device-Token": kiosk.raw_token, **extra}
+
+
+class Server:
+    """A web server on the test database (PostgreSQL: the same one; SQLite: a copy of its file,
+    which `rows` reads back)."""
+
+    def __init__(self, workdir: Path, **env: str):
+        self.workdir = workdir
+        self.live = start_daphne(workdir, database_url=database_url_for_child(workdir), **env)
+        self.base = self.live.base_url
+
+    def call(self, method: str, path: str, headers: dict) -> requests.Response:
+        return requests.request(method, f"{self.base}{path}", headers=headers, timeout=10)
+
+    def kiosk_row(self, kiosk) -> tuple[bool, object, int]:
+        """(online, last_seen_at, number of kiosk.online events) as the server wrote them."""
+        if connection.vendor != "sqlite":
+            row = Kiosk.objects.get(pk=kiosk.pk)
+            return row.online, row.last_seen_at, DomainEvent.objects.filter(name="kiosk.online").count()
+        with sqlite3.connect(self.workdir / "var" / "db.sqlite3") as db:
+            online, seen = db.execute(
+                f"SELECT online, last_seen_at FROM {Kiosk._meta.db_table} WHERE id = ?", [kiosk.pk]
+            ).fetchone()
+            (events,) = db.execute(
+                f"SELECT count(*) FROM {DomainEvent._meta.db_table} WHERE name = 'kiosk.online'"
+            ).fetchone()
+        return bool(online), seen, events
+
+    def stop(self) -> None:
+        stop_daphne(self.live)
+
+
+@pytest.fixture
+def servers(tmp_path):
+    """Start servers after the test's rows exist (SQLite servers read a copy of the file)."""
+    started = []
+
+    def start(name: str = "hot", **env: str) -> Server:
+        server = Server(tmp_path / f"{name}-{len(started)}", **env)
+        started.append(server)
+        return server
+
+    yield start
+    for server in started:
+        server.stop()
+
+
+def _wire(response: requests.Response) -> tuple[int, bytes, list]:
+    """Status, body bytes and every header as sent (but the server's Date and Server)."""
+    headers = sorted(
+        (name.lower(), value) for name, value in response.raw.headers.items() if name.lower() not in {"date", "server"}
+    )
+    return response.status_code, response.content, headers
+
+
+def test_the_lean_route_answers_what_django_answers(servers, business, agent):
+    kiosk = factories.KioskFactory(business=business)
+    other = factories.KioskFactory(business=business)
+    pending = factories.SessionFactory(kiosk=kiosk, status="pending")
+    accepted = factories.SessionFactory(
+        kiosk=factories.KioskFactory(business=business), status="active", agent=agent, accepted_at=timezone.now()
+    )
+    other_kiosk_session = factories.SessionFactory(kiosk=other, status="pending")
+    hot, plain = servers("hot"), servers("plain", KIOSK_HOT_PATH="false")
+    rid = {"X-Request-Id": "hot-path-parity.1"}
+    cases = [
+        ("GET", _poll(pending), _headers(kiosk, **rid)),
+        ("GET", _poll(pending), _headers(kiosk, Origin=ORIGIN, **rid)),  # the kiosk app's CORS
+        ("GET", _poll(pending), _headers(kiosk, Origin="https://elsewhere.example", **rid)),
+        ("GET", _poll(pending), _headers(kiosk, Accept="application/json", **rid)),
+        ("GET", _poll(accepted), _headers(accepted.kiosk, **rid)),  # with its agent
+        ("GET", _poll(pending), rid),  # no device headers
+        ("GET", _poll(pending), {"X-Device-Id": "not-a-uuid", "X-Device-Token": "x", **rid}),
+        ("GET", _poll(pending), {**_headers(kiosk), "X-Device-Token": "wrong", **rid}),
+        ("GET", _poll(pending), {"X-Device-Id": str(uuid.uuid4()), "X-Device-Token": "x", **rid}),
+        ("GET", _poll(other_kiosk_session), _headers(kiosk, **rid)),  # another kiosk's: 404
+        ("GET", "/api/public/sessions/ses_nosuchsession/status", _headers(kiosk, **rid)),
+        ("GET", f"{_poll(pending)}?x=1", _headers(kiosk, **rid)),  # Django's (a query string)
+        ("GET", _poll(pending), _headers(kiosk, Accept="text/html", **rid)),  # Django's 406
+        ("POST", _poll(pending), _headers(kiosk, **rid)),  # Django's 405
+        ("POST", HEARTBEAT, _headers(kiosk, **rid)),
+        ("POST", HEARTBEAT, _headers(kiosk, Origin=ORIGIN, **rid)),
+        ("POST", HEARTBEAT, {**_headers(kiosk), "X-Device-Token": "wrong", **rid}),
+        ("POST", HEARTBEAT, rid),
+    ]
+    for method, path, headers in cases:
+        hot_answer, plain_answer = hot.call(method, path, headers), plain.call(method, path, headers)
+        assert _wire(hot_answer) == _wire(plain_answer), (method, path, headers)
+    # a request id of the server's own making: a fresh one per request, in header and body alike
+    first, second = hot.call("GET", _poll(pending), {}), hot.call("GET", _poll(pending), {})
+    assert first.status_code == 401 and first.json()["error"]["code"] == "DEVICE_TOKEN_INVALID"
+    assert first.headers["WWW-Authenticate"] == "Device"
+    assert first.json()["error"]["request_id"] == first.headers["X-Request-Id"]
+    assert len(first.headers["X-Request-Id"]) == 32 and first.headers["X-Request-Id"] != second.headers["X-Request-Id"]
+    answer = hot.call("GET", _poll(pending), _headers(kiosk, **{"X-Request-Id": "bad id\twith tab"}))
+    assert answer.status_code == 200 and len(answer.headers["X-Request-Id"]) == 32
+
+
+def test_the_rate_limit_answers_429_with_its_headers(servers, kiosk, business):
+    session = factories.SessionFactory(kiosk=kiosk, status="pending")
+    hot = servers(THROTTLE_KIOSK="3/min")
+    for method, path in (("GET", _poll(session)), ("POST", HEARTBEAT), ("GET", _poll(session))):
+        assert hot.call(method, path, _headers(kiosk)).status_code == 200
+    for method, path in (("GET", _poll(session)), ("POST", HEARTBEAT)):
+        refused = hot.call(method, path, _headers(kiosk, **{"X-Request-Id": "over.limit"}))
+        assert refused.status_code == 429
+        assert refused.json() == {
+            "error": {
+                "code": "RATE_LIMITED",
+                "message": f"Too many requests. Retry in {refused.headers['Retry-After']} seconds.",
+                "request_id": "over.limit",
+            }
+        }
+        assert 1 <= int(refused.headers["Retry-After"]) <= 60 and refused.headers["X-Request-Id"] == "over.limit"
+    # a wrong token counts in a bucket of its own: still a 401, and the kiosk's limit is its own
+    wrong = hot.call("GET", _poll(session), {**_headers(kiosk), "X-Device-Token": "wrong"})
+    assert wrong.status_code == 401
+
+
+def test_the_heartbeat_marks_an_offline_kiosk_online_with_one_event(servers, kiosk):
+    Kiosk.objects.filter(pk=kiosk.pk).update(online=False, last_seen_at=timezone.now() - timedelta(minutes=5))
+    hot = servers()
+    assert hot.kiosk_row(kiosk)[0] is False
+    for _ in range(3):
+        answer = hot.call("POST", HEARTBEAT, _headers(kiosk))
+        assert answer.status_code == 200 and answer.content == b'{"ok":true}'
+    online, last_seen, events = hot.kiosk_row(kiosk)
+    assert online is True and events == 1
+    assert last_seen is not None
+
+
+def test_a_status_changed_by_a_transition_is_never_served_stale(servers, kiosk):
+    session = factories.SessionFactory(kiosk=kiosk, status="pending")
+    hot = servers()
+    for _ in range(3):  # the copy is stored and served
+        assert hot.call("GET", _poll(session), _headers(kiosk)).json()["status"] == "pending"
+    cancelled = hot.call("POST", f"/api/public/sessions/{session.public_id}/cancel", _headers(kiosk))
+    assert cancelled.status_code == 200 and cancelled.json()["status"] == "abandoned"
+    polled = hot.call("GET", _poll(session), _headers(kiosk))
+    assert polled.status_code == 200 and polled.content == cancelled.content
+
+
+def test_steady_requests_are_answered_without_django(kiosk):
+    """The route itself answers (in process: Django would fail the test), from the copy too."""
+    from apps.api.kiosk_hot_path import KioskHotPath
+
+    session = factories.SessionFactory(kiosk=kiosk, status="pending")
+
+    async def django(scope, receive, send):
+        raise AssertionError(f"handed to Django: {scope['method']} {scope['path']}")
+
+    app = KioskHotPath(django)
+    device = [(b"x-device-id", str(kiosk.device_id).encode()), (b"x-device-token", kiosk.raw_token.encode())]
+
+    def call(method: str, path: str, headers: list) -> tuple[int, bytes]:
+        sent = []
+
+        async def send(message):
+            sent.append(message)
+
+        async def receive():
+            return {"type": "http.request", "body": b"", "more_body": False}
+
+        scope = {"type": "http", "method": method, "path": path, "query_string": b"", "scheme": "http"}
+        async_to_sync(app)({**scope, "headers": [(b"host", b"testserver"), *headers]}, receive, send)
+        return sent[0]["status"], sent[1]["body"]
+
+    for _ in range(3):  # a miss, then the copy
+        status, body = call("GET", _poll(session), device)
+        assert status == 200 and b'"status":"pending"' in body
+    assert call("POST", HEARTBEAT, device) == (200, b'{"ok":true}')
+    assert call("GET", _poll(session), [])[0] == 401

@@ -1,0 +1,163 @@
+"""The queue a waiting customer sees (apps/sessions/queue.py): `queue` in the kiosk's status body
+while pending, QueueUpdated on the kiosk's channel when it moves, and the poll's cached copy
+never serving an old place."""
+
+import asyncio
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from apps.accounts.models import AgentStatus
+from apps.sessions import offers
+from apps.sessions.models import Session
+from apps.sessions.queue import queue_of
+from tests import factories
+from tests.conftest import kiosk_client_for
+from tests.support.realtime import http, run, subscribe_via
+
+
+def start(kiosk) -> str:
+    response = kiosk_client_for(kiosk).post(
+        "/api/public/sessions/start",
+        {"device_id": str(kiosk.device_id), "customer_locale": "en-US"},
+        content_type="application/json",
+    )
+    assert response.status_code == 201, response.content
+    return response.json()["session_id"]
+
+
+def status(kiosk, session_id) -> dict:
+    response = kiosk_client_for(kiosk).get(f"/api/public/sessions/{session_id}/status")
+    assert response.status_code == 200
+    return response.json()
+
+
+def answered(business, *, waited: int, handled: int | None, ago: int = 60):
+    """A recent session answered after `waited` s and (if `handled`) ended after `handled` s."""
+    accepted = timezone.now() - timedelta(seconds=ago)
+    fields = {"status": "completed", "ended_at": accepted + timedelta(seconds=handled)} if handled else {}
+    fields = fields or {"status": "active"}
+    factories.SessionFactory(
+        kiosk=factories.KioskFactory(business=business),
+        created_at=accepted - timedelta(seconds=waited),
+        accepted_at=accepted,
+        agent=factories.AgentFactory(owner=business.owner, agent_status=AgentStatus.OFFLINE, last_seen_at=None),
+        **fields,
+    )
+
+
+def test_a_waiting_customer_sees_its_place_and_no_estimate_without_a_basis(business, owner):
+    factories.AgentFactory(owner=owner)
+    kiosks = [factories.KioskFactory(business=business) for _ in range(3)]
+    ids = [start(kiosk) for kiosk in kiosks]
+    bodies = [status(kiosk, session_id) for kiosk, session_id in zip(kiosks, ids, strict=True)]
+    assert [body["queue"]["position"] for body in bodies] == [1, 2, 3]
+    assert {body["queue"]["agents_available"] for body in bodies} == {1}
+    assert {body["queue"]["estimated_wait_seconds"] for body in bodies} == {None}  # nothing answered lately
+
+
+def test_the_estimate_comes_from_recent_answer_and_handle_times_and_the_agents_signed_in(business, owner):
+    answered(business, waited=20, handled=200)
+    answered(business, waited=40, handled=400)
+    factories.AgentFactory(owner=owner)  # one available
+    factories.AgentFactory(owner=owner, agent_status=AgentStatus.BUSY)  # one serving
+    kiosks = [factories.KioskFactory(business=business) for _ in range(3)]
+    ids = [start(kiosk) for kiosk in kiosks]
+    estimates = [status(k, i)["queue"]["estimated_wait_seconds"] for k, i in zip(kiosks, ids, strict=True)]
+    # Mean answer 30 s; the first is within the one available agent; the others wait one round
+    # of the mean handle time (300 s) of the two signed-in agents.
+    assert estimates == [30, 330, 330]
+
+
+def test_queue_is_null_once_the_session_is_no_longer_waiting(business, owner, agent):
+    kiosk = factories.KioskFactory(business=business)
+    session_id = start(kiosk)
+    session = Session.objects.get(public_id=session_id)
+    from apps.sessions import services
+
+    services.session_accept(public_id=session_id, agent=agent)
+    assert status(kiosk, session_id)["queue"] is None
+    session.refresh_from_db()
+    assert queue_of(session) is None
+
+
+def test_others_leaving_the_line_move_a_customer_up_and_the_cached_copy_is_never_stale(business, owner, broadcasts):
+    first_kiosk, second_kiosk = factories.KioskFactory(business=business), factories.KioskFactory(business=business)
+    first, second = start(first_kiosk), start(second_kiosk)
+    assert status(second_kiosk, second)["queue"]["position"] == 2  # now cached
+    assert status(second_kiosk, second)["queue"]["position"] == 2  # served from the copy
+    broadcasts.clear()
+    assert kiosk_client_for(first_kiosk).post(f"/api/public/sessions/{first}/cancel").status_code == 200
+    assert status(second_kiosk, second)["queue"]["position"] == 1
+    updates = [(channels, data) for channels, event, data in broadcasts if event == "QueueUpdated"]
+    assert updates == [
+        ([f"private-kiosk.{second_kiosk.pk}"], {"session_id": second, "queue": status(second_kiosk, second)["queue"]})
+    ]
+
+
+def test_an_agent_coming_back_updates_agents_available(business, owner, agent_client, agent, broadcasts):
+    from apps.accounts.models import User
+
+    User.objects.filter(pk=agent.pk).update(agent_status=AgentStatus.BREAK)
+    kiosk = factories.KioskFactory(business=business)
+    session_id = start(kiosk)
+    assert status(kiosk, session_id)["queue"]["agents_available"] == 0
+    broadcasts.clear()
+    assert agent_client.post("/api/agent/status", {"status": "available"}).status_code == 200
+    assert status(kiosk, session_id)["queue"]["agents_available"] == 1
+    [(channels, data)] = [(c, d) for c, e, d in broadcasts if e == "QueueUpdated"]
+    assert data["queue"]["agents_available"] == 1
+
+
+def test_another_owners_line_and_agents_do_not_count(business, owner, other_business):
+    factories.AgentFactory(owner=other_business.owner)
+    start(factories.KioskFactory(business=other_business))
+    kiosk = factories.KioskFactory(business=business)
+    session_id = start(kiosk)
+    assert status(kiosk, session_id)["queue"] == {"position": 1, "estimated_wait_seconds": None, "agents_available": 0}
+    other_kiosk = factories.KioskFactory(business=other_business)
+    assert kiosk_client_for(other_kiosk).get(f"/api/public/sessions/{session_id}/status").status_code == 404
+
+
+def test_platform_agents_count_for_every_owner(business, owner):
+    factories.AgentFactory(owner=None)
+    kiosk = factories.KioskFactory(business=business)
+    session_id = start(kiosk)
+    offers.offers_dispatch()
+    assert status(kiosk, session_id)["queue"]["agents_available"] == 1
+
+
+@pytest.mark.live
+@pytest.mark.django_db(transaction=True)
+def test_a_kiosk_hears_its_place_move_over_a_real_websocket(live_app, business, owner):
+    first_kiosk, second_kiosk = factories.KioskFactory(business=business), factories.KioskFactory(business=business)
+    first = {"X-Device-Id": str(first_kiosk.device_id), "X-Device-Token": first_kiosk.raw_token}
+    second = {"X-Device-Id": str(second_kiosk.device_id), "X-Device-Token": second_kiosk.raw_token}
+    server = live_app()
+
+    async def scenario():
+        body = {"device_id": str(first_kiosk.device_id), "customer_locale": "en-US"}
+        status_code, ahead = await asyncio.to_thread(http, server, "POST", "/api/public/sessions/start", body, first)
+        assert status_code == 201, ahead
+        channel = f"private-kiosk.{second_kiosk.pk}"
+        socket = await subscribe_via(server, "/api/public/broadcasting/auth", second, channel)
+        body = {"device_id": str(second_kiosk.device_id), "customer_locale": "es-ES"}
+        status_code, mine = await asyncio.to_thread(http, server, "POST", "/api/public/sessions/start", body, second)
+        assert status_code == 201, mine
+        update = await socket.next("QueueUpdated")
+        assert update["data"] == {
+            "session_id": mine["session_id"],
+            "queue": {"position": 2, "estimated_wait_seconds": None, "agents_available": 0},
+        }
+        cancel = f"/api/public/sessions/{ahead['session_id']}/cancel"
+        status_code, _ = await asyncio.to_thread(http, server, "POST", cancel, {}, first)
+        assert status_code == 200
+        update = await socket.next("QueueUpdated")
+        assert update["data"]["queue"]["position"] == 1
+        poll = f"/api/public/sessions/{mine['session_id']}/status"
+        status_code, polled = await asyncio.to_thread(http, server, "GET", poll, None, second)
+        assert polled["queue"] == update["data"]["queue"]
+        await socket.close()
+
+    run(scenario())

@@ -1,0 +1,102 @@
+"""The real browser shared by the browser tests (owner panel, agent dashboard): Debian's Chromium
+(/usr/bin/chromium) driven by Playwright; nothing is downloaded. Without it the browser tests skip
+on a laptop, but fail in CI (CI set), so a missing install step cannot pass unnoticed."""
+
+import os
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = os.environ.get("PANEL_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--headless",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+
+
+@pytest.fixture(scope="module")
+def chromium():
+    """One browser per test module: Playwright's sync API keeps an asyncio loop marked running
+    on this thread while it is open, so it is closed before the other modules' tests run."""
+    if not shutil.which(CHROMIUM):
+        message = f"{CHROMIUM} is missing: apt-get install chromium"
+        if os.environ.get("CI"):
+            pytest.fail(message, pytrace=False)
+        pytest.skip(message)
+    from playwright.sync_api import expect, sync_playwright
+
+    expect.set_options(timeout=10_000)  # CI machines are small; a page may take a moment
+
+    # Meanwhile Django would refuse the ORM calls the tests make between browser steps, which
+    # are plain synchronous code all the same.
+    previous = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        yield browser
+        browser.close()
+    if previous is None:
+        os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+    else:
+        os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = previous
+
+
+class ConsoleErrors(list):
+    def assert_none(self, allow: str | None = None):
+        unexpected = [error for error in self if not (allow and re.search(allow, error))]
+        assert unexpected == [], f"console errors: {unexpected}"
+
+
+def collect_console_errors(page) -> ConsoleErrors:
+    """Console errors with the URL they are about, so the allowances can say whose they are."""
+    errors = ConsoleErrors()
+
+    def on_console(message):
+        if message.type == "error":
+            errors.append(f"{message.text} [{message.location.get('url', '')}]")
+
+    page.on("console", on_console)
+    page.on("pageerror", lambda error: errors.append(f"page error: {error}"))
+    return errors
+
+
+def _offline(route):
+    route.abort("internetdisconnected")
+
+
+def new_page(browser, server_url: str, viewport: tuple[int, int]):
+    """(context, page): a page in a fresh context whose relative URLs go to `server_url`, with
+    its console errors collected. The machine has no internet, and the page makes sure of it:
+    requests to any host but this one fail at once."""
+    context = browser.new_context(base_url=server_url, viewport={"width": viewport[0], "height": viewport[1]})
+    context.set_default_timeout(10_000)
+    context.route(re.compile(r"^https?://(?!127\.0\.0\.1[:/]|localhost[:/])"), _offline)
+    page = context.new_page()
+    page.console_errors = collect_console_errors(page)
+    page.server_url = server_url
+    return context, page
+
+
+def screenshot_on_failure(request, page) -> None:
+    report = getattr(request.node, "report_call", None)
+    if report is None or report.failed:
+        ARTIFACTS.mkdir(exist_ok=True)
+        name = re.sub(r"[^A-Za-z0-9_.-]+", "_", request.node.nodeid.split("::")[-1])
+        page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+
+
+@pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_runtest_makereport(item, call):
+    """Keeps each phase's report on the test item, so a fixture can tell a failed test."""
+    report = yield
+    setattr(item, f"report_{report.when}", report)
+    return report

@@ -1,0 +1,235 @@
+"""Real server processes for tests: the Procfile's web server (daphne, run by config/serve.py) on a
+loopback port pointed at the pytest database, a private redis-server and a private PostgreSQL cluster.
+Every process started here is stopped by its context manager."""
+
+import contextlib
+import os
+import shutil
+import signal
+import socket
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import quote
+
+from django.conf import settings
+from django.db import connection
+
+ROOT = Path(__file__).resolve().parents[2]
+WEB_SERVER = [sys.executable, "-m", "config.serve"]  # the Procfile's `web` command
+# The servers' Redis keys (fan-out group, presence) live under their own prefix: the suite's
+# per-test cache clearing must not pull them from under a server that outlives one test.
+CHILD_PREFIX = f"{settings.CACHE_KEY_PREFIX}-live{os.getpid()}"
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def wait_until(predicate, timeout: float, what, every: float = 0.1):
+    """Poll `predicate` until it returns something truthy (returned) or `timeout` seconds pass: the
+    tests' one way to wait for something, instead of a fixed sleep. An exception counts as "not yet".
+    `what` names the awaited thing in the TimeoutError; a callable is called then, for current state."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        with contextlib.suppress(Exception):
+            if value := predicate():
+                return value
+        time.sleep(every)
+    raise TimeoutError(f"{what() if callable(what) else what} not ready after {timeout} s")
+
+
+class PrivateRedis:
+    """A throwaway redis-server that a test may stop and start again on the same port."""
+
+    def __init__(self):
+        self.binary = shutil.which("redis-server")
+        self.port = free_port()
+        self.process: subprocess.Popen | None = None
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self) -> None:
+        argv = [self.binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"]
+        self.process = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        wait_until(lambda: socket.create_connection(("127.0.0.1", self.port), timeout=0.5).close() is None, 10, "redis")
+
+    def stop(self) -> None:
+        if self.process and self.process.poll() is None:
+            self.process.kill()
+            self.process.wait(10)
+
+
+@dataclass
+class LiveServer:
+    port: int
+    process: subprocess.Popen
+    log_path: Path
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def ws_url(self, key: str | None = None, query: str = "protocol=7&client=js&version=8.6.0&flash=false") -> str:
+        return f"ws://127.0.0.1:{self.port}/app/{key or settings.REALTIME_APP_KEY}?{query}"
+
+    def log(self) -> str:
+        return self.log_path.read_text(errors="replace")[-5000:]
+
+
+def database_url_for_child(tmp_path: Path) -> str | None:
+    """The child's DATABASE_URL: the pytest-django test database itself on PostgreSQL. On SQLite
+    (None) the committed rows are copied to VAR_DIR/db.sqlite3, the embedded default's file."""
+    db = connection.settings_dict
+    if connection.vendor == "postgresql":
+        credentials = quote(db["USER"] or "") + (f":{quote(db['PASSWORD'])}" if db["PASSWORD"] else "")
+        return f"postgres://{credentials}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
+    connection.ensure_connection()
+    (tmp_path / "var").mkdir(parents=True, exist_ok=True)
+    target = sqlite3.connect(tmp_path / "var" / "db.sqlite3")
+    connection.connection.backup(target)
+    target.close()
+    return None
+
+
+def child_env(tmp_path: Path, *, database_url: str | None = None, **extra: str) -> dict[str, str]:
+    env = {
+        key: value
+        for key, value in os.environ.items()
+        if key not in {"DATABASE_URL", "REDIS_URL", "DJANGO_SETTINGS_MODULE"} and not key.startswith("PYTEST")
+    }
+    env.update(
+        DJANGO_SETTINGS_MODULE="config.settings",
+        SECRET_KEY=settings.SECRET_KEY,
+        REALTIME_APP_ID=str(settings.REALTIME_APP_ID),
+        REALTIME_APP_KEY=settings.REALTIME_APP_KEY,
+        REALTIME_APP_SECRET=settings.REALTIME_APP_SECRET,
+        WEBHOOK_SECRET_KEYS=",".join(settings.WEBHOOK_SECRET_KEYS),
+        CACHE_KEY_PREFIX=CHILD_PREFIX,
+        TASK_MODE="sync",
+        SESSION_COOKIE_SECURE="false",
+        VAR_DIR=str(tmp_path / "var"),
+        PYTHONUNBUFFERED="1",
+    )
+    if settings.REDIS_URL:
+        env["REDIS_URL"] = settings.REDIS_URL
+    if database_url:
+        env["DATABASE_URL"] = database_url
+    env.update(extra)
+    return env
+
+
+def start_daphne(tmp_path: Path, **env_extra: str) -> LiveServer:
+    port = free_port()
+    tmp_path.mkdir(parents=True, exist_ok=True)
+    log_path = tmp_path / f"daphne-{port}.log"
+    with log_path.open("wb") as log:
+        process = subprocess.Popen(
+            [*WEB_SERVER, "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
+            cwd=ROOT,
+            env=child_env(tmp_path, **{"PORT": str(port), **env_extra}),  # PORT: the demo processor's address
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+    server = LiveServer(port, process, log_path)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise AssertionError(f"daphne exited with {process.returncode}:\n{server.log()}")
+        try:
+            with urllib.request.urlopen(f"{server.base_url}/healthz", timeout=2) as response:
+                if response.status == 200:
+                    return server
+        except (urllib.error.URLError, ConnectionError, TimeoutError):
+            time.sleep(0.1)
+    stop_daphne(server)
+    raise AssertionError(f"daphne did not answer /healthz:\n{server.log()}")
+
+
+def stop_daphne(server: LiveServer) -> None:
+    if server.process.poll() is None:
+        server.process.send_signal(signal.SIGTERM)  # drains, within SHUTDOWN_GRACE_SECONDS
+        try:
+            server.process.wait(timeout=settings.SHUTDOWN_GRACE_SECONDS + 5)
+        except subprocess.TimeoutExpired:
+            server.process.kill()
+            server.process.wait(timeout=10)
+    if settings.REDIS_URL:
+        import redis
+
+        client = redis.Redis.from_url(settings.REDIS_URL)
+        for key in client.scan_iter(f"{CHILD_PREFIX}:*"):
+            client.delete(key)
+        client.close()
+
+
+@contextlib.contextmanager
+def web_server(**env: str) -> Iterator[str]:
+    """daphne on the test database (committed rows: use transaction=True tests); yields its URL.
+    `env` overrides the child's environment (e.g. another DATABASE_URL or REDIS_URL)."""
+    workdir = Path(tempfile.mkdtemp(prefix="kiosk-web-"))
+    database_url = env.pop("DATABASE_URL", None) or database_url_for_child(workdir)
+    server = start_daphne(workdir, database_url=database_url, **env)
+    try:
+        yield server.base_url
+    finally:
+        stop_daphne(server)
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
+class PrivatePostgres:
+    """A throwaway PostgreSQL cluster (initdb in a temporary folder) that a test may restart.
+    As root, the server runs as the `postgres` system user, as PostgreSQL insists."""
+
+    def __init__(self, workdir: Path):
+        bins = sorted(Path("/usr/lib/postgresql").glob("*/bin/initdb"))
+        self.bin = bins[-1].parent if bins else None
+        self.port = free_port()
+        self.data = workdir / "pgdata"
+        self.as_owner = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
+        self.workdir = workdir
+
+    @property
+    def url(self) -> str:
+        return f"postgres://postgres@127.0.0.1:{self.port}/kiosk"
+
+    def _run(self, *argv: str) -> None:
+        subprocess.run([*self.as_owner, *argv], check=True, capture_output=True, timeout=120)
+
+    def create(self) -> None:
+        if self.as_owner:
+            shutil.chown(self.workdir, "postgres")
+        self._run(str(self.bin / "initdb"), "-D", str(self.data), "-A", "trust", "-U", "postgres", "--no-sync")
+        self.start()
+        self._run(str(self.bin / "createdb"), "-h", "127.0.0.1", "-p", str(self.port), "-U", "postgres", "kiosk")
+
+    def start(self) -> None:
+        options = f"-p {self.port} -k {self.workdir} -c listen_addresses=127.0.0.1 -c fsync=off"
+        self._run(
+            str(self.bin / "pg_ctl"), "-D", str(self.data), "-o", options, "-w", "-l", str(self.data / "log"), "start"
+        )
+
+    def stop(self) -> None:
+        if (self.data / "postmaster.pid").exists():
+            self._run(str(self.bin / "pg_ctl"), "-D", str(self.data), "-m", "fast", "-w", "stop")
+
+
+def manage(env: dict, *args: str) -> str:
+    """Run `manage.py` with `env` added to this environment; its stdout (it must succeed)."""
+    result = subprocess.run(
+        [sys.executable, "manage.py", *args], cwd=ROOT, env={**os.environ, **env}, capture_output=True, text=True
+    )
+    assert result.returncode == 0, result.stderr[-2000:]
+    return result.stdout

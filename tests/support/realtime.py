@@ -1,0 +1,279 @@
+"""Real-time test helpers: a hand-written Pusher WebSocket client (`PusherSocket`), daphne
+servers (`protocol_server` per module with no database rows, `live_app` on the test database),
+the official `pusher` library pointed at a server (`library`, `library_request`), the
+channel-layer inbox of the fan-out group (`listener`), the channel-auth request as pusher-js
+sends it (`ask`), agent HTTP sign-in and subscription against a live server (`agent_headers`,
+`http`, `subscribe_via`), the real npm clients (`node`, `CLIENTS_JS`), and `broadcasts`, the
+one capture of every real-time message the services send.
+
+Fixtures here are imported by the test modules that use them. The child servers get the test
+process's realtime credentials and Redis; `live_app` needs `transaction=True` tests so the
+child sees committed rows (see tests/support/processes.py).
+"""
+
+import asyncio
+import fcntl
+import json
+import shutil
+import subprocess
+import urllib.error
+import urllib.request
+from pathlib import Path
+from typing import Any, NamedTuple
+from urllib.parse import urlencode
+
+import pusher
+import pytest
+import websockets
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.conf import settings
+from pusher.http import Request
+
+from apps.realtime.hub import FANOUT_GROUP
+from tests.conftest import AgentClient
+from tests.support.processes import LiveServer, database_url_for_child, start_daphne, stop_daphne
+
+
+@pytest.fixture(scope="module")
+def protocol_server(tmp_path_factory):
+    """One server per module for protocol tests that need no database rows."""
+    server = start_daphne(tmp_path_factory.mktemp("rt-protocol"))
+    yield server
+    stop_daphne(server)
+
+
+@pytest.fixture
+def live_app(transactional_db, tmp_path):
+    """`launch()` starts a server on the test database; call it after creating the rows."""
+    servers: list[LiveServer] = []
+
+    def launch(**env_extra: str) -> LiveServer:
+        server = start_daphne(tmp_path, database_url=database_url_for_child(tmp_path), **env_extra)
+        servers.append(server)
+        return server
+
+    yield launch
+    for server in servers:
+        stop_daphne(server)
+
+
+class PusherSocket:
+    """The client side of the protocol, by hand, to see every frame (data decoded)."""
+
+    def __init__(self, ws):
+        self.ws = ws
+        self.socket_id = ""
+
+    @classmethod
+    async def open(cls, url: str) -> "PusherSocket":
+        client = cls(await websockets.connect(url, open_timeout=5))
+        established = await client.next("pusher:connection_established")
+        client.socket_id = established["data"]["socket_id"]
+        return client
+
+    async def send(self, event: str, data=None, channel: str | None = None) -> None:
+        message = {"event": event, "data": data if data is not None else {}}
+        if channel is not None:
+            message["channel"] = channel
+        await self.ws.send(json.dumps(message))
+
+    async def next(self, event: str | None = None, timeout: float = 5.0) -> dict:
+        """The next frame (of `event`, skipping others), with `data` JSON-decoded."""
+        deadline = asyncio.get_running_loop().time() + timeout
+        while True:
+            remaining = deadline - asyncio.get_running_loop().time()
+            raw = await asyncio.wait_for(self.ws.recv(), max(0.01, remaining))
+            message = json.loads(raw)
+            assert isinstance(message.get("data", ""), str), message  # Pusher sends data as a string
+            message["data"] = json.loads(message["data"]) if message.get("data") else None
+            if event is None or message["event"] == event:
+                return message
+
+    async def nothing(self, timeout: float = 0.5) -> None:
+        """Assert no frame arrives within `timeout`."""
+        try:
+            raw = await asyncio.wait_for(self.ws.recv(), timeout)
+        except TimeoutError:
+            return
+        raise AssertionError(f"unexpected frame {raw}")
+
+    async def subscribe(self, channel: str, auth: str | None = None, channel_data: str | None = None) -> dict:
+        data = {"channel": channel}
+        if auth is not None:
+            data["auth"] = auth
+        if channel_data is not None:
+            data["channel_data"] = channel_data
+        await self.send("pusher:subscribe", data)
+        while True:
+            reply = await self.next()
+            if reply["event"] in {"pusher_internal:subscription_succeeded", "pusher:subscription_error"}:
+                if reply.get("channel") == channel:
+                    return reply
+            elif reply["event"] == "pusher:error":
+                return reply
+
+    async def close(self) -> None:
+        await self.ws.close()
+
+
+def run(coroutine):
+    return asyncio.run(asyncio.wait_for(coroutine, 30))
+
+
+async def closed_with(ws) -> int:
+    with pytest.raises(websockets.ConnectionClosed) as closed:
+        while True:
+            await asyncio.wait_for(ws.recv(), 10)
+    return closed.value.rcvd.code
+
+
+def library(server, *, secret: str | None = None, app_id: str | None = None) -> pusher.Pusher:
+    return pusher.Pusher(
+        app_id=app_id or str(settings.REALTIME_APP_ID),
+        key=settings.REALTIME_APP_KEY,
+        secret=secret or settings.REALTIME_APP_SECRET,
+        host="127.0.0.1",
+        port=server.port,
+        ssl=False,
+    )
+
+
+def library_request(settings, body: dict, path_suffix: str = "events") -> Request:
+    """What the official library would send: its own signed query parameters and body."""
+    client = pusher.Pusher(
+        app_id=str(settings.REALTIME_APP_ID), key=settings.REALTIME_APP_KEY, secret=settings.REALTIME_APP_SECRET
+    )
+    return Request(client._pusher_client, "POST", f"/apps/{settings.REALTIME_APP_ID}/{path_suffix}", body)
+
+
+@pytest.fixture
+def listener():
+    """A channel-layer inbox in the fan-out group, as each web process's hub has one."""
+    layer = get_channel_layer()
+    channel = async_to_sync(layer.new_channel)()
+    async_to_sync(layer.group_add)(FANOUT_GROUP, channel)
+
+    def received(timeout: float = 1.0, count: int = 1):
+        """The next `count` messages (None if the first does not come), read on one event loop:
+        channels-redis binds a channel's receive buffer to the loop that first read it."""
+
+        async def some():
+            messages = []
+            try:
+                for _ in range(count):
+                    messages.append(await asyncio.wait_for(layer.receive(channel), timeout))
+            except TimeoutError:
+                pass
+            return messages
+
+        messages = async_to_sync(some)()
+        return (messages[0] if messages else None) if count == 1 else messages
+
+    yield received
+    async_to_sync(layer.group_discard)(FANOUT_GROUP, channel)
+
+
+SOCKET = "1234.5678"
+
+
+FORM = "application/x-www-form-urlencoded"
+
+
+def ask(client, path: str, channel: str, socket_id: str = SOCKET, **headers):
+    """As pusher-js asks: form-encoded socket_id and channel_name."""
+    body = urlencode({"socket_id": socket_id, "channel_name": channel})
+    return client.post(path, body, content_type=FORM, headers=headers or None)
+
+
+KIOSK_AUTH = "/api/public/broadcasting/auth"
+
+
+CLIENTS_JS = Path(__file__).resolve().parents[1] / "realtime_js"
+
+
+@pytest.fixture(scope="session")
+def node() -> str:
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("node is not installed: the real pusher-js / laravel-echo clients cannot run")
+    installed = CLIENTS_JS / "node_modules" / "laravel-echo" / "package.json"
+    if not installed.exists():
+        npm = shutil.which("npm")
+        assert npm is not None, "node is installed but npm is not: cannot install tests/realtime_js (npm ci)"
+        with open(CLIENTS_JS / "package.json") as lock:  # one installer at a time
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            if not installed.exists():
+                result = subprocess.run(
+                    [npm, "ci", "--no-audit", "--no-fund", "--prefix", str(CLIENTS_JS)],
+                    capture_output=True,
+                    text=True,
+                    timeout=300,
+                )
+                assert result.returncode == 0, f"npm ci in tests/realtime_js failed:\n{result.stdout}\n{result.stderr}"
+    return node
+
+
+def http(server, method: str, path: str, body: dict | None = None, headers: dict | None = None):
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(f"{server.base_url}{path}", data=data, method=method, headers=headers or {})
+    if data is not None:
+        request.add_header("Content-Type", "application/json")
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return response.status, json.loads(response.read() or b"null")
+    except urllib.error.HTTPError as error:
+        return error.code, json.loads(error.read() or b"null")
+
+
+def agent_headers(agent) -> dict:
+    """A signed-in agent's cookie and XSRF header (signed in here; the server reads the session
+    from the database)."""
+    client = AgentClient()
+    assert client.sign_in(agent.email).status_code == 200
+    cookies = {name: morsel.value for name, morsel in client.cookies.items()}
+    cookie = "; ".join(f"{name}={value}" for name, value in cookies.items())
+    return {"Cookie": cookie, "X-XSRF-TOKEN": cookies[settings.XSRF_COOKIE_NAME]}
+
+
+async def subscribe_via(server, path: str, headers: dict, channel: str) -> PusherSocket:
+    client = await PusherSocket.open(server.ws_url())
+    body = {"socket_id": client.socket_id, "channel_name": channel}
+    status, signed = await asyncio.to_thread(http, server, "POST", path, body, headers)
+    assert status == 200, signed
+    reply = await client.subscribe(channel, signed["auth"], signed.get("channel_data"))
+    assert reply["event"] == "pusher_internal:subscription_succeeded", reply
+    return client
+
+
+class Broadcast(NamedTuple):
+    """One real-time message a service sent: its channels (sorted), event name and data."""
+
+    channels: list[str]
+    event: str
+    data: Any
+
+
+# Every module that calls `apps.realtime.broadcast.broadcast` (each imports the name, so each is
+# patched where it is looked up).
+BROADCASTING_MODULES = (
+    "apps.accounts.realtime_messages",
+    "apps.billing.realtime_messages",
+    "apps.kiosks.realtime_messages",
+    "apps.orders.realtime_messages",
+    "apps.sessions.realtime_messages",
+    "apps.sessions.queue",
+)
+
+
+@pytest.fixture
+def broadcasts(monkeypatch) -> list[Broadcast]:
+    """Every real-time message the services send, in order, instead of sending it."""
+    sent: list[Broadcast] = []
+
+    def record(channels, event, data, **extra):
+        sent.append(Broadcast(sorted(channels), event, data))
+
+    for module in BROADCASTING_MODULES:
+        monkeypatch.setattr(f"{module}.broadcast", record)
+    return sent
