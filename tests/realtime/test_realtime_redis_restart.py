@@ -88,6 +88,15 @@ def start_session(server, kiosk) -> str:
     return response.json()["session_id"]
 
 
+def cancel_session(server, kiosk, session_id: str) -> None:
+    """The customer leaves: the agent's offer for it is withdrawn, so the next session is offered
+    to the agent (an agent holds one offer at a time, issue 25)."""
+    headers = {"X-Device-Id": str(kiosk.device_id), "X-Device-Token": kiosk.raw_token}
+    url = f"{server.base_url}/api/public/sessions/{session_id}/cancel"
+    response = requests.post(url, json={}, headers=headers, timeout=15)
+    assert response.status_code == 200, response.text
+
+
 def redis_answers(redis: PrivateRedis) -> bool:
     import redis as redis_py
 
@@ -110,9 +119,11 @@ def test_an_open_socket_hears_events_again_within_5_s_of_redis_coming_back(node,
         listener = Listener(node, server, agent)
         listener.wait_for(lambda line: line.get("state") == "connected", 20)
         listener.wait_for(lambda line: "subscribed" in line, 20)
-        first = start_session(server, kiosks.pop())  # the socket works before the fault
+        kiosk = kiosks.pop()
+        first = start_session(server, kiosk)  # the socket works before the fault
         heard = listener.wait_for(lambda line: line.get("event") == "SessionIncoming", 5)
         assert heard["data"]["session"]["id"] == first
+        cancel_session(server, kiosk, first)  # frees the agent's one offer for the sessions below
 
         redis.stop()  # about half a second down, as in a managed failover
         time.sleep(0.5)
@@ -121,17 +132,20 @@ def test_an_open_socket_hears_events_again_within_5_s_of_redis_coming_back(node,
         back_at = time.monotonic()
         before_fault = len(listener.seen)
 
-        second = start_session(server, kiosks.pop())
         # The session may have been announced (best effort) before this process rejoined the
-        # fan-out; a new one is started every second until one reaches the agent.
-        started = [second]
+        # fan-out; then the customer leaves and a new one starts, every second, until one reaches
+        # the agent.
+        kiosk = kiosks.pop()
+        started = [start_session(server, kiosk)]
         deadline = back_at + 5
         while True:
             try:
                 line = listener.wait_for(lambda line: line.get("event") == "SessionIncoming", 1)
             except AssertionError:
                 assert time.monotonic() < deadline, f"no event 5 s after Redis came back; saw {listener.seen}"
-                started.append(start_session(server, kiosks.pop()))
+                cancel_session(server, kiosk, started[-1])
+                kiosk = kiosks.pop()
+                started.append(start_session(server, kiosk))
                 continue
             if line["data"]["session"]["id"] in started:
                 break
