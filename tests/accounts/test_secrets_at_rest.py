@@ -19,9 +19,10 @@ def stored_row_text(model, pk) -> str:
 
 def migrated(app: str, before: str, make_rows, check_after, check_reversed) -> None:
     """Migrate `app` back to `before`, make rows with the historical models, migrate forward and
-    back again, checking each way; always leave the schema at its latest."""
+    back again, checking each way; always leave the schema at its latest: every app's, since
+    going back also unapplies other apps' migrations that depend on this one (routing's tables)."""
     executor = MigrationExecutor(connection)
-    latest = executor.loader.graph.leaf_nodes(app)
+    latest = executor.loader.graph.leaf_nodes()
     try:
         executor.migrate([(app, before)])
         old_apps = MigrationExecutor(connection).loader.project_state([(app, before)]).apps
