@@ -81,6 +81,7 @@ def test_accept_claims_the_session(agent, agent_client, pending):
             "video_channel": pending.public_id,
             "kiosk": {"id": str(pending.kiosk.pk), "name": pending.kiosk.name},
             "business": {"id": str(pending.business.pk), "name": pending.business.name},
+            "customer_locale": pending.customer_locale,  # the agent's header says the customer's language
         }
     }
     pending.refresh_from_db()
