@@ -9,6 +9,7 @@ from playwright.sync_api import expect
 from tests import factories
 from tests.conftest import kiosk_client_for
 from tests.panel.conftest import sign_in
+from tests.support.processes import wait_until
 
 pytestmark = pytest.mark.live
 
@@ -32,7 +33,8 @@ def test_a_photo_and_a_translation_entered_in_the_panel(page, panel_owner, busin
     page.goto(f"/panel/menu/catalogs/{catalog.pk}")
     thumb = page.locator(".menu-item img")
     expect(thumb).to_have_count(1)
-    page.wait_for_function("document.querySelector('.menu-item img').naturalWidth > 0")
+    # Polled from the test (wait_for_function evaluates its string with eval, which the panel's CSP refuses).
+    wait_until(lambda: thumb.evaluate("img => img.naturalWidth") > 0, 10, "the thumbnail to load")
     page.console_errors.assert_none()
 
     item_body = kiosk_client_for(factories.KioskFactory(business=business)).get("/api/public/menu?locale=es").json()
