@@ -78,6 +78,36 @@ class Session(models.Model):
         return max(0, int((self.ended_at - self.accepted_at).total_seconds()))
 
 
+class AssignmentVia(models.TextChoices):
+    ACCEPT = "accept"
+    TRANSFER = "transfer"
+
+
+class Assignment(models.Model):
+    """Who served a session when: one row per agent that held it, opened by an accept or a
+    transfer and closed when the session ends or moves on. Reports count transfers and handle
+    time per agent from these rows; the panel's session timeline shows them."""
+
+    session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="assignments")
+    agent = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="assignments"
+    )
+    via = models.CharField(max_length=10, choices=AssignmentVia.choices)
+    started_at = models.DateTimeField()
+    ended_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["session"], condition=models.Q(ended_at__isnull=True), name="one_open_assignment_per_session"
+            ),
+        ]
+        indexes = [models.Index(fields=["agent", "started_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.session_id} served by {self.agent_id} ({self.via})"
+
+
 class OfferStatus(models.TextChoices):
     LIVE = "live"
     ACCEPTED = "accepted"

@@ -15,7 +15,7 @@ from apps.core.errors import DomainError, ErrorCode
 from apps.kiosks.models import Kiosk
 from apps.sessions import offers, selectors
 from apps.sessions.domain_events import SessionAccepted, SessionEnded, SessionMoved, SessionStarted
-from apps.sessions.models import OPEN_STATUSES, EndReason, Session, SessionStatus
+from apps.sessions.models import OPEN_STATUSES, Assignment, AssignmentVia, EndReason, Session, SessionStatus
 from apps.sessions.state_machine import next_status
 from apps.video.recordings import recording_start
 
@@ -79,6 +79,7 @@ def session_accept(*, public_id: str, agent: User) -> Session:
         session.status, session.agent, session.accepted_at = SessionStatus.ACTIVE, agent, now
         User.objects.filter(pk=agent.pk).update(agent_status=AgentStatus.BUSY, last_seen_at=now)
         agent.agent_status = AgentStatus.BUSY
+        Assignment.objects.create(session=session, agent=agent, via=AssignmentVia.ACCEPT, started_at=now)
         told = offers.offers_settle_accept(session=session, agent=agent, now=now)
         events.emit(SessionAccepted(session, offered_agent_ids=told))
         if session.business.session_recording:
@@ -123,6 +124,7 @@ def _close(session: Session, *, action: str, reason: str, notes: str) -> None:
     session.end_reason = reason
     session.notes = notes
     session.save(update_fields=["status", "ended_at", "end_reason", "notes"])
+    Assignment.objects.filter(session=session, ended_at__isnull=True).update(ended_at=session.ended_at)
     if session.agent_id is not None:
         User.objects.filter(pk=session.agent_id, agent_status=AgentStatus.BUSY).update(
             agent_status=AgentStatus.AVAILABLE, last_seen_at=session.ended_at

@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from apps.core.models import DomainEvent
 from apps.sessions import offers
-from apps.sessions.models import Offer, Session
+from apps.sessions.models import Assignment, Offer, Session
 from tests import factories
 from tests.conftest import AgentClient
 
@@ -90,6 +90,23 @@ def test_accept_claims_the_session(agent, agent_client, pending):
     assert agent.agent_status == "busy"
     event = DomainEvent.objects.get(name="session.accepted")
     assert event.payload["agent_id"] == agent.pk and event.payload["session_id"] == pending.pk
+
+
+def test_accept_opens_the_agents_assignment_and_the_end_closes_it(agent, agent_client, pending):
+    agent_client.post(f"/api/sessions/{pending.public_id}/accept")
+    served = Assignment.objects.get(session=pending)
+    pending.refresh_from_db()
+    assert (served.agent_id, served.via, served.started_at, served.ended_at) == (
+        agent.pk,
+        "accept",
+        pending.accepted_at,
+        None,
+    )
+    response = agent_client.post(f"/api/sessions/{pending.public_id}/end", {"reason": "customer_abandoned"})
+    assert response.status_code == 200
+    served.refresh_from_db()
+    pending.refresh_from_db()
+    assert served.ended_at == pending.ended_at is not None
 
 
 def test_second_agent_gets_409_already_accepted(agent, agent_client, pending, owner):
