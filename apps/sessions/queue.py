@@ -26,6 +26,7 @@ from apps.accounts.models import AgentStatus, User
 from apps.core.models import DomainEvent
 from apps.realtime.broadcast import broadcast
 from apps.realtime.channels import kiosk_channel
+from apps.sessions.bodies import QueueBody
 from apps.sessions.models import Session, SessionStatus
 from apps.sessions.signed_in import agents_holding_channel
 from apps.sessions.signed_in import signed_in as signed_in_filter
@@ -100,7 +101,7 @@ def queues_of_owner(owner_id: int, *, now: datetime | None = None) -> dict[int, 
     }
 
 
-def queue_of(session: Session, *, now: datetime | None = None) -> dict | None:
+def queue_of(session: Session, *, now: datetime | None = None) -> QueueBody | None:
     """The status body's `queue`: null unless the session is pending."""
     if session.status != SessionStatus.PENDING:
         return None

@@ -16,7 +16,7 @@ from apps.sessions.queue import queue_of
 def session_status_changed(event, recorded: DomainEvent | None = None) -> None:
     """To the kiosk, after every transition: the body of GET /api/public/sessions/{id}/status."""
     session = event.session
-    body = status_body(session, queue=queue_of(session))
+    body = dict(status_body(session, queue=queue_of(session)))  # the broadcast API takes a plain dict
     broadcast([kiosk_channel(session.kiosk_id)], "SessionStatusChanged", body)
 
 
