@@ -58,6 +58,10 @@ class QueueOut(serializers.Serializer):
         allow_null=True, help_text="From recent answer and handle times and the agents signed in; null with no basis."
     )
     agents_available = serializers.IntegerField(help_text="Agents of the pool signed in and available.")
+    self_service_after_seconds = serializers.IntegerField(
+        help_text="The owner's self-service threshold: when the wait or the estimate passes it, or no agent is "
+        "available, the kiosk offers to order and pay alone (POST .../order, POST .../payment)."
+    )
 
 
 # The schema of `status_body`.
