@@ -67,9 +67,16 @@ def test_a_waiting_customer_builds_a_cart_priced_on_the_server(kiosk_client, wai
     assert fries["name"] == "Fries" and "notes" not in fries
     session = Session.objects.get(pk=waiting.pk)
     assert session.status == "pending" and session.agent_id is None  # still in the queue, no agent recorded
+    # The answer is the agent's body: each line also carries its option ids, to resend the cart.
+    assert burger["modifier_option_ids"] == [str(menu["medium"].pk), str(menu["cheese"].pk)]
+    assert fries["modifier_option_ids"] == []
+    as_the_kiosk_reads_it = {
+        **body,
+        "lines": [{k: v for k, v in x.items() if k != "modifier_option_ids"} for x in body["lines"]],
+    }
     [updated] = [b for b in broadcasts if b.event == "OrderUpdated"]
-    assert updated.channels == [f"private-kiosk.{waiting.kiosk_id}"] and updated.data == body
-    assert kiosk_client.get(f"/api/public/sessions/{waiting.public_id}/order").json() == body
+    assert updated.channels == [f"private-kiosk.{waiting.kiosk_id}"] and updated.data == as_the_kiosk_reads_it
+    assert kiosk_client.get(f"/api/public/sessions/{waiting.public_id}/order").json() == as_the_kiosk_reads_it
 
 
 def test_each_post_replaces_the_whole_cart(kiosk_client, waiting, menu):

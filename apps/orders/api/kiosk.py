@@ -9,7 +9,7 @@ from apps.api.inputs import validated
 from apps.api.views import KioskAPIView, KioskRequest
 from apps.orders import selectors, services
 from apps.orders.api.agent import OrderLineIn
-from apps.orders.bodies import OrderOut, order_body
+from apps.orders.bodies import AgentOrderOut, OrderOut, agent_order_body, order_body
 from apps.sessions import selectors as session_selectors
 
 
@@ -29,17 +29,18 @@ class SessionOrderView(KioskAPIView):
 
     @extend_schema(
         request=KioskOrderIn,
-        responses={200: OrderOut},
+        responses={200: AgentOrderOut},
         summary="Self-service: replace the whole cart while no agent has joined",
         description="The customer orders alone while the session waits (pending): the same request lines, "
         "replace semantics, server totals and 422 VALIDATION_ERROR rules as the agent's POST /api/orders, and "
-        "OrderUpdated to the kiosk. 409 SESSION_ALREADY_ACCEPTED once an agent has accepted (the cart is the "
-        "agent's from then on), 409 ORDER_LOCKED while the customer pays, 409 SESSION_ALREADY_ENDED after the "
-        "end; another kiosk's session is 404 SESSION_NOT_FOUND.",
+        "OrderUpdated to the kiosk. The answer is the agent's order body (each line with its modifier_option_ids), "
+        "so the kiosk can resend the cart with one line changed. 409 SESSION_ALREADY_ACCEPTED once an agent has "
+        "accepted (the cart is the agent's from then on), 409 ORDER_LOCKED while the customer pays, 409 "
+        "SESSION_ALREADY_ENDED after the end; another kiosk's session is 404 SESSION_NOT_FOUND.",
     )
     def post(self, request: KioskRequest, public_id: str) -> Response:
         data = validated(KioskOrderIn, request.data)
         session, order = services.cart_replace_by_kiosk(
             kiosk=request.auth, session_public_id=public_id, lines=data["lines"]
         )
-        return Response(order_body(session, order))
+        return Response(agent_order_body(session, order))
