@@ -21,6 +21,7 @@ urlpatterns = [
     path("sessions/<str:public_id>/cancel", sessions.CancelSessionView.as_view()),
     path("sessions/<str:public_id>/order", orders.SessionOrderView.as_view()),
     path("sessions/<str:public_id>/payment", billing.SessionPaymentView.as_view()),
+    path("sessions/<str:public_id>/payment/cancel", billing.CancelSelfServicePaymentView.as_view()),
     path("video/token", video.VideoTokenView.as_view()),
     path("video/token/refresh", video.VideoTokenRefreshView.as_view()),
     path("broadcasting/auth", realtime_auth.KioskBroadcastingAuthView.as_view()),

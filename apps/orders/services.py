@@ -8,6 +8,7 @@ from apps.accounts.models import Business, User
 from apps.core import events
 from apps.core.actor import API_KEY, ORDERS_WRITE, Actor, may_act_for
 from apps.core.errors import DomainError, ErrorCode
+from apps.kiosks.models import Kiosk
 from apps.orders import cart, fulfilment
 from apps.orders.domain_events import CartReplaced
 from apps.orders.models import Order, OrderLine, OrderStatus
@@ -38,44 +39,74 @@ def cart_replace(*, agent: User, session_public_id: str, lines: list[cart.CartLi
     with transaction.atomic():
         session = session_selectors.session_visible_to_agent(agent=agent, public_id=session_public_id, lock=True)
         _ensure_cart_editable(session, agent)
-        business = Business.objects.get(pk=session.business_id)
-        priced = cart.price_cart(business_id=business.pk, lines=lines)
-        order = Order.objects.filter(session=session).first()
-        if order is None:
-            order = Order(
-                session=session,
-                owner_id=session.owner_id,
-                business=business,
-                currency=business.currency,
-                number=_next_order_number(business.pk),
-            )
-        totals = order_totals([line.total_cents for line in priced], business.tax_rate_bps)
-        order.subtotal_cents, order.tax_cents, order.total_cents = (
-            totals.subtotal_cents,
-            totals.tax_cents,
-            totals.total_cents,
+        return session, _replace_locked(session, lines)
+
+
+def _ensure_self_service(session: Session) -> None:
+    """The customer builds the cart alone only while no agent holds the session."""
+    if session.status in ENDED_STATUSES:
+        raise DomainError(ErrorCode.SESSION_ALREADY_ENDED, "This session has ended; its cart is closed.")
+    if session.agent_id is not None:
+        raise DomainError(
+            ErrorCode.SESSION_ALREADY_ACCEPTED,
+            "An agent has joined this session: the agent builds the order from now on.",
         )
-        order.status = OrderStatus.DRAFT
-        order.updated_at = timezone.now()
-        order.save()
-        order.lines.all().delete()
-        OrderLine.objects.bulk_create(
-            OrderLine(
-                order=order,
-                position=position,
-                menu_item=line.item,
-                name=line.item.name,
-                quantity=line.quantity,
-                unit_price_cents=line.unit_price_cents,
-                modifiers=[{"group": o.group.name, "value": o.name, "option_id": o.pk} for o in line.options],
-                notes=line.notes,
-            )
-            for position, line in enumerate(priced)
+    if session.status == SessionStatus.PAYMENT:
+        raise DomainError(ErrorCode.ORDER_LOCKED, "The cart is locked while the customer pays.")
+
+
+def cart_replace_by_kiosk(
+    *, kiosk: Kiosk, session_public_id: str, lines: list[cart.CartLineIn]
+) -> tuple[Session, Order]:
+    """Self-service (issue 25 part 4): the customer nobody has answered yet replaces the whole
+    cart of the kiosk's own waiting session, with the agent's rules, totals and OrderUpdated.
+    Once an agent has accepted, the cart is the agent's (409 SESSION_ALREADY_ACCEPTED)."""
+    with transaction.atomic():
+        session = session_selectors.session_for_kiosk(kiosk=kiosk, public_id=session_public_id, lock=True)
+        _ensure_self_service(session)
+        return session, _replace_locked(session, lines)
+
+
+def _replace_locked(session: Session, lines: list[cart.CartLineIn]) -> Order:
+    """The cart replace itself; the caller holds the transaction and the session row lock."""
+    business = Business.objects.get(pk=session.business_id)
+    priced = cart.price_cart(business_id=business.pk, lines=lines)
+    order = Order.objects.filter(session=session).first()
+    if order is None:
+        order = Order(
+            session=session,
+            owner_id=session.owner_id,
+            business=business,
+            currency=business.currency,
+            number=_next_order_number(business.pk),
         )
-        session.business = business
-        order = Order.objects.prefetch_related("lines").get(pk=order.pk)
-        events.emit(CartReplaced(session, order))  # the kiosk shows the cart as the agent builds it
-    return session, order
+    totals = order_totals([line.total_cents for line in priced], business.tax_rate_bps)
+    order.subtotal_cents, order.tax_cents, order.total_cents = (
+        totals.subtotal_cents,
+        totals.tax_cents,
+        totals.total_cents,
+    )
+    order.status = OrderStatus.DRAFT
+    order.updated_at = timezone.now()
+    order.save()
+    order.lines.all().delete()
+    OrderLine.objects.bulk_create(
+        OrderLine(
+            order=order,
+            position=position,
+            menu_item=line.item,
+            name=line.item.name,
+            quantity=line.quantity,
+            unit_price_cents=line.unit_price_cents,
+            modifiers=[{"group": o.group.name, "value": o.name, "option_id": o.pk} for o in line.options],
+            notes=line.notes,
+        )
+        for position, line in enumerate(priced)
+    )
+    session.business = business
+    order = Order.objects.prefetch_related("lines").get(pk=order.pk)
+    events.emit(CartReplaced(session, order))  # the kiosk shows the cart as it is built
+    return order
 
 
 def order_set_fulfilment_status(*, order_id: int, actor: Actor, status: str) -> Order:

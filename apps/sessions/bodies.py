@@ -41,6 +41,13 @@ class QueueBody(TypedDict):
         int | None, Doc("From recent answer and handle times and the agents signed in; null with no basis.")
     ]
     agents_available: Annotated[int, Doc("Agents of the pool signed in and available.")]
+    self_service_after_seconds: Annotated[
+        int,
+        Doc(
+            "The owner's self-service threshold: when the wait or the estimate passes it, or no agent is "
+            "available, the kiosk offers to order and pay alone (POST .../order, POST .../payment)."
+        ),
+    ]
 
 
 # The status poll's body.

@@ -211,6 +211,17 @@ def offers_settle_end(*, session: Session, now: datetime) -> tuple[int, ...]:
     return withdrawn
 
 
+def offers_withdraw_session(*, session: Session, now: datetime, reason: str) -> None:
+    """In the transaction that takes a waiting session out of the queue without an accept or an
+    end (its customer pays alone, issue 25 part 4): each live offer of it is withdrawn and its
+    agent told (OfferClosed, SessionWithdrawn with `reason`); the router runs on commit, so those
+    agents are offered the next customer at once."""
+    for offer in Offer.objects.filter(status=OfferStatus.LIVE, session=session).select_related("session"):
+        if _close(offer, OfferStatus.WITHDRAWN, now):
+            events.emit(OfferClosed(offer, reason=reason))
+    dispatch_soon()
+
+
 def current_offer(agent: User, *, now: datetime | None = None) -> Offer | None:
     """The agent's live offer of a session still waiting, if any (GET /api/sessions/incoming)."""
     now = now or timezone.now()

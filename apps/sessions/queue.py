@@ -5,6 +5,8 @@ agents_available}` in the status body while the session is pending (docs/kiosk-a
 - position: 1-based among the owner's waiting sessions, oldest first (the owner's kiosks share
   its agents and the platform's);
 - agents_available: the pool's agents signed in and available (free or holding an offer);
+- self_service_after_seconds: the owner's self-service threshold: past this wait (or estimate),
+  or with no agent available, the kiosk offers to order alone (issue 25 part 4);
 - estimated_wait_seconds: from the owner's recent sessions (the last RECENT of the last hour):
   their mean time to answer, plus, for the customers beyond the available agents, the mean
   handle time for each round the signed-in agents must serve first; null with no recent answered
@@ -28,6 +30,7 @@ from apps.realtime.broadcast import broadcast
 from apps.realtime.channels import kiosk_channel
 from apps.sessions.bodies import QueueBody
 from apps.sessions.models import Session, SessionStatus
+from apps.sessions.routing_settings import routing_for_owner
 from apps.sessions.signed_in import agents_holding_channel
 from apps.sessions.signed_in import signed_in as signed_in_filter
 from apps.sessions.status_cache import session_moved
@@ -91,11 +94,13 @@ def queues_of_owner(owner_id: int, *, now: datetime | None = None) -> dict[int, 
     if not waiting:
         return {}
     pool = _pool(owner_id, now)
+    self_service_after = routing_for_owner(owner_id).self_service_after_seconds
     return {
         pk: {
             "position": position,
             "estimated_wait_seconds": _estimate(position, pool),
             "agents_available": pool.available,
+            "self_service_after_seconds": self_service_after,
         }
         for position, pk in enumerate(waiting, start=1)
     }
@@ -115,6 +120,7 @@ def queue_of(session: Session, *, now: datetime | None = None) -> QueueBody | No
         "position": position,
         "estimated_wait_seconds": _estimate(position, pool),
         "agents_available": pool.available,
+        "self_service_after_seconds": routing_for_owner(session.owner_id).self_service_after_seconds,
     }
 
 

@@ -14,7 +14,7 @@ from apps.core import events
 from apps.core.errors import DomainError, ErrorCode
 from apps.kiosks.models import Kiosk
 from apps.sessions import offers, selectors
-from apps.sessions.domain_events import SessionAccepted, SessionEnded, SessionMoved, SessionStarted
+from apps.sessions.domain_events import QueueChanged, SessionAccepted, SessionEnded, SessionMoved, SessionStarted
 from apps.sessions.models import OPEN_STATUSES, Assignment, AssignmentVia, EndReason, Session, SessionStatus
 from apps.sessions.state_machine import next_status
 from apps.video.recordings import recording_start
@@ -141,6 +141,24 @@ def session_move(*, session: Session, action: str) -> None:
     events.emit(SessionMoved(session))
 
 
+def session_pay_alone(*, session: Session) -> None:
+    """A customer nobody has answered pays alone (self-service, docs/kiosk-and-agent.md): the
+    pending session moves to payment and leaves the queue; its live offers are withdrawn
+    (SessionWithdrawn `customer_paying`) and the other waiting kiosks move up. The caller holds
+    the transaction and the session row lock, and has checked that no agent holds it."""
+    session_move(session=session, action="self_service_payment")
+    offers.offers_withdraw_session(session=session, now=timezone.now(), reason="customer_paying")
+    events.emit(QueueChanged(owner_id=session.owner_id))
+
+
+def session_back_to_queue(*, session: Session) -> None:
+    """The self-service customer took the payment back: pending again, in its old place in the
+    queue (places go by start time), offered to agents on commit."""
+    session_move(session=session, action="self_service_cancel_payment")
+    offers.dispatch_soon()
+    events.emit(QueueChanged(owner_id=session.owner_id))
+
+
 def session_complete_paid(*, session: Session) -> None:
     """The processor confirmed the payment: the session is completed."""
     _close(session, action="payment_succeeded", reason="completed", notes=session.notes)
@@ -148,11 +166,15 @@ def session_complete_paid(*, session: Session) -> None:
 
 def sessions_abandon_stale(*, older_than_seconds: int) -> int:
     """The pending-timeout sweep: a session nobody accepted in time is abandoned (`timed_out`).
+    A customer ordering alone is not abandoned while the cart changed within the timeout (the
+    clock runs from the last cart change); the kiosk's own inactivity prompt ends an idle one.
     Row locks with SKIP LOCKED make two sweeps at once harmless."""
     cutoff = timezone.now() - timedelta(seconds=older_than_seconds)
     abandoned = 0
     stale_ids = list(
-        Session.objects.filter(status=SessionStatus.PENDING, created_at__lt=cutoff).values_list("pk", flat=True)
+        Session.objects.filter(status=SessionStatus.PENDING, created_at__lt=cutoff)
+        .exclude(order__updated_at__gte=cutoff)  # the self-service cart (orders.Order, by its relation name)
+        .values_list("pk", flat=True)
     )
     for session_id in stale_ids:
         with transaction.atomic():

@@ -3,6 +3,7 @@
 // and goes into the one store (state.js); views.js draws it. main.js loads this module.
 import { logFailure } from "../common/report.js";
 import { announce, byId, $$ } from "../common/ui.js";
+import { createAlone } from "./alone.js";
 import { get, on, post } from "./api.js";
 import { device } from "./device.js";
 import { tryPairing } from "./pairing.js";
@@ -18,12 +19,13 @@ import { nextBackoff, startRefusal, UNPAIRED_BY_OWNER } from "./words.js";
 const store = createKioskStore();
 const video = createVideo(store, { pane: byId("video"), localVideo: byId("local-video"), remoteVideo: byId("remote-video") });
 const session = createSession({ store, config, video, paymentForm: byId("payment-form"), announce, onFinished: finished });
+const alone = createAlone({ store, session, announce });
 const realtime = new KioskRealtime({
   onEvent: (name, data) => session.onEvent(name, data),
   onLive: (live, reconnected) => session.setLive(live, reconnected),
 });
 /** Timers are not state: they only schedule actions. */
-const timers = { heartbeat: 0, idle: 0, return: 0, retry: 0, countdown: 0, stillThere: 0 };
+const timers = { heartbeat: 0, idle: 0, return: 0, retry: 0, countdown: 0, stillThere: 0, alone: 0 };
 
 // --- pairing and unpairing ------------------------------------------------------------------
 function boot() {
@@ -138,6 +140,32 @@ byId("payment-form").addEventListener("click", (event) => {
   if (/** @type {HTMLElement} */ (event.target).id === "pay") session.pay();
 });
 
+// --- ordering alone while waiting (alone.js) ---------------------------------------------------
+// Whether the waiting screen offers it: at every status and place change, and each second (the
+// wait grows with the clock).
+store.subscribe((now, before) => {
+  if (now.status !== before.status) alone.check();
+});
+timers.alone = window.setInterval(() => store.get().screen === "waiting" && alone.check(), 1000);
+byId("order-alone").addEventListener("click", () => alone.start().catch((error) => logFailure("ordering alone", error)));
+byId("kiosk-menu-categories").addEventListener("click", (event) => {
+  const button = /** @type {HTMLElement} */ (event.target).closest("button.add-item");
+  if (button instanceof HTMLElement && button.dataset.itemId) alone.choose(button.dataset.itemId);
+});
+byId("cart-lines").addEventListener("click", (event) => {
+  const button = /** @type {HTMLElement} */ (event.target).closest("button.line-change");
+  if (button instanceof HTMLElement) alone.change(Number(button.dataset.index), Number(button.dataset.delta));
+});
+byId("item-options-groups").addEventListener("change", (event) => {
+  const input = event.target;
+  if (input instanceof HTMLInputElement) alone.toggle(input.value);
+});
+byId("item-options-add").addEventListener("click", () => alone.confirm());
+byId("item-options-cancel").addEventListener("click", () => alone.cancelPick());
+byId("item-options").addEventListener("close", () => alone.cancelPick()); // Escape closes it too
+byId("alone-pay").addEventListener("click", () => alone.pay());
+byId("alone-back").addEventListener("click", () => alone.back());
+
 /** @param {import("./session.js").Finish} how */
 function finished(how) {
   window.clearTimeout(timers.return);
@@ -154,16 +182,22 @@ function touched() {
 ["pointerdown", "keydown", "input"].forEach((type) => document.addEventListener(type, touched, { capture: true }));
 
 function idle() {
-  const { screen, status } = store.get();
+  const { screen } = store.get();
   if (screen === "attract") return store.set({ locale: "en-US" });
   if (screen === "thanks" || screen === "ended") return goToAttract();
-  if ((screen === "waiting" || screen === "session") && inactivityApplies(status && status.status)) askStillThere();
+  if ((screen === "waiting" || screen === "session") && stillThereApplies()) askStillThere();
 }
 
 // An agent took the session while the prompt was up: the agent decides from now on.
-store.subscribe(({ stillThere, status }) => {
-  if (stillThere.open && !inactivityApplies(status && status.status)) closeStillThere();
+store.subscribe(({ stillThere }) => {
+  if (stillThere.open && !stillThereApplies()) closeStillThere();
 });
+
+/** While waiting, or paying alone (nobody else would take the payment back), nobody touching ends it. */
+function stillThereApplies() {
+  const { status, alone: ordering } = store.get();
+  return inactivityApplies(status && status.status) || Boolean(ordering.on && status && status.status === "payment");
+}
 
 function askStillThere() {
   store.set({ stillThere: { open: true, left: config.stillThereSeconds } });

@@ -8,6 +8,7 @@ import { logFailure } from "../common/report.js";
 import { get, post } from "./api.js";
 import { device } from "./device.js";
 import { CardRefused, paymentMethodFor } from "./payment.js";
+import { NOT_ALONE } from "./self-service.js";
 import { NO_SESSION } from "./state.js";
 import { agentJustArrived, destinationOf, isOpen, paidOrderNumber, paymentWithdrawn } from "./status.js";
 import { t } from "./messages.js";
@@ -111,7 +112,8 @@ export function createSession({ store, config, video, paymentForm, announce, onF
     try {
       const status = await get(state().pollUrl);
       if (sessionId !== id()) return;
-      if (status.status !== "pending") store.set({ order: await get(`/api/public/sessions/${sessionId}/order`) });
+      const ordering = status.status !== "pending" || state().alone.on; // alone, the cart is built while waiting
+      if (ordering) store.set({ order: await get(`/api/public/sessions/${sessionId}/order`) });
       if (status.status === "payment") await readPayment();
       applyStatus(status);
     } catch (error) {
@@ -151,14 +153,18 @@ export function createSession({ store, config, video, paymentForm, announce, onF
     const previous = state().status ? state().status.status : null;
     store.set({ status: body });
     const destination = destinationOf(body.status);
+    if (previous === "payment" && body.status === "pending") leavePayment(); // the customer alone went back
     if (destination === "waiting") {
-      store.set({ screen: "waiting" });
+      store.set({ screen: state().alone.on ? "session" : "waiting" }); // ordering alone keeps the menu and cart
     } else if (destination === "session") {
-      store.set({ screen: "session" });
+      const wasAlone = state().alone.on;
+      // Paying alone (no agent: after a reload too) stays alone; an agent's arrival takes the cart over.
+      store.set({ screen: "session", alone: body.agent ? NOT_ALONE : { ...state().alone, on: true } });
       if (!state().menu.body) loadMenu();
-      video.start(body.video_channel || id());
+      if (body.agent) video.start(body.video_channel || id());
       if (paymentWithdrawn(previous, body.status)) leavePayment();
-      if (agentJustArrived(previous, body.status)) announce(agentHere(body.agent && body.agent.name, state().locale));
+      if (body.agent && wasAlone) announce(t(state().locale, "alone.agent_joined", { name: body.agent.name }));
+      else if (agentJustArrived(previous, body.status)) announce(agentHere(body.agent && body.agent.name, state().locale));
     } else if (destination === "completed") {
       if (state().screen !== "thanks") completedWithoutEvent();
     } else {
@@ -290,6 +296,9 @@ export function createSession({ store, config, video, paymentForm, announce, onF
     const sessionId = id();
     if (!sessionId) return;
     try {
+      // Paying alone: the payment is taken back first (a session in payment is not cancelled).
+      const payingAlone = state().status && state().status.status === "payment" && state().alone.on;
+      if (payingAlone) await post(`/api/public/sessions/${sessionId}/payment/cancel`);
       await post(`/api/public/sessions/${sessionId}/cancel`, reason ? { reason } : undefined);
     } catch (error) {
       if (!(error instanceof ApiError) || error.status === 0) throw error;
@@ -308,5 +317,18 @@ export function createSession({ store, config, video, paymentForm, announce, onF
     updatePolling();
   }
 
-  return { start, resumeAfterReload, setLive, refresh, onEvent, pay, cancel, close, isOpen: open };
+  return {
+    start,
+    resumeAfterReload,
+    setLive,
+    refresh,
+    onEvent,
+    pay,
+    cancel,
+    close,
+    isOpen: open,
+    loadMenu,
+    showPayment: enterPayment,
+    leavePayment,
+  };
 }

@@ -2,6 +2,7 @@
 // (the kiosk profile, the session status body, the order, the payment) and what the customer
 // chose (the language). Actions (actions.js, session.js) change it; views.js draws it.
 import { createStore } from "../common/store.js";
+import { NOT_ALONE } from "./self-service.js";
 
 /**
  * @typedef {"loading" | "pairing" | "attract" | "waiting" | "session" | "thanks" | "ended"} Screen
@@ -31,6 +32,8 @@ import { createStore } from "../common/store.js";
  * @property {{open: boolean, left: number}} stillThere
  * @property {boolean} leaving "I'm done, leave" with a cart: the customer is asked to confirm
  * @property {{body: import("./menu.js").MenuBody | null, error: boolean}} menu GET /api/public/menu in the customer's language, while an agent serves
+ * @property {boolean} aloneOffered the waiting screen offers to order alone (self-service.js offersSelfService)
+ * @property {import("./self-service.js").Alone} alone the customer orders alone while waiting (issue 25 part 4)
  */
 
 /** @type {KioskState} */
@@ -53,6 +56,8 @@ export const INITIAL = {
   stillThere: { open: false, left: 0 },
   leaving: false,
   menu: { body: null, error: false },
+  aloneOffered: false,
+  alone: NOT_ALONE,
 };
 
 /** @returns {import("../common/store.js").Store<KioskState>} */
@@ -67,4 +72,6 @@ export const NO_SESSION = Object.freeze({
   payment: null,
   leaving: false,
   menu: { body: null, error: false },
+  aloneOffered: false,
+  alone: NOT_ALONE,
 });

@@ -7,6 +7,7 @@ import { $$, byId, el, showError } from "../common/ui.js";
 import { cartView } from "./cart.js";
 import { menuView } from "./menu.js";
 import { t } from "./messages.js";
+import { groupRule, optionLabel } from "./self-service.js";
 import { connectionLost, queueWords } from "./words.js";
 
 /** @typedef {import("./state.js").KioskState} KioskState */
@@ -28,6 +29,8 @@ export function renderKiosk(store) {
     drawStillThere(s.stillThere, s);
     drawMenu(s.menu, s);
     drawPlaceInLine(s.status && s.status.status === "pending" ? s.status.queue : null, s);
+    drawAlone(s.alone, s);
+    drawPicking(s.alone.picking, s, true);
   });
   watch(store, (s) => s.menu, drawMenu);
   watch(store, (s) => (s.order ? s.order.currency : null), (_, s) => drawMenu(s.menu, s)); // prices in the order's currency
@@ -43,6 +46,11 @@ export function renderKiosk(store) {
   watch(store, (s) => s.network, drawNetwork);
   watch(store, (s) => s.stillThere, drawStillThere);
   watch(store, (s) => s.leaving, drawLeaving);
+  watch(store, (s) => s.aloneOffered, (offered) => (byId("alone-offer").hidden = !offered));
+  watch(store, (s) => s.alone, drawAlone);
+  watch(store, (s) => s.alone.on, (_, s) => (drawMenu(s.menu, s), drawCart(s.order, s)));
+  watch(store, (s) => Boolean(s.payment), (_, s) => (drawAlone(s.alone, s), drawCart(s.order, s)));
+  watch(store, (s) => s.alone.picking, (picking, s) => drawPicking(picking, s, false));
 }
 
 /** @param {KioskState["screen"]} screen */
@@ -95,7 +103,7 @@ function drawAttract({ error, starting }) {
 
 /** The agent, from the status body (kept when the session closes: its screen is hidden then). @param {KioskState["status"]} status */
 function drawAgent(status) {
-  if (!status || (status.status !== "active" && status.status !== "payment")) return;
+  if (!status || (status.status !== "active" && status.status !== "payment") || !status.agent) return;
   const agent = status.agent || { name: "Our team" };
   byId("agent-name").textContent = agent.name;
   const avatar = byId("agent-avatar", HTMLImageElement);
@@ -110,14 +118,16 @@ function drawPlaceInLine(queue, { locale }) {
   byId("waiting-place").hidden = !place;
   byId("waiting-agents").textContent = agents;
   byId("waiting-agents").hidden = !agents;
+  byId("alone-place").textContent = place; // ordering alone keeps the place in line
 }
 
 /** @param {KioskState["order"]} order @param {KioskState} state */
-function drawCart(order, { locale }) {
+function drawCart(order, { locale, alone, payment }) {
   const cart = cartView(order, locale);
   const list = byId("cart-lines");
+  const editable = alone.on && !payment; // the customer alone changes quantities; the agent's cart is read-only
   list.replaceChildren(
-    ...cart.lines.map((line) =>
+    ...cart.lines.map((line, index) =>
       el(
         "li",
         { class: "line", "data-line-id": line.id },
@@ -126,6 +136,7 @@ function drawCart(order, { locale }) {
         el("span", { class: "price", text: line.price }),
         line.modifiers ? el("span", { class: "modifiers", text: line.modifiers }) : null,
         line.notes ? el("span", { class: "notes", text: line.notes }) : null,
+        editable ? lineButtons(index, line.name, locale) : null,
       ),
     ),
   );
@@ -134,6 +145,84 @@ function drawCart(order, { locale }) {
   byId("cart-tax").textContent = cart.tax;
   byId("cart-total").textContent = cart.total;
   list.dataset.updatedAt = cart.updatedAt;
+}
+
+/** − and + of a line of the cart built alone. @param {number} index @param {string} name @param {string} locale */
+function lineButtons(index, name, locale) {
+  const button = (/** @type {number} */ delta, /** @type {string} */ text, /** @type {string} */ key) =>
+    el("button", { type: "button", class: "line-change", "data-index": index, "data-delta": delta, "aria-label": t(locale, key, { name }), text });
+  return el("span", { class: "line-buttons" }, button(-1, "−", "alone.less"), button(1, "+", "alone.more"));
+}
+
+/** Ordering alone: the note in place of the agent, the pay and back buttons, what went wrong. @param {KioskState["alone"]} alone @param {KioskState} state */
+function drawAlone(alone, { order, payment }) {
+  document.body.dataset.alone = String(alone.on); // kiosk.css hides the agent and video while alone
+  byId("alone-pane").hidden = !alone.on;
+  byId("alone-actions").hidden = !alone.on;
+  const empty = !(order && order.lines && order.lines.length);
+  const pay = byId("alone-pay", HTMLButtonElement);
+  pay.hidden = Boolean(payment);
+  pay.disabled = alone.busy || empty;
+  const back = byId("alone-back", HTMLButtonElement);
+  back.hidden = !payment;
+  back.disabled = alone.busy || (payment ? payment.state === "processing" : false);
+  showError(byId("alone-error"), alone.error);
+}
+
+/**
+ * The options of the item being added. The fields are built when the item changes and only
+ * ticked afterwards, so the focus stays where the customer is.
+ * @param {KioskState["alone"]["picking"]} picking @param {KioskState} state @param {boolean} rebuild
+ */
+function drawPicking(picking, { locale, menu, order }, rebuild) {
+  const dialog = byId("item-options", HTMLDialogElement);
+  if (!picking) {
+    delete dialog.dataset.itemId;
+    if (dialog.open) dialog.close();
+    return;
+  }
+  const item = findItem(menu.body, picking.itemId);
+  if (!item) return;
+  if (rebuild || dialog.dataset.itemId !== picking.itemId) {
+    dialog.dataset.itemId = picking.itemId;
+    const currency = (order && order.currency) || "USD";
+    byId("item-options-title").textContent = t(locale, "alone.options_title", { name: item.name });
+    byId("item-options-groups").replaceChildren(
+      ...(item.modifier_groups || []).map((group) =>
+        el(
+          "fieldset",
+          { class: "group", "data-group-id": group.id },
+          el("legend", { text: `${group.name} (${groupRule(group, locale)})` }),
+          ...group.options.map((option) =>
+            el(
+              "label",
+              { class: "option" },
+              el("input", { type: group.max === 1 ? "radio" : "checkbox", name: `group-${group.id}`, value: option.id }),
+              ` ${optionLabel(option, currency, locale)}`,
+            ),
+          ),
+        ),
+      ),
+    );
+  }
+  $$("#item-options-groups input").forEach((input) => {
+    /** @type {HTMLInputElement} */ (input).checked = picking.chosen.includes(/** @type {HTMLInputElement} */ (input).value);
+  });
+  showError(byId("item-options-error"), picking.error);
+  if (!dialog.open) {
+    dialog.showModal();
+    const first = dialog.querySelector("input");
+    if (first) first.focus();
+  }
+}
+
+/** @param {any} body @param {string} itemId @returns {import("./self-service.js").Item | null} */
+function findItem(body, itemId) {
+  for (const category of (body && body.categories) || []) {
+    const item = category.menu_items.find((/** @type {any} */ candidate) => candidate.id === itemId);
+    if (item) return item;
+  }
+  return null;
 }
 
 /** The payment box; the card fields inside #payment-form are the payment method's. @param {KioskState["payment"]} payment @param {KioskState} state */
@@ -201,10 +290,11 @@ function drawLeaving(leaving) {
 }
 
 /** The menu beside the agent, in the customer's language. @param {KioskState["menu"]} menu @param {KioskState} state */
-function drawMenu(menu, { locale, order, status }) {
+function drawMenu(menu, { locale, order, status, alone }) {
   const agentName = (status && status.agent && status.agent.name) || t(locale, "session.someone");
   const hint = byId("kiosk-menu-hint");
-  hint.textContent = t(locale, menu.error ? "menu.unavailable" : "menu.hint", { name: agentName });
+  const hintKey = menu.error ? "menu.unavailable" : alone.on ? "alone.menu_hint" : "menu.hint";
+  hint.textContent = t(locale, hintKey, { name: agentName });
   const currency = (order && order.currency) || null;
   byId("kiosk-menu-categories").replaceChildren(
     ...menuView(menu.body, locale, currency).map((category) =>
@@ -228,6 +318,9 @@ function drawMenu(menu, { locale, order, status }) {
               item.allergens ? el("p", { class: "allergens", text: item.allergens }) : null,
               item.dietary.length ? el("p", { class: "tags" }, item.dietary.map((tag) => el("span", { class: "tag", text: tag }))) : null,
               item.soldOut ? el("p", { class: "sold-out-note", text: t(locale, "menu.sold_out") }) : null,
+              alone.on && !item.soldOut
+                ? el("button", { type: "button", class: "add-item", "data-item-id": item.id, "aria-label": t(locale, "alone.add_item", { name: item.name }), text: t(locale, "alone.add") })
+                : null,
             ),
           ),
         ),

@@ -115,7 +115,12 @@ def test_another_owners_line_and_agents_do_not_count(business, owner, other_busi
     start(factories.KioskFactory(business=other_business))
     kiosk = factories.KioskFactory(business=business)
     session_id = start(kiosk)
-    assert status(kiosk, session_id)["queue"] == {"position": 1, "estimated_wait_seconds": None, "agents_available": 0}
+    assert status(kiosk, session_id)["queue"] == {
+        "position": 1,
+        "estimated_wait_seconds": None,
+        "agents_available": 0,
+        "self_service_after_seconds": 120,
+    }
     other_kiosk = factories.KioskFactory(business=other_business)
     assert kiosk_client_for(other_kiosk).get(f"/api/public/sessions/{session_id}/status").status_code == 404
 
@@ -148,7 +153,12 @@ def test_a_kiosk_hears_its_place_move_over_a_real_websocket(live_app, business, 
         update = await socket.next("QueueUpdated")
         assert update["data"] == {
             "session_id": mine["session_id"],
-            "queue": {"position": 2, "estimated_wait_seconds": None, "agents_available": 0},
+            "queue": {
+                "position": 2,
+                "estimated_wait_seconds": None,
+                "agents_available": 0,
+                "self_service_after_seconds": 120,
+            },
         }
         cancel = f"/api/public/sessions/{ahead['session_id']}/cancel"
         status_code, _ = await asyncio.to_thread(http, server, "POST", cancel, {}, first)

@@ -1,10 +1,12 @@
-"""Kiosk API: the open payment of its session, for a kiosk that missed PaymentRequested."""
+"""Kiosk API: the open payment of its session (for a kiosk that missed PaymentRequested), and
+self-service payment: the customer nobody has answered pays alone, or takes the payment back."""
 
-from drf_spectacular.utils import extend_schema, extend_schema_field
+from drf_spectacular.utils import extend_schema, extend_schema_field, inline_serializer
 from rest_framework import serializers
 from rest_framework.response import Response
 
 from apps.api.views import KioskAPIView, KioskRequest
+from apps.billing.api.agent import SessionBrief
 from apps.billing.models import Payment
 from apps.billing.services import payments
 from apps.demo_processor import mode as processor_mode
@@ -40,3 +42,34 @@ class SessionPaymentView(KioskAPIView):
     def get(self, request: KioskRequest, public_id: str) -> Response:
         session = session_selectors.session_for_kiosk(kiosk=request.auth, public_id=public_id)
         return Response(KioskPaymentOut(payments.payment_for_kiosk(session=session)).data)
+
+    @extend_schema(
+        request=None,
+        responses={
+            200: inline_serializer("KioskSendToPaymentOut", {"session": SessionBrief(), "payment": KioskPaymentOut()})
+        },
+        summary="Self-service: pay alone while no agent has joined",
+        description="The agent's send-to-payment flow for a waiting (pending) session: a payment intent for the "
+        "order total on the owner's account, the session moves to `payment` and leaves the queue (offers "
+        "withdrawn), PaymentRequested goes to the kiosk, and the processor's events complete it with the same "
+        "`order.*` and `payment.*` webhooks. A retry while in payment answers the same payment. 409 "
+        "SESSION_ALREADY_ACCEPTED once an agent has accepted (an accept at the same moment wins: the intent is "
+        "cancelled), 409 ORDER_EMPTY with no cart, 409 PROCESSOR_ACCOUNT_NOT_READY, 409 SESSION_ALREADY_ENDED.",
+    )
+    def post(self, request: KioskRequest, public_id: str) -> Response:
+        session, payment = payments.payment_request_by_kiosk(public_id=public_id, kiosk=request.auth)
+        return Response({"session": SessionBrief(session).data, "payment": KioskPaymentOut(payment).data})
+
+
+class CancelSelfServicePaymentView(KioskAPIView):
+    @extend_schema(
+        request=None,
+        responses={200: inline_serializer("KioskCancelPaymentOut", {"session": SessionBrief()})},
+        summary="Self-service: take the payment back to the cart (and back into the queue)",
+        description="Cancels the intent; the session is pending again in its old place in the queue and the cart "
+        "can be changed (PaymentCancelled, SessionStatusChanged). Only for a payment the customer started alone: "
+        "409 SESSION_ALREADY_ACCEPTED when an agent holds the session, 409 INVALID_STATE when not in payment.",
+    )
+    def post(self, request: KioskRequest, public_id: str) -> Response:
+        session = payments.payment_cancel_by_kiosk(public_id=public_id, kiosk=request.auth)
+        return Response({"session": SessionBrief(session).data})

@@ -2,21 +2,28 @@
 account (a direct charge: the money is the owner's; no application fee). Every processor call
 runs outside the session's row lock (apps/billing/processor_calls.py)."""
 
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+
 from django.db import transaction
 from django.utils import timezone
 
 from apps.accounts.models import User
 from apps.billing import processor, processor_calls
 from apps.billing.domain_events import PaymentCancelled, PaymentFailed, PaymentRequested, PaymentSucceeded
-from apps.billing.models import OwnerBilling, Payment, PaymentStatus
+from apps.billing.models import OwnerBilling, Payment, PaymentStatus, ProcessorCall
 from apps.core import events
 from apps.core.errors import DomainError, ErrorCode
+from apps.kiosks.models import Kiosk
 from apps.orders import fulfilment
 from apps.orders.models import Order, OrderStatus
 from apps.sessions import selectors as session_selectors
 from apps.sessions import services as session_services
 from apps.sessions.models import Session, SessionStatus
 from apps.sessions.state_machine import next_status
+
+logger = logging.getLogger(__name__)
 
 
 def _payable_order(session: Session) -> Order:
@@ -41,23 +48,100 @@ def _charges_account(owner_id: int) -> str:
     return billing.account_id
 
 
+# How one caller may move a session to payment and back: who it is (the session read under
+# its row lock, refusing anyone else) and the session's moves (sessions' services).
+@dataclass(frozen=True)
+class _PaymentCaller:
+    locked_session: Callable[[], Session]
+    check: Callable[[Session], None]  # run again in step 3: the session may have moved meanwhile
+    to_payment: Callable[[Session], None]
+    back_from_payment: Callable[[Session], None]
+    send_action: str
+    cancel_action: str
+
+
+def _agent_caller(agent: User, public_id: str) -> _PaymentCaller:
+    return _PaymentCaller(
+        locked_session=lambda: session_selectors.session_visible_to_agent(agent=agent, public_id=public_id, lock=True),
+        check=lambda session: _ensure_owned(session, agent),
+        to_payment=lambda session: session_services.session_move(session=session, action="send_to_payment"),
+        back_from_payment=lambda session: session_services.session_move(session=session, action="cancel_payment"),
+        send_action="send_to_payment",
+        cancel_action="cancel_payment",
+    )
+
+
+def _ensure_alone(session: Session) -> None:
+    """Self-service: only while no agent holds the session (an accept wins the cart)."""
+    if session.agent_id is not None:
+        raise DomainError(
+            ErrorCode.SESSION_ALREADY_ACCEPTED,
+            "An agent has joined this session: the agent takes the order to payment from now on.",
+        )
+
+
+def _kiosk_caller(kiosk: Kiosk, public_id: str) -> _PaymentCaller:
+    return _PaymentCaller(
+        locked_session=lambda: session_selectors.session_for_kiosk(kiosk=kiosk, public_id=public_id, lock=True),
+        check=_ensure_alone,
+        to_payment=lambda session: session_services.session_pay_alone(session=session),
+        back_from_payment=lambda session: session_services.session_back_to_queue(session=session),
+        send_action="self_service_payment",
+        cancel_action="self_service_cancel_payment",
+    )
+
+
 def payment_request(*, public_id: str, agent: User) -> tuple[Session, Payment]:
-    """Move an active session to payment: reserve, create the intent outside any lock, record.
+    """The accepting agent sends the active session's cart to payment."""
+    return _request(_agent_caller(agent, public_id))
+
+
+def payment_request_by_kiosk(*, public_id: str, kiosk: Kiosk) -> tuple[Session, Payment]:
+    """Self-service: the customer nobody has answered pays alone. The same flow as the agent's;
+    the session leaves the queue (sessions' session_pay_alone). If an agent accepts while the
+    intent is being created, the accept wins: the intent is cancelled and the kiosk gets 409
+    SESSION_ALREADY_ACCEPTED."""
+    return _request(_kiosk_caller(kiosk, public_id))
+
+
+class _SessionMovedOn(Exception):
+    """Step 3 found the caller may no longer send this session to payment (an agent accepted the
+    self-service customer, or another agent holds the session now): the intent is nobody's."""
+
+    def __init__(self, error: DomainError, intent_id: str, account_id: str) -> None:
+        super().__init__(error.message)
+        self.error, self.intent_id, self.account_id = error, intent_id, account_id
+
+
+def _request(caller: _PaymentCaller) -> tuple[Session, Payment]:
+    """Move an open session to payment: reserve, create the intent outside any lock, record.
     A retried request (same cart total, same attempt) sends the same idempotency key, so the
     processor returns the same intent rather than a second one."""
     with transaction.atomic():
-        session = session_selectors.session_visible_to_agent(agent=agent, public_id=public_id, lock=True)
-        _ensure_owned(session, agent)
+        session = caller.locked_session()
+        caller.check(session)
         if session.status == SessionStatus.PAYMENT:  # a retry of a request that already succeeded
             return session, Payment.objects.filter(order__session=session).latest("created_at")
-        next_status(session.status, "send_to_payment")
+        next_status(session.status, caller.send_action)
         order = _payable_order(session)
         account_id = _charges_account(session.owner_id)
-        processor_api = processor.client()
+        processor.client()  # not configured: refused before anything is reserved
         attempt = Payment.objects.filter(order=order).count() + 1
         key = f"order-{order.pk}-payment-{attempt}-{order.total_cents}"
         reservation = processor_calls.reserve(order_id=order.pk, action="send_to_payment", idempotency_key=key)
-        amount, currency = order.total_cents, order.currency
+    try:
+        return _create_and_record(caller, session, order, reservation, key=key, account_id=account_id)
+    except _SessionMovedOn as moved_on:
+        _cancel_quietly(moved_on.intent_id, moved_on.account_id)
+        raise moved_on.error from None
+
+
+def _create_and_record(
+    caller: _PaymentCaller, session: Session, order: Order, reservation: ProcessorCall, *, key: str, account_id: str
+) -> tuple[Session, Payment]:
+    """Steps 2 and 3 of a send to payment (processor_calls)."""
+    amount, currency = order.total_cents, order.currency
+    processor_api = processor.client()
     with processor_calls.released_on_failure(reservation):
         intent = processor.call(
             processor_api.v1.payment_intents.create,
@@ -73,6 +157,10 @@ def payment_request(*, public_id: str, agent: User) -> tuple[Session, Payment]:
         )
         with transaction.atomic():
             session = Session.objects.select_for_update(of=("self",)).get(pk=session.pk)
+            try:
+                caller.check(session)
+            except DomainError as refused:  # e.g. an agent accepted while the intent was made
+                raise _SessionMovedOn(refused, intent.id, account_id) from None
             payment = Payment.objects.filter(intent_id=intent.id).first()
             if payment is not None:  # recorded by an attempt that took over an expired reservation
                 processor_calls.finish(reservation)
@@ -94,7 +182,7 @@ def payment_request(*, public_id: str, agent: User) -> tuple[Session, Payment]:
                 raise DomainError(ErrorCode.PROCESSOR_ERROR, "The payment processor returned no client secret.")
             payment.client_secret = intent.client_secret  # a property (stored encrypted), not a field
             payment.save(force_insert=True)
-            session_services.session_move(session=session, action="send_to_payment")
+            caller.to_payment(session)
             fulfilment.move(order, OrderStatus.AWAITING_PAYMENT)
             events.emit(PaymentRequested(session, payment=payment))
             processor_calls.finish(reservation)
@@ -103,11 +191,24 @@ def payment_request(*, public_id: str, agent: User) -> tuple[Session, Payment]:
 
 def _cancel_intent(payment: Payment) -> None:
     """The processor call of a cancel; the caller holds a reservation and no lock."""
+    _cancel_intent_of(payment.intent_id, payment.account_id)
+
+
+def _cancel_intent_of(intent_id: str, account_id: str) -> None:
     processor.call(
         processor.client().v1.payment_intents.cancel,
-        payment.intent_id,
-        options={"stripe_account": payment.account_id, "idempotency_key": f"cancel-{payment.intent_id}"},
+        intent_id,
+        options={"stripe_account": account_id, "idempotency_key": f"cancel-{intent_id}"},
     )
+
+
+def _cancel_quietly(intent_id: str, account_id: str) -> None:
+    """Cancel an intent nobody will pay (its client secret was never given out); a failure is
+    only logged: the intent can never be confirmed without its secret, and lapses by itself."""
+    try:
+        _cancel_intent_of(intent_id, account_id)
+    except DomainError as exc:
+        logger.warning("intent %s of a lost self-service payment not cancelled: %s", intent_id, exc.code)
 
 
 def _record_cancel(payment: Payment) -> Order:
@@ -118,10 +219,20 @@ def _record_cancel(payment: Payment) -> Order:
 
 def payment_cancel(*, public_id: str, agent: User) -> Session:
     """Back to the cart: cancel the intent (outside any lock), unlock the cart, session active again."""
+    return _cancel(_agent_caller(agent, public_id))
+
+
+def payment_cancel_by_kiosk(*, public_id: str, kiosk: Kiosk) -> Session:
+    """Self-service: the customer takes the payment back; the session is pending again, back in
+    its place in the queue, and the cart can be changed."""
+    return _cancel(_kiosk_caller(kiosk, public_id))
+
+
+def _cancel(caller: _PaymentCaller) -> Session:
     with transaction.atomic():
-        session = session_selectors.session_visible_to_agent(agent=agent, public_id=public_id, lock=True)
-        _ensure_owned(session, agent)
-        next_status(session.status, "cancel_payment")
+        session = caller.locked_session()
+        caller.check(session)
+        next_status(session.status, caller.cancel_action)
         payment = Payment.objects.filter(order__session=session).latest("created_at")
         reservation = processor_calls.reserve(
             order_id=payment.order_id, action="cancel_payment", idempotency_key=f"cancel-{payment.intent_id}"
@@ -130,7 +241,7 @@ def payment_cancel(*, public_id: str, agent: User) -> Session:
         _cancel_intent(payment)
         with transaction.atomic():
             session = Session.objects.select_for_update(of=("self",)).get(pk=session.pk)
-            session_services.session_move(session=session, action="cancel_payment")
+            caller.back_from_payment(session)
             fulfilment.move(_record_cancel(payment), OrderStatus.DRAFT)
             events.emit(PaymentCancelled(session))
             processor_calls.finish(reservation)

@@ -1,12 +1,23 @@
-"""Kiosk API: GET /sessions/{id}/order, the cart as the agent last sent it."""
+"""Kiosk API: GET /sessions/{id}/order, the cart as it was last sent; POST replaces it while the
+customer orders alone (self-service, issue 25 part 4), with the agent's request lines and rules."""
 
 from drf_spectacular.utils import extend_schema
+from rest_framework import serializers
 from rest_framework.response import Response
 
+from apps.api.inputs import validated
 from apps.api.views import KioskAPIView, KioskRequest
-from apps.orders import selectors
-from apps.orders.bodies import OrderOut, order_body
+from apps.orders import selectors, services
+from apps.orders.api.agent import OrderLineIn
+from apps.orders.bodies import AgentOrderOut, OrderOut, agent_order_body, order_body
 from apps.sessions import selectors as session_selectors
+
+
+class KioskOrderIn(serializers.Serializer[None]):
+    # The agent's OrderIn without session_id (the path names the session).
+    lines: serializers.ListSerializer[None] = serializers.ListSerializer(
+        child=OrderLineIn(), max_length=100, allow_empty=True
+    )
 
 
 class SessionOrderView(KioskAPIView):
@@ -15,3 +26,21 @@ class SessionOrderView(KioskAPIView):
         session = session_selectors.session_for_kiosk(kiosk=request.auth, public_id=public_id)
         session.business = request.auth.business
         return Response(order_body(session, selectors.order_for_session(session)))
+
+    @extend_schema(
+        request=KioskOrderIn,
+        responses={200: AgentOrderOut},
+        summary="Self-service: replace the whole cart while no agent has joined",
+        description="The customer orders alone while the session waits (pending): the same request lines, "
+        "replace semantics, server totals and 422 VALIDATION_ERROR rules as the agent's POST /api/orders, and "
+        "OrderUpdated to the kiosk. The answer is the agent's order body (each line with its modifier_option_ids), "
+        "so the kiosk can resend the cart with one line changed. 409 SESSION_ALREADY_ACCEPTED once an agent has "
+        "accepted (the cart is the agent's from then on), 409 ORDER_LOCKED while the customer pays, 409 "
+        "SESSION_ALREADY_ENDED after the end; another kiosk's session is 404 SESSION_NOT_FOUND.",
+    )
+    def post(self, request: KioskRequest, public_id: str) -> Response:
+        data = validated(KioskOrderIn, request.data)
+        session, order = services.cart_replace_by_kiosk(
+            kiosk=request.auth, session_public_id=public_id, lines=data["lines"]
+        )
+        return Response(agent_order_body(session, order))

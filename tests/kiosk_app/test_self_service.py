@@ -1,0 +1,172 @@
+"""Ordering alone (issue 25 part 4) in a real Chromium against a live server with the demo
+processor: with no agent signed in, the waiting screen offers "Order on your own"; the customer
+adds items with their options from the menu, changes quantities, sees the server's totals, pays
+with the demo card (a declined card, back to the cart, then a good card) and gets the thank-you;
+the order records no agent and the webhooks go out. And when an agent accepts mid-cart, the kiosk
+switches to the agent with the same cart, which the agent's dashboard shows. Keyboard only where a
+customer could use it so."""
+
+import json
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from apps.demo_processor import services as demo_processor
+from apps.orders.models import Order
+from apps.sessions.models import RoutingSettings, Session
+from apps.webhooks import services as webhook_services
+from tests import factories
+from tests.agent_dashboard.conftest import assert_no_console_errors as assert_dashboard_clean
+from tests.agent_dashboard.conftest import card, sign_in_and_go_available
+from tests.kiosk_app.conftest import as_paired, assert_no_console_errors
+from tests.support.processes import wait_until
+
+pytestmark = pytest.mark.live
+DECLINED, SUCCEEDS = "4000 0000 0000 0002", "4242 4242 4242 4242"
+
+
+def wait_for_webhooks(receiver, names: set[str], timeout: float = 15) -> dict:
+    def delivered() -> dict | None:
+        seen = {json.loads(request.body)["event"]: json.loads(request.body) for request in receiver.received}
+        return seen if names <= set(seen) else None
+
+    return wait_until(delivered, timeout, lambda: f"webhooks {names} (got {len(receiver.received)})", every=0.2)
+
+
+@pytest.fixture
+def cooking(world):
+    """The burger must be ordered with a cooking (Medium or Well done, one of them)."""
+    group = factories.ModifierGroupFactory(item=world.items["burger"], name="Cooking", required=True, min=1, max=1)
+    return {
+        "medium": factories.ModifierOptionFactory(group=group, name="Medium"),
+        "well": factories.ModifierOptionFactory(group=group, name="Well done"),
+    }
+
+
+@pytest.fixture
+def demo_account(world):
+    factories.OwnerBillingFactory(
+        owner=world.business.owner, account_id="acct_demo_alone", charges_enabled=True, payouts_enabled=True
+    )
+    demo_processor.account_open("acct_demo_alone")
+
+
+def test_with_nobody_signed_in_a_customer_orders_and_pays_alone(
+    world, kiosk, cooking, demo_account, serve, open_page, receiver
+):
+    webhook_services.subscription_create(
+        owner=world.business.owner, url=receiver.url, events=["order.created", "payment.captured"]
+    )
+    server = serve()
+    tablet = open_page("/kiosk/", server, before=as_paired(kiosk))
+    expect(tablet.locator("body")).to_have_attribute("data-screen", "attract")
+    tablet.click("#start")
+    expect(tablet.locator("body")).to_have_attribute("data-screen", "waiting")
+    expect(tablet.locator("#waiting-agents")).to_have_text(re.compile("No one from our team is free"))
+    offer = tablet.locator("#order-alone")
+    expect(offer).to_be_visible()
+    expect(tablet.locator("#alone-offer")).to_contain_text("an agent will join you")
+    offer.focus()
+    tablet.keyboard.press("Enter")
+
+    expect(tablet.locator("body")).to_have_attribute("data-screen", "session")
+    expect(tablet.locator("body")).to_have_attribute("data-alone", "true")
+    expect(tablet.locator("#alone-title")).to_be_visible()
+    expect(tablet.locator("#alone-place")).to_have_text(re.compile("You are next"))
+    expect(tablet.locator("#agent-name")).to_be_hidden()
+
+    # The burger needs a cooking: the dialog says so in words, then takes the keyboard's choice.
+    tablet.get_by_role("button", name="Add Burger").click()
+    dialog = tablet.locator("#item-options")
+    expect(dialog).to_be_visible()
+    expect(tablet.locator("#item-options-title")).to_have_text("Choose for Burger")
+    tablet.click("#item-options-add")
+    expect(tablet.locator("#item-options-error")).to_have_text("Cooking: choose at least 1.")
+    tablet.get_by_label("Well done").focus()
+    tablet.keyboard.press("Space")
+    expect(tablet.get_by_label("Well done")).to_be_checked()
+    tablet.click("#item-options-add")
+    expect(dialog).to_be_hidden()
+    expect(tablet.locator("#cart-lines li")).to_have_count(1)
+    expect(tablet.locator("#cart-lines li .modifiers")).to_have_text("Cooking: Well done")
+
+    tablet.get_by_role("button", name="Add Fries").click()
+    expect(tablet.locator("#cart-lines li")).to_have_count(2)
+    tablet.get_by_role("button", name="One more Fries").press("Enter")
+    expect(tablet.locator("#cart-lines li").nth(1).locator(".quantity")).to_have_text("2 ×")
+    expect(tablet.locator("#cart-subtotal")).to_have_text("$16.00")  # 10 + 2 x 3, priced by the server
+    total = tablet.locator("#cart-total").inner_text()
+    assert total.startswith("$") and total != "$16.00"  # tax added by the server
+
+    # Pay with the demo card: declined, back to the cart (and the queue), then paid.
+    tablet.click("#alone-pay")
+    expect(tablet.locator("#payment")).to_have_attribute("data-mode", "demo")
+    expect(tablet.locator("#payment-amount")).to_have_text(f"To pay: {total}")
+    expect(tablet.locator("#alone-back")).to_be_visible()
+    expect(tablet.locator("button.line-change")).to_have_count(0)  # the cart is locked while paying
+    tablet.fill("#card-number", DECLINED)
+    tablet.click("#pay")
+    expect(tablet.locator("#payment")).to_have_attribute("data-state", "declined")
+    expect(tablet.locator("#payment-error")).to_have_text("Card declined, try another card.")
+    tablet.click("#alone-back")
+    expect(tablet.locator("#payment")).to_be_hidden()
+    expect(tablet.locator("#alone-pay")).to_be_visible()
+    expect(tablet.locator("#alone-place")).to_have_text(re.compile("You are next"))  # back in the queue
+    tablet.click("#alone-pay")
+    tablet.click(f"button.test-card:has-text('{SUCCEEDS}')")
+    tablet.click("#pay")
+    expect(tablet.locator("body")).to_have_attribute("data-screen", "thanks")
+    number = tablet.locator("#order-number").inner_text()
+    expect(tablet.locator("#thanks-total")).to_have_text(f"Paid {total}")
+
+    order = Order.objects.get(number=number, business=world.business)
+    assert order.status == "confirmed" and order.session.agent_id is None and order.session.status == "completed"
+    delivered = wait_for_webhooks(receiver, {"order.created", "payment.captured"})
+    assert delivered["order.created"]["data"]["agent_name"] == ""
+    assert delivered["order.created"]["data"]["order_number"] == number
+    assert_no_console_errors(tablet)
+
+
+def test_an_agent_who_accepts_mid_cart_takes_the_same_cart_over(world, kiosk, cooking, serve, open_page):
+    # An agent is available, but the owner offers self-service at once (threshold 0 s).
+    RoutingSettings.objects.create(
+        owner=world.business.owner,
+        offer_size=3,
+        offer_seconds=60,
+        any_language_after_seconds=30,
+        misses_before_break=2,
+        self_service_after_seconds=0,
+    )
+    server = serve()
+    dashboard = open_page("/agent/", server)
+    sign_in_and_go_available(dashboard, world.agent)
+    tablet = open_page("/kiosk/", server, before=as_paired(kiosk))
+    tablet.get_by_role("button", name="Español").click()
+    tablet.click("#start")
+    expect(tablet.locator("#order-alone")).to_have_text("Pedir por tu cuenta")
+    tablet.click("#order-alone")
+    tablet.get_by_role("button", name="Añadir Burger").click()
+    tablet.get_by_label("Medium").check()
+    tablet.click("#item-options-add")
+    expect(tablet.locator("#cart-lines li")).to_have_count(1)
+
+    incoming = dashboard.locator("#incoming li").first
+    expect(incoming).to_be_visible()
+    session_id = incoming.get_attribute("data-session-id")
+    card(dashboard, session_id).locator("button.accept").click()
+
+    # The kiosk: the agent now, with the same cart, no longer editable by the customer.
+    expect(tablet.locator("body")).to_have_attribute("data-alone", "false")
+    expect(tablet.locator("#agent-name")).to_have_text("Ada Agent")
+    expect(tablet.locator("#cart-lines li .name")).to_have_text("Burger")
+    expect(tablet.locator("button.line-change")).to_have_count(0)
+    expect(tablet.locator("button.add-item")).to_have_count(0)
+    # The dashboard: the customer's cart, ready for the agent to change.
+    expect(dashboard.locator("#cart-lines li")).to_have_count(1)
+    expect(dashboard.locator("#cart-lines li .name")).to_have_text("Burger")
+    expect(dashboard.locator("#cart-lines li .modifiers")).to_have_text("Cooking: Medium")
+    session = Session.objects.get(public_id=session_id)
+    assert session.status == "active" and session.agent_id == world.agent.pk
+    assert_no_console_errors(tablet)
+    assert_dashboard_clean(dashboard)
