@@ -31,6 +31,8 @@ import { createStore } from "../common/store.js";
  * @property {{open: boolean, left: number}} stillThere
  * @property {boolean} leaving "I'm done, leave" with a cart: the customer is asked to confirm
  * @property {{body: import("./menu.js").MenuBody | null, error: boolean}} menu GET /api/public/menu in the customer's language, while an agent serves
+ * @property {string | null} shownItem the menu item the agent showed (MenuItemShown), open large until closed
+ * @property {{itemId: string, told: boolean} | null} pointed the item the customer last tapped; `told` once the agent heard
  */
 
 /** @type {KioskState} */
@@ -53,6 +55,8 @@ export const INITIAL = {
   stillThere: { open: false, left: 0 },
   leaving: false,
   menu: { body: null, error: false },
+  shownItem: null,
+  pointed: null,
 };
 
 /** @returns {import("../common/store.js").Store<KioskState>} */
@@ -67,4 +71,6 @@ export const NO_SESSION = Object.freeze({
   payment: null,
   leaving: false,
   menu: { body: null, error: false },
+  shownItem: null,
+  pointed: null,
 });
