@@ -19,6 +19,7 @@ urlpatterns = [
     path("sessions/start", sessions.StartSessionView.as_view()),
     path("sessions/<str:public_id>/status", sessions.SessionStatusView.as_view()),
     path("sessions/<str:public_id>/cancel", sessions.CancelSessionView.as_view()),
+    path("sessions/<str:public_id>/point", sessions.PointAtItemView.as_view()),
     path("sessions/<str:public_id>/order", orders.SessionOrderView.as_view()),
     path("sessions/<str:public_id>/payment", billing.SessionPaymentView.as_view()),
     path("sessions/<str:public_id>/payment/cancel", billing.CancelSelfServicePaymentView.as_view()),

@@ -62,8 +62,23 @@ class CategoryOut(serializers.Serializer):
     menu_items = ItemOut(many=True, source="items.all")
 
 
+class AgentItemOut(ItemOut):
+    stock_left = serializers.SerializerMethodField(
+        help_text="Units left of an item whose stock is tracked (0: sold out); null when it is not tracked."
+    )
+
+    def get_stock_left(self, item) -> int | None:
+        return max(item.stock, 0) if item.track_stock else None
+
+
+class AgentCategoryOut(CategoryOut):
+    menu_items = AgentItemOut(many=True, source="items.all")
+
+
 class MenuOut(serializers.Serializer):
-    categories = CategoryOut(many=True)
+    """The agent's menu: the spec's shape plus `stock_left` on each item."""
+
+    categories = AgentCategoryOut(many=True)
 
 
 class PublicItemOut(ItemOut):

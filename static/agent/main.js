@@ -8,6 +8,7 @@ import { lapsedOnArrival, secondsLeft } from "./offer.js";
 import { addCard, mergeSnapshot, removeCard } from "./queue-state.js";
 import { IncomingFeed } from "./realtime.js";
 import { keepMuted, readMuted, Ring } from "./ring.js";
+import { createPointing } from "./pointing.js";
 import { createSessionActions } from "./session.js";
 import { signIn } from "./signin.js";
 import { createAgentStore } from "./state.js";
@@ -20,6 +21,7 @@ const ring = new Ring();
 // After a reload nobody signs in, so the first click or key press anywhere unlocks the ring.
 ["pointerdown", "keydown"].forEach((type) => document.addEventListener(type, () => ring.unlock(), { once: true, capture: true }));
 const session = createSessionActions(store, { announce, onEnded: sessionEnded });
+const pointing = createPointing(store, { announce });
 /** @type {IncomingFeed | null} */
 let feed = null;
 window.setInterval(tick, 1000);
@@ -107,6 +109,7 @@ function startFeed() {
     },
     onGone: (id, why) => dropCard(id, goneReason(why)),
     onState: (live) => store.set({ live }),
+    onPointed: (data) => pointing.pointed(data),
     onStatus: ({ status, status_reason, status_message }) => {
       const user = store.get().user;
       if (user) store.set({ user: { ...user, agent_status: status, status_reason, status_message } });
@@ -261,5 +264,5 @@ async function revoke(token) {
   loadTokens();
 }
 
-renderAgent(store, { accept, choose: session.choose, change: session.change, revoke, backToAvailable }, announce);
+renderAgent(store, { accept, choose: session.choose, show: pointing.show, change: session.change, revoke, backToAvailable }, announce);
 boot();

@@ -30,6 +30,7 @@ import { EMPTY_QUEUE } from "./queue-state.js";
  * @property {{problem: "" | "reason" | "unpaid"}} ending what holds the end back (cart-state.js endCheck)
  * @property {Array<any> | null} menu the menu's categories (GET /api/menu)
  * @property {string} menuQuery what the agent typed in the menu's search box
+ * @property {{itemId: string, name: string} | null} pointed the item the customer last pointed at (MenuItemPointed)
  * @property {string} result what the last session came to
  * @property {Array<any> | null} history GET /api/sessions/mine
  * @property {Array<any> | null} tokens GET /api/tokens
@@ -57,6 +58,7 @@ export const INITIAL = {
   ending: { problem: "" },
   menu: null,
   menuQuery: "",
+  pointed: null,
   result: "",
   history: null,
   tokens: null,
@@ -79,6 +81,7 @@ export const NO_SESSION = Object.freeze({
   ending: NOT_ENDING,
   menu: null,
   menuQuery: "",
+  pointed: null,
 });
 
 /** Whether the cart is locked (the customer is paying). @param {AgentState} state */

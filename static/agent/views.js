@@ -8,11 +8,12 @@ import { languageWords, offerLeftWords, secondsLeft, statusNotice } from "./offe
 import { duration, waitedSeconds } from "./queue-state.js";
 import { cartLocked } from "./state.js";
 import { searchMenu } from "./menu-search.js";
+import { stockWords } from "./pointing.js";
 import { languageOf, liveLabel } from "./words.js";
 
 /**
  * @typedef {import("./state.js").AgentState} AgentState
- * @typedef {{accept(session: any): void, choose(item: any): void, change(index: number, change: object): void, revoke(token: any): void, backToAvailable(): void}} Actions
+ * @typedef {{accept(session: any): void, choose(item: any): void, show(item: any): void, change(index: number, change: object): void, revoke(token: any): void, backToAvailable(): void}} Actions
  */
 
 const BASE_TITLE = document.title;
@@ -184,7 +185,7 @@ function drawMenu(categories, actions) {
       const items = category.menu_items.map((item) =>
         el(
           "li",
-          {},
+          { class: "menu-entry" },
           el(
             "button",
             {
@@ -192,14 +193,22 @@ function drawMenu(categories, actions) {
               class: item.photo_url ? "menu-item has-photo" : "menu-item",
               "data-item-id": item.id,
               disabled: item.sold_out,
-              "aria-label": `${item.name}, ${money(item.price_cents)}${item.sold_out ? ", sold out" : ""}`,
+              "aria-label": `${item.name}, ${money(item.price_cents)}${item.sold_out ? ", sold out" : ""}${stockWords(item) ? `, ${stockWords(item)}` : ""}`,
               onclick: () => actions.choose(item),
             },
             item.photo_url ? el("img", { src: item.photo_url, alt: "", loading: "lazy" }) : null,
             el("span", { class: "name", text: item.name }),
             el("span", { class: "price", text: money(item.price_cents) }),
             el("span", { class: "description", text: item.sold_out ? "Sold out" : item.description }),
+            stockWords(item) ? el("span", { class: "stock", text: stockWords(item) }) : null,
           ),
+          el("button", {
+            type: "button",
+            class: "show-item",
+            text: "Show",
+            "aria-label": `Show ${item.name} to the customer`,
+            onclick: () => actions.show(item),
+          }),
         ),
       );
       root.append(el("section", { class: "category" }, el("h3", { text: category.name }), el("ul", {}, items)));

@@ -9,6 +9,7 @@ import { device } from "./device.js";
 import { tryPairing } from "./pairing.js";
 import { KioskRealtime } from "./realtime.js";
 import { createSession } from "./session.js";
+import { createShownItem } from "./shown-item.js";
 import { config } from "./settings.js";
 import { createKioskStore } from "./state.js";
 import { inactivityApplies, leavingAsks } from "./status.js";
@@ -276,5 +277,6 @@ document.addEventListener(
 );
 
 renderKiosk(store);
+createShownItem(store, { announce });
 touched();
 boot();

@@ -16,6 +16,7 @@ const SESSION_EVENTS = [
   "PaymentCancelled",
   "PaymentSucceeded",
   "QueueUpdated",
+  "MenuItemShown",
 ];
 
 export class KioskRealtime {

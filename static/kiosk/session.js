@@ -146,6 +146,7 @@ export function createSession({ store, config, video, paymentForm, announce, onF
     else if (name === "PaymentCancelled") leavePayment();
     else if (name === "PaymentSucceeded") thankYou(data.order_number, data.total_cents);
     else if (name === "QueueUpdated") placeInLine(data.queue);
+    else if (name === "MenuItemShown") store.set({ shownItem: String(data.item_id) });
   }
 
   /** @param {StatusBody} body */

@@ -34,6 +34,8 @@ import { NOT_ALONE } from "./self-service.js";
  * @property {{body: import("./menu.js").MenuBody | null, error: boolean}} menu GET /api/public/menu in the customer's language, while an agent serves
  * @property {boolean} aloneOffered the waiting screen offers to order alone (self-service.js offersSelfService)
  * @property {import("./self-service.js").Alone} alone the customer orders alone while waiting (issue 25 part 4)
+ * @property {string | null} shownItem the menu item the agent showed (MenuItemShown), open large until closed
+ * @property {{itemId: string, told: boolean} | null} pointed the item the customer last tapped; `told` once the agent heard
  */
 
 /** @type {KioskState} */
@@ -58,6 +60,8 @@ export const INITIAL = {
   menu: { body: null, error: false },
   aloneOffered: false,
   alone: NOT_ALONE,
+  shownItem: null,
+  pointed: null,
 };
 
 /** @returns {import("../common/store.js").Store<KioskState>} */
@@ -74,4 +78,6 @@ export const NO_SESSION = Object.freeze({
   menu: { body: null, error: false },
   aloneOffered: false,
   alone: NOT_ALONE,
+  shownItem: null,
+  pointed: null,
 });

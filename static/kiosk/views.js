@@ -308,7 +308,8 @@ function drawMenu(menu, { locale, order, status, alone }) {
           category.items.map((item) =>
             el(
               "li",
-              { class: item.soldOut ? "menu-item sold-out" : "menu-item", "data-item-id": item.id },
+              // Focusable: a tap or Enter points the agent at it (shown-item.js).
+              { class: item.soldOut ? "menu-item sold-out" : "menu-item", "data-item-id": item.id, tabindex: "0" },
               item.photoUrl
                 ? el("img", { class: "photo", src: item.photoUrl, alt: "", loading: "lazy" })
                 : el("span", { class: "photo placeholder", "aria-hidden": "true", text: t(locale, "menu.no_photo") }),

@@ -50,6 +50,7 @@ def test_menu_has_the_spec_shape(agent_client, catalog, live_session):
                         "price_cents": 899,
                         "photo_url": "http://testserver/media/menu-photos/abc.webp",
                         "sold_out": False,
+                        "stock_left": None,
                         "modifier_groups": [
                             {
                                 "id": str(group.pk),
@@ -77,6 +78,19 @@ def test_categories_sorted_inactive_items_hidden_sold_out_flagged(agent_client, 
     assert [c["id"] for c in categories] == [str(first.pk), str(second.pk)]
     assert [(i["id"], i["sold_out"]) for i in categories[0]["menu_items"]] == [(str(sold_out.pk), True)]
     assert [(i["id"], i["sold_out"]) for i in categories[1]["menu_items"]] == [(str(in_stock.pk), False)]
+
+
+def test_the_agent_sees_the_stock_left_of_tracked_items(agent_client, catalog, live_session):
+    category = factories.CategoryFactory(catalog=catalog)
+    tracked = factories.MenuItemFactory(category=category, track_stock=True, stock=3)
+    overdrawn = factories.MenuItemFactory(category=category, track_stock=True, stock=-2)
+    untracked = factories.MenuItemFactory(category=category, track_stock=False, stock=7)
+    items = agent_client.get("/api/menu").json()["categories"][0]["menu_items"]
+    assert {i["id"]: (i["stock_left"], i["sold_out"]) for i in items} == {
+        str(tracked.pk): (3, False),
+        str(overdrawn.pk): (0, True),
+        str(untracked.pk): (None, False),
+    }
 
 
 def test_only_the_active_catalog_is_served(agent_client, business, catalog, live_session):

@@ -261,6 +261,7 @@ BROADCASTING_MODULES = (
     "apps.billing.realtime_messages",
     "apps.kiosks.realtime_messages",
     "apps.orders.realtime_messages",
+    "apps.sessions.pointing",
     "apps.sessions.realtime_messages",
     "apps.sessions.queue",
 )

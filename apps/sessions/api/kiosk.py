@@ -6,7 +6,7 @@ from rest_framework.response import Response
 
 from apps.api.inputs import validated
 from apps.api.views import KioskAPIView
-from apps.sessions import selectors, services
+from apps.sessions import pointing, selectors, services
 from apps.sessions.bodies import StatusOut, status_body
 from apps.sessions.models import Session
 
@@ -69,3 +69,31 @@ class CancelSessionView(KioskAPIView):
         inactivity = data["reason"] == "inactivity"
         session = services.session_cancel_by_kiosk(public_id=public_id, kiosk=request.auth, inactivity=inactivity)
         return Response(status_body(session))
+
+
+class PointIn(serializers.Serializer):
+    item_id = serializers.RegexField(
+        r"^[0-9]{1,18}$",
+        help_text="A menu item's id, as GET /api/public/menu gives it.",
+        error_messages={"invalid": "Give a menu item's id."},
+    )
+
+
+class PointedOut(serializers.Serializer):
+    session_id = serializers.CharField()
+    item_id = serializers.CharField()
+
+
+class PointAtItemView(KioskAPIView):
+    @extend_schema(
+        request=PointIn,
+        responses={200: PointedOut},
+        summary="The customer points at a menu item: the agent's dashboard says which (MenuItemPointed)",
+        description="Only while an agent serves the session (active or in payment: 409 INVALID_STATE while it "
+        "waits, SESSION_ALREADY_ENDED after); the item must be on the active menu of the kiosk's business (422 "
+        "VALIDATION_ERROR on `item_id`). The cart stays the agent's to change.",
+    )
+    def post(self, request, public_id: str):
+        data = validated(PointIn, request.data)
+        session, item = pointing.point_at_item(kiosk=request.auth, public_id=public_id, item_id=int(data["item_id"]))
+        return Response({"session_id": session.public_id, "item_id": str(item.pk)})

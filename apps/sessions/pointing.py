@@ -1,0 +1,62 @@
+"""Show to customer and point at an item (issue 23 part 3): while an agent serves a session, the
+agent may open a menu item large on the kiosk (`MenuItemShown` on the kiosk's channel) and the
+customer may point at one (`MenuItemPointed` on the agent's channel).
+
+Nothing changes and nothing is recorded: these are not domain events (no row, no webhook), the
+service checks who may say it and about which item, then broadcasts after commit like every
+other real-time message (docs/decisions.md "Issue 23: show to customer and point at item")."""
+
+from apps.accounts.models import User
+from apps.core.errors import DomainError, ErrorCode
+from apps.kiosks.models import Kiosk
+from apps.menu import selectors as menu_selectors
+from apps.menu.models import MenuItem
+from apps.realtime.broadcast import broadcast
+from apps.realtime.channels import agent_channel, kiosk_channel
+from apps.sessions import selectors
+from apps.sessions.models import ENDED_STATUSES, Session, SessionStatus
+
+SERVED = (SessionStatus.ACTIVE, SessionStatus.PAYMENT)
+
+
+def _served(session: Session) -> None:
+    """Only while an agent serves (active or in payment) is there anyone to show or point to."""
+    if session.status in ENDED_STATUSES:
+        raise DomainError(ErrorCode.SESSION_ALREADY_ENDED, "This session has already ended.")
+    if session.status not in SERVED:
+        raise DomainError(ErrorCode.INVALID_STATE, "No agent is serving this session yet.")
+
+
+def _menu_item(session: Session, item_id: int) -> MenuItem:
+    """An active item of the session's business's active menu; any other is a validation error
+    (the same answer for another business's item and one that does not exist)."""
+    item = menu_selectors.items_for_order(business_id=session.business_id, item_ids={item_id}).get(item_id)
+    if item is None or not item.active:
+        raise DomainError(
+            ErrorCode.VALIDATION_ERROR,
+            "The item is not on this business's menu.",
+            details={"item_id": ["No such item on the menu of this session's business."]},
+        )
+    return item
+
+
+def show_item(*, agent: User, public_id: str, item_id: int) -> tuple[Session, MenuItem]:
+    """The session's agent opens `item_id` large on the kiosk."""
+    session = selectors.session_accepted_by_agent(agent=agent, public_id=public_id)
+    _served(session)
+    item = _menu_item(session, item_id)
+    body = {"session_id": session.public_id, "item_id": str(item.pk)}
+    broadcast([kiosk_channel(session.kiosk_id)], "MenuItemShown", body)
+    return session, item
+
+
+def point_at_item(*, kiosk: Kiosk, public_id: str, item_id: int) -> tuple[Session, MenuItem]:
+    """The customer points at `item_id`: the serving agent's dashboard says so, with the item's
+    name in the menu's own language (the agent's)."""
+    session = selectors.session_for_kiosk(kiosk=kiosk, public_id=public_id)
+    _served(session)
+    item = _menu_item(session, item_id)
+    assert session.agent_id is not None  # served: an agent accepted it
+    body = {"session_id": session.public_id, "item_id": str(item.pk), "name": item.name}
+    broadcast([agent_channel(session.agent_id)], "MenuItemPointed", body)
+    return session, item
