@@ -16,6 +16,7 @@ from apps.core.cache import increment
 from apps.sessions import ending, selectors, services, status_cache
 from apps.sessions.bodies import status_body
 from apps.sessions.models import Session
+from apps.sessions.queue import queue_of
 from apps.sessions.state_machine import TRANSITIONS
 from tests import factories
 from tests.conftest import kiosk_client_for
@@ -28,7 +29,8 @@ def poll(client, session: Session) -> dict:
 
 
 def database_body(session: Session) -> dict:
-    return status_body(selectors.session_for_kiosk(kiosk=session.kiosk, public_id=session.public_id))
+    read = selectors.session_for_kiosk(kiosk=session.kiosk, public_id=session.public_id)
+    return status_body(read, queue=queue_of(read))
 
 
 def apply(session: Session, action: str, agent) -> None:
@@ -53,7 +55,8 @@ def apply(session: Session, action: str, agent) -> None:
 
 @pytest.mark.parametrize(("from_status", "action"), sorted(TRANSITIONS))
 def test_the_poll_after_any_transition_shows_it(kiosk, kiosk_client, agent, from_status, action):
-    accepted = {} if from_status == "pending" else {"agent": agent, "accepted_at": timezone.now()}
+    alone = from_status == "pending" or action.startswith("self_service")  # no agent holds it
+    accepted = {} if alone else {"agent": agent, "accepted_at": timezone.now()}
     session = factories.SessionFactory(kiosk=kiosk, status=from_status, **accepted)
     assert poll(kiosk_client, session)["status"] == from_status
     with CaptureQueriesContext(connection) as queries:
