@@ -7,6 +7,7 @@ from datetime import datetime
 
 from rest_framework import serializers
 
+from apps.accounts.models import User
 from apps.core.body_fields import OptionalTextField
 from apps.core.timefmt import iso_z
 from apps.kiosks.bodies import KioskBrief, kiosk_brief
@@ -27,12 +28,20 @@ class IncomingSessionOut(serializers.Serializer):
     waiting_seconds = serializers.IntegerField()
     customer_locale = serializers.CharField(help_text="The customer's language, as the kiosk sent it (e.g. es-MX).")
     offer_expires_at = serializers.DateTimeField(help_text="When this agent's offer of the session lapses.")
+    transfer_from = IdName(
+        allow_null=True,
+        help_text="A transfer offer: the colleague handing this active session on (accept takes it over); "
+        "null for a waiting customer.",
+    )
 
 
-def incoming_session_body(session: Session, *, now: datetime, offer_expires_at: datetime) -> dict:
+def incoming_session_body(
+    session: Session, *, now: datetime, offer_expires_at: datetime, transfer_from: User | None = None
+) -> dict:
     """The agent's offer: the one entry of GET /api/sessions/incoming and the SessionIncoming
     message's `session`, so a dashboard handles both the same way. `waiting_seconds` counts
-    from `now`."""
+    from `now`; `transfer_from`, the sender of a transfer offer."""
+    sender = None if transfer_from is None else {"id": str(transfer_from.pk), "name": transfer_from.name}
     return {
         "id": session.public_id,
         "kiosk": kiosk_brief(session.kiosk),
@@ -41,6 +50,7 @@ def incoming_session_body(session: Session, *, now: datetime, offer_expires_at: 
         "waiting_seconds": max(0, int((now - session.created_at).total_seconds())),
         "customer_locale": session.customer_locale,
         "offer_expires_at": iso_z(offer_expires_at),
+        "transfer_from": sender,
     }
 
 

@@ -5,7 +5,7 @@ import { get, readCookie } from "./api.js";
 import { logFailure } from "../common/report.js";
 
 export class IncomingFeed {
-  constructor({ config, agentId, onSnapshot, onIncoming, onGone, onState, onStatus }) {
+  constructor({ config, agentId, onSnapshot, onIncoming, onGone, onState, onStatus, onTransferred, onTransferLapsed }) {
     this.config = config;
     this.agentId = agentId;
     this.onSnapshot = onSnapshot;
@@ -13,6 +13,8 @@ export class IncomingFeed {
     this.onGone = onGone;
     this.onState = onState;
     this.onStatus = onStatus;
+    this.onTransferred = onTransferred;
+    this.onTransferLapsed = onTransferLapsed;
     this.live = false;
     this.pollTimer = null;
     this.pusher = null;
@@ -70,6 +72,8 @@ export class IncomingFeed {
     channel.bind("SessionClaimed", (data) => this.onGone(data.session_id, "claimed"));
     channel.bind("SessionWithdrawn", (data) => this.onGone(data.session_id, data.reason || "withdrawn"));
     channel.bind("AgentStatusChanged", (data) => this.onStatus(data));
+    channel.bind("SessionTransferred", (data) => this.onTransferred(data));
+    channel.bind("TransferLapsed", (data) => this.onTransferLapsed(data));
   }
 
   // /broadcasting/auth is a mutating agent-API call: it needs the current XSRF cookie value.

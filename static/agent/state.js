@@ -4,6 +4,7 @@
 // draws it.
 import { createStore } from "../common/store.js";
 import { EMPTY_QUEUE } from "./queue-state.js";
+import { NO_TRANSFER } from "./transfer-state.js";
 
 /**
  * @typedef {{id: string, name?: string, email: string, agent_status: string, languages?: string[], status_reason?: string, status_message?: string}} User
@@ -30,6 +31,7 @@ import { EMPTY_QUEUE } from "./queue-state.js";
  * @property {{problem: "" | "reason" | "unpaid"}} ending what holds the end back (cart-state.js endCheck)
  * @property {Array<any> | null} menu the menu's categories (GET /api/menu)
  * @property {string} menuQuery what the agent typed in the menu's search box
+ * @property {import("./transfer-state.js").Transfer} transfer handing the session in hand to a colleague
  * @property {string} result what the last session came to
  * @property {Array<any> | null} history GET /api/sessions/mine
  * @property {Array<any> | null} tokens GET /api/tokens
@@ -57,6 +59,7 @@ export const INITIAL = {
   ending: { problem: "" },
   menu: null,
   menuQuery: "",
+  transfer: NO_TRANSFER,
   result: "",
   history: null,
   tokens: null,
@@ -79,6 +82,7 @@ export const NO_SESSION = Object.freeze({
   ending: NOT_ENDING,
   menu: null,
   menuQuery: "",
+  transfer: NO_TRANSFER,
 });
 
 /** Whether the cart is locked (the customer is paying). @param {AgentState} state */

@@ -9,9 +9,9 @@ import { get, post } from "./api.js";
 import { device } from "./device.js";
 import { CardRefused, paymentMethodFor } from "./payment.js";
 import { NO_SESSION } from "./state.js";
-import { agentJustArrived, destinationOf, isOpen, paidOrderNumber, paymentWithdrawn } from "./status.js";
+import { agentChanged, agentJustArrived, destinationOf, isOpen, paidOrderNumber, paymentWithdrawn } from "./status.js";
 import { t } from "./messages.js";
-import { agentHere, cardRefusal, declined, ending } from "./words.js";
+import { agentHere, agentTookOver, cardRefusal, declined, ending } from "./words.js";
 
 /**
  * @typedef {import("./state.js").KioskState} KioskState
@@ -148,7 +148,8 @@ export function createSession({ store, config, video, paymentForm, announce, onF
 
   /** @param {StatusBody} body */
   function applyStatus(body) {
-    const previous = state().status ? state().status.status : null;
+    const before = state().status;
+    const previous = before ? before.status : null;
     store.set({ status: body });
     const destination = destinationOf(body.status);
     if (destination === "waiting") {
@@ -159,6 +160,7 @@ export function createSession({ store, config, video, paymentForm, announce, onF
       video.start(body.video_channel || id());
       if (paymentWithdrawn(previous, body.status)) leavePayment();
       if (agentJustArrived(previous, body.status)) announce(agentHere(body.agent && body.agent.name, state().locale));
+      else if (agentChanged(before, body)) announce(agentTookOver(body.agent && body.agent.name, state().locale));
     } else if (destination === "completed") {
       if (state().screen !== "thanks") completedWithoutEvent();
     } else {
