@@ -8,7 +8,7 @@
    with 1 agent, in the same run (goal: at most 1.5x). Jobs run at commit in the caller
    (TASK_MODE=sync), so the time measured is the start's transaction plus the router's dispatch.
 
-Not measured here yet: the simulated shift (wait estimate within +-25 % for 80 % of sessions).
+The simulated shift (the wait estimate, the order of answers) is bench/shift.py.
 
     .venv/bin/python bench/routing.py [--many 5000] [--pool 1000] [--sessions 50] [--check]
 """

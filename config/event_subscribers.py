@@ -32,6 +32,8 @@ from apps.sessions.domain_events import (
     SessionEnded,
     SessionMoved,
     SessionStarted,
+    SessionTransferred,
+    TransferLapsed,
 )
 from apps.sessions.status_cache import forget_status
 from apps.webhooks.outbox import webhook_deliveries
@@ -43,6 +45,7 @@ SUBSCRIBERS = {
         session_messages.session_status_changed,  # SessionStatusChanged to the kiosk
         offers.dispatch_on,  # the router offers it on commit (OfferMade)
         session_queue.queue_changed,  # the owner's waiting kiosks: QueueUpdated, cached copies dropped
+        session_messages.queue_board_changed,  # QueueBoardChanged: the panel's Queue page
     ],
     SessionAccepted: [
         webhook_deliveries,
@@ -50,7 +53,16 @@ SUBSCRIBERS = {
         session_messages.session_claimed,  # SessionClaimed to the other agents offered it
         session_messages.session_status_changed,
         session_queue.queue_changed,
+        session_messages.queue_board_changed,
     ],
+    SessionTransferred: [  # no webhook: docs/decisions.md (issue 25 part 5)
+        forget_status,
+        session_messages.session_transferred,  # SessionTransferred to both agents and the kiosk
+        session_messages.session_status_changed,  # its `agent` names the receiver
+        session_queue.queue_changed,  # the sender is available again
+        session_messages.queue_board_changed,
+    ],
+    TransferLapsed: [session_messages.transfer_lapsed],  # TransferLapsed to the sender
     SessionMoved: [
         forget_status,
         session_messages.session_status_changed,
@@ -61,15 +73,20 @@ SUBSCRIBERS = {
         session_messages.session_withdrawn,  # SessionWithdrawn to agents offered it, if nobody had accepted it
         session_messages.session_status_changed,
         session_queue.queue_changed,
+        session_messages.queue_board_changed,
     ],
     # Routing (apps/sessions/offers.py): agents hear of the offers made to them and of their end.
     OfferMade: [session_messages.session_incoming],  # SessionIncoming to the agent offered it
-    OfferClosed: [session_messages.offer_withdrawn],  # SessionWithdrawn to that agent
-    QueueChanged: [session_queue.queue_changed],
+    OfferClosed: [
+        session_messages.offer_withdrawn,  # SessionWithdrawn to that agent
+        session_messages.queue_board_changed,  # the agent is no longer "offered"
+    ],
+    QueueChanged: [session_queue.queue_changed, session_messages.queue_board_changed],
     AgentStatusChanged: [
         agent_messages.agent_status_changed,  # AgentStatusChanged to the agent's own channel
         offers.dispatch_on,  # an agent become available is offered the oldest session at once
         session_queue.queue_changed,  # agents_available of the owner's waiting kiosks
+        session_messages.queue_board_changed,
     ],
     # Orders
     CartReplaced: [order_messages.order_updated],  # OrderUpdated to the kiosk

@@ -26,6 +26,7 @@ urlpatterns = [
     path("sessions/<str:public_id>/accept", sessions.AcceptView.as_view()),
     path("sessions/<str:public_id>/end", sessions.EndView.as_view()),
     path("sessions/<str:public_id>/show", sessions.ShowItemView.as_view()),
+    path("sessions/<str:public_id>/transfer", sessions.TransferView.as_view()),
     path("sessions/<str:public_id>/payment", billing.SendToPaymentView.as_view()),
     path("sessions/<str:public_id>/payment/cancel", billing.CancelPaymentView.as_view()),
     path("menu", menu.MenuView.as_view()),

@@ -60,6 +60,13 @@ DOMAIN_ERRORS: dict[str, list[str]] = {
         E.INVALID_STATE,
         E.ACCOUNT_DISABLED,
     ],
+    "GET /api/sessions/{public_id}/transfer": _AGENT_SESSION,
+    "POST /api/sessions/{public_id}/transfer": [
+        *_AGENT_SESSION,
+        E.TRANSFER_IN_PROGRESS,
+        E.TRANSFER_TARGET_UNAVAILABLE,
+        E.VALIDATION_ERROR,
+    ],
     "POST /api/sessions/{public_id}/end": [*_AGENT_SESSION, E.PROCESSOR_CALL_IN_PROGRESS, *_PROCESSOR],
     "POST /api/sessions/{public_id}/show": [E.SESSION_NOT_FOUND, E.SESSION_ALREADY_ENDED, E.INVALID_STATE],
     "POST /api/sessions/{public_id}/payment": [*_PAYMENT, *_PROCESSOR],

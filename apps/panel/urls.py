@@ -82,6 +82,7 @@ urlpatterns = [
     path("orders/<int:order_id>/refund", orders.order_refund, name="order_refund"),
     path("sessions", sessions.session_list, name="sessions"),
     path("queue", queue.queue_page, name="queue"),
+    path("queue/board", queue.queue_board, name="queue_board"),
     path("webhooks", webhooks.webhook_list, name="webhooks"),
     path("webhooks/<int:subscription_id>", webhooks.webhook_detail, name="webhook"),
     path("webhooks/<int:subscription_id>/test", webhooks.webhook_test, name="webhook_test"),

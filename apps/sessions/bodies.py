@@ -5,6 +5,7 @@ defined once, as a TypedDict its builder returns; the serializer documenting it 
 from datetime import datetime
 from typing import Annotated, TypedDict
 
+from apps.accounts.models import User
 from apps.core.body_shapes import DateTimeText, Doc, serializer_for
 from apps.core.timefmt import iso_z
 from apps.kiosks.bodies import KioskBriefBody, kiosk_brief
@@ -25,6 +26,13 @@ class IncomingSessionBody(TypedDict):
     waiting_seconds: int
     customer_locale: Annotated[str, Doc("The customer's language, as the kiosk sent it (e.g. es-MX).")]
     offer_expires_at: Annotated[DateTimeText, Doc("When this agent's offer of the session lapses.")]
+    transfer_from: Annotated[
+        IdNameBody | None,
+        Doc(
+            "A transfer offer: the colleague handing this active session on (accept takes it over); "
+            "null for a waiting customer."
+        ),
+    ]
 
 
 class AgentBriefBody(TypedDict):
@@ -71,10 +79,15 @@ QueueOut = serializer_for(QueueBody, "QueueOut")
 StatusOut = serializer_for(StatusBody, "StatusOut")
 
 
-def incoming_session_body(session: Session, *, now: datetime, offer_expires_at: datetime) -> IncomingSessionBody:
+def incoming_session_body(
+    session: Session, *, now: datetime, offer_expires_at: datetime, transfer_from: User | None = None
+) -> IncomingSessionBody:
     """The agent's offer: the one entry of GET /api/sessions/incoming and the SessionIncoming
     message's `session`, so a dashboard handles both the same way. `waiting_seconds` counts
-    from `now`."""
+    from `now`; `transfer_from`, the sender of a transfer offer."""
+    sender: IdNameBody | None = (
+        None if transfer_from is None else {"id": str(transfer_from.pk), "name": transfer_from.name}
+    )
     return {
         "id": session.public_id,
         "kiosk": kiosk_brief(session.kiosk),
@@ -83,6 +96,7 @@ def incoming_session_body(session: Session, *, now: datetime, offer_expires_at: 
         "waiting_seconds": max(0, int((now - session.created_at).total_seconds())),
         "customer_locale": session.customer_locale,
         "offer_expires_at": DateTimeText(iso_z(offer_expires_at)),
+        "transfer_from": sender,
     }
 
 

@@ -51,6 +51,25 @@ class SessionEnded(_SessionEvent):
 
 
 @dataclass(frozen=True)
+class SessionTransferred(_SessionEvent):
+    """A colleague took the active session over (apps/sessions/transfer.py): `session.agent` is
+    the receiver now. No webhook: the spec's event list is closed and session.accepted is sent
+    once; the Assignment rows keep who served it when (docs/decisions.md, issue 25 part 5)."""
+
+    from_agent_id: int = 0
+    offered_agent_ids: tuple[int, ...] = ()  # the other receivers of the wave, whose offer it withdrew
+
+
+@dataclass(frozen=True)
+class TransferLapsed(_SessionEvent):
+    """A transfer ended with nobody taking the session: its sender keeps it. `reason`:
+    `no_answer` (every offer lapsed or was withdrawn) or `session_in_payment`."""
+
+    from_agent_id: int = 0
+    reason: str = "no_answer"
+
+
+@dataclass(frozen=True)
 class SessionMoved(_SessionEvent):
     """An open-to-open transition (to payment and back): only the kiosk hears of it."""
 

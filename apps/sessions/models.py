@@ -116,13 +116,18 @@ class OfferStatus(models.TextChoices):
 
 
 class Offer(models.Model):
-    """One agent told of one waiting session until `expires_at` (apps/sessions/offers.py). An
-    agent holds at most one live offer; offers decide who is told, not who may accept."""
+    """One agent told of one waiting session until `expires_at` (apps/sessions/offers.py), or of
+    an active session a colleague hands on (`transfer_from`, apps/sessions/transfer.py). An agent
+    holds at most one live offer; queue offers decide who is told, not who may accept."""
 
     session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="offers")
     agent = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="offers")
     status = models.CharField(max_length=10, choices=OfferStatus.choices, default=OfferStatus.LIVE)
     any_language = models.BooleanField(default=False)  # made after the any-language time
+    # Set on a transfer offer (apps/sessions/transfer.py): the agent handing the active session on.
+    transfer_from = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="transfers_offered"
+    )
     created_at = models.DateTimeField(default=timezone.now)
     expires_at = models.DateTimeField()
     closed_at = models.DateTimeField(null=True, blank=True)

@@ -24,6 +24,7 @@ from django.utils import timezone
 from apps.accounts import services as account_services
 from apps.accounts.models import AgentStatus, StatusReason, User
 from apps.core import events, jobs
+from apps.sessions import transfer
 from apps.sessions.domain_events import OfferClosed, OfferMade, QueueChanged
 from apps.sessions.models import Offer, OfferStatus, Session, SessionStatus
 from apps.sessions.router import FreeAgent, WaitingSession, plan_offers, primary_language
@@ -74,12 +75,17 @@ def _close(offer: Offer, status: str, now: datetime) -> bool:
 
 
 def _close_lapsed(now: datetime) -> None:
-    """Each lapsed offer is a miss; M misses in a row set the agent on break (told why)."""
+    """Each lapsed offer is a miss; M misses in a row set the agent on break (told why). A
+    lapsed transfer offer is no miss (the customer is being served); its sender is told."""
     lapsed = Offer.objects.filter(status=OfferStatus.LIVE, expires_at__lte=now).select_related("session", "agent")
+    closed = []
     for offer in lapsed:
         if not _close(offer, OfferStatus.MISSED, now):
             continue
         events.emit(OfferClosed(offer, reason="offer_expired"))
+        if offer.transfer_from_id is not None:
+            closed.append(offer)
+            continue
         agent = offer.agent
         misses = agent.missed_offers + 1
         User.objects.filter(pk=agent.pk).update(missed_offers=misses)
@@ -90,6 +96,7 @@ def _close_lapsed(now: datetime) -> None:
                 status=AgentStatus.BREAK,
                 reason=StatusReason.MISSED_OFFERS,
             )
+    transfer.transfers_lapsed(closed)
 
 
 def _withdraw_untakeable(now: datetime, holding: set[int] | None) -> None:
@@ -100,9 +107,12 @@ def _withdraw_untakeable(now: datetime, holding: set[int] | None) -> None:
     untakeable = live.filter(
         ~Q(agent__in=takers.values("pk")) | Q(agent__agent_sessions__status__in=HELD_STATUSES)
     ).select_related("session")
+    closed = []
     for offer in untakeable.distinct():
         if _close(offer, OfferStatus.WITHDRAWN, now):
             events.emit(OfferClosed(offer, reason="agent_unavailable"))
+            closed.append(offer)
+    transfer.transfers_lapsed(closed)
 
 
 def _make_offers(now: datetime, holding: set[int] | None) -> int:
@@ -191,9 +201,12 @@ def offers_settle_accept(*, session: Session, agent: User, now: datetime) -> tup
     live.filter(session=session, agent=agent).update(status=OfferStatus.ACCEPTED, closed_at=now)
     others = tuple(live.filter(session=session).values_list("agent_id", flat=True))
     live.filter(session=session).update(status=OfferStatus.WITHDRAWN, closed_at=now)
+    closed = []
     for offer in live.filter(agent=agent).select_related("session"):
         if _close(offer, OfferStatus.WITHDRAWN, now):
             events.emit(OfferClosed(offer, reason="accepted_elsewhere"))
+            closed.append(offer)
+    transfer.transfers_lapsed(closed)  # a transfer offered to the winner is over
     User.objects.filter(pk=agent.pk).update(missed_offers=0)
     dispatch_soon()
     return others
@@ -223,12 +236,13 @@ def offers_withdraw_session(*, session: Session, now: datetime, reason: str) -> 
 
 
 def current_offer(agent: User, *, now: datetime | None = None) -> Offer | None:
-    """The agent's live offer of a session still waiting, if any (GET /api/sessions/incoming)."""
+    """The agent's live offer of a session still waiting, or of an active session a colleague
+    transfers to it, if any (GET /api/sessions/incoming)."""
     now = now or timezone.now()
+    waiting = Q(session__status=SessionStatus.PENDING)
+    transferred = Q(session__status=SessionStatus.ACTIVE, transfer_from__isnull=False)
     return (
-        Offer.objects.filter(
-            agent=agent, status=OfferStatus.LIVE, expires_at__gt=now, session__status=SessionStatus.PENDING
-        )
-        .select_related("session__kiosk", "session__business")
+        Offer.objects.filter(waiting | transferred, agent=agent, status=OfferStatus.LIVE, expires_at__gt=now)
+        .select_related("session__kiosk", "session__business", "transfer_from")
         .first()
     )

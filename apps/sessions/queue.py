@@ -8,16 +8,16 @@ agents_available}` in the status body while the session is pending (docs/kiosk-a
 - self_service_after_seconds: the owner's self-service threshold: past this wait (or estimate),
   or with no agent available, the kiosk offers to order alone (issue 25 part 4);
 - estimated_wait_seconds: from the owner's recent sessions (the last RECENT of the last hour):
-  their mean time to answer, plus, for the customers beyond the available agents, the mean
-  handle time for each round the signed-in agents must serve first; null with no recent answered
-  session, or with nobody signed in.
+  their mean time to answer an offer and mean handle time, and how long each busy agent has been
+  in its session, as `estimate_wait` says; null with no recent answered session, or with nobody
+  signed in. bench/shift.py measures it on a simulated shift (docs/scaling.md).
 
 The body changes only when the line changes (a session joins or leaves it, offers are made, an
 agent's status changes): `queue_changed` then drops every waiting kiosk's cached status copy and
 sends it QueueUpdated, so the poll's cached copy is never stale.
 """
 
-import math
+import heapq
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -29,7 +29,7 @@ from apps.core.models import DomainEvent
 from apps.realtime.broadcast import broadcast
 from apps.realtime.channels import kiosk_channel
 from apps.sessions.bodies import QueueBody
-from apps.sessions.models import Session, SessionStatus
+from apps.sessions.models import Offer, OfferStatus, Session, SessionStatus
 from apps.sessions.routing_settings import routing_for_owner
 from apps.sessions.signed_in import agents_holding_channel
 from apps.sessions.signed_in import signed_in as signed_in_filter
@@ -40,14 +40,18 @@ RECENT_WINDOW = timedelta(hours=1)
 
 
 @dataclass(frozen=True)
-class _Pool:
+class Pool:
+    """What the estimate is made from (`estimate_wait`, a pure function: bench/shift.py runs it
+    on a simulated shift)."""
+
     available: int
     signed_in: int
-    answer_seconds: float | None
-    handle_seconds: float | None
+    answer_seconds: float | None  # mean time from offer to accept (else from start to accept)
+    handle_seconds: float | None  # mean time from accept to end
+    serving_for: tuple[float, ...] = ()  # seconds each busy agent of the pool has been in its session
 
 
-def _pool(owner_id: int, now: datetime) -> _Pool:
+def _pool(owner_id: int, now: datetime) -> Pool:
     agents = User.objects.filter(
         Q(owner_id=owner_id) | Q(owner__isnull=True),
         signed_in_filter(now, agents_holding_channel()),
@@ -56,31 +60,60 @@ def _pool(owner_id: int, now: datetime) -> _Pool:
     )
     signed_in = agents.filter(agent_status__in=(AgentStatus.AVAILABLE, AgentStatus.BUSY)).count()
     available = agents.filter(agent_status=AgentStatus.AVAILABLE).count()
+    since = now - RECENT_WINDOW
     recent = list(
-        Session.objects.filter(owner_id=owner_id, accepted_at__gte=now - RECENT_WINDOW)
+        Session.objects.filter(owner_id=owner_id, accepted_at__gte=since)
         .order_by("-accepted_at")
         .values_list("created_at", "accepted_at", "ended_at")[:RECENT]
     )
     answers = [(accepted - created).total_seconds() for created, accepted, _ in recent if accepted is not None]
     handles = [(ended - accepted).total_seconds() for _, accepted, ended in recent if ended and accepted]
-    return _Pool(
+    reactions = [
+        (closed - made).total_seconds()
+        for made, closed in Offer.objects.filter(
+            session__owner_id=owner_id, status=OfferStatus.ACCEPTED, closed_at__gte=since, transfer_from__isnull=True
+        )
+        .order_by("-closed_at")
+        .values_list("created_at", "closed_at")[:RECENT]
+        if closed is not None
+    ]
+    serving = Session.objects.filter(
+        agent__in=agents.filter(agent_status=AgentStatus.BUSY), status__in=(SessionStatus.ACTIVE, SessionStatus.PAYMENT)
+    ).values_list("accepted_at", flat=True)
+    if reactions:
+        answers = reactions  # a customer with a free agent waits for the agent to answer, not for a queue
+    return Pool(
         available=available,
         signed_in=signed_in,
         answer_seconds=sum(answers) / len(answers) if answers else None,
         handle_seconds=sum(handles) / len(handles) if handles else None,
+        serving_for=tuple((now - accepted).total_seconds() for accepted in serving if accepted is not None),
     )
 
 
-def _estimate(position: int, pool: _Pool) -> int | None:
+def estimate_wait(position: int, pool: Pool) -> int | None:
+    """Seconds until the customer at `position` is answered. Within the available agents: the
+    mean answer time. Beyond them, the customer waits for the (position - available)-th agent to
+    free up: each busy agent frees after the mean handle time less its time in session so far
+    (at least a tenth of it: a long session may end any moment; a busy agent whose session is not
+    seen, a full one), each available agent after its first customer, then every handle time
+    after; plus the answer time."""
     if pool.answer_seconds is None or pool.signed_in == 0:
         return None
-    beyond = max(0, position - pool.available)
-    if beyond == 0:
+    beyond = position - pool.available
+    if beyond <= 0:
         return round(pool.answer_seconds)
     if pool.handle_seconds is None:
         return None
-    rounds = math.ceil(beyond / pool.signed_in)
-    return round(pool.answer_seconds + rounds * pool.handle_seconds)
+    handle = pool.handle_seconds
+    known = sorted(pool.serving_for, reverse=True)[: max(0, pool.signed_in - pool.available)]
+    unseen = max(0, pool.signed_in - pool.available - len(known))
+    first_free = [max(handle - served, handle / 10) for served in known] + [handle] * unseen
+    first_free += [pool.answer_seconds + handle] * pool.available
+    heapq.heapify(first_free)
+    for _ in range(beyond - 1):  # each freeing serves one customer ahead, then frees again
+        heapq.heappush(first_free, heapq.heappop(first_free) + pool.answer_seconds + handle)
+    return round(first_free[0] + pool.answer_seconds)
 
 
 def queues_of_owner(owner_id: int, *, now: datetime | None = None) -> dict[int, dict]:
@@ -98,7 +131,7 @@ def queues_of_owner(owner_id: int, *, now: datetime | None = None) -> dict[int, 
     return {
         pk: {
             "position": position,
-            "estimated_wait_seconds": _estimate(position, pool),
+            "estimated_wait_seconds": estimate_wait(position, pool),
             "agents_available": pool.available,
             "self_service_after_seconds": self_service_after,
         }
@@ -118,7 +151,7 @@ def queue_of(session: Session, *, now: datetime | None = None) -> QueueBody | No
     pool = _pool(session.owner_id, now)
     return {
         "position": position,
-        "estimated_wait_seconds": _estimate(position, pool),
+        "estimated_wait_seconds": estimate_wait(position, pool),
         "agents_available": pool.available,
         "self_service_after_seconds": routing_for_owner(session.owner_id).self_service_after_seconds,
     }

@@ -7,9 +7,16 @@ an offer is made, SessionClaimed or SessionWithdrawn when it ends without their 
 
 from apps.core.models import DomainEvent
 from apps.realtime.broadcast import broadcast
-from apps.realtime.channels import agent_channel, kiosk_channel
+from apps.realtime.channels import agent_channel, kiosk_channel, owner_channel
 from apps.sessions.bodies import incoming_session_body, status_body
-from apps.sessions.domain_events import OfferClosed, OfferMade, SessionAccepted, SessionEnded
+from apps.sessions.domain_events import (
+    OfferClosed,
+    OfferMade,
+    SessionAccepted,
+    SessionEnded,
+    SessionTransferred,
+    TransferLapsed,
+)
 from apps.sessions.queue import queue_of
 
 
@@ -23,7 +30,9 @@ def session_status_changed(event, recorded: DomainEvent | None = None) -> None:
 def session_incoming(event: OfferMade, recorded: DomainEvent | None = None) -> None:
     """To the agent offered the session: the offer, as GET /api/sessions/incoming lists it."""
     offer = event.offer
-    body = incoming_session_body(offer.session, now=offer.created_at, offer_expires_at=offer.expires_at)
+    body = incoming_session_body(
+        offer.session, now=offer.created_at, offer_expires_at=offer.expires_at, transfer_from=offer.transfer_from
+    )
     broadcast([agent_channel(offer.agent_id)], "SessionIncoming", {"session": body})
 
 
@@ -38,7 +47,8 @@ def session_claimed(event: SessionAccepted, recorded: DomainEvent | None = None)
 
 
 def session_withdrawn(event: SessionEnded, recorded: DomainEvent | None = None) -> None:
-    """A session that ends while still waiting is withdrawn from the dashboards it was offered to."""
+    """A session that ends while still waiting is withdrawn from the dashboards it was offered to.
+    (An active one's transfer offers are withdrawn before it ends, each told by OfferClosed.)"""
     if not event.was_pending:
         return
     session = event.session
@@ -54,3 +64,40 @@ def offer_withdrawn(event: OfferClosed, recorded: DomainEvent | None = None) -> 
     offer = event.offer
     body = {"session_id": offer.session.public_id, "status": offer.session.status, "reason": event.reason}
     broadcast([agent_channel(offer.agent_id)], "SessionWithdrawn", body)
+
+
+def session_transferred(event: SessionTransferred, recorded: DomainEvent | None = None) -> None:
+    """Both agents of a transfer and the kiosk hear who serves the session now (the kiosk also
+    gets SessionStatusChanged, whose `agent` names the receiver); the wave's other receivers drop
+    their card (SessionClaimed, as for a waiting session another agent took)."""
+    session = event.session
+    agent = session.agent
+    body = {
+        "session_id": session.public_id,
+        "status": session.status,
+        "from_agent_id": str(event.from_agent_id),
+        "agent": None if agent is None else {"id": str(agent.pk), "name": agent.name},
+    }
+    channels = [agent_channel(event.from_agent_id), kiosk_channel(session.kiosk_id)]
+    if session.agent_id is not None:
+        channels.append(agent_channel(session.agent_id))
+    broadcast(channels, "SessionTransferred", body)
+    others = [agent_channel(agent_id) for agent_id in event.offered_agent_ids]
+    if others:
+        claimed = {"session_id": session.public_id, "status": session.status, "agent_id": str(session.agent_id)}
+        broadcast(others, "SessionClaimed", claimed)
+
+
+def transfer_lapsed(event: TransferLapsed, recorded: DomainEvent | None = None) -> None:
+    """Nobody took the transfer: its sender keeps the session and is told why."""
+    body = {"session_id": event.session.public_id, "status": event.session.status, "reason": event.reason}
+    broadcast([agent_channel(event.from_agent_id)], "TransferLapsed", body)
+
+
+def queue_board_changed(event, recorded: DomainEvent | None = None) -> None:
+    """To the owner's presence channel (panel users; kiosks, quiet members, hear nothing there):
+    the line or its agents moved, so the panel's Queue page reloads its board. No body: the board
+    is read from the server, scoped to the signed-in user's owner."""
+    owner_id = event.owner_id
+    if owner_id is not None:  # a platform agent belongs to no one owner's board
+        broadcast([owner_channel(owner_id)], "QueueBoardChanged", {})

@@ -13,7 +13,7 @@ from apps.accounts.suspension import ensure_owner_not_suspended
 from apps.core import events
 from apps.core.errors import DomainError, ErrorCode
 from apps.kiosks.models import Kiosk
-from apps.sessions import offers, selectors
+from apps.sessions import offers, selectors, transfer
 from apps.sessions.domain_events import QueueChanged, SessionAccepted, SessionEnded, SessionMoved, SessionStarted
 from apps.sessions.models import OPEN_STATUSES, Assignment, AssignmentVia, EndReason, Session, SessionStatus
 from apps.sessions.state_machine import next_status
@@ -54,8 +54,11 @@ def _in_progress(session: Session) -> DomainError:
 
 def session_accept(*, public_id: str, agent: User) -> Session:
     """Claim a pending session. A single conditional UPDATE decides the race: exactly one of
-    any number of concurrent callers wins; the others get 409 SESSION_ALREADY_ACCEPTED."""
+    any number of concurrent callers wins; the others get 409 SESSION_ALREADY_ACCEPTED. An
+    active session is taken only by a receiver of its transfer (apps/sessions/transfer.py)."""
     seen = selectors.accept_precheck(agent=agent, public_id=public_id)
+    if seen is not None and seen[0] == SessionStatus.ACTIVE and seen[2] and not seen[1]:
+        return transfer.transfer_accept(public_id=public_id, agent=agent)  # a colleague hands it on
     if seen is not None and seen[0] != SessionStatus.PENDING:  # None: the locked read says 404
         _refuse_lost_accept(status=seen[0], agent_busy=seen[1])
     with transaction.atomic():
@@ -125,6 +128,7 @@ def _close(session: Session, *, action: str, reason: str, notes: str) -> None:
     session.notes = notes
     session.save(update_fields=["status", "ended_at", "end_reason", "notes"])
     Assignment.objects.filter(session=session, ended_at__isnull=True).update(ended_at=session.ended_at)
+    transfer.transfers_withdraw(session=session, reason="session_ended", now=session.ended_at)
     if session.agent_id is not None:
         User.objects.filter(pk=session.agent_id, agent_status=AgentStatus.BUSY).update(
             agent_status=AgentStatus.AVAILABLE, last_seen_at=session.ended_at
@@ -138,6 +142,8 @@ def session_move(*, session: Session, action: str) -> None:
     cancel_payment). The caller holds the transaction and the session row lock."""
     session.status = next_status(session.status, action)
     session.save(update_fields=["status"])
+    if session.status != SessionStatus.ACTIVE:  # a transfer is only of an active session
+        transfer.transfers_withdraw(session=session, reason="session_in_payment", now=timezone.now())
     events.emit(SessionMoved(session))
 
 

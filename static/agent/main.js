@@ -12,6 +12,8 @@ import { createPointing } from "./pointing.js";
 import { createSessionActions } from "./session.js";
 import { signIn } from "./signin.js";
 import { createAgentStore } from "./state.js";
+import { createTransferActions } from "./transfer.js";
+import { handedOverWords } from "./transfer-state.js";
 import { renderAgent } from "./views.js";
 import { acceptRefusal, goneReason } from "./words.js";
 
@@ -22,6 +24,7 @@ const ring = new Ring();
 ["pointerdown", "keydown"].forEach((type) => document.addEventListener(type, () => ring.unlock(), { once: true, capture: true }));
 const session = createSessionActions(store, { announce, onEnded: sessionEnded });
 const pointing = createPointing(store, { announce });
+const transfer = createTransferActions(store, { announce });
 /** @type {IncomingFeed | null} */
 let feed = null;
 window.setInterval(tick, 1000);
@@ -31,6 +34,7 @@ window.setInterval(tick, 1000);
 function tick() {
   const now = Date.now();
   store.set({ now });
+  transfer.tick(now);
   const lapsed = store.get().queue.cards.filter((card) => secondsLeft(card.session, card.receivedAt, now) === 0);
   lapsed.forEach((card) => dropCard(card.session.id, goneReason("lapsed")));
   if (lapsed.length) window.setTimeout(refreshUser, 2000);
@@ -87,7 +91,8 @@ async function startApp() {
 /** A new card: it rings (unless muted) and is announced. @param {any} incoming */
 function arrived(incoming) {
   if (!store.get().muted) ring.play();
-  announce(`New session from ${incoming.kiosk.name}, ${incoming.business.name}.`);
+  const from = incoming.transfer_from ? `Transfer from ${incoming.transfer_from.name}: ` : "New session from ";
+  announce(`${from}${incoming.kiosk.name}, ${incoming.business.name}.`);
 }
 
 function startFeed() {
@@ -110,6 +115,8 @@ function startFeed() {
     onGone: (id, why) => dropCard(id, goneReason(why)),
     onState: (live) => store.set({ live }),
     onPointed: (data) => pointing.pointed(data),
+    onTransferred: transferred,
+    onTransferLapsed: (message) => transfer.lapsed(message),
     onStatus: ({ status, status_reason, status_message }) => {
       const user = store.get().user;
       if (user) store.set({ user: { ...user, agent_status: status, status_reason, status_message } });
@@ -117,6 +124,20 @@ function startFeed() {
     },
   });
   feed.start();
+}
+
+/**
+ * SessionTransferred: the sender's session went to a colleague; the receiver (another tab, or
+ * before its accept's answer) reads its new session. @param {any} message
+ */
+function transferred(message) {
+  const mine = store.get().session;
+  const me = store.get().user;
+  if (message.agent && me && message.agent.id === String(me.id)) {
+    if (!mine) restoreSession();
+    return;
+  }
+  if (mine && mine.id === message.session_id) session.handedOver(handedOverWords(message, mine.kiosk.name));
 }
 
 /** @param {string} id @param {string} [reason] said when given */
@@ -211,6 +232,7 @@ async function restoreSession() {
 function showSession(current, order) {
   store.set({ result: "" });
   const opening = session.open(current, order); // marks the session in hand at once
+  transfer.load();
   showPanel("queue");
   announce(`Session with ${current.kiosk.name} started.`);
   return opening;

@@ -5,7 +5,7 @@ import { get, readCookie } from "./api.js";
 import { logFailure } from "../common/report.js";
 
 export class IncomingFeed {
-  constructor({ config, agentId, onSnapshot, onIncoming, onGone, onState, onStatus, onPointed = (data) => data }) {
+  constructor({ config, agentId, onSnapshot, onIncoming, onGone, onState, onStatus, onPointed = (data) => data, onTransferred, onTransferLapsed }) {
     this.config = config;
     this.agentId = agentId;
     this.onSnapshot = onSnapshot;
@@ -14,6 +14,8 @@ export class IncomingFeed {
     this.onState = onState;
     this.onStatus = onStatus;
     this.onPointed = onPointed;
+    this.onTransferred = onTransferred;
+    this.onTransferLapsed = onTransferLapsed;
     this.live = false;
     this.pollTimer = null;
     this.pusher = null;
@@ -72,6 +74,8 @@ export class IncomingFeed {
     channel.bind("SessionWithdrawn", (data) => this.onGone(data.session_id, data.reason || "withdrawn"));
     channel.bind("AgentStatusChanged", (data) => this.onStatus(data));
     channel.bind("MenuItemPointed", (data) => this.onPointed(data));
+    channel.bind("SessionTransferred", (data) => this.onTransferred(data));
+    channel.bind("TransferLapsed", (data) => this.onTransferLapsed(data));
   }
 
   // /broadcasting/auth is a mutating agent-API call: it needs the current XSRF cookie value.

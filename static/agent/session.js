@@ -151,6 +151,7 @@ export function createSessionActions(store, { announce, onEnded }) {
         });
       }
     } catch (error) {
+      if (error.status === 404) return handedOver("A colleague is now serving this customer."); // transferred
       // A 401 goes to sign-in; others: try again next round.
       if (error.status !== 401) logFailure("reading the session", error);
     }
@@ -181,6 +182,13 @@ export function createSessionActions(store, { announce, onEnded }) {
     onEnded(text);
   }
 
+  /** The session went to a colleague (SessionTransferred, or the poll no longer sees it). @param {string} text */
+  function handedOver(text) {
+    if (!state().session) return;
+    close();
+    onEnded(text);
+  }
+
   /** Stops reading the session (before signing out); the session itself goes on on the server. */
   function pause() {
     window.clearTimeout(pollTimer);
@@ -206,5 +214,5 @@ export function createSessionActions(store, { announce, onEnded }) {
   byId("end-confirm-no").addEventListener("click", () => store.set({ ending: { problem: "" } }));
   byId("end-reason").addEventListener("change", () => store.set({ ending: { problem: "" } }));
 
-  return { open, choose, change, sync, pause, close, syncing: () => syncing };
+  return { open, choose, change, sync, pause, close, handedOver, syncing: () => syncing };
 }

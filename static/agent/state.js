@@ -4,6 +4,7 @@
 // draws it.
 import { createStore } from "../common/store.js";
 import { EMPTY_QUEUE } from "./queue-state.js";
+import { NO_TRANSFER } from "./transfer-state.js";
 
 /**
  * @typedef {{id: string, name?: string, email: string, agent_status: string, languages?: string[], status_reason?: string, status_message?: string}} User
@@ -31,6 +32,7 @@ import { EMPTY_QUEUE } from "./queue-state.js";
  * @property {Array<any> | null} menu the menu's categories (GET /api/menu)
  * @property {string} menuQuery what the agent typed in the menu's search box
  * @property {{itemId: string, name: string} | null} pointed the item the customer last pointed at (MenuItemPointed)
+ * @property {import("./transfer-state.js").Transfer} transfer handing the session in hand to a colleague
  * @property {string} result what the last session came to
  * @property {Array<any> | null} history GET /api/sessions/mine
  * @property {Array<any> | null} tokens GET /api/tokens
@@ -59,6 +61,7 @@ export const INITIAL = {
   menu: null,
   menuQuery: "",
   pointed: null,
+  transfer: NO_TRANSFER,
   result: "",
   history: null,
   tokens: null,
@@ -82,6 +85,7 @@ export const NO_SESSION = Object.freeze({
   menu: null,
   menuQuery: "",
   pointed: null,
+  transfer: NO_TRANSFER,
 });
 
 /** Whether the cart is locked (the customer is paying). @param {AgentState} state */

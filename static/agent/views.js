@@ -10,6 +10,7 @@ import { cartLocked } from "./state.js";
 import { searchMenu } from "./menu-search.js";
 import { stockWords } from "./pointing.js";
 import { languageOf, liveLabel } from "./words.js";
+import { transferChoices, waitingWords } from "./transfer-state.js";
 
 /**
  * @typedef {import("./state.js").AgentState} AgentState
@@ -50,6 +51,13 @@ export function renderAgent(store, actions, announce) {
   watch(store, (s) => Boolean(s.unsaved), (unsaved) => (byId("cart-retry").hidden = !unsaved));
   watch(store, (s) => paymentView(s.session ? s.session.status : "", s.order).state, (_, s) => drawPayment(s, announce));
   watch(store, (s) => s.ending.problem, drawEnding);
+  watch(store, (s) => s.transfer.candidates, drawTransferChoices);
+  watch(store, (s) => waitingWords(s.transfer.pending, s.now) || s.transfer.notice, (words) => (byId("transfer-state").textContent = words));
+  watch(store, (s) => s.transfer.error, (error) => showError(byId("transfer-error"), error));
+  watch(store, (s) => Boolean(s.transfer.pending) || !s.session || s.session.status !== "active", (off) => {
+    byId("transfer-send", HTMLButtonElement).disabled = off;
+    byId("transfer-to", HTMLSelectElement).disabled = off;
+  });
   watch(store, (s) => s.result, drawResult);
   watch(store, (s) => s.history, drawHistory);
   watch(store, (s) => s.tokens, (tokens) => drawTokens(tokens, actions));
@@ -138,6 +146,7 @@ function drawQueue(queue, now, cards, actions) {
       el("span", { class: "location", text: session.kiosk.location || "" }),
       el("span", { class: "business", text: session.business.name }),
       el("span", { class: "language", text: languageWords(session.customer_locale) }),
+      session.transfer_from ? el("span", { class: "transfer-from", text: `Transfer from ${session.transfer_from.name}` }) : null,
       el("span", { class: "waiting", "aria-label": "waiting time" }),
       el("span", { class: "offer-left", "aria-label": "time left to answer" }),
       el("button", { type: "button", class: "primary accept", text: "Accept", onclick: () => actions.accept(session) }),
@@ -302,6 +311,20 @@ function drawEnding(problem) {
   byId("end-problem").hidden = !words;
   byId("end-confirm").hidden = problem !== "unpaid";
   byId("end-session").hidden = problem === "unpaid";
+}
+
+/** The Transfer list: colleagues, then languages; what was chosen stays chosen. @param {AgentState["transfer"]["candidates"]} candidates */
+function drawTransferChoices(candidates) {
+  const select = byId("transfer-to", HTMLSelectElement);
+  const chosen = select.value;
+  const choices = transferChoices(candidates);
+  const group = (/** @type {string} */ label, /** @type {string} */ kind) => {
+    const options = choices.filter((choice) => choice.group === kind).map((choice) => el("option", { value: choice.value, text: choice.label }));
+    return options.length ? el("optgroup", { label }, options) : null;
+  };
+  const empty = candidates && !choices.length ? "Nobody is free just now" : "Choose who takes over…";
+  select.replaceChildren(el("option", { value: "", text: empty }), ...[group("Colleagues", "agent"), group("Languages", "language")].filter(Boolean));
+  if (choices.some((choice) => choice.value === chosen)) select.value = chosen;
 }
 
 /** @param {string} result */

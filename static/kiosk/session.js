@@ -10,9 +10,9 @@ import { device } from "./device.js";
 import { CardRefused, paymentMethodFor } from "./payment.js";
 import { NOT_ALONE } from "./self-service.js";
 import { NO_SESSION } from "./state.js";
-import { agentJustArrived, destinationOf, isOpen, paidOrderNumber, paymentWithdrawn } from "./status.js";
+import { agentChanged, agentJustArrived, destinationOf, isOpen, paidOrderNumber, paymentWithdrawn } from "./status.js";
 import { t } from "./messages.js";
-import { agentHere, cardRefusal, declined, ending } from "./words.js";
+import { agentHere, agentTookOver, cardRefusal, declined, ending } from "./words.js";
 
 /**
  * @typedef {import("./state.js").KioskState} KioskState
@@ -151,7 +151,8 @@ export function createSession({ store, config, video, paymentForm, announce, onF
 
   /** @param {StatusBody} body */
   function applyStatus(body) {
-    const previous = state().status ? state().status.status : null;
+    const before = state().status;
+    const previous = before ? before.status : null;
     store.set({ status: body });
     const destination = destinationOf(body.status);
     if (previous === "payment" && body.status === "pending") leavePayment(); // the customer alone went back
@@ -166,6 +167,7 @@ export function createSession({ store, config, video, paymentForm, announce, onF
       if (paymentWithdrawn(previous, body.status)) leavePayment();
       if (body.agent && wasAlone) announce(t(state().locale, "alone.agent_joined", { name: body.agent.name }));
       else if (agentJustArrived(previous, body.status)) announce(agentHere(body.agent && body.agent.name, state().locale));
+      else if (agentChanged(before, body)) announce(agentTookOver(body.agent && body.agent.name, state().locale));
     } else if (destination === "completed") {
       if (state().screen !== "thanks") completedWithoutEvent();
     } else {

@@ -31,6 +31,18 @@ export function destinationOf(status) {
 export const agentJustArrived = (previous, next) =>
   (next === "active" || next === "payment") && (previous === "pending" || previous === null);
 
+/**
+ * Whether another agent took the session over (a transfer, issue 25 part 5): it was served and
+ * still is, by someone else. @param {{status: string, agent?: {id?: string, name: string} | null} | null} previous
+ * @param {{status: string, agent?: {id?: string, name: string} | null}} next
+ */
+export function agentChanged(previous, next) {
+  const serving = (/** @type {string} */ status) => status === "active" || status === "payment";
+  if (!previous || !serving(previous.status) || !serving(next.status) || !previous.agent || !next.agent) return false;
+  const key = (/** @type {{id?: string, name: string}} */ agent) => agent.id || agent.name;
+  return key(previous.agent) !== key(next.agent);
+}
+
 /** The payment step was withdrawn (the agent cancelled it): back from payment to active. */
 export const paymentWithdrawn = (/** @type {string | null} */ previous, /** @type {string} */ next) =>
   previous === "payment" && next === "active";

@@ -113,6 +113,10 @@ export const nextBackoff = (previous) => Math.min(previous ? previous * 2 : 2, 3
 export const agentHere = (agentName, locale = "en-US") =>
   t(locale, "session.agent_here", { name: agentName || t(locale, "session.someone") });
 
+/** A colleague took the session over (a transfer): said with the new agent's name. @param {string | null | undefined} agentName @param {string} [locale] */
+export const agentTookOver = (agentName, locale = "en-US") =>
+  t(locale, "session.agent_took_over", { name: agentName || t(locale, "session.someone") });
+
 /** @typedef {{position: number, estimated_wait_seconds: number | null, agents_available: number}} QueuePlace */
 
 /** About how long, in words: "less than a minute", "about 1 minute", "about 4 minutes". @param {number} seconds @param {string} [locale] */

@@ -49,10 +49,12 @@ def test_incoming_lists_exactly_the_callers_offer_of_the_oldest_session(agent, a
         "waiting_seconds",
         "customer_locale",
         "offer_expires_at",
+        "transfer_from",
     }
     assert first["business"] == {"id": str(kiosk.business.pk), "name": kiosk.business.name}
     assert 41 <= first["waiting_seconds"] <= 45
     assert first["customer_locale"] == "es-MX"
+    assert first["transfer_from"] is None  # a waiting customer, not a colleague's transfer
     offer = Offer.objects.get(agent=agent, status="live")
     assert first["offer_expires_at"] == offer.expires_at.isoformat().replace("+00:00", "Z")
     assert (offer.expires_at - offer.created_at) == timedelta(seconds=15)

@@ -10,8 +10,8 @@ from django.utils import timezone
 
 from apps.accounts.models import AgentStatus
 from apps.sessions import offers
-from apps.sessions.models import Session
-from apps.sessions.queue import queue_of
+from apps.sessions.models import Offer, Session
+from apps.sessions.queue import Pool, estimate_wait, queue_of
 from tests import factories
 from tests.conftest import kiosk_client_for
 from tests.support.realtime import http, run, subscribe_via
@@ -65,9 +65,48 @@ def test_the_estimate_comes_from_recent_answer_and_handle_times_and_the_agents_s
     kiosks = [factories.KioskFactory(business=business) for _ in range(3)]
     ids = [start(kiosk) for kiosk in kiosks]
     estimates = [status(k, i)["queue"]["estimated_wait_seconds"] for k, i in zip(kiosks, ids, strict=True)]
-    # Mean answer 30 s; the first is within the one available agent; the others wait one round
-    # of the mean handle time (300 s) of the two signed-in agents.
-    assert estimates == [30, 330, 330]
+    # Mean answer 30 s; the first is within the one available agent; the second waits for the
+    # busy agent (its session unseen: a whole handle time, 300 s) and its answer; the third for
+    # the available agent to serve the first customer (30 + 300 s) and answer again.
+    assert estimates == [30, 330, 360]
+
+
+def test_the_estimate_counts_each_busy_agents_time_in_session_and_the_offers_answer_time(business, owner):
+    """With offers answered lately, the answer time is offer to accept (not the queue's wait);
+    beyond the free agents, each busy agent frees up when its session reaches the mean handle time."""
+    now = timezone.now()
+    for waited, handled in ((300, 100), (500, 100)):  # long waits in a queue, answered 4 and 6 s after their offer
+        answered(business, waited=waited, handled=handled, ago=200)
+    for session, seconds in zip(Session.objects.filter(owner=owner), (4, 6), strict=True):
+        Offer.objects.create(
+            session=session,
+            agent=session.agent,
+            status="accepted",
+            created_at=session.accepted_at - timedelta(seconds=seconds),
+            expires_at=session.accepted_at + timedelta(seconds=15),
+            closed_at=session.accepted_at,
+        )
+    for served in (90, 30):
+        agent = factories.AgentFactory(owner=owner, agent_status=AgentStatus.BUSY)
+        factories.SessionFactory(
+            kiosk=factories.KioskFactory(business=business),
+            status="active",
+            agent=agent,
+            accepted_at=now - timedelta(seconds=served),
+        )
+    kiosks = [factories.KioskFactory(business=business) for _ in range(3)]
+    ids = [start(kiosk) for kiosk in kiosks]
+    estimates = [status(k, i)["queue"]["estimated_wait_seconds"] for k, i in zip(kiosks, ids, strict=True)]
+    # answer 5 s, handle 100 s; the agents free after 10 s (at least a tenth) and 70 s, then every
+    # 105 s: the third customer waits for the first of them to serve the first customer.
+    assert all(abs(estimate - expected) <= 1 for estimate, expected in zip(estimates, [15, 75, 120], strict=True))
+
+
+def test_estimate_wait_is_the_nth_agent_to_free_up():
+    pool = Pool(available=1, signed_in=3, answer_seconds=5, handle_seconds=100, serving_for=(90, 30))
+    assert [estimate_wait(position, pool) for position in (1, 2, 3, 4, 5)] == [5, 15, 75, 110, 120]
+    assert estimate_wait(1, Pool(available=0, signed_in=0, answer_seconds=5, handle_seconds=100)) is None
+    assert estimate_wait(2, Pool(available=1, signed_in=1, answer_seconds=5, handle_seconds=None)) is None
 
 
 def test_queue_is_null_once_the_session_is_no_longer_waiting(business, owner, agent):

@@ -1,13 +1,26 @@
 """The supervisor's Queue page: who waits, what each agent is doing, today's service level.
-Server-rendered; it refreshes itself every 5 s (a meta refresh, no script)."""
+Server-rendered; static/panel/live-queue.js reloads the board (`queue_board`, the same template
+part) when the owner's channel says the line moved (QueueBoardChanged), or every 5 s without a
+live link."""
 
 from apps.panel.access import ANY_ROLE, panel_page
 from apps.panel.pages import render_page
+from apps.panel.realtime import live_status_config
 from apps.sessions.supervisor import owner_line
+
+
+def _board(request) -> dict:
+    waiting, agents, today = owner_line(request.user.owner_id)
+    return {"waiting": waiting, "agents": agents, "today": today}
 
 
 @panel_page(ANY_ROLE)
 def queue_page(request):
-    waiting, agents, today = owner_line(request.user.owner_id)
-    context = {"waiting": waiting, "agents": agents, "today": today}
+    context = {**_board(request), "live": live_status_config(request)}
     return render_page(request, "panel/queue.html", context, section="queue")
+
+
+@panel_page(ANY_ROLE)
+def queue_board(request):
+    """The board alone (an HTML fragment), for the page's live reloads."""
+    return render_page(request, "panel/_queue_board.html", _board(request), section="queue")

@@ -10,10 +10,11 @@ from rest_framework.response import Response
 
 from apps.api.inputs import validated
 from apps.api.views import AgentAPIView
+from apps.core.timefmt import iso_z
 from apps.kiosks.bodies import KioskBrief
 from apps.orders import selectors as order_selectors
 from apps.orders.bodies import AgentOrderOut, agent_order_body
-from apps.sessions import agent_presence, ending, offers, pointing, selectors, services
+from apps.sessions import agent_presence, ending, offers, pointing, selectors, services, transfer
 from apps.sessions.bodies import IdName, IncomingSessionOut, incoming_session_body
 from apps.sessions.models import Session
 from apps.sessions.state_machine import AGENT_END_REASONS
@@ -53,7 +54,9 @@ class IncomingView(AgentAPIView):
         offer = offers.current_offer(request.user, now=now)
         if offer is None:
             return Response({"sessions": []})
-        body = incoming_session_body(offer.session, now=now, offer_expires_at=offer.expires_at)
+        body = incoming_session_body(
+            offer.session, now=now, offer_expires_at=offer.expires_at, transfer_from=offer.transfer_from
+        )
         return Response({"sessions": [body]})
 
 
@@ -80,6 +83,88 @@ class EndView(AgentAPIView):
             public_id=public_id, agent=request.user, reason=data["reason"], notes=data["notes"]
         )
         return Response({"session": EndedSessionOut(session).data})
+
+
+class TransferIn(serializers.Serializer):
+    to_agent_id = serializers.IntegerField(
+        required=False, min_value=1, help_text="An available colleague of the same pool (one of the two fields)."
+    )
+    language = serializers.RegexField(
+        r"^[a-z]{2,3}$",
+        required=False,
+        help_text="A primary language subtag (e.g. es): offered to that language's free agents as a wave.",
+    )
+
+    def validate(self, attrs):
+        if ("to_agent_id" in attrs) == ("language" in attrs):
+            raise serializers.ValidationError("Give exactly one of to_agent_id and language.")
+        return attrs
+
+
+class TransferOfferOut(serializers.Serializer):
+    agent = IdName()
+    expires_at = serializers.DateTimeField()
+
+
+class TransferCandidateOut(serializers.Serializer):
+    id = serializers.CharField(source="pk")
+    name = serializers.CharField()
+    languages = serializers.ListField(child=serializers.CharField())
+
+
+class TransferView(AgentAPIView):
+    @extend_schema(
+        responses={
+            200: inline_serializer(
+                "TransferCandidates",
+                {
+                    "agents": TransferCandidateOut(many=True),
+                    "languages": serializers.ListField(
+                        child=serializers.CharField(), help_text="The languages those agents speak, sorted."
+                    ),
+                },
+            )
+        },
+        summary="Who could take your active session now: free colleagues of its pool and their languages",
+    )
+    def get(self, request, public_id: str):
+        agents = transfer.transfer_candidates(public_id=public_id, agent=request.user)
+        languages = sorted({language for agent in agents for language in agent.languages or ()})
+        return Response({"agents": TransferCandidateOut(agents, many=True).data, "languages": languages})
+
+    @extend_schema(
+        request=TransferIn,
+        responses={
+            202: inline_serializer(
+                "TransferOut",
+                {
+                    "session_id": serializers.CharField(),
+                    "offers": TransferOfferOut(many=True),
+                    "expires_at": serializers.DateTimeField(help_text="Unanswered by then, you keep the session."),
+                    "offer_seconds": serializers.IntegerField(help_text="How long the offers last, from now."),
+                },
+            )
+        },
+        summary="Hand your active session to a colleague or to a language's agents (they accept it)",
+        description="The session stays active with you until a receiver accepts it with POST "
+        "/api/sessions/{id}/accept; you then hear SessionTransferred and are available again. "
+        "Unanswered, you keep it and hear TransferLapsed.",
+    )
+    def post(self, request, public_id: str):
+        data = validated(TransferIn, request.data)
+        made = transfer.transfer_start(
+            public_id=public_id, agent=request.user, to_agent_id=data.get("to_agent_id"), language=data.get("language")
+        )
+        body = {
+            "session_id": public_id,
+            "offers": [
+                {"agent": {"id": str(offer.agent_id), "name": offer.agent.name}, "expires_at": iso_z(offer.expires_at)}
+                for offer in made
+            ],
+            "expires_at": iso_z(made[0].expires_at),
+            "offer_seconds": round((made[0].expires_at - made[0].created_at).total_seconds()),
+        }
+        return Response(body, status=202)
 
 
 class AgentSessionOut(serializers.Serializer):

@@ -1,0 +1,223 @@
+"""Transfer: the serving agent hands an active session to a colleague (docs/kiosk-and-agent.md
+"Transfer", issue 25 part 5).
+
+A transfer is a set of live offers (apps/sessions/offers.py rows with `transfer_from`): one to a
+named colleague, or a wave to up to K free agents of the pool who speak a language, chosen by
+the router's own rules (router.plan_offers). The session stays active with its cart and video
+channel and its agent meanwhile. The first receiver to accept (the existing accept endpoint:
+services.session_accept hands an accept of an active session to `transfer_accept`) becomes the
+session's agent: the current Assignment closes and one with via=transfer opens, the sender
+returns to the queue. Offers that lapse close on the routing tick like any other (not a miss:
+the receiver was not a waiting customer's only hope); when the last one of a transfer closes
+unaccepted, the sender keeps the session and hears TransferLapsed (`transfers_lapsed`).
+
+Every write here takes the session's row lock first, so a transfer, its accept, an end and a
+send to payment are serialised: an end or a payment withdraws a transfer's live offers.
+"""
+
+from datetime import datetime, timedelta
+
+from django.db import transaction
+from django.db.models import F, Q
+from django.utils import timezone
+
+from apps.accounts.models import AgentStatus, User
+from apps.core import events
+from apps.core.errors import DomainError, ErrorCode
+from apps.sessions import selectors
+from apps.sessions.domain_events import OfferClosed, OfferMade, QueueChanged, SessionTransferred, TransferLapsed
+from apps.sessions.models import Assignment, AssignmentVia, Offer, OfferStatus, Session, SessionStatus
+from apps.sessions.router import FreeAgent, WaitingSession, plan_offers
+from apps.sessions.routing_settings import routing_for_owner
+from apps.sessions.signed_in import agents_holding_channel, signed_in
+from apps.sessions.state_machine import next_status
+
+HELD_STATUSES = (SessionStatus.ACTIVE, SessionStatus.PAYMENT)
+
+
+def _dispatch_soon() -> None:
+    from apps.sessions import offers  # offers imports this module (its tick closes lapsed transfers)
+
+    offers.dispatch_soon()
+
+
+def _live_transfer_offers(session: Session):
+    return Offer.objects.filter(session=session, status=OfferStatus.LIVE, transfer_from__isnull=False)
+
+
+def _free_agents(session: Session, now: datetime):
+    """The session's pool (its owner's agents, then the platform's) who could take it now:
+    active, available, signed in, holding no session; never the sender."""
+    return (
+        User.objects.filter(Q(owner_id=session.owner_id) | Q(owner__isnull=True))
+        .filter(signed_in(now, agents_holding_channel()), is_agent=True, is_active=True)
+        .filter(agent_status=AgentStatus.AVAILABLE)
+        .exclude(pk__in=[session.agent_id] if session.agent_id else [])
+        .exclude(pk__in=Session.objects.filter(status__in=HELD_STATUSES, agent__isnull=False).values("agent_id"))
+    )
+
+
+def transfer_candidates(*, public_id: str, agent: User) -> list[User]:
+    """The colleagues the serving agent may name now (the dashboard's Transfer list): free
+    agents of the pool holding no transfer offer, the owner's first, by name; at most 100."""
+    session = selectors.session_visible_to_agent(agent=agent, public_id=public_id)
+    if session.agent_id != agent.pk:
+        raise DomainError(ErrorCode.SESSION_NOT_OWNED, "Only the agent serving this session can transfer it.")
+    next_status(session.status, "transfer")
+    holding_transfer = Offer.objects.filter(status=OfferStatus.LIVE, transfer_from__isnull=False).values("agent_id")
+    free = _free_agents(session, timezone.now()).exclude(pk__in=holding_transfer)
+    return list(free.order_by(F("owner_id").asc(nulls_last=True), "name", "pk").only("pk", "name", "languages")[:100])
+
+
+def transfer_start(
+    *, public_id: str, agent: User, to_agent_id: int | None = None, language: str | None = None
+) -> list[Offer]:
+    """Offer the agent's active session to one colleague (`to_agent_id`) or to a wave of the
+    agents speaking `language`. Returns the offers made (all with the same expiry)."""
+    now = timezone.now()
+    with transaction.atomic():
+        session = selectors.session_visible_to_agent(agent=agent, public_id=public_id, lock=True)
+        if session.agent_id != agent.pk:
+            raise DomainError(ErrorCode.SESSION_NOT_OWNED, "Only the agent serving this session can transfer it.")
+        next_status(session.status, "transfer")  # INVALID_STATE while in payment, or already ended
+        if _live_transfer_offers(session).filter(expires_at__gt=now).exists():
+            raise DomainError(ErrorCode.TRANSFER_IN_PROGRESS, "This session is already being transferred.")
+        free = _free_agents(session, now)
+        if to_agent_id is not None:
+            receivers = _named_receiver(session, free, to_agent_id)
+        else:
+            receivers = _language_wave(session, free, language or "", now)
+        replaced = Offer.objects.filter(
+            status=OfferStatus.LIVE, agent_id__in=receivers, transfer_from__isnull=True
+        ).select_related("session")
+        for offer in replaced:  # a named colleague's queue offer gives way to the colleague's transfer
+            if Offer.objects.filter(pk=offer.pk, status=OfferStatus.LIVE).update(
+                status=OfferStatus.WITHDRAWN, closed_at=now
+            ):
+                events.emit(OfferClosed(offer, reason="transfer_offered"))
+        expires_at = now + timedelta(seconds=routing_for_owner(session.owner_id).offer_seconds)
+        made = [
+            Offer(session=session, agent_id=receiver, transfer_from=agent, created_at=now, expires_at=expires_at)
+            for receiver in receivers
+        ]
+        Offer.objects.bulk_create(made)
+        for offer in made:
+            events.emit(OfferMade(offer))
+        events.emit(QueueChanged(owner_id=session.owner_id))  # the receivers are "offered" on the board
+        _dispatch_soon()  # a queue offer taken back above goes to the next agent
+    return made
+
+
+def _named_receiver(session: Session, free, to_agent_id: int) -> list[int]:
+    pool = User.objects.filter(Q(owner_id=session.owner_id) | Q(owner__isnull=True), is_agent=True)
+    if not pool.filter(pk=to_agent_id).exists():  # another owner's agent is no agent here
+        raise DomainError(
+            ErrorCode.VALIDATION_ERROR,
+            "No such agent in this session's pool.",
+            details={"to_agent_id": ["No such agent in this session's pool."]},
+        )
+    if to_agent_id == session.agent_id:
+        raise DomainError(
+            ErrorCode.VALIDATION_ERROR,
+            "You already serve this session.",
+            details={"to_agent_id": ["You already serve this session."]},
+        )
+    holding_transfer = Offer.objects.filter(status=OfferStatus.LIVE, transfer_from__isnull=False).values("agent_id")
+    if not free.exclude(pk__in=holding_transfer).filter(pk=to_agent_id).exists():
+        raise DomainError(
+            ErrorCode.TRANSFER_TARGET_UNAVAILABLE,
+            "That agent is not available just now (busy, on a break or signed out).",
+        )
+    return [to_agent_id]
+
+
+def _language_wave(session: Session, free, language: str, now: datetime) -> list[int]:
+    """Up to K free agents speaking `language`, as the router would pick them for a waiting
+    session in that language (longest idle first; no any-language widening)."""
+    busy = Offer.objects.filter(status=OfferStatus.LIVE).values("agent_id")
+    candidates = [
+        FreeAgent(id=pk, owner_id=owner_id, languages=frozenset(languages or ()), idle_since=idle or seen or now)
+        for pk, owner_id, languages, idle, seen in free.exclude(pk__in=busy).values_list(
+            "pk", "owner_id", "languages", "idle_since", "last_seen_at"
+        )
+        if language in (languages or ())  # the wave is for speakers of it, not for every-language agents
+    ]
+    wave = WaitingSession(
+        id=session.pk,
+        owner_id=session.owner_id,
+        created_at=now,
+        language=language,
+        any_language=False,
+        wave_room=routing_for_owner(session.owner_id).offer_size,
+    )
+    receivers = [agent_id for _, agent_id in plan_offers([wave], candidates)]
+    if not receivers:
+        raise DomainError(
+            ErrorCode.TRANSFER_TARGET_UNAVAILABLE,
+            f"No agent who speaks '{language}' is available just now.",
+            details={"language": language},
+        )
+    return receivers
+
+
+def transfer_accept(*, public_id: str, agent: User) -> Session:
+    """The receiver takes the session (POST /api/sessions/{id}/accept of an active session:
+    services.session_accept hands it here). Refused with the spec's 409 SESSION_ALREADY_ACCEPTED
+    unless the receiver holds a live transfer offer of it (another receiver won, it lapsed, or
+    it was withdrawn), SESSION_ALREADY_ENDED once it is over."""
+    with transaction.atomic():
+        session = selectors.session_visible_to_agent(agent=agent, public_id=public_id, lock=True)
+        # The account lock orders this after a concurrent agent_disable, as accept does.
+        locked = User.objects.select_for_update().filter(pk=agent.pk).only("is_active").first()
+        if locked is None or not locked.is_active:
+            raise DomainError(ErrorCode.ACCOUNT_DISABLED, "This account has been disabled.")
+        if Session.objects.filter(agent=agent, status__in=HELD_STATUSES).exists():
+            raise DomainError(ErrorCode.AGENT_HAS_ACTIVE_SESSION, "End your current session before accepting another.")
+        now = timezone.now()
+        offer = _live_transfer_offers(session).filter(agent=agent, expires_at__gt=now).first()
+        if offer is None or session.status != SessionStatus.ACTIVE:
+            next_status(session.status, "transfer")  # SESSION_ALREADY_ENDED once it is over
+            raise DomainError(ErrorCode.SESSION_ALREADY_ACCEPTED, "Another agent is serving this session.")
+        sender_id = session.agent_id
+        live = _live_transfer_offers(session)
+        others = tuple(live.exclude(pk=offer.pk).values_list("agent_id", flat=True))
+        live.filter(pk=offer.pk).update(status=OfferStatus.ACCEPTED, closed_at=now)
+        live.update(status=OfferStatus.WITHDRAWN, closed_at=now)
+        Assignment.objects.filter(session=session, ended_at__isnull=True).update(ended_at=now)
+        Assignment.objects.create(session=session, agent=agent, via=AssignmentVia.TRANSFER, started_at=now)
+        Session.objects.filter(pk=session.pk).update(agent=agent)
+        session.agent = agent
+        User.objects.filter(pk=agent.pk).update(agent_status=AgentStatus.BUSY, last_seen_at=now, missed_offers=0)
+        agent.agent_status = AgentStatus.BUSY
+        User.objects.filter(pk__in=[sender_id] if sender_id else [], agent_status=AgentStatus.BUSY).update(
+            agent_status=AgentStatus.AVAILABLE, idle_since=now, last_seen_at=now
+        )
+        events.emit(SessionTransferred(session, from_agent_id=sender_id or 0, offered_agent_ids=others))
+        _dispatch_soon()  # the sender is offered the oldest waiting session
+    return session
+
+
+def transfers_withdraw(*, session: Session, reason: str, now: datetime) -> None:
+    """In the transaction of a session leaving `active` (to payment, or ended): its transfer
+    offers are withdrawn; the receivers drop their card (OfferClosed) and the sender, who keeps
+    the session, hears that the transfer is over (TransferLapsed)."""
+    live = list(_live_transfer_offers(session).select_related("session"))
+    if not live:
+        return
+    _live_transfer_offers(session).update(status=OfferStatus.WITHDRAWN, closed_at=now)
+    for offer in live:
+        events.emit(OfferClosed(offer, reason=reason))
+    if session.status == SessionStatus.PAYMENT:  # an ended session's agent needs no word of it
+        events.emit(TransferLapsed(session, from_agent_id=live[0].transfer_from_id or 0, reason=reason))
+
+
+def transfers_lapsed(closed: list[Offer]) -> None:
+    """After the routing tick closed `closed` (lapsed or withdrawn offers): each transfer left
+    with no live offer is over, and its sender, still serving, is told (TransferLapsed)."""
+    sessions = {offer.session_id: offer for offer in closed if offer.transfer_from_id is not None}
+    for session_id, offer in sessions.items():
+        if Offer.objects.filter(session_id=session_id, status=OfferStatus.LIVE, transfer_from__isnull=False).exists():
+            continue
+        session = Session.objects.filter(pk=session_id, agent_id=offer.transfer_from_id).first()
+        if session is not None and session.status == SessionStatus.ACTIVE:
+            events.emit(TransferLapsed(session, from_agent_id=offer.transfer_from_id or 0, reason="no_answer"))

@@ -1,0 +1,76 @@
+// Handing the session in hand to a colleague (issue 25 part 5): the choices the Transfer control
+// offers, the request each makes, and the words said while waiting and after. Pure, unit-tested
+// (tests/js/agent-transfer.test.js); transfer.js does the calls, views.js draws the control.
+
+import { languageOf } from "./words.js";
+
+/**
+ * @typedef {{agents: Array<{id: string, name: string, languages: string[]}>, languages: string[]}} Candidates
+ * @typedef {{names: string[], seconds: number, startedAt: number}} Pending a transfer waiting for an answer
+ * @typedef {{candidates: Candidates | null, pending: Pending | null, notice: string, error: string}} Transfer
+ * @typedef {{value: string, label: string, group: "agent" | "language"}} Choice
+ */
+
+/** @type {Transfer} */
+export const NO_TRANSFER = Object.freeze({ candidates: null, pending: null, notice: "", error: "" });
+
+/** The Transfer list: each free colleague by name, then "Any agent who speaks …" per language. @param {Candidates | null} candidates @returns {Choice[]} */
+export function transferChoices(candidates) {
+  if (!candidates) return [];
+  const agents = candidates.agents.map((agent) => ({
+    value: `agent:${agent.id}`,
+    label: agent.languages.length ? `${agent.name} (${agent.languages.join(", ")})` : agent.name,
+    group: /** @type {const} */ ("agent"),
+  }));
+  const languages = candidates.languages.map((language) => ({
+    value: `language:${language}`,
+    label: `Any agent who speaks ${languageOf(language)}`,
+    group: /** @type {const} */ ("language"),
+  }));
+  return [...agents, ...languages];
+}
+
+/** The POST body for a choice, or null for none. @param {string} value */
+export function transferBody(value) {
+  const [kind, id] = value.split(":", 2);
+  if (kind === "agent" && /^\d+$/.test(id || "")) return { to_agent_id: Number(id) };
+  if (kind === "language" && id) return { language: id };
+  return null;
+}
+
+/** Seconds left before the offers lapse (0 once over). @param {Pending} pending @param {number} now */
+export const pendingLeft = (pending, now) => Math.max(0, Math.ceil(pending.seconds - (now - pending.startedAt) / 1000));
+
+/** What the sender sees while waiting. @param {Pending | null} pending @param {number} now */
+export function waitingWords(pending, now) {
+  if (!pending) return "";
+  const who = pending.names.length === 1 ? pending.names[0] : `${pending.names.length} agents (${pending.names.join(", ")})`;
+  return `Offered to ${who}: waiting for an answer, ${pendingLeft(pending, now)} s left. The customer stays with you until then.`;
+}
+
+/** Why a transfer ended without a taker (TransferLapsed's reason). @param {string} reason */
+export function lapsedWords(reason) {
+  if (reason === "session_in_payment") return "Transfer cancelled: the customer is paying. The session stays with you.";
+  return "Nobody took the transfer in time: the customer is still with you.";
+}
+
+/** Why a transfer was refused, in words. @param {{code?: string, status?: number, message?: string}} error */
+export function transferRefusal(error) {
+  switch (error.code) {
+    case "TRANSFER_TARGET_UNAVAILABLE":
+      return "Nobody you chose is free just now. Refresh the list and choose again.";
+    case "TRANSFER_IN_PROGRESS":
+      return "This session is already being transferred: wait for the answer.";
+    case "INVALID_STATE":
+      return "A session can be transferred only while nobody is paying: cancel the payment first.";
+    case "SESSION_NOT_OWNED":
+    case "SESSION_ALREADY_ENDED":
+      return "This session is no longer yours to transfer.";
+    default:
+      return error.status === 401 ? "" : `The session could not be transferred: ${error.message}`;
+  }
+}
+
+/** What the sender is told when a colleague took the session. @param {{agent: {name: string} | null}} message @param {string} kioskName */
+export const handedOverWords = (message, kioskName) =>
+  `${message.agent ? message.agent.name : "A colleague"} is now serving the customer at ${kioskName}.`;

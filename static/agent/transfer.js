@@ -1,0 +1,77 @@
+// The Transfer control's actions: read who is free (GET /api/sessions/{id}/transfer), offer the
+// session (POST), and hear how it ended (TransferLapsed from the feed, or the offers' time running
+// out here: the server's tick tells within a second or two). The hand-over itself is heard by
+// main.js (SessionTransferred), which closes the session. Everything goes into the store's
+// `transfer`; views.js draws it.
+import { byId } from "../common/ui.js";
+import { get, post } from "./api.js";
+import { lapsedWords, NO_TRANSFER, pendingLeft, transferBody, transferRefusal } from "./transfer-state.js";
+
+const LAPSE_GRACE_MS = 3000; // the server closes lapsed offers on its tick (about a second)
+
+/**
+ * @param {import("../common/store.js").Store<import("./state.js").AgentState>} store
+ * @param {{announce: (text: string) => void}} hooks
+ */
+export function createTransferActions(store, { announce }) {
+  const state = store.get;
+  /** @param {Partial<import("./transfer-state.js").Transfer>} change */
+  const setTransfer = (change) => store.set(({ transfer }) => ({ transfer: { ...transfer, ...change } }));
+
+  async function load() {
+    const session = state().session;
+    if (!session || session.status !== "active") return;
+    try {
+      const candidates = await get(`/api/sessions/${session.id}/transfer`);
+      if (state().session && state().session.id === session.id) setTransfer({ candidates, error: "" });
+    } catch (error) {
+      setTransfer({ error: transferRefusal(error) });
+    }
+  }
+
+  async function send() {
+    const session = state().session;
+    const body = transferBody(byId("transfer-to", HTMLSelectElement).value);
+    if (!session) return;
+    if (!body) return setTransfer({ error: "Choose a colleague or a language first." });
+    setTransfer({ error: "", notice: "" });
+    try {
+      const answer = await post(`/api/sessions/${session.id}/transfer`, body);
+      const names = answer.offers.map((/** @type {any} */ offer) => offer.agent.name);
+      setTransfer({ pending: { names, seconds: answer.offer_seconds, startedAt: Date.now() } });
+      announce(`Transfer offered to ${names.join(", ")}.`);
+    } catch (error) {
+      setTransfer({ error: transferRefusal(error) });
+      load();
+    }
+  }
+
+  /** TransferLapsed: the session stays here. @param {{session_id: string, reason: string}} message */
+  function lapsed(message) {
+    const session = state().session;
+    if (!session || session.id !== message.session_id || !state().transfer.pending) return;
+    const notice = lapsedWords(message.reason);
+    setTransfer({ pending: null, notice });
+    announce(notice);
+    load();
+  }
+
+  /** Each second: a transfer whose offers ran out long enough ago has lapsed (no socket to say so). @param {number} now */
+  function tick(now) {
+    const pending = state().transfer.pending;
+    if (pending && pendingLeft(pending, now - LAPSE_GRACE_MS) === 0) {
+      lapsed({ session_id: state().session ? state().session.id : "", reason: "no_answer" });
+    }
+  }
+
+  const reset = () => store.set({ transfer: NO_TRANSFER });
+
+  byId("transfer-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    send();
+  });
+  byId("transfer-refresh").addEventListener("click", load);
+  byId("transfer-to").addEventListener("change", () => setTransfer({ error: "" }));
+
+  return { load, lapsed, tick, reset };
+}

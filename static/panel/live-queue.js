@@ -1,0 +1,117 @@
+// The Queue page, live (issue 25 part 6). The board is server-rendered (templates/panel/
+// _queue_board.html); this reloads it from /panel/queue/board when the owner's channel says the
+// line moved (QueueBoardChanged), at most once a second, and every 5 s when there is no live link.
+// Between reloads the waits and times in session tick here.
+(function () {
+  "use strict";
+  var board = document.getElementById("queue-board");
+  var stateLabel = document.getElementById("live-state");
+  if (!board) return;
+  var configElement = document.getElementById("live-status-config");
+  var POLL_MS = 5000;
+  var MIN_GAP_MS = 1000;
+  var pollTimer = null;
+  var loading = false;
+  var again = false;
+  var lastLoad = 0;
+
+  function setState(state, text) {
+    stateLabel.setAttribute("data-state", state);
+    stateLabel.textContent = text;
+  }
+
+  // One reload at a time; a change heard meanwhile asks for one more after it.
+  function reload() {
+    if (loading) {
+      again = true;
+      return;
+    }
+    var wait = lastLoad + MIN_GAP_MS - Date.now();
+    if (wait > 0) {
+      loading = true;
+      window.setTimeout(function () {
+        loading = false;
+        reload();
+      }, wait);
+      return;
+    }
+    loading = true;
+    lastLoad = Date.now();
+    fetch(board.getAttribute("data-board-url"), { credentials: "same-origin", headers: { Accept: "text/html" } })
+      .then(function (response) {
+        if (!response.ok) throw new Error("the board answered " + response.status);
+        return response.text();
+      })
+      .then(function (html) {
+        board.innerHTML = html; // the server's own template part: nothing from elsewhere
+        board.setAttribute("data-loaded", String(lastLoad));
+      })
+      .catch(function () {
+        setState("unavailable", "The queue could not be refreshed; trying again");
+      })
+      .finally(function () {
+        loading = false;
+        if (again) {
+          again = false;
+          reload();
+        }
+      });
+  }
+
+  function poll(on) {
+    if (on && !pollTimer) pollTimer = window.setInterval(reload, POLL_MS);
+    if (!on && pollTimer) {
+      window.clearInterval(pollTimer);
+      pollTimer = null;
+    }
+  }
+
+  window.setInterval(function () {
+    var cells = board.querySelectorAll(".ticking");
+    for (var i = 0; i < cells.length; i += 1) {
+      var seconds = Number(cells[i].getAttribute("data-seconds")) + 1;
+      cells[i].setAttribute("data-seconds", String(seconds));
+      cells[i].textContent = seconds + " s";
+    }
+  }, 1000);
+
+  if (!configElement || !window.Pusher) {
+    poll(true);
+    return;
+  }
+  var config = JSON.parse(configElement.textContent);
+  var pusher;
+  try {
+    pusher = new window.Pusher(config.key, {
+      cluster: "local", // required by pusher-js; wsHost below decides where it connects
+      wsHost: window.location.hostname,
+      wsPort: Number(window.location.port) || 80,
+      wssPort: Number(window.location.port) || 443,
+      forceTLS: config.forceTLS,
+      enabledTransports: ["ws", "wss"],
+      disableStats: true,
+      channelAuthorization: { endpoint: config.authEndpoint, transport: "ajax", headers: { "X-CSRFToken": config.csrfToken } },
+    });
+  } catch (error) {
+    setState("unavailable", "Live updates unavailable; refreshing every 5 seconds");
+    poll(true);
+    return;
+  }
+  setState("connecting", "Connecting to live updates…");
+  var channel = pusher.subscribe(config.channel);
+  channel.bind("pusher:subscription_succeeded", function () {
+    setState("connected", "Live");
+    poll(false);
+    reload(); // anything that moved before the link was up
+  });
+  channel.bind("pusher:subscription_error", function () {
+    setState("unavailable", "Live updates unavailable; refreshing every 5 seconds");
+    poll(true);
+  });
+  pusher.connection.bind("state_change", function (states) {
+    if (states.current === "connected") return;
+    setState("unavailable", "Live updates unavailable; refreshing every 5 seconds");
+    poll(true);
+  });
+  channel.bind("QueueBoardChanged", reload);
+})();

@@ -1,0 +1,59 @@
+// The agent's Transfer control (issue 25 part 5): the choices, the request each makes, the words
+// while waiting, after a lapse and on a refusal.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+
+import {
+  handedOverWords,
+  lapsedWords,
+  pendingLeft,
+  transferBody,
+  transferChoices,
+  transferRefusal,
+  waitingWords,
+} from "../../static/agent/transfer-state.js";
+
+const candidates = {
+  agents: [
+    { id: "12", name: "Bea", languages: ["es"] },
+    { id: "13", name: "Cy", languages: [] },
+  ],
+  languages: ["es"],
+};
+
+test("the list names each free colleague, then a wave per language", () => {
+  assert.deepEqual(transferChoices(candidates), [
+    { value: "agent:12", label: "Bea (es)", group: "agent" },
+    { value: "agent:13", label: "Cy", group: "agent" },
+    { value: "language:es", label: "Any agent who speaks Spanish", group: "language" },
+  ]);
+  assert.deepEqual(transferChoices(null), []);
+});
+
+test("each choice makes its request; nothing chosen makes none", () => {
+  assert.deepEqual(transferBody("agent:12"), { to_agent_id: 12 });
+  assert.deepEqual(transferBody("language:es"), { language: "es" });
+  assert.equal(transferBody(""), null);
+  assert.equal(transferBody("agent:x"), null);
+});
+
+test("while waiting the sender sees who was asked and the seconds left", () => {
+  const pending = { names: ["Bea"], seconds: 15, startedAt: 1_000 };
+  assert.equal(pendingLeft(pending, 1_000), 15);
+  assert.equal(pendingLeft(pending, 5_500), 11);
+  assert.equal(pendingLeft(pending, 99_000), 0);
+  assert.match(waitingWords(pending, 1_000), /^Offered to Bea: waiting for an answer, 15 s left\./);
+  assert.match(waitingWords({ ...pending, names: ["Bea", "Cy"] }, 1_000), /^Offered to 2 agents \(Bea, Cy\)/);
+  assert.equal(waitingWords(null, 0), "");
+});
+
+test("a lapse, a hand-over and every refusal are said in words", () => {
+  assert.equal(lapsedWords("no_answer"), "Nobody took the transfer in time: the customer is still with you.");
+  assert.match(lapsedWords("session_in_payment"), /paying/);
+  assert.equal(handedOverWords({ agent: { name: "Bea" } }, "Front"), "Bea is now serving the customer at Front.");
+  assert.match(transferRefusal({ code: "TRANSFER_TARGET_UNAVAILABLE" }), /Nobody you chose is free/);
+  assert.match(transferRefusal({ code: "TRANSFER_IN_PROGRESS" }), /already being transferred/);
+  assert.match(transferRefusal({ code: "INVALID_STATE" }), /cancel the payment first/);
+  assert.equal(transferRefusal({ status: 401 }), "");
+  assert.equal(transferRefusal({ code: "X", message: "boom" }), "The session could not be transferred: boom");
+});

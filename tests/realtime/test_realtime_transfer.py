@@ -1,0 +1,96 @@
+"""A transfer over a real server, as the clients hear it: the receiver is offered the active
+session (SessionIncoming with transfer_from), and on its accept the sender, the receiver and the
+kiosk hear SessionTransferred, the kiosk's status names the receiver; a transfer nobody takes
+tells the sender TransferLapsed."""
+
+import asyncio
+
+import pytest
+
+from tests import factories
+from tests.support.realtime import agent_headers, http, run, subscribe_via
+
+pytestmark = [pytest.mark.live, pytest.mark.django_db(transaction=True)]
+
+
+def test_the_kiosk_and_both_agents_hear_the_transfer(live_app, kiosk, owner):
+    sender = factories.AgentFactory(owner=owner, name="Ann", languages=["en"])
+    receiver = factories.AgentFactory(owner=owner, name="Bea", languages=["es"])
+    sender_headers, receiver_headers = agent_headers(sender), agent_headers(receiver)
+    device = {"X-Device-Id": str(kiosk.device_id), "X-Device-Token": kiosk.raw_token}
+    server = live_app()
+
+    async def scenario():
+        on_sender = await subscribe_via(server, "/broadcasting/auth", sender_headers, f"private-agent.{sender.pk}")
+        on_receiver = await subscribe_via(
+            server, "/broadcasting/auth", receiver_headers, f"private-agent.{receiver.pk}"
+        )
+        on_kiosk = await subscribe_via(server, "/api/public/broadcasting/auth", device, f"private-kiosk.{kiosk.pk}")
+        start = {"device_id": str(kiosk.device_id), "customer_locale": "en-US"}
+        status, started = await asyncio.to_thread(http, server, "POST", "/api/public/sessions/start", start, device)
+        assert status == 201, started
+        session_id = started["session_id"]
+        assert (await on_sender.next("SessionIncoming"))["data"]["session"]["id"] == session_id
+        status, body = await asyncio.to_thread(
+            http, server, "POST", f"/api/sessions/{session_id}/accept", {}, sender_headers
+        )
+        assert status == 200, body
+        assert (await on_kiosk.next("SessionStatusChanged"))["data"]["status"] == "pending"
+        assert (await on_kiosk.next("SessionStatusChanged"))["data"]["agent"]["name"] == "Ann"
+
+        path = f"/api/sessions/{session_id}/transfer"
+        status, body = await asyncio.to_thread(http, server, "POST", path, {"language": "es"}, sender_headers)
+        assert status == 202, body
+        offer = (await on_receiver.next("SessionIncoming"))["data"]["session"]
+        assert offer["id"] == session_id
+        assert offer["transfer_from"] == {"id": str(sender.pk), "name": "Ann"}
+
+        status, body = await asyncio.to_thread(
+            http, server, "POST", f"/api/sessions/{session_id}/accept", {}, receiver_headers
+        )
+        assert status == 200, body
+        expected = {
+            "session_id": session_id,
+            "status": "active",
+            "from_agent_id": str(sender.pk),
+            "agent": {"id": str(receiver.pk), "name": "Bea"},
+        }
+        for socket in (on_sender, on_receiver, on_kiosk):
+            assert (await socket.next("SessionTransferred"))["data"] == expected
+        status_message = (await on_kiosk.next("SessionStatusChanged"))["data"]
+        assert (status_message["status"], status_message["agent"]["name"]) == ("active", "Bea")
+        assert status_message["video_channel"] == session_id
+
+    run(scenario())
+
+
+def test_the_sender_hears_a_transfer_nobody_took(live_app, kiosk, owner):
+    sender = factories.AgentFactory(owner=owner, name="Ann")
+    receiver = factories.AgentFactory(owner=owner, name="Bea")
+    sender_headers, receiver_headers = agent_headers(sender), agent_headers(receiver)
+    session = factories.SessionFactory(kiosk=kiosk)
+    # the routing tick runs in the server's process (TASK_MODE thread); offers last 1 s
+    server = live_app(TASK_MODE="thread", ROUTING_OFFER_SECONDS="1", ROUTING_TICK_SECONDS="0.2")
+
+    async def scenario():
+        on_sender = await subscribe_via(server, "/broadcasting/auth", sender_headers, f"private-agent.{sender.pk}")
+        # holding its channel, the receiver is signed in (and hears the offer come and go)
+        on_receiver = await subscribe_via(
+            server, "/broadcasting/auth", receiver_headers, f"private-agent.{receiver.pk}"
+        )
+        accept = f"/api/sessions/{session.public_id}/accept"
+        status, body = await asyncio.to_thread(http, server, "POST", accept, {}, sender_headers)
+        assert status == 200, body
+        path = f"/api/sessions/{session.public_id}/transfer"
+        status, body = await asyncio.to_thread(http, server, "POST", path, {"to_agent_id": receiver.pk}, sender_headers)
+        assert status == 202, body
+        incoming = (await on_receiver.next("SessionIncoming"))["data"]["session"]
+        if incoming["transfer_from"] is None:  # the queue offer it had while the customer waited
+            incoming = (await on_receiver.next("SessionIncoming"))["data"]["session"]
+        assert incoming["transfer_from"] == {"id": str(sender.pk), "name": "Ann"}
+        lapsed = await on_sender.next("TransferLapsed", timeout=10)
+        assert lapsed["data"] == {"session_id": session.public_id, "status": "active", "reason": "no_answer"}
+        withdrawn = (await on_receiver.next("SessionWithdrawn"))["data"]
+        assert withdrawn == {"session_id": session.public_id, "status": "active", "reason": "offer_expired"}
+
+    run(scenario())
