@@ -1,6 +1,11 @@
 """Serves the two screens, /kitchen/ and /board/: plain static apps (static/kitchen/,
-static/board/) sent as they are, with a <base> pointing at their static folder, like the kiosk
-app. The page also sets Django's CSRF cookie: a signed-in user's writes carry it."""
+static/board/) whose shell's relative links (main.js, the style sheet, the vendored pusher-js)
+are pointed at the static files here. Not with a <base> as the kiosk app does: these pages are
+under the Content-Security-Policy, whose `base-uri 'none'` refuses one. The page also sets
+Django's CSRF cookie: a signed-in user's writes carry it."""
+
+import posixpath
+import re
 
 from django.conf import settings
 from django.contrib.staticfiles import finders
@@ -20,10 +25,15 @@ def _shell(folder: str) -> str:
         raise Http404(f"The {folder} screen is not installed.") from None
 
 
+RELATIVE_LINK = re.compile(r'(\s(?:src|href)=")(?![a-z][a-z0-9+.-]*:|/|#)([^"]+)"')
+
+
 def _screen(folder: str):
     @ensure_csrf_cookie
     def view(request: HttpRequest) -> HttpResponse:
-        html = _shell(folder).replace("<head>", f'<head>\n  <base href="{escape(static(folder + "/"))}">', 1)
+        html = RELATIVE_LINK.sub(
+            lambda link: f'{link[1]}{escape(static(posixpath.normpath(f"{folder}/{link[2]}")))}"', _shell(folder)
+        )
         response = HttpResponse(html, content_type="text/html; charset=utf-8")
         response["Cache-Control"] = "no-cache"
         return response

@@ -53,6 +53,9 @@ export class DisplayFeed {
     this.pusher.connection.bind("state_change", ({ current }) => {
       if (current !== "connected") this.setLive(false);
     });
+    // pusher-js starts connecting inside its constructor: until the channel is subscribed the
+    // screen polls (a blocked socket may keep "connecting" without a state change for a while).
+    this.setLive(false);
     const channel = this.pusher.subscribe(this.channel);
     channel.bind("pusher:subscription_succeeded", () => {
       this.setLive(true);

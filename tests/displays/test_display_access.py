@@ -110,5 +110,11 @@ def test_a_signed_in_user_names_one_of_its_owners_businesses(business, owner, ot
 def test_agents_and_strangers_do_not_open_the_screens(business, owner):
     agent = factories.AgentFactory(owner=owner)
     error_of(signed_in(agent).get("/api/displays/me"), 401, "UNAUTHENTICATED")
-    assert Client().get("/kitchen/").status_code == 200  # the shell: it asks for a link or a sign-in
-    assert Client().get("/board/").status_code == 200
+    for screen in ("kitchen", "board"):
+        shell = Client().get(f"/{screen}/")  # the shell: it asks for a link or a sign-in
+        assert shell.status_code == 200
+        html = shell.content.decode()
+        assert f'src="/static/{screen}/main.js"' in html
+        assert 'src="/static/panel/vendor/pusher-8.6.0.min.js"' in html
+        assert "<base" not in html and "<script>" not in html
+        assert "base-uri 'none'" in shell["Content-Security-Policy"]
