@@ -3,8 +3,10 @@ paid demo order reaches the kitchen within a second; tapping it through preparin
 its number under "Ready" on the board within a second (highlighted); the keyboard moves a ticket
 too; with the kitchen's socket blocked a new ticket still shows within 3 s, once."""
 
+import os
 import re
 import time
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
@@ -14,6 +16,8 @@ from tests.support.displays import display_token, pay_demo_order
 
 pytestmark = pytest.mark.live
 
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+REFRESH_SCREENSHOTS = os.environ.get("PANEL_SCREENSHOTS") == "1"  # the README pictures, on demand
 OWN_REFUSALS = r"^Failed to load resource: the server responded with a status of (401|403) "
 
 
@@ -58,6 +62,9 @@ def test_a_paid_order_reaches_the_kitchen_and_ready_reaches_the_board(screens_wo
     expect(board.locator("#ready li")).to_have_text([order["order_number"]], timeout=1_000)
     assert time.monotonic() - bumped <= 1.0
     expect(board.locator("#ready li.fresh")).to_have_count(1)
+    if REFRESH_SCREENSHOTS:
+        kitchen.screenshot(path=str(SCREENSHOTS / "kitchen-display.png"))
+        board.screenshot(path=str(SCREENSHOTS / "order-board.png"))
     expect(board.locator("#preparing li")).to_have_count(0)
 
     card.locator("button.move").click()  # Done: the ticket leaves, the number too

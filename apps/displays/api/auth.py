@@ -2,6 +2,7 @@
 or the Django session of a signed-in owner, manager or kitchen user (with Django's CSRF check on
 writes, as panel pages do). Either way the view gets a `Viewer` (apps.displays.services)."""
 
+from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import exceptions
 from rest_framework.authentication import BaseAuthentication, SessionAuthentication
 from rest_framework.permissions import BasePermission
@@ -56,3 +57,24 @@ class DisplayThrottle(AtomicWindowThrottle):
             f"user-{request.user.pk}" if viewer is None else f"display-{viewer.business.pk}-{self.get_ident(request)}"
         )
         return self.cache_format % {"scope": self.scope, "ident": ident}
+
+
+class DisplayTokenScheme(OpenApiAuthenticationExtension):
+    target_class = "apps.displays.api.auth.DisplayTokenAuthentication"
+    name = "displayToken"
+
+    def get_security_definition(self, auto_schema):
+        return {"type": "apiKey", "in": "header", "name": TOKEN_HEADER, "description": "A display token's secret."}
+
+
+class DisplaySessionScheme(OpenApiAuthenticationExtension):
+    target_class = "apps.displays.api.auth.DisplaySessionAuthentication"
+    name = "displaySession"
+
+    def get_security_definition(self, auto_schema):
+        return {
+            "type": "apiKey",
+            "in": "cookie",
+            "name": "app_session",
+            "description": "A signed-in owner, manager or kitchen user; writes carry X-CSRFToken.",
+        }

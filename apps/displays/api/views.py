@@ -143,7 +143,7 @@ class BoardView(DisplayAPIView):
         )
 
 
-class ChannelAuthIn(serializers.Serializer):
+class DisplayChannelAuthIn(serializers.Serializer):
     socket_id = serializers.RegexField(r"^\d+\.\d+$", max_length=64)
     channel_name = serializers.CharField(max_length=200)
 
@@ -158,12 +158,12 @@ class DisplayBroadcastingAuthView(DisplayAPIView):
 
     @extend_schema(
         parameters=[BUSINESS_PARAM],
-        request=ChannelAuthIn,
+        request=DisplayChannelAuthIn,
         responses={200: ChannelAuthOut},
         summary="Sign a screen's channel subscription",
     )
     def post(self, request):
-        data = validated(ChannelAuthIn, request.data)
+        data = validated(DisplayChannelAuthIn, request.data)
         if data["channel_name"] not in _channels(self.viewer(request)).values():
             raise DomainError(ErrorCode.FORBIDDEN, f"You may not subscribe to {data['channel_name']}.")
         return Response({"auth": channel_auth(data["socket_id"], data["channel_name"])})
