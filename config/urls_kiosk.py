@@ -20,6 +20,7 @@ urlpatterns = [
     path("sessions/<str:public_id>/status", sessions.SessionStatusView.as_view()),
     path("sessions/<str:public_id>/cancel", sessions.CancelSessionView.as_view()),
     path("sessions/<str:public_id>/order", orders.SessionOrderView.as_view()),
+    path("sessions/<str:public_id>/dining", orders.SessionDiningView.as_view()),
     path("sessions/<str:public_id>/payment", billing.SessionPaymentView.as_view()),
     path("video/token", video.VideoTokenView.as_view()),
     path("video/token/refresh", video.VideoTokenRefreshView.as_view()),

@@ -64,3 +64,16 @@ class OrderLine(models.Model):
 
     def __str__(self) -> str:
         return f"{self.quantity} x {self.name}"
+
+
+class OrderSettings(models.Model):
+    """A business's ordering settings the owner sets; a business without a row has the defaults."""
+
+    business = models.OneToOneField("accounts.Business", on_delete=models.CASCADE, related_name="order_settings")
+    ask_dining = models.BooleanField(default=True, help_text="The kiosk asks eat in or take away before paying.")
+
+    class Meta:
+        verbose_name_plural = "order settings"
+
+    def __str__(self) -> str:
+        return f"Order settings of {self.business_id}"

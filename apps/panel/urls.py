@@ -85,6 +85,7 @@ urlpatterns = [
     path("queue", queue.queue_page, name="queue"),
     path("displays", displays.display_list, name="displays"),
     path("displays/<int:display_id>/revoke", displays.display_revoke, name="display_revoke"),
+    path("displays/dining", displays.dining_question, name="dining_question"),
     path("webhooks", webhooks.webhook_list, name="webhooks"),
     path("webhooks/<int:subscription_id>", webhooks.webhook_detail, name="webhook"),
     path("webhooks/<int:subscription_id>/test", webhooks.webhook_test, name="webhook_test"),

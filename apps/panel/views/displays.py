@@ -4,6 +4,7 @@ kept); revoking it signs that screen out at its next request."""
 
 from django import forms
 from django.contrib import messages
+from django.http import Http404
 from django.shortcuts import redirect
 from django.views.decorators.http import require_POST
 
@@ -11,6 +12,8 @@ from apps.core.errors import DomainError
 from apps.displays import selectors as display_selectors
 from apps.displays import services as display_services
 from apps.displays.models import DisplayKind
+from apps.orders import selectors as order_selectors
+from apps.orders import services as order_services
 from apps.panel.access import owned_or_404, panel_page
 from apps.panel.pages import businesses_of, error_text, put_once, render_page, take_once
 
@@ -57,6 +60,7 @@ def display_list(request):
         "displays": display_selectors.owner_tokens(request.user.owner_id),
         "form": form,
         "new_display": take_once(request, NEW_DISPLAY),
+        "dining": [(business, order_selectors.asks_dining(business.pk)) for business in businesses_of(request)],
     }
     return render_page(request, "panel/displays.html", context, section="displays")
 
@@ -67,4 +71,19 @@ def display_revoke(request, display_id: int):
     token = owned_or_404(display_selectors.owner_tokens(request.user.owner_id), request, pk=display_id)
     display_services.display_token_revoke(owner_id=request.user.owner_id, token_id=token.pk)
     messages.success(request, f"Display “{token.name}” revoked: that screen is signed out at its next request.")
+    return redirect("panel:displays")
+
+
+@panel_page()
+@require_POST
+def dining_question(request):
+    """Whether a business's kiosks ask eat in or take away before paying (on by default)."""
+    chosen = request.POST.get("business", "")
+    if not chosen.isdigit():
+        raise Http404("No such business in your account.")
+    business = owned_or_404(businesses_of(request), request, pk=int(chosen))
+    ask = request.POST.get("ask_dining") == "on"
+    order_services.order_settings_update(business=business, ask_dining=ask)
+    said = "ask" if ask else "no longer ask"
+    messages.success(request, f"The kiosks of {business.name} {said} eat in or take away.")
     return redirect("panel:displays")
