@@ -5,6 +5,7 @@ import { logFailure } from "../common/report.js";
 import { announce, byId, $$ } from "../common/ui.js";
 import { get, on, post } from "./api.js";
 import { device } from "./device.js";
+import { createDining, renderDining } from "./dining.js";
 import { tryPairing } from "./pairing.js";
 import { KioskRealtime } from "./realtime.js";
 import { createSession } from "./session.js";
@@ -242,5 +243,6 @@ document.addEventListener(
 );
 
 renderKiosk(store);
+renderDining(store, createDining({ store, get, post }).choose);
 touched();
 boot();

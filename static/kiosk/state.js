@@ -31,6 +31,7 @@ import { createStore } from "../common/store.js";
  * @property {{open: boolean, left: number}} stillThere
  * @property {boolean} leaving "I'm done, leave" with a cart: the customer is asked to confirm
  * @property {{body: import("./menu.js").MenuBody | null, error: boolean}} menu GET /api/public/menu in the customer's language, while an agent serves
+ * @property {import("./dining.js").Dining} dining eat in or take away, asked on the payment step (dining.js)
  */
 
 /** @type {KioskState} */
@@ -53,6 +54,7 @@ export const INITIAL = {
   stillThere: { open: false, left: 0 },
   leaving: false,
   menu: { body: null, error: false },
+  dining: { sessionId: null, ask: false, choice: null, saving: false, error: "" },
 };
 
 /** @returns {import("../common/store.js").Store<KioskState>} */
