@@ -15,6 +15,7 @@ from apps.accounts import realtime_messages as agent_messages
 from apps.accounts.domain_events import AgentStatusChanged, OwnerReinstated, OwnerSuspended
 from apps.billing import realtime_messages as payment_messages
 from apps.billing.domain_events import PaymentCancelled, PaymentFailed, PaymentRequested, PaymentSucceeded
+from apps.displays import realtime_messages as display_messages
 from apps.kiosks import realtime_messages as kiosk_messages
 from apps.kiosks.device_cache import forget_credentials, forget_heartbeat
 from apps.kiosks.domain_events import KioskCameOnline, KioskPaired, KioskRenamed, KioskUnpaired, KioskWentOffline
@@ -90,7 +91,10 @@ SUBSCRIBERS = {
     ],
     # Orders
     CartReplaced: [order_messages.order_updated],  # OrderUpdated to the kiosk
-    OrderStatusChanged: [webhook_deliveries],
+    OrderStatusChanged: [
+        webhook_deliveries,
+        display_messages.order_moved,  # TicketChanged to the kitchen, BoardChanged to the board
+    ],
     PaymentCaptured: [webhook_deliveries],
     OrderCreated: [webhook_deliveries],
     # Payments: only the kiosk hears of them.

@@ -173,6 +173,7 @@ INSTALLED_APPS = [
     "apps.demo_processor",
     "apps.video",
     "apps.realtime",
+    "apps.displays",
     "apps.panel",
     "apps.owner_api",
     "apps.demo",
@@ -378,6 +379,7 @@ REST_FRAMEWORK = {
         "kiosk": os.environ.get("THROTTLE_KIOSK", "600/min"),
         "pairing": os.environ.get("THROTTLE_PAIRING", "10/min"),
         "agent": os.environ.get("THROTTLE_AGENT", "600/min"),
+        "display": os.environ.get("THROTTLE_DISPLAY", "600/min"),
         "token_api": os.environ.get("THROTTLE_TOKEN_API", "120/min"),
         "owner_api": os.environ.get("THROTTLE_OWNER_API", "120/min"),
         "owner_api_token": os.environ.get("THROTTLE_OWNER_API_TOKEN", "30/min"),
@@ -422,7 +424,7 @@ SPECTACULAR_SETTINGS = {
 
 # Pages answered with a strict Content-Security-Policy (apps/api/csp.py): path prefixes, "/" the
 # landing page alone.
-CSP_PATHS = env_list("CSP_PATHS", "/,/panel/")
+CSP_PATHS = env_list("CSP_PATHS", "/,/panel/,/kitchen/,/board/")
 
 # Security headers; PRODUCTION turns on the transport rules.
 SECURE_CONTENT_TYPE_NOSNIFF = True
@@ -541,6 +543,17 @@ VIDEO_TOKEN_TTL_SECONDS = int(os.environ.get("VIDEO_TOKEN_TTL_SECONDS", "3600"))
 # Final webhook deliveries and the domain events no delivery references are kept this long,
 # then pruned hourly in batches (apps/webhooks/retention.py); pending deliveries are never pruned.
 EVENT_RETENTION_DAYS = int(os.environ.get("EVENT_RETENTION_DAYS", "30"))
+
+# The kitchen display and the order board (apps/displays, docs/kiosk-and-agent.md "Displays"): a
+# ticket turns amber, then red, this long after it was paid; the screens poll this often while
+# their socket is down; the board highlights a number just ready this long, and (for a signed-in
+# user; a board token carries its owner-set time) drops a ready number this long after.
+KITCHEN_TICKET_WARN_SECONDS = float(os.environ.get("KITCHEN_TICKET_WARN_SECONDS", "300"))
+KITCHEN_TICKET_LATE_SECONDS = float(os.environ.get("KITCHEN_TICKET_LATE_SECONDS", "600"))
+DISPLAY_POLL_SECONDS = float(os.environ.get("DISPLAY_POLL_SECONDS", "2"))
+DISPLAY_TICKETS_LIMIT = int(os.environ.get("DISPLAY_TICKETS_LIMIT", "200"))
+BOARD_READY_HIGHLIGHT_SECONDS = float(os.environ.get("BOARD_READY_HIGHLIGHT_SECONDS", "10"))
+BOARD_READY_SECONDS = int(os.environ.get("BOARD_READY_SECONDS", "600"))
 
 # Email (the owner hears when a webhook is paused)
 EMAIL_BACKEND = os.environ.get(

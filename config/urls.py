@@ -16,6 +16,7 @@ from apps.api.metrics import metrics_view
 from apps.billing.api import processor as processor_webhooks
 from apps.demo.landing import landing_page, new_kiosk_code
 from apps.demo.webhook_receiver import demo_webhook_receiver
+from apps.displays.pages import board_screen, kitchen_screen
 from apps.kiosk_app.views import kiosk_app
 from apps.menu.views import menu_photo
 from apps.realtime.api import auth as realtime_auth
@@ -26,6 +27,7 @@ urlpatterns = [
     path("api/public/", include("config.urls_kiosk")),
     path("api/owner/", include("config.urls_owner")),
     path("api/", include("config.urls_integrations")),
+    path("api/displays/", include("apps.displays.api.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
     path("api/", include("config.urls_agent")),
@@ -36,6 +38,10 @@ urlpatterns = [
     path("agent/", AgentDashboardView.as_view(), name="agent_dashboard"),
     path("kiosk", RedirectView.as_view(url="/kiosk/", permanent=True, query_string=True)),
     path("kiosk/", kiosk_app, name="kiosk_app"),
+    path("kitchen", RedirectView.as_view(url="/kitchen/", permanent=True, query_string=True)),
+    path("kitchen/", kitchen_screen, name="kitchen_screen"),
+    path("board", RedirectView.as_view(url="/board/", permanent=True, query_string=True)),
+    path("board/", board_screen, name="board_screen"),
     path("broadcasting/auth", realtime_auth.BroadcastingAuthView.as_view()),
     path("apps/<str:app_id>/events", realtime_http_api.EventsView.as_view()),
     path("apps/<str:app_id>/batch_events", realtime_http_api.BatchEventsView.as_view()),

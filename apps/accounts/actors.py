@@ -11,6 +11,12 @@ PANEL_SCOPES = frozenset({ORDERS_WRITE, REFUNDS_WRITE})
 def panel_member(user: User) -> bool:
     """An owner or manager of an owner, active, not an agent: who may use the owner panel (and its
     real-time channels) and act for that owner there."""
+    return display_member(user) and user.panel_role != PanelRole.KITCHEN
+
+
+def display_member(user: User) -> bool:
+    """An owner, manager or kitchen user of an owner, active, not an agent: who may open the
+    owner's kitchen display and order board (apps/displays) with a signed-in session."""
     return bool(
         user.is_active and not user.is_agent and user.panel_role in PanelRole.values and user.owner_id is not None
     )

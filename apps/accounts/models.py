@@ -79,6 +79,7 @@ class StatusReason(models.TextChoices):
 class PanelRole(models.TextChoices):
     OWNER = "owner"
     MANAGER = "manager"
+    KITCHEN = "kitchen"  # the kitchen display and order board only, not the owner panel
 
 
 class User(AbstractBaseUser, PermissionsMixin):

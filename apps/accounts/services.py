@@ -13,7 +13,7 @@ from django.utils import timezone
 from django_otp import devices_for_user
 
 from apps.accounts import login_throttle
-from apps.accounts.actors import panel_member
+from apps.accounts.actors import display_member
 from apps.accounts.domain_events import AgentStatusChanged, OwnerReinstated, OwnerSuspended
 from apps.accounts.models import (
     AgentStatus,
@@ -290,7 +290,7 @@ def panel_login(*, email: str, password: str, ip: str) -> LoginResult:
     login_throttle.reset(email, ip)
     if not user.is_active:
         raise DomainError(ErrorCode.ACCOUNT_DISABLED, "This account has been disabled.")
-    if not panel_member(user):
+    if not display_member(user):  # kitchen users sign in here too, for the kitchen display
         raise DomainError(ErrorCode.FORBIDDEN, "Agents sign in to the agent dashboard, not the owner panel.")
     if _has_two_factor(user):
         challenge = LoginChallenge.objects.create(

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 PANEL_USER = "panel_user"
 API_KEY = "api_key"
 AGENT = "agent"
+DISPLAY = "display"  # a wall screen's display token (apps/displays)
 
 # What an owner's people (or keys) may do to its data through the domain services. The owner
 # API's scopes have these names (apps/owner_api/scopes.py).
@@ -18,7 +19,7 @@ REFUNDS_WRITE = "refunds:write"
 @dataclass(frozen=True)
 class Actor:
     owner_id: int | None  # None: belongs to no owner (staff), so acts for none
-    who: str  # PANEL_USER, API_KEY or AGENT
+    who: str  # PANEL_USER, API_KEY, AGENT or DISPLAY
     scopes: frozenset[str] = frozenset()
     user_id: int | None = None  # the person (panel user, agent), for records such as created_by
 

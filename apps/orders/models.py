@@ -16,6 +16,13 @@ class OrderStatus(models.TextChoices):
     REFUNDED = "refunded"
 
 
+class Dining(models.TextChoices):
+    """Where the customer eats, asked before paying (blank: not asked, the owner turned it off)."""
+
+    EAT_IN = "eat_in"
+    TAKE_AWAY = "take_away"
+
+
 class Order(models.Model):
     session = models.OneToOneField("agent_sessions.Session", on_delete=models.CASCADE, related_name="order")
     owner = models.ForeignKey("accounts.Owner", on_delete=models.CASCADE, related_name="orders")
@@ -26,8 +33,10 @@ class Order(models.Model):
     subtotal_cents = models.PositiveIntegerField(default=0)
     tax_cents = models.PositiveIntegerField(default=0)
     total_cents = models.PositiveIntegerField(default=0)
+    dining = models.CharField(max_length=10, choices=Dining.choices, blank=True)
     created_at = models.DateTimeField(default=timezone.now)
     updated_at = models.DateTimeField(default=timezone.now)
+    paid_at = models.DateTimeField(null=True, blank=True, help_text="When the payment was captured.")
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["business", "number"], name="order_number_unique_per_business")]
@@ -55,3 +64,16 @@ class OrderLine(models.Model):
 
     def __str__(self) -> str:
         return f"{self.quantity} x {self.name}"
+
+
+class OrderSettings(models.Model):
+    """A business's ordering settings the owner sets; a business without a row has the defaults."""
+
+    business = models.OneToOneField("accounts.Business", on_delete=models.CASCADE, related_name="order_settings")
+    ask_dining = models.BooleanField(default=True, help_text="The kiosk asks eat in or take away before paying.")
+
+    class Meta:
+        verbose_name_plural = "order settings"
+
+    def __str__(self) -> str:
+        return f"Order settings of {self.business_id}"

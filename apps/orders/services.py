@@ -11,7 +11,7 @@ from apps.core.errors import DomainError, ErrorCode
 from apps.kiosks.models import Kiosk
 from apps.orders import cart, fulfilment
 from apps.orders.domain_events import CartReplaced
-from apps.orders.models import Order, OrderLine, OrderStatus
+from apps.orders.models import Dining, Order, OrderLine, OrderSettings, OrderStatus
 from apps.orders.totals import order_totals
 from apps.sessions import selectors as session_selectors
 from apps.sessions.models import ENDED_STATUSES, Session, SessionStatus
@@ -128,3 +128,31 @@ def order_set_fulfilment_status(*, order_id: int, actor: Actor, status: str) -> 
             raise DomainError(ErrorCode.NOT_FOUND, "No such order.")
         fulfilment.move(order, status)
     return order
+
+
+DINING_OPEN = (OrderStatus.DRAFT, OrderStatus.AWAITING_PAYMENT, OrderStatus.FAILED)
+
+
+def order_set_dining(*, session: Session, dining: str) -> Order:
+    """The customer's eat in or take away, before paying (the order exists, not paid yet)."""
+    if dining not in Dining.values:
+        raise DomainError(
+            ErrorCode.VALIDATION_ERROR,
+            "Choose eat in or take away.",
+            details={"dining": [f"Must be one of: {', '.join(Dining.values)}."]},
+        )
+    with transaction.atomic():
+        order = Order.objects.select_for_update().filter(session=session).first()
+        if order is None:
+            raise DomainError(ErrorCode.ORDER_EMPTY, "There is no order yet: the agent has not built a cart.")
+        if order.status not in DINING_OPEN:
+            raise DomainError(ErrorCode.ORDER_LOCKED, "The order is paid: eat in or take away can no longer change.")
+        order.dining = dining
+        order.updated_at = timezone.now()
+        order.save(update_fields=["dining", "updated_at"])
+    return order
+
+
+def order_settings_update(*, business: Business, ask_dining: bool) -> OrderSettings:
+    settings, _ = OrderSettings.objects.update_or_create(business=business, defaults={"ask_dining": ask_dining})
+    return settings

@@ -35,6 +35,7 @@ class OrderCreatedPayload(TypedDict):
     kiosk_name: str
     status: str
     created_at: int
+    dining: str | None  # added by issue 27: eat_in, take_away, or null when not asked
 
 
 class OrderStatusChangedPayload(TypedDict):
@@ -72,6 +73,7 @@ def order_created(order: Order) -> OrderCreatedPayload:
         "kiosk_name": session.kiosk.name,
         "status": order.status,
         "created_at": int(order.created_at.timestamp()),
+        "dining": order.dining or None,
     }
 
 

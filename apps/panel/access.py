@@ -10,9 +10,9 @@ from functools import wraps
 from django.contrib.auth.views import redirect_to_login
 from django.db.models import Model, QuerySet
 from django.http import Http404, HttpRequest
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 
-from apps.accounts.actors import panel_member
+from apps.accounts.actors import display_member, panel_member
 from apps.accounts.models import PanelRole, User
 
 OWNER_ONLY = "owner-only"  # billing, agents, webhooks, API keys
@@ -41,6 +41,8 @@ def panel_page(access: str = ANY_ROLE):
             user = request.user
             if not user.is_authenticated:
                 return redirect_to_login(request.get_full_path(), "panel:login")
+            if display_member(user) and user.panel_role == PanelRole.KITCHEN:
+                return redirect("/kitchen/")  # a kitchen user's one screen
             if not is_panel_user(user):
                 message = (
                     "Agents use the agent dashboard, not the owner panel."

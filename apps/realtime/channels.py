@@ -12,3 +12,11 @@ def kiosk_channel(kiosk_id: int) -> str:
 
 def owner_channel(owner_id: int) -> str:
     return f"presence-owner.{owner_id}"
+
+
+def kitchen_channel(business_id: int) -> str:
+    return f"private-kitchen.{business_id}"
+
+
+def board_channel(business_id: int) -> str:
+    return f"private-board.{business_id}"

@@ -6,6 +6,7 @@ import { announce, byId, $$ } from "../common/ui.js";
 import { createAlone } from "./alone.js";
 import { get, on, post } from "./api.js";
 import { device } from "./device.js";
+import { createDining, renderDining } from "./dining.js";
 import { tryPairing } from "./pairing.js";
 import { KioskRealtime } from "./realtime.js";
 import { createSession } from "./session.js";
@@ -278,5 +279,6 @@ document.addEventListener(
 
 renderKiosk(store);
 createShownItem(store, { announce });
+renderDining(store, createDining({ store, get, post }).choose);
 touched();
 boot();

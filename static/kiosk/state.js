@@ -36,6 +36,7 @@ import { NOT_ALONE } from "./self-service.js";
  * @property {import("./self-service.js").Alone} alone the customer orders alone while waiting (issue 25 part 4)
  * @property {string | null} shownItem the menu item the agent showed (MenuItemShown), open large until closed
  * @property {{itemId: string, told: boolean} | null} pointed the item the customer last tapped; `told` once the agent heard
+ * @property {import("./dining.js").Dining} dining eat in or take away, asked on the payment step (dining.js)
  */
 
 /** @type {KioskState} */
@@ -62,6 +63,7 @@ export const INITIAL = {
   alone: NOT_ALONE,
   shownItem: null,
   pointed: null,
+  dining: { sessionId: null, ask: false, choice: null, saving: false, error: "" },
 };
 
 /** @returns {import("../common/store.js").Store<KioskState>} */

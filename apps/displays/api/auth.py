@@ -1,0 +1,80 @@
+"""How a screen signs in to /api/displays/*: a wall screen's display token (`X-Display-Token`),
+or the Django session of a signed-in owner, manager or kitchen user (with Django's CSRF check on
+writes, as panel pages do). Either way the view gets a `Viewer` (apps.displays.services)."""
+
+from drf_spectacular.extensions import OpenApiAuthenticationExtension
+from rest_framework import exceptions
+from rest_framework.authentication import BaseAuthentication, SessionAuthentication
+from rest_framework.permissions import BasePermission
+
+from apps.accounts.actors import display_member
+from apps.api.drf_request import django_request
+from apps.api.throttles import AtomicWindowThrottle
+from apps.displays import services
+
+TOKEN_HEADER = "X-Display-Token"
+
+
+class DisplayTokenAuthentication(BaseAuthentication):
+    """`request.auth` is the token's Viewer; a wrong or revoked token is 401."""
+
+    def authenticate(self, request):
+        raw = request.headers.get(TOKEN_HEADER, "")
+        if not raw:
+            return None
+        viewer = services.viewer_for_token(raw.strip())
+        if viewer is None:
+            raise exceptions.AuthenticationFailed("The display token is invalid or has been revoked.")
+        return (None, viewer)
+
+    def authenticate_header(self, request) -> str:
+        return "Display"
+
+
+class DisplaySessionAuthentication(SessionAuthentication):
+    """`request.user` is the signed-in owner, manager or kitchen user; its Viewer is made by the
+    view (it names the business in `?business=`)."""
+
+    def authenticate(self, request):
+        user = getattr(django_request(request), "user", None)
+        if user is None or not user.is_authenticated or not display_member(user):
+            return None
+        self.enforce_csrf(request)
+        return (user, None)
+
+
+class IsDisplay(BasePermission):
+    def has_permission(self, request, view) -> bool:
+        return request.auth is not None or bool(getattr(request.user, "is_authenticated", False))
+
+
+class DisplayThrottle(AtomicWindowThrottle):
+    scope = "display"
+
+    def get_cache_key(self, request, view):
+        viewer = request.auth
+        ident = (
+            f"user-{request.user.pk}" if viewer is None else f"display-{viewer.business.pk}-{self.get_ident(request)}"
+        )
+        return self.cache_format % {"scope": self.scope, "ident": ident}
+
+
+class DisplayTokenScheme(OpenApiAuthenticationExtension):
+    target_class = "apps.displays.api.auth.DisplayTokenAuthentication"
+    name = "displayToken"
+
+    def get_security_definition(self, auto_schema):
+        return {"type": "apiKey", "in": "header", "name": TOKEN_HEADER, "description": "A display token's secret."}
+
+
+class DisplaySessionScheme(OpenApiAuthenticationExtension):
+    target_class = "apps.displays.api.auth.DisplaySessionAuthentication"
+    name = "displaySession"
+
+    def get_security_definition(self, auto_schema):
+        return {
+            "type": "apiKey",
+            "in": "cookie",
+            "name": "app_session",
+            "description": "A signed-in owner, manager or kitchen user; writes carry X-CSRFToken.",
+        }

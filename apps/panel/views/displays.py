@@ -1,0 +1,90 @@
+"""Displays (owners and managers): the kitchen display and the order board's links. Creating one
+makes a display token for one business (shown once, inside the link, then only its hash is
+kept); revoking it signs that screen out at its next request."""
+
+from typing import cast
+
+from django import forms
+from django.contrib import messages
+from django.http import Http404
+from django.shortcuts import redirect
+from django.views.decorators.http import require_POST
+
+from apps.accounts.models import Business
+from apps.core.errors import DomainError
+from apps.displays import selectors as display_selectors
+from apps.displays import services as display_services
+from apps.displays.models import DisplayKind, DisplayToken
+from apps.orders import selectors as order_selectors
+from apps.orders import services as order_services
+from apps.panel.access import owned_or_404, panel_page
+from apps.panel.forms import BusinessChoiceForm
+from apps.panel.pages import businesses_of, error_text, put_once, render_page, take_once
+
+NEW_DISPLAY = "display-link"
+
+
+class DisplayCreateForm(BusinessChoiceForm):
+    kind = forms.ChoiceField(choices=DisplayKind.choices, label="Screen")
+    name = forms.CharField(max_length=100, label="Name", help_text="Where the screen is, e.g. “Grill” or “Counter”.")
+    ready_minutes = forms.IntegerField(
+        min_value=1,
+        max_value=1440,
+        initial=10,
+        label="Board: ready numbers leave after (minutes)",
+        help_text="Completed orders leave at once; a ready number not collected leaves after this.",
+    )
+
+
+@panel_page()
+def display_list(request):
+    form = DisplayCreateForm(request.POST or None, businesses=businesses_of(request))
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            token, raw = display_services.display_token_create(
+                business=data["business"],
+                kind=data["kind"],
+                name=data["name"],
+                ready_seconds=data["ready_minutes"] * 60,
+                created_by=request.user,
+            )
+        except DomainError as exc:
+            form.add_error(None, error_text(exc))
+        else:
+            link = request.build_absolute_uri(f"/{token.kind}/#token={raw}")
+            put_once(request, NEW_DISPLAY, {"name": token.name, "kind": token.get_kind_display(), "link": link})
+            return redirect("panel:displays")
+    context = {
+        "displays": display_selectors.owner_tokens(request.user.owner_id),
+        "form": form,
+        "new_display": take_once(request, NEW_DISPLAY),
+        "dining": [(business, order_selectors.asks_dining(business.pk)) for business in businesses_of(request)],
+    }
+    return render_page(request, "panel/displays.html", context, section="displays")
+
+
+@panel_page()
+@require_POST
+def display_revoke(request, display_id: int):
+    token = cast(
+        DisplayToken, owned_or_404(display_selectors.owner_tokens(request.user.owner_id), request, pk=display_id)
+    )
+    display_services.display_token_revoke(owner_id=request.user.owner_id, token_id=token.pk)
+    messages.success(request, f"Display “{token.name}” revoked: that screen is signed out at its next request.")
+    return redirect("panel:displays")
+
+
+@panel_page()
+@require_POST
+def dining_question(request):
+    """Whether a business's kiosks ask eat in or take away before paying (on by default)."""
+    chosen = request.POST.get("business", "")
+    if not chosen.isdigit():
+        raise Http404("No such business in your account.")
+    business = cast(Business, owned_or_404(businesses_of(request), request, pk=int(chosen)))
+    ask = request.POST.get("ask_dining") == "on"
+    order_services.order_settings_update(business=business, ask_dining=ask)
+    said = "ask" if ask else "no longer ask"
+    messages.success(request, f"The kiosks of {business.name} {said} eat in or take away.")
+    return redirect("panel:displays")

@@ -1,0 +1,102 @@
+// Draws the kitchen display from its store. Tickets are kept by order id: each tick updates a
+// ticket's age in place, so the focused button (keyboard use) stays where it is.
+import { watch } from "../common/store.js";
+import { byId, el, showError } from "../common/ui.js";
+import { ageOf, elapsed, NEXT, ordered } from "./tickets.js";
+
+const ACTION = { preparing: "Start", ready: "Ready", completed: "Done" };
+const STATUS = { confirmed: "New", preparing: "Preparing", ready: "Ready" };
+const DINING = { eat_in: "Eat in", take_away: "Take away" };
+
+/** @param {import("./tickets.js").Ticket} ticket */
+function ticketLines(ticket) {
+  return ticket.lines.map((line) =>
+    el(
+      "li",
+      { class: "line" },
+      el("span", { class: "quantity", text: `${line.quantity} ×` }),
+      " ",
+      el("span", { class: "name", text: line.name }),
+      line.modifiers.length
+        ? el("ul", { class: "modifiers" }, ...line.modifiers.map((m) => el("li", { text: `${m.group}: ${m.value}` })))
+        : null,
+      line.notes ? el("p", { class: "notes", text: line.notes }) : null,
+    ),
+  );
+}
+
+/**
+ * @param {import("../common/store.js").Store<import("./state.js").KitchenState>} store
+ * @param {(ticket: import("./tickets.js").Ticket) => void} onMove
+ */
+export function renderKitchen(store, onMove) {
+  /** @type {Map<string, HTMLElement>} */
+  const shown = new Map();
+  const list = byId("tickets");
+
+  watch(store, (s) => s.screen, (screen) => {
+    document.body.dataset.screen = screen;
+    byId("screen-signin").hidden = screen !== "signin";
+    byId("screen-kitchen").hidden = screen !== "kitchen";
+  });
+  watch(store, (s) => s.signinReason, (reason) => showError(byId("signin-reason"), reason));
+  watch(store, (s) => s.me, (me) => {
+    byId("business-name").textContent = me ? me.business.name : "";
+  });
+  watch(store, (s) => s.realtime, (realtime) => {
+    document.body.dataset.realtime = realtime;
+    byId("live-state").textContent = realtime === "live" ? "Live" : realtime === "polling" ? "Reconnecting (checking every few seconds)" : "";
+  });
+  watch(store, (s) => s.alert, (alert) => showError(byId("alert"), alert));
+  watch(store, (s) => s.sound, (sound) => {
+    const button = byId("sound");
+    button.setAttribute("aria-pressed", String(sound));
+    button.textContent = sound ? "Sound on" : "Turn sound on";
+  });
+
+  const draw = (state) => {
+    const tickets = ordered(state.tickets);
+    for (const [id, node] of shown) {
+      if (!state.tickets[id]) {
+        node.remove();
+        shown.delete(id);
+      }
+    }
+    tickets.forEach((ticket, index) => {
+      let node = shown.get(ticket.id);
+      if (!node) {
+        const button = el("button", { type: "button", class: "move", onclick: () => onMove(store.get().tickets[ticket.id].ticket) });
+        node = el(
+          "li",
+          { class: "ticket", "data-id": ticket.id },
+          el("header", {}, el("span", { class: "number" }), el("span", { class: "dining" }), el("span", { class: "age" })),
+          el("p", { class: "status" }),
+          el("ul", { class: "lines" }),
+          button,
+        );
+        shown.set(ticket.id, node);
+      }
+      if (list.children[index] !== node) list.insertBefore(node, list.children[index] || null);
+      const next = NEXT[ticket.status];
+      const number = node.querySelector(".number");
+      number.textContent = `#${ticket.number}`;
+      node.querySelector(".dining").textContent = DINING[ticket.dining] || "";
+      node.querySelector(".age").textContent = elapsed(ticket, state.now);
+      node.querySelector(".status").textContent = STATUS[ticket.status] || ticket.status;
+      if (node.dataset.updatedAt !== ticket.updated_at) {
+        node.querySelector(".lines").replaceChildren(...ticketLines(ticket));
+        node.dataset.updatedAt = ticket.updated_at;
+      }
+      node.dataset.status = ticket.status;
+      node.dataset.age = ageOf(ticket, state.now, state.me.settings);
+      const button = /** @type {HTMLButtonElement} */ (node.querySelector(".move"));
+      button.textContent = ACTION[next];
+      button.setAttribute("aria-label", `${ACTION[next]}: order ${ticket.number}`);
+      button.disabled = Boolean(state.moving[ticket.id]);
+    });
+    byId("empty").hidden = tickets.length > 0;
+  };
+  watch(store, (s) => s, (state) => {
+    if (state.screen === "kitchen") draw(state);
+  });
+}

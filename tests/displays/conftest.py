@@ -1,0 +1,84 @@
+import pytest
+
+from tests.support.displays import display_client, display_token
+
+
+@pytest.fixture
+def kitchen(business):
+    """The kitchen display's client (a display token of `business`)."""
+    return display_client(display_token(business, "kitchen"))
+
+
+@pytest.fixture
+def board(business):
+    return display_client(display_token(business, "board"))
+
+
+@pytest.fixture
+def display_broadcasts(monkeypatch) -> list:
+    """The screens' real-time messages (channels, event, data), recorded instead of sent."""
+    sent: list = []
+    monkeypatch.setattr(
+        "apps.displays.realtime_messages.broadcast", lambda channels, event, data: sent.append((channels, event, data))
+    )
+    return sent
+
+
+@pytest.fixture
+def screens_world(transactional_db, settings):
+    """A business with a paired kiosk, an agent, a menu item and the demo processor's account
+    ready, for the live screens' tests."""
+    from apps.demo_processor import services as demo_processor
+    from tests import factories
+
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.PBKDF2PasswordHasher"]
+    business = factories.BusinessFactory(name="Burger Barn")
+    factories.OwnerBillingFactory(
+        owner=business.owner, account_id="acct_demo_screens", charges_enabled=True, payouts_enabled=True
+    )
+    demo_processor.account_open("acct_demo_screens")
+    category = factories.CategoryFactory(catalog=factories.CatalogFactory(business=business), name="Burgers")
+    return {
+        "business": business,
+        "kiosk": factories.KioskFactory(business=business, name="Front counter"),
+        "agent": factories.AgentFactory(owner=business.owner, name="Ada Agent"),
+        "burger": factories.MenuItemFactory(category=category, name="Burger", price_cents=1000),
+    }
+
+
+@pytest.fixture
+def live_screens(screens_world, tmp_path):
+    """live_screens(**env) starts daphne on the rows made so far; its base URL is returned."""
+    from tests.support.processes import database_url_for_child, start_daphne, stop_daphne
+
+    started = []
+
+    def start(**env: str):
+        server = start_daphne(tmp_path, database_url=database_url_for_child(tmp_path), **env)
+        started.append(server)
+        return server
+
+    yield start
+    for server in started:
+        stop_daphne(server)
+
+
+@pytest.fixture
+def screen_page(chromium, request):
+    """screen_page(base_url, path, before=None) -> a page on a wall-screen-sized viewport."""
+    from tests.support.browser import new_page, screenshot_on_failure
+
+    contexts = []
+
+    def open_(base_url: str, path: str, *, before=None):
+        context, page = new_page(chromium, base_url, (1280, 800))
+        if before:
+            before(page)
+        contexts.append((context, page))
+        page.goto(path)
+        return page
+
+    yield open_
+    for context, page in contexts:
+        screenshot_on_failure(request, page)
+        context.close()
