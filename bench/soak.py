@@ -9,16 +9,21 @@ time, as in the outside soak run. The web process is the Procfile's `web` line o
 each mode: the embedded default (SQLite, in-memory layer) and Redis (channels-redis, the Redis
 presence store; `--redis-url`, keys under their own prefix, removed afterwards).
 
-Printed every `--every` cycles: the process's resident memory. The reference, in the same run: a
-fresh process answering plain HTTP polling (GET /readyz, through Django's middleware chain) for
-as long as the churn took, sampled at the same fractions of that time. The goal: the last 30 %
-of the cycles add less than 2 % to the memory.
+Printed every `--every` cycles: the process's resident memory (and, with Redis, the keys under
+the run's prefix and Redis's own memory: what the process keeps elsewhere). `--probe FILE` runs
+the server under bench/memprobe.py and has it append to FILE, at every mark, the allocations and
+object types grown since the first mark (slower: compare probed runs with probed runs only).
+
+The reference, in the same run: a fresh process answering plain HTTP polling (GET /readyz,
+through Django's middleware chain) for as long as the churn took, sampled at the same fractions
+of that time. The goal: the last 30 % of the cycles add less than 2 % to the memory.
 """
 
 import argparse
 import asyncio
 import json
 import os
+import signal
 import sys
 import tempfile
 import time
@@ -74,16 +79,39 @@ async def one_cycle(ws_url: str, i: int) -> None:
                 raise SystemExit(f"cycle {i}: {reply}")
 
 
-async def churn(ws_url: str, pid: int, cycles: int, every: int) -> tuple[list[tuple[int, float, float]], float]:
-    """[(cycles done, seconds, RSS MB)] sampled every `every` cycles, and the total time."""
+async def churn(
+    ws_url: str, pid: int, cycles: int, every: int, on_mark=lambda: ""
+) -> tuple[list[tuple[int, float, float]], float]:
+    """[(cycles done, seconds, RSS MB)] sampled every `every` cycles, and the total time.
+    `on_mark()` runs at each mark; what it returns is printed on the mark's line."""
     started = time.monotonic()
     samples = [(0, 0.0, rss_mb(pid))]
     for i in range(cycles):
         await one_cycle(ws_url, i)
         if (i + 1) % every == 0:
             samples.append((i + 1, time.monotonic() - started, rss_mb(pid)))
-            say(f"  {i + 1:>7} cycles  {samples[-1][1]:7.1f} s  RSS {samples[-1][2]:7.1f} MB")
+            extra = on_mark()
+            say(f"  {i + 1:>7} cycles  {samples[-1][1]:7.1f} s  RSS {samples[-1][2]:7.1f} MB  {extra}")
     return samples, time.monotonic() - started
+
+
+def redis_footprint(redis_url: str, prefix: str) -> str:
+    """The keys under the run's prefix (by kind, with the largest) and Redis's used memory."""
+    import redis
+
+    client = redis.Redis.from_url(redis_url)
+    try:
+        kinds, largest = {}, ("", 0)
+        for key in client.scan_iter(f"{prefix}:*", count=1000):
+            kind = client.type(key).decode()
+            kinds[kind] = kinds.get(kind, 0) + 1
+            size = {"hash": client.hlen, "zset": client.zcard, "set": client.scard, "list": client.llen}.get(kind)
+            if size and (n := size(key)) > largest[1]:
+                largest = (key.decode(), n)
+        used = client.info("memory")["used_memory"] / 2**20
+        return f"redis {used:.1f} MB, keys {kinds}, largest {largest[0]} ({largest[1]})"
+    finally:
+        client.close()
 
 
 def poll(base_url: str, pid: int, seconds: float, marks: list[float]) -> list[tuple[float, float, int]]:
@@ -122,9 +150,12 @@ def server_variables(mode: str, var_dir: Path, redis_url: str) -> dict[str, str]
     return variables
 
 
-def start(variables: dict[str, str], log_dir: Path):
+def start(variables: dict[str, str], log_dir: Path, probe: Path | None = None):
     port = free_port()
-    server = _spawn(procfile_web_argv(port), {**variables, "PORT": str(port)}, port, log_dir)
+    argv = procfile_web_argv(port)
+    if probe is not None:  # [python, -m, config.serve, ...] -> [python, bench/memprobe.py, FILE, ...]
+        argv = [argv[0], str(ROOT / "bench" / "memprobe.py"), str(probe), *argv[3:]]
+    server = _spawn(argv, {**variables, "PORT": str(port)}, port, log_dir)
     _wait_ready(server)
     return server
 
@@ -157,12 +188,29 @@ def soak(mode: str, args) -> dict:
     var_dir = Path(tempfile.mkdtemp(prefix=f"kiosk-soak-{mode}-"))
     variables = server_variables(mode, var_dir, args.redis_url)
     migrate(variables)
-    server = start(variables, var_dir)
+    probe = Path(args.probe).with_suffix(f".{mode}.txt") if args.probe else None
+    server = start(variables, var_dir, probe)
+
+    def on_mark() -> str:
+        if probe is not None:  # the report blocks the server's loop for a while: wait for it
+            written = probe.stat().st_size if probe.exists() else 0
+            os.kill(server.process.pid, signal.SIGUSR2)
+            deadline = time.monotonic() + 600
+            while (probe.stat().st_size if probe.exists() else 0) == written and time.monotonic() < deadline:
+                time.sleep(0.5)
+        return redis_footprint(args.redis_url, variables["CACHE_KEY_PREFIX"]) if mode == "redis" else ""
+
     try:
         ws_url = f"ws://{LOOPBACK}:{server.port}/app/{CHANNEL_SECRET_ENV['REALTIME_APP_KEY']}?protocol=7"
-        samples, seconds = asyncio.run(churn(ws_url, server.process.pid, args.cycles, args.every))
+        samples, seconds = asyncio.run(churn(ws_url, server.process.pid, args.cycles, args.every, on_mark))
     finally:
         _stop_server(server)
+    if args.no_polling:
+        if mode == "redis":
+            clear_prefix(args.redis_url, variables["CACHE_KEY_PREFIX"])
+        growth = growth_of_last_30_percent([rss for _, _, rss in samples])
+        say(f"== {mode}: WebSocket churn last 30 % of cycles +{growth:.2f} % (goal < 2 %)")
+        return {"mode": mode, "churn": samples, "polling": [(0, 1, 0)] * 2, "churn_growth": growth, "poll_growth": 0.0}
     say(f"== {mode}: plain HTTP polling (GET /readyz) for the same {seconds:.0f} s, on a fresh process")
     server = start(variables, var_dir)
     try:
@@ -188,6 +236,8 @@ def main() -> None:
     parser.add_argument("--cycles", type=int, default=100_000)
     parser.add_argument("--every", type=int, default=10_000)
     parser.add_argument("--redis-url", default="redis://127.0.0.1:6379/1")
+    parser.add_argument("--probe", help="run the server under bench/memprobe.py, reports to FILE.<mode>.txt")
+    parser.add_argument("--no-polling", action="store_true", help="skip the HTTP polling reference")
     args = parser.parse_args()
     for name in ("DATABASE_URL", "REDIS_URL", "APP_ENV"):  # each mode says its own (the children inherit)
         os.environ.pop(name, None)

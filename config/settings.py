@@ -423,8 +423,9 @@ SPECTACULAR_SETTINGS = {
 }
 
 # Pages answered with a strict Content-Security-Policy (apps/api/csp.py): path prefixes, "/" the
-# landing page alone.
+# landing page alone. The apps' policy adds the video SDK's and the card element's sources.
 CSP_PATHS = env_list("CSP_PATHS", "/,/panel/,/kitchen/,/board/")
+CSP_APP_PATHS = env_list("CSP_APP_PATHS", "/agent/,/kiosk/")
 
 # Security headers; PRODUCTION turns on the transport rules.
 SECURE_CONTENT_TYPE_NOSNIFF = True

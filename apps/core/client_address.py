@@ -1,10 +1,13 @@
 """Who is calling: the one rule every rate limit, sign-in counter, log line and WebSocket
 connection limit keys on, for HTTP requests (apps.api.inputs.client_ip) and WebSocket scopes
-(apps.realtime.addresses) alike."""
+(apps.realtime.addresses) alike; and the same rule for how they called (X-Forwarded-Proto, which
+only a trusted proxy may state: `without_untrusted_proxy_headers`, applied to every ASGI scope
+in config/asgi.py)."""
 
 import functools
 import ipaddress
 import logging
+from typing import Any
 
 from django.conf import settings
 
@@ -26,7 +29,7 @@ def caller_address(peer: str, forwarded: str) -> str:
     if not forwarded:
         return peer
     if not _is_trusted_proxy(peer):
-        _warn_untrusted_forwarder(peer)
+        _warn_untrusted_forwarder(peer, "X-Forwarded-For")
         return peer
     hops = [hop.strip() for hop in forwarded.split(",")]
     for hop in reversed(hops):
@@ -37,6 +40,27 @@ def caller_address(peer: str, forwarded: str) -> str:
         if not _is_trusted(address):
             return str(address)
     return str(_address(hops[0]))
+
+
+PROXY_ONLY_HEADERS = frozenset({b"x-forwarded-proto"})
+
+
+def without_untrusted_proxy_headers(scope: dict[str, Any]) -> dict[str, Any]:
+    """The ASGI scope, without X-Forwarded-Proto unless its peer is in TRUSTED_PROXIES.
+
+    Django believes the header when TRUST_PROXY is on (SECURE_PROXY_SSL_HEADER, production's
+    default): from any peer, a client reaching a web process directly over plain HTTP could say
+    "https" and get what is kept for TLS (secure-only cookies set, the TLS-only APIs answered, no
+    redirect to https). Removed here, before Django and the kiosk hot path read it, so the only
+    peers that can state the scheme are the ones that can state the address."""
+    headers = scope.get("headers") or ()
+    if not any(name.lower() in PROXY_ONLY_HEADERS for name, _ in headers):
+        return scope
+    peer = (scope.get("client") or ("", 0))[0] or ""
+    if _is_trusted_proxy(peer):
+        return scope
+    _warn_untrusted_forwarder(peer, "X-Forwarded-Proto")
+    return {**scope, "headers": [(name, value) for name, value in headers if name.lower() not in PROXY_ONLY_HEADERS]}
 
 
 def _address(text: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address:
@@ -63,15 +87,16 @@ def _is_trusted_proxy(peer: str) -> bool:
 _warned = False
 
 
-def _warn_untrusted_forwarder(peer: str) -> None:
+def _warn_untrusted_forwarder(peer: str, header: str) -> None:
     """Check the deployment's assumption once per process: a load balancer left out of
     TRUSTED_PROXIES would make every caller share its address (and its rate limits)."""
     global _warned
     if settings.PRODUCTION and not _warned:
         _warned = True
         logger.warning(
-            "X-Forwarded-For from %s ignored: it is not in TRUSTED_PROXIES. If it is your load balancer, "
+            "%s from %s ignored: it is not in TRUSTED_PROXIES. If it is your load balancer, "
             "add its address or network there (docs/deploy.md); until then every caller it forwards "
-            "shares its address and its rate limits.",
+            "shares its address and its rate limits, and none is taken to have come over https.",
+            header,
             peer,
         )
