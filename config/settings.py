@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TypedDict
 
 import dj_database_url
+import django_stubs_ext
 from django.core.exceptions import ImproperlyConfigured
 
 from config.local_secrets import load_or_create, private_dir, private_file
@@ -144,6 +145,9 @@ for _proxy in TRUSTED_PROXIES:
         ipaddress.ip_network(_proxy, strict=False)
     except ValueError:
         raise ImproperlyConfigured(f"TRUSTED_PROXIES: {_proxy!r} is not an IP address or network") from None
+
+# Django's generic classes subscriptable at run time, as their types are (`ModelAdmin[Order]`).
+django_stubs_ext.monkeypatch()
 
 INSTALLED_APPS = [
     "daphne",

@@ -16,22 +16,19 @@ The route answers only what Django routes to the two views (Django's own resolve
 would pass through the middleware unchanged; anything else (another method, a query string, an
 Accept header other than JSON's, a host Django refuses, plain HTTP that production redirects, a
 CORS signal handler, KIOSK_HOT_PATH=false) goes to Django, which answers it as before. The
-response carries the headers our middleware adds, derived from the same settings;
-tests/kiosks/test_kiosk_hot_path.py holds both answers to each other, header for header and byte for byte.
+answer's headers are put on by DRF's and Django's own code (apps.api.hot_path_headers: the
+view's headers and settings.MIDDLEWARE, memoised); tests/kiosks/test_kiosk_hot_path.py holds
+both answers to each other, header for header and byte for byte.
 """
 
 import functools
-import re
 import time
 import types
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from http import HTTPStatus
-from urllib.parse import urlsplit
 
 from asgiref.sync import sync_to_async
-from corsheaders.conf import conf as cors
-from corsheaders.middleware import CorsMiddleware
 from corsheaders.signals import check_request_enabled
 from django.conf import settings
 from django.db import close_old_connections
@@ -44,6 +41,7 @@ from rest_framework.renderers import JSONRenderer
 from apps.api import kiosk_request
 from apps.api.authentication import DeviceAuthentication, device_presented, device_refused
 from apps.api.errors import error_answer
+from apps.api.hot_path_headers import HeaderStack
 from apps.api.logs import current_request_id
 from apps.api.metrics import observe_request
 from apps.api.middleware import request_id_for
@@ -60,7 +58,6 @@ ASGIApp = Callable[[dict, Callable, Callable], Awaitable[None]]
 _ROUTED = {SessionStatusView: "GET", HeartbeatView: "POST"}
 _JSON_ACCEPTS = {"*/*", "application/*", "application/json"}  # what DRF answers with JSONRenderer as is
 _renderer = JSONRenderer()
-_cors = CorsMiddleware(lambda request: None)  # for its origin check, which reads no request
 
 
 @functools.lru_cache(maxsize=10_000)  # a kiosk polls one path over and over; URLs do not change
@@ -74,12 +71,6 @@ def _routed_view(path: str) -> tuple[type | None, dict]:
     return (view, match.kwargs) if view in _ROUTED else (None, {})
 
 
-def _allow(view) -> bytes:
-    """The Allow header DRF sends for `view` (Django adds HEAD wherever there is GET)."""
-    methods = [m for m in view.http_method_names if hasattr(view, m) or (m == "head" and hasattr(view, "get"))]
-    return ", ".join(m.upper() for m in methods).encode()
-
-
 @dataclass(frozen=True)
 class _Settings:
     """What the route reads of the settings, read once: a web process's settings do not change."""
@@ -88,29 +79,10 @@ class _Settings:
     allowed_hosts: list
     ssl_redirect: bool
     proxy_ssl_header: tuple | None
-    hsts: bytes | None  # SecurityMiddleware's Strict-Transport-Security value (secure requests)
-    security_headers: list  # SecurityMiddleware's and XFrameOptionsMiddleware's other headers
-    cors_paths: re.Pattern | None  # CorsMiddleware's CORS_URLS_REGEX, when it is installed
 
     @classmethod
     def read(cls) -> "_Settings":
-        middleware = settings.MIDDLEWARE
-        security = "django.middleware.security.SecurityMiddleware" in middleware
-        headers = []
-        if "django.middleware.clickjacking.XFrameOptionsMiddleware" in middleware:
-            headers.append((b"X-Frame-Options", settings.X_FRAME_OPTIONS.upper().encode()))
-        if security and settings.SECURE_CONTENT_TYPE_NOSNIFF:
-            headers.append((b"X-Content-Type-Options", b"nosniff"))
-        if security and (policy := settings.SECURE_REFERRER_POLICY):
-            policy = policy.split(",") if isinstance(policy, str) else policy
-            headers.append((b"Referrer-Policy", ",".join(value.strip() for value in policy).encode()))
-        if security and settings.SECURE_CROSS_ORIGIN_OPENER_POLICY:
-            headers.append((b"Cross-Origin-Opener-Policy", settings.SECURE_CROSS_ORIGIN_OPENER_POLICY.encode()))
-        hsts = None
-        if security and settings.SECURE_HSTS_SECONDS:
-            hsts = f"max-age={settings.SECURE_HSTS_SECONDS}"
-            hsts += "; includeSubDomains" if settings.SECURE_HSTS_INCLUDE_SUBDOMAINS else ""
-            hsts += "; preload" if settings.SECURE_HSTS_PRELOAD else ""
+        security = "django.middleware.security.SecurityMiddleware" in settings.MIDDLEWARE
         allowed_hosts = settings.ALLOWED_HOSTS
         if settings.DEBUG and not allowed_hosts:
             allowed_hosts = [".localhost", "127.0.0.1", "[::1]"]  # as HttpRequest.get_host
@@ -121,11 +93,6 @@ class _Settings:
             allowed_hosts=allowed_hosts,
             ssl_redirect=security and settings.SECURE_SSL_REDIRECT,
             proxy_ssl_header=settings.SECURE_PROXY_SSL_HEADER,
-            hsts=hsts.encode() if hsts else None,
-            security_headers=headers,
-            cors_paths=re.compile(cors.CORS_URLS_REGEX)
-            if "corsheaders.middleware.CorsMiddleware" in middleware
-            else None,
         )
 
 
@@ -134,7 +101,7 @@ class KioskHotPath:
 
     def __init__(self, django_app: ASGIApp):
         self.django_app = django_app
-        self.allow = {view: _allow(view) for view in _ROUTED}
+        self.header_stack = HeaderStack(list(_ROUTED))
         self.settings = _Settings.read()
 
     async def __call__(self, scope: dict, receive: Callable, send: Callable) -> None:
@@ -154,10 +121,10 @@ class KioskHotPath:
             if isinstance(exc, (drf.NotAuthenticated, drf.AuthenticationFailed)):
                 exc.auth_header = DeviceAuthentication().authenticate_header(None)
             status, body, extra = error_answer(exc, path=path, request_id=request_id)
-        content = _renderer.render(body)
-        response_headers = self._headers(view, scope, headers, content, request_id, extra)
-        await send({"type": "http.response.start", "status": status, "headers": response_headers})
-        await send({"type": "http.response.body", "body": content})
+        answer = self.header_stack.answer(view, scope, status, _renderer.render(body), extra, request_id)
+        status = answer.status
+        await send({"type": "http.response.start", "status": status, "headers": answer.headers})
+        await send({"type": "http.response.body", "body": answer.content})
         if status >= 400:  # Django's handler logs every 4xx/5xx answer
             log_response("%s: %s", HTTPStatus(status).phrase, path, response=types.SimpleNamespace(status_code=status))
         observe_request(path, scope["method"], status, time.perf_counter() - started)
@@ -231,42 +198,6 @@ class KioskHotPath:
         if body is None:
             body = await _in_thread(session_selectors.session_status_body_for_kiosk, kiosk=kiosk, public_id=public_id)
         return body
-
-    def _headers(self, view, scope: dict, headers: dict, content: bytes, request_id: str, extra: dict) -> list:
-        """What DRF and our middleware put on the answer (config/settings.py MIDDLEWARE)."""
-        out = [(b"Content-Type", b"application/json")]
-        out += [(name.encode(), str(value).encode()) for name, value in extra.items()]
-        out += [(b"Allow", self.allow[view]), (b"Content-Length", str(len(content)).encode())]
-        if self.settings.cors_paths is not None and self.settings.cors_paths.match(scope["path"]):
-            out += _cors_headers(headers)
-        if self.settings.hsts and self._is_secure(scope, headers):
-            out.append((b"Strict-Transport-Security", self.settings.hsts))
-        out += self.settings.security_headers
-        out.append((b"X-Request-Id", request_id.encode()))
-        return out
-
-
-def _cors_headers(headers: dict) -> list:
-    """CorsMiddleware.add_response_headers for a non-preflight request, with its origin check."""
-    out = [(b"Vary", b"origin")]
-    origin = headers.get("origin")
-    if not origin:
-        return out
-    try:
-        url = urlsplit(origin)
-    except ValueError:
-        return out
-    if not cors.CORS_ALLOW_ALL_ORIGINS and not _cors.origin_found_in_white_lists(origin, url):
-        return out
-    allowed = "*" if cors.CORS_ALLOW_ALL_ORIGINS and not cors.CORS_ALLOW_CREDENTIALS else origin
-    out.append((b"access-control-allow-origin", allowed.encode("latin1")))
-    if cors.CORS_ALLOW_CREDENTIALS:
-        out.append((b"access-control-allow-credentials", b"true"))
-    if cors.CORS_EXPOSE_HEADERS:
-        out.append((b"access-control-expose-headers", ", ".join(cors.CORS_EXPOSE_HEADERS).encode()))
-    if cors.CORS_ALLOW_PRIVATE_NETWORK and headers.get("access-control-request-private-network") == "true":
-        out.append((b"access-control-allow-private-network", b"true"))
-    return out
 
 
 async def _drain_body(receive: Callable) -> None:

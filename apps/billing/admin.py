@@ -1,21 +1,27 @@
 """Super-admin: billing state, payments, refunds, processor events (read-only, the audit trail).
 Payments and refunds move only through the processor and the services, never by hand here."""
 
+from typing import TypeVar
+
 from django.contrib import admin
+from django.db.models import Model
+from django.http import HttpRequest
 
 from apps.billing.models import OwnerBilling, Payment, PlatformFee, ProcessorCall, ProcessorEvent, Refund
 
+M = TypeVar("M", bound=Model)
 
-class ReadOnlyAdmin(admin.ModelAdmin):
-    def has_add_permission(self, request, obj=None) -> bool:
+
+class ReadOnlyAdmin(admin.ModelAdmin[M]):
+    def has_add_permission(self, request: HttpRequest, obj: M | None = None) -> bool:
         return False
 
-    def has_change_permission(self, request, obj=None) -> bool:
+    def has_change_permission(self, request: HttpRequest, obj: M | None = None) -> bool:
         return False
 
 
 @admin.register(OwnerBilling)
-class OwnerBillingAdmin(admin.ModelAdmin):
+class OwnerBillingAdmin(admin.ModelAdmin[OwnerBilling]):
     """Rows are made by onboarding and plan changes (the owner actions), not added by hand."""
 
     list_display = ["owner", "plan", "subscription_status", "dunning", "account_id", "requirements_status"]
@@ -39,12 +45,12 @@ class OwnerBillingAdmin(admin.ModelAdmin):
         "subscription_updated_at",
     ]
 
-    def has_add_permission(self, request) -> bool:
+    def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
 
 @admin.register(Payment)
-class PaymentAdmin(ReadOnlyAdmin):
+class PaymentAdmin(ReadOnlyAdmin[Payment]):
     list_display = ["intent_id", "order", "amount_cents", "currency", "status", "created_at"]
     list_filter = ["status", "currency"]
     search_fields = ["intent_id", "order__number"]
@@ -53,14 +59,14 @@ class PaymentAdmin(ReadOnlyAdmin):
 
 
 @admin.register(Refund)
-class RefundAdmin(ReadOnlyAdmin):
+class RefundAdmin(ReadOnlyAdmin[Refund]):
     list_display = ["refund_id", "order", "amount_cents", "reason", "created_by", "created_at"]
     search_fields = ["refund_id", "order__number"]
     list_select_related = ["order", "created_by"]
 
 
 @admin.register(ProcessorEvent)
-class ProcessorEventAdmin(ReadOnlyAdmin):
+class ProcessorEventAdmin(ReadOnlyAdmin[ProcessorEvent]):
     list_display = ["event_id", "type", "endpoint", "account_id", "created", "received_at", "outcome"]
     list_filter = ["type", "endpoint"]
     search_fields = ["event_id", "account_id", "outcome"]
@@ -68,13 +74,13 @@ class ProcessorEventAdmin(ReadOnlyAdmin):
 
 
 @admin.register(PlatformFee)
-class PlatformFeeAdmin(ReadOnlyAdmin):
+class PlatformFeeAdmin(ReadOnlyAdmin[PlatformFee]):
     list_display = ["fee_id", "account_id", "amount_cents", "currency", "created_at"]
     search_fields = ["fee_id", "account_id"]
 
 
 @admin.register(ProcessorCall)
-class ProcessorCallAdmin(ReadOnlyAdmin):
+class ProcessorCallAdmin(ReadOnlyAdmin[ProcessorCall]):
     """Processor calls in flight (a reservation per order); they clear themselves."""
 
     list_display = ["order", "action", "idempotency_key", "started_at", "expires_at"]

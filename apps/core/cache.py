@@ -21,7 +21,9 @@ import json
 import logging
 import threading
 import weakref
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import Any, TypeVar
 
 import redis
 import redis.asyncio
@@ -30,13 +32,16 @@ from django.core.cache.backends.base import DEFAULT_TIMEOUT, BaseCache
 from django.core.cache.backends.locmem import LocMemCache
 
 logger = logging.getLogger(__name__)
+T = TypeVar("T")
+Key = Any  # Django's cache API takes any key its key function accepts
+Timeout = float | None  # seconds; DEFAULT_TIMEOUT (an object) means the cache's default
 _UNREACHABLE = (redis.ConnectionError, redis.TimeoutError, OSError)
 
 _clients: dict[str, redis.Redis] = {}  # server URL -> redis-py client, for the whole process
 _clients_lock = threading.Lock()
 
 
-def shared_client(url: str, options: dict) -> redis.Redis:
+def shared_client(url: str, options: dict[str, Any]) -> redis.Redis:
     """The process's redis-py client for `url` (thread-safe: its pool hands each command a socket)."""
     client = _clients.get(url)
     if client is None:
@@ -46,10 +51,12 @@ def shared_client(url: str, options: dict) -> redis.Redis:
 
 
 # The asyncio clients (the kiosk hot path's): a client belongs to the event loop it was made on.
-_async_clients: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # loop -> {server URL: client}
+_async_clients: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[str, redis.asyncio.Redis]] = (
+    weakref.WeakKeyDictionary()
+)  # loop -> {server URL: client}
 
 
-def shared_async_client(url: str, options: dict) -> redis.asyncio.Redis:
+def shared_async_client(url: str, options: dict[str, Any]) -> redis.asyncio.Redis:
     """The running event loop's redis-py asyncio client for `url` (one per loop: daphne has one).
     Only that loop's thread uses it, so no lock."""
     per_loop = _async_clients.setdefault(asyncio.get_running_loop(), {})
@@ -62,7 +69,7 @@ def shared_async_client(url: str, options: dict) -> redis.asyncio.Redis:
 class _Outage:
     """Whether the process last found Redis unreachable: an outage is logged once."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.ongoing = False
 
     def note(self, exc: Exception) -> None:
@@ -83,13 +90,13 @@ outage = _Outage()
 _UNDECODABLE = object()
 
 
-def _dumps(value) -> bytes | int:
+def _dumps(value: object) -> bytes | int:
     if type(value) is int:
         return value
     return json.dumps(value, separators=(",", ":"), allow_nan=False).encode()
 
 
-def _loads(data: bytes):
+def _loads(data: bytes | str) -> Any:
     try:
         return int(data)
     except ValueError:
@@ -101,12 +108,12 @@ def _loads(data: bytes):
 
 
 class FailOpenRedisCache(BaseCache):
-    def __init__(self, server: str, params: dict):
+    def __init__(self, server: str, params: dict[str, Any]):
         super().__init__(params)
         self.server, self.options = server, params.get("OPTIONS", {})
         self.client = shared_client(server, self.options)
 
-    def _fail_open(self, command, fallback):
+    def _fail_open(self, command: Callable[[], T], fallback: T) -> T:
         """`command()`, or `fallback` while Redis is unreachable."""
         try:
             result = command()
@@ -116,19 +123,21 @@ class FailOpenRedisCache(BaseCache):
         outage.ongoing = False
         return result
 
-    def _ttl(self, timeout) -> int | None:
+    def _ttl(self, timeout: Timeout) -> int | None:
         if timeout is DEFAULT_TIMEOUT:
             timeout = self.default_timeout
         return None if timeout is None else max(0, int(timeout))
 
     # ---- raising commands (the brute-force guards use these: security_counters)
 
-    def get_many_or_raise(self, keys, version=None) -> dict:
+    def get_many_or_raise(self, keys: Iterable[Key], version: int | None = None) -> dict[Any, Any]:
         names = {self.make_and_validate_key(key, version=version): key for key in keys}
         values = self.client.mget(list(names)) if names else []
         return self._found(names, values)
 
-    def add_or_raise(self, key, value, timeout=DEFAULT_TIMEOUT, version=None) -> bool:
+    def add_or_raise(
+        self, key: Key, value: Any, timeout: Timeout = DEFAULT_TIMEOUT, version: int | None = None
+    ) -> bool:
         name, ttl = self.make_and_validate_key(key, version=version), self._ttl(timeout)
         if ttl == 0:
             added = bool(self.client.set(name, _dumps(value), nx=True))
@@ -137,7 +146,7 @@ class FailOpenRedisCache(BaseCache):
             return added
         return bool(self.client.set(name, _dumps(value), ex=ttl, nx=True))
 
-    def delete_many_or_raise(self, keys, version=None) -> None:
+    def delete_many_or_raise(self, keys: Iterable[Key], version: int | None = None) -> None:
         if keys:
             self.client.delete(*(self.make_and_validate_key(key, version=version) for key in keys))
 
@@ -149,7 +158,7 @@ class FailOpenRedisCache(BaseCache):
         pipe.incr(name)
         pipe.expire(name, timeout, nx=True)
         count, _ = pipe.execute()
-        return count
+        return int(count)
 
     # ---- the pipelined commands, failing open
 
@@ -158,22 +167,23 @@ class FailOpenRedisCache(BaseCache):
 
     def get_many_and_count(
         self, keys: list[str], counter: str, timeout: int, stamp: "Stamp | None" = None
-    ) -> tuple[dict, int]:
+    ) -> tuple[dict[str, Any], int]:
         """get_many and count_in_window pipelined (and `stamp` set): the kiosk surface reads its
         cached credentials, counts the request's rate window and notes it was heard in one
         round trip."""
 
-        def command():
+        def command() -> tuple[dict[str, Any], int]:
             pipe = self.client.pipeline(transaction=False)
             names = self._queue_get_many_and_count(pipe, keys, counter, timeout, stamp)
             values, count, *_ = pipe.execute()
-            return self._found(names, values), count
+            return self._found(names, values), int(count)
 
-        return self._fail_open(command, ({}, 1))
+        nothing: dict[str, Any] = {}
+        return self._fail_open(command, (nothing, 1))
 
     async def aget_many_and_count(
         self, keys: list[str], counter: str, timeout: int, stamp: "Stamp | None" = None
-    ) -> tuple[dict, int]:
+    ) -> tuple[dict[str, Any], int]:
         """`get_many_and_count` on this event loop's asyncio client (the kiosk hot path, which
         answers steady requests on the event loop without a thread)."""
         pipe = shared_async_client(self.server, self.options).pipeline(transaction=False)
@@ -184,10 +194,15 @@ class FailOpenRedisCache(BaseCache):
             outage.note(exc)
             return {}, 1
         outage.ongoing = False
-        return self._found(names, values), count
+        return self._found(names, values), int(count)
 
     def _queue_get_many_and_count(
-        self, pipe, keys: list[str], counter: str, timeout: int, stamp: "Stamp | None"
+        self,
+        pipe: "redis.client.Pipeline | redis.asyncio.client.Pipeline",
+        keys: list[str],
+        counter: str,
+        timeout: int,
+        stamp: "Stamp | None",
     ) -> dict[str, str]:
         """Queue MGET keys, INCR counter, EXPIRE NX counter (and SET stamp) on `pipe` (sync or
         asyncio: one definition of the round trip for both); return the keys by their Redis
@@ -203,32 +218,32 @@ class FailOpenRedisCache(BaseCache):
         return names
 
     @staticmethod
-    def _found(names: dict[str, str], values: list) -> dict:
+    def _found(names: dict[str, Any], values: list[Any]) -> dict[Any, Any]:
         loaded = ((names[name], _loads(value)) for name, value in zip(names, values, strict=True) if value is not None)
         return {key: value for key, value in loaded if value is not _UNDECODABLE}
 
     # ---- Django's cache API, failing open
 
-    def get(self, key, default=None, version=None):
-        def command():
+    def get(self, key: Key, default: Any | None = None, version: int | None = None) -> Any:
+        def command() -> Any:
             data = self.client.get(self.make_and_validate_key(key, version=version))
             value = _UNDECODABLE if data is None else _loads(data)
             return default if value is _UNDECODABLE else value
 
         return self._fail_open(command, default)
 
-    def get_many(self, keys, version=None) -> dict:
+    def get_many(self, keys: Iterable[Key], version: int | None = None) -> dict[Any, Any]:
         return self._fail_open(lambda: self.get_many_or_raise(keys, version), {})
 
-    def has_key(self, key, version=None) -> bool:
+    def has_key(self, key: Key, version: int | None = None) -> bool:
         name = self.make_and_validate_key(key, version=version)
         return self._fail_open(lambda: bool(self.client.exists(name)), False)
 
-    def add(self, key, value, timeout=DEFAULT_TIMEOUT, version=None) -> bool:
+    def add(self, key: Key, value: Any, timeout: Timeout = DEFAULT_TIMEOUT, version: int | None = None) -> bool:
         return self._fail_open(lambda: self.add_or_raise(key, value, timeout, version), True)  # as if new
 
-    def set(self, key, value, timeout=DEFAULT_TIMEOUT, version=None) -> None:
-        def command():
+    def set(self, key: Key, value: Any, timeout: Timeout = DEFAULT_TIMEOUT, version: int | None = None) -> None:
+        def command() -> None:
             name, ttl = self.make_and_validate_key(key, version=version), self._ttl(timeout)
             if ttl == 0:
                 self.client.delete(name)
@@ -237,8 +252,10 @@ class FailOpenRedisCache(BaseCache):
 
         self._fail_open(command, None)
 
-    def set_many(self, data, timeout=DEFAULT_TIMEOUT, version=None) -> list:
-        def command():
+    def set_many(
+        self, data: dict[Any, Any], timeout: Timeout = DEFAULT_TIMEOUT, version: int | None = None
+    ) -> list[Any]:
+        def command() -> list[Any]:
             ttl = self._ttl(timeout)
             pipe = self.client.pipeline(transaction=False)
             for key, value in data.items():
@@ -252,33 +269,33 @@ class FailOpenRedisCache(BaseCache):
 
         return self._fail_open(command, [])
 
-    def touch(self, key, timeout=DEFAULT_TIMEOUT, version=None) -> bool:
-        def command():
+    def touch(self, key: Key, timeout: Timeout = DEFAULT_TIMEOUT, version: int | None = None) -> bool:
+        def command() -> bool:
             name, ttl = self.make_and_validate_key(key, version=version), self._ttl(timeout)
             return bool(self.client.persist(name) if ttl is None else self.client.expire(name, ttl))
 
         return self._fail_open(command, False)
 
-    def delete(self, key, version=None) -> bool:
+    def delete(self, key: Key, version: int | None = None) -> bool:
         name = self.make_and_validate_key(key, version=version)
         return self._fail_open(lambda: bool(self.client.delete(name)), False)
 
-    def delete_many(self, keys, version=None) -> None:
+    def delete_many(self, keys: Iterable[Key], version: int | None = None) -> None:
         self._fail_open(lambda: self.delete_many_or_raise(keys, version), None)
 
-    def incr(self, key, delta=1, version=None) -> int:
-        def command():
+    def incr(self, key: Key, delta: int = 1, version: int | None = None) -> int:
+        def command() -> int:
             name = self.make_and_validate_key(key, version=version)
             if not self.client.exists(name):
                 raise ValueError(f"Key '{key}' not found.")
-            return self.client.incr(name, delta)
+            return int(self.client.incr(name, delta))
 
         return self._fail_open(command, delta)
 
     def clear(self) -> None:
         """Delete this cache's keys (those under its key prefix; the whole database without one)."""
 
-        def command():
+        def command() -> None:
             if not self.key_prefix:
                 self.client.flushdb()
                 return
@@ -308,7 +325,7 @@ def increment(key: str, timeout: int, *, security: bool = False) -> int | None:
     return _add_then_incr(caches["default"], key, timeout)
 
 
-def _add_then_incr(cache, key: str, timeout: int) -> int | None:
+def _add_then_incr(cache: BaseCache, key: str, timeout: int) -> int | None:
     for _ in range(2):  # the key may expire between add and incr: start it again once
         cache.add(key, 0, timeout=timeout)
         try:
@@ -329,7 +346,7 @@ class Stamp:
 
 def get_many_and_increment(
     keys: list[str], counter: str, timeout: int, stamp: Stamp | None = None
-) -> tuple[dict, int | None]:
+) -> tuple[dict[str, Any], int | None]:
     """`cache.get_many(keys)` and `increment(counter, timeout)` (and `cache.set` of `stamp`), in
     one round trip on Redis."""
     shared = _shared_redis()
@@ -343,7 +360,7 @@ def get_many_and_increment(
 
 async def aget_many_and_increment(
     keys: list[str], counter: str, timeout: int, stamp: Stamp | None = None
-) -> tuple[dict, int | None]:
+) -> tuple[dict[str, Any], int | None]:
     """`get_many_and_increment` for async code: Redis through the event loop's asyncio client;
     the embedded default's local memory is called directly (it does no I/O)."""
     shared = _shared_redis()
@@ -360,10 +377,10 @@ class SecurityCounters:
     of guesses. Once Redis answers again the counts made in memory are no longer read (they
     expire with their windows). The embedded mode's cache is process memory already."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.fallback = LocMemCache("security-counters", {"OPTIONS": {"MAX_ENTRIES": 100_000}})
 
-    def _run(self, on_redis, in_memory):
+    def _run(self, on_redis: Callable[[FailOpenRedisCache], T], in_memory: Callable[[BaseCache], T]) -> T:
         """`on_redis(shared)` (a raising command), or `in_memory(cache)` on process memory."""
         shared = _shared_redis()
         if shared is None:  # process memory already: never unreachable
@@ -376,10 +393,10 @@ class SecurityCounters:
         outage.ongoing = False
         return result
 
-    def get_many(self, keys: list[str]) -> dict:
+    def get_many(self, keys: list[str]) -> dict[str, Any]:
         return self._run(lambda redis_cache: redis_cache.get_many_or_raise(keys), lambda cache: cache.get_many(keys))
 
-    def add(self, key: str, value, timeout: int) -> bool:
+    def add(self, key: str, value: object, timeout: int) -> bool:
         return self._run(
             lambda redis_cache: redis_cache.add_or_raise(key, value, timeout),
             lambda cache: cache.add(key, value, timeout),

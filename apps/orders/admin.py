@@ -2,22 +2,23 @@
 API, processor events), which emit `order.status_changed` and tell the kiosk; the admin does not."""
 
 from django.contrib import admin
+from django.http import HttpRequest
 
 from apps.orders.models import Order, OrderLine
 
 
-class OrderLineInline(admin.TabularInline):
+class OrderLineInline(admin.TabularInline[OrderLine, Order]):
     model = OrderLine
     extra = 0
     readonly_fields = ["position", "menu_item", "name", "quantity", "unit_price_cents", "modifiers", "notes"]
     can_delete = False
 
-    def has_add_permission(self, request, obj=None) -> bool:
+    def has_add_permission(self, request: HttpRequest, obj: Order | None = None) -> bool:
         return False
 
 
 @admin.register(Order)
-class OrderAdmin(admin.ModelAdmin):
+class OrderAdmin(admin.ModelAdmin[Order]):
     list_display = ["id", "number", "business", "status", "total_cents", "currency", "created_at"]
     list_filter = ["status", "owner", "currency"]
     search_fields = ["number", "session__public_id", "business__name"]
@@ -26,5 +27,5 @@ class OrderAdmin(admin.ModelAdmin):
     readonly_fields = [field.name for field in Order._meta.fields]
     inlines = [OrderLineInline]
 
-    def has_add_permission(self, request) -> bool:
+    def has_add_permission(self, request: HttpRequest) -> bool:
         return False

@@ -1,14 +1,19 @@
 """Token API: GET /api/v1/orders, the owner's orders, newest first, cursor-paginated."""
 
+from typing import Any, NotRequired, TypedDict
+
 from django.utils.dateparse import parse_datetime
-from drf_spectacular.utils import extend_schema, inline_serializer
+from drf_spectacular.utils import extend_schema, extend_schema_field, inline_serializer
 from rest_framework import serializers
 from rest_framework.exceptions import NotFound, ValidationError
-from rest_framework.pagination import CursorPagination
+from rest_framework.pagination import Cursor, CursorPagination
+from rest_framework.request import Request
+from rest_framework.response import Response
 
 from apps.api.inputs import validated
-from apps.api.views import TokenAPIView
-from apps.orders.bodies import OrderLineOut, line_body, payment_status
+from apps.api.views import AgentRequest, TokenAPIView
+from apps.core.body_shapes import serializer_for
+from apps.orders.bodies import ModifierBody, line_body, payment_status
 from apps.orders.models import Order, OrderLine, OrderStatus
 
 
@@ -18,7 +23,7 @@ class OrdersPage(CursorPagination):
     page_size_query_param = "limit"
     max_page_size = 200
 
-    def decode_cursor(self, request):
+    def decode_cursor(self, request: Request) -> Cursor | None:
         """DRF answers a cursor it cannot decode with 404 and trusts the position inside one it
         can (a datetime string here), so an edited position failed in the query as a 500. All
         are the client's bad input: 422 with details.cursor."""
@@ -32,7 +37,11 @@ class OrdersPage(CursorPagination):
         else:
             # DRF never issues an all-default cursor (its first page has no cursor at all), so
             # one means the value was not ours, e.g. characters base64 silently skips.
-            valid = cursor != (0, False, None) and (cursor.position is None or _is_datetime(cursor.position))
+            valid = (
+                cursor is not None
+                and cursor != (0, False, None)
+                and (cursor.position is None or _is_datetime(str(cursor.position)))
+            )
         if not valid:
             raise ValidationError({"cursor": ["This cursor is invalid; start again without it or follow `next`."]})
         return cursor
@@ -45,7 +54,7 @@ def _is_datetime(value: str) -> bool:
         return False
 
 
-class OrderFilterIn(serializers.Serializer):
+class OrderFilterIn(serializers.Serializer[None]):
     status = serializers.ChoiceField(choices=OrderStatus.values, required=False)
     business = serializers.IntegerField(min_value=1, max_value=2**63 - 1, required=False)
     created_after = serializers.DateTimeField(required=False, help_text="Inclusive lower bound (ISO 8601).")
@@ -53,24 +62,33 @@ class OrderFilterIn(serializers.Serializer):
     limit = serializers.IntegerField(min_value=1, max_value=200, required=False, help_text="Page size (default 50).")
     cursor = serializers.CharField(required=False, max_length=500, help_text="Opaque; taken from `next`/`previous`.")
 
-    def validate(self, attrs: dict) -> dict:
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         after, before = attrs.get("created_after"), attrs.get("created_before")
         if after is not None and before is not None and after >= before:
             raise ValidationError({"created_before": ["Must be later than created_after."]})
         return attrs
 
 
-# The integration surfaces render integer ids (docs/decisions.md "Ids"), the order lines too.
-class IntegrationOrderLineOut(OrderLineOut):
-    id = serializers.IntegerField()
-    menu_item_id = serializers.IntegerField(allow_null=True)
+# An order line as the integration surfaces render it: the order line's fields, with integer
+# ids (docs/decisions.md "Ids"). A TypedDict cannot narrow its base's field types, hence a copy.
+class IntegrationOrderLineBody(TypedDict):
+    id: int
+    menu_item_id: int | None
+    name: str
+    quantity: int
+    unit_price_cents: int
+    modifiers: list[ModifierBody]
+    notes: NotRequired[str]
 
 
-def integration_line_body(line: OrderLine) -> dict:
+IntegrationOrderLineOut = serializer_for(IntegrationOrderLineBody, "IntegrationOrderLineOut")
+
+
+def integration_line_body(line: OrderLine) -> IntegrationOrderLineBody:
     return {**line_body(line), "id": line.pk, "menu_item_id": line.menu_item_id}
 
 
-class IntegrationOrderOut(serializers.Serializer):
+class IntegrationOrderOut(serializers.Serializer[Order]):
     id = serializers.IntegerField()
     order_number = serializers.CharField(source="number")
     status = serializers.CharField()
@@ -85,10 +103,10 @@ class IntegrationOrderOut(serializers.Serializer):
     created_at = serializers.DateTimeField()
     updated_at = serializers.DateTimeField()
 
-    def get_business(self, order: Order) -> dict:
+    def get_business(self, order: Order) -> dict[str, Any]:
         return {"id": order.business_id, "name": order.business.name}
 
-    def get_session(self, order: Order) -> dict:
+    def get_session(self, order: Order) -> dict[str, Any]:
         session = order.session
         agent = session.agent
         return {
@@ -98,11 +116,11 @@ class IntegrationOrderOut(serializers.Serializer):
             "agent": {"id": agent.pk, "name": agent.name} if agent else None,
         }
 
-    def get_payment(self, order: Order) -> dict:
+    def get_payment(self, order: Order) -> dict[str, Any]:
         return {"status": payment_status(order)}
 
-    @extend_schema(responses=IntegrationOrderLineOut(many=True))
-    def get_lines(self, order: Order) -> list:
+    @extend_schema_field(IntegrationOrderLineOut(many=True))
+    def get_lines(self, order: Order) -> list[IntegrationOrderLineBody]:
         return [integration_line_body(line) for line in order.lines.all()]
 
 
@@ -121,9 +139,10 @@ class IntegrationOrderListView(TokenAPIView):
         },
         summary="The owner's orders, newest first (cursor pagination: follow `next`)",
     )
-    def get(self, request):
+    def get(self, request: AgentRequest) -> Response:
         filters = validated(OrderFilterIn, request.query_params)
-        orders = Order.objects.filter(owner_id=request.user.owner_id).select_related(
+        owner_id = request.user.owner_id  # not None: HasOwnerToken refuses an ownerless agent
+        orders = Order.objects.filter(owner_id=owner_id).select_related(  # type: ignore[misc]
             "business", "session__kiosk", "session__agent"
         )
         if "status" in filters:
@@ -136,4 +155,5 @@ class IntegrationOrderListView(TokenAPIView):
             orders = orders.filter(created_at__lt=filters["created_before"])
         paginator = OrdersPage()
         page = paginator.paginate_queryset(orders.prefetch_related("lines"), request, view=self)
-        return paginator.get_paginated_response(IntegrationOrderOut(page, many=True).data)
+        body = IntegrationOrderOut(page, many=True).data  # type: ignore[arg-type]  # the stubs take one instance
+        return paginator.get_paginated_response(body)
