@@ -22,6 +22,7 @@ import { EMPTY_QUEUE } from "./queue-state.js";
  * @property {number} now the clock the waiting times are drawn with (ticks every second)
  * @property {Session | null} session the session in hand
  * @property {import("./cart-state.js").Order | null} order the server's last word on its order
+ * @property {import("./payment-words.js").Payment | null} payment its order's latest payment (the cause of a failed card)
  * @property {import("./cart-state.js").Line[]} lines the cart the agent builds
  * @property {import("./cart-state.js").LineErrors} lineErrors
  * @property {boolean} saving a cart is on its way to the server
@@ -34,6 +35,7 @@ import { EMPTY_QUEUE } from "./queue-state.js";
  * @property {string} result what the last session came to
  * @property {Array<any> | null} history GET /api/sessions/mine
  * @property {Array<any> | null} tokens GET /api/tokens
+ * @property {{error: string, issued: string}} tokenForm making a token: why it failed, or the new token (shown once)
  */
 
 /** @type {AgentState} */
@@ -50,6 +52,7 @@ export const INITIAL = {
   now: Date.now(),
   session: null,
   order: null,
+  payment: null,
   lines: [],
   lineErrors: {},
   saving: false,
@@ -62,6 +65,7 @@ export const INITIAL = {
   result: "",
   history: null,
   tokens: null,
+  tokenForm: { error: "", issued: "" },
 };
 
 /** @param {Partial<AgentState>} [overrides] */
@@ -74,6 +78,7 @@ const NOT_ENDING = { problem: "" };
 export const NO_SESSION = Object.freeze({
   session: null,
   order: null,
+  payment: null,
   lines: [],
   lineErrors: {},
   cartError: "",

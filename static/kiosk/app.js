@@ -5,7 +5,7 @@ import { logFailure } from "../common/report.js";
 import { announce, byId, $$ } from "../common/ui.js";
 import { get, on, post } from "./api.js";
 import { device } from "./device.js";
-import { tryPairing } from "./pairing.js";
+import { suggestName, tryPairing } from "./pairing.js";
 import { KioskRealtime } from "./realtime.js";
 import { createSession } from "./session.js";
 import { createShownItem } from "./shown-item.js";
@@ -37,6 +37,7 @@ function boot() {
 function askToPair(reason) {
   stopEverything();
   store.set({ pairing: { reason, error: "", busy: false }, screen: "pairing" });
+  suggestName(byId("pairing-name", HTMLInputElement));
 }
 
 byId("pairing-form").addEventListener("submit", async (event) => {
