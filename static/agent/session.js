@@ -38,7 +38,8 @@ export function createSessionActions(store, { announce, onEnded }) {
    */
   async function open(session, order, payment = null) {
     const same = state().session && state().session.id === session.id;
-    store.set(same ? { session, payment } : { session, lines: linesOf(order), lineErrors: {}, order, payment, cartError: "" });
+    const lines = linesOf(order);
+    store.set(same ? { session, payment } : { session, lines, saved: lines, lineErrors: {}, order, payment, cartError: "" });
     video.start(session.video_channel);
     schedulePoll();
     try {
@@ -85,12 +86,12 @@ export function createSessionActions(store, { announce, onEnded }) {
     if (!session || !state().session || session.id !== state().session.id) return;
     try {
       const order = await post("/api/orders", { session_id: session.id, lines: linesToSend(wanted) });
-      store.set({ order, lineErrors: {}, cartError: "", unsaved: null });
+      store.set({ order, saved: wanted, lineErrors: {}, cartError: "", unsaved: null });
     } catch (error) {
       if (error.status === 422) {
         // The cart on screen is always the server's (defect 13): the saved lines with their
         // prices, and the refusal said next to the line it was about.
-        store.set(({ order }) => ({ lines: linesOf(order), lineErrors: refusedLines(error.details.lines, order), cartError: cartRefusal(error, order), unsaved: null }));
+        store.set(({ saved, order }) => ({ lines: saved, lineErrors: refusedLines(error.details.lines, order), cartError: cartRefusal(error, order), unsaved: null }));
         return;
       }
       if (!revertsToSaved(error)) {
@@ -99,7 +100,7 @@ export function createSessionActions(store, { announce, onEnded }) {
       }
       // Back to the server's last saved cart, said so, with the refused cart one tap away.
       logFailure("saving the cart", error);
-      store.set(({ order }) => ({ lines: linesOf(order), lineErrors: {}, cartError: cartRefusal(error), unsaved: wanted }));
+      store.set(({ saved }) => ({ lines: saved, lineErrors: {}, cartError: cartRefusal(error), unsaved: wanted }));
     }
   }
 

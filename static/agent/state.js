@@ -24,6 +24,8 @@ import { EMPTY_QUEUE } from "./queue-state.js";
  * @property {import("./cart-state.js").Order | null} order the server's last word on its order
  * @property {import("./payment-words.js").Payment | null} payment its order's latest payment (the cause of a failed card)
  * @property {import("./cart-state.js").Line[]} lines the cart the agent builds
+ * @property {import("./cart-state.js").Line[]} saved the lines the server last saved (with their option ids, which
+ *   the POST's answer does not carry): what a refused change goes back to
  * @property {import("./cart-state.js").LineErrors} lineErrors
  * @property {boolean} saving a cart is on its way to the server
  * @property {string} cartError
@@ -54,6 +56,7 @@ export const INITIAL = {
   order: null,
   payment: null,
   lines: [],
+  saved: [],
   lineErrors: {},
   saving: false,
   cartError: "",
@@ -80,6 +83,7 @@ export const NO_SESSION = Object.freeze({
   order: null,
   payment: null,
   lines: [],
+  saved: [],
   lineErrors: {},
   cartError: "",
   unsaved: null,
