@@ -17,6 +17,9 @@ class AgentDashboardView(TemplateView):
             "authEndpoint": "/broadcasting/auth",
             "forceTLS": self.request.is_secure(),
             "pollSeconds": 2,
+            # While the socket is down but the polls are answered, the live link is tried again
+            # this often (pusher-js's own tries space out to a minute: static/agent/realtime.js).
+            "reconnectSeconds": 5,
         }
         context["pusher_js"] = PUSHER_JS
         context["agora_sdk"] = AGORA_SDK

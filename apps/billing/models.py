@@ -55,6 +55,9 @@ class Payment(models.Model):
     currency = models.CharField(max_length=3)
     status = models.CharField(max_length=30, choices=PaymentStatus.choices)
     failure_message = models.CharField(max_length=300, blank=True)
+    # The processor's cause of the last failure (its decline_code, else its error code: e.g.
+    # insufficient_funds, processing_error), so the agent is told what happened in words.
+    failure_code = models.CharField(max_length=60, blank=True)
     created_at = models.DateTimeField(default=timezone.now)
     succeeded_at = models.DateTimeField(null=True, blank=True)
     # Set when the reconciliation sweep (apps/billing/services/reconciliation.py) settled this

@@ -3,6 +3,7 @@
 // unit-tested (tests/js/agent.test.js); views.js draws them.
 import { money } from "../common/format.js";
 import { isPaid } from "../common/orders.js";
+import { failureView } from "./payment-words.js";
 import { duration } from "./queue-state.js";
 
 /**
@@ -32,28 +33,49 @@ export const linesToSend = (lines) =>
 export const changeLine = (lines, index, change) =>
   lines.map((line, at) => (at === index ? { ...line, ...change } : line)).filter((line) => line.quantity > 0);
 
-/** Why the cart was not saved, in words. @param {{status?: number, code?: string, message?: string}} error */
-export function cartRefusal(error) {
-  if (error.status === 422) return "Some lines cannot be ordered; see the notes next to them.";
+/**
+ * A 422's refusals by line, kept for the lines the saved cart has (a refused new line has none
+ * on screen: its words go with the cart's error). @param {LineErrors | undefined} refused @param {Order | null} order
+ * @returns {LineErrors}
+ */
+export function refusedLines(refused, order) {
+  const saved = order ? order.lines.length : 0;
+  return Object.fromEntries(Object.entries(refused || {}).filter(([index]) => Number(index) < saved));
+}
+
+/** The words of a 422 for lines the saved cart does not hold. @param {LineErrors | undefined} refused @param {Order | null} order */
+export const refusedNewLines = (refused, order) =>
+  Object.entries(refused || {})
+    .filter(([index]) => Number(index) >= (order ? order.lines.length : 0))
+    .flatMap(([, problems]) => problems);
+
+/** Why the cart was not saved, in words. @param {{status?: number, code?: string, message?: string, details?: any}} error @param {Order | null} [order] */
+export function cartRefusal(error, order = null) {
+  if (error.status === 422) {
+    const extra = refusedNewLines(error.details && error.details.lines, order).join(" ");
+    return `The change was not saved: some lines cannot be ordered as asked${extra ? ` (${extra.replace(/\.$/, "")})` : ""}. The cart shows what was last saved.`;
+  }
   if (error.status === 401) return "You were signed out; sign in again and the cart will be sent.";
   const why = error.status === 409 && error.code === "ORDER_LOCKED" ? "the cart is locked while the customer pays" : error.message;
   return `The change was not saved: ${String(why || "no answer").replace(/\.$/, "")}. The cart shows what was last saved.`;
 }
 
 /**
- * Whether a refused save puts the cart back to the server's last saved one (issue 23 defect 6:
- * the cart on screen is always the server's). Not for a 422, whose lines the agent corrects
- * where they are, nor a 401, whose cart is sent as it is once the agent signs in again.
+ * Whether a refused save puts the cart back to the server's last saved one with "Try again"
+ * (issue 23 defect 6: the cart on screen is always the server's). Not for a 422, which goes back
+ * too but with its words next to the lines and nothing to retry (session.js), nor a 401, whose
+ * cart is sent as it is once the agent signs in again.
  * @param {{status?: number}} error
  */
 export const revertsToSaved = (error) => error.status !== 422 && error.status !== 401;
 
-/** The payment box by session status and order. @param {string} status @param {Order | null} order */
-export function paymentView(status, order) {
+/**
+ * The payment box by session status, order and payment (the cause of a failed card in words).
+ * @param {string} status @param {Order | null} order @param {import("./payment-words.js").Payment | null} [payment]
+ */
+export function paymentView(status, order, payment = null) {
   if (status !== "payment") return { state: "none", text: "" };
-  if (order && order.status === "failed") {
-    return { state: "declined", text: "Card declined. The customer may try another card, or cancel the payment to change the order." };
-  }
+  if (order && order.status === "failed") return failureView(payment);
   return { state: "waiting", text: "Waiting for the customer's card…" };
 }
 

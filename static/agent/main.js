@@ -11,6 +11,7 @@ import { keepMuted, readMuted, Ring } from "./ring.js";
 import { createPointing } from "./pointing.js";
 import { createSessionActions } from "./session.js";
 import { signIn } from "./signin.js";
+import { createTokens } from "./tokens.js";
 import { createAgentStore } from "./state.js";
 import { createTransferActions } from "./transfer.js";
 import { handedOverWords } from "./transfer-state.js";
@@ -218,7 +219,7 @@ async function accept(incoming) {
 async function restoreSession() {
   try {
     const current = await get("/api/sessions/current");
-    if (current.session) return showSession(current.session, current.order);
+    if (current.session) return showSession(current.session, current.order, current.payment);
   } catch (error) {
     // A 401 goes to sign-in; otherwise what is on screen stays until the next try.
     if (error.status !== 401) logFailure("reading the session in hand", error);
@@ -228,10 +229,10 @@ async function restoreSession() {
   return showPanel(store.get().tab);
 }
 
-/** @param {any} current @param {any} order */
-function showSession(current, order) {
+/** @param {any} current @param {any} order @param {any} payment */
+function showSession(current, order, payment) {
   store.set({ result: "" });
-  const opening = session.open(current, order); // marks the session in hand at once
+  const opening = session.open(current, order, payment); // marks the session in hand at once
   transfer.load();
   showPanel("queue");
   announce(`Session with ${current.kiosk.name} started.`);
@@ -286,5 +287,6 @@ async function revoke(token) {
   loadTokens();
 }
 
+createTokens(store, { announce, reload: loadTokens });
 renderAgent(store, { accept, choose: session.choose, show: pointing.show, change: session.change, revoke, backToAvailable }, announce);
 boot();

@@ -1,5 +1,5 @@
-// The offer on an incoming card (issue 25): the customer's language and the time left before the
-// offer lapses, and why the server set the agent on break. Pure, unit-tested
+// The offer on an incoming card (issue 25): the time left before the offer lapses, and why the
+// server set the agent on break (the customer's language is words.js languageOf). Pure, unit-tested
 // (tests/js/agent-offer.test.js); views.js draws them.
 //
 // The time left is counted on the agent's own clock from what the server said when it made the
@@ -37,23 +37,6 @@ export const lapsedOnArrival = (offer) => {
 
 /** @param {number | null} left */
 export const offerLeftWords = (left) => (left === null ? "" : left > 0 ? `${left} s to answer` : "Offer lapsed");
-
-const LANGUAGES = { en: "English", es: "Spanish", fr: "French", de: "German", it: "Italian", pt: "Portuguese" };
-
-/** The customer's language as the card says it: "Spanish (es-MX)". @param {string | null | undefined} locale */
-export function languageWords(locale) {
-  if (!locale) return "";
-  const primary = locale.split(/[-_]/)[0].toLowerCase();
-  let name = LANGUAGES[primary];
-  if (!name) {
-    try {
-      name = new Intl.DisplayNames(["en"], { type: "language" }).of(primary);
-    } catch {
-      name = primary;
-    }
-  }
-  return `${name} (${locale})`;
-}
 
 /**
  * What the dashboard says when the server set the agent's status, or "" when nothing is to be

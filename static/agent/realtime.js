@@ -132,6 +132,21 @@ export class IncomingFeed {
     });
   }
 
+  // A poll was answered while the socket is down: the server is back. pusher-js spaces its own
+  // tries out (up to a minute), so the header said "Live updates unavailable" long after
+  // (issue 23 defect 13); a fresh connection now, at most every `reconnectSeconds`, makes the link
+  // live as soon as the server takes it (pusher-js subscribes the channel again on connecting).
+  reconnectIfDown() {
+    if (this.stopped || this.live || !this.pusher) return;
+    const now = Date.now();
+    const every = (this.config.reconnectSeconds || 5) * 1000;
+    if (this.lastReconnect && now - this.lastReconnect < every) return;
+    this.lastReconnect = now;
+    if (this.pusher.connection.state === "connected") return; // connected, the subscription on its way
+    this.pusher.disconnect();
+    this.pusher.connect();
+  }
+
   // Polls may overlap on a slow server and answer out of order: an answer older than one already
   // shown would drop a card that is really waiting (and ring again when the next answer adds it).
   async pollOnce() {
@@ -143,6 +158,7 @@ export class IncomingFeed {
       if (this.stopped || asked < (this.pollShown || 0)) return;
       this.pollShown = asked;
       this.onSnapshot(body.sessions, askedAt);
+      this.reconnectIfDown();
     } catch (error) {
       // A 401 is handled by the sign-in flow; other failures wait for the next round.
       if (error.status !== 401) logFailure("polling the queue", error);

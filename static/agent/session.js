@@ -4,7 +4,7 @@
 import { logFailure } from "../common/report.js";
 import { byId } from "../common/ui.js";
 import { get, post } from "./api.js";
-import { changeLine, endCheck, finishText, linesOf, linesToSend, cartRefusal, revertsToSaved } from "./cart-state.js";
+import { changeLine, endCheck, finishText, linesOf, linesToSend, cartRefusal, refusedLines, revertsToSaved } from "./cart-state.js";
 import { ModifierDialog } from "./modifiers.js";
 import { cartLocked, NO_SESSION } from "./state.js";
 import { VideoPane } from "./video.js";
@@ -32,10 +32,14 @@ export function createSessionActions(store, { announce, onEnded }) {
   let pollTimer = 0;
   const state = store.get;
 
-  /** @param {Session} session @param {import("./cart-state.js").Order | null} order */
-  async function open(session, order) {
+  /**
+   * @param {Session} session @param {import("./cart-state.js").Order | null} order
+   * @param {import("./payment-words.js").Payment | null} [payment]
+   */
+  async function open(session, order, payment = null) {
     const same = state().session && state().session.id === session.id;
-    store.set(same ? { session } : { session, lines: linesOf(order), lineErrors: {}, order, cartError: "" });
+    const lines = linesOf(order);
+    store.set(same ? { session, payment } : { session, lines, saved: lines, lineErrors: {}, order, payment, cartError: "" });
     video.start(session.video_channel);
     schedulePoll();
     try {
@@ -82,15 +86,21 @@ export function createSessionActions(store, { announce, onEnded }) {
     if (!session || !state().session || session.id !== state().session.id) return;
     try {
       const order = await post("/api/orders", { session_id: session.id, lines: linesToSend(wanted) });
-      store.set({ order, lineErrors: {}, cartError: "", unsaved: null });
+      store.set({ order, saved: wanted, lineErrors: {}, cartError: "", unsaved: null });
     } catch (error) {
+      if (error.status === 422) {
+        // The cart on screen is always the server's (defect 13): the saved lines with their
+        // prices, and the refusal said next to the line it was about.
+        store.set(({ saved, order }) => ({ lines: saved, lineErrors: refusedLines(error.details.lines, order), cartError: cartRefusal(error, order), unsaved: null }));
+        return;
+      }
       if (!revertsToSaved(error)) {
-        store.set({ lineErrors: error.status === 422 ? error.details.lines || {} : {}, cartError: cartRefusal(error) });
+        store.set({ lineErrors: {}, cartError: cartRefusal(error) });
         return;
       }
       // Back to the server's last saved cart, said so, with the refused cart one tap away.
       logFailure("saving the cart", error);
-      store.set(({ order }) => ({ lines: linesOf(order), lineErrors: {}, cartError: cartRefusal(error), unsaved: wanted }));
+      store.set(({ saved }) => ({ lines: saved, lineErrors: {}, cartError: cartRefusal(error), unsaved: wanted }));
     }
   }
 
@@ -103,8 +113,7 @@ export function createSessionActions(store, { announce, onEnded }) {
   }
 
   async function sendToPayment() {
-    await syncing;
-    if (Object.keys(state().lineErrors).length) return;
+    await syncing; // what is sent to payment is the cart the server saved (a refused change went back to it)
     try {
       const body = await post(`/api/sessions/${state().session.id}/payment`);
       store.set(({ session }) => ({ session: { ...session, status: body.session.status } }));
@@ -144,6 +153,7 @@ export function createSessionActions(store, { announce, onEnded }) {
       const latest = body.session;
       if (ENDED.includes(latest.status)) return finish(latest, body.order);
       const orderMoved = body.order && now.order && body.order.status !== now.order.status;
+      if (JSON.stringify(body.payment || null) !== JSON.stringify(now.payment)) store.set({ payment: body.payment || null });
       if (latest.status !== now.session.status || orderMoved) {
         store.set({
           session: { ...now.session, status: latest.status },

@@ -23,7 +23,10 @@ import { NO_TRANSFER } from "./transfer-state.js";
  * @property {number} now the clock the waiting times are drawn with (ticks every second)
  * @property {Session | null} session the session in hand
  * @property {import("./cart-state.js").Order | null} order the server's last word on its order
+ * @property {import("./payment-words.js").Payment | null} payment its order's latest payment (the cause of a failed card)
  * @property {import("./cart-state.js").Line[]} lines the cart the agent builds
+ * @property {import("./cart-state.js").Line[]} saved the lines the server last saved (with their option ids, which
+ *   the POST's answer does not carry): what a refused change goes back to
  * @property {import("./cart-state.js").LineErrors} lineErrors
  * @property {boolean} saving a cart is on its way to the server
  * @property {string} cartError
@@ -36,6 +39,7 @@ import { NO_TRANSFER } from "./transfer-state.js";
  * @property {string} result what the last session came to
  * @property {Array<any> | null} history GET /api/sessions/mine
  * @property {Array<any> | null} tokens GET /api/tokens
+ * @property {{error: string, issued: string}} tokenForm making a token: why it failed, or the new token (shown once)
  */
 
 /** @type {AgentState} */
@@ -52,7 +56,9 @@ export const INITIAL = {
   now: Date.now(),
   session: null,
   order: null,
+  payment: null,
   lines: [],
+  saved: [],
   lineErrors: {},
   saving: false,
   cartError: "",
@@ -65,6 +71,7 @@ export const INITIAL = {
   result: "",
   history: null,
   tokens: null,
+  tokenForm: { error: "", issued: "" },
 };
 
 /** @param {Partial<AgentState>} [overrides] */
@@ -77,7 +84,9 @@ const NOT_ENDING = { problem: "" };
 export const NO_SESSION = Object.freeze({
   session: null,
   order: null,
+  payment: null,
   lines: [],
+  saved: [],
   lineErrors: {},
   cartError: "",
   unsaved: null,

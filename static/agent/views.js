@@ -1,10 +1,11 @@
 // The dashboard's UI modules: each draws one part of the page from the store and never reads the
 // page back as state. `actions` are what the buttons drawn here do.
 import { money } from "../common/format.js";
+import { modifierText } from "../common/modifier-text.js";
 import { watch } from "../common/store.js";
 import { $$, byId, el, showError } from "../common/ui.js";
 import { endWords, paymentView } from "./cart-state.js";
-import { languageWords, offerLeftWords, secondsLeft, statusNotice } from "./offer.js";
+import { offerLeftWords, secondsLeft, statusNotice } from "./offer.js";
 import { duration, waitedSeconds } from "./queue-state.js";
 import { cartLocked } from "./state.js";
 import { searchMenu } from "./menu-search.js";
@@ -49,7 +50,7 @@ export function renderAgent(store, actions, announce) {
   watch(store, (s) => s.saving, (saving) => (byId("cart-lines").dataset.saving = String(saving)));
   watch(store, (s) => s.cartError, (error) => showError(byId("cart-error"), error));
   watch(store, (s) => Boolean(s.unsaved), (unsaved) => (byId("cart-retry").hidden = !unsaved));
-  watch(store, (s) => paymentView(s.session ? s.session.status : "", s.order).state, (_, s) => drawPayment(s, announce));
+  watch(store, (s) => paymentView(s.session ? s.session.status : "", s.order, s.payment).text, (_, s) => drawPayment(s, announce));
   watch(store, (s) => s.ending.problem, drawEnding);
   watch(store, (s) => s.transfer.candidates, drawTransferChoices);
   watch(store, (s) => waitingWords(s.transfer.pending, s.now) || s.transfer.notice, (words) => (byId("transfer-state").textContent = words));
@@ -145,7 +146,7 @@ function drawQueue(queue, now, cards, actions) {
       el("strong", { class: "kiosk-name", text: session.kiosk.name }),
       el("span", { class: "location", text: session.kiosk.location || "" }),
       el("span", { class: "business", text: session.business.name }),
-      el("span", { class: "language", text: languageWords(session.customer_locale) }),
+      el("span", { class: "language", text: languageOf(session.customer_locale) }),
       session.transfer_from ? el("span", { class: "transfer-from", text: `Transfer from ${session.transfer_from.name}` }) : null,
       el("span", { class: "waiting", "aria-label": "waiting time" }),
       el("span", { class: "offer-left", "aria-label": "time left to answer" }),
@@ -231,11 +232,10 @@ function drawCart(state, actions) {
   const currency = (order && order.currency) || "USD";
   const list = byId("cart-lines");
   list.replaceChildren();
-  const refused = Object.keys(lineErrors).length > 0;
   lines.forEach((line, index) => {
-    const server = order && !refused ? order.lines[index] : null;
+    const server = order ? order.lines[index] : null; // the lines are the server's: a refusal went back to them
     const problems = lineErrors[String(index)] || [];
-    const modifiers = (server ? server.modifiers : line.modifiers).map((m) => `${m.group}: ${m.value}`).join(", ");
+    const modifiers = modifierText(server ? server.modifiers : line.modifiers);
     list.append(
       el(
         "li",
@@ -289,15 +289,15 @@ function drawCart(state, actions) {
   byId("cart-subtotal").textContent = money(totals.subtotal_cents, currency);
   byId("cart-tax").textContent = money(totals.tax_cents, currency);
   byId("cart-total").textContent = money(totals.total_cents, currency);
-  byId("send-payment", HTMLButtonElement).disabled = locked || !lines.length || refused;
+  byId("send-payment", HTMLButtonElement).disabled = locked || !lines.length;
 }
 
 /** @param {AgentState} state @param {(text: string) => void} announce */
 function drawPayment(state, announce) {
   const status = state.session ? state.session.status : "";
-  const { state: shown, text } = paymentView(status, state.order);
+  const { state: shown, text } = paymentView(status, state.order, state.payment);
   const box = byId("payment");
-  if (box.dataset.state !== shown && text) announce(text);
+  if (byId("payment-state").textContent !== text && text) announce(text);
   box.dataset.state = shown;
   byId("payment-state").textContent = text;
   byId("send-payment").hidden = status === "payment";

@@ -67,8 +67,9 @@ export function goneReason(why) {
 }
 
 /**
- * The customer's language in the agent's words ("es-ES" -> "Spanish (Spain)"), shown in the
- * session header (issue 23 part 2); the tag itself when Intl does not know it.
+ * The customer's language in the agent's words ("es-ES" -> "Spanish (Spain)", "es" -> "Spanish"),
+ * the one wording of it everywhere in the dashboard: the incoming card and the session header
+ * (issue 23 parts 2 and 5); the tag itself when Intl does not know it.
  * @param {string | null | undefined} locale @param {string} [displayIn] the agent's language
  */
 export function languageOf(locale, displayIn = "en") {

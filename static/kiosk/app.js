@@ -7,7 +7,7 @@ import { createAlone } from "./alone.js";
 import { get, on, post } from "./api.js";
 import { device } from "./device.js";
 import { createDining, renderDining } from "./dining.js";
-import { tryPairing } from "./pairing.js";
+import { suggestName, tryPairing } from "./pairing.js";
 import { KioskRealtime } from "./realtime.js";
 import { createSession } from "./session.js";
 import { createShownItem } from "./shown-item.js";
@@ -40,6 +40,7 @@ function boot() {
 function askToPair(reason) {
   stopEverything();
   store.set({ pairing: { reason, error: "", busy: false }, screen: "pairing" });
+  suggestName(byId("pairing-name", HTMLInputElement));
 }
 
 byId("pairing-form").addEventListener("submit", async (event) => {

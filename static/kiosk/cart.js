@@ -2,6 +2,7 @@
 // (OrderUpdated, or GET .../order after a reconnect). Pure, unit-tested (tests/js/kiosk-cart.test.js);
 // views.js draws it.
 import { money } from "../common/format.js";
+import { modifierText } from "../common/modifier-text.js";
 
 /**
  * @typedef {{id: string, name: string, quantity: number, unit_price_cents: number, notes?: string,
@@ -27,7 +28,7 @@ export function cartView(order, locale = undefined) {
       quantity: `${line.quantity} ×`,
       name: line.name,
       price: money(line.unit_price_cents * line.quantity, currency, locale),
-      modifiers: line.modifiers.map((m) => `${m.group}: ${m.value}`).join(", "),
+      modifiers: modifierText(line.modifiers),
       notes: line.notes || "",
     })),
     empty: lines.length === 0,

@@ -2,7 +2,14 @@
 // Every refusal is said in words (words.js); resolves with the pairing result (section 2 of the spec).
 import { api } from "./api.js";
 import { device } from "./device.js";
-import { pairingFormProblem, pairingRefusal } from "./words.js";
+import { pairingFormProblem, pairingRefusal, suggestedName } from "./words.js";
+
+/** Puts the suggestion in an empty name field (a name typed before is kept). @param {HTMLInputElement} input */
+export function suggestName(input) {
+  const suggestion = suggestedName(device.id);
+  input.placeholder = suggestion;
+  if (!input.value) input.value = suggestion;
+}
 
 /**
  * Sends one pairing attempt and records the outcome in the store: the result, or null and the

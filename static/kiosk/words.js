@@ -31,10 +31,18 @@ export function pairingRefusal(error) {
   }
 }
 
+/**
+ * The name the pairing form suggests: "Kiosk " and the first four characters of the device id,
+ * so each tablet suggests its own (issue 23 defect 13: the form suggested "Front counter", the
+ * demo kiosk's name, and a newcomer paired a second "Front counter"). The owner may type any name.
+ * @param {string} deviceId
+ */
+export const suggestedName = (deviceId) => `Kiosk ${deviceId.replace(/[^0-9a-z]/gi, "").slice(0, 4).toUpperCase()}`;
+
 /** What is wrong with the pairing form before it is sent ("" when nothing). */
 export function pairingFormProblem(/** @type {string} */ code, /** @type {string} */ name) {
   if (!/^\d{6}$/.test(code)) return "Enter the 6-digit pairing code.";
-  if (!name) return 'Give this kiosk a name, for example "Front counter".';
+  if (!name) return "Give this kiosk a name that tells it apart from your other kiosks.";
   return "";
 }
 

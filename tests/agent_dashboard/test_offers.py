@@ -88,7 +88,7 @@ def test_a_spanish_customer_rings_only_the_spanish_agent_until_any_language_may_
     offered = spanish_page.locator("#incoming li")
     expect(offered).to_have_count(1)
     session_id = offered.get_attribute("data-session-id")
-    expect(offered.locator(".language")).to_have_text("Spanish (es-ES)")
+    expect(offered.locator(".language")).to_have_text("Spanish (Spain)")
     # The kiosk speaks the customer's language while waiting too.
     expect(kiosk_page.locator("#waiting-place")).to_have_text(
         "Eres la siguiente persona · aún no podemos calcular la espera"
@@ -105,7 +105,7 @@ def test_a_spanish_customer_rings_only_the_spanish_agent_until_any_language_may_
     late = card(english_page, session_id)
     expect(late).to_be_visible()  # the any-language time has come: the English-only agent too
     assert time.monotonic() - started >= 5.0
-    expect(late.locator(".language")).to_have_text("Spanish (es-ES)")
+    expect(late.locator(".language")).to_have_text("Spanish (Spain)")
     late.locator("button.accept").click()
     expect(english_page.locator("#session-title")).to_have_text("Session with Front counter")
     expect(card(spanish_page, session_id)).to_have_count(0)  # taken: gone from the other dashboard

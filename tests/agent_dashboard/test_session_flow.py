@@ -70,20 +70,29 @@ def test_an_agent_serves_a_kiosk_from_card_to_paid_order(world, serve, processor
     expect(line.locator(".modifiers")).to_have_text("Bun: Brioche")
     expect(page.locator("#cart-total")).to_have_text("$11.42")  # 10.50 + 8.75 % tax
 
-    # Only one portion of fries is left: the second is refused by the server, next to its line.
+    # Only one portion of fries is left (the menu says so): the second is refused by the server,
+    # said next to its line, and the line is the server's again, price and all (defect 13).
+    expect(
+        page.locator("#menu li.menu-entry", has=page.locator(".name", has_text="Fries")).locator(".stock")
+    ).to_have_text("1 left")
     page.click("button.menu-item:has-text('Fries')")
     fries = page.locator("#cart-lines li").nth(1)
     expect(page.locator("#cart-total")).to_have_text("$14.68")
     fries.locator("button.increase").click()
     expect(fries.locator(".line-error")).to_have_text("Only 1 of Fries left.")
-    expect(page.locator("#cart-error")).to_contain_text("Some lines cannot be ordered")
-    expect(page.locator("#send-payment")).to_be_disabled()
-    fries.locator("button.decrease").click()
-    expect(page.locator("#cart-lines .line-error")).to_have_count(0)
-    expect(page.locator("#cart-error")).to_be_hidden()
+    expect(page.locator("#cart-error")).to_contain_text(
+        "The change was not saved: some lines cannot be ordered as asked."
+    )
+    expect(fries.locator(".quantity")).to_have_text("1")
+    expect(fries.locator(".price")).to_have_text("$3.00")
+    expect(page.locator("#cart-subtotal")).to_have_text("$13.50")
+    expect(page.locator("#cart-retry")).to_be_hidden()
+    expect(page.locator("#send-payment")).to_be_enabled()  # the saved cart can be paid
     fries.locator("input.notes").fill("extra salt")
     fries.locator("input.notes").press("Tab")
     expect(page.locator("#cart-lines")).to_have_attribute("data-saving", "false")
+    expect(page.locator("#cart-lines .line-error")).to_have_count(0)  # the next saved change clears the refusal
+    expect(page.locator("#cart-error")).to_be_hidden()
     expect(page.locator("#cart-total")).to_have_text("$14.68")
 
     order = server.kiosk_call(kiosk, "GET", f"/sessions/{session_id}/order").json()
@@ -108,7 +117,8 @@ def test_an_agent_serves_a_kiosk_from_card_to_paid_order(world, serve, processor
 
     server.processor_event("payment_intent.payment_failed", intent["id"])
     expect(page.locator("#payment")).to_have_attribute("data-state", "declined")
-    expect(page.locator("#payment-state")).to_contain_text("declined")
+    # The recorded event's cause (generic_decline), in words (defect 10).
+    expect(page.locator("#payment-state")).to_contain_text("Card declined: the bank refused the card without saying")
 
     # The customer wants fewer fries after all: cancel the payment, edit, send again.
     page.click("#cancel-payment")

@@ -3,8 +3,8 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { languageWords, lapsedOnArrival, offerLeftWords, offerSeconds, secondsLeft, statusNotice } from "../../static/agent/offer.js";
-import { goneReason } from "../../static/agent/words.js";
+import { lapsedOnArrival, offerLeftWords, offerSeconds, secondsLeft, statusNotice } from "../../static/agent/offer.js";
+import { goneReason, languageOf } from "../../static/agent/words.js";
 
 const offer = (overrides = {}) => ({
   created_at: "2026-11-22T19:02:24.000000Z",
@@ -40,11 +40,14 @@ test("the countdown and the language in words", () => {
   assert.equal(offerLeftWords(12), "12 s to answer");
   assert.equal(offerLeftWords(0), "Offer lapsed");
   assert.equal(offerLeftWords(null), "");
-  assert.equal(languageWords("es-MX"), "Spanish (es-MX)");
-  assert.equal(languageWords("en"), "English (en)");
-  assert.equal(languageWords("nl-BE"), "Dutch (nl-BE)"); // beyond the short list: Intl names it
-  assert.equal(languageWords(""), "");
-  assert.equal(languageWords(null), "");
+  // One wording of the customer's language on the card and in the session header (part 5).
+  assert.equal(languageOf("es-MX"), "Spanish (Mexico)");
+  assert.equal(languageOf("es-ES"), "Spanish (Spain)");
+  assert.equal(languageOf("en"), "English");
+  assert.equal(languageOf("nl-BE"), "Dutch (Belgium)");
+  assert.equal(languageOf("not a tag"), "not a tag"); // shown as the kiosk sent it
+  assert.equal(languageOf(""), "");
+  assert.equal(languageOf(null), "");
 });
 
 test("the server's reason for a status is said until the agent is available or busy again", () => {

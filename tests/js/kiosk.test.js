@@ -4,7 +4,7 @@ import { test } from "node:test";
 
 import { cartView } from "../../static/kiosk/cart.js";
 import { agentJustArrived, destinationOf, isOpen, paidOrderNumber, paymentWithdrawn } from "../../static/kiosk/status.js";
-import { connectionLost, declined, ending, nextBackoff, pairingFormProblem, pairingRefusal, startRefusal, videoWords } from "../../static/kiosk/words.js";
+import { connectionLost, declined, ending, nextBackoff, pairingFormProblem, pairingRefusal, startRefusal, suggestedName, videoWords } from "../../static/kiosk/words.js";
 
 test("each session status leads to its screen", () => {
   assert.equal(destinationOf("pending"), "waiting");
@@ -79,4 +79,10 @@ test("starting, endings, the card, the video and the network, in words", () => {
   assert.equal(connectionLost(0), "Connection lost. Trying again now…");
   assert.equal(connectionLost(null), "Connection lost. Check the network, then try again.");
   assert.deepEqual([0, 2, 4, 8, 16, 30].map(nextBackoff), [2, 4, 8, 16, 30, 30]);
+});
+
+test("the pairing form suggests a name of this device's own, never the demo kiosk's (defect 13)", () => {
+  assert.equal(suggestedName("3f9a2c1d-0000-4000-8000-000000000000"), "Kiosk 3F9A");
+  assert.notEqual(suggestedName("0b7e0000-0000-4000-8000-000000000000"), suggestedName("3f9a2c1d-0000-4000-8000-000000000000"));
+  assert.doesNotMatch(pairingFormProblem("123456", ""), /Front counter/);
 });

@@ -25,6 +25,8 @@ def test_pairing_with_a_fresh_code_then_refusals_in_words(world, serve, open_pag
     expect(page.locator("body")).to_have_attribute("data-screen", "pairing")
     device_id = stored_device(page)["deviceId"]
     assert UUID4.match(device_id)
+    # The suggested name is this device's own (defect 13: it was the demo kiosk's "Front counter").
+    expect(page.locator("#pairing-name")).to_have_value(f"Kiosk {device_id.replace('-', '')[:4].upper()}")
 
     page.fill("#pairing-code", "12345")
     page.fill("#pairing-name", "Front counter")

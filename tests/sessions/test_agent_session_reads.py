@@ -30,7 +30,7 @@ def burger(business):
 
 
 def test_current_is_null_without_a_live_session(agent_client):
-    assert agent_client.get("/api/sessions/current").json() == {"session": None, "order": None}
+    assert agent_client.get("/api/sessions/current").json() == {"session": None, "order": None, "payment": None}
 
 
 def test_current_restores_the_live_session_with_a_resendable_cart(agent, agent_client, kiosk, burger):
@@ -61,7 +61,7 @@ def test_current_ignores_ended_sessions_and_other_agents(agent, agent_client, ki
     mine = accepted(kiosk, agent)
     ending.session_end(public_id=mine.public_id, agent=agent, reason="completed", notes="")
     accepted(factories.KioskFactory(business=kiosk.business), factories.AgentFactory(owner=agent.owner))
-    assert agent_client.get("/api/sessions/current").json() == {"session": None, "order": None}
+    assert agent_client.get("/api/sessions/current").json() == {"session": None, "order": None, "payment": None}
 
 
 def test_detail_shows_an_ended_session_with_its_outcome(agent, agent_client, kiosk):

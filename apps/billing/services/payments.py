@@ -297,13 +297,14 @@ def payment_succeeded(*, payment: Payment) -> str:
     return "order confirmed"
 
 
-def payment_failed(*, payment: Payment, message: str) -> str:
+def payment_failed(*, payment: Payment, message: str, code: str = "") -> str:
     """payment_intent.payment_failed: order failed, the kiosk stays in payment for another card.
-    Never moves a succeeded payment backwards (events may arrive out of order)."""
+    `code` is the processor's cause (decline_code, else code). Never moves a succeeded payment
+    backwards (events may arrive out of order)."""
     if payment.status in (PaymentStatus.SUCCEEDED, PaymentStatus.CANCELED):
         return f"ignored: payment already {payment.status}"
-    payment.status, payment.failure_message = PaymentStatus.FAILED, message[:300]
-    payment.save(update_fields=["status", "failure_message"])
+    payment.status, payment.failure_message, payment.failure_code = PaymentStatus.FAILED, message[:300], code[:60]
+    payment.save(update_fields=["status", "failure_message", "failure_code"])
     order = Order.objects.get(pk=payment.order_id)
     fulfilment.move(order, OrderStatus.FAILED)
     events.emit(PaymentFailed(Session.objects.get(pk=order.session_id), message=message))

@@ -60,7 +60,9 @@ def _intent_failed(obj: ProcessorObject, created: datetime) -> str:
     if payment is None:
         return "unknown payment intent"
     error = obj.get("last_payment_error") or {}
-    return payments.payment_failed(payment=payment, message=error.get("message") or "The card was declined.")
+    code = error.get("decline_code") or error.get("code") or ""
+    message = error.get("message") or "The card was declined."
+    return payments.payment_failed(payment=payment, message=message, code=code)
 
 
 def _subscription_billing(customer_id: str, created: datetime) -> OwnerBilling | None:
@@ -150,6 +152,8 @@ OBJECT_FIELDS: dict[str, dict[str, tuple[tuple[type, ...], int | None]]] = {
     "payment_intent.payment_failed": {
         "last_payment_error": ((dict, _NONE), None),
         "last_payment_error.message": ((str, _NONE), 500),
+        "last_payment_error.code": ((str, _NONE), 60),
+        "last_payment_error.decline_code": ((str, _NONE), 60),
     },
     "invoice.paid": {"customer": ((str, _NONE), 64)},
     "invoice.payment_failed": {"customer": ((str, _NONE), 64)},

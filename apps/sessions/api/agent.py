@@ -10,6 +10,8 @@ from rest_framework.response import Response
 
 from apps.api.inputs import validated
 from apps.api.views import AgentAPIView
+from apps.billing import selectors as billing_selectors
+from apps.billing.models import PaymentStatus
 from apps.core.timefmt import iso_z
 from apps.kiosks.bodies import KioskBrief
 from apps.orders import selectors as order_selectors
@@ -183,17 +185,37 @@ class AgentSessionOut(serializers.Serializer):
     customer_locale = serializers.CharField(help_text="The customer's language, as the kiosk sent it (e.g. es-MX).")
 
 
+class AgentPaymentOut(serializers.Serializer):
+    """The order's latest payment as the agent sees it: what became of the customer's card."""
+
+    status = serializers.ChoiceField(choices=PaymentStatus.choices)
+    failure_code = serializers.CharField(
+        help_text="Why the last card was not taken, as the processor says it (e.g. card_declined, "
+        'insufficient_funds, expired_card, incorrect_cvc, processing_error); "" unless failed.'
+    )
+    failure_message = serializers.CharField(help_text='The processor\'s words for it; "" unless failed.')
+
+
 SessionWithOrderOut = inline_serializer(
     "AgentSessionWithOrder",
-    {"session": AgentSessionOut(allow_null=True), "order": AgentOrderOut(allow_null=True)},
+    {
+        "session": AgentSessionOut(allow_null=True),
+        "order": AgentOrderOut(allow_null=True),
+        "payment": AgentPaymentOut(allow_null=True, help_text="The order's latest payment; null before any."),
+    },
 )
 
 
 def _with_order(session: Session | None) -> dict:
     if session is None:
-        return {"session": None, "order": None}
+        return {"session": None, "order": None, "payment": None}
     order = order_selectors.order_for_session(session)
-    return {"session": AgentSessionOut(session).data, "order": agent_order_body(session, order)}
+    payment = billing_selectors.payments_of_order(order).last() if order is not None else None
+    return {
+        "session": AgentSessionOut(session).data,
+        "order": agent_order_body(session, order),
+        "payment": AgentPaymentOut(payment).data if payment is not None else None,
+    }
 
 
 class CurrentSessionView(AgentAPIView):

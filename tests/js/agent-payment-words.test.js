@@ -1,0 +1,34 @@
+// Defect 10 on the agent's side: a failed card is said by its cause, not "declined" for all.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+
+import { paymentView } from "../../static/agent/cart-state.js";
+import { failureView } from "../../static/agent/payment-words.js";
+
+const failedOrder = { status: "failed", lines: [], subtotal_cents: 0, tax_cents: 0, total_cents: 0 };
+
+test("a processing error is a fault to retry, not a decline", () => {
+  const view = paymentView("payment", failedOrder, { status: "failed", failure_code: "processing_error", failure_message: "An error occurred while processing your card." });
+  assert.equal(view.state, "error");
+  assert.match(view.text, /could not be processed/);
+  assert.doesNotMatch(view.text, /declined\./i);
+  assert.match(view.text, /try the same card again/);
+});
+
+test("a decline says its cause", () => {
+  assert.equal(failureView({ status: "failed", failure_code: "insufficient_funds" }).text.split(".")[0], "Card declined: the card has insufficient funds");
+  assert.match(failureView({ status: "failed", failure_code: "expired_card" }).text, /^Card declined: the card has expired\./);
+  assert.match(failureView({ status: "failed", failure_code: "incomplete_number" }).text, /card details were incomplete/);
+  assert.match(failureView({ status: "failed", failure_code: "generic_decline" }).text, /without saying why/);
+});
+
+test("an unknown cause gives the processor's words, a bare decline only the decline", () => {
+  assert.match(failureView({ status: "failed", failure_code: "new_code", failure_message: "Try a chip card." }).text, /^Card declined \(the processor says: Try a chip card\)\./);
+  assert.match(failureView({ status: "failed", failure_code: "", failure_message: "Your card was declined." }).text, /^Card declined\. The customer may try another card/);
+  assert.match(failureView(null).text, /^Card declined\./);
+});
+
+test("outside payment, or while waiting, nothing of the cause is said", () => {
+  assert.deepEqual(paymentView("active", failedOrder, { status: "failed", failure_code: "expired_card" }), { state: "none", text: "" });
+  assert.equal(paymentView("payment", { ...failedOrder, status: "pending" }, null).state, "waiting");
+});
