@@ -18,6 +18,15 @@ _SESSION = [E.SESSION_NOT_FOUND]
 _AGENT_SESSION = [E.SESSION_NOT_FOUND, E.SESSION_NOT_OWNED, E.SESSION_ALREADY_ENDED, E.INVALID_STATE]
 _PAYMENT = [*_AGENT_SESSION, E.ORDER_EMPTY, E.PROCESSOR_ACCOUNT_NOT_READY, E.PROCESSOR_CALL_IN_PROGRESS]
 _PROCESSOR = [E.PROCESSOR_ERROR, E.PROCESSOR_NOT_CONFIGURED, E.PROCESSOR_UNAVAILABLE]
+_SELF_SERVICE_PAYMENT = [
+    *_SESSION,
+    E.SESSION_ALREADY_ACCEPTED,
+    E.SESSION_ALREADY_ENDED,
+    E.INVALID_STATE,
+    E.ORDER_EMPTY,
+    E.PROCESSOR_ACCOUNT_NOT_READY,
+    E.PROCESSOR_CALL_IN_PROGRESS,
+]
 _VIDEO = [E.SESSION_NOT_FOUND, E.SESSION_ALREADY_ENDED, E.INVALID_STATE]
 _SIGN_IN = [E.INVALID_CREDENTIALS, E.ACCOUNT_DISABLED, E.PANEL_ONLY_ACCOUNT, E.OWNER_SUSPENDED, E.RATE_LIMITED]
 
@@ -36,6 +45,15 @@ DOMAIN_ERRORS: dict[str, list[str]] = {
     "GET /api/public/sessions/{public_id}/order": _SESSION,
     "POST /api/public/sessions/{public_id}/point": [*_SESSION, E.SESSION_ALREADY_ENDED, E.INVALID_STATE],
     "GET /api/public/sessions/{public_id}/payment": [*_SESSION, E.NOT_FOUND],
+    # Self-service (issue 25 part 4): the customer orders and pays alone while no agent holds the session.
+    "POST /api/public/sessions/{public_id}/order": [
+        *_SESSION,
+        E.SESSION_ALREADY_ACCEPTED,
+        E.SESSION_ALREADY_ENDED,
+        E.ORDER_LOCKED,
+    ],
+    "POST /api/public/sessions/{public_id}/payment": [*_SELF_SERVICE_PAYMENT, *_PROCESSOR],
+    "POST /api/public/sessions/{public_id}/payment/cancel": [*_SELF_SERVICE_PAYMENT, *_PROCESSOR],
     "GET /api/public/video/token": _VIDEO,
     "POST /api/public/video/token/refresh": _VIDEO,
     "POST /api/public/broadcasting/auth": [E.FORBIDDEN],

@@ -6,6 +6,7 @@
 import { ApiError } from "../common/http.js";
 import { logFailure } from "../common/report.js";
 import { post } from "./api.js";
+import { device } from "./device.js";
 import { NOT_ALONE, aloneRefusal, choiceProblem, linesOf, offersSelfService, toggleOption, withItem, withQuantity } from "./self-service.js";
 
 /**
@@ -37,14 +38,20 @@ export function createAlone({ store, session, announce }) {
     store.set({ alone: { ...NOT_ALONE, on: true }, screen: "session" });
     session.loadMenu();
     // An empty cart marks the session as ordering alone (its pending timeout counts from the
-    // last cart change); a cart already there (after a reload) is kept as it is.
+    // last cart change); a cart already there is kept as it is.
     if (!(order && order.lines && order.lines.length)) await send([]);
   }
+
+  /** Cart posts go one after another, so the server ends with the last cart asked for. */
+  let sending = Promise.resolve();
+  let latest = 0;
+  /** The cart as the server last accepted it (kept with the open session, device.js). */
+  const accepted = () => (device.openSession && device.openSession.alone) || [];
 
   /** @param {string} itemId */
   function choose(itemId) {
     const item = itemOf(itemId);
-    if (!item || state().alone.busy) return;
+    if (!item || state().payment) return;
     if ((item.modifier_groups || []).length) return setAlone({ picking: { itemId, chosen: [], error: "" } });
     send(withItem(state().alone.lines, itemId, []));
   }
@@ -74,25 +81,38 @@ export function createAlone({ store, session, announce }) {
 
   /** @param {number} index @param {number} delta */
   function change(index, delta) {
-    if (state().alone.busy || state().payment) return;
+    if (state().payment) return;
     send(withQuantity(state().alone.lines, index, delta));
   }
 
-  /** The whole cart to the server; the answer is what the cart is. @param {CartLineIn[]} lines */
-  async function send(lines) {
+  /**
+   * The whole cart to the server. A tap counts at once (the next tap builds on it) while the posts
+   * go in order; the last answer is what the cart is, and a refusal puts back the last accepted one.
+   * @param {CartLineIn[]} lines
+   */
+  function send(lines) {
     const sessionId = state().sessionId;
-    setAlone({ busy: true, error: "" });
-    try {
-      const order = await post(`/api/public/sessions/${sessionId}/order`, { lines });
-      if (sessionId !== state().sessionId || !state().alone.on) return;
-      store.set({ order });
-      setAlone({ lines: linesOf(order), busy: false });
-    } catch (error) {
-      refused("changing the cart alone", error);
-    }
+    const ticket = ++latest;
+    setAlone({ lines, busy: true, error: "" });
+    sending = sending.then(async () => {
+      try {
+        const order = await post(`/api/public/sessions/${sessionId}/order`, { lines });
+        if (sessionId !== state().sessionId) return;
+        device.aloneCart(linesOf(order)); // a reload resumes it
+        if (ticket !== latest || !state().alone.on) return;
+        store.set({ order });
+        setAlone({ lines: linesOf(order), busy: false });
+      } catch (error) {
+        if (ticket !== latest || sessionId !== state().sessionId) return;
+        setAlone({ lines: accepted() });
+        refused("changing the cart alone", error);
+      }
+    });
+    return sending;
   }
 
   async function pay() {
+    await sending; // the cart asked for last is the one paid
     const { sessionId, alone, payment } = state();
     if (!sessionId || alone.busy || payment) return;
     setAlone({ busy: true, error: "" });

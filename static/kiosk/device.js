@@ -67,14 +67,26 @@ class Device {
     this.save();
   }
 
-  /** The customer's open session, if this device had one when the page was (re)loaded. @returns {{id: string, locale: string} | null} */
+  /**
+   * The customer's open session, if this device had one when the page was (re)loaded; `alone`: the
+   * cart the customer was building alone (request lines), so a reload resumes it.
+   * @returns {{id: string, locale: string, alone?: import("./self-service.js").CartLineIn[]} | null}
+   */
   get openSession() {
     return this.data.openSession || null;
   }
 
   /** @param {string} id @param {string} locale */
   sessionOpened(id, locale) {
-    this.data.openSession = { id, locale };
+    const same = this.data.openSession && this.data.openSession.id === id ? this.data.openSession : {};
+    this.data.openSession = { ...same, id, locale };
+    this.save();
+  }
+
+  /** The cart built alone, as the server last accepted it. @param {import("./self-service.js").CartLineIn[]} lines */
+  aloneCart(lines) {
+    if (!this.data.openSession) return;
+    this.data.openSession.alone = lines;
     this.save();
   }
 

@@ -95,6 +95,8 @@ export function createSession({ store, config, video, paymentForm, announce, onF
       return false;
     }
     store.set({ locale: remembered.locale });
+    const aloneBefore = remembered.alone && (status.status === "pending" || (status.status === "payment" && !status.agent));
+    if (aloneBefore) store.set({ alone: { ...NOT_ALONE, on: true, lines: remembered.alone || [] } }); // the cart built alone
     await resume(remembered.id);
     return true;
   }
@@ -158,6 +160,7 @@ export function createSession({ store, config, video, paymentForm, announce, onF
     if (previous === "payment" && body.status === "pending") leavePayment(); // the customer alone went back
     if (destination === "waiting") {
       store.set({ screen: state().alone.on ? "session" : "waiting" }); // ordering alone keeps the menu and cart
+      if (state().alone.on && !state().menu.body) loadMenu();
     } else if (destination === "session") {
       const wasAlone = state().alone.on;
       // Paying alone (no agent: after a reload too) stays alone; an agent's arrival takes the cart over.

@@ -37,7 +37,7 @@ export function renderKiosk(store) {
   watch(store, (s) => s.attract, drawAttract);
   watch(store, (s) => s.status, drawAgent);
   watch(store, (s) => (s.status && s.status.status === "pending" ? s.status.queue : null), drawPlaceInLine);
-  watch(store, (s) => s.order, drawCart);
+  watch(store, (s) => s.order, (order, s) => (drawCart(order, s), drawAlone(s.alone, s))); // Pay needs a cart
   watch(store, (s) => s.payment, drawPayment);
   watch(store, (s) => s.thanks, drawThanks);
   watch(store, (s) => s.ended, drawEnded);
