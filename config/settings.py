@@ -176,6 +176,7 @@ INSTALLED_APPS = [
     "apps.panel",
     "apps.owner_api",
     "apps.demo",
+    "apps.reports",
 ]
 
 MIDDLEWARE = [
