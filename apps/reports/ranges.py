@@ -64,14 +64,18 @@ def report_range(*, owner_id: int, first_day: date, last_day: date, business_id:
     """The range in the time zone of `business_id` (which must be the owner's: else 404), or of
     the owner's first business when none is named."""
     check_days(first_day, last_day)
+    return ReportRange(owner_id, first_day, last_day, owner_time_zone(owner_id, business_id), business_id)
+
+
+def owner_time_zone(owner_id: int, business_id: int | None = None) -> str:
+    """The time zone of `business_id` (404 unless the owner's) or of the owner's first business."""
     businesses = Business.objects.filter(owner_id=owner_id).order_by("pk")
     if business_id is not None:
         businesses = businesses.filter(pk=business_id)
-    business = businesses.only("timezone").first()
-    if business is None and business_id is not None:
+    zone_name = businesses.values_list("timezone", flat=True).first()
+    if zone_name is None and business_id is not None:
         raise DomainError(ErrorCode.NOT_FOUND, "No such business in your account.")
-    zone_name = business.timezone if business is not None else "UTC"
-    return ReportRange(owner_id, first_day, last_day, zone_name, business_id)
+    return zone_name or "UTC"
 
 
 def today_in(zone_name: str) -> date:

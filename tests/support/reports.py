@@ -62,7 +62,10 @@ def _session(scene, name, kiosk, created_at, locale, *, agent=None, wait=None, h
 
 
 def _order(scene, name, session, *, status, total, lines):
-    order = factories.OrderFactory(session=session, status=status, total_cents=total, subtotal_cents=total)
+    created_at = (session.accepted_at or session.created_at) + timedelta(seconds=30)
+    order = factories.OrderFactory(
+        session=session, status=status, total_cents=total, subtotal_cents=total, created_at=created_at
+    )
     for position, (item, quantity, price, modifiers) in enumerate(lines):
         factories.OrderLineFactory(
             order=order,
