@@ -2,6 +2,8 @@
 the keyboard, reads the chart and table, downloads the CSV and follows a figure to its sessions
 and a session's timeline; no console errors (the panel's CSP allows no inline script)."""
 
+from pathlib import Path
+
 import pytest
 from playwright.sync_api import expect
 
@@ -32,7 +34,7 @@ def test_owner_reads_a_report_exports_it_and_drills_down(page):
 
     with page.expect_download() as download:
         page.click("#export-table")
-    lines = open(download.value.path()).read().splitlines()
+    lines = Path(download.value.path()).read_text().splitlines()
     assert lines[0].startswith("hour_id,hour,sessions_started,") and len(lines) == 26  # header, 24 hours, totals
 
     hour_two.locator("th a").click()
