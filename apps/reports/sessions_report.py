@@ -173,3 +173,12 @@ def _seconds(value) -> float | None:
 
 def _share(part: int, whole: int) -> float | None:
     return round(part / whole, 4) if whole else None
+
+
+def agent_figures_today(owner_id: int) -> dict:
+    """{agent id: metrics} for today in the owner's time zone (the Agents page)."""
+    from apps.reports.ranges import owner_time_zone, report_range, today_in
+
+    today = today_in(owner_time_zone(owner_id))
+    body = session_report(report_range(owner_id=owner_id, first_day=today, last_day=today), "agent")
+    return {row["key"]["id"]: row for row in body["rows"] if row["key"]["id"] is not None}
