@@ -181,6 +181,7 @@ INSTALLED_APPS = [
     "apps.panel",
     "apps.owner_api",
     "apps.demo",
+    "apps.reports",
 ]
 
 MIDDLEWARE = [

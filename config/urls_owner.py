@@ -3,7 +3,7 @@
 from django.urls import path, re_path
 
 from apps.api.views import UnknownRouteView
-from apps.owner_api.api import kiosks, menu, orders, token
+from apps.owner_api.api import kiosks, menu, orders, reports, token
 
 urlpatterns = [
     path("oauth/token", token.OwnerTokenView.as_view()),
@@ -14,6 +14,8 @@ urlpatterns = [
     path("orders", orders.OwnerOrderListView.as_view()),
     path("orders/<int:order_id>/status", orders.OrderStatusView.as_view()),
     path("orders/<int:order_id>/refund", orders.OrderRefundView.as_view()),
+    path("reports/sessions", reports.OwnerSessionReportView.as_view()),
+    path("reports/items", reports.OwnerItemReportView.as_view()),
     path("menu/items/<int:item_id>", menu.MenuItemView.as_view()),
     re_path(r"^[\s\S]*$", UnknownRouteView.as_view()),  # [\s\S]: a path may hold a newline
 ]

@@ -1,10 +1,12 @@
 """Tenancy and accounts: Owner (the tenant), its Businesses, and users (agents, panel users)."""
 
 import hashlib
+import zoneinfo
 
 from django.contrib.auth.base_user import AbstractBaseUser, BaseUserManager
 from django.contrib.auth.models import PermissionsMixin
 from django.contrib.sessions.base_session import AbstractBaseSession
+from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
 from django.db import models
 from django.utils import timezone
@@ -25,6 +27,12 @@ hex_color = RegexValidator(r"^#[0-9A-Fa-f]{6}$", "Use a colour like #1A2B3C.")
 currency_code = RegexValidator(r"^[A-Z]{3}$", "Use a three-letter ISO 4217 currency code.")
 
 
+def iana_time_zone(value: str) -> None:
+    """A name of the IANA time zone database (e.g. Europe/Madrid), as zoneinfo knows it."""
+    if value not in zoneinfo.available_timezones():
+        raise ValidationError(f"{value!r} is not an IANA time zone name, e.g. Europe/Madrid.")
+
+
 class Business(models.Model):
     owner = models.ForeignKey(Owner, on_delete=models.CASCADE, related_name="businesses")
     name = models.CharField(max_length=200)
@@ -38,6 +46,9 @@ class Business(models.Model):
     session_recording = models.BooleanField(default=False)
     order_sequence = models.PositiveIntegerField(default=0, editable=False, help_text="Last order number issued.")
     created_at = models.DateTimeField(default=timezone.now)
+    # Reports count days and hours in this zone (docs/reports.md); UTC until the owner sets it.
+    # Declared last: the name shadows django.utils.timezone inside this class body.
+    timezone = models.CharField(max_length=64, default="UTC", validators=[iana_time_zone])
 
     class Meta:
         verbose_name_plural = "businesses"

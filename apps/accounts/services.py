@@ -329,6 +329,7 @@ BUSINESS_SETTINGS_FIELDS = (
     "primary_color",
     "attract_message",
     "session_recording",
+    "timezone",
 )
 
 

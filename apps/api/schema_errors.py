@@ -104,11 +104,15 @@ DOMAIN_ERRORS: dict[str, list[str]] = {
     # Token API
     "POST /api/auth/login": [*_SIGN_IN, E.INVALID_2FA_CODE],
     "DELETE /api/v1/webhooks/{subscription_id}": [E.NOT_FOUND],
+    "GET /api/v1/reports/sessions": [E.NOT_FOUND],  # `business` not the owner's
+    "GET /api/v1/reports/items": [E.NOT_FOUND],
     # Owner API
     "POST /api/owner/kiosks/pairing-codes": [E.NOT_FOUND],
     "POST /api/owner/kiosks/{kiosk_id}/unpair": [E.NOT_FOUND],
     "PATCH /api/owner/kiosks/{kiosk_id}": [E.NOT_FOUND],
     "PATCH /api/owner/menu/items/{item_id}": [E.NOT_FOUND],
+    "GET /api/owner/reports/sessions": [E.NOT_FOUND],
+    "GET /api/owner/reports/items": [E.NOT_FOUND],
     "POST /api/owner/orders/{order_id}/status": [E.NOT_FOUND, E.INVALID_STATE, E.FORBIDDEN],
     "POST /api/owner/orders/{order_id}/refund": [
         E.NOT_FOUND,

@@ -11,6 +11,7 @@ class Scope(TextChoices):
     ORDERS_WRITE = "orders:write", "Move orders through preparing, ready and completed"
     REFUNDS_WRITE = "refunds:write", "Refund orders, in full or in part"
     MENU_WRITE = "menu:write", "Change menu items' availability and stock"
+    REPORTS_READ = "reports:read", "Read the sessions and item sales reports"
 
 
 ALL_SCOPES: dict[str, str] = {scope.value: scope.label for scope in Scope}

@@ -1,5 +1,6 @@
 """Panel forms: input shape only. The rules live in the services the views call."""
 
+import zoneinfo
 from decimal import Decimal
 
 from django import forms
@@ -156,18 +157,28 @@ class BusinessSettingsForm(forms.ModelForm):
             "primary_color",
             "attract_message",
             "session_recording",
+            "timezone",
         ]
         labels = {
             "logo_url": "Logo URL",
             "primary_color": "Kiosk colour",
             "session_recording": "Record sessions (kept 30 days)",
+            "timezone": "Time zone (reports count its days and hours)",
         }
-        widgets = {"primary_color": forms.TextInput(attrs={"type": "color"})}
+        widgets = {
+            "primary_color": forms.TextInput(attrs={"type": "color"}),
+            "timezone": forms.Select(choices=[(name, name) for name in sorted(zoneinfo.available_timezones())]),
+        }
 
     def __init__(self, *args, instance=None, **kwargs):
         super().__init__(*args, instance=instance, **kwargs)
         if instance is not None:
             self.initial["tax_rate"] = (Decimal(instance.tax_rate_bps) / 100).quantize(Decimal("0.01"))
+        # A form posted without the time zone (older pages, scripts) keeps the current one.
+        self.fields["timezone"].required = False
+
+    def clean_timezone(self) -> str:
+        return self.cleaned_data.get("timezone") or (self.instance.timezone if self.instance else "UTC")
 
     def changes(self) -> dict:
         """The model fields the owner changed, the tax rate in basis points."""

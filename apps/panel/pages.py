@@ -18,6 +18,7 @@ NAV = [
     ("orders", "Orders", False),
     ("sessions", "Sessions", False),
     ("queue", "Queue", False),
+    ("reports", "Reports", False),
     ("displays", "Displays", False),
     ("webhooks", "Webhooks", True),
     ("api_keys", "API keys", True),

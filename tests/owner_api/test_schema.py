@@ -1,5 +1,5 @@
 """The OpenAPI document covers the owner API: every /api/owner/ path, the OAuth 2
-client-credentials security scheme with its five scopes, and each operation's one scope."""
+client-credentials security scheme with its scopes, and each operation's one scope."""
 
 import json
 
@@ -16,6 +16,8 @@ OWNER_OPERATIONS = {
     ("/api/owner/orders/{order_id}/status", "post"): "orders:write",
     ("/api/owner/orders/{order_id}/refund", "post"): "refunds:write",
     ("/api/owner/menu/items/{item_id}", "patch"): "menu:write",
+    ("/api/owner/reports/sessions", "get"): "reports:read",
+    ("/api/owner/reports/items", "get"): "reports:read",
 }
 
 
@@ -31,12 +33,19 @@ def test_the_document_stays_valid_openapi(schema):
     validate_schema(schema)
 
 
-def test_the_oauth2_client_credentials_scheme_lists_the_five_scopes(schema):
+def test_the_oauth2_client_credentials_scheme_lists_every_scope(schema):
     scheme = schema["components"]["securitySchemes"]["ownerApiKey"]
     assert scheme["type"] == "oauth2"
     flow = scheme["flows"]["clientCredentials"]
     assert flow["tokenUrl"] == "/api/owner/oauth/token"
-    assert set(flow["scopes"]) == {"kiosks:write", "orders:read", "orders:write", "refunds:write", "menu:write"}
+    assert set(flow["scopes"]) == {
+        "kiosks:write",
+        "orders:read",
+        "orders:write",
+        "refunds:write",
+        "menu:write",
+        "reports:read",
+    }
 
 
 @pytest.mark.parametrize(("path", "method"), list(OWNER_OPERATIONS))
@@ -57,5 +66,5 @@ def test_the_token_endpoint_is_documented_as_a_form_post_without_auth(schema):
 
 def test_no_owner_path_is_a_catch_all(schema):
     owner_paths = [path for path in schema["paths"] if path.startswith("/api/owner/")]
-    assert len(owner_paths) == 9
+    assert len(owner_paths) == 11
     assert not any(set(path) & set("^$*()\\") for path in owner_paths)

@@ -11,6 +11,7 @@ from apps.core.errors import DomainError
 from apps.panel.access import OWNER_ONLY, owned_or_404, panel_page
 from apps.panel.forms import AgentCreateForm, AgentLanguagesForm
 from apps.panel.pages import error_text, render_page
+from apps.reports.sessions_report import agent_figures_today
 from apps.sessions import ending
 
 
@@ -33,7 +34,10 @@ def agent_list(request):
         else:
             messages.success(request, f"Agent {agent.email} created. They sign in to the agent dashboard.")
             return redirect("panel:agents")
-    agents = _agents(request).order_by("-is_active", "name", "pk")
+    agents = list(_agents(request).order_by("-is_active", "name", "pk"))
+    figures = agent_figures_today(request.user.owner_id)
+    for agent in agents:
+        agent.today = figures.get(agent.pk)  # issue 26: today's sessions, handle time, conversion, sales
     return render_page(request, "panel/agents.html", {"agents": agents, "form": form}, section="agents")
 
 

@@ -1,0 +1,61 @@
+"""The Reports page's query: a preset or two days (in the business's time zone) and a grouping."""
+
+from datetime import date, timedelta
+
+from django import forms
+
+from apps.reports.ranges import GROUPS, MAX_DAYS
+
+PRESETS = [
+    ("today", "Today"),
+    ("yesterday", "Yesterday"),
+    ("last_7", "Last 7 days"),
+    ("last_30", "Last 30 days"),
+    ("this_month", "This month"),
+    ("custom", "Custom (the days below)"),
+]
+GROUP_LABELS = {
+    "agent": "Agent",
+    "kiosk": "Kiosk",
+    "language": "Customer language",
+    "hour": "Hour of day",
+    "day": "Day",
+}
+
+
+def preset_days(preset: str, today: date) -> tuple[date, date]:
+    if preset == "yesterday":
+        return today - timedelta(days=1), today - timedelta(days=1)
+    if preset == "last_7":
+        return today - timedelta(days=6), today
+    if preset == "last_30":
+        return today - timedelta(days=29), today
+    if preset == "this_month":
+        return today.replace(day=1), today
+    return today, today
+
+
+class ReportQueryForm(forms.Form):
+    preset = forms.ChoiceField(choices=PRESETS, required=False, label="Range")
+    date_from = forms.DateField(required=False, label="From", widget=forms.DateInput(attrs={"type": "date"}))
+    date_to = forms.DateField(required=False, label="To", widget=forms.DateInput(attrs={"type": "date"}))
+    group_by = forms.ChoiceField(choices=[(name, GROUP_LABELS[name]) for name in GROUPS], required=False)
+
+    def days(self, today: date) -> tuple[date, date]:
+        """The chosen days (call after is_valid); a custom range needs both days."""
+        data = self.cleaned_data
+        if data.get("preset") == "custom":
+            return data["date_from"], data["date_to"]
+        return preset_days(data.get("preset") or "last_7", today)
+
+    def clean(self):
+        data = super().clean() or {}
+        if data.get("preset") == "custom":
+            first, last = data.get("date_from"), data.get("date_to")
+            if first is None or last is None:
+                raise forms.ValidationError("A custom range needs both days.")
+            if last < first:
+                self.add_error("date_to", "The last day is before the first.")
+            elif (last - first).days >= MAX_DAYS:
+                self.add_error("date_to", f"A report covers at most {MAX_DAYS} days.")
+        return data

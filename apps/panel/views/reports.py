@@ -1,0 +1,168 @@
+"""Reports (owners and managers): the sessions report of apps/reports for a range in the
+business's time zone, as a chart and a table, each figure linking to the sessions behind it;
+CSV exports of the table and of those sessions (streamed); a session's timeline."""
+
+import csv
+from urllib.parse import urlencode
+
+from django.core.paginator import Paginator
+from django.http import Http404, StreamingHttpResponse
+
+from apps.panel.access import ANY_ROLE, panel_page
+from apps.panel.pages import render_page
+from apps.panel.report_forms import GROUP_LABELS, ReportQueryForm
+from apps.reports.ranges import ReportRange, owner_time_zone, report_range, today_in
+from apps.reports.session_rows import ROW_COLUMNS, export_rows, parse_key, sessions_behind
+from apps.reports.sessions_report import METRICS, session_report
+from apps.reports.timeline import session_timeline
+from apps.sessions import selectors as session_selectors
+
+PAGE_SIZE = 50
+CHART_METRICS = ("sessions_started", "sessions_answered", "paid_orders")
+
+
+def _query(request) -> tuple[ReportQueryForm, ReportRange | None, str]:
+    form = ReportQueryForm(request.GET or {"preset": "last_7"})
+    if not form.is_valid():
+        return form, None, "day"
+    first, last = form.days(today_in(owner_time_zone(request.user.owner_id)))
+    report = report_range(owner_id=request.user.owner_id, first_day=first, last_day=last)
+    return form, report, form.cleaned_data.get("group_by") or "day"
+
+
+def _range_query(report: ReportRange, group_by: str, **extra) -> str:
+    return urlencode(
+        {"preset": "custom", "date_from": report.first_day, "date_to": report.last_day, "group_by": group_by, **extra}
+    )
+
+
+def _chart(rows: list[dict]) -> dict:
+    """SVG bars (0..100 units tall, 30 wide per row) of the chart metrics, scaled to the tallest."""
+    peak = max([row[name] for row in rows for name in CHART_METRICS] or [0]) or 1
+    groups = []
+    for index, row in enumerate(rows):
+        rects = []
+        for series, name in enumerate(CHART_METRICS):
+            height = round(100 * row[name] / peak, 1)
+            x = index * 30 + 3 + series * 8
+            rects.append(
+                {"series": series, "x": x, "y": 100 - height, "height": height, "value": row[name], "name": name}
+            )
+        groups.append({"label": row["key"]["name"], "x": index * 30 + 15, "rects": rects})
+    return {"groups": groups, "width": max(30 * len(rows), 30), "peak": peak, "metrics": CHART_METRICS}
+
+
+def _cell(name: str, value) -> str:
+    """A metric as the table shows it (the CSV keeps the raw value)."""
+    if value is None:
+        return "—"
+    if name.endswith("_share") or name in ("conversion", "offer_acceptance"):
+        return f"{100 * value:.1f}%"
+    if name.endswith("_cents"):
+        return f"{value / 100:.2f}"
+    return str(value)
+
+
+@panel_page(ANY_ROLE)
+def reports_page(request):
+    form, report, group_by = _query(request)
+    context: dict = {"form": form, "report": report, "group_by": group_by, "metrics": METRICS}
+    if report is not None:
+        body = session_report(report, group_by)
+        for row in body["rows"]:
+            row["drill"] = _range_query(report, group_by, key="" if row["key"]["id"] is None else row["key"]["id"])
+            row["cells"] = [_cell(name, row[name]) for name in METRICS]
+        body["totals"]["cells"] = [_cell(name, body["totals"][name]) for name in METRICS]
+        context.update(
+            body=body,
+            chart=_chart(body["rows"]),
+            group_label=GROUP_LABELS[group_by],
+            query=_range_query(report, group_by),
+        )
+    status = 200 if report is not None else 422
+    return render_page(request, "panel/reports.html", context, section="reports", status=status)
+
+
+class _Echo:
+    """csv.writer writes into this and gets each line back: nothing accumulates."""
+
+    def write(self, value: str) -> str:
+        return value
+
+
+def _csv_response(filename: str, header, rows) -> StreamingHttpResponse:
+    writer = csv.writer(_Echo())
+    lines = (writer.writerow(row) for row in _with_header(header, rows))
+    response = StreamingHttpResponse(lines, content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+def _with_header(header, rows):
+    yield header
+    yield from rows
+
+
+@panel_page(ANY_ROLE)
+def reports_table_csv(request):
+    form, report, group_by = _query(request)
+    if report is None:
+        raise Http404("Choose a valid range.")
+    body = session_report(report, group_by)
+    rows = [[row["key"]["id"], row["key"]["name"], *(row[name] for name in METRICS)] for row in body["rows"]]
+    rows.append(["", "totals", *(body["totals"][name] for name in METRICS)])
+    name = f"report-{group_by}-{report.first_day}-{report.last_day}.csv"
+    return _csv_response(name, [f"{group_by}_id", group_by, *METRICS], rows)
+
+
+def _drill_sessions(request, report: ReportRange, group_by: str):
+    if "key" not in request.GET:
+        return sessions_behind(report)
+    try:
+        key = parse_key(group_by, request.GET["key"])
+    except ValueError as exc:
+        raise Http404("No such group in this report.") from exc
+    return sessions_behind(report, group_by, key)
+
+
+def _local(value, report: ReportRange) -> str:
+    return value.astimezone(report.zone).isoformat() if value is not None else ""
+
+
+@panel_page(ANY_ROLE)
+def reports_sessions_csv(request):
+    form, report, group_by = _query(request)
+    if report is None:
+        raise Http404("Choose a valid range.")
+    sessions = _drill_sessions(request, report, group_by)
+
+    def rows():
+        for row in export_rows(sessions):
+            started, answered, ended = (_local(value, report) for value in row[1:4])
+            seconds = ["" if value is None else round(value, 1) for value in row[4:6]]
+            yield [row[0], started, answered, ended, *seconds, row[6] or "", row[7], row[8], *row[9:]]
+
+    return _csv_response(f"sessions-{report.first_day}-{report.last_day}.csv", ROW_COLUMNS, rows())
+
+
+@panel_page(ANY_ROLE)
+def reports_sessions(request):
+    form, report, group_by = _query(request)
+    if report is None:
+        raise Http404("Choose a valid range.")
+    sessions = _drill_sessions(request, report, group_by).select_related("kiosk", "agent", "order")
+    page = Paginator(sessions.order_by("created_at", "pk"), PAGE_SIZE).get_page(request.GET.get("page"))
+    query = request.GET.copy()
+    query.pop("page", None)
+    context = {"page": page, "report": report, "query": query.urlencode(), "group_label": GROUP_LABELS[group_by]}
+    return render_page(request, "panel/report_sessions.html", context, section="reports")
+
+
+@panel_page(ANY_ROLE)
+def session_detail(request, public_id: str):
+    sessions = session_selectors.sessions_of_owner(request.user.owner_id).select_related("kiosk", "agent", "business")
+    session = sessions.filter(public_id=public_id).first()
+    if session is None:
+        raise Http404("No such session in your account.")
+    context = {"session": session, "timeline": session_timeline(session), "zone": session.business.timezone}
+    return render_page(request, "panel/session_timeline.html", context, section="reports")

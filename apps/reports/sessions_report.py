@@ -1,0 +1,184 @@
+"""The sessions report: every metric of docs/reports.md for a range, per group and in total.
+
+Each figure is an SQL aggregate (the database does the counting): one query over sessions (with
+their order, one-to-one), and one each over order lines, refunds, transfers and offers, both
+grouped and for the totals. Every figure belongs to the sessions started in the range."""
+
+from datetime import timedelta
+
+from django.db.models import Avg, Count, F, Q, QuerySet, Sum
+
+from apps.billing.models import Refund
+from apps.orders.models import OrderLine, OrderStatus
+from apps.reports.aggregates import Percentile, SecondsBetween
+from apps.reports.keys import key_bodies, key_expression
+from apps.reports.ranges import ReportRange
+from apps.sessions.models import Assignment, AssignmentVia, Offer, OfferStatus, Session, SessionStatus
+
+# Orders that took the customer's money (refunded ones did too: refunds are counted apart).
+PAID = (
+    OrderStatus.PAID,
+    OrderStatus.CONFIRMED,
+    OrderStatus.PREPARING,
+    OrderStatus.READY,
+    OrderStatus.COMPLETED,
+    OrderStatus.REFUNDED,
+)
+ANSWER_TARGET = timedelta(seconds=30)
+
+METRICS = (
+    "sessions_started",
+    "sessions_answered",
+    "answer_seconds_p50",
+    "answer_seconds_p90",
+    "answered_within_30s_share",
+    "abandoned_waiting",
+    "abandoned_after_answer",
+    "handle_seconds_avg",
+    "handle_seconds_p90",
+    "transfers",
+    "paid_orders",
+    "conversion",
+    "revenue_cents",
+    "average_order_cents",
+    "items_per_order",
+    "refunds_cents",
+    "self_service_orders",
+    "self_service_share",
+    "offers",
+    "offers_missed",
+    "offer_acceptance",
+)
+
+
+def _session_aggregates() -> dict:
+    wait = SecondsBetween(F("created_at"), F("accepted_at"))
+    handle = SecondsBetween(F("accepted_at"), F("ended_at"))
+    paid = Q(order__status__in=PAID)
+    return {
+        "sessions_started": Count("pk"),
+        "sessions_answered": Count("pk", filter=Q(accepted_at__isnull=False)),
+        "answer_seconds_p50": Percentile(wait, 0.5),
+        "answer_seconds_p90": Percentile(wait, 0.9),
+        "answered_within_30s": Count("pk", filter=Q(accepted_at__lte=F("created_at") + ANSWER_TARGET)),
+        "abandoned_waiting": Count("pk", filter=Q(accepted_at__isnull=True, status=SessionStatus.ABANDONED)),
+        "abandoned_after_answer": Count("pk", filter=Q(accepted_at__isnull=False, status=SessionStatus.ABANDONED)),
+        "handle_seconds_avg": Avg(handle),
+        "handle_seconds_p90": Percentile(handle, 0.9),
+        "paid_orders": Count("order", filter=paid),
+        "paid_orders_answered": Count("order", filter=paid & Q(accepted_at__isnull=False)),
+        "revenue_cents": Sum("order__total_cents", filter=paid),
+        "self_service_orders": Count("order", filter=paid & Q(accepted_at__isnull=True)),
+    }
+
+
+def _part_queries(report: ReportRange) -> list[tuple[QuerySet, str, str | None, dict]]:
+    """(rows, path to the session, path to the agent, aggregates) of each query."""
+    return [
+        (Session.objects.filter(**report.session_scope()), "", None, _session_aggregates()),
+        (
+            OrderLine.objects.filter(**report.session_scope("order__session__"), order__status__in=PAID),
+            "order__session__",
+            None,
+            {"items": Sum("quantity")},
+        ),
+        (
+            Refund.objects.filter(**report.session_scope("order__session__")),
+            "order__session__",
+            None,
+            {"refunds_cents": Sum("amount_cents")},
+        ),
+        (
+            Assignment.objects.filter(**report.session_scope("session__"), via=AssignmentVia.TRANSFER),
+            "session__",
+            None,
+            {"transfers": Count("pk")},
+        ),
+        (
+            Offer.objects.filter(**report.session_scope("session__")),
+            "session__",
+            "agent_id",  # an offer counts for the agent it was made to
+            {
+                "offers": Count("pk"),
+                "offers_missed": Count("pk", filter=Q(status=OfferStatus.MISSED)),
+                "offers_accepted": Count("pk", filter=Q(status=OfferStatus.ACCEPTED)),
+            },
+        ),
+    ]
+
+
+def session_report(report: ReportRange, group_by: str) -> dict:
+    """{rows: [{key: {id, name}, **metrics}], totals: {**metrics}}."""
+    grouped: dict = {}
+    totals: dict = {}
+    for rows, session_path, agent_path, aggregates in _part_queries(report):
+        key = key_expression(group_by, report, session_path, agent_path)
+        for row in rows.values(report_key=key).annotate(**aggregates).order_by():
+            grouped.setdefault(row.pop("report_key"), {}).update(row)
+        totals.update(rows.aggregate(**aggregates))
+    if group_by == "hour":
+        for hour in range(24):
+            grouped.setdefault(hour, {})
+    elif group_by == "day":
+        for day in report.days():
+            grouped.setdefault(day, {})
+    keys = sorted(grouped, key=_sort_key)
+    bodies = key_bodies(group_by, keys)
+    return {
+        "rows": [{"key": bodies[key], **metrics_of(grouped[key])} for key in keys],
+        "totals": metrics_of(totals),
+    }
+
+
+def _sort_key(key) -> tuple:
+    return (key is None, str(key) if not isinstance(key, int) else f"{key:010d}")
+
+
+def metrics_of(raw: dict) -> dict:
+    """The named metrics from one group's raw aggregates (absent parts count zero)."""
+
+    def count(name: str) -> int:
+        return int(raw.get(name) or 0)
+
+    started, answered, paid = count("sessions_started"), count("sessions_answered"), count("paid_orders")
+    revenue, offers = count("revenue_cents"), count("offers")
+    return {
+        "sessions_started": started,
+        "sessions_answered": answered,
+        "answer_seconds_p50": _seconds(raw.get("answer_seconds_p50")),
+        "answer_seconds_p90": _seconds(raw.get("answer_seconds_p90")),
+        "answered_within_30s_share": _share(count("answered_within_30s"), started),
+        "abandoned_waiting": count("abandoned_waiting"),
+        "abandoned_after_answer": count("abandoned_after_answer"),
+        "handle_seconds_avg": _seconds(raw.get("handle_seconds_avg")),
+        "handle_seconds_p90": _seconds(raw.get("handle_seconds_p90")),
+        "transfers": count("transfers"),
+        "paid_orders": paid,
+        "conversion": _share(count("paid_orders_answered"), answered),
+        "revenue_cents": revenue,
+        "average_order_cents": round(revenue / paid) if paid else None,
+        "items_per_order": round(count("items") / paid, 2) if paid else None,
+        "refunds_cents": count("refunds_cents"),
+        "self_service_orders": count("self_service_orders"),
+        "self_service_share": _share(count("self_service_orders"), paid),
+        "offers": offers,
+        "offers_missed": count("offers_missed"),
+        "offer_acceptance": _share(count("offers_accepted"), offers),
+    }
+
+
+def _seconds(value) -> float | None:
+    return None if value is None else round(float(value), 1)
+
+
+def _share(part: int, whole: int) -> float | None:
+    return round(part / whole, 4) if whole else None
+
+
+def agent_figures_today(owner_id: int) -> dict:
+    """{agent id: metrics} for today in the owner's time zone (the Agents page)."""
+    from apps.reports.ranges import owner_time_zone, report_range, today_in
+
+    today = today_in(owner_time_zone(owner_id))
+    body = session_report(report_range(owner_id=owner_id, first_day=today, last_day=today), "agent")
+    return {row["key"]["id"]: row for row in body["rows"] if row["key"]["id"] is not None}
