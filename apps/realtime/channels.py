@@ -12,3 +12,8 @@ def kiosk_channel(kiosk_id: int) -> str:
 
 def owner_channel(owner_id: int) -> str:
     return f"presence-owner.{owner_id}"
+
+
+def call_channel(session_public_id: str) -> str:
+    """One session's call: WebRTC signalling (client events) and its chat messages."""
+    return f"private-call.{session_public_id}"
