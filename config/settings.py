@@ -172,6 +172,7 @@ INSTALLED_APPS = [
     "apps.billing",
     "apps.demo_processor",
     "apps.video",
+    "apps.chat",
     "apps.realtime",
     "apps.panel",
     "apps.owner_api",
@@ -549,9 +550,7 @@ VIDEO_PROVIDER = os.environ.get("VIDEO_PROVIDER", "").strip() or ("agora" if PRO
 VIDEO_STUN_URLS = env_list("VIDEO_STUN_URLS")
 VIDEO_TURN_URLS = env_list("VIDEO_TURN_URLS")
 VIDEO_TURN_SECRET = os.environ.get("VIDEO_TURN_SECRET", "")
-# A WebRTC call whose network dropped restarts ICE after this long "disconnected" (Chrome's own
-# "failed" comes later); chat messages are at most this many characters.
-VIDEO_ICE_RESTART_SECONDS = float(os.environ.get("VIDEO_ICE_RESTART_SECONDS", "3"))
+# A call's chat messages are at most this many characters.
 CHAT_MESSAGE_MAX_LENGTH = int(os.environ.get("CHAT_MESSAGE_MAX_LENGTH", "500"))
 
 # Final webhook deliveries and the domain events no delivery references are kept this long,
