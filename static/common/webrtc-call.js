@@ -11,6 +11,9 @@
 import { logFailure } from "./report.js";
 
 const CANDIDATE_BATCH_MS = 250;
+// A face across a counter: VGA at 15 frames a second is plenty, and keeps the encoder light on a
+// kiosk tablet's CPU (and on the agent's, which also runs the dashboard).
+const VIDEO_CONSTRAINTS = { width: { ideal: 640 }, height: { ideal: 480 }, frameRate: { ideal: 15, max: 24 } };
 
 /** A getUserMedia failure in the words the apps show (the managed SDK's reasons). @param {any} error */
 export function mediaFailure(error) {
@@ -66,7 +69,7 @@ export class PeerCall {
   /** Camera and microphone on (throws mediaFailure's error), then ready to the other side. */
   async start() {
     try {
-      this.stream = await navigator.mediaDevices.getUserMedia({ audio: true, video: true });
+      this.stream = await navigator.mediaDevices.getUserMedia({ audio: true, video: VIDEO_CONSTRAINTS });
     } catch (error) {
       throw mediaFailure(error);
     }
