@@ -16,6 +16,8 @@ from apps.accounts.domain_events import AgentStatusChanged, OwnerReinstated, Own
 from apps.billing import realtime_messages as payment_messages
 from apps.billing.domain_events import PaymentCancelled, PaymentFailed, PaymentRequested, PaymentSucceeded
 from apps.displays import realtime_messages as display_messages
+from apps.chat import realtime_messages as chat_messages
+from apps.chat.domain_events import ChatMessagePosted
 from apps.kiosks import realtime_messages as kiosk_messages
 from apps.kiosks.device_cache import forget_credentials, forget_heartbeat
 from apps.kiosks.domain_events import KioskCameOnline, KioskPaired, KioskRenamed, KioskUnpaired, KioskWentOffline
@@ -121,4 +123,6 @@ SUBSCRIBERS = {
     InventoryLow: [webhook_deliveries],
     OwnerSuspended: [webhook_deliveries],
     OwnerReinstated: [webhook_deliveries],
+    # The session chat: both participants hear it on the call channel
+    ChatMessagePosted: [chat_messages.chat_message_posted],
 }

@@ -176,6 +176,7 @@ INSTALLED_APPS = [
     "apps.billing",
     "apps.demo_processor",
     "apps.video",
+    "apps.chat",
     "apps.realtime",
     "apps.displays",
     "apps.panel",
@@ -545,6 +546,20 @@ KIOSK_STATUS_COPY_SECONDS = int(os.environ.get("KIOSK_STATUS_COPY_SECONDS", "10"
 KIOSK_HOT_PATH = env_bool("KIOSK_HOT_PATH", True)
 # How long a video token lives (the spec's 60 minutes); tests shorten it to see clients refresh.
 VIDEO_TOKEN_TTL_SECONDS = int(os.environ.get("VIDEO_TOKEN_TTL_SECONDS", "3600"))
+# Which video provider the token endpoints issue for (docs/kiosk-and-agent.md "Video"): "agora",
+# the managed service (production's default: its credentials are required there), or "webrtc",
+# one peer connection kiosk <-> agent signalled over our own real-time server (the embedded and
+# test default: it needs nothing outside the deployment).
+VIDEO_PROVIDERS = ("agora", "webrtc")
+VIDEO_PROVIDER = os.environ.get("VIDEO_PROVIDER", "").strip() or ("agora" if PRODUCTION else "webrtc")
+# WebRTC's ICE servers: STUN and TURN URLs (comma-separated; none on a LAN). TURN credentials are
+# derived per participant with coturn's `use-auth-secret` scheme from VIDEO_TURN_SECRET (coturn's
+# `static-auth-secret`) and expire with the video token.
+VIDEO_STUN_URLS = env_list("VIDEO_STUN_URLS")
+VIDEO_TURN_URLS = env_list("VIDEO_TURN_URLS")
+VIDEO_TURN_SECRET = os.environ.get("VIDEO_TURN_SECRET", "")
+# A call's chat messages are at most this many characters.
+CHAT_MESSAGE_MAX_LENGTH = int(os.environ.get("CHAT_MESSAGE_MAX_LENGTH", "500"))
 
 # Final webhook deliveries and the domain events no delivery references are kept this long,
 # then pruned hourly in batches (apps/webhooks/retention.py); pending deliveries are never pruned.

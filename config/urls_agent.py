@@ -5,6 +5,7 @@ from django.urls import path, re_path
 from apps.accounts.api import agent as accounts
 from apps.api.views import UnknownRouteView
 from apps.billing.api import agent as billing
+from apps.chat.api import views as chat
 from apps.menu.api import agent as menu
 from apps.orders.api import agent as orders
 from apps.sessions.api import agent as sessions
@@ -29,6 +30,7 @@ urlpatterns = [
     path("sessions/<str:public_id>/transfer", sessions.TransferView.as_view()),
     path("sessions/<str:public_id>/payment", billing.SendToPaymentView.as_view()),
     path("sessions/<str:public_id>/payment/cancel", billing.CancelPaymentView.as_view()),
+    path("sessions/<str:public_id>/chat", chat.AgentChatView.as_view()),
     path("menu", menu.MenuView.as_view()),
     path("orders", orders.OrdersView.as_view()),
     path("video/token", video.VideoTokenView.as_view()),

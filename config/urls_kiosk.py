@@ -4,6 +4,7 @@ from django.urls import path, re_path
 
 from apps.api.views import UnknownRouteView
 from apps.billing.api import kiosk as billing
+from apps.chat.api import views as chat
 from apps.kiosks.api import kiosk as kiosks
 from apps.menu.api import kiosk as menu
 from apps.orders.api import kiosk as orders
@@ -24,6 +25,7 @@ urlpatterns = [
     path("sessions/<str:public_id>/dining", orders.SessionDiningView.as_view()),
     path("sessions/<str:public_id>/payment", billing.SessionPaymentView.as_view()),
     path("sessions/<str:public_id>/payment/cancel", billing.CancelSelfServicePaymentView.as_view()),
+    path("sessions/<str:public_id>/chat", chat.KioskChatView.as_view()),
     path("video/token", video.VideoTokenView.as_view()),
     path("video/token/refresh", video.VideoTokenRefreshView.as_view()),
     path("broadcasting/auth", realtime_auth.KioskBroadcastingAuthView.as_view()),

@@ -20,3 +20,8 @@ def kitchen_channel(business_id: int) -> str:
 
 def board_channel(business_id: int) -> str:
     return f"private-board.{business_id}"
+
+
+def call_channel(session_public_id: str) -> str:
+    """One session's call: WebRTC signalling (client events) and its chat messages."""
+    return f"private-call.{session_public_id}"

@@ -20,9 +20,10 @@ from django.utils import timezone
 from apps.accounts.models import User
 from apps.core.errors import DomainError, ErrorCode
 from apps.kiosks.models import Kiosk
+from apps.realtime.channels import call_channel
 from apps.sessions import selectors
 from apps.sessions.models import ENDED_STATUSES, Session, SessionStatus
-from apps.video import tokens
+from apps.video import tokens, webrtc
 
 KIOSK_UID_BASE = 1_000_000_000
 MAX_UID = 2**31 - 1
@@ -44,6 +45,10 @@ class VideoToken:
     channel: str
     uid: int
     expires_at: datetime
+    # The self-hosted provider only (VIDEO_PROVIDER = "webrtc"): its ICE servers, and the private
+    # channel its offer, answer and candidates go through.
+    ice_servers: list[dict] | None = None
+    signalling_channel: str | None = None
 
 
 def agent_uid(agent: User) -> int:
@@ -76,6 +81,17 @@ def video_token_for_agent(*, agent: User, channel: str, role: str = ROLE_PUBLISH
     return _issue(channel=session.public_id, uid=agent_uid(agent), role=role)
 
 
+def may_join_call(public_id: str, *, agent: User | None = None, kiosk: Kiosk | None = None) -> bool:
+    """Whether this agent or kiosk takes part in session `public_id`'s call right now: the
+    session's kiosk, or the agent it is assigned to now (after a transfer, the new one only),
+    while the session is live. The same rule as the tokens; the signalling channel's auth asks
+    it on every subscription."""
+    live = Session.objects.filter(public_id=public_id, status__in=_LIVE_STATUSES)
+    if agent is not None:
+        return agent.is_agent and live.filter(agent=agent).exists()
+    return kiosk is not None and live.filter(kiosk=kiosk).exists()
+
+
 def _ensure_live(session: Session) -> None:
     if session.status in _LIVE_STATUSES:
         return
@@ -89,6 +105,8 @@ def _ensure_live(session: Session) -> None:
 def _issue(*, channel: str, uid: int, role: str) -> VideoToken:
     issued_at = timezone.now().replace(microsecond=0)
     lifetime = settings.VIDEO_TOKEN_TTL_SECONDS  # the spec's 60 minutes unless configured
+    if settings.VIDEO_PROVIDER == "webrtc":
+        return _issue_webrtc(channel=channel, uid=uid, expires_at=issued_at + timedelta(seconds=lifetime))
     token = tokens.build_rtc_token(
         app_id=settings.VIDEO_APP_ID,
         app_certificate=settings.VIDEO_APP_CERTIFICATE,
@@ -105,4 +123,18 @@ def _issue(*, channel: str, uid: int, role: str) -> VideoToken:
         channel=channel,
         uid=uid,
         expires_at=issued_at + timedelta(seconds=lifetime),
+    )
+
+
+def _issue_webrtc(*, channel: str, uid: int, expires_at: datetime) -> VideoToken:
+    """The same answer for the self-hosted provider: a signed grant to the session's signalling
+    and the ICE servers (both roles publish in a one-to-one call, so the role changes nothing)."""
+    return VideoToken(
+        app_id=webrtc.APP_ID,
+        token=webrtc.grant(channel=channel, uid=uid, expires_at=expires_at),
+        channel=channel,
+        uid=uid,
+        expires_at=expires_at,
+        ice_servers=webrtc.ice_servers(uid=uid, expires_at=expires_at),
+        signalling_channel=call_channel(channel),
     )

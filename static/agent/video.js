@@ -1,13 +1,24 @@
 // The dashboard's video pane: the shared call (static/common/video-call.js) with the agent API's
-// token endpoints, the dashboard's words, and the microphone and camera buttons.
+// token endpoints, the call channel (signed by /broadcasting/auth with the XSRF token), the
+// dashboard's words, and the microphone and camera buttons (either provider). Chat messages on
+// the call channel go to `onChat` (chat.js).
+import { channelAuthorizer } from "../common/call-signal.js";
 import { reasonOf, VideoCall } from "../common/video-call.js";
-import { get, post } from "./api.js";
+import { get, post, readCookie } from "./api.js";
 import { byId } from "../common/ui.js";
+
+const REMOTE_OFF = { audio: "The customer's microphone is off.", video: "The customer's camera is off." };
+
+/** @param {{remote?: {audio: boolean, video: boolean}}} detail */
+function remoteWords({ remote }) {
+  const off = remote ? /** @type {const} */ (["audio", "video"]).filter((kind) => !remote[kind]) : [];
+  return off.length ? `Video connected. ${off.map((kind) => REMOTE_OFF[kind]).join(" ")}` : "Video connected";
+}
 
 const WORDS = {
   idle: () => "Video not started",
   connecting: () => "Connecting video…",
-  connected: () => "Video connected",
+  connected: remoteWords,
   /** @param {{error?: any, stage?: string, retrySeconds: number}} detail */
   unavailable: ({ error, stage, retrySeconds }) => {
     if (stage === "token") return `Video unavailable: ${error.message}`;
@@ -16,8 +27,29 @@ const WORDS = {
   },
 };
 
+/** pusher-js (the page loads it) and its options for the call channel, as the dashboard's link connects. */
+async function connect() {
+  const config = JSON.parse(byId("agent-config").textContent);
+  const port = Number(window.location.port) || undefined;
+  if (!window.Pusher) throw new Error("the real-time client did not load");
+  const options = {
+    cluster: "local", // pusher-js insists on one; wsHost decides where it connects
+    wsHost: config.wsHost || window.location.hostname,
+    wsPort: config.wsPort || port || 80,
+    wssPort: config.wsPort || port || 443,
+    forceTLS: config.forceTLS,
+    enabledTransports: ["ws", "wss"],
+    disableStats: true,
+    channelAuthorization: {
+      customHandler: channelAuthorizer(config.authEndpoint, () => ({ "X-XSRF-TOKEN": readCookie("XSRF-TOKEN") }), "same-origin"),
+    },
+  };
+  return { Pusher: window.Pusher, key: config.realtimeKey, options };
+}
+
 export class VideoPane extends VideoCall {
-  constructor() {
+  /** @param {(event: string, data: any) => void} [onChat] */
+  constructor(onChat) {
     super({
       pane: byId("video"),
       localVideo: byId("local-video"),
@@ -27,23 +59,33 @@ export class VideoPane extends VideoCall {
       post,
       tokenUrl: (channel) => `/api/video/token?channel=${encodeURIComponent(channel)}&role=publisher`,
       refreshUrl: "/api/video/token/refresh",
+      connect,
+      onChat,
       onState: (state, detail) => (byId("video-state").textContent = WORDS[state](detail)),
-      onMedia: (live) => (this.micButton.disabled = this.cameraButton.disabled = !live),
+      onMedia: (live) => {
+        this.micButton.disabled = this.cameraButton.disabled = !live;
+        if (!live) this.showControls();
+      },
     });
     this.micButton = byId("toggle-mic", HTMLButtonElement);
     this.cameraButton = byId("toggle-camera", HTMLButtonElement);
-    this.micButton.addEventListener("click", () => this.toggle(0, this.micButton, "Unmute microphone", "Mute microphone"));
-    this.cameraButton.addEventListener("click", () =>
-      this.toggle(1, this.cameraButton, "Turn camera on", "Turn camera off"),
-    );
+    this.micButton.addEventListener("click", () => this.toggle("audio"));
+    this.cameraButton.addEventListener("click", () => this.toggle("video"));
   }
 
-  async toggle(index, button, offLabel, onLabel) {
-    const track = this.tracks[index];
-    if (!track) return;
-    const enabled = !track.enabled;
-    await track.setEnabled(enabled);
-    button.setAttribute("aria-pressed", enabled ? "false" : "true");
-    button.textContent = enabled ? onLabel : offLabel;
+  /** @param {"audio" | "video"} kind */
+  async toggle(kind) {
+    await this.setEnabled(kind, !this.isEnabled(kind));
+    this.showControls();
+  }
+
+  // The buttons say what pressing them does; a call without tracks reads as both on.
+  showControls() {
+    const mic = this.tracks.length || this.peer ? this.isEnabled("audio") : true;
+    const camera = this.tracks.length || this.peer ? this.isEnabled("video") : true;
+    this.micButton.setAttribute("aria-pressed", mic ? "false" : "true");
+    this.micButton.textContent = mic ? "Mute microphone" : "Unmute microphone";
+    this.cameraButton.setAttribute("aria-pressed", camera ? "false" : "true");
+    this.cameraButton.textContent = camera ? "Turn camera off" : "Turn camera on";
   }
 }

@@ -131,6 +131,19 @@ const en = {
   "video.connecting": "Connecting video…",
   "video.connected": "Video connected",
   "video.unavailable": "Video unavailable: {reason}. Your order carries on.",
+  "video.reason.PERMISSION_DENIED": "the camera or microphone was refused",
+  "video.reason.DEVICE_NOT_FOUND": "no camera or microphone was found",
+  "video.remote_muted": "The agent's microphone is off.",
+  "video.remote_camera_off": "The agent's camera is off.",
+  "chat.title": "Messages",
+  "chat.open": "Write instead",
+  "chat.empty": "Write to the agent here: they read it at once.",
+  "chat.you": "You",
+  "chat.agent": "Agent",
+  "chat.yes": "Yes",
+  "chat.no": "No",
+  "chat.repeat": "Can you repeat?",
+  "chat.send_failed": "Your message could not be sent. Please try again.",
 };
 
 /** @type {Catalog} */
@@ -258,6 +271,19 @@ const es = {
   "video.connecting": "Conectando el vídeo…",
   "video.connected": "Vídeo conectado",
   "video.unavailable": "Vídeo no disponible: {reason}. Tu pedido continúa.",
+  "video.reason.PERMISSION_DENIED": "se rechazó la cámara o el micrófono",
+  "video.reason.DEVICE_NOT_FOUND": "no se encontró ninguna cámara ni micrófono",
+  "video.remote_muted": "El micrófono del agente está apagado.",
+  "video.remote_camera_off": "La cámara del agente está apagada.",
+  "chat.title": "Mensajes",
+  "chat.open": "Escribir en su lugar",
+  "chat.empty": "Escribe aquí al agente: lo lee al momento.",
+  "chat.you": "Tú",
+  "chat.agent": "Agente",
+  "chat.yes": "Sí",
+  "chat.no": "No",
+  "chat.repeat": "¿Puede repetir?",
+  "chat.send_failed": "No se pudo enviar tu mensaje. Inténtalo de nuevo.",
 };
 
 /** @type {Catalog} */
@@ -385,6 +411,19 @@ const fr = {
   "video.connecting": "Connexion de la vidéo…",
   "video.connected": "Vidéo connectée",
   "video.unavailable": "Vidéo indisponible : {reason}. Votre commande continue.",
+  "video.reason.PERMISSION_DENIED": "la caméra ou le micro a été refusé",
+  "video.reason.DEVICE_NOT_FOUND": "aucune caméra ni aucun micro trouvé",
+  "video.remote_muted": "Le micro de l'agent est coupé.",
+  "video.remote_camera_off": "La caméra de l'agent est éteinte.",
+  "chat.title": "Messages",
+  "chat.open": "Écrire plutôt",
+  "chat.empty": "Écrivez ici à l'agent : il le lit tout de suite.",
+  "chat.you": "Vous",
+  "chat.agent": "Agent",
+  "chat.yes": "Oui",
+  "chat.no": "Non",
+  "chat.repeat": "Pouvez-vous répéter ?",
+  "chat.send_failed": "Votre message n'a pas pu être envoyé. Réessayez.",
 };
 
 /** @type {Catalog} */
@@ -512,6 +551,19 @@ const de = {
   "video.connecting": "Video wird verbunden…",
   "video.connected": "Video verbunden",
   "video.unavailable": "Video nicht verfügbar: {reason}. Ihre Bestellung geht weiter.",
+  "video.reason.PERMISSION_DENIED": "Kamera oder Mikrofon wurde abgelehnt",
+  "video.reason.DEVICE_NOT_FOUND": "keine Kamera und kein Mikrofon gefunden",
+  "video.remote_muted": "Das Mikrofon des Mitarbeiters ist aus.",
+  "video.remote_camera_off": "Die Kamera des Mitarbeiters ist aus.",
+  "chat.title": "Nachrichten",
+  "chat.open": "Lieber schreiben",
+  "chat.empty": "Schreiben Sie hier dem Mitarbeiter: er liest es sofort.",
+  "chat.you": "Sie",
+  "chat.agent": "Mitarbeiter",
+  "chat.yes": "Ja",
+  "chat.no": "Nein",
+  "chat.repeat": "Können Sie das wiederholen?",
+  "chat.send_failed": "Ihre Nachricht konnte nicht gesendet werden. Bitte erneut versuchen.",
 };
 
 /** The catalogs by language (the first part of a locale). */

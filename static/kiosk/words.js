@@ -68,15 +68,23 @@ export function ending(reason, locale = "en-US") {
   return { title: t(locale, `ended.${known}.title`), message: t(locale, `ended.${known}.message`) };
 }
 
-/** @param {"idle" | "connecting" | "connected" | "unavailable"} state @param {{error?: unknown}} [detail] @param {string} [locale] */
+/** @param {"idle" | "connecting" | "connected" | "unavailable"} state @param {{error?: unknown, remote?: {audio: boolean, video: boolean}}} [detail] @param {string} [locale] */
 export function videoWords(state, detail = {}, locale = "en-US") {
   switch (state) {
     case "connecting":
       return t(locale, "video.connecting");
-    case "connected":
-      return t(locale, "video.connected");
-    case "unavailable":
-      return t(locale, "video.unavailable", { reason: reasonOf(detail.error) });
+    case "connected": {
+      const remote = [
+        detail.remote && !detail.remote.audio ? t(locale, "video.remote_muted") : "",
+        detail.remote && !detail.remote.video ? t(locale, "video.remote_camera_off") : "",
+      ].filter(Boolean);
+      return remote.length ? `${t(locale, "video.connected")}. ${remote.join(" ")}` : t(locale, "video.connected");
+    }
+    case "unavailable": {
+      const code = /** @type {{code?: string}} */ (detail.error || {}).code;
+      const known = code === "PERMISSION_DENIED" || code === "DEVICE_NOT_FOUND";
+      return t(locale, "video.unavailable", { reason: known ? t(locale, `video.reason.${code}`) : reasonOf(detail.error) });
+    }
     default:
       return t(locale, "video.idle");
   }

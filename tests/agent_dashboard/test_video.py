@@ -18,7 +18,7 @@ TOKEN_TTL = 12
 
 
 def test_video_is_unavailable_offline_and_its_token_is_refreshed_before_expiry(world, serve, open_dashboard):
-    server = serve(VIDEO_TOKEN_TTL_SECONDS=str(TOKEN_TTL))
+    server = serve(VIDEO_PROVIDER="agora", VIDEO_TOKEN_TTL_SECONDS=str(TOKEN_TTL))
     page = open_dashboard(server)
     video_calls = []
     page.on(

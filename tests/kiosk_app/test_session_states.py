@@ -26,7 +26,9 @@ def waiting_session(agent_http, server) -> str:
 
 
 def test_socket_blocked_the_kiosk_polls_and_learns_of_the_accept_within_3_s(world, kiosk, serve, open_page):
-    server = serve(VIDEO_TOKEN_TTL_SECONDS="8")  # the video token is refreshed before it expires
+    server = serve(
+        VIDEO_PROVIDER="agora", VIDEO_TOKEN_TTL_SECONDS="8"
+    )  # the video token is refreshed before it expires
     agent = server.agent(world.agent.email)
 
     def before(page):

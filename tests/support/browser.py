@@ -23,10 +23,13 @@ CHROMIUM_ARGS = [
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 
 
-@pytest.fixture(scope="module")
-def chromium():
-    """One browser per test module: Playwright's sync API keeps an asyncio loop marked running
-    on this thread while it is open, so it is closed before the other modules' tests run."""
+# Chromium's fake camera and microphone (a test pattern and a beep), for WebRTC calls. A context
+# that is granted "camera" and "microphone" gets them; any other context is refused, as a
+# customer who says no.
+FAKE_MEDIA_ARGS = ["--use-fake-device-for-media-stream", "--autoplay-policy=no-user-gesture-required"]
+
+
+def _launch(extra_args: list[str]):
     if not shutil.which(CHROMIUM):
         message = f"{CHROMIUM} is missing: apt-get install chromium"
         if os.environ.get("CI"):
@@ -41,13 +44,26 @@ def chromium():
     previous = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
     os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS + extra_args, headless=True)
         yield browser
         browser.close()
     if previous is None:
         os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
     else:
         os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = previous
+
+
+@pytest.fixture(scope="module")
+def chromium():
+    """One browser per test module: Playwright's sync API keeps an asyncio loop marked running
+    on this thread while it is open, so it is closed before the other modules' tests run."""
+    yield from _launch([])
+
+
+@pytest.fixture(scope="module")
+def chromium_with_fake_media():
+    """The same browser with fake media devices (FAKE_MEDIA_ARGS), for video calls."""
+    yield from _launch(FAKE_MEDIA_ARGS)
 
 
 class ConsoleErrors(list):
@@ -73,11 +89,13 @@ def _offline(route):
     route.abort("internetdisconnected")
 
 
-def new_page(browser, server_url: str, viewport: tuple[int, int]):
+def new_page(browser, server_url: str, viewport: tuple[int, int], permissions: list[str] | None = None):
     """(context, page): a page in a fresh context whose relative URLs go to `server_url`, with
     its console errors collected. The machine has no internet, and the page makes sure of it:
-    requests to any host but this one fail at once."""
-    context = browser.new_context(base_url=server_url, viewport={"width": viewport[0], "height": viewport[1]})
+    requests to any host but this one fail at once. `permissions`: e.g. ["camera", "microphone"]."""
+    context = browser.new_context(
+        base_url=server_url, viewport={"width": viewport[0], "height": viewport[1]}, permissions=permissions or []
+    )
     context.set_default_timeout(10_000)
     context.route(re.compile(r"^https?://(?!127\.0\.0\.1[:/]|localhost[:/])"), _offline)
     page = context.new_page()

@@ -259,6 +259,7 @@ class Broadcast(NamedTuple):
 BROADCASTING_MODULES = (
     "apps.accounts.realtime_messages",
     "apps.billing.realtime_messages",
+    "apps.chat.realtime_messages",
     "apps.kiosks.realtime_messages",
     "apps.orders.realtime_messages",
     "apps.sessions.pointing",

@@ -23,6 +23,12 @@ AGENT_REFRESH = "/api/video/token/refresh"
 PUBLISHER = {1: 3600, 2: 3600, 3: 3600, 4: 3600}
 
 
+@pytest.fixture(autouse=True)
+def managed_provider(settings):
+    """These tests are the managed provider's (AccessToken2); the suite's default is webrtc."""
+    settings.VIDEO_PROVIDER = "agora"
+
+
 def signed_in(agent) -> AgentClient:
     client = AgentClient()
     assert client.sign_in(agent.email).status_code == 200

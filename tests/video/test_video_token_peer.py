@@ -23,6 +23,12 @@ VIDEO_JS = Path(__file__).resolve().parents[1] / "video_js"
 PUBLISHER = {1: 3600, 2: 3600, 3: 3600, 4: 3600}
 
 
+@pytest.fixture(autouse=True)
+def managed_provider(settings):
+    """The managed provider's tokens (the suite's default provider is webrtc)."""
+    settings.VIDEO_PROVIDER = "agora"
+
+
 @pytest.fixture(scope="session")
 def node() -> str:
     node = shutil.which("node")

@@ -9,93 +9,194 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
-        ('auth', '0012_alter_user_first_name_max_length'),
+        ("auth", "0012_alter_user_first_name_max_length"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='Owner',
+            name="Owner",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=200)),
-                ('suspended', models.BooleanField(default=False)),
-                ('created_at', models.DateTimeField(default=django.utils.timezone.now)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("name", models.CharField(max_length=200)),
+                ("suspended", models.BooleanField(default=False)),
+                ("created_at", models.DateTimeField(default=django.utils.timezone.now)),
             ],
         ),
         migrations.CreateModel(
-            name='User',
+            name="User",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('password', models.CharField(max_length=128, verbose_name='password')),
-                ('last_login', models.DateTimeField(blank=True, null=True, verbose_name='last login')),
-                ('is_superuser', models.BooleanField(default=False, help_text='Designates that this user has all permissions without explicitly assigning them.', verbose_name='superuser status')),
-                ('email', models.EmailField(max_length=254, unique=True)),
-                ('name', models.CharField(max_length=200)),
-                ('avatar_url', models.URLField(blank=True)),
-                ('is_agent', models.BooleanField(default=False)),
-                ('agent_status', models.CharField(choices=[('available', 'Available'), ('busy', 'Busy'), ('break', 'Break'), ('offline', 'Offline')], default='offline', max_length=10)),
-                ('panel_role', models.CharField(blank=True, choices=[('owner', 'Owner'), ('manager', 'Manager')], max_length=10)),
-                ('last_seen_at', models.DateTimeField(blank=True, null=True)),
-                ('is_active', models.BooleanField(default=True)),
-                ('is_staff', models.BooleanField(default=False)),
-                ('date_joined', models.DateTimeField(default=django.utils.timezone.now)),
-                ('groups', models.ManyToManyField(blank=True, help_text='The groups this user belongs to. A user will get all permissions granted to each of their groups.', related_name='user_set', related_query_name='user', to='auth.group', verbose_name='groups')),
-                ('user_permissions', models.ManyToManyField(blank=True, help_text='Specific permissions for this user.', related_name='user_set', related_query_name='user', to='auth.permission', verbose_name='user permissions')),
-                ('owner', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.CASCADE, related_name='users', to='accounts.owner')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("password", models.CharField(max_length=128, verbose_name="password")),
+                ("last_login", models.DateTimeField(blank=True, null=True, verbose_name="last login")),
+                (
+                    "is_superuser",
+                    models.BooleanField(
+                        default=False,
+                        help_text="Designates that this user has all permissions without explicitly assigning them.",
+                        verbose_name="superuser status",
+                    ),
+                ),
+                ("email", models.EmailField(max_length=254, unique=True)),
+                ("name", models.CharField(max_length=200)),
+                ("avatar_url", models.URLField(blank=True)),
+                ("is_agent", models.BooleanField(default=False)),
+                (
+                    "agent_status",
+                    models.CharField(
+                        choices=[
+                            ("available", "Available"),
+                            ("busy", "Busy"),
+                            ("break", "Break"),
+                            ("offline", "Offline"),
+                        ],
+                        default="offline",
+                        max_length=10,
+                    ),
+                ),
+                (
+                    "panel_role",
+                    models.CharField(blank=True, choices=[("owner", "Owner"), ("manager", "Manager")], max_length=10),
+                ),
+                ("last_seen_at", models.DateTimeField(blank=True, null=True)),
+                ("is_active", models.BooleanField(default=True)),
+                ("is_staff", models.BooleanField(default=False)),
+                ("date_joined", models.DateTimeField(default=django.utils.timezone.now)),
+                (
+                    "groups",
+                    models.ManyToManyField(
+                        blank=True,
+                        help_text="The groups this user belongs to. A user will get all permissions granted to each of their groups.",
+                        related_name="user_set",
+                        related_query_name="user",
+                        to="auth.group",
+                        verbose_name="groups",
+                    ),
+                ),
+                (
+                    "user_permissions",
+                    models.ManyToManyField(
+                        blank=True,
+                        help_text="Specific permissions for this user.",
+                        related_name="user_set",
+                        related_query_name="user",
+                        to="auth.permission",
+                        verbose_name="user permissions",
+                    ),
+                ),
+                (
+                    "owner",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="users",
+                        to="accounts.owner",
+                    ),
+                ),
             ],
             managers=[
-                ('objects', apps.accounts.models.UserManager()),
+                ("objects", apps.accounts.models.UserManager()),
             ],
         ),
         migrations.CreateModel(
-            name='LoginChallenge',
+            name="LoginChallenge",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('public_id', models.CharField(max_length=64, unique=True)),
-                ('remember', models.BooleanField(default=False)),
-                ('created_at', models.DateTimeField(default=django.utils.timezone.now)),
-                ('expires_at', models.DateTimeField()),
-                ('used_at', models.DateTimeField(blank=True, null=True)),
-                ('failed_attempts', models.PositiveSmallIntegerField(default=0, validators=[django.core.validators.MinValueValidator(0)])),
-                ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='login_challenges', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("public_id", models.CharField(max_length=64, unique=True)),
+                ("remember", models.BooleanField(default=False)),
+                ("created_at", models.DateTimeField(default=django.utils.timezone.now)),
+                ("expires_at", models.DateTimeField()),
+                ("used_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "failed_attempts",
+                    models.PositiveSmallIntegerField(
+                        default=0, validators=[django.core.validators.MinValueValidator(0)]
+                    ),
+                ),
+                (
+                    "user",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="login_challenges",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
         ),
         migrations.CreateModel(
-            name='Business',
+            name="Business",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=200)),
-                ('logo_url', models.URLField(blank=True)),
-                ('currency', models.CharField(default='USD', max_length=3, validators=[django.core.validators.RegexValidator('^[A-Z]{3}$', 'Use a three-letter ISO 4217 currency code.')])),
-                ('tax_rate_bps', models.PositiveIntegerField(default=0, help_text='Exclusive tax rate in basis points.', validators=[django.core.validators.MaxValueValidator(10000)])),
-                ('primary_color', models.CharField(default='#1F6FEB', max_length=7, validators=[django.core.validators.RegexValidator('^#[0-9A-Fa-f]{6}$', 'Use a colour like #1A2B3C.')])),
-                ('attract_message', models.CharField(default='Tap to order with a real person', max_length=200)),
-                ('session_recording', models.BooleanField(default=False)),
-                ('created_at', models.DateTimeField(default=django.utils.timezone.now)),
-                ('owner', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='businesses', to='accounts.owner')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("name", models.CharField(max_length=200)),
+                ("logo_url", models.URLField(blank=True)),
+                (
+                    "currency",
+                    models.CharField(
+                        default="USD",
+                        max_length=3,
+                        validators=[
+                            django.core.validators.RegexValidator(
+                                "^[A-Z]{3}$", "Use a three-letter ISO 4217 currency code."
+                            )
+                        ],
+                    ),
+                ),
+                (
+                    "tax_rate_bps",
+                    models.PositiveIntegerField(
+                        default=0,
+                        help_text="Exclusive tax rate in basis points.",
+                        validators=[django.core.validators.MaxValueValidator(10000)],
+                    ),
+                ),
+                (
+                    "primary_color",
+                    models.CharField(
+                        default="#1F6FEB",
+                        max_length=7,
+                        validators=[
+                            django.core.validators.RegexValidator("^#[0-9A-Fa-f]{6}$", "Use a colour like #1A2B3C.")
+                        ],
+                    ),
+                ),
+                ("attract_message", models.CharField(default="Tap to order with a real person", max_length=200)),
+                ("session_recording", models.BooleanField(default=False)),
+                ("created_at", models.DateTimeField(default=django.utils.timezone.now)),
+                (
+                    "owner",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="businesses", to="accounts.owner"
+                    ),
+                ),
             ],
             options={
-                'verbose_name_plural': 'businesses',
+                "verbose_name_plural": "businesses",
             },
         ),
         migrations.CreateModel(
-            name='PersonalAccessToken',
+            name="PersonalAccessToken",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(default='api', max_length=200)),
-                ('token_hash', models.CharField(max_length=64)),
-                ('created_at', models.DateTimeField(default=django.utils.timezone.now)),
-                ('last_used_at', models.DateTimeField(blank=True, null=True)),
-                ('revoked_at', models.DateTimeField(blank=True, null=True)),
-                ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='access_tokens', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("name", models.CharField(default="api", max_length=200)),
+                ("token_hash", models.CharField(max_length=64)),
+                ("created_at", models.DateTimeField(default=django.utils.timezone.now)),
+                ("last_used_at", models.DateTimeField(blank=True, null=True)),
+                ("revoked_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "user",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="access_tokens",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
         ),
         migrations.AddIndex(
-            model_name='user',
-            index=models.Index(fields=['owner', 'is_agent', 'agent_status'], name='accounts_us_owner_i_6fae5c_idx'),
+            model_name="user",
+            index=models.Index(fields=["owner", "is_agent", "agent_status"], name="accounts_us_owner_i_6fae5c_idx"),
         ),
     ]

@@ -4,15 +4,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('accounts', '0001_initial'),
+        ("accounts", "0001_initial"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='business',
-            name='order_sequence',
-            field=models.PositiveIntegerField(default=0, editable=False, help_text='Last order number issued.'),
+            model_name="business",
+            name="order_sequence",
+            field=models.PositiveIntegerField(default=0, editable=False, help_text="Last order number issued."),
         ),
     ]

@@ -4,30 +4,29 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('accounts', '0002_business_order_sequence'),
+        ("accounts", "0002_business_order_sequence"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='user',
-            name='idle_since',
+            model_name="user",
+            name="idle_since",
             field=models.DateTimeField(blank=True, null=True),
         ),
         migrations.AddField(
-            model_name='user',
-            name='languages',
+            model_name="user",
+            name="languages",
             field=models.JSONField(blank=True, default=list),
         ),
         migrations.AddField(
-            model_name='user',
-            name='missed_offers',
+            model_name="user",
+            name="missed_offers",
             field=models.PositiveSmallIntegerField(default=0),
         ),
         migrations.AddField(
-            model_name='user',
-            name='status_reason',
+            model_name="user",
+            name="status_reason",
             field=models.CharField(blank=True, max_length=20),
         ),
     ]

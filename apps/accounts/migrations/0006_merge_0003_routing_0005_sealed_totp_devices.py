@@ -4,11 +4,9 @@ from django.db import migrations
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('accounts', '0003_routing'),
-        ('accounts', '0005_sealed_totp_devices'),
+        ("accounts", "0003_routing"),
+        ("accounts", "0005_sealed_totp_devices"),
     ]
 
-    operations = [
-    ]
+    operations = []

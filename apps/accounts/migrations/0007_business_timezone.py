@@ -5,15 +5,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('accounts', '0006_merge_0003_routing_0005_sealed_totp_devices'),
+        ("accounts", "0006_merge_0003_routing_0005_sealed_totp_devices"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='business',
-            name='timezone',
-            field=models.CharField(default='UTC', max_length=64, validators=[apps.accounts.models.iana_time_zone]),
+            model_name="business",
+            name="timezone",
+            field=models.CharField(default="UTC", max_length=64, validators=[apps.accounts.models.iana_time_zone]),
         ),
     ]

@@ -4,15 +4,16 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('accounts', '0006_merge_0003_routing_0005_sealed_totp_devices'),
+        ("accounts", "0006_merge_0003_routing_0005_sealed_totp_devices"),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='user',
-            name='panel_role',
-            field=models.CharField(blank=True, choices=[('owner', 'Owner'), ('manager', 'Manager'), ('kitchen', 'Kitchen')], max_length=10),
+            model_name="user",
+            name="panel_role",
+            field=models.CharField(
+                blank=True, choices=[("owner", "Owner"), ("manager", "Manager"), ("kitchen", "Kitchen")], max_length=10
+            ),
         ),
     ]

@@ -6,7 +6,9 @@ beside it, which imports no domain app (docs/decisions.md "Domain events").
 - an agent: only `private-agent.{its id}`;
 - an owner panel user (panel_role, not an agent): only `presence-owner.{its owner}`;
 - a kiosk: `private-kiosk.{its id}` and, as a quiet member {id, name, location}, `presence-owner.{its owner}`
-  (listed and announced to the panel; it sees no other member and hears nothing there).
+  (listed and announced to the panel; it sees no other member and hears nothing there);
+- `private-call.{session id}` (the call's signalling and chat): the session's kiosk and its current
+  agent, while the session is active or in payment (apps/sessions/video_call.may_join_call).
 
 Presence member ids are strings and say what the member is (`kiosk.12`, `user.3`), so a kiosk and
 a user with the same primary key stay two members.
@@ -20,6 +22,9 @@ from apps.core.errors import DomainError, ErrorCode
 from apps.kiosks.bodies import kiosk_brief
 from apps.kiosks.models import Kiosk
 from apps.realtime.signing import channel_auth
+from apps.sessions.video_call import may_join_call
+
+CALL_PREFIX = "private-call."
 
 Member = tuple[str, dict]
 
@@ -30,6 +35,8 @@ def _refuse(channel: str) -> DomainError:
 
 def user_may_join(user: User, channel: str) -> tuple[bool, Member | None]:
     if user.is_agent:
+        if channel.startswith(CALL_PREFIX):
+            return may_join_call(channel.removeprefix(CALL_PREFIX), agent=user), None
         return channel == f"private-agent.{user.pk}", None
     if panel_member(user) and channel == f"presence-owner.{user.owner_id}":
         return True, (f"user.{user.pk}", {"id": str(user.pk), "name": user.name, "panel_role": user.panel_role})
@@ -39,6 +46,8 @@ def user_may_join(user: User, channel: str) -> tuple[bool, Member | None]:
 def kiosk_may_join(kiosk: Kiosk, channel: str) -> tuple[bool, Member | None]:
     if channel == f"private-kiosk.{kiosk.pk}":
         return True, None
+    if channel.startswith(CALL_PREFIX):
+        return may_join_call(channel.removeprefix(CALL_PREFIX), kiosk=kiosk), None
     if channel == f"presence-owner.{kiosk.business.owner_id}":
         return True, (f"kiosk.{kiosk.pk}", kiosk_brief(kiosk))
     return False, None

@@ -19,9 +19,26 @@ class VideoTokenIn(serializers.Serializer):
     )
 
 
+class IceServerOut(serializers.Serializer):
+    urls = serializers.ListField(child=serializers.CharField(), help_text="stun: or turn:/turns: URLs.")
+    username = serializers.CharField(required=False, help_text="TURN only: '<expiry unix time>:<uid>'.")
+    credential = serializers.CharField(required=False, help_text="TURN only: base64(HMAC-SHA1(secret, username)).")
+
+
 class VideoTokenOut(serializers.Serializer):
-    app_id = serializers.CharField()
+    """The spec's video token; the self-hosted provider (app_id "webrtc") adds `ice_servers` and
+    `signalling_channel`, which the managed provider's answer never has."""
+
+    app_id = serializers.CharField(help_text='The provider\'s app id; "webrtc" for the self-hosted provider.')
     token = serializers.CharField()
     channel = serializers.CharField()
     uid = serializers.IntegerField()
     expires_at = serializers.DateTimeField()
+    ice_servers = IceServerOut(many=True, required=False, help_text="webrtc only: RTCPeerConnection iceServers.")
+    signalling_channel = serializers.CharField(
+        required=False, help_text="webrtc only: the private channel of the call (private-call.{session id})."
+    )
+
+    def to_representation(self, instance):
+        body = super().to_representation(instance)
+        return {name: value for name, value in body.items() if value is not None}

@@ -1,0 +1,84 @@
+// The call's own real-time link: a pusher-js connection on the session's private call channel
+// (private-call.{session id}), which the server signs only for the session's kiosk and its current
+// agent while the session is live (docs/realtime.md "The call channel"). WebRTC's offer, answer,
+// ICE candidates, hang-up and media state travel as client events (the server relays them to the
+// other side, never back to the sender); chat messages come from the server as ChatMessage.
+// A connection of its own keeps the call out of each app's main link, and pusher-js subscribes
+// again after a reconnect, which the call reads as "the other side may have lost us".
+import { logFailure } from "./report.js";
+
+export const CALL_EVENTS = [
+  "client-ready",
+  "client-offer",
+  "client-answer",
+  "client-ice",
+  "client-restart",
+  "client-hangup",
+  "client-media",
+  "ChatMessage",
+];
+
+/**
+ * pusher-js's channelAuthorization handler: form-encoded like its own ajax call, plus the app's
+ * headers (the kiosk's device headers, the dashboard's XSRF token).
+ * @param {string} url
+ * @param {() => Record<string, string>} headers
+ * @param {RequestCredentials} credentials
+ */
+export function channelAuthorizer(url, headers, credentials) {
+  return async ({ socketId, channelName }, callback) => {
+    try {
+      const response = await fetch(url, {
+        method: "POST",
+        credentials,
+        headers: { ...headers(), "Content-Type": "application/x-www-form-urlencoded", Accept: "application/json" },
+        body: new URLSearchParams({ socket_id: socketId, channel_name: channelName }),
+      });
+      if (!response.ok) throw new Error(`the call channel's authorization answered ${response.status}`);
+      callback(null, await response.json());
+    } catch (error) {
+      logFailure("signing the call channel", error);
+      callback(error, null);
+    }
+  };
+}
+
+/**
+ * @typedef {{Pusher: any, key: string, options: object}} PusherSetup what the app's connect() gives
+ * @typedef {(event: string, data: any) => void} CallEventHandler
+ */
+
+export class CallSignal {
+  /**
+   * @param {object} options
+   * @param {PusherSetup} options.setup
+   * @param {string} options.channel
+   * @param {CallEventHandler} options.onEvent
+   * @param {() => void} options.onJoined each (re)subscription
+   * @param {(error: unknown) => void} options.onRefused
+   */
+  constructor({ setup, channel, onEvent, onJoined, onRefused }) {
+    this.joined = false;
+    this.pusher = new setup.Pusher(setup.key, setup.options);
+    this.pusher.connection.bind("state_change", ({ current }) => {
+      if (current !== "connected") this.joined = false;
+    });
+    this.channel = this.pusher.subscribe(channel);
+    this.channel.bind("pusher:subscription_succeeded", () => {
+      this.joined = true;
+      onJoined();
+    });
+    this.channel.bind("pusher:subscription_error", (error) => onRefused(error));
+    CALL_EVENTS.forEach((event) => this.channel.bind(event, (data) => onEvent(event, data)));
+  }
+
+  /** @param {string} event a client-* event @param {object} data @returns {boolean} sent */
+  send(event, data) {
+    return this.joined && this.channel.trigger(event, data);
+  }
+
+  close() {
+    this.joined = false;
+    this.pusher.disconnect();
+  }
+}

@@ -1,0 +1,78 @@
+"""The self-hosted provider end to end, after `make run`'s defaults (VIDEO_PROVIDER webrtc, no
+STUN/TURN: a LAN): a kiosk tablet and an agent dashboard, each with Chromium's fake camera and
+microphone, see each other's video (the remote element's videoWidth above zero, its frames
+advancing) and receive each other's audio (inbound-rtp in getStats); the agent's mute and
+camera-off reach the kiosk; the kiosk's hang-up (the session ends) reaches the agent."""
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.agent_dashboard.conftest import card, sign_in_and_go_available
+from tests.kiosk_app.conftest import as_paired, assert_no_console_errors
+
+pytestmark = [pytest.mark.live, pytest.mark.timeout(600)]  # two live videos on a 2-core CI machine
+
+REMOTE_FRAMES = """() => {
+  const video = document.querySelector('#remote-video video');
+  return video ? {width: video.videoWidth, frames: video.getVideoPlaybackQuality().totalVideoFrames} : null;
+}"""
+
+INBOUND_AUDIO = """async () => {
+  const peer = document.getElementById('video').videoCall.peer;
+  if (!peer || !peer.pc) return null;
+  const stats = [...(await peer.pc.getStats()).values()];
+  const audio = stats.find((s) => s.type === 'inbound-rtp' && s.kind === 'audio');
+  return audio ? {bytes: audio.bytesReceived, energy: audio.totalAudioEnergy || 0} : null;
+}"""
+
+
+def start_call(world, kiosk, serve, open_call_page, *, kiosk_media=True):
+    server = serve()
+    tablet = open_call_page("/kiosk/", server, before=as_paired(kiosk), media=kiosk_media)
+    dashboard = open_call_page("/agent/", server, viewport=(1280, 860))
+    sign_in_and_go_available(dashboard, world.agent)
+    tablet.click("#start")
+    incoming = dashboard.locator("#incoming li").first
+    expect(incoming).to_be_visible()
+    session_id = incoming.get_attribute("data-session-id")
+    card(dashboard, session_id).locator("button.accept").click()
+    expect(tablet.locator("body")).to_have_attribute("data-screen", "session")
+    return server, tablet, dashboard, session_id
+
+
+def assert_sees_moving_video_and_hears_audio(page):
+    page.wait_for_function(f"({REMOTE_FRAMES})()?.width > 0", timeout=60_000)
+    first = page.evaluate(REMOTE_FRAMES)
+    page.wait_for_function(f"({REMOTE_FRAMES})().frames > {first['frames'] + 10}", timeout=30_000)
+    page.wait_for_function(f"({INBOUND_AUDIO})().then((a) => a && a.bytes > 0 && a.energy > 0)", timeout=30_000)
+
+
+def test_kiosk_and_agent_see_and_hear_each_other_and_mute_reaches_the_other_side(world, kiosk, serve, open_call_page):
+    server, tablet, dashboard, session_id = start_call(world, kiosk, serve, open_call_page)
+    expect(dashboard.locator("#video")).to_have_attribute("data-state", "connected", timeout=60_000)
+    expect(tablet.locator("#video")).to_have_attribute("data-state", "connected", timeout=60_000)
+    expect(tablet.locator("#video-state")).to_have_text("Video connected")
+    expect(dashboard.locator("#video-state")).to_have_text("Video connected")
+    assert_sees_moving_video_and_hears_audio(tablet)
+    assert_sees_moving_video_and_hears_audio(dashboard)
+    local = tablet.locator("#local-video video")
+    expect(local).to_have_js_property("muted", True)  # no echo of one's own microphone
+
+    dashboard.click("#toggle-mic", timeout=30_000)  # two live videos on a small CI machine: slow to answer
+    expect(dashboard.locator("#toggle-mic")).to_have_attribute("aria-pressed", "true")
+    expect(dashboard.locator("#toggle-mic")).to_have_text("Unmute microphone")
+    expect(tablet.locator("#video")).to_have_attribute("data-remote-audio", "off")
+    expect(tablet.locator("#video-state")).to_have_text("Video connected. The agent's microphone is off.")
+    dashboard.click("#toggle-camera", timeout=30_000)
+    expect(tablet.locator("#video")).to_have_attribute("data-remote-video", "off")
+    expect(tablet.locator("#video-state")).to_contain_text("The agent's camera is off.")
+    dashboard.click("#toggle-mic", timeout=30_000)
+    expect(tablet.locator("#video")).to_have_attribute("data-remote-audio", "on")
+    expect(tablet.locator("#video-state")).to_have_text("Video connected. The agent's camera is off.")
+
+    # The customer leaves: the kiosk hangs up and the agent's call stops at once.
+    tablet.click("#leave-session", timeout=30_000)  # nothing ordered yet: no confirmation asked
+    expect(tablet.locator("body")).to_have_attribute("data-screen", "attract")
+    expect(dashboard.locator("#remote-video video")).to_have_count(0, timeout=10_000)
+    assert_no_console_errors(tablet)
+    assert_no_console_errors(dashboard)
