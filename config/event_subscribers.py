@@ -15,9 +15,9 @@ from apps.accounts import realtime_messages as agent_messages
 from apps.accounts.domain_events import AgentStatusChanged, OwnerReinstated, OwnerSuspended
 from apps.billing import realtime_messages as payment_messages
 from apps.billing.domain_events import PaymentCancelled, PaymentFailed, PaymentRequested, PaymentSucceeded
-from apps.displays import realtime_messages as display_messages
 from apps.chat import realtime_messages as chat_messages
 from apps.chat.domain_events import ChatMessagePosted
+from apps.displays import realtime_messages as display_messages
 from apps.kiosks import realtime_messages as kiosk_messages
 from apps.kiosks.device_cache import forget_credentials, forget_heartbeat
 from apps.kiosks.domain_events import KioskCameOnline, KioskPaired, KioskRenamed, KioskUnpaired, KioskWentOffline
