@@ -2,8 +2,6 @@
 makes a display token for one business (shown once, inside the link, then only its hash is
 kept); revoking it signs that screen out at its next request."""
 
-from typing import cast
-
 from django import forms
 from django.contrib import messages
 from django.http import Http404
@@ -14,17 +12,19 @@ from apps.accounts.models import Business
 from apps.core.errors import DomainError
 from apps.displays import selectors as display_selectors
 from apps.displays import services as display_services
-from apps.displays.models import DisplayKind, DisplayToken
+from apps.displays.models import DisplayKind
 from apps.orders import selectors as order_selectors
 from apps.orders import services as order_services
-from apps.panel.access import owned_or_404, panel_page
-from apps.panel.forms import BusinessChoiceForm
+from apps.panel.access import panel_page
 from apps.panel.pages import businesses_of, error_text, put_once, render_page, take_once
 
 NEW_DISPLAY = "display-link"
 
 
-class DisplayCreateForm(BusinessChoiceForm):
+class DisplayCreateForm(forms.Form):
+    business: forms.ModelChoiceField = forms.ModelChoiceField(
+        queryset=Business.objects.none(), empty_label=None, label="Business"
+    )
     kind = forms.ChoiceField(choices=DisplayKind.choices, label="Screen")
     name = forms.CharField(max_length=100, label="Name", help_text="Where the screen is, e.g. “Grill” or “Counter”.")
     ready_minutes = forms.IntegerField(
@@ -34,6 +34,12 @@ class DisplayCreateForm(BusinessChoiceForm):
         label="Board: ready numbers leave after (minutes)",
         help_text="Completed orders leave at once; a ready number not collected leaves after this.",
     )
+
+    def __init__(self, *args, businesses, **kwargs):
+        super().__init__(*args, **kwargs)
+        field = self.fields["business"]
+        assert isinstance(field, forms.ModelChoiceField)
+        field.queryset = businesses
 
 
 @panel_page()
@@ -67,9 +73,9 @@ def display_list(request):
 @panel_page()
 @require_POST
 def display_revoke(request, display_id: int):
-    token = cast(
-        DisplayToken, owned_or_404(display_selectors.owner_tokens(request.user.owner_id), request, pk=display_id)
-    )
+    token = display_selectors.owner_tokens(request.user.owner_id).filter(pk=display_id).first()
+    if token is None:
+        raise Http404("No such display in your account.")
     display_services.display_token_revoke(owner_id=request.user.owner_id, token_id=token.pk)
     messages.success(request, f"Display “{token.name}” revoked: that screen is signed out at its next request.")
     return redirect("panel:displays")
@@ -82,7 +88,9 @@ def dining_question(request):
     chosen = request.POST.get("business", "")
     if not chosen.isdigit():
         raise Http404("No such business in your account.")
-    business = cast(Business, owned_or_404(businesses_of(request), request, pk=int(chosen)))
+    business = businesses_of(request).filter(pk=int(chosen)).first()
+    if business is None:
+        raise Http404("No such business in your account.")
     ask = request.POST.get("ask_dining") == "on"
     order_services.order_settings_update(business=business, ask_dining=ask)
     said = "ask" if ask else "no longer ask"
