@@ -107,10 +107,11 @@ def test_a_committed_change_sends_each_message_and_webhook_once_after_commit(
         # A kiosk poll racing the change reads the row as it was and caches it...
         assert cached_status(kiosk, session, fallback=pending) == pending
         assert receiver.received == []  # nothing leaves before commit (see also the rollback test)
-    # Read once (channels-redis binds an inbox to the loop that first reads it): a third message
+    # Read once (channels-redis binds an inbox to the loop that first reads it): a fourth message
     # would come within the timeout if any subscriber sent twice.
-    messages = listener(timeout=1.5, count=3)
+    messages = listener(timeout=1.5, count=4)
     assert sorted((m["event"], tuple(m["channels"])) for m in messages) == [
+        ("QueueBoardChanged", (f"presence-owner.{session.owner_id}",)),  # the panel's Queue page
         ("SessionClaimed", (f"private-agent.{colleague.pk}",)),
         ("SessionStatusChanged", (f"private-kiosk.{kiosk.pk}",)),
     ]

@@ -6,6 +6,7 @@ import asyncio
 from datetime import timedelta
 
 import pytest
+import time_machine
 from django.utils import timezone
 
 from apps.accounts.models import AgentStatus
@@ -74,32 +75,34 @@ def test_the_estimate_comes_from_recent_answer_and_handle_times_and_the_agents_s
 def test_the_estimate_counts_each_busy_agents_time_in_session_and_the_offers_answer_time(business, owner):
     """With offers answered lately, the answer time is offer to accept (not the queue's wait);
     beyond the free agents, each busy agent frees up when its session reaches the mean handle time."""
-    now = timezone.now()
-    for waited, handled in ((300, 100), (500, 100)):  # long waits in a queue, answered 4 and 6 s after their offer
-        answered(business, waited=waited, handled=handled, ago=200)
-    for session, seconds in zip(Session.objects.filter(owner=owner), (4, 6), strict=True):
-        Offer.objects.create(
-            session=session,
-            agent=session.agent,
-            status="accepted",
-            created_at=session.accepted_at - timedelta(seconds=seconds),
-            expires_at=session.accepted_at + timedelta(seconds=15),
-            closed_at=session.accepted_at,
-        )
-    for served in (90, 30):
-        agent = factories.AgentFactory(owner=owner, agent_status=AgentStatus.BUSY)
-        factories.SessionFactory(
-            kiosk=factories.KioskFactory(business=business),
-            status="active",
-            agent=agent,
-            accepted_at=now - timedelta(seconds=served),
-        )
-    kiosks = [factories.KioskFactory(business=business) for _ in range(3)]
-    ids = [start(kiosk) for kiosk in kiosks]
-    estimates = [status(k, i)["queue"]["estimated_wait_seconds"] for k, i in zip(kiosks, ids, strict=True)]
-    # answer 5 s, handle 100 s; the agents free after 10 s (at least a tenth) and 70 s, then every
-    # 105 s: the third customer waits for the first of them to serve the first customer.
-    assert all(abs(estimate - expected) <= 1 for estimate, expected in zip(estimates, [15, 75, 120], strict=True))
+    with time_machine.travel(timezone.now(), tick=False):  # times in session do not move while it runs
+        now = timezone.now()
+        for waited, handled in ((300, 100), (500, 100)):  # long waits in a queue, answered 4 and 6 s after their offer
+            answered(business, waited=waited, handled=handled, ago=200)
+        for session, seconds in zip(Session.objects.filter(owner=owner), (4, 6), strict=True):
+            Offer.objects.create(
+                session=session,
+                agent=session.agent,
+                status="accepted",
+                created_at=session.accepted_at - timedelta(seconds=seconds),
+                expires_at=session.accepted_at + timedelta(seconds=15),
+                closed_at=session.accepted_at,
+            )
+        for served in (90, 30):
+            agent = factories.AgentFactory(owner=owner, agent_status=AgentStatus.BUSY)
+            factories.SessionFactory(
+                kiosk=factories.KioskFactory(business=business),
+                status="active",
+                agent=agent,
+                accepted_at=now - timedelta(seconds=served),
+            )
+        kiosks = [factories.KioskFactory(business=business) for _ in range(3)]
+        ids = [start(kiosk) for kiosk in kiosks]
+        estimates = [status(k, i)["queue"]["estimated_wait_seconds"] for k, i in zip(kiosks, ids, strict=True)]
+        # answer 5 s, handle 100 s; the agents free after 10 s (at least a tenth) and 70 s, then every
+        # 105 s: the third customer waits for the first of them to serve the first customer.
+        expected = [15, 75, 120]
+        assert all(abs(got - want) <= 1 for got, want in zip(estimates, expected, strict=True)), estimates
 
 
 def test_estimate_wait_is_the_nth_agent_to_free_up():
