@@ -20,9 +20,6 @@ from django.db import connection
 
 from apps.core.errors import DomainError, ErrorCode
 from apps.demo_processor import in_process as demo_in_process
-from apps.demo_processor import mode as processor_mode
-from apps.demo_processor import services as demo_processor
-from apps.demo_processor.errors import DemoError
 
 log = logging.getLogger(__name__)
 
@@ -111,16 +108,10 @@ class IntentState(TypedDict):
 
 def intent_retrieve(*, intent_id: str, account_id: str) -> IntentState:
     """The payment intent as the processor holds it now: id, status, amount, currency and the
-    last card error. The demo processor is this project (apps/demo_processor), so its intents are
-    read in-process, with the function its HTTP API answers with: a check made while the demo
-    processor delivers an event then needs no second request to this same server."""
-    if processor_mode.active():
-        try:
-            found = demo_processor.intent_retrieve(account_id=account_id, intent_id=intent_id)
-        except DemoError as exc:
-            raise DomainError(ErrorCode.PROCESSOR_ERROR, f"The payment processor refused: {exc.message}") from exc
-    else:
-        found = call(client().v1.payment_intents.retrieve, intent_id, options={"stripe_account": account_id}).to_dict()
+    last card error. The demo processor is read like any other, through the library: its client
+    hands the request to the demo processor in this process (apps/demo_processor/in_process.py),
+    so a check made while it delivers an event needs no second request to this same server."""
+    found = call(client().v1.payment_intents.retrieve, intent_id, options={"stripe_account": account_id}).to_dict()
     error = found.get("last_payment_error") or None
     return {
         "id": found.get("id"),

@@ -8,15 +8,15 @@ internet here) and nothing else cares. PANEL_SCREENSHOTS=1 refreshes
 docs/screenshots/agent-session.png from this test."""
 
 import os
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
 
 from tests.agent_dashboard.conftest import assert_no_console_errors, card, sign_in_and_go_available
+from tests.support.processes import ROOT
 
 pytestmark = pytest.mark.live
-SCREENSHOT = Path(__file__).resolve().parents[2] / "docs" / "screenshots" / "agent-session.png"
+SCREENSHOT = ROOT / "docs" / "screenshots" / "agent-session.png"
 
 
 def add_burger_with_brioche(page) -> None:

@@ -8,7 +8,6 @@ import json
 import os
 import subprocess
 import sys
-from pathlib import Path
 from urllib.parse import urlencode
 
 import pytest
@@ -22,8 +21,8 @@ from apps.demo_processor.models import DemoAccount, DemoIdempotentAnswer, DemoPa
 from apps.orders.models import Order, OrderStatus
 from apps.sessions.models import Session, SessionStatus
 from tests import factories
+from tests.support.processes import ROOT
 
-ROOT = Path(__file__).resolve().parents[2]
 ACCOUNT = "acct_demo_inproc"
 
 

@@ -5,7 +5,6 @@ sends each exactly once, after commit, and drops the cached copies a racing requ
 import importlib
 import inspect
 import json
-from pathlib import Path
 
 import pytest
 from django.core.cache import cache
@@ -24,8 +23,9 @@ from apps.webhooks.models import WebhookDelivery
 from apps.webhooks.outbox import webhook_deliveries
 from config.event_subscribers import SUBSCRIBERS
 from tests import factories
+from tests.support.processes import ROOT
 
-APPS = Path(__file__).resolve().parents[2] / "apps"
+APPS = ROOT / "apps"
 
 
 def domain_event_types() -> list[type]:

@@ -29,10 +29,10 @@ from apps.kiosks import services as kiosk_services
 from apps.kiosks.models import PairingCode
 from tests import factories
 from tests.support.browser import new_page, screenshot_on_failure
-from tests.support.processes import database_url_for_child, start_daphne, stop_daphne
+from tests.support.processes import ROOT, database_url_for_child, start_daphne, stop_daphne
 
-KIOSK_STATIC = Path(__file__).resolve().parents[2] / "static" / "kiosk"
-SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+KIOSK_STATIC = ROOT / "static" / "kiosk"
+SCREENSHOTS = ROOT / "docs" / "screenshots"
 
 # Chromium logs every failed resource load as a console error: that is the browser's network log,
 # not a script error. Tolerated, and nothing else: the API answers the kiosk app expects and shows

@@ -3,15 +3,15 @@ its relative links load from there), no secret, nothing from a CDN, and the vend
 loads at run time are the ones the project vendors (the agent dashboard's)."""
 
 import re
-from pathlib import Path
 
 from django.conf import settings
 from django.contrib.staticfiles import finders
 from django.test import Client
 
 from apps.agent_app.vendor import AGORA_SDK, PUSHER_JS
+from tests.support.processes import ROOT
 
-KIOSK = Path(__file__).resolve().parents[2] / "static" / "kiosk"
+KIOSK = ROOT / "static" / "kiosk"
 
 
 def test_the_shell_is_the_static_page_with_a_base_at_the_static_folder(db):

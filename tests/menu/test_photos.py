@@ -18,7 +18,7 @@ from apps.menu import photos
 from apps.menu import services as menu_services
 from tests import factories
 from tests.menu.conftest import image_upload
-from tests.support.processes import free_port, wait_until
+from tests.support.processes import ROOT, free_port, wait_until
 
 
 @pytest.mark.parametrize("fmt", ["JPEG", "PNG", "WEBP"])
@@ -182,6 +182,6 @@ def test_the_settings_pick_a_bucket_from_the_environment(tmp_path):
         capture_output=True,
         text=True,
         check=True,
-        cwd=Path(__file__).resolve().parents[2],
+        cwd=ROOT,
     )
     assert out.stdout.strip() == "storages.backends.s3.S3Storage"

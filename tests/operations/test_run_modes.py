@@ -17,8 +17,8 @@ import pytest
 from django.test import Client
 
 from config.settings import _SECRET_NAMES as SECRET_NAMES
+from tests.support.processes import ROOT
 
-ROOT = Path(__file__).resolve().parents[2]
 PRODUCTION_ONLY = ("ALLOWED_HOSTS", "METRICS_TOKEN")
 # One value fits every secret, whatever its format: also a valid Fernet key (32 bytes, base64).
 SECRET_VALUE = base64.urlsafe_b64encode(b"set-in-the-environment".ljust(32, b".")).decode()

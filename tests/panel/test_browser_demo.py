@@ -3,7 +3,6 @@ browser reports no console error. PANEL_SCREENSHOTS=1 also refreshes docs/screen
 
 import os
 from io import StringIO
-from pathlib import Path
 
 import pytest
 from django.core.management import call_command
@@ -17,9 +16,10 @@ from apps.owner_api import services as key_services
 from apps.webhooks import services as webhook_services
 from tests.panel.conftest import sign_in
 from tests.panel.support import demo_activity
+from tests.support.processes import ROOT
 
 pytestmark = pytest.mark.live
-SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+SCREENSHOTS = ROOT / "docs" / "screenshots"
 DEMO_OWNER = "owner@burgers.demo.test"
 DEMO_PASSWORD = "demo-password-1"
 

@@ -7,16 +7,14 @@ import os
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 import pytest
 import requests
 from playwright.sync_api import expect
 
-from tests.support.processes import free_port
+from tests.support.processes import ROOT, free_port
 
 pytestmark = pytest.mark.live
-ROOT = Path(__file__).resolve().parents[2]
 DEMO_OWNER, DEMO_PASSWORD = "owner@burgers.demo.test", "demo-password-1"
 
 

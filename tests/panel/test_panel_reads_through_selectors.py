@@ -3,9 +3,10 @@ selectors (`..._of_owner`), so what an owner may see is written once per model, 
 view. The panel's menu pages are being moved over separately (apps/panel/views/menu.py)."""
 
 import re
-from pathlib import Path
 
-PANEL = Path(__file__).resolve().parents[2] / "apps" / "panel"
+from tests.support.processes import ROOT
+
+PANEL = ROOT / "apps" / "panel"
 NOT_YET = {PANEL / "views" / "menu.py"}
 DIRECT_READ = re.compile(r"\.objects\.(?!none\(\))")  # an empty placeholder queryset reads nothing
 

@@ -7,7 +7,6 @@ import json
 import os
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 from django.utils import timezone
@@ -16,9 +15,8 @@ from apps.core.errors import DomainError
 from apps.sessions import selectors
 from apps.sessions.bodies import StatusOut, status_body
 from tests import factories
+from tests.support.processes import ROOT
 from tests.support.sessions import sessions_in_every_state
-
-ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_status_read_equals_the_orm_read_in_every_state(business, agent):

@@ -5,9 +5,10 @@ on a laptop, but fail in CI (CI set), so a missing install step cannot pass unno
 import os
 import re
 import shutil
-from pathlib import Path
 
 import pytest
+
+from tests.support.processes import ROOT
 
 CHROMIUM = os.environ.get("PANEL_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -20,7 +21,7 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
-ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+ARTIFACTS = ROOT / "test-artifacts"
 
 
 # Chromium's fake camera and microphone (a test pattern and a beep), for WebRTC calls. A context

@@ -6,7 +6,6 @@ payment change may write."""
 import json
 import secrets
 import time
-from pathlib import Path
 
 import pytest
 import stripe
@@ -21,6 +20,7 @@ from apps.sessions import services as session_services
 from apps.sessions.models import Session
 from apps.webhooks.models import WebhookDelivery
 from tests import factories
+from tests.support.processes import ROOT
 from tests.support.processor_standin import ProcessorStandIn
 
 PLATFORM_SECRET = "whsec_platform_test"
@@ -116,7 +116,7 @@ def confirmed_order(agent_client, cart_session, processor, billing, kiosk_events
     return order
 
 
-RECORDED_EVENTS = Path(__file__).resolve().parents[1] / "fixtures" / "processor_events"
+RECORDED_EVENTS = ROOT / "tests" / "fixtures" / "processor_events"
 
 
 def recorded_event(

@@ -1,8 +1,8 @@
 """A local stand-in for the payment processor's API, for the real `stripe` library to talk to.
 
 It answers the calls the service makes (payment intents, cancel, refunds, connected accounts,
-account links, retrieving an intent) like the processor does, honours Idempotency-Key like the processor does (same
-key -> same response), and records every request: method, path, headers, decoded form body.
+account links, retrieving an intent) like the processor does, honours Idempotency-Key like the
+processor does (same key -> same response), and records every request: method, path, headers, decoded form body.
 
 Fault modes: `fail_next` (one 402 refusal), `fail(status, times)` (refusals or 5xx errors, the
 call not carried out), `delay_seconds` (the call is carried out, then the answer comes late, as
@@ -15,8 +15,9 @@ import secrets
 import threading
 import time
 from dataclasses import dataclass
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qsl
+
+from tests.support.loopback import Answer, LoopbackServer
 
 
 @dataclass
@@ -27,8 +28,9 @@ class Call:
     params: dict
 
 
-class ProcessorStandIn:
+class ProcessorStandIn(LoopbackServer):
     def __init__(self):
+        super().__init__()
         self.calls: list[Call] = []
         self.intents: dict[str, dict] = {}
         self.intent_accounts: dict[str, str | None] = {}  # intent id -> the connected account it is on
@@ -38,59 +40,26 @@ class ProcessorStandIn:
         self.delay_seconds = 0.0
         self.during_call = None  # f(call), run before answering
         self._lock = threading.Lock()
-        standin = self
 
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self):
-                length = int(self.headers.get("Content-Length", 0))
-                params = dict(parse_qsl(self.rfile.read(length).decode(), keep_blank_values=True))
-                call = Call("POST", self.path, dict(self.headers.items()), params)
-                standin.calls.append(call)
-                status, body = standin.answer(call)
-                if standin.during_call is not None:
-                    standin.during_call(call)
-                if standin.delay_seconds:
-                    time.sleep(standin.delay_seconds)
-                raw = json.dumps(body).encode()
-                try:
-                    self.send_response(status)
-                    self.send_header("Content-Type", "application/json")
-                    self.send_header("Content-Length", str(len(raw)))
-                    self.send_header("Request-Id", "req_" + secrets.token_hex(6))
-                    self.end_headers()
-                    self.wfile.write(raw)
-                except (BrokenPipeError, ConnectionResetError):  # the client gave up waiting
-                    pass
-
-            def do_GET(self):
-                call = Call("GET", self.path.split("?")[0], dict(self.headers.items()), {})
-                standin.calls.append(call)
-                status, body = standin.answer_get(call)
-                raw = json.dumps(body).encode()
-                self.send_response(status)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(raw)))
-                self.end_headers()
-                self.wfile.write(raw)
-
-            def log_message(self, *args):
-                pass
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.server.daemon_threads = True
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+    def answer(self, method: str, path: str, headers: dict[str, str], body: bytes) -> Answer:
+        if method == "GET":
+            call = Call("GET", path.split("?")[0], headers, {})
+            self.calls.append(call)
+            status, answer = self.answer_get(call)
+            return Answer(status, json.dumps(answer).encode(), {"Content-Type": "application/json"})
+        call = Call("POST", path, headers, dict(parse_qsl(body.decode(), keep_blank_values=True)))
+        self.calls.append(call)
+        status, answer = self.answer_post(call)
+        if self.during_call is not None:
+            self.during_call(call)
+        if self.delay_seconds:
+            time.sleep(self.delay_seconds)
+        raw = json.dumps(answer).encode()
+        return Answer(status, raw, {"Content-Type": "application/json", "Request-Id": "req_" + secrets.token_hex(6)})
 
     @property
     def url(self) -> str:
-        return f"http://127.0.0.1:{self.server.server_address[1]}"
-
-    def __enter__(self):
-        self.thread.start()
-        return self
-
-    def __exit__(self, *exc):
-        self.server.shutdown()
-        self.server.server_close()
+        return self.base_url
 
     def calls_to(self, path: str) -> list[Call]:
         return [call for call in self.calls if call.path == path]
@@ -151,7 +120,7 @@ class ProcessorStandIn:
         self.intent_accounts[payment.intent_id] = payment.account_id
         return intent
 
-    def answer(self, call: Call) -> tuple[int, dict]:
+    def answer_post(self, call: Call) -> tuple[int, dict]:
         with self._lock:
             if self.fail_next is not None:
                 error, self.fail_next = self.fail_next, None

@@ -18,7 +18,6 @@ import shutil
 import subprocess
 import urllib.error
 import urllib.request
-from pathlib import Path
 from typing import Any, NamedTuple
 from urllib.parse import urlencode
 
@@ -32,7 +31,7 @@ from pusher.http import Request
 
 from apps.realtime.hub import FANOUT_GROUP
 from tests.conftest import AgentClient
-from tests.support.processes import LiveServer, database_url_for_child, start_daphne, stop_daphne
+from tests.support.processes import ROOT, LiveServer, database_url_for_child, start_daphne, stop_daphne
 
 
 @pytest.fixture(scope="module")
@@ -189,7 +188,7 @@ def ask(client, path: str, channel: str, socket_id: str = SOCKET, **headers):
 KIOSK_AUTH = "/api/public/broadcasting/auth"
 
 
-CLIENTS_JS = Path(__file__).resolve().parents[1] / "realtime_js"
+CLIENTS_JS = ROOT / "tests" / "realtime_js"
 
 
 @pytest.fixture(scope="session")

@@ -1,10 +1,10 @@
 """A real HTTP receiver on a loopback port, for webhook tests: it records every request (raw
 body bytes and headers) and answers from a script of responses."""
 
-import threading
 import time
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+from tests.support.loopback import Answer, LoopbackServer
 
 
 @dataclass
@@ -22,46 +22,20 @@ class Received:
     body: bytes
 
 
-class Receiver:
+class Receiver(LoopbackServer):
     def __init__(self):
+        super().__init__()
         self.received: list[Received] = []
         self.script: list[Reply] = []
         self.default = Reply()
-        receiver = self
 
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self):
-                length = int(self.headers.get("Content-Length", 0))
-                body = self.rfile.read(length)
-                receiver.received.append(Received(self.path, dict(self.headers.items()), body))
-                reply = receiver.script.pop(0) if receiver.script else receiver.default
-                if reply.delay:
-                    time.sleep(reply.delay)
-                try:
-                    self.send_response(reply.status)
-                    for name, value in reply.headers.items():
-                        self.send_header(name, value)
-                    self.send_header("Content-Length", str(len(reply.body)))
-                    self.end_headers()
-                    self.wfile.write(reply.body)
-                except (BrokenPipeError, ConnectionResetError):
-                    pass  # the sender gave up (timeout test)
-
-            def log_message(self, *args):
-                pass
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.server.daemon_threads = True
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+    def answer(self, method: str, path: str, headers: dict[str, str], body: bytes) -> Answer:
+        self.received.append(Received(path, headers, body))
+        reply = self.script.pop(0) if self.script else self.default
+        if reply.delay:
+            time.sleep(reply.delay)
+        return Answer(reply.status, reply.body, dict(reply.headers))
 
     @property
     def url(self) -> str:
-        return f"http://127.0.0.1:{self.server.server_address[1]}/hooks"
-
-    def __enter__(self):
-        self.thread.start()
-        return self
-
-    def __exit__(self, *exc):
-        self.server.shutdown()
-        self.server.server_close()
+        return f"{self.base_url}/hooks"

@@ -9,7 +9,6 @@ import fcntl
 import json
 import shutil
 import subprocess
-from pathlib import Path
 
 import pytest
 from django.conf import settings
@@ -18,8 +17,9 @@ from django.utils import timezone
 from apps.sessions.video_call import KIOSK_UID_BASE
 from apps.video import tokens
 from tests import factories
+from tests.support.processes import ROOT
 
-VIDEO_JS = Path(__file__).resolve().parents[1] / "video_js"
+VIDEO_JS = ROOT / "tests" / "video_js"
 PUBLISHER = {1: 3600, 2: 3600, 3: 3600, 4: 3600}
 
 
