@@ -74,7 +74,8 @@ export class CallSignal {
 
   /** @param {string} event a client-* event @param {object} data @returns {boolean} sent */
   send(event, data) {
-    return this.joined && this.channel.trigger(event, data);
+    // Only on an open socket: a send on one that is closing is a console error, and lost anyway.
+    return this.joined && this.pusher.connection.state === "connected" && this.channel.trigger(event, data);
   }
 
   close() {
