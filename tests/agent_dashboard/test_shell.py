@@ -24,6 +24,7 @@ def test_the_shell_is_one_page_with_public_configuration_only(db):
         "authEndpoint": "/broadcasting/auth",
         "forceTLS": False,
         "pollSeconds": 2,
+        "reconnectSeconds": 5,  # a poll answering while the socket is down reconnects at most this often
     }
     assert settings.REALTIME_APP_SECRET not in html
     sources = re.findall(r'(?:src|href|data-video-sdk)="([^"]+)"', html)
