@@ -595,6 +595,9 @@ DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "no-reply@kiosk.local"
 # server that fails is tried again this many seconds later (five times).
 RECEIPT_KEEP_EMAIL = env_bool("RECEIPT_KEEP_EMAIL", False)
 RECEIPT_EMAIL_RETRY_SECONDS = float(os.environ.get("RECEIPT_EMAIL_RETRY_SECONDS", "60"))
+# One order's receipt is mailed at most this many times in this window (429 RATE_LIMITED after).
+RECEIPT_EMAILS_PER_ORDER = int(os.environ.get("RECEIPT_EMAILS_PER_ORDER", "3"))
+RECEIPT_EMAILS_WINDOW_SECONDS = int(os.environ.get("RECEIPT_EMAILS_WINDOW_SECONDS", "3600"))
 
 # Payment reconciliation (apps/billing/services/reconciliation.py): every this many seconds, the
 # payments still waiting this long after they were created (and younger than the hours) are looked

@@ -16,6 +16,7 @@ from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
 from django.template.loader import render_to_string
 
+from apps.core import cache as counters
 from apps.core import jobs
 from apps.core.errors import DomainError, ErrorCode
 from apps.kiosks.models import Kiosk
@@ -102,6 +103,10 @@ def receipt_email_request(*, kiosk: Kiosk, session_public_id: str, email: str) -
     order = Order.objects.filter(session=session).first()
     if order is None or receipt_path(order) is None:
         raise DomainError(ErrorCode.INVALID_STATE, "The order is not paid yet: it has no receipt.")
+    # A paired kiosk could otherwise mail anyone any number of times from one order.
+    sent = counters.increment(f"receipt-mails:{order.pk}", timeout=settings.RECEIPT_EMAILS_WINDOW_SECONDS)
+    if sent is not None and sent > settings.RECEIPT_EMAILS_PER_ORDER:
+        raise DomainError(ErrorCode.RATE_LIMITED, "This receipt has been mailed as often as allowed; try later.")
     jobs.enqueue_on_commit(tasks.send_receipt, order.pk, email)
     return order
 

@@ -156,3 +156,14 @@ def test_a_failing_mail_server_is_tried_again(confirmed_order, monkeypatch):
     assert result.get() is True
     assert len(calls) == 3
     assert [sent.to for sent in mail.outbox] == [["me@example.com"]]
+
+
+def test_one_order_is_mailed_a_few_times_at_most(
+    confirmed_order, kiosk_client, settings, django_capture_on_commit_callbacks
+):
+    settings.RECEIPT_EMAILS_PER_ORDER = 2
+    with django_capture_on_commit_callbacks(execute=True):
+        for n in range(2):
+            assert ask_mail(kiosk_client, confirmed_order.session, {"email": f"me{n}@example.com"}).status_code == 202
+        error_of(ask_mail(kiosk_client, confirmed_order.session, {"email": "more@example.com"}), 429, "RATE_LIMITED")
+    assert [sent.to for sent in mail.outbox] == [["me0@example.com"], ["me1@example.com"]]
