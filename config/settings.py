@@ -430,7 +430,7 @@ SPECTACULAR_SETTINGS = {
 
 # Pages answered with a strict Content-Security-Policy (apps/api/csp.py): path prefixes, "/" the
 # landing page alone. The apps' policy adds the video SDK's and the card element's sources.
-CSP_PATHS = env_list("CSP_PATHS", "/,/panel/,/kitchen/,/board/")
+CSP_PATHS = env_list("CSP_PATHS", "/,/panel/,/kitchen/,/board/,/r/")
 CSP_APP_PATHS = env_list("CSP_APP_PATHS", "/agent/,/kiosk/")
 
 # Security headers; PRODUCTION turns on the transport rules.
@@ -576,12 +576,28 @@ DISPLAY_TICKETS_LIMIT = int(os.environ.get("DISPLAY_TICKETS_LIMIT", "200"))
 BOARD_READY_HIGHLIGHT_SECONDS = float(os.environ.get("BOARD_READY_HIGHLIGHT_SECONDS", "10"))
 BOARD_READY_SECONDS = int(os.environ.get("BOARD_READY_SECONDS", "600"))
 
-# Email (the owner hears when a webhook is paused)
+# Email (the owner hears when a webhook is paused; customers' receipts, issue 27). Outside
+# production every mail is a file under var/mail (a receipt asked for on the demo kiosk can be
+# read there); production sends through the SMTP server the environment names. Tests: locmem.
 EMAIL_BACKEND = os.environ.get(
     "EMAIL_BACKEND",
-    "django.core.mail.backends.smtp.EmailBackend" if PRODUCTION else "django.core.mail.backends.console.EmailBackend",
+    "django.core.mail.backends.smtp.EmailBackend" if PRODUCTION else "django.core.mail.backends.filebased.EmailBackend",
 )
+EMAIL_FILE_PATH = Path(os.environ.get("EMAIL_FILE_PATH", VAR_DIR / "mail"))
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "localhost")
+EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "25"))  # Django's own defaults: localhost:25, no TLS
+EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
+EMAIL_TIMEOUT = int(os.environ.get("EMAIL_TIMEOUT", "20"))
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "no-reply@kiosk.local")
+# Receipts by mail: the customer's address is forgotten after sending unless this is on; a mail
+# server that fails is tried again this many seconds later (five times).
+RECEIPT_KEEP_EMAIL = env_bool("RECEIPT_KEEP_EMAIL", False)
+RECEIPT_EMAIL_RETRY_SECONDS = float(os.environ.get("RECEIPT_EMAIL_RETRY_SECONDS", "60"))
+# One order's receipt is mailed at most this many times in this window (429 RATE_LIMITED after).
+RECEIPT_EMAILS_PER_ORDER = int(os.environ.get("RECEIPT_EMAILS_PER_ORDER", "3"))
+RECEIPT_EMAILS_WINDOW_SECONDS = int(os.environ.get("RECEIPT_EMAILS_WINDOW_SECONDS", "3600"))
 
 # Payment reconciliation (apps/billing/services/reconciliation.py): every this many seconds, the
 # payments still waiting this long after they were created (and younger than the hours) are looked

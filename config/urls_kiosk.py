@@ -23,6 +23,7 @@ urlpatterns = [
     path("sessions/<str:public_id>/point", sessions.PointAtItemView.as_view()),
     path("sessions/<str:public_id>/order", orders.SessionOrderView.as_view()),
     path("sessions/<str:public_id>/dining", orders.SessionDiningView.as_view()),
+    path("sessions/<str:public_id>/receipt", orders.SessionReceiptView.as_view()),
     path("sessions/<str:public_id>/payment", billing.SessionPaymentView.as_view()),
     path("sessions/<str:public_id>/payment/cancel", billing.CancelSelfServicePaymentView.as_view()),
     path("sessions/<str:public_id>/chat", chat.KioskChatView.as_view()),

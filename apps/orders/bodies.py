@@ -45,10 +45,20 @@ class OrderBody(TypedDict, Generic[Line]):
     updated_at: DateTimeText
 
 
+class KioskOrderBody(OrderBody[Line]):
+    receipt_url: Annotated[
+        str | None,
+        Doc("Once the order is paid: its receipt page, an unguessable address opened without sign-in (issue 27)."),
+    ]
+
+
 ModifierOut = serializer_for(ModifierBody, "ModifierOut")
 OrderLineOut = serializer_for(OrderLineBody, "OrderLineOut")
 AgentOrderLineOut = serializer_for(AgentOrderLineBody, "AgentOrderLineOut")
 OrderOut = serializer_for(OrderBody[OrderLineBody], "OrderOut")
+KioskOrderOut = serializer_for(
+    KioskOrderBody[OrderLineBody], "KioskOrderOut", "The order object plus its receipt's address."
+)
 AgentOrderOut = serializer_for(
     OrderBody[AgentOrderLineBody],
     "AgentOrderOut",

@@ -9,6 +9,7 @@ from django.utils import timezone
 from apps.core import events
 from apps.core.errors import DomainError, ErrorCode
 from apps.menu import services as menu_services
+from apps.orders import receipts
 from apps.orders.domain_events import OrderCreated, OrderStatusChanged, PaymentCaptured
 from apps.orders.models import Order, OrderStatus
 
@@ -42,7 +43,8 @@ def move(order: Order, to_status: str) -> None:
 def fire(order: Order, *, intent_id: str, amount_cents: int) -> None:
     """Payment captured: paid, then confirmed (sent to the kitchen); stock falls."""
     order.paid_at = timezone.now()
-    order.save(update_fields=["paid_at"])
+    order.receipt_token = order.receipt_token or receipts.new_token()
+    order.save(update_fields=["paid_at", "receipt_token"])
     move(order, S.PAID)
     events.emit(PaymentCaptured(order, intent_id=intent_id, amount_cents=amount_cents))
     move(order, S.CONFIRMED)

@@ -37,6 +37,10 @@ class Order(models.Model):
     created_at = models.DateTimeField(default=timezone.now)
     updated_at = models.DateTimeField(default=timezone.now)
     paid_at = models.DateTimeField(null=True, blank=True, help_text="When the payment was captured.")
+    # The receipt page's unguessable address (/r/<token>, no sign-in), issued with the payment.
+    receipt_token = models.CharField(max_length=43, unique=True, null=True, blank=True, editable=False)
+    # Kept only when RECEIPT_KEEP_EMAIL is on (default off): where the receipt was last mailed.
+    receipt_email = models.EmailField(blank=True)
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["business", "number"], name="order_number_unique_per_business")]

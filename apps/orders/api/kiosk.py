@@ -1,16 +1,25 @@
 """Kiosk API: GET /sessions/{id}/order, the cart as it was last sent; POST replaces it while the
 customer orders alone (self-service, issue 25 part 4), with the agent's request lines and rules;
-GET and POST /sessions/{id}/dining, the customer's eat in or take away before paying."""
+GET and POST /sessions/{id}/dining, the customer's eat in or take away before paying;
+POST /sessions/{id}/receipt, the paid order's receipt mailed to the customer (issue 27)."""
 
+from django.db import transaction
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers
 from rest_framework.response import Response
 
 from apps.api.inputs import validated
 from apps.api.views import KioskAPIView, KioskRequest
-from apps.orders import selectors, services
+from apps.orders import receipts, selectors, services
 from apps.orders.api.agent import OrderLineIn
-from apps.orders.bodies import AgentOrderOut, OrderOut, agent_order_body, order_body
+from apps.orders.bodies import (
+    AgentOrderOut,
+    KioskOrderBody,
+    KioskOrderOut,
+    OrderLineBody,
+    agent_order_body,
+    order_body,
+)
 from apps.orders.models import Dining
 from apps.sessions import selectors as session_selectors
 
@@ -23,11 +32,20 @@ class KioskOrderIn(serializers.Serializer[None]):
 
 
 class SessionOrderView(KioskAPIView):
-    @extend_schema(responses={200: OrderOut}, summary="The session's current order (empty before the first cart)")
+    @extend_schema(
+        responses={200: KioskOrderOut},
+        summary="The session's current order (empty before the first cart), with its receipt once paid",
+    )
     def get(self, request: KioskRequest, public_id: str) -> Response:
         session = session_selectors.session_for_kiosk(kiosk=request.auth, public_id=public_id)
         session.business = request.auth.business
-        return Response(order_body(session, selectors.order_for_session(session)))
+        order = selectors.order_for_session(session)
+        path = receipts.receipt_path(order) if order is not None else None
+        body: KioskOrderBody[OrderLineBody] = {
+            **order_body(session, order),
+            "receipt_url": request.build_absolute_uri(path) if path else None,
+        }
+        return Response(body)
 
     @extend_schema(
         request=KioskOrderIn,
@@ -79,3 +97,25 @@ class SessionDiningView(KioskAPIView):
         session = session_selectors.session_for_kiosk(kiosk=request.auth, public_id=public_id)
         order = services.order_set_dining(session=session, dining=data["dining"])
         return Response({"ask": selectors.asks_dining(request.auth.business_id), "dining": order.dining})
+
+
+class ReceiptEmailIn(serializers.Serializer[None]):
+    email = serializers.EmailField(max_length=254)
+
+
+class SessionReceiptView(KioskAPIView):
+    @extend_schema(
+        request=ReceiptEmailIn,
+        responses={202: None},
+        summary="Email me the receipt: mail the paid order's receipt to the customer's address",
+        description="Answered 202 once the mail is queued: a worker sends it (text and HTML, in the customer's "
+        "language) and tries again while the mail server fails. The address is not kept after sending unless "
+        "the RECEIPT_KEEP_EMAIL setting says so. 422 VALIDATION_ERROR for a bad address, 409 INVALID_STATE "
+        "while the order is not paid (no receipt yet), 404 SESSION_NOT_FOUND for another kiosk's session, 429 "
+        "RATE_LIMITED once the order's receipt was mailed RECEIPT_EMAILS_PER_ORDER times (3) within the hour.",
+    )
+    def post(self, request: KioskRequest, public_id: str) -> Response:
+        data = validated(ReceiptEmailIn, request.data)
+        with transaction.atomic():
+            receipts.receipt_email_request(kiosk=request.auth, session_public_id=public_id, email=data["email"])
+        return Response(status=202)

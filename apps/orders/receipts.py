@@ -1,0 +1,131 @@
+"""Receipts (issue 27, part 1): a paid order's receipt page at an unguessable address served
+without sign-in (/r/<token>, the token issued with the payment in fulfilment.fire), and the same
+receipt mailed as text and HTML on the customer's request from the kiosk, by a worker job.
+
+The receipt speaks the customer's language (the session's customer_locale: en, es, fr or de,
+else English) and gives the date and time in the business's time zone. The address typed on the
+kiosk travels in the job's arguments only; it is kept on the order after sending only when the
+RECEIPT_KEEP_EMAIL setting says so (default off)."""
+
+import secrets
+import zoneinfo
+from decimal import Decimal
+from typing import Any
+
+from django.conf import settings
+from django.core.mail import EmailMultiAlternatives
+from django.template.loader import render_to_string
+
+from apps.core import cache as counters
+from apps.core import jobs
+from apps.core.errors import DomainError, ErrorCode
+from apps.kiosks.models import Kiosk
+from apps.orders.models import Order, OrderStatus
+from apps.orders.receipt_words import WORDS, language_of
+from apps.sessions import selectors as session_selectors
+
+# The statuses of a paid order: its receipt exists from the payment on (a refunded one says so).
+PAID_STATUSES = (
+    OrderStatus.PAID,
+    OrderStatus.CONFIRMED,
+    OrderStatus.PREPARING,
+    OrderStatus.READY,
+    OrderStatus.COMPLETED,
+    OrderStatus.REFUNDED,
+)
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(32)
+
+
+def receipt_path(order: Order) -> str | None:
+    """The receipt page's path once the order is paid, else None."""
+    if order.status not in PAID_STATUSES or not order.receipt_token:
+        return None
+    return f"/r/{order.receipt_token}"
+
+
+def order_for_receipt(token: str) -> Order | None:
+    """The paid order with this receipt token (with its business and session), else None."""
+    if not token or len(token) > 64:
+        return None
+    return (
+        Order.objects.select_related("business", "session")
+        .prefetch_related("lines")
+        .filter(receipt_token=token, status__in=PAID_STATUSES)
+        .first()
+    )
+
+
+def _money(cents: int, currency: str) -> str:
+    return f"{(Decimal(cents) / 100).quantize(Decimal('0.01')):,} {currency}"
+
+
+def receipt_context(order: Order) -> dict[str, Any]:
+    """Everything the receipt templates (page, text mail, HTML mail) show, in the customer's words."""
+    language = language_of(order.session.customer_locale)
+    words = WORDS[language]
+    business = order.business
+    paid_at = (order.paid_at or order.updated_at).astimezone(zoneinfo.ZoneInfo(business.timezone))
+    dining = {"eat_in": words["eat_in"], "take_away": words["take_away"]}.get(order.dining, "")
+    lines = [
+        {
+            "quantity": line.quantity,
+            "name": line.name,
+            "modifiers": [f"{m['group']}: {m['value']}" for m in line.modifiers],
+            "notes": line.notes,
+            "amount": _money(line.quantity * line.unit_price_cents, order.currency),
+        }
+        for line in order.lines.all()
+    ]
+    return {
+        "language": language,
+        "words": words,
+        "business_name": business.name,
+        "number": order.number,
+        "paid_at": paid_at.strftime("%Y-%m-%d %H:%M"),
+        "time_zone": business.timezone,
+        "dining": dining,
+        "lines": lines,
+        "subtotal": _money(order.subtotal_cents, order.currency),
+        "tax": _money(order.tax_cents, order.currency),
+        "total": _money(order.total_cents, order.currency),
+        "refunded": order.status == OrderStatus.REFUNDED,
+    }
+
+
+def receipt_email_request(*, kiosk: Kiosk, session_public_id: str, email: str) -> Order:
+    """The kiosk asks for its session's receipt by mail: queued once the request commits."""
+    from apps.orders import tasks  # the task module imports this one
+
+    session = session_selectors.session_for_kiosk(kiosk=kiosk, public_id=session_public_id)
+    order = Order.objects.filter(session=session).first()
+    if order is None or receipt_path(order) is None:
+        raise DomainError(ErrorCode.INVALID_STATE, "The order is not paid yet: it has no receipt.")
+    # A paired kiosk could otherwise mail anyone any number of times from one order.
+    sent = counters.increment(f"receipt-mails:{order.pk}", timeout=settings.RECEIPT_EMAILS_WINDOW_SECONDS)
+    if sent is not None and sent > settings.RECEIPT_EMAILS_PER_ORDER:
+        raise DomainError(ErrorCode.RATE_LIMITED, "This receipt has been mailed as often as allowed; try later.")
+    jobs.enqueue_on_commit(tasks.send_receipt, order.pk, email)
+    return order
+
+
+def receipt_send(order_id: int, email: str) -> bool:
+    """Mail the receipt (text and HTML); False when the order has no receipt (any more)."""
+    order = Order.objects.select_related("business", "session").filter(pk=order_id).first()
+    if order is None or receipt_path(order) is None:
+        return False
+    context = receipt_context(order)
+    subject = context["words"]["subject"].format(business=order.business.name, number=order.number)
+    message = EmailMultiAlternatives(
+        subject=subject,
+        body=render_to_string("receipts/receipt_email.txt", context),
+        from_email=settings.DEFAULT_FROM_EMAIL,
+        to=[email],
+    )
+    message.attach_alternative(render_to_string("receipts/receipt_email.html", context), "text/html")
+    message.send()
+    if settings.RECEIPT_KEEP_EMAIL:
+        Order.objects.filter(pk=order.pk).update(receipt_email=email)
+    return True
