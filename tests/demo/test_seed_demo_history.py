@@ -14,6 +14,7 @@ from apps.orders.models import Order, OrderLine
 from apps.reports.ranges import report_range, today_in
 from apps.reports.sessions_report import session_report
 from apps.sessions.models import Assignment, Session
+from tests import factories
 
 
 def seed() -> None:
@@ -50,3 +51,12 @@ def test_the_report_over_the_seeded_range_is_not_empty(db):
     assert totals["revenue_cents"] > 0 and totals["refunds_cents"] > 0 and totals["items_per_order"] >= 1
     assert 0 < totals["conversion"] < 1
     assert all(session.notes == DEMO_HISTORY_NOTE for session in Session.objects.filter(business=business))
+
+
+def test_a_seeded_sessions_page_says_it_is_demo_data(db, client):
+    seed()
+    session = Session.objects.filter(notes=DEMO_HISTORY_NOTE).select_related("business").first()
+    client.force_login(factories.PanelUserFactory(owner=session.business.owner, panel_role="owner"))
+    response = client.get(f"/panel/reports/sessions/{session.public_id}")
+    assert response.status_code == 200
+    assert f"Notes: {DEMO_HISTORY_NOTE}" in response.content.decode()
