@@ -33,7 +33,7 @@ def seed_history(*, business: Business, kiosk: Kiosk, agents: list[User], days: 
     rng = random.Random(f"demo-history:{business.name}")
     zone = zoneinfo.ZoneInfo(business.timezone or "UTC")
     today = timezone.now().astimezone(zone).date()
-    plans = []
+    plans: list[dict] = []
     for back in range(days, 0, -1):
         day = today - timedelta(days=back)
         for _ in range(rng.randint(6, 14)):
@@ -46,7 +46,9 @@ def seed_history(*, business: Business, kiosk: Kiosk, agents: list[User], days: 
         [row for session, plan in zip(sessions, plans, strict=True) for row in _assignments(session, plan)]
     )
     paid = [(session, plan) for session, plan in zip(sessions, plans, strict=True) if plan["paid"]]
-    orders = Order.objects.bulk_create([_order(business, session, n) for n, (session, _) in enumerate(paid, start=1)])
+    orders = Order.objects.bulk_create(
+        [_order(business, session, plan, n) for n, (session, plan) in enumerate(paid, start=1)]
+    )
     lines = [_lines(rng, order, items) for order in orders]
     OrderLine.objects.bulk_create([line for order_lines in lines for line in order_lines])
     for order, order_lines in zip(orders, lines, strict=True):
@@ -54,7 +56,8 @@ def seed_history(*, business: Business, kiosk: Kiosk, agents: list[User], days: 
         order.tax_cents = order.subtotal_cents * business.tax_rate_bps // 10_000
         order.total_cents = order.subtotal_cents + order.tax_cents
     Order.objects.bulk_update(orders, ["subtotal_cents", "tax_cents", "total_cents"])
-    _refunds(orders[:: max(1, len(orders) // 2)][:2])
+    refunded = list(zip(orders, [plan for _, plan in paid], strict=True))[:: max(1, len(orders) // 2)][:2]
+    _refunds(refunded)
     return len(sessions)
 
 
@@ -80,6 +83,7 @@ def _plan(rng: random.Random, started: datetime, agents: list[User], n: int) -> 
 def _session(business: Business, kiosk: Kiosk, plan: dict, public_id: str) -> Session:
     started = plan["started"]
     accepted = started + timedelta(seconds=plan["wait"]) if plan["wait"] is not None else None
+    plan.update(accepted=accepted, ended=(accepted or started) + timedelta(seconds=plan["handle"]))
     abandoned = plan["status"] == SessionStatus.ABANDONED
     return Session(
         public_id=public_id,
@@ -91,43 +95,32 @@ def _session(business: Business, kiosk: Kiosk, plan: dict, public_id: str) -> Se
         customer_locale=plan["locale"],
         created_at=started,
         accepted_at=accepted,
-        ended_at=(accepted or started) + timedelta(seconds=plan["handle"]),
+        ended_at=plan["ended"],
         end_reason=EndReason.CUSTOMER_ABANDONED if abandoned else EndReason.COMPLETED,
         notes=DEMO_HISTORY_NOTE,
     )
 
 
 def _assignments(session: Session, plan: dict) -> list[Assignment]:
-    if session.accepted_at is None:
+    accepted, ended, first = plan["accepted"], plan["ended"], plan.get("transferred_from")
+    if accepted is None:
         return []
-    first = plan.get("transferred_from")
     if first is None:
         return [
             Assignment(
-                session=session,
-                agent=session.agent,
-                via=AssignmentVia.ACCEPT,
-                started_at=session.accepted_at,
-                ended_at=session.ended_at,
+                session=session, agent=plan["agent"], via=AssignmentVia.ACCEPT, started_at=accepted, ended_at=ended
             )
         ]
-    handed_over = session.accepted_at + (session.ended_at - session.accepted_at) / 3
+    handed_over = accepted + (ended - accepted) / 3
     return [
+        Assignment(session=session, agent=first, via=AssignmentVia.ACCEPT, started_at=accepted, ended_at=handed_over),
         Assignment(
-            session=session, agent=first, via=AssignmentVia.ACCEPT, started_at=session.accepted_at, ended_at=handed_over
-        ),
-        Assignment(
-            session=session,
-            agent=session.agent,
-            via=AssignmentVia.TRANSFER,
-            started_at=handed_over,
-            ended_at=session.ended_at,
+            session=session, agent=plan["agent"], via=AssignmentVia.TRANSFER, started_at=handed_over, ended_at=ended
         ),
     ]
 
 
-def _order(business: Business, session: Session, n: int) -> Order:
-    paid_at = session.ended_at - timedelta(seconds=20)
+def _order(business: Business, session: Session, plan: dict, n: int) -> Order:
     return Order(
         session=session,
         owner_id=business.owner_id,
@@ -135,9 +128,9 @@ def _order(business: Business, session: Session, n: int) -> Order:
         number=f"H{n:05d}",
         status=OrderStatus.COMPLETED,
         currency=business.currency,
-        created_at=session.accepted_at or session.created_at,
-        updated_at=session.ended_at,
-        paid_at=paid_at,
+        created_at=plan["accepted"] or plan["started"],
+        updated_at=plan["ended"],
+        paid_at=plan["ended"] - timedelta(seconds=20),
     )
 
 
@@ -156,9 +149,10 @@ def _lines(rng: random.Random, order: Order, items: list[MenuItem]) -> list[Orde
     ]
 
 
-def _refunds(orders: list[Order]) -> None:
+def _refunds(refunded: list[tuple[Order, dict]]) -> None:
     """A payment for each refunded order and a refund of half of it (only refunds need one here)."""
-    for order in orders:
+    for order, plan in refunded:
+        paid_at = plan["ended"] - timedelta(seconds=20)
         payment = Payment.objects.create(
             order=order,
             account_id="acct_demo_history",
@@ -166,8 +160,8 @@ def _refunds(orders: list[Order]) -> None:
             amount_cents=order.total_cents,
             currency=order.currency,
             status=PaymentStatus.SUCCEEDED,
-            created_at=order.paid_at,
-            succeeded_at=order.paid_at,
+            created_at=paid_at,
+            succeeded_at=paid_at,
         )
         Refund.objects.create(
             order=order,
@@ -175,5 +169,5 @@ def _refunds(orders: list[Order]) -> None:
             refund_id=f"re_demo_history_{order.session.public_id}",
             amount_cents=order.total_cents // 2,
             reason="Demo data: a refunded order.",
-            created_at=order.paid_at + timedelta(hours=1),
+            created_at=paid_at + timedelta(hours=1),
         )
