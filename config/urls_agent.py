@@ -8,6 +8,7 @@ from apps.billing.api import agent as billing
 from apps.chat.api import views as chat
 from apps.menu.api import agent as menu
 from apps.orders.api import agent as orders
+from apps.reports.api import agent as reports
 from apps.sessions.api import agent as sessions
 from apps.video.api import agent as video
 
@@ -33,6 +34,7 @@ urlpatterns = [
     path("sessions/<str:public_id>/chat", chat.AgentChatView.as_view()),
     path("menu", menu.MenuView.as_view()),
     path("orders", orders.OrdersView.as_view()),
+    path("reports/me/today", reports.MyTodayView.as_view()),
     path("video/token", video.VideoTokenView.as_view()),
     path("video/token/refresh", video.VideoTokenRefreshView.as_view()),
     re_path(r"^[\s\S]*$", UnknownRouteView.as_view()),  # [\s\S]: a path may hold a newline

@@ -10,6 +10,7 @@ from django.db.models import Avg, Count, F, Q, QuerySet, Sum
 
 from apps.billing.models import Refund
 from apps.orders.models import OrderLine, OrderStatus
+from apps.reports import ranges
 from apps.reports.aggregates import Percentile, SecondsBetween
 from apps.reports.keys import key_bodies, key_expression
 from apps.reports.ranges import ReportRange
@@ -177,8 +178,20 @@ def _share(part: int, whole: int) -> float | None:
 
 def agent_figures_today(owner_id: int) -> dict:
     """{agent id: metrics} for today in the owner's time zone (the Agents page)."""
-    from apps.reports.ranges import owner_time_zone, report_range, today_in
-
-    today = today_in(owner_time_zone(owner_id))
-    body = session_report(report_range(owner_id=owner_id, first_day=today, last_day=today), "agent")
+    body = session_report(_today_range(owner_id), "agent")
     return {row["key"]["id"]: row for row in body["rows"] if row["key"]["id"] is not None}
+
+
+def my_figures_today(*, owner_id: int, agent_id: int) -> tuple[ReportRange, dict]:
+    """One agent's metrics for today in the owner's time zone (the agent dashboard): its row of
+    the by-agent report (zeros when it had no session), so both pages show the same figures."""
+    report = _today_range(owner_id)
+    rows = session_report(report, "agent")["rows"]
+    mine = next((row for row in rows if row["key"]["id"] == agent_id), None)
+    figures = metrics_of({}) if mine is None else {name: mine[name] for name in METRICS}
+    return report, figures
+
+
+def _today_range(owner_id: int) -> ReportRange:
+    today = ranges.today_in(ranges.owner_time_zone(owner_id))
+    return ranges.report_range(owner_id=owner_id, first_day=today, last_day=today)

@@ -262,7 +262,8 @@ $$(".tab").forEach((button) =>
 
 async function loadHistory() {
   try {
-    store.set({ history: (await get("/api/sessions/mine")).data });
+    const [mine, today] = await Promise.all([get("/api/sessions/mine"), get("/api/reports/me/today")]);
+    store.set({ history: mine.data, today });
   } catch (error) {
     if (error.status !== 401) alertText(`Your sessions could not be loaded: ${error.message}`);
   }

@@ -38,6 +38,7 @@ import { NO_TRANSFER } from "./transfer-state.js";
  * @property {import("./transfer-state.js").Transfer} transfer handing the session in hand to a colleague
  * @property {string} result what the last session came to
  * @property {Array<any> | null} history GET /api/sessions/mine
+ * @property {import("./today-figures.js").MyToday | null} today GET /api/reports/me/today (my figures for today)
  * @property {Array<any> | null} tokens GET /api/tokens
  * @property {{error: string, issued: string}} tokenForm making a token: why it failed, or the new token (shown once)
  */
@@ -70,6 +71,7 @@ export const INITIAL = {
   transfer: NO_TRANSFER,
   result: "",
   history: null,
+  today: null,
   tokens: null,
   tokenForm: { error: "", issued: "" },
 };

@@ -10,6 +10,7 @@ import { duration, waitedSeconds } from "./queue-state.js";
 import { cartLocked } from "./state.js";
 import { searchMenu } from "./menu-search.js";
 import { stockWords } from "./pointing.js";
+import { todayFigures } from "./today-figures.js";
 import { languageOf, liveLabel } from "./words.js";
 import { transferChoices, waitingWords } from "./transfer-state.js";
 
@@ -61,6 +62,7 @@ export function renderAgent(store, actions, announce) {
   });
   watch(store, (s) => s.result, drawResult);
   watch(store, (s) => s.history, drawHistory);
+  watch(store, (s) => s.today, drawToday);
   watch(store, (s) => s.tokens, (tokens) => drawTokens(tokens, actions));
 }
 
@@ -349,6 +351,16 @@ function drawHistory(sessions) {
   );
   byId("history-rows").replaceChildren(...rows);
   byId("history-empty").hidden = rows.length > 0;
+}
+
+/** @param {AgentState["today"]} today */
+function drawToday(today) {
+  const figures = byId("history-figures");
+  figures.hidden = !today;
+  if (!today) return;
+  figures.replaceChildren(
+    ...todayFigures(today).flatMap(([label, value]) => [el("dt", { text: label }), el("dd", { text: value })]),
+  );
 }
 
 /** @param {AgentState["tokens"]} tokens @param {Actions} actions */

@@ -8,6 +8,7 @@ internet here) and nothing else cares. PANEL_SCREENSHOTS=1 refreshes
 docs/screenshots/agent-session.png from this test."""
 
 import os
+import re
 
 import pytest
 from playwright.sync_api import expect
@@ -146,4 +147,7 @@ def test_an_agent_serves_a_kiosk_from_card_to_paid_order(world, serve, processor
     expect(row).to_contain_text("Front counter")
     expect(row).to_contain_text("completed")
     expect(row).to_contain_text("$11.42")
+    # Issue 26: the agent's own figures for today, from GET /api/reports/me/today.
+    figures = page.locator("#history-figures")
+    expect(figures.locator("dd")).to_have_text(["1", re.compile(r"\d+ (min \d\d )?s"), "100 %", "$11.42"])
     assert_no_console_errors(page)

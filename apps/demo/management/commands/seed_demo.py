@@ -17,6 +17,8 @@ from apps.accounts.models import AgentStatus, Business, Owner, PanelRole, User
 from apps.billing.models import OwnerBilling
 from apps.demo import kiosk_app_code as kiosk_app_codes
 from apps.demo.credentials import DEMO_PASSWORD
+from apps.demo.history_seed import DAYS as HISTORY_DAYS
+from apps.demo.history_seed import seed_history
 from apps.demo.menu_seed import seed_menu
 from apps.demo.webhook_seed import seed_demo_webhook
 from apps.demo_processor import mode as processor_mode
@@ -100,6 +102,7 @@ def _seed_tenant(spec: dict) -> dict:
         code=pair_code, device_id=device_id, device_name=spec["kiosk"]["name"]
     )
     kiosk_services.kiosk_rename(kiosk=kiosk, name=kiosk.name, location=spec["kiosk"]["location"])
+    seed_history(business=business, kiosk=kiosk, agents=agents)  # issue 26: Reports are not empty
     fresh_codes = [kiosk_services.pairing_code_create(business=business)[1] for _ in range(2)]
     return {
         "id": owner.pk,
@@ -187,6 +190,10 @@ class Command(BaseCommand):
         out(
             f"  4. Owner panel  {base}/panel/  sign in as {burgers['email']}: Orders lists it as Confirmed "
             "(paid, sent to the kitchen); Webhooks shows its deliveries to the demo receiver"
+        )
+        out(
+            f"  5. Reports      {base}/panel/reports  the last {HISTORY_DAYS} days hold generated demo history "
+            '(sessions noted "Demo data", order numbers H00001...)'
         )
         if data["payments"]["demo"]:
             out(f"  {processor_mode.NOTICE}")
