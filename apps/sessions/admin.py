@@ -2,6 +2,8 @@
 kiosk's cached status, webhooks); the one action ends a stuck session as a technical issue."""
 
 from django.contrib import admin, messages
+from django.db.models import QuerySet
+from django.http import HttpRequest
 
 from apps.core.errors import DomainError
 from apps.sessions import ending
@@ -10,7 +12,7 @@ from apps.sessions.models import Offer, RoutingSettings, Session, SessionStatus
 ADMIN_END_NOTE = "Ended by the service's support team."
 
 
-class OfferInline(admin.TabularInline):
+class OfferInline(admin.TabularInline[Offer, Session]):
     """Who was offered the session and how each offer ended (read-only: the router writes them)."""
 
     model = Offer
@@ -18,23 +20,23 @@ class OfferInline(admin.TabularInline):
     can_delete = False
     fields = readonly_fields = ("agent", "status", "any_language", "created_at", "expires_at", "closed_at")
 
-    def has_add_permission(self, request, obj=None) -> bool:
+    def has_add_permission(self, request: HttpRequest, obj: Session | None = None) -> bool:
         return False
 
 
 @admin.register(RoutingSettings)
-class RoutingSettingsAdmin(admin.ModelAdmin):
+class RoutingSettingsAdmin(admin.ModelAdmin[RoutingSettings]):
     """Read-only: owners set them on the panel's Settings page (routing_settings_update)."""
 
     list_display = ["owner", "offer_size", "offer_seconds", "any_language_after_seconds", "misses_before_break"]
     readonly_fields = [field.name for field in RoutingSettings._meta.fields]
 
-    def has_add_permission(self, request) -> bool:
+    def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
 
 @admin.register(Session)
-class SessionAdmin(admin.ModelAdmin):
+class SessionAdmin(admin.ModelAdmin[Session]):
     inlines = [OfferInline]
     list_display = ["public_id", "status", "owner", "kiosk", "agent", "created_at", "accepted_at", "ended_at"]
     list_filter = ["status", "end_reason", "owner"]
@@ -44,11 +46,11 @@ class SessionAdmin(admin.ModelAdmin):
     readonly_fields = [field.name for field in Session._meta.fields]
     actions = ["end_as_technical_issue"]
 
-    def has_add_permission(self, request) -> bool:
+    def has_add_permission(self, request: HttpRequest) -> bool:
         return False  # kiosks start sessions
 
     @admin.action(description="End the selected accepted sessions as a technical issue")
-    def end_as_technical_issue(self, request, queryset):
+    def end_as_technical_issue(self, request: HttpRequest, queryset: QuerySet[Session]) -> None:
         accepted = queryset.filter(status__in=(SessionStatus.ACTIVE, SessionStatus.PAYMENT), agent__isnull=False)
         public_ids = list(accepted.values_list("public_id", flat=True))
         skipped, ended = queryset.count() - len(public_ids), 0

@@ -4,6 +4,7 @@ is all the router reads: the routing tick marks every agent whose channel is hel
 and the incoming poll marks its caller. An agent gone for more than AGENT_GONE_SECONDS (and not
 serving a customer) is set offline; one that comes back within that time finds nothing changed."""
 
+from collections.abc import Iterable
 from datetime import datetime, timedelta
 
 from django.conf import settings
@@ -17,7 +18,7 @@ from apps.sessions.offers import dispatch_soon
 from apps.sessions.signed_in import agents_holding_channel, signed_in_cutoff
 
 
-def agents_mark_seen(*, agent_ids, now: datetime) -> int:
+def agents_mark_seen(*, agent_ids: Iterable[int], now: datetime) -> int:
     """Agents seen now. Returns how many of them were not signed in before (the router then
     offers them the oldest session they can take at once)."""
     agent_ids = list(agent_ids)

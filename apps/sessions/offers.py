@@ -14,6 +14,7 @@ with `offers_settle_accept` in its own transaction.
 """
 
 import threading
+from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import datetime, timedelta
 
@@ -24,6 +25,8 @@ from django.utils import timezone
 from apps.accounts import services as account_services
 from apps.accounts.models import AgentStatus, StatusReason, User
 from apps.core import events, jobs
+from apps.core.events import Event
+from apps.core.models import DomainEvent
 from apps.sessions import transfer
 from apps.sessions.domain_events import OfferClosed, OfferMade, QueueChanged
 from apps.sessions.models import Offer, OfferStatus, Session, SessionStatus
@@ -37,7 +40,7 @@ _process_lock = threading.Lock()
 
 
 @contextmanager
-def _routing_lock():
+def _routing_lock() -> Iterator[None]:
     """One dispatch at a time, across processes (PostgreSQL) or threads (SQLite)."""
     with _process_lock, transaction.atomic():
         if connection.vendor == "postgresql":
@@ -53,7 +56,7 @@ def dispatch_soon() -> None:
     jobs.enqueue_on_commit(tasks.dispatch_offers)
 
 
-def dispatch_on(event, recorded=None) -> None:
+def dispatch_on(event: Event, recorded: DomainEvent | None = None) -> None:
     """Subscriber (config/event_subscribers.py) of the changes that can free an agent or add a
     waiting session."""
     dispatch_soon()

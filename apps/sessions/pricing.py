@@ -2,6 +2,7 @@
 rate of the owner's plan. Billing keeps the plans; settings.SESSION_MINUTE_RATE names its
 `rate_for_owner(owner_id) -> cents per minute` (sessions import no billing code)."""
 
+from collections.abc import Callable
 from decimal import Decimal
 
 from django.conf import settings
@@ -11,7 +12,8 @@ from apps.sessions.models import Session
 
 
 def rate_for_owner(owner_id: int) -> int:
-    return import_string(settings.SESSION_MINUTE_RATE)(owner_id)
+    rate: Callable[[int], int] = import_string(settings.SESSION_MINUTE_RATE)  # Any: import_string is untyped
+    return rate(owner_id)
 
 
 def session_cost_cents(session: Session) -> int:

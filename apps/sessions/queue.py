@@ -25,6 +25,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from apps.accounts.models import AgentStatus, User
+from apps.core.events import Event
 from apps.core.models import DomainEvent
 from apps.realtime.broadcast import broadcast
 from apps.realtime.channels import kiosk_channel
@@ -116,7 +117,7 @@ def estimate_wait(position: int, pool: Pool) -> int | None:
     return round(first_free[0] + pool.answer_seconds)
 
 
-def queues_of_owner(owner_id: int, *, now: datetime | None = None) -> dict[int, dict]:
+def queues_of_owner(owner_id: int, *, now: datetime | None = None) -> dict[int, QueueBody]:
     """Each waiting session of the owner (by pk) with its queue body."""
     now = now or timezone.now()
     waiting = list(
@@ -157,7 +158,7 @@ def queue_of(session: Session, *, now: datetime | None = None) -> QueueBody | No
     }
 
 
-def queue_changed(event, recorded: DomainEvent | None = None) -> None:
+def queue_changed(event: Event, recorded: DomainEvent | None = None) -> None:
     """Subscriber of everything that moves an owner's line: every waiting kiosk's cached status
     copy is dropped (now and at commit) and each hears its new place (QueueUpdated, on commit)."""
     owner_id = event.owner_id

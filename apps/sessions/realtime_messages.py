@@ -5,6 +5,7 @@ broadcast API sends them after commit, so a change that rolls back tells nobody.
 Agents hear only of the sessions offered to them (apps/sessions/offers.py): SessionIncoming when
 an offer is made, SessionClaimed or SessionWithdrawn when it ends without their accept."""
 
+from apps.core.events import Event
 from apps.core.models import DomainEvent
 from apps.realtime.broadcast import broadcast
 from apps.realtime.channels import agent_channel, kiosk_channel, owner_channel
@@ -14,13 +15,18 @@ from apps.sessions.domain_events import (
     OfferMade,
     SessionAccepted,
     SessionEnded,
+    SessionMoved,
+    SessionStarted,
     SessionTransferred,
     TransferLapsed,
 )
 from apps.sessions.queue import queue_of
 
 
-def session_status_changed(event, recorded: DomainEvent | None = None) -> None:
+def session_status_changed(
+    event: SessionStarted | SessionAccepted | SessionTransferred | SessionMoved | SessionEnded,
+    recorded: DomainEvent | None = None,
+) -> None:
     """To the kiosk, after every transition: the body of GET /api/public/sessions/{id}/status."""
     session = event.session
     body = dict(status_body(session, queue=queue_of(session)))  # the broadcast API takes a plain dict
@@ -94,7 +100,7 @@ def transfer_lapsed(event: TransferLapsed, recorded: DomainEvent | None = None) 
     broadcast([agent_channel(event.from_agent_id)], "TransferLapsed", body)
 
 
-def queue_board_changed(event, recorded: DomainEvent | None = None) -> None:
+def queue_board_changed(event: Event, recorded: DomainEvent | None = None) -> None:
     """To the owner's presence channel (panel users; kiosks, quiet members, hear nothing there):
     the line or its agents moved, so the panel's Queue page reloads its board. No body: the board
     is read from the server, scoped to the signed-in user's owner."""

@@ -1,5 +1,6 @@
 """Each owner's routing settings: its RoutingSettings row, else the ROUTING_* defaults."""
 
+from collections.abc import Collection
 from dataclasses import dataclass, fields
 
 from django.conf import settings
@@ -50,7 +51,7 @@ def routing_for_owner(owner_id: int | None) -> Routing:
     return defaults() if row is None else _from_row(row)
 
 
-def routing_for_owners(owner_ids) -> dict[int, Routing]:
+def routing_for_owners(owner_ids: Collection[int]) -> dict[int, Routing]:
     """Every owner in `owner_ids` with its settings, in one query."""
     rows = {row.owner_id: _from_row(row) for row in RoutingSettings.objects.filter(owner_id__in=set(owner_ids))}
     fallback = defaults()

@@ -13,12 +13,15 @@ poll reads the database.
 """
 
 from collections.abc import Callable
+from typing import Any, cast
 
 from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
 
 from apps.core.cache import increment
+from apps.core.models import DomainEvent
+from apps.sessions.domain_events import SessionAccepted, SessionEnded, SessionMoved, SessionTransferred
 
 GENERATION_SECONDS = 24 * 3600  # outlives any session; a lost counter only costs a miss
 
@@ -36,16 +39,16 @@ def copy_keys(public_id: str) -> list[str]:
     return [_copy_key(public_id), _generation_key(public_id)]
 
 
-def current_copy(cached: dict, *, kiosk_id: int, public_id: str) -> dict | None:
+def current_copy(cached: dict[str, Any], *, kiosk_id: int, public_id: str) -> dict[str, object] | None:
     """The copied body in `cached` (what was found of `copy_keys`) if it is current and kiosk
     `kiosk_id`'s, else None (the poll reads the database: `status_body`)."""
     copy, generation = cached.get(_copy_key(public_id)), cached.get(_generation_key(public_id))
     if copy is not None and copy["generation"] == generation and copy["kiosk_id"] == kiosk_id:
-        return copy["body"]
+        return cast(dict[str, object], copy["body"])  # Any: what the cache holds is untyped
     return None
 
 
-def status_body(*, kiosk_id: int, public_id: str, read: Callable[[], dict]) -> dict:
+def status_body(*, kiosk_id: int, public_id: str, read: Callable[[], dict[str, object]]) -> dict[str, object]:
     """The session's status body for kiosk `kiosk_id`: the cached copy while current, else
     `read()` (the database; it raises for a session that is not this kiosk's) stored anew."""
     cached = cache.get_many(copy_keys(public_id))
@@ -71,6 +74,8 @@ def session_moved(public_id: str) -> None:
     transaction.on_commit(lambda: increment(key, GENERATION_SECONDS))
 
 
-def forget_status(event, recorded=None) -> None:
+def forget_status(
+    event: SessionAccepted | SessionTransferred | SessionMoved | SessionEnded, recorded: DomainEvent | None = None
+) -> None:
     """Subscriber of every session transition (config/event_subscribers.py)."""
     session_moved(event.session.public_id)

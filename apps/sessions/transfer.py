@@ -18,7 +18,7 @@ send to payment are serialised: an end or a payment withdraws a transfer's live 
 from datetime import datetime, timedelta
 
 from django.db import transaction
-from django.db.models import F, Q
+from django.db.models import F, Q, QuerySet
 from django.utils import timezone
 
 from apps.accounts.models import AgentStatus, User
@@ -41,11 +41,11 @@ def _dispatch_soon() -> None:
     offers.dispatch_soon()
 
 
-def _live_transfer_offers(session: Session):
+def _live_transfer_offers(session: Session) -> QuerySet[Offer]:
     return Offer.objects.filter(session=session, status=OfferStatus.LIVE, transfer_from__isnull=False)
 
 
-def _free_agents(session: Session, now: datetime):
+def _free_agents(session: Session, now: datetime) -> QuerySet[User]:
     """The session's pool (its owner's agents, then the platform's) who could take it now:
     active, available, signed in, holding no session; never the sender."""
     return (
@@ -108,7 +108,7 @@ def transfer_start(
     return made
 
 
-def _named_receiver(session: Session, free, to_agent_id: int) -> list[int]:
+def _named_receiver(session: Session, free: QuerySet[User], to_agent_id: int) -> list[int]:
     pool = User.objects.filter(Q(owner_id=session.owner_id) | Q(owner__isnull=True), is_agent=True)
     if not pool.filter(pk=to_agent_id).exists():  # another owner's agent is no agent here
         raise DomainError(
@@ -131,7 +131,7 @@ def _named_receiver(session: Session, free, to_agent_id: int) -> list[int]:
     return [to_agent_id]
 
 
-def _language_wave(session: Session, free, language: str, now: datetime) -> list[int]:
+def _language_wave(session: Session, free: QuerySet[User], language: str, now: datetime) -> list[int]:
     """Up to K free agents speaking `language`, as the router would pick them for a waiting
     session in that language (longest idle first; no any-language widening)."""
     busy = Offer.objects.filter(status=OfferStatus.LIVE).values("agent_id")

@@ -47,7 +47,7 @@ class VideoToken:
     expires_at: datetime
     # The self-hosted provider only (VIDEO_PROVIDER = "webrtc"): its ICE servers, and the private
     # channel its offer, answer and candidates go through.
-    ice_servers: list[dict] | None = None
+    ice_servers: list[dict[str, object]] | None = None
     signalling_channel: str | None = None
 
 

@@ -2,16 +2,18 @@
 one with its order, one by id, those accepted since a time)."""
 
 from datetime import UTC, datetime, time
+from typing import Any
 
 from django.utils import timezone
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers
 from rest_framework.response import Response
 
+from apps.accounts.models import User
 from apps.api.inputs import validated
-from apps.api.views import AgentAPIView
+from apps.api.views import AgentAPIView, AgentRequest
 from apps.billing import selectors as billing_selectors
-from apps.billing.models import PaymentStatus
+from apps.billing.models import Payment, PaymentStatus
 from apps.core.timefmt import iso_z
 from apps.kiosks.bodies import KioskBrief
 from apps.orders import selectors as order_selectors
@@ -22,7 +24,7 @@ from apps.sessions.models import Session
 from apps.sessions.state_machine import AGENT_END_REASONS
 
 
-class AcceptedSessionOut(serializers.Serializer):
+class AcceptedSessionOut(serializers.Serializer[Session]):
     id = serializers.CharField(source="public_id")
     status = serializers.CharField()
     video_channel = serializers.CharField(source="public_id")
@@ -31,12 +33,12 @@ class AcceptedSessionOut(serializers.Serializer):
     customer_locale = serializers.CharField(help_text="The customer's language, as the kiosk sent it (e.g. es-MX).")
 
 
-class EndIn(serializers.Serializer):
+class EndIn(serializers.Serializer[None]):
     reason = serializers.ChoiceField(choices=[str(reason) for reason in AGENT_END_REASONS])
     notes = serializers.CharField(max_length=2000, required=False, allow_blank=True, default="")
 
 
-class EndedSessionOut(serializers.Serializer):
+class EndedSessionOut(serializers.Serializer[Session]):
     id = serializers.CharField(source="public_id")
     status = serializers.CharField()
     ended_at = serializers.DateTimeField()
@@ -50,7 +52,7 @@ class IncomingView(AgentAPIView):
         description="Polling this marks the agent signed in for AGENT_SIGNED_IN_SECONDS (10 s), as holding "
         "its private real-time channel does; only signed-in available agents are offered sessions.",
     )
-    def get(self, request):
+    def get(self, request: AgentRequest) -> Response:
         now = timezone.now()
         agent_presence.agent_polled(request.user)
         offer = offers.current_offer(request.user, now=now)
@@ -68,7 +70,7 @@ class AcceptView(AgentAPIView):
         responses={200: inline_serializer("AcceptOut", {"session": AcceptedSessionOut()})},
         summary="Accept a pending session (first caller wins; others get 409)",
     )
-    def post(self, request, public_id: str):
+    def post(self, request: AgentRequest, public_id: str) -> Response:
         session = services.session_accept(public_id=public_id, agent=request.user)
         return Response({"session": AcceptedSessionOut(session).data})
 
@@ -79,7 +81,7 @@ class EndView(AgentAPIView):
         responses={200: inline_serializer("EndOut", {"session": EndedSessionOut()})},
         summary="End a session (only the accepting agent)",
     )
-    def post(self, request, public_id: str):
+    def post(self, request: AgentRequest, public_id: str) -> Response:
         data = validated(EndIn, request.data)
         session = ending.session_end(
             public_id=public_id, agent=request.user, reason=data["reason"], notes=data["notes"]
@@ -87,7 +89,7 @@ class EndView(AgentAPIView):
         return Response({"session": EndedSessionOut(session).data})
 
 
-class TransferIn(serializers.Serializer):
+class TransferIn(serializers.Serializer[None]):
     to_agent_id = serializers.IntegerField(
         required=False, min_value=1, help_text="An available colleague of the same pool (one of the two fields)."
     )
@@ -97,18 +99,18 @@ class TransferIn(serializers.Serializer):
         help_text="A primary language subtag (e.g. es): offered to that language's free agents as a wave.",
     )
 
-    def validate(self, attrs):
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if ("to_agent_id" in attrs) == ("language" in attrs):
             raise serializers.ValidationError("Give exactly one of to_agent_id and language.")
         return attrs
 
 
-class TransferOfferOut(serializers.Serializer):
+class TransferOfferOut(serializers.Serializer[None]):
     agent = IdName()
     expires_at = serializers.DateTimeField()
 
 
-class TransferCandidateOut(serializers.Serializer):
+class TransferCandidateOut(serializers.Serializer[User]):
     id = serializers.CharField(source="pk")
     name = serializers.CharField()
     languages = serializers.ListField(child=serializers.CharField())
@@ -129,10 +131,11 @@ class TransferView(AgentAPIView):
         },
         summary="Who could take your active session now: free colleagues of its pool and their languages",
     )
-    def get(self, request, public_id: str):
+    def get(self, request: AgentRequest, public_id: str) -> Response:
         agents = transfer.transfer_candidates(public_id=public_id, agent=request.user)
         languages = sorted({language for agent in agents for language in agent.languages or ()})
-        return Response({"agents": TransferCandidateOut(agents, many=True).data, "languages": languages})
+        candidates = TransferCandidateOut(agents, many=True).data  # type: ignore[arg-type]  # the stubs take one instance
+        return Response({"agents": candidates, "languages": languages})
 
     @extend_schema(
         request=TransferIn,
@@ -152,7 +155,7 @@ class TransferView(AgentAPIView):
         "/api/sessions/{id}/accept; you then hear SessionTransferred and are available again. "
         "Unanswered, you keep it and hear TransferLapsed.",
     )
-    def post(self, request, public_id: str):
+    def post(self, request: AgentRequest, public_id: str) -> Response:
         data = validated(TransferIn, request.data)
         made = transfer.transfer_start(
             public_id=public_id, agent=request.user, to_agent_id=data.get("to_agent_id"), language=data.get("language")
@@ -169,7 +172,7 @@ class TransferView(AgentAPIView):
         return Response(body, status=202)
 
 
-class AgentSessionOut(serializers.Serializer):
+class AgentSessionOut(serializers.Serializer[Session]):
     """A session as the agent who accepted it sees it."""
 
     id = serializers.CharField(source="public_id")
@@ -185,7 +188,7 @@ class AgentSessionOut(serializers.Serializer):
     customer_locale = serializers.CharField(help_text="The customer's language, as the kiosk sent it (e.g. es-MX).")
 
 
-class AgentPaymentOut(serializers.Serializer):
+class AgentPaymentOut(serializers.Serializer[Payment]):
     """The order's latest payment as the agent sees it: what became of the customer's card."""
 
     status = serializers.ChoiceField(choices=PaymentStatus.choices)
@@ -206,7 +209,7 @@ SessionWithOrderOut = inline_serializer(
 )
 
 
-def _with_order(session: Session | None) -> dict:
+def _with_order(session: Session | None) -> dict[str, object]:
     if session is None:
         return {"session": None, "order": None, "payment": None}
     order = order_selectors.order_for_session(session)
@@ -223,7 +226,7 @@ class CurrentSessionView(AgentAPIView):
         responses={200: SessionWithOrderOut},
         summary="The agent's live session (active or in payment) with its order; both null when there is none",
     )
-    def get(self, request):
+    def get(self, request: AgentRequest) -> Response:
         return Response(_with_order(selectors.live_session_of_agent(request.user)))
 
 
@@ -232,11 +235,11 @@ class SessionDetailView(AgentAPIView):
         responses={200: SessionWithOrderOut},
         summary="One session this agent accepted, in any status, with its order (any other session is 404)",
     )
-    def get(self, request, public_id: str):
+    def get(self, request: AgentRequest, public_id: str) -> Response:
         return Response(_with_order(selectors.session_accepted_by_agent(agent=request.user, public_id=public_id)))
 
 
-class MySessionsIn(serializers.Serializer):
+class MySessionsIn(serializers.Serializer[None]):
     since = serializers.DateTimeField(
         required=False, help_text="Sessions accepted at or after this time (default: today, 00:00 UTC)."
     )
@@ -272,17 +275,17 @@ class MySessionsView(AgentAPIView):
         },
         summary="The sessions this agent accepted since a time (default today), newest first",
     )
-    def get(self, request):
+    def get(self, request: AgentRequest) -> Response:
         query = validated(MySessionsIn, request.query_params)
         since = query.get("since") or datetime.combine(timezone.now().date(), time.min, tzinfo=UTC)
         sessions = selectors.sessions_accepted_by_agent_since(agent=request.user, since=since)
         total = sessions.count()
         start, end = query["offset"], query["offset"] + query["limit"]
-        page = MySessionOut(sessions[start:end], many=True).data
+        page = MySessionOut(sessions[start:end], many=True).data  # type: ignore[arg-type]  # the stubs take one instance
         return Response({"data": page, "total": total, "next_offset": end if end < total else None})
 
 
-class MenuItemIn(serializers.Serializer):
+class MenuItemIn(serializers.Serializer[None]):
     item_id = serializers.RegexField(
         r"^[0-9]{1,18}$",
         help_text="A menu item's id, as GET /api/menu gives it.",
@@ -290,7 +293,7 @@ class MenuItemIn(serializers.Serializer):
     )
 
 
-class ShownOut(serializers.Serializer):
+class ShownOut(serializers.Serializer[None]):
     session_id = serializers.CharField()
     item_id = serializers.CharField()
 
@@ -304,7 +307,7 @@ class ShowItemView(AgentAPIView):
         "active menu of the session's business (422 VALIDATION_ERROR on `item_id` otherwise). The cart is not "
         "changed.",
     )
-    def post(self, request, public_id: str):
+    def post(self, request: AgentRequest, public_id: str) -> Response:
         data = validated(MenuItemIn, request.data)
         session, item = pointing.show_item(agent=request.user, public_id=public_id, item_id=int(data["item_id"]))
         return Response({"session_id": session.public_id, "item_id": str(item.pk)})

@@ -5,20 +5,20 @@ from rest_framework import serializers
 from rest_framework.response import Response
 
 from apps.api.inputs import validated
-from apps.api.views import KioskAPIView
+from apps.api.views import KioskAPIView, KioskRequest
 from apps.sessions import pointing, selectors, services
 from apps.sessions.bodies import StatusOut, status_body
 from apps.sessions.models import Session
 
 
-class StartIn(serializers.Serializer):
+class StartIn(serializers.Serializer[None]):
     device_id = serializers.UUIDField()
     customer_locale = serializers.RegexField(
         r"^[A-Za-z]{2,3}([-_][A-Za-z0-9]{2,8})*$", max_length=35, error_messages={"invalid": "Use a locale like en-US."}
     )
 
 
-class StartOut(serializers.Serializer):
+class StartOut(serializers.Serializer[Session]):
     session_id = serializers.CharField(source="public_id")
     status = serializers.CharField()
     created_at = serializers.DateTimeField()
@@ -36,7 +36,7 @@ class StartSessionView(KioskAPIView):
         description="409 SESSION_IN_PROGRESS while the kiosk has an open session; 403 OWNER_SUSPENDED while "
         "the kiosk's owner is suspended (the kiosk should show that it is closed).",
     )
-    def post(self, request):
+    def post(self, request: KioskRequest) -> Response:
         data = validated(StartIn, request.data)
         kiosk = request.auth
         if data["device_id"] != kiosk.device_id:
@@ -47,11 +47,11 @@ class StartSessionView(KioskAPIView):
 
 class SessionStatusView(KioskAPIView):
     @extend_schema(responses={200: StatusOut}, summary="Poll a session's status (every 2 s while pending)")
-    def get(self, request, public_id: str):
+    def get(self, request: KioskRequest, public_id: str) -> Response:
         return Response(selectors.session_status_body_for_kiosk(kiosk=request.auth, public_id=public_id))
 
 
-class CancelIn(serializers.Serializer):
+class CancelIn(serializers.Serializer[None]):
     reason = serializers.ChoiceField(
         choices=["customer", "inactivity"],
         default="customer",
@@ -62,7 +62,7 @@ class CancelIn(serializers.Serializer):
 
 class CancelSessionView(KioskAPIView):
     @extend_schema(request=CancelIn, responses={200: StatusOut}, summary="The customer cancels the session")
-    def post(self, request, public_id: str):
+    def post(self, request: KioskRequest, public_id: str) -> Response:
         # The body is optional JSON: clients that post nothing (or an empty form) cancel as the customer.
         body = request.data if (request.content_type or "").startswith("application/json") else {}
         data = validated(CancelIn, body or {})
@@ -71,7 +71,7 @@ class CancelSessionView(KioskAPIView):
         return Response(status_body(session))
 
 
-class PointIn(serializers.Serializer):
+class PointIn(serializers.Serializer[None]):
     item_id = serializers.RegexField(
         r"^[0-9]{1,18}$",
         help_text="A menu item's id, as GET /api/public/menu gives it.",
@@ -79,7 +79,7 @@ class PointIn(serializers.Serializer):
     )
 
 
-class PointedOut(serializers.Serializer):
+class PointedOut(serializers.Serializer[None]):
     session_id = serializers.CharField()
     item_id = serializers.CharField()
 
@@ -93,7 +93,7 @@ class PointAtItemView(KioskAPIView):
         "waits, SESSION_ALREADY_ENDED after); the item must be on the active menu of the kiosk's business (422 "
         "VALIDATION_ERROR on `item_id`). The cart stays the agent's to change.",
     )
-    def post(self, request, public_id: str):
+    def post(self, request: KioskRequest, public_id: str) -> Response:
         data = validated(PointIn, request.data)
         session, item = pointing.point_at_item(kiosk=request.auth, public_id=public_id, item_id=int(data["item_id"]))
         return Response({"session_id": session.public_id, "item_id": str(item.pk)})
