@@ -128,7 +128,10 @@ def test_each_cart_post_sends_the_order_object_to_the_kiosk(
     assert response.status_code == 200, response.content
     [(channels, order)] = of(broadcasts, "OrderUpdated")
     assert channels == [f"private-kiosk.{kiosk.pk}"]
-    assert order == response.json() == kiosk_client.get(f"/api/public/sessions/{pending.public_id}/order").json()
+    kiosk_read = kiosk_client.get(f"/api/public/sessions/{pending.public_id}/order").json()
+    # The kiosk's read adds the receipt's address, null until paid (issue 27); the message is the order.
+    assert kiosk_read.pop("receipt_url") is None
+    assert order == response.json() == kiosk_read
 
 
 def test_kiosk_online_and_offline_go_to_the_owners_presence_channel(broadcasts, kiosk, kiosk_client, owner):
