@@ -78,9 +78,10 @@ def test_with_its_socket_blocked_the_kitchen_shows_a_new_ticket_within_3_s_once(
     screens_world, live_screens, screen_page
 ):
     business = screens_world["business"]
+    token = display_token(business, "kitchen")  # before the server starts: embedded, it copies the rows made so far
     server = live_screens(KITCHEN_TICKET_WARN_SECONDS="1", KITCHEN_TICKET_LATE_SECONDS="2")
     agent = agent_session(server.base_url, screens_world["agent"].email)
-    kitchen = screen_page(server.base_url, f"/kitchen/#token={display_token(business, 'kitchen')}", before=block_socket)
+    kitchen = screen_page(server.base_url, f"/kitchen/#token={token}", before=block_socket)
     expect(kitchen.locator("body")).to_have_attribute("data-realtime", "polling")
     expect(kitchen.locator("#live-state")).to_contain_text("Reconnecting")
 
@@ -97,11 +98,13 @@ def test_with_its_socket_blocked_the_kitchen_shows_a_new_ticket_within_3_s_once(
 
 def test_a_revoked_or_foreign_link_shows_nothing_and_says_so(screens_world, live_screens, screen_page, other_business):
     business = screens_world["business"]
+    # Tokens before the server starts: embedded, it copies the rows made so far.
+    foreign_token, board_token = display_token(other_business, "kitchen"), display_token(business, "board")
     server = live_screens()
     agent = agent_session(server.base_url, screens_world["agent"].email)
     pay_demo_order(server.base_url, screens_world["kiosk"], agent, screens_world["burger"])
 
-    foreign = screen_page(server.base_url, f"/kitchen/#token={display_token(other_business, 'kitchen')}")
+    foreign = screen_page(server.base_url, f"/kitchen/#token={foreign_token}")
     expect(foreign.locator("body")).to_have_attribute("data-realtime", "live")
     expect(foreign.locator("#empty")).to_be_visible()
     expect(foreign.locator("#tickets > li")).to_have_count(0)
@@ -109,7 +112,7 @@ def test_a_revoked_or_foreign_link_shows_nothing_and_says_so(screens_world, live
     wrong = screen_page(server.base_url, "/kitchen/#token=not-a-token")
     expect(wrong.locator("body")).to_have_attribute("data-screen", "signin")
     expect(wrong.locator("#signin-reason")).to_have_text("The display token is invalid or has been revoked.")
-    board_link = screen_page(server.base_url, f"/kitchen/#token={display_token(business, 'board')}")
+    board_link = screen_page(server.base_url, f"/kitchen/#token={board_token}")
     expect(board_link.locator("#signin-reason")).to_have_text("This link opens another screen.")
     wrong.console_errors.assert_none(allow=OWN_REFUSALS)
     foreign.console_errors.assert_none()
