@@ -4,7 +4,7 @@ API, processor events), which emit `order.status_changed` and tell the kiosk; th
 from django.contrib import admin
 from django.http import HttpRequest
 
-from apps.orders.models import Order, OrderLine
+from apps.orders.models import Order, OrderLine, OrderSettings
 
 
 class OrderLineInline(admin.TabularInline[OrderLine, Order]):
@@ -26,6 +26,17 @@ class OrderAdmin(admin.ModelAdmin[Order]):
     date_hierarchy = "created_at"
     readonly_fields = [field.name for field in Order._meta.fields]
     inlines = [OrderLineInline]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+
+@admin.register(OrderSettings)
+class OrderSettingsAdmin(admin.ModelAdmin[OrderSettings]):
+    """Read-only: owners set them on the panel's Settings page."""
+
+    list_display = ["business", "ask_dining"]
+    readonly_fields = [field.name for field in OrderSettings._meta.fields]
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False

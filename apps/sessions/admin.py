@@ -7,7 +7,7 @@ from django.http import HttpRequest
 
 from apps.core.errors import DomainError
 from apps.sessions import ending
-from apps.sessions.models import Offer, RoutingSettings, Session, SessionStatus
+from apps.sessions.models import Assignment, Offer, RoutingSettings, Session, SessionStatus
 
 ADMIN_END_NOTE = "Ended by the service's support team."
 
@@ -19,6 +19,18 @@ class OfferInline(admin.TabularInline[Offer, Session]):
     extra = 0
     can_delete = False
     fields = readonly_fields = ("agent", "status", "any_language", "created_at", "expires_at", "closed_at")
+
+    def has_add_permission(self, request: HttpRequest, obj: Session | None = None) -> bool:
+        return False
+
+
+class AssignmentInline(admin.TabularInline[Assignment, Session]):
+    """Who served the session and when (read-only: accept and transfer write them)."""
+
+    model = Assignment
+    extra = 0
+    can_delete = False
+    fields = readonly_fields = ("agent", "via", "started_at", "ended_at")
 
     def has_add_permission(self, request: HttpRequest, obj: Session | None = None) -> bool:
         return False
@@ -37,7 +49,7 @@ class RoutingSettingsAdmin(admin.ModelAdmin[RoutingSettings]):
 
 @admin.register(Session)
 class SessionAdmin(admin.ModelAdmin[Session]):
-    inlines = [OfferInline]
+    inlines = [OfferInline, AssignmentInline]
     list_display = ["public_id", "status", "owner", "kiosk", "agent", "created_at", "accepted_at", "ended_at"]
     list_filter = ["status", "end_reason", "owner"]
     search_fields = ["public_id", "kiosk__name", "agent__email"]

@@ -9,6 +9,7 @@ from playwright.sync_api import expect
 
 from tests.agent_dashboard.conftest import card, sign_in_and_go_available
 from tests.kiosk_app.conftest import as_paired, assert_no_console_errors
+from tests.kiosk_app.conftest import kiosk, serve, world  # noqa: F401 (the kiosk app's world, for this module only)
 
 pytestmark = [pytest.mark.live, pytest.mark.timeout(600)]  # two live videos on a 2-core CI machine
 
