@@ -1,10 +1,11 @@
 """Video calls in a real Chromium with fake camera and microphone (tests/support/browser.py
 FAKE_MEDIA_ARGS) against the real ASGI server: the kiosk app's world and server (tests/kiosk_app/
-conftest.py, imported by the call tests' module only: its `kiosk` fixture belongs to that world,
-not to the suite's `agent`), a kiosk tablet and an agent dashboard in two browser contexts."""
+conftest.py; here only, since its `kiosk` belongs to that world and not to the suite's `agent`),
+a kiosk tablet and an agent dashboard in two browser contexts."""
 
 import pytest
 
+from tests.kiosk_app.conftest import kiosk, serve, world  # noqa: F401 (fixtures used by the call tests)
 from tests.support.browser import new_page, screenshot_on_failure
 
 MEDIA = ["camera", "microphone"]

@@ -4,12 +4,13 @@ microphone, see each other's video (the remote element's videoWidth above zero, 
 advancing) and receive each other's audio (inbound-rtp in getStats); the agent's mute and
 camera-off reach the kiosk; the kiosk's hang-up (the session ends) reaches the agent."""
 
+import time
+
 import pytest
 from playwright.sync_api import expect
 
 from tests.agent_dashboard.conftest import card, sign_in_and_go_available
 from tests.kiosk_app.conftest import as_paired, assert_no_console_errors
-from tests.kiosk_app.conftest import kiosk, serve, world  # noqa: F401 (the kiosk app's world, for this module only)
 
 pytestmark = [pytest.mark.live, pytest.mark.timeout(600)]  # two live videos on a 2-core CI machine
 
@@ -41,11 +42,20 @@ def start_call(world, kiosk, serve, open_call_page, *, kiosk_media=True):
     return server, tablet, dashboard, session_id
 
 
+def poll(page, script: str, check, timeout: float) -> None:
+    """Evaluate `script` until `check(result)` holds. Not wait_for_function: that compiles its
+    predicate with eval inside the page, which the apps' CSP refuses (page.evaluate is not bound)."""
+    deadline = time.monotonic() + timeout
+    while not check(result := page.evaluate(script)):
+        assert time.monotonic() < deadline, f"still {result!r} after {timeout} s"
+        page.wait_for_timeout(200)
+
+
 def assert_sees_moving_video_and_hears_audio(page):
-    page.wait_for_function(f"({REMOTE_FRAMES})()?.width > 0", timeout=60_000)
+    poll(page, REMOTE_FRAMES, lambda video: video and video["width"] > 0, 60)
     first = page.evaluate(REMOTE_FRAMES)
-    page.wait_for_function(f"({REMOTE_FRAMES})().frames > {first['frames'] + 10}", timeout=30_000)
-    page.wait_for_function(f"({INBOUND_AUDIO})().then((a) => a && a.bytes > 0 && a.energy > 0)", timeout=30_000)
+    poll(page, REMOTE_FRAMES, lambda video: video["frames"] > first["frames"] + 10, 30)
+    poll(page, INBOUND_AUDIO, lambda audio: audio and audio["bytes"] > 0 and audio["energy"] > 0, 30)
 
 
 def test_kiosk_and_agent_see_and_hear_each_other_and_mute_reaches_the_other_side(world, kiosk, serve, open_call_page):
