@@ -19,6 +19,7 @@ from apps.kiosks.bodies import KioskBrief
 from apps.orders import selectors as order_selectors
 from apps.orders.bodies import AgentOrderOut, agent_order_body
 from apps.sessions import agent_presence, ending, offers, pointing, selectors, services, transfer
+from apps.sessions.api.pointing_shapes import MenuItemIn, SessionItemOut, session_item_body
 from apps.sessions.bodies import IdName, IncomingSessionOut, incoming_session_body
 from apps.sessions.models import Session
 from apps.sessions.state_machine import AGENT_END_REASONS
@@ -285,23 +286,10 @@ class MySessionsView(AgentAPIView):
         return Response({"data": page, "total": total, "next_offset": end if end < total else None})
 
 
-class MenuItemIn(serializers.Serializer[None]):
-    item_id = serializers.RegexField(
-        r"^[0-9]{1,18}$",
-        help_text="A menu item's id, as GET /api/menu gives it.",
-        error_messages={"invalid": "Give a menu item's id."},
-    )
-
-
-class ShownOut(serializers.Serializer[None]):
-    session_id = serializers.CharField()
-    item_id = serializers.CharField()
-
-
 class ShowItemView(AgentAPIView):
     @extend_schema(
         request=MenuItemIn,
-        responses={200: ShownOut},
+        responses={200: SessionItemOut},
         summary="Show a menu item to the customer: the kiosk opens it large (MenuItemShown on its channel)",
         description="Only the session's agent, while it serves (active or in payment); the item must be on the "
         "active menu of the session's business (422 VALIDATION_ERROR on `item_id` otherwise). The cart is not "
@@ -310,4 +298,4 @@ class ShowItemView(AgentAPIView):
     def post(self, request: AgentRequest, public_id: str) -> Response:
         data = validated(MenuItemIn, request.data)
         session, item = pointing.show_item(agent=request.user, public_id=public_id, item_id=int(data["item_id"]))
-        return Response({"session_id": session.public_id, "item_id": str(item.pk)})
+        return Response(session_item_body(session, item))
