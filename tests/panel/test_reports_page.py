@@ -4,8 +4,11 @@ over the Madrid scene of tests/support/reports.py (figures hand-computed there).
 import csv
 import io
 
+from datetime import timedelta
+
 import pytest
 
+from apps.chat.models import ChatMessage
 from apps.core.models import DomainEvent
 from apps.sessions.models import Session
 from tests import factories
@@ -128,6 +131,37 @@ def test_a_sessions_timeline_shows_offers_the_transfer_and_the_end(owner_client,
         ("Event", "session.ended"),
         ("Ended", "abandoned (customer_abandoned)"),
     ]
+
+
+def test_a_sessions_timeline_shows_its_chat_in_order_with_who_wrote_each_message(owner_client, scene):
+    s4 = scene.sessions["S4"]
+    at = lambda seconds: s4.accepted_at + timedelta(seconds=seconds)  # noqa: E731
+    # Written out of order: the timeline orders by time (Ben before the transfer, Ana after it).
+    ChatMessage.objects.create(session=s4, sender="agent", agent=scene.ana, text="Anything else?", created_at=at(60))
+    ChatMessage.objects.create(session=s4, sender="kiosk", text="Can you repeat?", created_at=at(20))
+    ChatMessage.objects.create(session=s4, sender="agent", agent=scene.ben, text="<b>Large</b> burger?", created_at=at(25))
+    ChatMessage.objects.create(session=s4, sender="kiosk", text="No", created_at=at(70))
+    other = scene.sessions["S1"]
+    ChatMessage.objects.create(session=other, sender="kiosk", text="Another session", created_at=at(21))
+
+    response = owner_client.get(f"/panel/reports/sessions/{s4.public_id}")
+    assert response.status_code == 200
+    steps = [(moment.what, moment.detail) for moment in response.context["timeline"]]
+    assert steps == [
+        ("Started", "K2, en-GB"),
+        ("Offered", "to Ben: accepted"),
+        ("Accepted", "by Ben"),
+        ("Message from the customer", "Can you repeat?"),
+        ("Message from Ben", "<b>Large</b> burger?"),
+        ("Cart started", f"order {scene.orders['S4'].number}"),
+        ("Transferred", "to Ana"),
+        ("Message from Ana", "Anything else?"),
+        ("Message from the customer", "No"),
+        ("Ended", "abandoned (customer_abandoned)"),
+    ]
+    html = response.content.decode()
+    assert "<b>Message from Ben</b> &lt;b&gt;Large&lt;/b&gt; burger?" in html  # shown as text, never as markup
+    assert "Another session" not in html
 
 
 def test_another_owners_data_is_never_shown(scene, client):
