@@ -3,7 +3,6 @@ over the Madrid scene of tests/support/reports.py (figures hand-computed there).
 
 import csv
 import io
-
 from datetime import timedelta
 
 import pytest
@@ -135,14 +134,18 @@ def test_a_sessions_timeline_shows_offers_the_transfer_and_the_end(owner_client,
 
 def test_a_sessions_timeline_shows_its_chat_in_order_with_who_wrote_each_message(owner_client, scene):
     s4 = scene.sessions["S4"]
-    at = lambda seconds: s4.accepted_at + timedelta(seconds=seconds)  # noqa: E731
+
+    def write(session, seconds, text, agent=None):
+        at = s4.accepted_at + timedelta(seconds=seconds)
+        sender = "agent" if agent else "kiosk"
+        ChatMessage.objects.create(session=session, sender=sender, agent=agent, text=text, created_at=at)
+
     # Written out of order: the timeline orders by time (Ben before the transfer, Ana after it).
-    ChatMessage.objects.create(session=s4, sender="agent", agent=scene.ana, text="Anything else?", created_at=at(60))
-    ChatMessage.objects.create(session=s4, sender="kiosk", text="Can you repeat?", created_at=at(20))
-    ChatMessage.objects.create(session=s4, sender="agent", agent=scene.ben, text="<b>Large</b> burger?", created_at=at(25))
-    ChatMessage.objects.create(session=s4, sender="kiosk", text="No", created_at=at(70))
-    other = scene.sessions["S1"]
-    ChatMessage.objects.create(session=other, sender="kiosk", text="Another session", created_at=at(21))
+    write(s4, 60, "Anything else?", scene.ana)
+    write(s4, 20, "Can you repeat?")
+    write(s4, 25, "<b>Large</b> burger?", scene.ben)
+    write(s4, 70, "No")
+    write(scene.sessions["S1"], 21, "Another session")
 
     response = owner_client.get(f"/panel/reports/sessions/{s4.public_id}")
     assert response.status_code == 200
