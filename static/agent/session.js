@@ -21,10 +21,10 @@ const ENDED = ["completed", "abandoned", "failed"];
 
 /**
  * @param {import("../common/store.js").Store<AgentState>} store
- * @param {{announce: (text: string) => void, onEnded: (text: string) => void}} hooks
+ * @param {{announce: (text: string) => void, onEnded: (text: string) => void, onChat?: (event: string, data: any) => void, onVideoState?: (state: string) => void}} hooks
  */
-export function createSessionActions(store, { announce, onEnded }) {
-  const video = new VideoPane();
+export function createSessionActions(store, { announce, onEnded, onChat, onVideoState }) {
+  const video = new VideoPane(onChat, onVideoState);
   const dialog = new ModifierDialog();
   /** @type {Promise<unknown>} every cart is sent after the one before */
   let syncing = Promise.resolve();
