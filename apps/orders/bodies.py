@@ -6,6 +6,7 @@ from typing import Annotated, Generic, NotRequired, TypedDict, TypeVar
 
 from apps.core.body_shapes import DateTimeText, Doc, serializer_for
 from apps.core.timefmt import iso_z
+from apps.orders.line_words import lines_in_language, primary_language
 from apps.orders.models import Order, OrderLine, OrderStatus
 from apps.sessions.models import Session
 
@@ -80,8 +81,9 @@ def line_body(line: OrderLine) -> OrderLineBody:
     return body
 
 
-def order_body(session: Session, order: Order | None) -> OrderBody[OrderLineBody]:
-    """The order of `session`; before the first cart an empty order in the business currency."""
+def order_body(session: Session, order: Order | None, *, customer_words: bool = False) -> OrderBody[OrderLineBody]:
+    """The order of `session`; before the first cart an empty order in the business currency.
+    `customer_words`: line names and modifiers in the customer's language (what the kiosk shows)."""
     if order is None:
         return {
             "session_id": session.public_id,
@@ -102,13 +104,24 @@ def order_body(session: Session, order: Order | None) -> OrderBody[OrderLineBody
         "subtotal_cents": order.subtotal_cents,
         "tax_cents": order.tax_cents,
         "total_cents": order.total_cents,
-        "lines": [line_body(line) for line in order.lines.all()],
+        "lines": _line_bodies(list(order.lines.all()), session.customer_locale if customer_words else None),
         "updated_at": DateTimeText(iso_z(order.updated_at)),
     }
 
 
-def agent_order_body(session: Session, order: Order | None) -> OrderBody[AgentOrderLineBody]:
-    body = order_body(session, order)
+def _line_bodies(lines: list[OrderLine], locale: str | None) -> list[OrderLineBody]:
+    bodies = [line_body(line) for line in lines]
+    if locale is not None:
+        words = lines_in_language(lines, primary_language(locale))
+        for body, line in zip(bodies, lines, strict=True):
+            body["name"], body["modifiers"] = words[line.pk]["name"], words[line.pk]["modifiers"]
+    return bodies
+
+
+def agent_order_body(
+    session: Session, order: Order | None, *, customer_words: bool = False
+) -> OrderBody[AgentOrderLineBody]:
+    body = order_body(session, order, customer_words=customer_words)
     stored = list(order.lines.all()) if order is not None else []
     lines: list[AgentOrderLineBody] = [
         {**line, "modifier_option_ids": [str(m["option_id"]) for m in stored_line.modifiers if m.get("option_id")]}
