@@ -9,7 +9,6 @@ from apps.realtime.channels import kiosk_channel
 
 
 def order_updated(event: CartReplaced, recorded: DomainEvent | None = None) -> None:
-    """To the kiosk: the order object itself (spec 6.2), the same as GET .../order answers (in the
-    customer's words)."""
-    body = dict(order_body(event.session, event.order, customer_words=True))  # the broadcast API takes a plain dict
+    """To the kiosk: the order object itself (spec 6.2), the same as GET .../order answers."""
+    body = dict(order_body(event.session, event.order))  # the broadcast API takes a plain dict
     broadcast([kiosk_channel(event.session.kiosk_id)], "OrderUpdated", body)

@@ -243,6 +243,9 @@ function drawCart(state, actions) {
         "li",
         { class: problems.length ? "line invalid" : "line", "data-index": index },
         el("span", { class: "name", text: line.name }),
+        server && server.customer_words
+          ? el("span", { class: "customer-words", title: "What the customer reads", text: `(${server.customer_words.name})` })
+          : null,
         modifiers ? el("span", { class: "modifiers", text: modifiers }) : null,
         server ? el("span", { class: "price", text: money(server.unit_price_cents * server.quantity, currency) }) : null,
         el(

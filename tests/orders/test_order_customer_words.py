@@ -1,7 +1,8 @@
-"""The kiosk's order in the customer's words (issue 23 part 2): a Spanish customer's cart lines,
-item names and modifiers, come in Spanish from the menu's translations on every kiosk surface
-(GET order, the self-service answer, OrderUpdated); the agent keeps the catalog's words; a line
-whose words are not translated, or whose item is gone, keeps the words it was ordered with."""
+"""The order in the customer's words (issue 23 part 2): each line of the order object keeps the
+catalog's words (`name`, `modifiers`: the spec's shape, the same on every surface) and adds
+`customer_words`, the name and modifiers in the session's language from the menu's translations,
+for the kiosk to show and the agent to read beside the line; null when nothing reads differently.
+A word not translated, or an item taken off the menu since, keeps the words it was ordered with."""
 
 import pytest
 
@@ -36,8 +37,11 @@ def cart(menu):
 
 
 SPANISH = [
-    ("Hamburguesa", [{"group": "Extras", "value": "Queso"}, {"group": "Extras", "value": "Bacon"}]),
-    ("Fries", []),
+    {
+        "name": "Hamburguesa",
+        "modifiers": [{"group": "Extras", "value": "Queso"}, {"group": "Extras", "value": "Bacon"}],
+    },
+    None,  # Fries: not translated
 ]
 CATALOG = [
     ("Burger", [{"group": "Extras", "value": "Cheese"}, {"group": "Extras", "value": "Bacon"}]),
@@ -49,7 +53,11 @@ def words(order: dict) -> list:
     return [(line["name"], line["modifiers"]) for line in order["lines"]]
 
 
-def test_the_kiosk_reads_the_agents_cart_in_spanish_and_the_agent_in_the_catalogs_words(
+def customer_words(order: dict) -> list:
+    return [line["customer_words"] for line in order["lines"]]
+
+
+def test_every_surface_gives_the_catalogs_words_and_the_spanish_customers_beside_them(
     kiosk, kiosk_client, agent, agent_client, menu, broadcasts
 ):
     waiting = factories.SessionFactory(kiosk=kiosk, customer_locale="es-MX")
@@ -58,32 +66,34 @@ def test_the_kiosk_reads_the_agents_cart_in_spanish_and_the_agent_in_the_catalog
         "/api/orders", {"session_id": session.public_id, "lines": cart(menu)}, content_type="application/json"
     )
     assert answer.status_code == 200, answer.content
-    assert words(answer.json()) == CATALOG
-    assert words(agent_client.get(f"/api/sessions/{session.public_id}").json()["order"]) == CATALOG
-
-    kiosk_order = kiosk_client.get(f"/api/public/sessions/{session.public_id}/order")
-    assert kiosk_order.status_code == 200
-    assert words(kiosk_order.json()) == SPANISH
+    agents_read = agent_client.get(f"/api/sessions/{session.public_id}").json()["order"]
+    kiosk_read = kiosk_client.get(f"/api/public/sessions/{session.public_id}/order").json()
     [updated] = [b for b in broadcasts if b.event == "OrderUpdated"]
-    assert words(updated.data) == SPANISH
+    for order in (answer.json(), agents_read, kiosk_read, updated.data):
+        assert words(order) == CATALOG
+        assert customer_words(order) == SPANISH
+    assert updated.data == answer.json()  # the spec: POST /orders answers the kiosk's order object
 
-    menu["burger"].delete()  # an item taken off the menu keeps the words it was ordered with
-    assert words(kiosk_client.get(f"/api/public/sessions/{session.public_id}/order").json()) == CATALOG
+    menu["burger"].delete()  # taken off the menu (its options with it): the words it was ordered with
+    kiosk_read = kiosk_client.get(f"/api/public/sessions/{session.public_id}/order").json()
+    assert words(kiosk_read) == CATALOG
+    assert customer_words(kiosk_read) == [None, None]
 
 
-def test_a_customer_ordering_alone_gets_the_cart_back_in_their_words(kiosk, kiosk_client, menu):
+def test_a_customer_ordering_alone_gets_their_words_back(kiosk, kiosk_client, menu):
     waiting = factories.SessionFactory(kiosk=kiosk, customer_locale="es")
     answer = kiosk_client.post(
         f"/api/public/sessions/{waiting.public_id}/order", {"lines": cart(menu)}, content_type="application/json"
     )
     assert answer.status_code == 200, answer.content
-    assert words(answer.json()) == SPANISH
+    assert customer_words(answer.json()) == SPANISH
     assert answer.json()["lines"][0]["modifier_option_ids"] == [str(menu["cheese"].pk), str(menu["bacon"].pk)]
 
 
-def test_an_english_customer_reads_the_catalogs_words(kiosk, kiosk_client, menu):
+def test_an_english_customer_reads_the_catalogs_words_with_nothing_beside(kiosk, kiosk_client, menu):
     waiting = factories.SessionFactory(kiosk=kiosk, customer_locale="en-US")
     posted = kiosk_client.post(
         f"/api/public/sessions/{waiting.public_id}/order", {"lines": cart(menu)}, content_type="application/json"
     )
     assert words(posted.json()) == CATALOG
+    assert customer_words(posted.json()) == [None, None]

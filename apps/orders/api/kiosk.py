@@ -42,7 +42,7 @@ class SessionOrderView(KioskAPIView):
         order = selectors.order_for_session(session)
         path = receipts.receipt_path(order) if order is not None else None
         body: KioskOrderBody[OrderLineBody] = {
-            **order_body(session, order, customer_words=True),
+            **order_body(session, order),
             "receipt_url": request.build_absolute_uri(path) if path else None,
         }
         return Response(body)
@@ -63,7 +63,7 @@ class SessionOrderView(KioskAPIView):
         session, order = services.cart_replace_by_kiosk(
             kiosk=request.auth, session_public_id=public_id, lines=data["lines"]
         )
-        return Response(agent_order_body(session, order, customer_words=True))
+        return Response(agent_order_body(session, order))
 
 
 class DiningIn(serializers.Serializer[None]):
