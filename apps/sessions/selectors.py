@@ -52,7 +52,18 @@ def session_for_kiosk(*, kiosk: Kiosk, public_id: str, lock: bool = False) -> Se
 # (filter + select_related + only) costs about three times what the database takes to answer it,
 # so it is one plain SQL statement whose row becomes model instances through the documented
 # `Model.from_db` (deferred instances: only these fields).
-_STATUS_FIELDS = ("id", "public_id", "owner", "status", "created_at", "accepted_at", "ended_at", "end_reason", "agent")
+_STATUS_FIELDS = (
+    "id",
+    "public_id",
+    "owner",
+    "status",
+    "customer_locale",  # the queue estimate is for the customer's language
+    "created_at",
+    "accepted_at",
+    "ended_at",
+    "end_reason",
+    "agent",
+)
 _STATUS_AGENT_FIELDS = ("id", "name", "avatar_url")
 
 
