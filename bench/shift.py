@@ -45,7 +45,7 @@ import django  # noqa: E402
 
 django.setup()
 
-from apps.sessions.queue import RECENT  # noqa: E402
+from apps.sessions.queue import RECENT, RECENT_ANSWERS  # noqa: E402
 from apps.sessions.router import FreeAgent, WaitingSession, may_take, plan_offers  # noqa: E402
 from apps.sessions.wait_estimate import Pool, estimate_wait  # noqa: E402
 
@@ -138,7 +138,7 @@ class Shift:
         self.mu = math.log(handle_mean) - self.sigma**2 / 2
 
     def pool(self, now: float) -> Pool:
-        recent_r = [(seconds, wave) for at, seconds, wave in self.reactions[-RECENT:] if at >= now - 3600]
+        recent_r = [(seconds, wave) for at, seconds, wave in self.reactions[-RECENT_ANSWERS:] if at >= now - 3600]
         recent_h = [seconds for at, seconds in self.handled[-RECENT:] if at >= now - 3600]
         busy = [agent for agent in self.agents if agent.status == "busy"]
         return Pool(

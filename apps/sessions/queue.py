@@ -40,6 +40,7 @@ from apps.sessions.wait_estimate import Pool, estimate_wait
 __all__ = ["Pool", "estimate_wait", "queue_changed", "queue_of", "queues_of_owner"]
 
 RECENT = 20
+RECENT_ANSWERS = 100  # answer times by wave size: enough waves of one and two among them
 RECENT_WINDOW = timedelta(hours=1)
 
 
@@ -72,7 +73,7 @@ def _pool(owner_id: int, now: datetime) -> Pool:
         )
         .annotate(wave=Subquery(wave.values("session").annotate(n=Count("pk")).values("n")[:1]))
         .order_by("-closed_at")
-        .values_list("created_at", "closed_at", "wave")[:RECENT]
+        .values_list("created_at", "closed_at", "wave")[:RECENT_ANSWERS]
         if closed is not None
     ]
     serving = Session.objects.filter(

@@ -66,8 +66,10 @@ def estimate_wait(position: int, pool: Pool, *, language: str = "", waited: floa
         if _speakers(pool.available_languages, language) == 0 and pool.any_language_after is not None:
             return round(max(0.0, pool.any_language_after - waited) + _answer(pool, 1))
         free = _speakers(pool.free_languages, language)
-        if free == 0:  # the free agents all hold offers of older sessions: one answers, then this one
-            return round(pool.answer_seconds + _answer(pool, 1))
+        if free == 0:  # the free agents all hold offers of older sessions: one answers (on average
+            # half-way through its wave already), the others are offered this one as a wave
+            wave = max(1, min(pool.offer_size, pool.available - 1))
+            return round(pool.answer_seconds / 2 + _answer(pool, wave))
         return _answer(pool, min(pool.offer_size, free or pool.offer_size))
     if pool.handle_seconds is None:
         return None
