@@ -148,6 +148,8 @@ def test_after_the_hand_over_the_sender_reads_the_session_and_who_serves_it(
     theirs = colleague_client.get(f"/api/sessions/{session.public_id}").json()
     assert theirs["session"]["handed_over_to"] is None
     assert agent_client.get("/api/sessions/current").json()["session"] is None  # the sender serves nobody
+    end = agent_client.post(f"/api/sessions/{session.public_id}/end", {"reason": "completed"})
+    assert (end.status_code, end.json()["error"]["code"]) == (403, "SESSION_NOT_OWNED")  # read-only
 
     # An agent who never served it, and another owner's agent, still get 404.
     bystander = signed_in_client(factories.AgentFactory(owner=kiosk.business.owner))
