@@ -20,7 +20,7 @@ sends it QueueUpdated, so the poll's cached copy is never stale.
 
 from datetime import datetime, timedelta
 
-from django.db.models import Count, OuterRef, Q, Subquery
+from django.db.models import Count, Exists, OuterRef, Q, Subquery
 from django.utils import timezone
 
 from apps.accounts.models import AgentStatus, User
@@ -52,10 +52,12 @@ def _pool(owner_id: int, now: datetime) -> Pool:
         is_active=True,
     )
     signed_in = agents.filter(agent_status__in=(AgentStatus.AVAILABLE, AgentStatus.BUSY)).count()
-    holding = set(Offer.objects.filter(status=OfferStatus.LIVE).values_list("agent_id", flat=True))
+    holding = Exists(Offer.objects.filter(agent=OuterRef("pk"), status=OfferStatus.LIVE))
     available = [
-        (pk in holding, frozenset(languages or ()))
-        for pk, languages in agents.filter(agent_status=AgentStatus.AVAILABLE).values_list("pk", "languages")
+        (held, frozenset(languages or ()))
+        for held, languages in agents.filter(agent_status=AgentStatus.AVAILABLE)
+        .annotate(holding=holding)
+        .values_list("holding", "languages")
     ]
     since = now - RECENT_WINDOW
     recent = list(

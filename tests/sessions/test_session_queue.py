@@ -225,3 +225,16 @@ def test_a_kiosk_hears_its_place_move_over_a_real_websocket(live_app, business, 
         await socket.close()
 
     run(scenario())
+
+
+def test_the_pool_knows_which_available_agents_are_free_and_what_they_speak(business, owner):
+    english = factories.AgentFactory(owner=owner, languages=["en"])
+    factories.AgentFactory(owner=owner, languages=["es", "en"])
+    factories.AgentFactory(owner=owner, languages=["fr"], agent_status=AgentStatus.BREAK)  # not available
+    factories.AgentFactory(owner=business.owner, languages=["de"], is_active=False)  # disabled
+    waiting = factories.SessionFactory(kiosk=factories.KioskFactory(business=business))
+    Offer.objects.create(session=waiting, agent=english, expires_at=timezone.now() + timedelta(seconds=15))
+    pool = queue_module._pool(owner.pk, timezone.now())
+    assert sorted(map(sorted, pool.available_languages)) == [["en"], ["en", "es"]]
+    assert pool.free_languages == (frozenset({"es", "en"}),)  # the English agent holds an offer
+    assert pool.offer_size == 3 and pool.any_language_after == 30  # the ROUTING_* defaults
