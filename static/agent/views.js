@@ -60,6 +60,7 @@ export function renderAgent(store, actions, announce) {
     byId("transfer-send", HTMLButtonElement).disabled = off;
     byId("transfer-to", HTMLSelectElement).disabled = off;
   });
+  watch(store, (s) => Boolean(s.transfer.pending), (pending) => (byId("transfer-cancel").hidden = !pending));
   watch(store, (s) => s.result, drawResult);
   watch(store, (s) => s.history, drawHistory);
   watch(store, (s) => s.today, drawToday);
