@@ -26,10 +26,17 @@ def session_for_kiosk(kiosk: Kiosk, public_id: str, *, lock: bool = False) -> Se
     return selectors.session_for_kiosk(kiosk=kiosk, public_id=public_id, lock=lock)
 
 
+def session_readable_by_agent(agent: User, public_id: str) -> Session:
+    """The chat is read by every agent who served the session: its agent, and one who handed it
+    over (as the session itself, read-only); only its current agent writes."""
+    return selectors.session_accepted_by_agent(agent=agent, public_id=public_id)
+
+
 def session_for_agent(agent: User, public_id: str, *, lock: bool = False) -> Session:
     session = selectors.session_visible_to_agent(agent=agent, public_id=public_id, lock=lock)
     if session.agent_id != agent.pk:
-        raise DomainError(ErrorCode.SESSION_NOT_FOUND, "No such session.")
+        if session_readable_by_agent(agent, public_id):  # 404 when it never served it
+            raise DomainError(ErrorCode.SESSION_NOT_OWNED, "A colleague serves this session now.")
     return session
 
 

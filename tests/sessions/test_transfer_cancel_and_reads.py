@@ -150,10 +150,17 @@ def test_after_the_hand_over_the_sender_reads_the_session_and_who_serves_it(
     assert agent_client.get("/api/sessions/current").json()["session"] is None  # the sender serves nobody
     end = agent_client.post(f"/api/sessions/{session.public_id}/end", {"reason": "completed"})
     assert (end.status_code, end.json()["error"]["code"]) == (403, "SESSION_NOT_OWNED")  # read-only
+    # The chat too: the sender reads what was said, the colleague writes from now on.
+    chat = f"/api/sessions/{session.public_id}/chat"
+    assert colleague_client.post(chat, {"text": "Hola, soy Bea."}).status_code == 201
+    assert [m["text"] for m in agent_client.get(chat).json()["messages"]] == ["Hola, soy Bea."]
+    written = agent_client.post(chat, {"text": "Still here?"})
+    assert (written.status_code, written.json()["error"]["code"]) == (403, "SESSION_NOT_OWNED")
 
     # An agent who never served it, and another owner's agent, still get 404.
     bystander = signed_in_client(factories.AgentFactory(owner=kiosk.business.owner))
     stranger = signed_in_client(factories.AgentFactory(owner=other_business.owner))
     for client in (bystander, stranger):
-        response = client.get(f"/api/sessions/{session.public_id}")
-        assert (response.status_code, response.json()["error"]["code"]) == (404, "SESSION_NOT_FOUND")
+        for path in (f"/api/sessions/{session.public_id}", chat):
+            response = client.get(path)
+            assert (response.status_code, response.json()["error"]["code"]) == (404, "SESSION_NOT_FOUND")

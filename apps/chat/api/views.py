@@ -1,5 +1,5 @@
 """The session chat on both surfaces: GET and POST /api/public/sessions/{id}/chat (the kiosk) and
-/api/sessions/{id}/chat (the session's current agent). Thin: apps.chat.services decides."""
+/api/sessions/{id}/chat (the session's current agent; one who handed it over still reads it). Thin: apps.chat.services decides."""
 
 from drf_spectacular.utils import extend_schema
 from rest_framework.response import Response
@@ -33,10 +33,12 @@ class KioskChatView(KioskAPIView):
 
 class AgentChatView(AgentAPIView):
     @extend_schema(
-        parameters=[ChatPageIn], responses={200: ChatPageOut}, summary="The chat of the session this agent serves"
+        parameters=[ChatPageIn],
+        responses={200: ChatPageOut},
+        summary="The chat of a session this agent serves or served (read-only after a hand-over)",
     )
     def get(self, request, public_id: str):
-        return page_response(services.session_for_agent(request.user, public_id), request.query_params)
+        return page_response(services.session_readable_by_agent(request.user, public_id), request.query_params)
 
     @extend_schema(
         request=ChatMessageIn, responses={201: ChatMessageBody}, summary="Write to the customer (session live)"
