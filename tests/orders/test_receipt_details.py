@@ -54,7 +54,9 @@ def owner_client(owner) -> Client:
 # --- how it was paid -------------------------------------------------------------------------
 
 
-def test_the_card_the_processor_names_is_kept_and_printed(confirmed_order, kiosk_client, django_capture_on_commit_callbacks):
+def test_the_card_the_processor_names_is_kept_and_printed(
+    confirmed_order, kiosk_client, django_capture_on_commit_callbacks
+):
     payment = Payment.objects.get()
     assert (payment.card_brand, payment.card_last4) == ("mastercard", "4444")  # the stand-in's charge
     assert "Paid with: Mastercard ending 4444" in receipt_page(confirmed_order)

@@ -19,7 +19,9 @@ def test_the_address_is_read_and_set(api, business):
 
 
 def test_bad_addresses_are_refused_in_the_envelope(api, business):
-    too_long = error_of(api.patch(f"/api/owner/businesses/{business.pk}", {"address": "x" * 301}), 422, "VALIDATION_ERROR")
+    too_long = error_of(
+        api.patch(f"/api/owner/businesses/{business.pk}", {"address": "x" * 301}), 422, "VALIDATION_ERROR"
+    )
     assert "address" in too_long["details"]
     lines = error_of(
         api.patch(f"/api/owner/businesses/{business.pk}", {"address": "\n".join("abcdefg")}), 422, "VALIDATION_ERROR"
