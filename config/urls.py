@@ -19,7 +19,7 @@ from apps.demo.webhook_receiver import demo_webhook_receiver
 from apps.displays.pages import board_screen, kitchen_screen
 from apps.kiosk_app.views import kiosk_app
 from apps.menu.views import menu_photo
-from apps.orders.receipt_pages import receipt_page
+from apps.orders.receipt_pages import receipt_page, receipt_qr
 from apps.realtime.api import auth as realtime_auth
 from apps.realtime.api import http_api as realtime_http_api
 from apps.realtime.api import http_api_state as realtime_state_api
@@ -44,6 +44,7 @@ urlpatterns = [
     path("board", RedirectView.as_view(url="/board/", permanent=True, query_string=True)),
     path("board/", board_screen, name="board_screen"),
     path("r/<str:token>", receipt_page, name="receipt_page"),
+    path("r/<str:token>/qr.svg", receipt_qr, name="receipt_qr"),
     path("broadcasting/auth", realtime_auth.BroadcastingAuthView.as_view()),
     path("apps/<str:app_id>/events", realtime_http_api.EventsView.as_view()),
     path("apps/<str:app_id>/batch_events", realtime_http_api.BatchEventsView.as_view()),

@@ -7,7 +7,7 @@ from django.contrib.auth.base_user import AbstractBaseUser, BaseUserManager
 from django.contrib.auth.models import PermissionsMixin
 from django.contrib.sessions.base_session import AbstractBaseSession
 from django.core.exceptions import ValidationError
-from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
+from django.core.validators import MaxLengthValidator, MaxValueValidator, MinValueValidator, RegexValidator
 from django.db import models
 from django.utils import timezone
 
@@ -33,6 +33,16 @@ def iana_time_zone(value: str) -> None:
         raise ValidationError(f"{value!r} is not an IANA time zone name, e.g. Europe/Madrid.")
 
 
+ADDRESS_MAX_LENGTH = 300
+ADDRESS_MAX_LINES = 6
+
+
+def postal_address(value: str) -> None:
+    """A few short lines (the receipt prints them under the business's name)."""
+    if len(value.splitlines()) > ADDRESS_MAX_LINES:
+        raise ValidationError(f"Use at most {ADDRESS_MAX_LINES} lines.")
+
+
 class Business(models.Model):
     owner = models.ForeignKey(Owner, on_delete=models.CASCADE, related_name="businesses")
     name = models.CharField(max_length=200)
@@ -43,6 +53,13 @@ class Business(models.Model):
     )
     primary_color = models.CharField(max_length=7, default="#1F6FEB", validators=[hex_color])
     attract_message = models.CharField(max_length=200, default="Tap to order with a real person")
+    # Printed on receipts (issue 27); a TextField's max_length is not enforced: the validator is.
+    address = models.TextField(
+        blank=True,
+        max_length=ADDRESS_MAX_LENGTH,
+        validators=[MaxLengthValidator(ADDRESS_MAX_LENGTH), postal_address],
+        help_text="Shown on receipts, e.g. street, town and postcode on separate lines.",
+    )
     session_recording = models.BooleanField(default=False)
     order_sequence = models.PositiveIntegerField(default=0, editable=False, help_text="Last order number issued.")
     created_at = models.DateTimeField(default=timezone.now)

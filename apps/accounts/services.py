@@ -330,6 +330,7 @@ BUSINESS_SETTINGS_FIELDS = (
     "attract_message",
     "session_recording",
     "timezone",
+    "address",
 )
 
 
@@ -341,6 +342,8 @@ def business_update(*, business, **fields):
     unknown = set(fields) - set(BUSINESS_SETTINGS_FIELDS)
     if unknown:
         raise ValueError(f"not business settings: {sorted(unknown)}")
+    if isinstance(fields.get("address"), str):  # trimmed lines, no blank ones, "\n" between them
+        fields["address"] = "\n".join(line.strip() for line in fields["address"].splitlines() if line.strip())
     with transaction.atomic():
         for name, value in fields.items():
             setattr(business, name, value)

@@ -58,6 +58,10 @@ class Payment(models.Model):
     # The processor's cause of the last failure (its decline_code, else its error code: e.g.
     # insufficient_funds, processing_error), so the agent is told what happened in words.
     failure_code = models.CharField(max_length=60, blank=True)
+    # How it was paid, when the processor says it (the intent's latest charge's card): shown on
+    # the receipt as "Visa ending 4242"; blank when unknown.
+    card_brand = models.CharField(max_length=20, blank=True)
+    card_last4 = models.CharField(max_length=4, blank=True)
     created_at = models.DateTimeField(default=timezone.now)
     succeeded_at = models.DateTimeField(null=True, blank=True)
     # Set when the reconciliation sweep (apps/billing/services/reconciliation.py) settled this

@@ -96,6 +96,13 @@ class IntentError(TypedDict):
     message: str | None
 
 
+class CardState(TypedDict):
+    """The card that paid, as the processor names it: brand ("visa", "mastercard") and last four."""
+
+    brand: str
+    last4: str
+
+
 class IntentState(TypedDict):
     """A payment intent as intent_retrieve reads it (the processor's fields of that name)."""
 
@@ -104,6 +111,24 @@ class IntentState(TypedDict):
     amount: int | None
     currency: str
     last_payment_error: IntentError | None
+    card: CardState | None
+
+
+def card_of(intent: dict[str, object]) -> CardState | None:
+    """The card of an intent read with its latest charge expanded (latest_charge ->
+    payment_method_details.card); None when the processor does not say (not a card, not paid,
+    not expanded) or says something that does not fit the columns."""
+    charge = intent.get("latest_charge")
+    details = charge.get("payment_method_details") if isinstance(charge, dict) else None
+    card = details.get("card") if isinstance(details, dict) else None
+    if not isinstance(card, dict):
+        return None
+    brand, last4 = card.get("brand"), card.get("last4")
+    if not isinstance(brand, str) or not 0 < len(brand) <= 20 or not isinstance(last4, str):
+        return None
+    if len(last4) != 4 or not last4.isascii() or not last4.isdigit():
+        return None
+    return {"brand": brand.lower(), "last4": last4}
 
 
 def intent_retrieve(*, intent_id: str, account_id: str) -> IntentState:
@@ -111,7 +136,12 @@ def intent_retrieve(*, intent_id: str, account_id: str) -> IntentState:
     last card error. The demo processor is read like any other, through the library: its client
     hands the request to the demo processor in this process (apps/demo_processor/in_process.py),
     so a check made while it delivers an event needs no second request to this same server."""
-    found = call(client().v1.payment_intents.retrieve, intent_id, options={"stripe_account": account_id}).to_dict()
+    found = call(
+        client().v1.payment_intents.retrieve,
+        intent_id,
+        params={"expand": ["latest_charge"]},
+        options={"stripe_account": account_id},
+    ).to_dict()
     error = found.get("last_payment_error") or None
     return {
         "id": found.get("id"),
@@ -119,4 +149,5 @@ def intent_retrieve(*, intent_id: str, account_id: str) -> IntentState:
         "amount": found.get("amount"),
         "currency": (found.get("currency") or "").lower(),
         "last_payment_error": {"message": error.get("message")} if error else None,
+        "card": card_of(found),
     }

@@ -26,6 +26,13 @@ OUTCOMES: dict[str, dict | None] = {
 
 _SEPARATORS = re.compile(r"[ -]")
 
+# The processor's brand names by the card number's first digits (the demo cards are all Visa).
+_BRANDS = (("34", "amex"), ("37", "amex"), ("4", "visa"), ("5", "mastercard"), ("6", "discover"))
+
+
+def brand_of(digits: str) -> str:
+    return next((brand for prefix, brand in _BRANDS if digits.startswith(prefix)), "unknown")
+
 
 def normalised(raw) -> str:
     """The digits of a card number typed with spaces or dashes; a DemoError (422) otherwise."""

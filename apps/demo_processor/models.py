@@ -35,6 +35,9 @@ class DemoPaymentIntent(models.Model):
     last_error = models.JSONField(
         null=True, blank=True, help_text="The last declined attempt, as the processor says it."
     )
+    # The card that paid (a real processor keeps it on the intent's charge): brand and last four.
+    card_brand = models.CharField(max_length=20, blank=True)
+    card_last4 = models.CharField(max_length=4, blank=True)
     created_at = models.DateTimeField(default=timezone.now)
 
     def __str__(self) -> str:

@@ -15,7 +15,25 @@ from apps.demo_processor.models import DemoAccount, DemoIntentStatus, DemoPaymen
 MAX_AMOUNT = 99_999_999
 
 
-def intent_json(intent: DemoPaymentIntent) -> dict:
+def _charge_json(intent: DemoPaymentIntent) -> dict:
+    """The charge of a succeeded intent, as the processor gives it when asked to expand it."""
+    return {
+        "id": "ch_demo_" + intent.intent_id.removeprefix("pi_demo_"),
+        "object": "charge",
+        "amount": intent.amount,
+        "currency": intent.currency,
+        "status": "succeeded",
+        "payment_intent": intent.intent_id,
+        "payment_method_details": {
+            "type": "card",
+            "card": {"brand": intent.card_brand or None, "last4": intent.card_last4 or None},
+        },
+    }
+
+
+def intent_json(intent: DemoPaymentIntent, *, expand: tuple[str, ...] = ()) -> dict:
+    """The intent; its `latest_charge` is the charge's id, or the charge itself when expanded."""
+    charge = _charge_json(intent) if intent.status == DemoIntentStatus.SUCCEEDED else None
     return {
         "id": intent.intent_id,
         "object": "payment_intent",
@@ -28,6 +46,7 @@ def intent_json(intent: DemoPaymentIntent) -> dict:
         "metadata": intent.metadata,
         "payment_method_types": ["card"],
         "last_payment_error": intent.last_error,
+        "latest_charge": (charge if "latest_charge" in expand else charge["id"]) if charge else None,
         "created": int(intent.created_at.timestamp()),
         "livemode": False,
     }
@@ -89,8 +108,8 @@ def _intent_on(account_id: str, intent_id: str, *, lock: bool = False) -> DemoPa
     return intent
 
 
-def intent_retrieve(*, account_id: str, intent_id: str) -> dict:
-    return intent_json(_intent_on(account_id, intent_id))
+def intent_retrieve(*, account_id: str, intent_id: str, expand: tuple[str, ...] = ()) -> dict:
+    return intent_json(_intent_on(account_id, intent_id), expand=expand)
 
 
 def intent_cancel(*, account_id: str, intent_id: str) -> dict:
@@ -190,9 +209,10 @@ def confirm(*, intent_id: str, client_secret: str, card_number) -> tuple[int, di
         failure = cards.OUTCOMES[number]
         if failure is None:
             intent.status, intent.last_error = DemoIntentStatus.SUCCEEDED, None
+            intent.card_brand, intent.card_last4 = cards.brand_of(number), number[-4:]
         else:
             intent.last_error = {"type": "card_error", **failure}
-        intent.save(update_fields=["status", "last_error"])
+        intent.save(update_fields=["status", "last_error", "card_brand", "card_last4"])
         body = intent_json(intent)
     if failure is None:
         processor_webhooks.send("payment_intent.succeeded", body, account=intent.account_id)

@@ -83,7 +83,9 @@ def payment_intents(request, *, account_id, params):
 
 @_api
 def payment_intent(request, *, account_id, params, intent_id):
-    return services.intent_retrieve(account_id=account_id, intent_id=intent_id)
+    # The library sends expand=["latest_charge"] as expand[0]=latest_charge in the query.
+    expand = tuple(value for key, value in request.GET.items() if key == "expand[]" or key.startswith("expand["))
+    return services.intent_retrieve(account_id=account_id, intent_id=intent_id, expand=expand)
 
 
 @_api

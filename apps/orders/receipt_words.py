@@ -15,8 +15,11 @@ class ReceiptWords(TypedDict):
     eat_in: str
     take_away: str
     refunded: str
+    refunded_amount: str
+    card_ending: str
     thanks: str
     subject: str
+    subject_refunded: str
 
 
 WORDS: dict[str, ReceiptWords] = {
@@ -30,8 +33,11 @@ WORDS: dict[str, ReceiptWords] = {
         "eat_in": "Eat in",
         "take_away": "Take away",
         "refunded": "Refunded",
+        "refunded_amount": "Refunded {amount}",
+        "card_ending": "{brand} ending {last4}",
         "thanks": "Thank you!",
         "subject": "Your receipt from {business}, order {number}",
+        "subject_refunded": "Your updated receipt from {business}, order {number} (refunded)",
     },
     "es": {
         "title": "Recibo",
@@ -43,8 +49,11 @@ WORDS: dict[str, ReceiptWords] = {
         "eat_in": "Para comer aquí",
         "take_away": "Para llevar",
         "refunded": "Reembolsado",
+        "refunded_amount": "Reembolsado {amount}",
+        "card_ending": "{brand} terminada en {last4}",
         "thanks": "¡Gracias!",
         "subject": "Tu recibo de {business}, pedido {number}",
+        "subject_refunded": "Tu recibo actualizado de {business}, pedido {number} (reembolsado)",
     },
     "fr": {
         "title": "Reçu",
@@ -56,8 +65,11 @@ WORDS: dict[str, ReceiptWords] = {
         "eat_in": "Sur place",
         "take_away": "À emporter",
         "refunded": "Remboursé",
+        "refunded_amount": "Remboursé {amount}",
+        "card_ending": "{brand} se terminant par {last4}",
         "thanks": "Merci !",
         "subject": "Votre reçu de {business}, commande {number}",
+        "subject_refunded": "Votre reçu mis à jour de {business}, commande {number} (remboursée)",
     },
     "de": {
         "title": "Beleg",
@@ -69,10 +81,29 @@ WORDS: dict[str, ReceiptWords] = {
         "eat_in": "Hier essen",
         "take_away": "Zum Mitnehmen",
         "refunded": "Erstattet",
+        "refunded_amount": "Erstattet {amount}",
+        "card_ending": "{brand} mit Endziffern {last4}",
         "thanks": "Vielen Dank!",
         "subject": "Ihr Beleg von {business}, Bestellung {number}",
+        "subject_refunded": "Ihr aktualisierter Beleg von {business}, Bestellung {number} (erstattet)",
     },
 }
+
+
+# The processor's card brands as a receipt names them; another brand is shown capitalised.
+BRAND_NAMES = {
+    "visa": "Visa",
+    "mastercard": "Mastercard",
+    "amex": "American Express",
+    "discover": "Discover",
+    "diners": "Diners Club",
+    "jcb": "JCB",
+    "unionpay": "UnionPay",
+}
+
+
+def brand_name(brand: str) -> str:
+    return BRAND_NAMES.get(brand, brand.replace("_", " ").title())
 
 
 def language_of(locale: str) -> str:

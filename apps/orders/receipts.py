@@ -5,7 +5,9 @@ receipt mailed as text and HTML on the customer's request from the kiosk, by a w
 The receipt speaks the customer's language (the session's customer_locale: en, es, fr or de,
 else English) and gives the date and time in the business's time zone. The address typed on the
 kiosk travels in the job's arguments only; it is kept on the order after sending only when the
-RECEIPT_KEEP_EMAIL setting says so (default off)."""
+RECEIPT_KEEP_EMAIL setting says so (default off), and then a refund mails the updated receipt to
+it. The receipt names the card that paid ("Visa ending 4242") when the processor said it, and
+the business's address when the owner set one."""
 
 import secrets
 import zoneinfo
@@ -14,6 +16,7 @@ from typing import Any
 
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
+from django.db.models import Sum
 from django.template.loader import render_to_string
 
 from apps.core import cache as counters
@@ -21,7 +24,7 @@ from apps.core import jobs
 from apps.core.errors import DomainError, ErrorCode
 from apps.kiosks.models import Kiosk
 from apps.orders.models import Order, OrderStatus
-from apps.orders.receipt_words import WORDS, language_of
+from apps.orders.receipt_words import WORDS, ReceiptWords, brand_name, language_of
 from apps.sessions import selectors as session_selectors
 
 # The statuses of a paid order: its receipt exists from the payment on (a refunded one says so).
@@ -62,6 +65,26 @@ def _money(cents: int, currency: str) -> str:
     return f"{(Decimal(cents) / 100).quantize(Decimal('0.01')):,} {currency}"
 
 
+def _paid_with(order: Order, words: ReceiptWords) -> str:
+    """ "Visa ending 4242" from the succeeded payment, when the processor said the card; else "".
+    (Read through the reverse relation: billing builds on orders, never the other way.)"""
+    card = (
+        order.payments.filter(status="succeeded")
+        .exclude(card_last4="")
+        .order_by("-succeeded_at")
+        .values("card_brand", "card_last4")
+        .first()
+    )
+    if card is None:
+        return ""
+    return words["card_ending"].format(brand=brand_name(card["card_brand"]), last4=card["card_last4"])
+
+
+def _refunded_cents(order: Order) -> int:
+    total: int | None = order.refunds.aggregate(total=Sum("amount_cents"))["total"]
+    return total or 0
+
+
 def receipt_context(order: Order) -> dict[str, Any]:
     """Everything the receipt templates (page, text mail, HTML mail) show, in the customer's words."""
     language = language_of(order.session.customer_locale)
@@ -79,10 +102,13 @@ def receipt_context(order: Order) -> dict[str, Any]:
         }
         for line in order.lines.all()
     ]
+    refunded_cents = _refunded_cents(order)
+    refunded = order.status == OrderStatus.REFUNDED or refunded_cents > 0
     return {
         "language": language,
         "words": words,
         "business_name": business.name,
+        "address_lines": [line for line in business.address.splitlines() if line.strip()],
         "number": order.number,
         "paid_at": paid_at.strftime("%Y-%m-%d %H:%M"),
         "time_zone": business.timezone,
@@ -91,7 +117,11 @@ def receipt_context(order: Order) -> dict[str, Any]:
         "subtotal": _money(order.subtotal_cents, order.currency),
         "tax": _money(order.tax_cents, order.currency),
         "total": _money(order.total_cents, order.currency),
-        "refunded": order.status == OrderStatus.REFUNDED,
+        "paid_with": _paid_with(order, words),
+        "refunded": refunded,
+        "refunded_text": words["refunded_amount"].format(amount=_money(refunded_cents, order.currency))
+        if refunded_cents
+        else words["refunded"],
     }
 
 
@@ -117,7 +147,8 @@ def receipt_send(order_id: int, email: str) -> bool:
     if order is None or receipt_path(order) is None:
         return False
     context = receipt_context(order)
-    subject = context["words"]["subject"].format(business=order.business.name, number=order.number)
+    subject_key = "subject_refunded" if context["refunded"] else "subject"
+    subject = context["words"][subject_key].format(business=order.business.name, number=order.number)
     message = EmailMultiAlternatives(
         subject=subject,
         body=render_to_string("receipts/receipt_email.txt", context),
@@ -128,4 +159,16 @@ def receipt_send(order_id: int, email: str) -> bool:
     message.send()
     if settings.RECEIPT_KEEP_EMAIL:
         Order.objects.filter(pk=order.pk).update(receipt_email=email)
+    return True
+
+
+def receipt_after_refund(order: Order) -> bool:
+    """A refund was recorded: the updated receipt (marked refunded) goes to the address kept
+    from the customer's request, through the same worker job, once the refund commits. Nothing
+    is sent when no address was kept (RECEIPT_KEEP_EMAIL off, or the customer asked for none)."""
+    from apps.orders import tasks  # the task module imports this one
+
+    if not order.receipt_email or receipt_path(order) is None:
+        return False
+    jobs.enqueue_on_commit(tasks.send_receipt, order.pk, order.receipt_email)
     return True

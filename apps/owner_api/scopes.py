@@ -12,6 +12,7 @@ class Scope(TextChoices):
     REFUNDS_WRITE = "refunds:write", "Refund orders, in full or in part"
     MENU_WRITE = "menu:write", "Change menu items' availability and stock"
     REPORTS_READ = "reports:read", "Read the sessions and item sales reports"
+    BUSINESS_WRITE = "business:write", "Read a business and set the address its receipts print"
 
 
 ALL_SCOPES: dict[str, str] = {scope.value: scope.label for scope in Scope}

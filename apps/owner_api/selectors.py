@@ -61,3 +61,10 @@ def menu_item(*, owner_id: int, item_id: int) -> MenuItem:
 
 def api_keys_of_owner(owner_id: int) -> QuerySet[OwnerApiKey]:
     return OwnerApiKey.objects.filter(owner_id=owner_id)
+
+
+def owned_business(*, owner_id: int, business_id: int) -> Business:
+    business = Business.objects.filter(owner_id=owner_id, pk=business_id).first()
+    if business is None:
+        raise DomainError(ErrorCode.NOT_FOUND, "No such business.")
+    return business

@@ -158,16 +158,19 @@ class BusinessSettingsForm(forms.ModelForm):
             "attract_message",
             "session_recording",
             "timezone",
+            "address",
         ]
         labels = {
             "logo_url": "Logo URL",
             "primary_color": "Kiosk colour",
             "session_recording": "Record sessions (kept 30 days)",
             "timezone": "Time zone (reports count its days and hours)",
+            "address": "Address (printed on receipts)",
         }
         widgets = {
             "primary_color": forms.TextInput(attrs={"type": "color"}),
             "timezone": forms.Select(choices=[(name, name) for name in sorted(zoneinfo.available_timezones())]),
+            "address": forms.Textarea(attrs={"rows": 3, "autocomplete": "street-address"}),
         }
 
     def __init__(self, *args, instance=None, **kwargs):

@@ -13,6 +13,7 @@ import { KioskRealtime } from "./realtime.js";
 import { createSession } from "./session.js";
 import { createShownItem } from "./shown-item.js";
 import { config } from "./settings.js";
+import { createReceipt, renderThanks } from "./receipt.js";
 import { createKioskStore } from "./state.js";
 import { inactivityApplies, leavingAsks } from "./status.js";
 import { createVideo } from "./video.js";
@@ -29,7 +30,7 @@ const realtime = new KioskRealtime({
   onLive: (live, reconnected) => session.setLive(live, reconnected),
 });
 /** Timers are not state: they only schedule actions. */
-const timers = { heartbeat: 0, idle: 0, return: 0, retry: 0, countdown: 0, stillThere: 0, alone: 0 };
+const timers = { heartbeat: 0, idle: 0, return: 0, retry: 0, countdown: 0, stillThere: 0, alone: 0, typing: 0 };
 
 // --- pairing and unpairing ------------------------------------------------------------------
 function boot() {
@@ -98,6 +99,7 @@ async function refreshProfile() {
 // --- idle: attract screen, heartbeats, language ---------------------------------------------
 function goToAttract() {
   window.clearTimeout(timers.return);
+  window.clearTimeout(timers.typing);
   store.set({ locale: "en-US", attract: { error: "", starting: false }, screen: "attract" });
   refreshProfile();
 }
@@ -174,10 +176,44 @@ byId("alone-back").addEventListener("click", () => alone.back());
 /** @param {import("./session.js").Finish} how */
 function finished(how) {
   window.clearTimeout(timers.return);
+  window.clearTimeout(timers.typing);
   if (how === "cancelled") return goToAttract();
   const seconds = how === "thanks" ? config.thankYouSeconds : config.endedSeconds;
   timers.return = window.setTimeout(goToAttract, seconds * 1000);
+  document.body.dataset.returnTimer = "running";
 }
+
+// --- the thank-you screen's receipt (receipt.js) ---------------------------------------------
+// While the customer types an email address the screen stays: the return to the attract screen
+// waits, and starts again after sending, or after receiptTypingSeconds without a key pressed.
+// <body data-return-timer> says which (the tests read it).
+const receipt = createReceipt({ store, get, post, announce });
+
+function holdThanks() {
+  if (store.get().screen !== "thanks") return;
+  window.clearTimeout(timers.return);
+  window.clearTimeout(timers.typing);
+  timers.typing = window.setTimeout(resumeThanks, config.receiptTypingSeconds * 1000);
+  document.body.dataset.returnTimer = "paused";
+}
+
+function resumeThanks() {
+  window.clearTimeout(timers.typing);
+  if (store.get().screen !== "thanks") return;
+  window.clearTimeout(timers.return);
+  timers.return = window.setTimeout(goToAttract, config.thankYouSeconds * 1000);
+  document.body.dataset.returnTimer = "running";
+}
+
+byId("receipt-email").addEventListener("focus", holdThanks);
+byId("receipt-email").addEventListener("input", holdThanks);
+byId("receipt-form").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  holdThanks(); // a slow answer must not leave the screen under the customer's finger
+  const sent = await receipt.send(byId("receipt-email", HTMLInputElement).value);
+  if (sent) resumeThanks();
+  else byId("receipt-email").focus();
+});
 
 // --- inactivity: nobody touching the screen ---------------------------------------------------
 function touched() {
@@ -281,6 +317,7 @@ document.addEventListener(
 );
 
 renderKiosk(store);
+renderThanks(store);
 renderChat(store, chat);
 createShownItem(store, { announce });
 renderDining(store, createDining({ store, get, post }).choose);

@@ -275,11 +275,13 @@ export function createSession({ store, config, video, paymentForm, announce, onF
   /** @param {string} orderNumber @param {number} totalCents */
   function thankYou(orderNumber, totalCents) {
     if (!id()) return;
-    const { order, payment } = state();
+    const { order, payment, sessionId } = state();
     const currency = (order && order.currency) || (payment && payment.currency) || "USD";
     const demo = Boolean(method && method.mode === "demo");
     close();
-    store.set({ thanks: { orderNumber, totalCents, currency, demo }, screen: "thanks" });
+    // The cart as last seen until the server's paid order (with its receipt) is read (receipt.js).
+    const thanks = { orderNumber, totalCents, currency, demo, sessionId, order, receiptUrl: null };
+    store.set({ thanks, screen: "thanks" });
     announce(say("thanks.announce", { number: orderNumber }));
     onFinished("thanks");
   }

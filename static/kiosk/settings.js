@@ -8,6 +8,9 @@ const defaults = {
   inactivitySeconds: 90,
   stillThereSeconds: 20,
   thankYouSeconds: 12,
+  // Typing an email address on the thank-you screen holds its return to the attract screen; this
+  // long without a key pressed, the countdown (thankYouSeconds) starts again.
+  receiptTypingSeconds: 30,
   endedSeconds: 10,
   processorJsUrl: "https://js.stripe.com/v3/",
   fullscreen: true,
@@ -24,6 +27,7 @@ function readConfig() {
     still_there_seconds: "stillThereSeconds",
     poll_seconds: "pollSeconds",
     thank_you_seconds: "thankYouSeconds",
+    receipt_typing_seconds: "receiptTypingSeconds",
     ended_seconds: "endedSeconds",
   };
   for (const [name, value] of query) {

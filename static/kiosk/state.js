@@ -2,6 +2,7 @@
 // (the kiosk profile, the session status body, the order, the payment) and what the customer
 // chose (the language). Actions (actions.js, session.js) change it; views.js draws it.
 import { createStore } from "../common/store.js";
+import { NO_MAIL } from "./receipt.js";
 import { NO_CHAT } from "../common/chat-log.js";
 import { NOT_ALONE } from "./self-service.js";
 
@@ -14,6 +15,9 @@ import { NOT_ALONE } from "./self-service.js";
  * @typedef {{amount_cents: number, currency: string, client_secret: string, status?: string, failure_message?: string | null,
  *   state: PaymentState, stateText: string, error: string, mode: "demo" | "live", notice: string, mounted: boolean}} Payment
  *
+ * @typedef {{orderNumber: string, totalCents: number, currency: string, demo: boolean, sessionId: string,
+ *   order: import("./cart.js").Order | null, receiptUrl: string | null}} Thanks the paid order; receiptUrl once the server gives it
+ *
  * @typedef {object} KioskState
  * @property {Screen} screen
  * @property {{reason: string, error: string, busy: boolean}} pairing
@@ -25,7 +29,8 @@ import { NOT_ALONE } from "./self-service.js";
  * @property {StatusBody | null} status the session's last status body
  * @property {import("./cart.js").Order | null} order the order as the server last said it
  * @property {Payment | null} payment the payment step, while one is open
- * @property {{orderNumber: string, totalCents: number, currency: string, demo: boolean} | null} thanks
+ * @property {Thanks | null} thanks the thank-you screen of the last paid session (receipt.js)
+ * @property {import("./receipt.js").ReceiptMail} receiptMail "Email me the receipt" on the thank-you screen
  * @property {{reason: string, title: string, message: string} | null} ended
  * @property {{idle: boolean, state: string, words: string}} video
  * @property {boolean | null} live the kiosk channel is subscribed (else the session polls); null before the first try
@@ -54,6 +59,7 @@ export const INITIAL = {
   order: null,
   payment: null,
   thanks: null,
+  receiptMail: NO_MAIL,
   ended: null,
   video: { idle: true, state: "idle", words: "Video not started" },
   live: null,

@@ -1,6 +1,6 @@
 // The kiosk's UI modules: each draws one part of the page from the store (never reads the page
 // back as state). Exactly one screen shows at a time, and <body data-screen> says which (the
-// tests and the stylesheet read it).
+// tests and the stylesheet read it). The thank-you screen is receipt.js's.
 import { money } from "../common/format.js";
 import { watch } from "../common/store.js";
 import { $$, byId, el, showError } from "../common/ui.js";
@@ -25,7 +25,6 @@ export function renderKiosk(store) {
     drawLocale(locale);
     drawCart(s.order, s);
     drawPayment(s.payment, s);
-    drawThanks(s.thanks, s);
     drawStillThere(s.stillThere, s);
     drawMenu(s.menu, s);
     drawPlaceInLine(s.status && s.status.status === "pending" ? s.status.queue : null, s);
@@ -39,7 +38,6 @@ export function renderKiosk(store) {
   watch(store, (s) => (s.status && s.status.status === "pending" ? s.status.queue : null), drawPlaceInLine);
   watch(store, (s) => s.order, (order, s) => (drawCart(order, s), drawAlone(s.alone, s))); // Pay needs a cart
   watch(store, (s) => s.payment, drawPayment);
-  watch(store, (s) => s.thanks, drawThanks);
   watch(store, (s) => s.ended, drawEnded);
   watch(store, (s) => s.video.words, (words) => (byId("video-state").textContent = words));
   watch(store, (s) => s.live, (live) => live !== null && (document.body.dataset.realtime = live ? "live" : "polling"));
@@ -248,15 +246,6 @@ function drawPayment(payment, { locale }) {
   }
   if (button) button.textContent = t(locale, "pay.button");
   if (button) button.disabled = payment.state === "processing";
-}
-
-/** @param {KioskState["thanks"]} thanks @param {KioskState} state */
-function drawThanks(thanks, { locale }) {
-  if (!thanks) return;
-  byId("thanks-demo-note").hidden = !thanks.demo;
-  byId("order-number").textContent = thanks.orderNumber;
-  const paid = money(thanks.totalCents, thanks.currency, locale);
-  byId("thanks-total").textContent = thanks.totalCents ? t(locale, "thanks.paid", { amount: paid }) : "";
 }
 
 /** @param {KioskState["ended"]} ended */

@@ -72,7 +72,9 @@ test("a started session waits, meets its agent, shows the server's order, and th
   session.onEvent("PaymentSucceeded", { session_id: "s1", order_number: "A-17", total_cents: 1250 });
   const state = store.get();
   assert.equal(state.screen, "thanks");
-  assert.deepEqual(state.thanks, { orderNumber: "A-17", totalCents: 1250, currency: "EUR", demo: false });
+  // The session closed, the thank-you keeps what receipt.js needs: the session (its order and
+  // receipt are read again) and the cart as last seen; the receipt's address comes from that read.
+  assert.deepEqual(state.thanks, { orderNumber: "A-17", totalCents: 1250, currency: "EUR", demo: false, sessionId: "s1", order, receiptUrl: null });
   assert.deepEqual([state.sessionId, state.status, state.order], [null, null, null]);
   assert.deepEqual(finished, ["thanks"]);
   assert.equal(video.stopped, 1);

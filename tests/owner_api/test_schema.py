@@ -18,6 +18,8 @@ OWNER_OPERATIONS = {
     ("/api/owner/menu/items/{item_id}", "patch"): "menu:write",
     ("/api/owner/reports/sessions", "get"): "reports:read",
     ("/api/owner/reports/items", "get"): "reports:read",
+    ("/api/owner/businesses/{business_id}", "get"): "business:write",
+    ("/api/owner/businesses/{business_id}", "patch"): "business:write",
 }
 
 
@@ -45,6 +47,7 @@ def test_the_oauth2_client_credentials_scheme_lists_every_scope(schema):
         "refunds:write",
         "menu:write",
         "reports:read",
+        "business:write",
     }
 
 
@@ -66,5 +69,5 @@ def test_the_token_endpoint_is_documented_as_a_form_post_without_auth(schema):
 
 def test_no_owner_path_is_a_catch_all(schema):
     owner_paths = [path for path in schema["paths"] if path.startswith("/api/owner/")]
-    assert len(owner_paths) == 11
+    assert len(owner_paths) == 12
     assert not any(set(path) & set("^$*()\\") for path in owner_paths)

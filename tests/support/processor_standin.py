@@ -43,7 +43,8 @@ class ProcessorStandIn(LoopbackServer):
 
     def answer(self, method: str, path: str, headers: dict[str, str], body: bytes) -> Answer:
         if method == "GET":
-            call = Call("GET", path.split("?")[0], headers, {})
+            query = path.split("?")[1] if "?" in path else ""
+            call = Call("GET", path.split("?")[0], headers, dict(parse_qsl(query, keep_blank_values=True)))
             self.calls.append(call)
             status, answer = self.answer_get(call)
             return Answer(status, json.dumps(answer).encode(), {"Content-Type": "application/json"})
@@ -81,13 +82,26 @@ class ProcessorStandIn(LoopbackServer):
             if intent is None or self.intent_accounts.get(intent["id"]) != account:
                 message = f"No such payment_intent: '{parts[-1]}'"
                 return 404, {"error": {"type": "invalid_request_error", "code": "resource_missing", "message": message}}
-            return 200, dict(intent)
+            found = dict(intent)
+            if "latest_charge" in found and call.params.get("expand[0]") != "latest_charge":
+                found["latest_charge"] = found["latest_charge"]["id"]  # the id, unless expanded
+            return 200, found
+
+    card = {"brand": "mastercard", "last4": "4444"}  # the card every charge is made with
 
     def succeed(self, intent_id: str) -> dict:
         """The customer's card was charged: the intent succeeded (the event may or may not follow)."""
         intent = self.intents[intent_id]
         intent.update(status="succeeded", amount_received=intent["amount"], last_payment_error=None)
+        intent["latest_charge"] = self._charge(intent_id)
         return intent
+
+    def _charge(self, intent_id: str) -> dict:
+        return {
+            "id": "ch_" + intent_id.removeprefix("pi_"),
+            "object": "charge",
+            "payment_method_details": {"type": "card", "card": dict(self.card)},
+        }
 
     def charge(self, payment) -> dict:
         """The intent of `payment` succeeded, whether this stand-in made it or not (factories)."""
@@ -116,6 +130,8 @@ class ProcessorStandIn(LoopbackServer):
             "last_payment_error": None,
             "metadata": {},
         }
+        if status == "succeeded":
+            intent["latest_charge"] = self._charge(payment.intent_id)
         self.intents[payment.intent_id] = intent
         self.intent_accounts[payment.intent_id] = payment.account_id
         return intent

@@ -282,12 +282,15 @@ def payment_for_kiosk(*, session: Session) -> Payment:
     return Payment.objects.filter(order__session=session).latest("created_at")
 
 
-def payment_succeeded(*, payment: Payment) -> str:
-    """payment_intent.succeeded: order paid and fired, session completed, kiosk told."""
+def payment_succeeded(*, payment: Payment, card: processor.CardState | None = None) -> str:
+    """payment_intent.succeeded: order paid and fired, session completed, kiosk told. `card` is
+    the card that paid when the processor said it (the receipt shows "Visa ending 4242")."""
     if payment.status == PaymentStatus.SUCCEEDED:
         return "already succeeded"
     payment.status, payment.succeeded_at, payment.failure_message = PaymentStatus.SUCCEEDED, timezone.now(), ""
-    payment.save(update_fields=["status", "succeeded_at", "failure_message"])
+    if card is not None:
+        payment.card_brand, payment.card_last4 = card["brand"], card["last4"]
+    payment.save(update_fields=["status", "succeeded_at", "failure_message", "card_brand", "card_last4"])
     order = Order.objects.select_related("session__agent", "session__kiosk").get(pk=payment.order_id)
     fulfilment.fire(order, intent_id=payment.intent_id, amount_cents=payment.amount_cents)
     session = Session.objects.select_for_update(of=("self",)).get(pk=order.session_id)

@@ -50,9 +50,16 @@ def _payment(obj: ProcessorObject) -> Payment | None:
     return Payment.objects.select_for_update().filter(intent_id=obj["id"]).first()
 
 
+# Where _succeeded_refusal leaves the card the processor's own record names for the handler (the
+# event's intent carries only the charge's id): a key no processor object has.
+CHECKED_CARD = "_checked_card"
+
+
 def _intent_succeeded(obj: ProcessorObject, created: datetime) -> str:
     payment = _payment(obj)
-    return "unknown payment intent" if payment is None else payments.payment_succeeded(payment=payment)
+    if payment is None:
+        return "unknown payment intent"
+    return payments.payment_succeeded(payment=payment, card=obj.get(CHECKED_CARD))
 
 
 def _intent_failed(obj: ProcessorObject, created: datetime) -> str:
@@ -258,7 +265,10 @@ def _succeeded_refusal(event: ProcessorObject) -> str:
         if exc.code != ErrorCode.PROCESSOR_ERROR:
             raise
         return f"the processor does not confirm it ({exc.message})"
-    return intent_check.not_succeeded(payment, intent)
+    refusal = intent_check.not_succeeded(payment, intent)
+    if not refusal:
+        obj[CHECKED_CARD] = intent["card"]
+    return refusal
 
 
 CHECKS: dict[str, Callable[[ProcessorObject], str]] = {"payment_intent.succeeded": _succeeded_refusal}

@@ -48,7 +48,7 @@ def _settle(payment_id: int, intent: processor.IntentState) -> str:
             if refusal:
                 log.error("payment %s not reconciled: %s", payment.intent_id, refusal)
                 return f"refused: {refusal}"
-            payments.payment_succeeded(payment=payment)
+            payments.payment_succeeded(payment=payment, card=intent["card"])
             outcome = "confirmed"
         elif intent["last_payment_error"] and payment.status == PaymentStatus.REQUIRES_PAYMENT_METHOD:
             message = intent["last_payment_error"]["message"] or "The card was declined."
