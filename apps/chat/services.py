@@ -34,9 +34,9 @@ def session_readable_by_agent(agent: User, public_id: str) -> Session:
 
 def session_for_agent(agent: User, public_id: str, *, lock: bool = False) -> Session:
     session = selectors.session_visible_to_agent(agent=agent, public_id=public_id, lock=lock)
-    if session.agent_id != agent.pk:
-        if session_readable_by_agent(agent, public_id):  # 404 when it never served it
-            raise DomainError(ErrorCode.SESSION_NOT_OWNED, "A colleague serves this session now.")
+    # one who served it hears why it may not write; one who never did, 404 (from the read)
+    if session.agent_id != agent.pk and session_readable_by_agent(agent, public_id):
+        raise DomainError(ErrorCode.SESSION_NOT_OWNED, "A colleague serves this session now.")
     return session
 
 

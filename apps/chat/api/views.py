@@ -1,5 +1,6 @@
 """The session chat on both surfaces: GET and POST /api/public/sessions/{id}/chat (the kiosk) and
-/api/sessions/{id}/chat (the session's current agent; one who handed it over still reads it). Thin: apps.chat.services decides."""
+/api/sessions/{id}/chat (the session's current agent; one who handed it over still reads it).
+Thin: apps.chat.services decides."""
 
 from drf_spectacular.utils import extend_schema
 from rest_framework.response import Response
