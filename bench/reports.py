@@ -70,9 +70,9 @@ def generate(owner_id: int, business_id: int, kiosk_ids: list[int], agent_ids: l
         cursor.execute(
             """
             INSERT INTO orders_order (session_id, owner_id, business_id, number, status, currency,
-                subtotal_cents, tax_cents, total_cents, dining, created_at, updated_at)
+                subtotal_cents, tax_cents, total_cents, dining, receipt_email, created_at, updated_at)
             SELECT s.id, s.owner_id, s.business_id, s.id::text, 'completed', 'EUR',
-                1000 + s.id %% 2000, 0, 1000 + s.id %% 2000, '', s.created_at, s.created_at
+                1000 + s.id %% 2000, 0, 1000 + s.id %% 2000, '', '', s.created_at, s.created_at
             FROM agent_sessions_session s WHERE s.owner_id = %(owner)s AND s.status = 'completed' AND s.id %% 4 <> 0
             """,
             {"owner": owner_id},
