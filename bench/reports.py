@@ -174,6 +174,11 @@ def run(args) -> int:
     from apps.accounts.models import Business, Owner, User
     from apps.kiosks.models import Kiosk
     from apps.reports.ranges import report_range
+    from django.conf import settings
+    from django.db import connection
+
+    from apps.reports.rollup import rollup_figures
+    from apps.reports.rollup_refresh import refresh
     from apps.reports.sessions_report import session_report
 
     owner = Owner.objects.create(name="Bench Owner")
@@ -187,9 +192,16 @@ def run(args) -> int:
     started = time.monotonic()
     generate(owner.pk, business.pk, [k.pk for k in kiosks], [a.pk for a in agents], args.sessions)
     say(f"generated {args.sessions:,} sessions with orders and lines in {time.monotonic() - started:.1f} s")
+    started = time.monotonic()
+    hours = refresh(owner.pk)  # the load's triggers marked every hour stale; count them once now
+    say(f"rollup counted for {hours:,} hours in {time.monotonic() - started:.1f} s")
+    with connection.cursor() as cursor:
+        cursor.execute("VACUUM ANALYZE reports_sessionrollup")
 
     month = report_range(owner_id=owner.pk, first_day=LAST_DAY - timedelta(days=29), last_day=LAST_DAY)
     ok = True
+    path = "rollup" if rollup_figures(month, "agent") is not None else "exact (base tables)"
+    say(f"30-day range: {path} path (REPORTS_EXACT_MAX_SESSIONS {settings.REPORTS_EXACT_MAX_SESSIONS:,})")
     for group_by, key_sql in (
         ("agent", "agent_id"),
         ("hour", "extract(hour from created_at at time zone 'Europe/Madrid')"),

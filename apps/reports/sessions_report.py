@@ -10,6 +10,7 @@ from apps.billing.models import Refund
 from apps.orders.models import OrderLine
 from apps.reports import ranges
 from apps.reports.aggregates import Percentile, SecondsBetween
+from apps.reports.breaks import break_seconds
 from apps.reports.definitions import ANSWER_TARGET, PAID
 from apps.reports.keys import key_bodies, key_expression
 from apps.reports.ranges import ReportRange
@@ -125,7 +126,16 @@ def session_report(report: ReportRange, group_by: str) -> dict:
     return {
         "rows": [{"key": bodies[key], **metrics_of(grouped[key])} for key in keys],
         "totals": metrics_of(totals),
+        "agent_breaks": agent_breaks(report),
     }
+
+
+def agent_breaks(report: ReportRange) -> list[dict]:
+    """[{agent: {id, name}, break_seconds}] of the agents on break within the range, by name."""
+    seconds = break_seconds(report)
+    names = key_bodies("agent", list(seconds))
+    rows = [{"agent": names[agent_id], "break_seconds": total} for agent_id, total in seconds.items()]
+    return sorted(rows, key=lambda row: (row["agent"]["name"], row["agent"]["id"]))
 
 
 def _sort_key(key) -> tuple:

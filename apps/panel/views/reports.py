@@ -76,6 +76,9 @@ def reports_page(request):
             row["drill"] = _range_query(report, group_by, key="" if row["key"]["id"] is None else row["key"]["id"])
             row["cells"] = [_cell(name, row[name]) for name in METRICS]
         body["totals"]["cells"] = [_cell(name, body["totals"][name]) for name in METRICS]
+        for row in body["agent_breaks"]:
+            hours, rest = divmod(row["break_seconds"], 3600)
+            row["duration"] = f"{hours}:{rest // 60:02d}:{rest % 60:02d}"
         context.update(
             body=body,
             chart=_chart(body["rows"]),
