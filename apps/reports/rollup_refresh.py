@@ -22,56 +22,60 @@ DIMS = {  # dimension: its value on a session row `s`
     "language": "s.customer_locale",
 }
 COLUMNS = (*COUNTS, "handle_seconds_sum", *HISTOGRAMS)
+ANALYZE_AFTER_HOURS = 24 * 7
 _PAID = ", ".join(f"'{status}'" for status in PAID)  # enum values, not input
 
 
 def _histogram(prefix: str, bucket: str) -> dict:
-    return {f"{prefix}_h{index:02d}": f"COALESCE({bucket} = {index + 1}, false)::int" for index in range(BUCKETS)}
+    return {f"{prefix}_h{index:02d}": f"count(*) FILTER (WHERE {bucket} = {index + 1})" for index in range(BUCKETS)}
 
 
+_ABANDONED = f"s.status = '{SessionStatus.ABANDONED}'"
 _SESSION_PART = {
-    "sessions_started": "1",
-    "sessions_answered": "(s.accepted_at IS NOT NULL)::int",
-    "answered_within_30s": f"COALESCE(s.accepted_at <= s.created_at + interval '{int(ANSWER_TARGET.total_seconds())} seconds', false)::int",
-    "abandoned_waiting": f"(s.accepted_at IS NULL AND s.status = '{SessionStatus.ABANDONED}')::int",
-    "abandoned_after_answer": f"(s.accepted_at IS NOT NULL AND s.status = '{SessionStatus.ABANDONED}')::int",
-    "handle_count": "(s.handle IS NOT NULL)::int",
-    "handle_seconds_sum": "COALESCE(s.handle, 0)",
+    "sessions_started": "count(*)",
+    "sessions_answered": "count(s.accepted_at)",
+    "answered_within_30s": "count(*) FILTER (WHERE s.accepted_at <= s.created_at + "
+    f"interval '{int(ANSWER_TARGET.total_seconds())} seconds')",
+    "abandoned_waiting": f"count(*) FILTER (WHERE s.accepted_at IS NULL AND {_ABANDONED})",
+    "abandoned_after_answer": f"count(*) FILTER (WHERE s.accepted_at IS NOT NULL AND {_ABANDONED})",
+    "handle_count": "count(s.handle)",
+    "handle_seconds_sum": "COALESCE(sum(s.handle), 0)",
     **_histogram("answer", "s.answer_bucket"),
     **_histogram("handle", "s.handle_bucket"),
 }
 _PAID_ORDERS = f"JOIN orders_order o ON o.session_id = s.id AND o.status IN ({_PAID})"
-# (joins from the range's sessions `s`, the columns each joined row adds to, the dimension
-# value when it is not the session's: an offer counts for the agent it was made to)
+# (joins from the hours' sessions `s`, the aggregates of the joined rows, the dimension value
+# when it is not the session's: an offer counts for the agent it was made to). Each part is
+# grouped on its own, then the parts' sums are added up.
 PARTS = (
     ("", _SESSION_PART, {}),
     (
         _PAID_ORDERS,
         {
-            "paid_orders": "1",
-            "paid_orders_answered": "(s.accepted_at IS NOT NULL)::int",
-            "revenue_cents": "o.total_cents",
-            "self_service_orders": "(s.accepted_at IS NULL)::int",
+            "paid_orders": "count(*)",
+            "paid_orders_answered": "count(s.accepted_at)",
+            "revenue_cents": "sum(o.total_cents)",
+            "self_service_orders": "count(*) FILTER (WHERE s.accepted_at IS NULL)",
         },
         {},
     ),
-    (f"{_PAID_ORDERS} JOIN orders_orderline l ON l.order_id = o.id", {"items": "l.quantity"}, {}),
+    (f"{_PAID_ORDERS} JOIN orders_orderline l ON l.order_id = o.id", {"items": "sum(l.quantity)"}, {}),
     (
         "JOIN orders_order o ON o.session_id = s.id JOIN billing_refund f ON f.order_id = o.id",
-        {"refunds_cents": "f.amount_cents"},
+        {"refunds_cents": "sum(f.amount_cents)"},
         {},
     ),
     (
         f"JOIN agent_sessions_assignment a ON a.session_id = s.id AND a.via = '{AssignmentVia.TRANSFER}'",
-        {"transfers": "1"},
+        {"transfers": "count(*)"},
         {},
     ),
     (
         "JOIN agent_sessions_offer f ON f.session_id = s.id",
         {
-            "offers": "1",
-            "offers_missed": f"(f.status = '{OfferStatus.MISSED}')::int",
-            "offers_accepted": f"(f.status = '{OfferStatus.ACCEPTED}')::int",
+            "offers": "count(*)",
+            "offers_missed": f"count(*) FILTER (WHERE f.status = '{OfferStatus.MISSED}')",
+            "offers_accepted": f"count(*) FILTER (WHERE f.status = '{OfferStatus.ACCEPTED}')",
         },
         {"agent": "f.agent_id::text"},
     ),
@@ -96,7 +100,7 @@ def _insert_hours(dim: str) -> str:
     for joins, columns, values in PARTS:
         value = values.get(dim, DIMS[dim])
         selected = ", ".join(f"{columns.get(name, '0')} AS {name}" for name in COLUMNS)
-        parts.append(f"SELECT s.business_id, s.bucket, {value} AS value, {selected} FROM s {joins}")
+        parts.append(f"SELECT s.business_id, s.bucket, {value} AS value, {selected} FROM s {joins} GROUP BY 1, 2, 3")
     sums = ", ".join(f"sum({name})" for name in COLUMNS)
     return (
         f"WITH s AS MATERIALIZED ({_SESSIONS}) "
@@ -110,7 +114,8 @@ _SUM_DAYS = (
     "INSERT INTO reports_sessionrollup (owner_id, business_id, grain, bucket, dim, value, {columns}) "
     "SELECT %(owner)s, r.business_id, 'd', d.day, r.dim, r.value, {sums} "
     "FROM unnest(%(days)s::timestamptz[]) d(day) JOIN reports_sessionrollup r ON r.owner_id = %(owner)s "
-    "AND r.dim <> '' AND r.grain = 'h' AND r.bucket >= d.day AND r.bucket < d.day + interval '1 day' "
+    "AND r.dim IN ('agent', 'kiosk', 'language') AND r.grain = 'h' "  # IN, not <>: an index range per dim
+    "AND r.bucket >= d.day AND r.bucket < d.day + interval '1 day' "
     "GROUP BY r.business_id, d.day, r.dim, r.value"
 ).format(columns=", ".join(COLUMNS), sums=", ".join(f"sum(r.{name})" for name in COLUMNS))
 
@@ -119,6 +124,7 @@ def refresh(owner_id: int) -> int:
     """Recount the owner's stale hours; returns how many there were."""
     with transaction.atomic(), connection.cursor() as cursor:
         cursor.execute("SELECT pg_advisory_xact_lock(hashtextextended('reports_rollup', %s))", [owner_id])
+        cursor.execute("SET LOCAL jit = off")  # compiling these wide statements costs more than it saves
         cursor.execute("DELETE FROM reports_stalehour WHERE owner_id = %s RETURNING hour", [owner_id])
         hours = sorted({row[0] for row in cursor.fetchall()})
         if not hours:
@@ -135,6 +141,8 @@ def refresh(owner_id: int) -> int:
             "DELETE FROM reports_sessionrollup WHERE owner_id = %(owner)s AND grain = 'd' AND bucket = ANY(%(days)s)",
             params,
         )
+        if len(hours) > ANALYZE_AFTER_HOURS:  # a bulk load: plan the day sums on the new rows' statistics
+            cursor.execute("ANALYZE reports_sessionrollup")
         cursor.execute(_SUM_DAYS, params)
     return len(hours)
 

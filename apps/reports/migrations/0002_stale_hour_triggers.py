@@ -22,7 +22,7 @@ EVENTS = {"insert": ("new_rows",), "update": ("new_rows", "old_rows"), "delete":
 def _hours(table: str, rows: str) -> str:
     alias = "r" if table == SESSION else "s"
     return (
-        f"SELECT {alias}.owner_id, date_trunc('hour', {alias}.created_at, 'UTC') FROM {rows} r {PATHS[table]}"
+        f"SELECT DISTINCT {alias}.owner_id, date_trunc('hour', {alias}.created_at, 'UTC') FROM {rows} r {PATHS[table]}"
     )
 
 
