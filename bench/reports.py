@@ -7,8 +7,8 @@ INSERT ... SELECT generate_series, then measures in the same run:
 1. the 30-day report grouped by agent and by hour (apps.reports.sessions_report.session_report,
    every metric) against a bare `SELECT key, count(*) ... GROUP BY key` of the same sessions:
    p50 of --runs each; goal within 2x of the bare query and p50 under 500 ms;
-2. the full-year session-rows CSV export (apps.reports.session_rows.export_rows through
-   csv.writer, as the panel streams it) against a bare `COPY (same rows) TO STDOUT`: rows a
+2. the full-year session-rows CSV export as the panel streams it (on PostgreSQL COPY of the
+   formatted rows, apps/reports/session_copy.py) against a bare `COPY (same rows) TO STDOUT`: rows a
    second (goal at least half of COPY's), and the process's peak RSS growth while exporting
    (flat: it must not grow with the rows).
 
@@ -123,8 +123,15 @@ class Sink:
 
 
 def export_csv(report) -> int:
+    """Rows of the session-rows CSV as the panel streams it: on PostgreSQL the database's own
+    COPY of the formatted rows (apps/reports/session_copy.py), elsewhere csv.writer over rows."""
+    from django.db import connection
+
+    from apps.reports.session_copy import copy_csv
     from apps.reports.session_rows import export_rows, sessions_behind
 
+    if connection.vendor == "postgresql":
+        return sum(block.count(b"\n") for block in copy_csv(report)) - 1  # the header line
     writer, rows = csv.writer(Sink()), 0
     for row in export_rows(sessions_behind(report)):
         writer.writerow(row)
@@ -171,12 +178,12 @@ def main() -> int:
 
 
 def run(args) -> int:
-    from apps.accounts.models import Business, Owner, User
-    from apps.kiosks.models import Kiosk
-    from apps.reports.ranges import report_range
     from django.conf import settings
     from django.db import connection
 
+    from apps.accounts.models import Business, Owner, User
+    from apps.kiosks.models import Kiosk
+    from apps.reports.ranges import report_range
     from apps.reports.rollup import rollup_figures
     from apps.reports.rollup_refresh import refresh
     from apps.reports.sessions_report import session_report

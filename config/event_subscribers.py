@@ -23,8 +23,8 @@ from apps.kiosks.device_cache import forget_credentials, forget_heartbeat
 from apps.kiosks.domain_events import KioskCameOnline, KioskPaired, KioskRenamed, KioskUnpaired, KioskWentOffline
 from apps.menu.domain_events import InventoryLow
 from apps.orders import realtime_messages as order_messages
-from apps.reports.breaks import record_break
 from apps.orders.domain_events import CartReplaced, OrderCreated, OrderStatusChanged, PaymentCaptured
+from apps.reports.breaks import record_break
 from apps.sessions import offers
 from apps.sessions import queue as session_queue
 from apps.sessions import realtime_messages as session_messages

@@ -8,7 +8,7 @@ ANSWER_EDGES = (0, 2, 4, 6, 8, 10, 12, 15, 18, 21, 24, 27, 30, 35, 40, 45, 50, 6
 HANDLE_EDGES = (0, 15, 30, 45, 60, 90, 120, 150, 180, 210, 240, 300, 360, 420, 480, 540, 600, 720, 840, 960,
                 1200, 1500, 1800, 2400, 3000, 3600, 5400, 7200, 10800, 14400, 21600, 43200)  # fmt: skip
 BUCKETS = len(ANSWER_EDGES)
-assert BUCKETS == len(HANDLE_EDGES)
+assert len(HANDLE_EDGES) == BUCKETS
 
 
 def columns(prefix: str) -> list[str]:

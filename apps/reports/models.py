@@ -49,6 +49,9 @@ class SessionRollup(models.Model):
     class Meta:
         indexes = [models.Index(fields=["owner", "dim", "grain", "bucket"], name="rollup_owner_dim_bucket")]
 
+    def __str__(self) -> str:
+        return f"{self.grain} {self.bucket:%Y-%m-%d %H}Z {self.dim}={self.value}"
+
 
 class StaleHour(models.Model):
     """An hour of an owner's sessions that changed since the rollup last counted it. PostgreSQL
@@ -61,13 +64,18 @@ class StaleHour(models.Model):
     class Meta:
         indexes = [models.Index(fields=["owner_id", "hour"], name="stale_hour_owner")]
 
+    def __str__(self) -> str:
+        return f"owner {self.owner_id} {self.hour:%Y-%m-%d %H}Z"
+
 
 class AgentBreak(models.Model):
     """A stretch an agent spent on break: opened when its status becomes "break", closed when
     it becomes anything else (apps/reports/breaks.py, on AgentStatusChanged)."""
 
     agent = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="breaks")
-    owner = models.ForeignKey("accounts.Owner", null=True, on_delete=models.CASCADE, related_name="+")  # platform agents: none
+    owner = models.ForeignKey(
+        "accounts.Owner", null=True, on_delete=models.CASCADE, related_name="+"
+    )  # platform agents: none
     started_at = models.DateTimeField(default=timezone.now)
     ended_at = models.DateTimeField(null=True, blank=True)
 
@@ -78,3 +86,6 @@ class AgentBreak(models.Model):
             )
         ]
         indexes = [models.Index(fields=["owner", "started_at"], name="agent_break_owner_started")]
+
+    def __str__(self) -> str:
+        return f"agent {self.agent_id} on break from {self.started_at:%Y-%m-%d %H:%M}"

@@ -7,6 +7,7 @@ marks are claimed by a DELETE first and counted after, so a change that commits 
 is seen by the count or leaves a mark of its own for the next refresh."""
 
 from datetime import datetime, timedelta
+from typing import Any
 
 from django.db import connection, transaction
 
@@ -47,7 +48,7 @@ _PAID_ORDERS = f"JOIN orders_order o ON o.session_id = s.id AND o.status IN ({_P
 # (joins from the hours' sessions `s`, the aggregates of the joined rows, the dimension value
 # when it is not the session's: an offer counts for the agent it was made to). Each part is
 # grouped on its own, then the parts' sums are added up.
-PARTS = (
+PARTS: tuple[tuple[str, dict[str, str], dict[str, str]], ...] = (
     ("", _SESSION_PART, {}),
     (
         _PAID_ORDERS,
@@ -81,7 +82,7 @@ PARTS = (
     ),
 )
 
-_SESSIONS = (
+_SESSIONS = (  # noqa: S608 - no user input (values are parameters)
     "SELECT s.*, date_trunc('hour', s.created_at, 'UTC') AS bucket, "
     "CASE WHEN s.answer IS NOT NULL THEN GREATEST(width_bucket(s.answer, ARRAY[{answer_edges}]::float8[]), 1) "
     "END AS answer_bucket, "  # (GREATEST skips a NULL: the CASE keeps one)
@@ -100,17 +101,17 @@ def _insert_hours(dim: str) -> str:
     for joins, columns, values in PARTS:
         value = values.get(dim, DIMS[dim])
         selected = ", ".join(f"{columns.get(name, '0')} AS {name}" for name in COLUMNS)
-        parts.append(f"SELECT s.business_id, s.bucket, {value} AS value, {selected} FROM s {joins} GROUP BY 1, 2, 3")
+        parts.append(f"SELECT s.business_id, s.bucket, {value} AS value, {selected} FROM s {joins} GROUP BY 1, 2, 3")  # noqa: S608 - no user input (values are parameters)
     sums = ", ".join(f"sum({name})" for name in COLUMNS)
     return (
-        f"WITH s AS MATERIALIZED ({_SESSIONS}) "
+        f"WITH s AS MATERIALIZED ({_SESSIONS}) "  # noqa: S608 - no user input (values are parameters)
         f"INSERT INTO reports_sessionrollup (owner_id, business_id, grain, bucket, dim, value, {', '.join(COLUMNS)}) "
         f"SELECT %(owner)s, business_id, 'h', bucket, %(dim)s, value, {sums} "
         f"FROM ({' UNION ALL '.join(parts)}) p GROUP BY business_id, bucket, value"
     )
 
 
-_SUM_DAYS = (
+_SUM_DAYS = (  # noqa: S608 - no user input (values are parameters)
     "INSERT INTO reports_sessionrollup (owner_id, business_id, grain, bucket, dim, value, {columns}) "
     "SELECT %(owner)s, r.business_id, 'd', d.day, r.dim, r.value, {sums} "
     "FROM unnest(%(days)s::timestamptz[]) d(day) JOIN reports_sessionrollup r ON r.owner_id = %(owner)s "
@@ -130,7 +131,7 @@ def refresh(owner_id: int) -> int:
         if not hours:
             return 0
         days = sorted({datetime.combine(hour.date(), datetime.min.time(), hour.tzinfo) for hour in hours})
-        params = {"owner": owner_id, "hours": hours, "days": days}
+        params: dict[str, Any] = {"owner": owner_id, "hours": hours, "days": days}
         cursor.execute(
             "DELETE FROM reports_sessionrollup WHERE owner_id = %(owner)s AND grain = 'h' AND bucket = ANY(%(hours)s)",
             params,

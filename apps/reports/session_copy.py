@@ -56,7 +56,7 @@ def _select(where: str) -> str:
     ]
     named = ", ".join(f'{expression} AS "{name}"' for expression, name in zip(columns, ROW_COLUMNS, strict=True))
     return (
-        f"SELECT {named} FROM (SELECT %s::text AS zone) z, agent_sessions_session s "
+        f"SELECT {named} FROM (SELECT %s::text AS zone) z, agent_sessions_session s "  # noqa: S608 - no user input (values are parameters)
         "JOIN kiosks_kiosk k ON k.id = s.kiosk_id LEFT JOIN accounts_user u ON u.id = s.agent_id "
         f"LEFT JOIN orders_order o ON o.session_id = s.id WHERE {where} ORDER BY s.created_at, s.id"
     )

@@ -17,7 +17,6 @@ from apps.reports.ranges import ReportRange
 from apps.reports.rollup import rollup_figures
 from apps.sessions.models import Assignment, AssignmentVia, Offer, OfferStatus, Session, SessionStatus
 
-
 METRICS = (
     "sessions_started",
     "sessions_answered",

@@ -54,8 +54,12 @@ def test_break_seconds_are_cut_to_the_range_in_local_days(business):
     owner = business.owner
     ana, ben = factories.AgentFactory(owner=owner), factories.AgentFactory(owner=owner)
     # Range 2026-10-24..2026-10-25 in Madrid = [2026-10-23T22:00Z, 2026-10-25T23:00Z).
-    AgentBreak.objects.create(agent=ana, owner=owner, started_at=utc(2026, 10, 23, 21, 50), ended_at=utc(2026, 10, 23, 22, 10))
-    AgentBreak.objects.create(agent=ana, owner=owner, started_at=utc(2026, 10, 24, 12), ended_at=utc(2026, 10, 24, 12, 30))
+    AgentBreak.objects.create(
+        agent=ana, owner=owner, started_at=utc(2026, 10, 23, 21, 50), ended_at=utc(2026, 10, 23, 22, 10)
+    )
+    AgentBreak.objects.create(
+        agent=ana, owner=owner, started_at=utc(2026, 10, 24, 12), ended_at=utc(2026, 10, 24, 12, 30)
+    )
     AgentBreak.objects.create(agent=ben, owner=owner, started_at=utc(2026, 10, 25, 22, 59))  # open
     AgentBreak.objects.create(agent=ben, owner=owner, started_at=utc(2026, 10, 25, 23), ended_at=utc(2026, 10, 26))
     report = report_range(owner_id=owner.pk, first_day=date(2026, 10, 24), last_day=date(2026, 10, 25))
@@ -67,9 +71,13 @@ def test_break_seconds_are_cut_to_the_range_in_local_days(business):
 def test_the_report_lists_each_agents_time_on_break_and_never_another_owners(business):
     owner = business.owner
     ana = factories.AgentFactory(owner=owner, name="Ana")
-    AgentBreak.objects.create(agent=ana, owner=owner, started_at=utc(2026, 10, 24, 8), ended_at=utc(2026, 10, 24, 8, 15))
+    AgentBreak.objects.create(
+        agent=ana, owner=owner, started_at=utc(2026, 10, 24, 8), ended_at=utc(2026, 10, 24, 8, 15)
+    )
     stranger = factories.AgentFactory(owner=factories.BusinessFactory(timezone="Europe/Madrid").owner)
-    AgentBreak.objects.create(agent=stranger, owner=stranger.owner, started_at=utc(2026, 10, 24, 8), ended_at=utc(2026, 10, 24, 9))
+    AgentBreak.objects.create(
+        agent=stranger, owner=stranger.owner, started_at=utc(2026, 10, 24, 8), ended_at=utc(2026, 10, 24, 9)
+    )
     response = token_client_for(ana).get(URL, {"from": "2026-10-24", "to": "2026-10-25", "group_by": "agent"})
     assert response.status_code == 200, response.content
     assert response.json()["agent_breaks"] == [{"agent": {"id": ana.pk, "name": "Ana"}, "break_seconds": 900}]

@@ -90,7 +90,10 @@ def _values(report, group_by: str) -> dict:
             "hour": local.hour,
             "day": local.date(),
         }[group_by]
-        for bucket in (values.setdefault(key, {"answer": [], "handle": []}), values.setdefault("totals", {"answer": [], "handle": []})):
+        for bucket in (
+            values.setdefault(key, {"answer": [], "handle": []}),
+            values.setdefault("totals", {"answer": [], "handle": []}),
+        ):
             if session.accepted_at:
                 bucket["answer"].append((session.accepted_at - session.created_at).total_seconds())
                 if session.ended_at:

@@ -57,7 +57,9 @@ class SessionReportRowOut(MetricsOut):
 
 class AgentBreakOut(serializers.Serializer):
     agent = ReportKeyOut()
-    break_seconds = serializers.IntegerField(help_text="Whole seconds on break within the range (an open break: to now).")
+    break_seconds = serializers.IntegerField(
+        help_text="Whole seconds on break within the range (an open break: to now)."
+    )
 
 
 class SessionReportOut(serializers.Serializer):
