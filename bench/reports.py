@@ -2,7 +2,8 @@
 
 Creates a throwaway PostgreSQL database, migrates it, and generates a year of sessions (1 M by
 default, 20 kiosks, 30 agents, 15 % unanswered, 60 % with a paid order of two lines) with
-INSERT ... SELECT generate_series, then measures in the same run:
+INSERT ... SELECT generate_series, counts the reports' rollup once (the load's triggers marked
+every hour stale; timed), then measures in the same run:
 
 1. the 30-day report grouped by agent and by hour (apps.reports.sessions_report.session_report,
    every metric) against a bare `SELECT key, count(*) ... GROUP BY key` of the same sessions:

@@ -9,7 +9,7 @@ the range are always in the WHERE clause, a drill-down key narrows it further.""
 
 from collections.abc import Iterator
 
-from django.db import connection
+from django.db import connection, transaction
 
 from apps.reports.ranges import ReportRange
 from apps.reports.session_rows import ROW_COLUMNS, sessions_behind
@@ -18,16 +18,17 @@ from apps.sessions.models import SessionStatus
 
 
 def _local(column: str) -> str:
-    """`column` (timestamptz) as Python's `astimezone(zone).isoformat()` writes it: microseconds
-    only when there are some, then the zone's offset that instant (+HH:MM)."""
-    local, utc = f"({column} AT TIME ZONE z.zone)", f"({column} AT TIME ZONE 'UTC')"
+    """A time as Python's `astimezone(zone).isoformat()` writes it, in the report's zone (the
+    transaction's TimeZone): six digits of microseconds only when there are some, then the
+    offset with its minutes ("2026-10-24T23:59:50.680000+02:00")."""
     return (
-        f"to_char({local}, 'YYYY-MM-DD\"T\"HH24:MI:SS')"
-        f" || CASE WHEN date_part('microseconds', {column})::bigint %% 1000000 <> 0"
-        f" THEN to_char({local}, '.US') ELSE '' END"
-        f" || CASE WHEN {local} < {utc} THEN '-' ELSE '+' END"
-        f" || to_char(abs(extract(epoch FROM {local} - {utc})) * interval '1 second', 'HH24:MI')"
+        f"CASE WHEN {column} = date_trunc('second', {column}) "
+        f"THEN to_char({column}, 'YYYY-MM-DD\"T\"HH24:MI:SSTZH:TZM') "
+        f"ELSE to_char({column}, 'YYYY-MM-DD\"T\"HH24:MI:SS.USTZH:TZM') END"
     )
+
+
+_TIMES = ("created_at", "accepted_at", "ended_at")
 
 
 def _seconds(start: str, end: str) -> str:
@@ -35,13 +36,12 @@ def _seconds(start: str, end: str) -> str:
 
 
 def _select(where: str) -> str:
+    """Formatted in the scan (parallel workers share it), then sorted."""
     paid = ", ".join(f"'{status}'" for status in PAID)  # enum values: constants, not input
     abandoned = f"'{SessionStatus.ABANDONED}'"
     columns = [
         "s.public_id",
-        _local("s.created_at"),
-        _local("s.accepted_at"),
-        _local("s.ended_at"),
+        *(_local(f"s.{time}") for time in _TIMES),
         _seconds("s.created_at", "s.accepted_at"),
         _seconds("s.accepted_at", "s.ended_at"),
         "u.name",
@@ -56,7 +56,7 @@ def _select(where: str) -> str:
     ]
     named = ", ".join(f'{expression} AS "{name}"' for expression, name in zip(columns, ROW_COLUMNS, strict=True))
     return (
-        f"SELECT {named} FROM (SELECT %s::text AS zone) z, agent_sessions_session s "  # noqa: S608 - no user input (values are parameters)
+        f"SELECT {named} FROM agent_sessions_session s "  # noqa: S608 - no user input (values are parameters)
         "JOIN kiosks_kiosk k ON k.id = s.kiosk_id LEFT JOIN accounts_user u ON u.id = s.agent_id "
         f"LEFT JOIN orders_order o ON o.session_id = s.id WHERE {where} ORDER BY s.created_at, s.id"
     )
@@ -64,8 +64,9 @@ def _select(where: str) -> str:
 
 def copy_statement(report: ReportRange, group_by: str | None = None, key=None) -> tuple[str, list]:
     """The COPY statement and its parameters for the sessions of the range (one group's with
-    `group_by`, as sessions_behind selects them)."""
-    params: list = [report.timezone]
+    `group_by`, as sessions_behind selects them), for a transaction whose TimeZone is the
+    report's (copy_csv)."""
+    params: list = []
     if group_by is None:
         where = "s.owner_id = %s AND s.created_at >= %s AND s.created_at < %s"
         params += [report.owner_id, report.start, report.end]
@@ -80,9 +81,11 @@ def copy_statement(report: ReportRange, group_by: str | None = None, key=None) -
 
 
 def copy_csv(report: ReportRange, group_by: str | None = None, key=None) -> Iterator[bytes]:
-    """The CSV (header first) in the blocks COPY sends; PostgreSQL only."""
+    """The CSV (header first) in the blocks COPY sends; PostgreSQL only. The transaction holds
+    the report's zone as TimeZone (set_config local to it), so times print in local time."""
     statement, params = copy_statement(report, group_by, key)
-    connection.ensure_connection()
-    with connection.connection.cursor() as cursor, cursor.copy(statement, params) as copy:
-        for block in copy:
-            yield bytes(block)
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute("SELECT set_config('TimeZone', %s, true)", [report.timezone])
+        with connection.connection.cursor() as raw, raw.copy(statement, params) as copy:
+            for block in copy:
+                yield bytes(block)
