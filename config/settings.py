@@ -630,6 +630,10 @@ CELERY_BEAT_SCHEDULE: dict[str, BeatEntry] = {
 # /bench/sleep?seconds=. Never on in production.
 BENCH_ROUTES = env_bool("BENCH_ROUTES", False)
 
+# Reports (apps/reports/rollup.py): a range with more sessions than this is read from the rollup
+# on PostgreSQL (percentiles from histogram buckets); fewer are counted exactly from the sessions.
+REPORTS_EXACT_MAX_SESSIONS = int(os.environ.get("REPORTS_EXACT_MAX_SESSIONS", "5000"))
+
 # Routing (apps/sessions/router.py, docs/kiosk-and-agent.md "Offers"): each owner's defaults,
 # changed per owner on the panel's Settings page. K agents per wave, each offer lasting T s;
 # after W s of waiting any language qualifies; M missed offers in a row set an agent on break.
@@ -637,9 +641,6 @@ ROUTING_OFFER_SIZE = int(os.environ.get("ROUTING_OFFER_SIZE", "3"))
 ROUTING_OFFER_SECONDS = int(os.environ.get("ROUTING_OFFER_SECONDS", "15"))
 ROUTING_ANY_LANGUAGE_AFTER_SECONDS = int(os.environ.get("ROUTING_ANY_LANGUAGE_AFTER_SECONDS", "30"))
 ROUTING_MISSES_BEFORE_BREAK = int(os.environ.get("ROUTING_MISSES_BEFORE_BREAK", "2"))
-# Reports (apps/reports/rollup.py): a range with more sessions than this is read from the rollup
-# on PostgreSQL (percentiles from histogram buckets); fewer are counted exactly from the sessions.
-REPORTS_EXACT_MAX_SESSIONS = int(os.environ.get("REPORTS_EXACT_MAX_SESSIONS", "5000"))
 ROUTING_SELF_SERVICE_AFTER_SECONDS = int(os.environ.get("ROUTING_SELF_SERVICE_AFTER_SECONDS", "120"))
 # How often the router's timer runs (lapsed offers, presence; also what recovers a dead
 # process's timers); an agent counts as signed in while its dashboard holds its real-time
