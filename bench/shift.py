@@ -45,8 +45,9 @@ import django  # noqa: E402
 
 django.setup()
 
-from apps.sessions.queue import RECENT, Pool, estimate_wait  # noqa: E402
+from apps.sessions.queue import RECENT, RECENT_ANSWERS  # noqa: E402
 from apps.sessions.router import FreeAgent, WaitingSession, may_take, plan_offers  # noqa: E402
+from apps.sessions.wait_estimate import Pool, estimate_wait  # noqa: E402
 
 STEP = 0.5
 K, T, W, M = 3, 15.0, 30.0, 2
@@ -77,6 +78,7 @@ class Customer:
     estimate: int | None
     previous: int | None
     offered_before: set[int] = field(default_factory=set)
+    waves: dict[float, int] = field(default_factory=dict)  # offers made, by the time they were made
     accepted: float | None = None
 
 
@@ -126,7 +128,7 @@ class Shift:
         ]
         self.waiting: dict[int, Customer] = {}
         self.live: dict[int, int] = {}
-        self.reactions: list[tuple[float, float]] = []
+        self.reactions: list[tuple[float, float, int]] = []  # (when, offer to accept, its wave's size)
         self.handled: list[tuple[float, float]] = []
         self.waits: list[tuple[float, float]] = []  # (when, start to accept)
         self.figures = Figures()
@@ -136,15 +138,23 @@ class Shift:
         self.mu = math.log(handle_mean) - self.sigma**2 / 2
 
     def pool(self, now: float) -> Pool:
-        recent_r = [seconds for at, seconds in self.reactions[-RECENT:] if at >= now - 3600]
+        recent_r = [(seconds, wave) for at, seconds, wave in self.reactions[-RECENT_ANSWERS:] if at >= now - 3600]
         recent_h = [seconds for at, seconds in self.handled[-RECENT:] if at >= now - 3600]
         busy = [agent for agent in self.agents if agent.status == "busy"]
         return Pool(
             available=sum(agent.status == "available" for agent in self.agents),
             signed_in=sum(agent.status in ("available", "busy") for agent in self.agents),
-            answer_seconds=sum(recent_r) / len(recent_r) if recent_r else None,
+            answer_seconds=sum(seconds for seconds, _ in recent_r) / len(recent_r) if recent_r else None,
             handle_seconds=sum(recent_h) / len(recent_h) if recent_h else None,
             serving_for=tuple(now - agent.serving_since for agent in busy),
+            answers=tuple(recent_r),
+            free_languages=tuple(
+                agent.languages for agent in self.agents if agent.status == "available" and agent.offer is None
+            ),
+            offer_size=K,
+            handles=tuple(recent_h),
+            available_languages=tuple(agent.languages for agent in self.agents if agent.status == "available"),
+            any_language_after=W,
         )
 
     def drop_offer(self, agent: Agent) -> None:
@@ -161,7 +171,9 @@ class Shift:
                 position, pool = len(self.waiting) + 1, self.pool(now)
                 waits = [seconds for at, seconds in self.waits[-RECENT:] if at >= now - 3600]
                 previous = previous_estimate(position, pool, sum(waits) / len(waits) if waits else None)
-                self.waiting[next_id] = Customer(next_id, now, language, estimate_wait(position, pool), previous)
+                self.waiting[next_id] = Customer(
+                    next_id, now, language, estimate_wait(position, pool, language=language), previous
+                )
                 next_id += 1
             self.sessions_and_breaks_end(now)
             self.offers_answered_or_lapsed(now)
@@ -205,7 +217,7 @@ class Shift:
         figures.older_waiting += bool(older)
         figures.skipped += bool(skipped)
         del self.waiting[session.id]
-        self.reactions.append((now, now - made_at))
+        self.reactions.append((now, now - made_at, session.waves.get(made_at, 1)))
         agent.status, agent.misses, agent.serving_since = "busy", 0, now
         agent.until = now + self.rng.lognormvariate(self.mu, self.sigma)
         actual = now - session.created
@@ -258,6 +270,8 @@ class Shift:
             agent.answers_at = now + self.rng.uniform(2, 6) if answers else None
             self.live[session_id] = self.live.get(session_id, 0) + 1
             self.waiting[session_id].offered_before.add(agent_id)
+            waves = self.waiting[session_id].waves
+            waves[now] = waves.get(now, 0) + 1
 
 
 def main() -> int:

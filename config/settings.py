@@ -560,6 +560,9 @@ VIDEO_TURN_URLS = env_list("VIDEO_TURN_URLS")
 VIDEO_TURN_SECRET = os.environ.get("VIDEO_TURN_SECRET", "")
 # A call's chat messages are at most this many characters.
 CHAT_MESSAGE_MAX_LENGTH = int(os.environ.get("CHAT_MESSAGE_MAX_LENGTH", "500"))
+# The agent's chat opens by itself when the call has not connected within this many seconds (the
+# customer's camera refused or missing: their side never joins the call).
+CHAT_AGENT_OPEN_SECONDS = float(os.environ.get("CHAT_AGENT_OPEN_SECONDS", "15"))
 
 # Final webhook deliveries and the domain events no delivery references are kept this long,
 # then pruned hourly in batches (apps/webhooks/retention.py); pending deliveries are never pruned.

@@ -20,6 +20,8 @@ class AgentDashboardView(TemplateView):
             # While the socket is down but the polls are answered, the live link is tried again
             # this often (pusher-js's own tries space out to a minute: static/agent/realtime.js).
             "reconnectSeconds": 5,
+            "chatMaxLength": settings.CHAT_MESSAGE_MAX_LENGTH,
+            "chatOpenSeconds": settings.CHAT_AGENT_OPEN_SECONDS,
         }
         context["pusher_js"] = PUSHER_JS
         context["agora_sdk"] = AGORA_SDK

@@ -87,6 +87,12 @@ DOMAIN_ERRORS: dict[str, list[str]] = {
         E.TRANSFER_TARGET_UNAVAILABLE,
         E.VALIDATION_ERROR,
     ],
+    "DELETE /api/sessions/{public_id}/transfer": [
+        E.SESSION_NOT_FOUND,
+        E.SESSION_NOT_OWNED,
+        E.TRANSFER_NOT_PENDING,
+        E.TRANSFER_ALREADY_ACCEPTED,
+    ],
     "POST /api/sessions/{public_id}/end": [*_AGENT_SESSION, E.PROCESSOR_CALL_IN_PROGRESS, *_PROCESSOR],
     "POST /api/sessions/{public_id}/show": [E.SESSION_NOT_FOUND, E.SESSION_ALREADY_ENDED, E.INVALID_STATE],
     "POST /api/sessions/{public_id}/payment": [*_PAYMENT, *_PROCESSOR],

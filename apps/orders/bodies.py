@@ -6,6 +6,7 @@ from typing import Annotated, Generic, NotRequired, TypedDict, TypeVar
 
 from apps.core.body_shapes import DateTimeText, Doc, serializer_for
 from apps.core.timefmt import iso_z
+from apps.orders.line_words import LineWords, lines_in_language, primary_language
 from apps.orders.models import Order, OrderLine, OrderStatus
 from apps.sessions.models import Session
 
@@ -23,6 +24,14 @@ class OrderLineBody(TypedDict):
     unit_price_cents: int
     modifiers: list[ModifierBody]
     notes: NotRequired[str]
+    customer_words: Annotated[
+        LineWords | None,
+        Doc(
+            "The line's name and modifiers in the customer's language (the session's customer_locale) from the "
+            "menu's translations, for the kiosk to show and the agent to read beside the line; null when they "
+            "read the same as `name` and `modifiers`."
+        ),
+    ]
 
 
 class AgentOrderLineBody(OrderLineBody):
@@ -66,14 +75,24 @@ AgentOrderOut = serializer_for(
 )
 
 
-def line_body(line: OrderLine) -> OrderLineBody:
+def modifier_bodies(line: OrderLine) -> list[ModifierBody]:
+    return [{"group": m["group"], "value": m["value"]} for m in line.modifiers]
+
+
+def line_body(line: OrderLine, customer_words: LineWords | None) -> OrderLineBody:
+    """A line of the order object; `customer_words` None when they read the same as the line's."""
+    same = customer_words is None or (customer_words["name"], customer_words["modifiers"]) == (
+        line.name,
+        modifier_bodies(line),
+    )
     body: OrderLineBody = {
         "id": str(line.pk),
         "menu_item_id": str(line.menu_item_id) if line.menu_item_id else None,
         "name": line.name,
         "quantity": line.quantity,
         "unit_price_cents": line.unit_price_cents,
-        "modifiers": [{"group": m["group"], "value": m["value"]} for m in line.modifiers],
+        "modifiers": modifier_bodies(line),
+        "customer_words": None if same else customer_words,
     }
     if line.notes:
         body["notes"] = line.notes
@@ -102,9 +121,14 @@ def order_body(session: Session, order: Order | None) -> OrderBody[OrderLineBody
         "subtotal_cents": order.subtotal_cents,
         "tax_cents": order.tax_cents,
         "total_cents": order.total_cents,
-        "lines": [line_body(line) for line in order.lines.all()],
+        "lines": _line_bodies(list(order.lines.all()), session.customer_locale),
         "updated_at": DateTimeText(iso_z(order.updated_at)),
     }
+
+
+def _line_bodies(lines: list[OrderLine], customer_locale: str) -> list[OrderLineBody]:
+    words = lines_in_language(lines, primary_language(customer_locale)) if lines else {}
+    return [line_body(line, words[line.pk]) for line in lines]
 
 
 def agent_order_body(session: Session, order: Order | None) -> OrderBody[AgentOrderLineBody]:

@@ -1,6 +1,7 @@
 """A session's timeline for the panel: started, offered to whom, accepted, transferred, cart and
-payment changes, ended; read from the Session, Offer, Assignment, payment and refund rows and
-the stored domain events of the session and its order."""
+payment changes, the chat's messages with who wrote them, ended; read from the Session, Offer,
+Assignment, payment, refund and chat rows and the stored domain events of the session and its
+order."""
 
 from dataclasses import dataclass
 from datetime import datetime
@@ -8,6 +9,7 @@ from datetime import datetime
 from django.db.models import Q
 
 from apps.billing.models import Payment, Refund
+from apps.chat.models import ChatMessage, Sender
 from apps.core.models import DomainEvent
 from apps.orders.models import Order
 from apps.sessions.models import Session
@@ -44,6 +46,14 @@ def session_timeline(session: Session) -> list[Moment]:
         events |= Q(payload__order_id=order.pk)
     for event in DomainEvent.objects.filter(Q(owner_id=session.owner_id) & events).order_by("created_at", "pk"):
         moments.append(Moment(event.created_at, "Event", event.name))
+    for message in ChatMessage.objects.filter(session=session).select_related("agent").order_by("id"):
+        moments.append(Moment(message.created_at, f"Message from {_writer(message)}", message.text))
     if session.ended_at:
         moments.append(Moment(session.ended_at, "Ended", f"{session.status} ({session.end_reason or 'no reason'})"))
     return sorted(moments, key=lambda moment: moment.at)
+
+
+def _writer(message: ChatMessage) -> str:
+    if message.sender == Sender.KIOSK:
+        return "the customer"
+    return message.agent.name if message.agent else "a removed agent"

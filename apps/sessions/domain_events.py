@@ -63,7 +63,8 @@ class SessionTransferred(_SessionEvent):
 @dataclass(frozen=True)
 class TransferLapsed(_SessionEvent):
     """A transfer ended with nobody taking the session: its sender keeps it. `reason`:
-    `no_answer` (every offer lapsed or was withdrawn) or `session_in_payment`."""
+    `no_answer` (every offer lapsed or was withdrawn), `session_in_payment`, or `cancelled` (the
+    sender took it back)."""
 
     from_agent_id: int = 0
     reason: str = "no_answer"

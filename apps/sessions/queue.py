@@ -8,8 +8,9 @@ agents_available}` in the status body while the session is pending (docs/kiosk-a
 - self_service_after_seconds: the owner's self-service threshold: past this wait (or estimate),
   or with no agent available, the kiosk offers to order alone (issue 25 part 4);
 - estimated_wait_seconds: from the owner's recent sessions (the last RECENT of the last hour):
-  their mean time to answer an offer and mean handle time, and how long each busy agent has been
-  in its session, as `estimate_wait` says; null with no recent answered session, or with nobody
+  their answer times (with the size of the wave each answered) and handle times, the languages
+  of the available agents, and how long each busy agent has been in its session, as
+  apps/sessions/wait_estimate.py says; null with no recent answered session, or with nobody
   signed in. bench/shift.py measures it on a simulated shift (docs/scaling.md).
 
 The body changes only when the line changes (a session joins or leaves it, offers are made, an
@@ -17,11 +18,9 @@ agent's status changes): `queue_changed` then drops every waiting kiosk's cached
 sends it QueueUpdated, so the poll's cached copy is never stale.
 """
 
-import heapq
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from django.db.models import Q
+from django.db.models import Count, Exists, OuterRef, Q, Subquery
 from django.utils import timezone
 
 from apps.accounts.models import AgentStatus, User
@@ -31,25 +30,18 @@ from apps.realtime.broadcast import broadcast
 from apps.realtime.channels import kiosk_channel
 from apps.sessions.bodies import QueueBody
 from apps.sessions.models import Offer, OfferStatus, Session, SessionStatus
+from apps.sessions.router import primary_language
 from apps.sessions.routing_settings import routing_for_owner
 from apps.sessions.signed_in import agents_holding_channel
 from apps.sessions.signed_in import signed_in as signed_in_filter
 from apps.sessions.status_cache import session_moved
+from apps.sessions.wait_estimate import Pool, estimate_wait
+
+__all__ = ["Pool", "estimate_wait", "queue_changed", "queue_of", "queues_of_owner"]
 
 RECENT = 20
+RECENT_ANSWERS = 100  # answer times by wave size: enough waves of one and two among them
 RECENT_WINDOW = timedelta(hours=1)
-
-
-@dataclass(frozen=True)
-class Pool:
-    """What the estimate is made from (`estimate_wait`, a pure function: bench/shift.py runs it
-    on a simulated shift)."""
-
-    available: int
-    signed_in: int
-    answer_seconds: float | None  # mean time from offer to accept (else from start to accept)
-    handle_seconds: float | None  # mean time from accept to end
-    serving_for: tuple[float, ...] = ()  # seconds each busy agent of the pool has been in its session
 
 
 def _pool(owner_id: int, now: datetime) -> Pool:
@@ -60,22 +52,30 @@ def _pool(owner_id: int, now: datetime) -> Pool:
         is_active=True,
     )
     signed_in = agents.filter(agent_status__in=(AgentStatus.AVAILABLE, AgentStatus.BUSY)).count()
-    available = agents.filter(agent_status=AgentStatus.AVAILABLE).count()
+    holding = Exists(Offer.objects.filter(agent=OuterRef("pk"), status=OfferStatus.LIVE))
+    available = [
+        (held, frozenset(languages or ()))
+        for held, languages in agents.filter(agent_status=AgentStatus.AVAILABLE)
+        .annotate(holding=holding)
+        .values_list("holding", "languages")
+    ]
     since = now - RECENT_WINDOW
     recent = list(
         Session.objects.filter(owner_id=owner_id, accepted_at__gte=since)
         .order_by("-accepted_at")
         .values_list("created_at", "accepted_at", "ended_at")[:RECENT]
     )
-    answers = [(accepted - created).total_seconds() for created, accepted, _ in recent if accepted is not None]
+    answers = [((accepted - created).total_seconds(), 1) for created, accepted, _ in recent if accepted is not None]
     handles = [(ended - accepted).total_seconds() for _, accepted, ended in recent if ended and accepted]
+    wave = Offer.objects.filter(session=OuterRef("session"), created_at=OuterRef("created_at"))
     reactions = [
-        (closed - made).total_seconds()
-        for made, closed in Offer.objects.filter(
+        ((closed - made).total_seconds(), size or 1)
+        for made, closed, size in Offer.objects.filter(
             session__owner_id=owner_id, status=OfferStatus.ACCEPTED, closed_at__gte=since, transfer_from__isnull=True
         )
+        .annotate(wave=Subquery(wave.values("session").annotate(n=Count("pk")).values("n")[:1]))
         .order_by("-closed_at")
-        .values_list("created_at", "closed_at")[:RECENT]
+        .values_list("created_at", "closed_at", "wave")[:RECENT_ANSWERS]
         if closed is not None
     ]
     serving = Session.objects.filter(
@@ -83,38 +83,20 @@ def _pool(owner_id: int, now: datetime) -> Pool:
     ).values_list("accepted_at", flat=True)
     if reactions:
         answers = reactions  # a customer with a free agent waits for the agent to answer, not for a queue
+    routing = routing_for_owner(owner_id)
     return Pool(
-        available=available,
+        available=len(available),
         signed_in=signed_in,
-        answer_seconds=sum(answers) / len(answers) if answers else None,
+        answer_seconds=sum(seconds for seconds, _ in answers) / len(answers) if answers else None,
         handle_seconds=sum(handles) / len(handles) if handles else None,
         serving_for=tuple((now - accepted).total_seconds() for accepted in serving if accepted is not None),
+        answers=tuple(answers),
+        handles=tuple(handles),
+        available_languages=tuple(languages for _, languages in available),
+        free_languages=tuple(languages for held, languages in available if not held),
+        any_language_after=routing.any_language_after_seconds,
+        offer_size=routing.offer_size,
     )
-
-
-def estimate_wait(position: int, pool: Pool) -> int | None:
-    """Seconds until the customer at `position` is answered. Within the available agents: the
-    mean answer time. Beyond them, the customer waits for the (position - available)-th agent to
-    free up: each busy agent frees after the mean handle time less its time in session so far
-    (at least a tenth of it: a long session may end any moment; a busy agent whose session is not
-    seen, a full one), each available agent after its first customer, then every handle time
-    after; plus the answer time."""
-    if pool.answer_seconds is None or pool.signed_in == 0:
-        return None
-    beyond = position - pool.available
-    if beyond <= 0:
-        return round(pool.answer_seconds)
-    if pool.handle_seconds is None:
-        return None
-    handle = pool.handle_seconds
-    known = sorted(pool.serving_for, reverse=True)[: max(0, pool.signed_in - pool.available)]
-    unseen = max(0, pool.signed_in - pool.available - len(known))
-    first_free = [max(handle - served, handle / 10) for served in known] + [handle] * unseen
-    first_free += [pool.answer_seconds + handle] * pool.available
-    heapq.heapify(first_free)
-    for _ in range(beyond - 1):  # each freeing serves one customer ahead, then frees again
-        heapq.heappush(first_free, heapq.heappop(first_free) + pool.answer_seconds + handle)
-    return round(first_free[0] + pool.answer_seconds)
 
 
 def queues_of_owner(owner_id: int, *, now: datetime | None = None) -> dict[int, QueueBody]:
@@ -123,7 +105,7 @@ def queues_of_owner(owner_id: int, *, now: datetime | None = None) -> dict[int, 
     waiting = list(
         Session.objects.filter(owner_id=owner_id, status=SessionStatus.PENDING)
         .order_by("created_at", "pk")
-        .values_list("pk", flat=True)
+        .values_list("pk", "customer_locale", "created_at")
     )
     if not waiting:
         return {}
@@ -132,11 +114,13 @@ def queues_of_owner(owner_id: int, *, now: datetime | None = None) -> dict[int, 
     return {
         pk: {
             "position": position,
-            "estimated_wait_seconds": estimate_wait(position, pool),
+            "estimated_wait_seconds": estimate_wait(
+                position, pool, language=primary_language(locale), waited=(now - created).total_seconds()
+            ),
             "agents_available": pool.available,
             "self_service_after_seconds": self_service_after,
         }
-        for position, pk in enumerate(waiting, start=1)
+        for position, (pk, locale, created) in enumerate(waiting, start=1)
     }
 
 
@@ -152,7 +136,12 @@ def queue_of(session: Session, *, now: datetime | None = None) -> QueueBody | No
     pool = _pool(session.owner_id, now)
     return {
         "position": position,
-        "estimated_wait_seconds": estimate_wait(position, pool),
+        "estimated_wait_seconds": estimate_wait(
+            position,
+            pool,
+            language=primary_language(session.customer_locale),
+            waited=(now - session.created_at).total_seconds(),
+        ),
         "agents_available": pool.available,
         "self_service_after_seconds": routing_for_owner(session.owner_id).self_service_after_seconds,
     }

@@ -5,7 +5,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from django.db import connection
-from django.db.models import DateTimeField, QuerySet
+from django.db.models import DateTimeField, Q, QuerySet
 from django.utils import timezone
 
 from apps.accounts.models import User
@@ -13,7 +13,7 @@ from apps.core.errors import DomainError, ErrorCode
 from apps.kiosks.models import Kiosk
 from apps.sessions import status_cache
 from apps.sessions.bodies import status_body
-from apps.sessions.models import Offer, OfferStatus, Session, SessionStatus
+from apps.sessions.models import Assignment, Offer, OfferStatus, Session, SessionStatus
 from apps.sessions.queue import queue_of
 
 _NOT_FOUND = "No such session."
@@ -52,7 +52,18 @@ def session_for_kiosk(*, kiosk: Kiosk, public_id: str, lock: bool = False) -> Se
 # (filter + select_related + only) costs about three times what the database takes to answer it,
 # so it is one plain SQL statement whose row becomes model instances through the documented
 # `Model.from_db` (deferred instances: only these fields).
-_STATUS_FIELDS = ("id", "public_id", "owner", "status", "created_at", "accepted_at", "ended_at", "end_reason", "agent")
+_STATUS_FIELDS = (
+    "id",
+    "public_id",
+    "owner",
+    "status",
+    "customer_locale",  # the queue estimate is for the customer's language
+    "created_at",
+    "accepted_at",
+    "ended_at",
+    "end_reason",
+    "agent",
+)
 _STATUS_AGENT_FIELDS = ("id", "name", "avatar_url")
 
 
@@ -143,9 +154,16 @@ def live_session_of_agent(agent: User) -> Session | None:
 
 
 def session_accepted_by_agent(*, agent: User, public_id: str) -> Session:
-    """One session this agent accepted, in any status. Every other session (waiting, another
-    agent's, another owner's) is 404, the same answer for all."""
-    session = Session.objects.filter(agent=agent, public_id=public_id).select_related("kiosk", "business").first()
+    """One session this agent accepted or served, in any status: also one it handed to a
+    colleague (its Assignment rows say it served it), which it sees read-only, with who serves it
+    now (docs/decisions.md). Every other session (waiting, another agent's, another owner's) is
+    404, the same answer for all."""
+    served = Assignment.objects.filter(agent=agent).values("session_id")
+    session = (
+        Session.objects.filter(Q(agent=agent) | Q(pk__in=served), public_id=public_id)
+        .select_related("kiosk", "business", "agent")
+        .first()
+    )
     if session is None:
         raise DomainError(ErrorCode.SESSION_NOT_FOUND, _NOT_FOUND)
     return session

@@ -69,6 +69,44 @@ def transfer_candidates(*, public_id: str, agent: User) -> list[User]:
     return list(free.order_by(F("owner_id").asc(nulls_last=True), "name", "pk").only("pk", "name", "languages")[:100])
 
 
+def transfer_pending(*, public_id: str, agent: User) -> list[Offer]:
+    """The live offers of the agent's transfer of its session (empty: none pending), for the
+    dashboard to show "waiting for Bea" again after a reload. Ownership as transfer_candidates."""
+    session = selectors.session_visible_to_agent(agent=agent, public_id=public_id)
+    if session.agent_id != agent.pk:
+        raise DomainError(ErrorCode.SESSION_NOT_OWNED, "Only the agent serving this session can transfer it.")
+    live = _live_transfer_offers(session).filter(expires_at__gt=timezone.now())
+    return list(live.select_related("agent").order_by("agent__name", "agent_id"))
+
+
+def transfer_cancel(*, public_id: str, agent: User) -> Session:
+    """The sender takes its transfer back before anyone accepts it: the receivers' offers are
+    withdrawn (they hear SessionWithdrawn, `transfer_cancelled`), the sender keeps the session
+    (its other tabs hear TransferLapsed, `cancelled`) and the receivers go back to the queue.
+    Once a receiver has accepted, 409 TRANSFER_ALREADY_ACCEPTED; with none pending, 409
+    TRANSFER_NOT_PENDING."""
+    now = timezone.now()
+    with transaction.atomic():
+        session = selectors.session_visible_to_agent(agent=agent, public_id=public_id, lock=True)
+        if session.agent_id != agent.pk:
+            handed = Offer.objects.filter(session=session, transfer_from=agent, status=OfferStatus.ACCEPTED)
+            if handed.exists():  # the receiver accepted first (same row lock: one or the other)
+                raise DomainError(
+                    ErrorCode.TRANSFER_ALREADY_ACCEPTED, "A colleague has already taken this session over."
+                )
+            raise DomainError(ErrorCode.SESSION_NOT_OWNED, "Only the agent serving this session can transfer it.")
+        live = list(_live_transfer_offers(session).filter(expires_at__gt=now).select_related("session"))
+        if not live:
+            raise DomainError(ErrorCode.TRANSFER_NOT_PENDING, "This session has no transfer waiting for an answer.")
+        _live_transfer_offers(session).update(status=OfferStatus.WITHDRAWN, closed_at=now)
+        for offer in live:
+            events.emit(OfferClosed(offer, reason="transfer_cancelled"))
+        events.emit(TransferLapsed(session, from_agent_id=agent.pk, reason="cancelled"))
+        events.emit(QueueChanged(owner_id=session.owner_id))  # the receivers are free again
+        _dispatch_soon()  # and are offered the oldest waiting session
+    return session
+
+
 def transfer_start(
     *, public_id: str, agent: User, to_agent_id: int | None = None, language: str | None = None
 ) -> list[Offer]:

@@ -9,7 +9,7 @@ import { duration } from "./queue-state.js";
 /**
  * @typedef {{group: string, value: string}} Modifier
  * @typedef {{menu_item_id: string, name: string, quantity: number, modifier_option_ids: string[], modifiers: Modifier[], notes: string}} Line
- * @typedef {{lines: Array<{menu_item_id: string, name: string, quantity: number, unit_price_cents: number, modifier_option_ids?: string[], modifiers: Modifier[], notes?: string}>,
+ * @typedef {{lines: Array<{menu_item_id: string, name: string, quantity: number, unit_price_cents: number, modifier_option_ids?: string[], customer_words?: {name: string} | null, modifiers: Modifier[], notes?: string}>,
  *   currency?: string, subtotal_cents: number, tax_cents: number, total_cents: number, status?: string, order_number?: string | null}} Order
  * @typedef {Record<string, string[]>} LineErrors refusals by line index
  */

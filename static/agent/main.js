@@ -4,6 +4,7 @@
 import { logFailure } from "../common/report.js";
 import { $$, announce, byId } from "../common/ui.js";
 import { del, get, onUnauthenticated, post, settled } from "./api.js";
+import { createChat, renderChat } from "./chat.js";
 import { lapsedOnArrival, secondsLeft } from "./offer.js";
 import { addCard, mergeSnapshot, removeCard } from "./queue-state.js";
 import { IncomingFeed } from "./realtime.js";
@@ -23,7 +24,8 @@ const store = createAgentStore({ muted: readMuted() });
 const ring = new Ring();
 // After a reload nobody signs in, so the first click or key press anywhere unlocks the ring.
 ["pointerdown", "keydown"].forEach((type) => document.addEventListener(type, () => ring.unlock(), { once: true, capture: true }));
-const session = createSessionActions(store, { announce, onEnded: sessionEnded });
+const chat = createChat(store, { get, post, maxLength: config.chatMaxLength, openSeconds: config.chatOpenSeconds });
+const session = createSessionActions(store, { announce, onEnded: sessionEnded, onChat: chat.onChat, onVideoState: chat.videoState });
 const pointing = createPointing(store, { announce });
 const transfer = createTransferActions(store, { announce });
 /** @type {IncomingFeed | null} */
@@ -289,5 +291,6 @@ async function revoke(token) {
 }
 
 createTokens(store, { announce, reload: loadTokens });
+renderChat(store, chat);
 renderAgent(store, { accept, choose: session.choose, show: pointing.show, change: session.change, revoke, backToAvailable }, announce);
 boot();

@@ -7,6 +7,7 @@ import { get, post } from "./api.js";
 import { changeLine, endCheck, finishText, linesOf, linesToSend, cartRefusal, refusedLines, revertsToSaved } from "./cart-state.js";
 import { ModifierDialog } from "./modifiers.js";
 import { cartLocked, NO_SESSION } from "./state.js";
+import { handedOverWords } from "./transfer-state.js";
 import { VideoPane } from "./video.js";
 
 const PAYMENT_POLL_MS = 1500; // the agent's channel carries no payment events: read the session
@@ -21,10 +22,10 @@ const ENDED = ["completed", "abandoned", "failed"];
 
 /**
  * @param {import("../common/store.js").Store<AgentState>} store
- * @param {{announce: (text: string) => void, onEnded: (text: string) => void}} hooks
+ * @param {{announce: (text: string) => void, onEnded: (text: string) => void, onChat?: (event: string, data: any) => void, onVideoState?: (state: string) => void}} hooks
  */
-export function createSessionActions(store, { announce, onEnded }) {
-  const video = new VideoPane();
+export function createSessionActions(store, { announce, onEnded, onChat, onVideoState }) {
+  const video = new VideoPane(onChat, onVideoState);
   const dialog = new ModifierDialog();
   /** @type {Promise<unknown>} every cart is sent after the one before */
   let syncing = Promise.resolve();
@@ -151,6 +152,7 @@ export function createSessionActions(store, { announce, onEnded }) {
       const now = state();
       if (!now.session || now.session.id !== session.id) return;
       const latest = body.session;
+      if (latest.handed_over_to) return handedOver(handedOverWords({ agent: latest.handed_over_to }, session.kiosk.name));
       if (ENDED.includes(latest.status)) return finish(latest, body.order);
       const orderMoved = body.order && now.order && body.order.status !== now.order.status;
       if (JSON.stringify(body.payment || null) !== JSON.stringify(now.payment)) store.set({ payment: body.payment || null });

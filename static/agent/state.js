@@ -2,6 +2,7 @@
 // hand with its cart (the server's answers as they came, plus the lines the agent is building),
 // my sessions today and my tokens. Actions (main.js, session.js, signin.js) change it; views.js
 // draws it.
+import { NO_CHAT } from "../common/chat-log.js";
 import { createStore } from "../common/store.js";
 import { EMPTY_QUEUE } from "./queue-state.js";
 import { NO_TRANSFER } from "./transfer-state.js";
@@ -36,6 +37,7 @@ import { NO_TRANSFER } from "./transfer-state.js";
  * @property {string} menuQuery what the agent typed in the menu's search box
  * @property {{itemId: string, name: string} | null} pointed the item the customer last pointed at (MenuItemPointed)
  * @property {import("./transfer-state.js").Transfer} transfer handing the session in hand to a colleague
+ * @property {import("../common/chat-log.js").Chat} chat the session's text chat with the customer (chat.js)
  * @property {string} result what the last session came to
  * @property {Array<any> | null} history GET /api/sessions/mine
  * @property {import("./today-figures.js").MyToday | null} today GET /api/reports/me/today (my figures for today)
@@ -69,6 +71,7 @@ export const INITIAL = {
   menuQuery: "",
   pointed: null,
   transfer: NO_TRANSFER,
+  chat: NO_CHAT,
   result: "",
   history: null,
   today: null,

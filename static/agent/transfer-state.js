@@ -48,10 +48,35 @@ export function waitingWords(pending, now) {
   return `Offered to ${who}: waiting for an answer, ${pendingLeft(pending, now)} s left. The customer stays with you until then.`;
 }
 
+/**
+ * The pending transfer as GET /api/sessions/{id}/transfer tells it (after a reload), or null.
+ * @param {{offers: Array<{agent: {name: string}}>, seconds_left: number} | null | undefined} pending @param {number} now
+ * @returns {Pending | null}
+ */
+export function pendingFromServer(pending, now) {
+  if (!pending || !pending.offers.length) return null;
+  return { names: pending.offers.map((offer) => offer.agent.name), seconds: pending.seconds_left, startedAt: now };
+}
+
 /** Why a transfer ended without a taker (TransferLapsed's reason). @param {string} reason */
 export function lapsedWords(reason) {
+  if (reason === "cancelled") return CANCELLED_WORDS;
   if (reason === "session_in_payment") return "Transfer cancelled: the customer is paying. The session stays with you.";
   return "Nobody took the transfer in time: the customer is still with you.";
+}
+
+export const CANCELLED_WORDS = "Transfer cancelled: the customer stays with you.";
+
+/** Why taking a transfer back was refused, in words. @param {{code?: string, status?: number, message?: string}} error */
+export function cancelRefusal(error) {
+  switch (error.code) {
+    case "TRANSFER_ALREADY_ACCEPTED":
+      return "Too late to cancel: a colleague has already taken the customer over.";
+    case "TRANSFER_NOT_PENDING":
+      return "There is no transfer to cancel: the customer is still with you.";
+    default:
+      return error.status === 401 ? "" : `The transfer could not be cancelled: ${error.message}`;
+  }
 }
 
 /** Why a transfer was refused, in words. @param {{code?: string, status?: number, message?: string}} error */

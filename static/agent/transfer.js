@@ -1,11 +1,20 @@
-// The Transfer control's actions: read who is free (GET /api/sessions/{id}/transfer), offer the
-// session (POST), and hear how it ended (TransferLapsed from the feed, or the offers' time running
+// The Transfer control's actions: read who is free and any transfer waiting for an answer (GET
+// /api/sessions/{id}/transfer), offer the session (POST), take it back (DELETE), and hear how it ended (TransferLapsed from the feed, or the offers' time running
 // out here: the server's tick tells within a second or two). The hand-over itself is heard by
 // main.js (SessionTransferred), which closes the session. Everything goes into the store's
 // `transfer`; views.js draws it.
 import { byId } from "../common/ui.js";
-import { get, post } from "./api.js";
-import { lapsedWords, NO_TRANSFER, pendingLeft, transferBody, transferRefusal } from "./transfer-state.js";
+import { del, get, post } from "./api.js";
+import {
+  cancelRefusal,
+  CANCELLED_WORDS,
+  lapsedWords,
+  NO_TRANSFER,
+  pendingFromServer,
+  pendingLeft,
+  transferBody,
+  transferRefusal,
+} from "./transfer-state.js";
 
 const LAPSE_GRACE_MS = 3000; // the server closes lapsed offers on its tick (about a second)
 
@@ -18,12 +27,18 @@ export function createTransferActions(store, { announce }) {
   /** @param {Partial<import("./transfer-state.js").Transfer>} change */
   const setTransfer = (change) => store.set(({ transfer }) => ({ transfer: { ...transfer, ...change } }));
 
+  /** Who is free, and the transfer waiting for an answer: the server's word, so a reload finds it again. */
   async function load() {
     const session = state().session;
     if (!session || session.status !== "active") return;
+    const askedAt = Date.now();
     try {
-      const candidates = await get(`/api/sessions/${session.id}/transfer`);
-      if (state().session && state().session.id === session.id) setTransfer({ candidates, error: "" });
+      const body = await get(`/api/sessions/${session.id}/transfer`);
+      if (!state().session || state().session.id !== session.id) return;
+      const local = state().transfer.pending;
+      // A transfer sent while this read was on its way is newer than the read's "none".
+      const pending = pendingFromServer(body.pending, Date.now()) || (local && local.startedAt > askedAt ? local : null);
+      setTransfer({ candidates: { agents: body.agents, languages: body.languages }, pending, error: "" });
     } catch (error) {
       setTransfer({ error: transferRefusal(error) });
     }
@@ -44,6 +59,23 @@ export function createTransferActions(store, { announce }) {
       setTransfer({ error: transferRefusal(error) });
       load();
     }
+  }
+
+  /** Cancel: the offers are withdrawn and the customer stays here (unless a colleague was quicker). */
+  async function cancel() {
+    const session = state().session;
+    if (!session || !state().transfer.pending) return;
+    setTransfer({ error: "" });
+    try {
+      await del(`/api/sessions/${session.id}/transfer`);
+      setTransfer({ pending: null, notice: CANCELLED_WORDS });
+      announce(CANCELLED_WORDS);
+    } catch (error) {
+      setTransfer({ pending: null, error: cancelRefusal(error) });
+      // Already accepted: SessionTransferred (or the session's poll) closes the session here.
+      if (error.code === "TRANSFER_ALREADY_ACCEPTED") return;
+    }
+    load();
   }
 
   /** TransferLapsed: the session stays here. @param {{session_id: string, reason: string}} message */
@@ -71,6 +103,7 @@ export function createTransferActions(store, { announce }) {
     send();
   });
   byId("transfer-refresh").addEventListener("click", load);
+  byId("transfer-cancel").addEventListener("click", cancel);
   byId("transfer-to").addEventListener("change", () => setTransfer({ error: "" }));
 
   return { load, lapsed, tick, reset };

@@ -48,8 +48,11 @@ async function connect() {
 }
 
 export class VideoPane extends VideoCall {
-  /** @param {(event: string, data: any) => void} [onChat] */
-  constructor(onChat) {
+  /**
+   * @param {(event: string, data: any) => void} [onChat]
+   * @param {(state: string) => void} [onVideoState] each state of the call (the chat opens when it fails)
+   */
+  constructor(onChat, onVideoState = () => {}) {
     super({
       pane: byId("video"),
       localVideo: byId("local-video"),
@@ -61,7 +64,10 @@ export class VideoPane extends VideoCall {
       refreshUrl: "/api/video/token/refresh",
       connect,
       onChat,
-      onState: (state, detail) => (byId("video-state").textContent = WORDS[state](detail)),
+      onState: (state, detail) => {
+        byId("video-state").textContent = WORDS[state](detail);
+        onVideoState(state);
+      },
       onMedia: (live) => {
         this.micButton.disabled = this.cameraButton.disabled = !live;
         if (!live) this.showControls();

@@ -60,6 +60,7 @@ export function renderAgent(store, actions, announce) {
     byId("transfer-send", HTMLButtonElement).disabled = off;
     byId("transfer-to", HTMLSelectElement).disabled = off;
   });
+  watch(store, (s) => Boolean(s.transfer.pending), (pending) => (byId("transfer-cancel").hidden = !pending));
   watch(store, (s) => s.result, drawResult);
   watch(store, (s) => s.history, drawHistory);
   watch(store, (s) => s.today, drawToday);
@@ -243,6 +244,9 @@ function drawCart(state, actions) {
         "li",
         { class: problems.length ? "line invalid" : "line", "data-index": index },
         el("span", { class: "name", text: line.name }),
+        server && server.customer_words
+          ? el("span", { class: "customer-words", title: "What the customer reads", text: `(${server.customer_words.name})` })
+          : null,
         modifiers ? el("span", { class: "modifiers", text: modifiers }) : null,
         server ? el("span", { class: "price", text: money(server.unit_price_cents * server.quantity, currency) }) : null,
         el(

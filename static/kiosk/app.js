@@ -5,6 +5,7 @@ import { logFailure } from "../common/report.js";
 import { announce, byId, $$ } from "../common/ui.js";
 import { createAlone } from "./alone.js";
 import { get, on, post } from "./api.js";
+import { createChat, renderChat } from "./chat.js";
 import { device } from "./device.js";
 import { createDining, renderDining } from "./dining.js";
 import { suggestName, tryPairing } from "./pairing.js";
@@ -19,7 +20,8 @@ import { renderKiosk } from "./views.js";
 import { nextBackoff, startRefusal, UNPAIRED_BY_OWNER } from "./words.js";
 
 const store = createKioskStore();
-const video = createVideo(store, { pane: byId("video"), localVideo: byId("local-video"), remoteVideo: byId("remote-video") });
+const chat = createChat({ store, get, post });
+const video = createVideo(store, { pane: byId("video"), localVideo: byId("local-video"), remoteVideo: byId("remote-video") }, chat.onChat);
 const session = createSession({ store, config, video, paymentForm: byId("payment-form"), announce, onFinished: finished });
 const alone = createAlone({ store, session, announce });
 const realtime = new KioskRealtime({
@@ -279,6 +281,7 @@ document.addEventListener(
 );
 
 renderKiosk(store);
+renderChat(store, chat);
 createShownItem(store, { announce });
 renderDining(store, createDining({ store, get, post }).choose);
 touched();

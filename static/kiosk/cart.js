@@ -1,12 +1,14 @@
 // The live cart as the customer reads it: exactly what the server says the order is
-// (OrderUpdated, or GET .../order after a reconnect). Pure, unit-tested (tests/js/kiosk-cart.test.js);
+// (OrderUpdated, or GET .../order after a reconnect), in the customer's words where the menu
+// translates them (each line's customer_words). Pure, unit-tested (tests/js/kiosk-cart.test.js);
 // views.js draws it.
 import { money } from "../common/format.js";
 import { modifierText } from "../common/modifier-text.js";
 
 /**
+ * @typedef {Array<{group: string, value: string}>} Modifiers
  * @typedef {{id: string, name: string, quantity: number, unit_price_cents: number, notes?: string,
- *   modifiers: Array<{group: string, value: string}>}} OrderLine
+ *   modifiers: Modifiers, customer_words?: {name: string, modifiers: Modifiers} | null}} OrderLine
  * @typedef {{lines?: OrderLine[], currency?: string, subtotal_cents?: number, tax_cents?: number,
  *   total_cents?: number, updated_at?: string, status?: string, order_number?: string | null}} Order
  * @typedef {{id: string, quantity: string, name: string, price: string, modifiers: string, notes: string}} CartLine
@@ -26,9 +28,9 @@ export function cartView(order, locale = undefined) {
     lines: lines.map((line) => ({
       id: line.id,
       quantity: `${line.quantity} ×`,
-      name: line.name,
+      name: (line.customer_words || line).name,
       price: money(line.unit_price_cents * line.quantity, currency, locale),
-      modifiers: modifierText(line.modifiers),
+      modifiers: modifierText((line.customer_words || line).modifiers),
       notes: line.notes || "",
     })),
     empty: lines.length === 0,

@@ -144,6 +144,10 @@ const en = {
   "chat.no": "No",
   "chat.repeat": "Can you repeat?",
   "chat.send_failed": "Your message could not be sent. Please try again.",
+  "chat.close": "Hide messages",
+  "chat.canned_label": "Quick replies",
+  "chat.input_label": "Your message",
+  "chat.send": "Send",
 };
 
 /** @type {Catalog} */
@@ -284,6 +288,10 @@ const es = {
   "chat.no": "No",
   "chat.repeat": "¿Puede repetir?",
   "chat.send_failed": "No se pudo enviar tu mensaje. Inténtalo de nuevo.",
+  "chat.close": "Ocultar mensajes",
+  "chat.canned_label": "Respuestas rápidas",
+  "chat.input_label": "Tu mensaje",
+  "chat.send": "Enviar",
 };
 
 /** @type {Catalog} */
@@ -424,6 +432,10 @@ const fr = {
   "chat.no": "Non",
   "chat.repeat": "Pouvez-vous répéter ?",
   "chat.send_failed": "Votre message n'a pas pu être envoyé. Réessayez.",
+  "chat.close": "Masquer les messages",
+  "chat.canned_label": "Réponses rapides",
+  "chat.input_label": "Votre message",
+  "chat.send": "Envoyer",
 };
 
 /** @type {Catalog} */
@@ -564,6 +576,10 @@ const de = {
   "chat.no": "Nein",
   "chat.repeat": "Können Sie das wiederholen?",
   "chat.send_failed": "Ihre Nachricht konnte nicht gesendet werden. Bitte erneut versuchen.",
+  "chat.close": "Nachrichten ausblenden",
+  "chat.canned_label": "Schnelle Antworten",
+  "chat.input_label": "Ihre Nachricht",
+  "chat.send": "Senden",
 };
 
 /** The catalogs by language (the first part of a locale). */

@@ -2,6 +2,7 @@
 // (the kiosk profile, the session status body, the order, the payment) and what the customer
 // chose (the language). Actions (actions.js, session.js) change it; views.js draws it.
 import { createStore } from "../common/store.js";
+import { NO_CHAT } from "../common/chat-log.js";
 import { NOT_ALONE } from "./self-service.js";
 
 /**
@@ -37,6 +38,7 @@ import { NOT_ALONE } from "./self-service.js";
  * @property {string | null} shownItem the menu item the agent showed (MenuItemShown), open large until closed
  * @property {{itemId: string, told: boolean} | null} pointed the item the customer last tapped; `told` once the agent heard
  * @property {import("./dining.js").Dining} dining eat in or take away, asked on the payment step (dining.js)
+ * @property {import("../common/chat-log.js").Chat} chat the session's text chat with the agent (chat.js)
  */
 
 /** @type {KioskState} */
@@ -64,6 +66,7 @@ export const INITIAL = {
   shownItem: null,
   pointed: null,
   dining: { sessionId: null, ask: false, choice: null, saving: false, error: "" },
+  chat: NO_CHAT,
 };
 
 /** @returns {import("../common/store.js").Store<KioskState>} */

@@ -3,9 +3,9 @@
 // the focused button) that moves a ticket on: preparing, ready, completed.
 import { Chime } from "../common/chime.js";
 import { DisplayApi } from "../common/display-api.js";
-import { DisplayFeed } from "../common/display-feed.js";
+import { displayApp } from "../common/display-app.js";
 import { logFailure } from "../common/report.js";
-import { announce, byId } from "../common/ui.js";
+import { announce } from "../common/ui.js";
 import { createKitchenStore } from "./state.js";
 import { applyTicket, mergeSnapshot, NEXT } from "./tickets.js";
 import { renderKitchen } from "./views.js";
@@ -29,18 +29,22 @@ function heard(ticket) {
   if (added) arrived([ticket]);
 }
 
-/** @param {number} askedAt */
-async function poll(askedAt) {
-  try {
-    const body = await api.call("kitchen/tickets");
+const app = displayApp({
+  api,
+  store,
+  screen: "kitchen",
+  name: "the kitchen display",
+  title: (me) => `Kitchen: ${me.business.name}`,
+  snapshotPath: "kitchen/tickets",
+  applySnapshot(body, askedAt) {
     const { tickets, added } = mergeSnapshot(store.get().tickets, body.tickets, askedAt, Date.now());
-    store.set({ tickets, alert: "" });
+    store.set({ tickets });
     arrived(added);
-  } catch (error) {
-    if (error.status === 401 || error.status === 403) return signIn(error.message);
-    store.set({ alert: error.message });
-  }
-}
+  },
+  events: { TicketChanged: (data) => heard(data.ticket) },
+  chime,
+  chimeWhenTurnedOn: true,
+});
 
 /** @param {import("./tickets.js").Ticket} ticket */
 async function move(ticket) {
@@ -52,7 +56,7 @@ async function move(ticket) {
     announce(`Order ${ticket.number}: ${status}.`);
   } catch (error) {
     store.set({ alert: `Order ${ticket.number} could not be moved: ${error.message}` });
-    if (error.status === 409 || error.status === 404) poll(Date.now()); // someone else moved it
+    if (error.status === 409 || error.status === 404) app.poll(Date.now()); // someone else moved it
   } finally {
     store.set(({ moving }) => {
       const rest = { ...moving };
@@ -62,38 +66,5 @@ async function move(ticket) {
   }
 }
 
-/** @param {string} reason */
-function signIn(reason) {
-  if (api.token) api.forgetToken();
-  store.set({ screen: "signin", signinReason: reason });
-}
-
-async function boot() {
-  let me;
-  try {
-    me = await api.call("me");
-  } catch (error) {
-    if (error.status === 401 || error.status === 403) return signIn(api.token ? error.message : "");
-    store.set({ alert: `The kitchen display could not start: ${error.message}`, screen: "signin" });
-    return;
-  }
-  if (!me.screens.includes("kitchen")) return signIn("This link opens another screen.");
-  store.set({ me, screen: "kitchen" });
-  document.title = `Kitchen: ${me.business.name}`;
-  new DisplayFeed({
-    api,
-    me,
-    channel: me.channels.kitchen,
-    events: { TicketChanged: (data) => heard(data.ticket) },
-    poll,
-    onState: (realtime) => store.set({ realtime }),
-  }).start();
-}
-
-byId("sound").addEventListener("click", () => {
-  const on = !store.get().sound && chime.unlock();
-  store.set({ sound: on });
-  if (on) chime.play();
-});
 renderKitchen(store, move);
-boot().catch((error) => logFailure("starting the kitchen display", error));
+app.start().catch((error) => logFailure("starting the kitchen display", error));

@@ -4,7 +4,7 @@
   "use strict";
   var configElement = document.getElementById("live-status-config");
   var stateLabel = document.getElementById("live-state");
-  if (!configElement || !window.Pusher) return;
+  if (!configElement || !window.panelLive) return;
   var config = JSON.parse(configElement.textContent);
 
   function setState(state, text) {
@@ -28,20 +28,7 @@
 
   var pusher;
   try {
-    pusher = new window.Pusher(config.key, {
-      cluster: "local", // required by pusher-js; wsHost below decides where it connects
-      wsHost: window.location.hostname,
-      wsPort: Number(window.location.port) || 80,
-      wssPort: Number(window.location.port) || 443,
-      forceTLS: config.forceTLS,
-      enabledTransports: ["ws", "wss"],
-      disableStats: true,
-      channelAuthorization: {
-        endpoint: config.authEndpoint,
-        transport: "ajax",
-        headers: { "X-CSRFToken": config.csrfToken },
-      },
-    });
+    pusher = window.panelLive.connect(config);
   } catch (error) {
     setState("unavailable", "Live status unavailable; showing status as of page load");
     return;

@@ -75,23 +75,14 @@
     }
   }, 1000);
 
-  if (!configElement || !window.Pusher) {
+  if (!configElement || !window.panelLive) {
     poll(true);
     return;
   }
   var config = JSON.parse(configElement.textContent);
   var pusher;
   try {
-    pusher = new window.Pusher(config.key, {
-      cluster: "local", // required by pusher-js; wsHost below decides where it connects
-      wsHost: window.location.hostname,
-      wsPort: Number(window.location.port) || 80,
-      wssPort: Number(window.location.port) || 443,
-      forceTLS: config.forceTLS,
-      enabledTransports: ["ws", "wss"],
-      disableStats: true,
-      channelAuthorization: { endpoint: config.authEndpoint, transport: "ajax", headers: { "X-CSRFToken": config.csrfToken } },
-    });
+    pusher = window.panelLive.connect(config);
   } catch (error) {
     setState("unavailable", "Live updates unavailable; refreshing every 5 seconds");
     poll(true);

@@ -21,7 +21,8 @@ from django.db.models.sql import UpdateQuery
 from playwright.sync_api import expect
 
 from tests import factories
-from tests.support.browser import new_page, screenshot_on_failure
+from tests.kiosk_app.conftest import as_paired
+from tests.support.browser import page_opener
 from tests.support.payments import ACCOUNT, CONNECT_SECRET, PLATFORM_SECRET, recorded_event
 from tests.support.processes import database_url_for_child, start_daphne, stop_daphne
 
@@ -157,19 +158,16 @@ def serve(world, request):
 @pytest.fixture
 def open_dashboard(chromium, request):
     """open_dashboard(server) -> a page on /agent/ in a fresh browser context, offline but for the
-    server (tests/support/browser.py new_page)."""
-    contexts = []
+    server (tests/support/browser.py page_opener)."""
+    with page_opener(chromium, request) as open_:
+        yield lambda server, *, viewport=(1280, 860): open_(server.url, "/agent/", viewport)
 
-    def open_page(server: Server, *, viewport=(1280, 860)):
-        context, page = new_page(chromium, server.url, viewport)
-        contexts.append((context, page))
-        page.goto("/agent/")
-        return page
 
-    yield open_page
-    for context, page in contexts:
-        screenshot_on_failure(request, page)
-        context.close()
+@pytest.fixture
+def open_kiosk(chromium, request):
+    """open_kiosk(server, kiosk) -> the kiosk app (/kiosk/) on a device paired as `kiosk`."""
+    with page_opener(chromium, request) as open_:
+        yield lambda server, kiosk: open_(server.url, "/kiosk/", (1180, 820), before=as_paired(kiosk))
 
 
 def sign_in(page, email: str, password: str = factories.PASSWORD) -> None:

@@ -16,9 +16,7 @@ from playwright.sync_api import expect
 
 from tests import factories
 from tests.agent_dashboard.conftest import assert_no_console_errors, card, sign_in_and_go_available
-from tests.kiosk_app.conftest import as_paired
 from tests.kiosk_app.conftest import assert_no_console_errors as kiosk_console_errors
-from tests.support.browser import new_page, screenshot_on_failure
 
 pytestmark = pytest.mark.live
 
@@ -47,24 +45,6 @@ def signed_in_pages(server, open_dashboard, agents, link="live"):
         )
         pages.append(page)
     return pages
-
-
-@pytest.fixture
-def open_kiosk(chromium, request):
-    """open_kiosk(server, kiosk) -> the kiosk app (/kiosk/) on a device paired as `kiosk`."""
-    contexts = []
-
-    def open_page(server, kiosk):
-        context, page = new_page(chromium, server.url, (1180, 820))
-        contexts.append((context, page))
-        as_paired(kiosk)(page)
-        page.goto("/kiosk/")
-        return page
-
-    yield open_page
-    for context, page in contexts:
-        screenshot_on_failure(request, page)
-        context.close()
 
 
 def test_a_spanish_customer_rings_only_the_spanish_agent_until_any_language_may_answer(

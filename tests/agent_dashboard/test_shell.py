@@ -25,6 +25,8 @@ def test_the_shell_is_one_page_with_public_configuration_only(db):
         "forceTLS": False,
         "pollSeconds": 2,
         "reconnectSeconds": 5,  # a poll answering while the socket is down reconnects at most this often
+        "chatMaxLength": settings.CHAT_MESSAGE_MAX_LENGTH,  # shown under the chat's box
+        "chatOpenSeconds": settings.CHAT_AGENT_OPEN_SECONDS,  # the call not connected this long opens the chat
     }
     assert settings.REALTIME_APP_SECRET not in html
     sources = re.findall(r'(?:src|href|data-video-sdk)="([^"]+)"', html)

@@ -9,38 +9,18 @@ from playwright.sync_api import expect
 
 from tests import factories
 from tests.agent_dashboard.conftest import assert_no_console_errors, card, sign_in_and_go_available
-from tests.kiosk_app.conftest import as_paired
 from tests.kiosk_app.conftest import assert_no_console_errors as kiosk_console_errors
-from tests.support.browser import new_page, screenshot_on_failure
 
 pytestmark = pytest.mark.live
 
 
-@pytest.fixture
-def kiosk_page(chromium, request):
-    """kiosk_page(server, kiosk) -> the kiosk app (/kiosk/) on a device paired as `kiosk`."""
-    opened = []
-
-    def open_page(server, kiosk):
-        context, page = new_page(chromium, server.url, (1180, 820))
-        opened.append((context, page))
-        as_paired(kiosk)(page)
-        page.goto("/kiosk/")
-        return page
-
-    yield open_page
-    for context, page in opened:
-        screenshot_on_failure(request, page)
-        context.close()
-
-
-def test_a_transfer_moves_the_kiosk_to_the_new_agent(world, serve, open_dashboard, kiosk_page):
+def test_a_transfer_moves_the_kiosk_to_the_new_agent(world, serve, open_dashboard, open_kiosk):
     ann = world.agents[0]
     bea = factories.AgentFactory(owner=world.business.owner, name="Bea Agent", agent_status="offline", languages=["es"])
     server = serve(TASK_MODE="thread", ROUTING_OFFER_SECONDS="4")
     ann_page = open_dashboard(server)
     sign_in_and_go_available(ann_page, ann)
-    kiosk = kiosk_page(server, world.kiosk)
+    kiosk = open_kiosk(server, world.kiosk)
     expect(kiosk.locator("body")).to_have_attribute("data-screen", "attract")
     kiosk.click("#start")
     offered = ann_page.locator("#incoming li")

@@ -66,19 +66,7 @@ def live_screens(screens_world, tmp_path):
 @pytest.fixture
 def screen_page(chromium, request):
     """screen_page(base_url, path, before=None) -> a page on a wall-screen-sized viewport."""
-    from tests.support.browser import new_page, screenshot_on_failure
+    from tests.support.browser import page_opener
 
-    contexts = []
-
-    def open_(base_url: str, path: str, *, before=None):
-        context, page = new_page(chromium, base_url, (1280, 800))
-        if before:
-            before(page)
-        contexts.append((context, page))
-        page.goto(path)
-        return page
-
-    yield open_
-    for context, page in contexts:
-        screenshot_on_failure(request, page)
-        context.close()
+    with page_opener(chromium, request) as open_:
+        yield lambda base_url, path, *, before=None: open_(base_url, path, (1280, 800), before=before)

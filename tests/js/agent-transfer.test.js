@@ -4,8 +4,11 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import {
+  CANCELLED_WORDS,
+  cancelRefusal,
   handedOverWords,
   lapsedWords,
+  pendingFromServer,
   pendingLeft,
   transferBody,
   transferChoices,
@@ -56,4 +59,21 @@ test("a lapse, a hand-over and every refusal are said in words", () => {
   assert.match(transferRefusal({ code: "INVALID_STATE" }), /cancel the payment first/);
   assert.equal(transferRefusal({ status: 401 }), "");
   assert.equal(transferRefusal({ code: "X", message: "boom" }), "The session could not be transferred: boom");
+});
+
+test("a transfer waiting for an answer comes back from the server's read after a reload", () => {
+  const pending = { offers: [{ agent: { id: "12", name: "Bea" } }], expires_at: "2026-01-01T00:00:15Z", seconds_left: 9 };
+  assert.deepEqual(pendingFromServer(pending, 1000), { names: ["Bea"], seconds: 9, startedAt: 1000 });
+  assert.equal(pendingFromServer(null, 1000), null);
+  assert.equal(pendingFromServer(undefined, 1000), null);
+  assert.equal(waitingWords(pendingFromServer(pending, 1000), 1000), "Offered to Bea: waiting for an answer, 9 s left. The customer stays with you until then.");
+});
+
+test("cancelling says the customer stays, or why it could not", () => {
+  assert.equal(lapsedWords("cancelled"), CANCELLED_WORDS);
+  assert.equal(CANCELLED_WORDS, "Transfer cancelled: the customer stays with you.");
+  assert.equal(cancelRefusal({ code: "TRANSFER_ALREADY_ACCEPTED" }), "Too late to cancel: a colleague has already taken the customer over.");
+  assert.equal(cancelRefusal({ code: "TRANSFER_NOT_PENDING" }), "There is no transfer to cancel: the customer is still with you.");
+  assert.equal(cancelRefusal({ status: 401 }), "");
+  assert.equal(cancelRefusal({ code: "X", status: 500, message: "Boom." }), "The transfer could not be cancelled: Boom.");
 });

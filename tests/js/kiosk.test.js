@@ -50,6 +50,15 @@ test("the cart shows the server's order: line prices, modifiers, notes and total
   assert.deepEqual([cart.subtotal, cart.tax, cart.total, cart.updatedAt], ["$23.00", "$1.84", "$24.84", "2026-11-25T20:00:00Z"]);
 });
 
+test("a line is shown in the customer's words where the order gives them", () => {
+  const line = { id: "l1", name: "Burger", quantity: 1, unit_price_cents: 899, modifiers: [{ group: "Extras", value: "Cheese" }] };
+  const spanish = { name: "Hamburguesa", modifiers: [{ group: "Extras", value: "Queso" }] };
+  const order = { lines: [{ ...line, customer_words: spanish }, { ...line, id: "l2", customer_words: null }], currency: "EUR", subtotal_cents: 1798, tax_cents: 0, total_cents: 1798 };
+  const [translated, same] = cartView(order, "es-ES").lines;
+  assert.deepEqual([translated.name, translated.modifiers], ["Hamburguesa", "Extras: Queso"]);
+  assert.deepEqual([same.name, same.modifiers], ["Burger", "Extras: Cheese"]);
+});
+
 test("an empty cart shows dashes, not zero amounts", () => {
   for (const order of [null, { lines: [], currency: "EUR", subtotal_cents: 0, tax_cents: 0, total_cents: 0 }]) {
     const cart = cartView(order, "en-US");

@@ -28,7 +28,7 @@ from playwright.sync_api import expect
 from apps.kiosks import services as kiosk_services
 from apps.kiosks.models import PairingCode
 from tests import factories
-from tests.support.browser import new_page, screenshot_on_failure
+from tests.support.browser import page_opener
 from tests.support.processes import ROOT, database_url_for_child, start_daphne, stop_daphne
 
 KIOSK_STATIC = ROOT / "static" / "kiosk"
@@ -175,21 +175,9 @@ def second_origin():
 @pytest.fixture
 def open_page(chromium, request):
     """open_page(url, server) -> a page in a fresh browser context (a tablet-sized screen),
-    offline but for the server (tests/support/browser.py new_page)."""
-    contexts = []
-
-    def open_(url: str, server: Server, *, viewport=(1180, 820), before=None):
-        context, page = new_page(chromium, server.url, viewport)
-        if before:
-            before(page)
-        contexts.append((context, page))
-        page.goto(url)
-        return page
-
-    yield open_
-    for context, page in contexts:
-        screenshot_on_failure(request, page)
-        context.close()
+    offline but for the server (tests/support/browser.py page_opener)."""
+    with page_opener(chromium, request) as open_:
+        yield lambda url, server, *, viewport=(1180, 820), before=None: open_(server.url, url, viewport, before=before)
 
 
 def pair(page, code: str, name: str = "Front counter") -> None:

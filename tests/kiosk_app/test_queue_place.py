@@ -1,4 +1,4 @@
-"""The kiosk's place in line while it waits (issue 25 part 3): "You are number 2 · about 6
+"""The kiosk's place in line while it waits (issue 25 part 3): "You are number 2 · about 5
 minutes" with how many of the team are free, from the status body and then from QueueUpdated on
 the kiosk's channel, or, with the WebSocket blocked, from the status poll; the honest words while
 there is no estimate (nobody signed in). The estimate comes from one answered session of the last
@@ -60,14 +60,16 @@ def test_the_kiosk_shows_its_place_and_wait_as_the_line_moves(world, kiosk, serv
 
     agent = server.agent(world.agent.email)  # available: offered the older session
     assert the_offered_session(agent, server) == ahead.json()["session_id"]
-    expect(place).to_have_text("You are number 2 · about 6 minutes")  # 40 s + one 5-minute round
+    # The agent frees after its 40 s answer and a handle time (log-normal around the 5 minutes
+    # seen): the wait most likely within 25 % is 320 s (tests/sessions/test_wait_estimate.py).
+    expect(place).to_have_text("You are number 2 · about 5 minutes")
     expect(agents).to_have_text("1 team member is available.")
 
     accepted = agent.post(f"{server.url}/api/sessions/{ahead.json()['session_id']}/accept", timeout=10)
     assert accepted.status_code == 200, accepted.text
-    # The one agent is busy: a round of 5 minutes, after the mean answer, which now counts this
-    # quick one too.
-    expect(place).to_have_text(re.compile(r"^You are next · about [56] minutes$"))
+    # The one agent is busy, just started on a 5-minute mean: its end, then the quick answer of
+    # this offer (now the recent answer time): 4 to 5 minutes.
+    expect(place).to_have_text(re.compile(r"^You are next · about [45] minutes$"))
     expect(agents).to_have_text(NOBODY_FREE)
 
     ended = agent.post(

@@ -1,9 +1,10 @@
 """The whole demo order in Spanish (issue 23 part 6), the kiosk app and the agent dashboard in two
 real Chromium pages against the real server with the demo processor (no processor key, as
-`make run`): the customer picks Español, the kiosk's words and the menu's names are Spanish, the
-agent's card and session header say the customer's language, the agent's menu stays in the
-catalog's own words; a card with a processing error is said as such on both sides (not
-"declined"), the next card pays, and the kiosk thanks the customer in Spanish."""
+`make run`): the customer picks Español, the kiosk's words, the menu's names and the cart are
+Spanish, the agent's card and session header say the customer's language, the agent's menu and
+cart stay in the catalog's own words with the customer's beside each line; a card with a
+processing error is said as such on both sides (not "declined"), the next card pays, and the
+kiosk thanks the customer in Spanish."""
 
 import re
 
@@ -59,6 +60,10 @@ def test_a_spanish_customer_orders_and_pays_with_the_demo_processor(world, kiosk
     dashboard.click("button.menu-item:has-text('Fries')")
     expect(dashboard.locator("#cart-lines")).to_have_attribute("data-saving", "false")
     expect(tablet.locator("#cart-lines li")).to_have_count(2)
+    # The cart lines in the customer's words on the kiosk; the customer's word beside the agent's.
+    expect(tablet.locator("#cart-lines li .name")).to_have_text(["Hamburguesa", "Patatas fritas"])
+    expect(dashboard.locator("#cart-lines li .name")).to_have_text(["Burger", "Fries"])
+    expect(dashboard.locator("#cart-lines li .customer-words")).to_have_text(["(Hamburguesa)", "(Patatas fritas)"])
     expect(tablet.locator("#cart-subtotal")).to_have_text("13,00\u00a0US$")  # es-ES numbers
 
     # Payment: a processing error is said as a fault to retry, on both sides.

@@ -1,12 +1,14 @@
 """Issue 26: an owner opens Reports in a real Chromium, picks a custom range and a grouping with
 the keyboard, reads the chart and table, downloads the CSV and follows a figure to its sessions
-and a session's timeline; no console errors (the panel's CSP allows no inline script)."""
+and a session's timeline (its chat too); no console errors (the panel's CSP allows no inline script)."""
 
+import re
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
 
+from apps.chat.models import ChatMessage
 from tests import factories
 from tests.panel.conftest import sign_in
 from tests.support.reports import FROM, TO, build_scene
@@ -16,6 +18,8 @@ pytestmark = pytest.mark.live
 
 def test_owner_reads_a_report_exports_it_and_drills_down(page):
     scene = build_scene()
+    s4 = scene.sessions["S4"]
+    ChatMessage.objects.create(session=s4, sender="kiosk", text="<i>Can</i> you repeat?", created_at=s4.accepted_at)
     owner = factories.PanelUserFactory(owner=scene.business.owner, panel_role="owner")
     sign_in(page, owner.email)
     page.click("nav >> text=Reports")
@@ -42,4 +46,7 @@ def test_owner_reads_a_report_exports_it_and_drills_down(page):
     expect(page.locator("#report-sessions tbody tr")).to_have_count(2)
     page.locator(f'tr[data-session="{scene.sessions["S4"].public_id}"] a').first.click()
     expect(page.locator("#session-timeline")).to_contain_text("Transferred to Ana")
+    expect(page.locator("#session-timeline li", has_text="Message from the customer")).to_have_text(
+        re.compile(r"Message from the customer <i>Can</i> you repeat\?$")
+    )
     page.console_errors.assert_none()

@@ -3,9 +3,11 @@ over the Madrid scene of tests/support/reports.py (figures hand-computed there).
 
 import csv
 import io
+from datetime import timedelta
 
 import pytest
 
+from apps.chat.models import ChatMessage
 from apps.core.models import DomainEvent
 from apps.sessions.models import Session
 from tests import factories
@@ -128,6 +130,41 @@ def test_a_sessions_timeline_shows_offers_the_transfer_and_the_end(owner_client,
         ("Event", "session.ended"),
         ("Ended", "abandoned (customer_abandoned)"),
     ]
+
+
+def test_a_sessions_timeline_shows_its_chat_in_order_with_who_wrote_each_message(owner_client, scene):
+    s4 = scene.sessions["S4"]
+
+    def write(session, seconds, text, agent=None):
+        at = s4.accepted_at + timedelta(seconds=seconds)
+        sender = "agent" if agent else "kiosk"
+        ChatMessage.objects.create(session=session, sender=sender, agent=agent, text=text, created_at=at)
+
+    # Written out of order: the timeline orders by time (Ben before the transfer, Ana after it).
+    write(s4, 60, "Anything else?", scene.ana)
+    write(s4, 20, "Can you repeat?")
+    write(s4, 25, "<b>Large</b> burger?", scene.ben)
+    write(s4, 70, "No")
+    write(scene.sessions["S1"], 21, "Another session")
+
+    response = owner_client.get(f"/panel/reports/sessions/{s4.public_id}")
+    assert response.status_code == 200
+    steps = [(moment.what, moment.detail) for moment in response.context["timeline"]]
+    assert steps == [
+        ("Started", "K2, en-GB"),
+        ("Offered", "to Ben: accepted"),
+        ("Accepted", "by Ben"),
+        ("Message from the customer", "Can you repeat?"),
+        ("Message from Ben", "<b>Large</b> burger?"),
+        ("Cart started", f"order {scene.orders['S4'].number}"),
+        ("Transferred", "to Ana"),
+        ("Message from Ana", "Anything else?"),
+        ("Message from the customer", "No"),
+        ("Ended", "abandoned (customer_abandoned)"),
+    ]
+    html = response.content.decode()
+    assert "<b>Message from Ben</b> &lt;b&gt;Large&lt;/b&gt; burger?" in html  # shown as text, never as markup
+    assert "Another session" not in html
 
 
 def test_another_owners_data_is_never_shown(scene, client):

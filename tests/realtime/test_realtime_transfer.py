@@ -94,3 +94,40 @@ def test_the_sender_hears_a_transfer_nobody_took(live_app, kiosk, owner):
         assert withdrawn == {"session_id": session.public_id, "status": "active", "reason": "offer_expired"}
 
     run(scenario())
+
+
+def test_a_cancelled_transfer_is_withdrawn_from_the_receiver_and_the_sender_keeps_the_session(live_app, kiosk, owner):
+    sender = factories.AgentFactory(owner=owner, name="Ann")
+    receiver = factories.AgentFactory(owner=owner, name="Bea")
+    sender_headers, receiver_headers = agent_headers(sender), agent_headers(receiver)
+    session = factories.SessionFactory(kiosk=kiosk)
+    server = live_app()
+
+    async def scenario():
+        on_sender = await subscribe_via(server, "/broadcasting/auth", sender_headers, f"private-agent.{sender.pk}")
+        on_receiver = await subscribe_via(
+            server, "/broadcasting/auth", receiver_headers, f"private-agent.{receiver.pk}"
+        )
+        accept = f"/api/sessions/{session.public_id}/accept"
+        status, body = await asyncio.to_thread(http, server, "POST", accept, {}, sender_headers)
+        assert status == 200, body
+        path = f"/api/sessions/{session.public_id}/transfer"
+        status, body = await asyncio.to_thread(http, server, "POST", path, {"to_agent_id": receiver.pk}, sender_headers)
+        assert status == 202, body
+        incoming = (await on_receiver.next("SessionIncoming"))["data"]["session"]
+        while incoming["transfer_from"] is None:  # a queue offer it had while the customer waited
+            incoming = (await on_receiver.next("SessionIncoming"))["data"]["session"]
+        status, body = await asyncio.to_thread(http, server, "DELETE", path, None, sender_headers)
+        assert (status, body) == (204, None)
+        withdrawn = (await on_receiver.next("SessionWithdrawn"))["data"]
+        while withdrawn["reason"] != "transfer_cancelled":  # the queue offer's end, before the transfer
+            withdrawn = (await on_receiver.next("SessionWithdrawn"))["data"]
+        assert withdrawn == {"session_id": session.public_id, "status": "active", "reason": "transfer_cancelled"}
+        lapsed = (await on_sender.next("TransferLapsed"))["data"]
+        assert lapsed == {"session_id": session.public_id, "status": "active", "reason": "cancelled"}
+        status, body = await asyncio.to_thread(http, server, "POST", accept, {}, receiver_headers)
+        assert (status, body["error"]["code"]) == (409, "SESSION_ALREADY_ACCEPTED")
+        status, body = await asyncio.to_thread(http, server, "GET", "/api/sessions/current", None, sender_headers)
+        assert (status, body["session"]["id"], body["session"]["handed_over_to"]) == (200, session.public_id, None)
+
+    run(scenario())

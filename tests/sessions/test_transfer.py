@@ -278,6 +278,7 @@ def test_the_transfer_list_names_the_free_colleagues_and_their_languages(
             {"id": str(platform.pk), "name": "Al", "languages": ["de"]},
         ],
         "languages": ["de", "en", "es", "fr"],
+        "pending": None,  # no transfer of it waiting for an answer
     }
     response = signed_in_client(colleague).get(f"/api/sessions/{session.public_id}/transfer")
     assert (response.status_code, response.json()["error"]["code"]) == (403, "SESSION_NOT_OWNED")

@@ -5,6 +5,7 @@ on a laptop, but fail in CI (CI set), so a missing install step cannot pass unno
 import os
 import re
 import shutil
+from contextlib import contextmanager
 
 import pytest
 
@@ -103,6 +104,29 @@ def new_page(browser, server_url: str, viewport: tuple[int, int], permissions: l
     page.console_errors = collect_console_errors(page)
     page.server_url = server_url
     return context, page
+
+
+@contextmanager
+def page_opener(browser, request):
+    """Yields open_(base_url, path, viewport, before=None, permissions=None) -> a page on `path`
+    in a fresh context (new_page; `before(page)` runs first, e.g. to seed localStorage); on exit
+    each page is screenshotted if the test failed and its context closed."""
+    opened = []
+
+    def open_(base_url: str, path: str, viewport: tuple[int, int], *, before=None, permissions=None):
+        context, page = new_page(browser, base_url, viewport, permissions)
+        opened.append((context, page))
+        if before:
+            before(page)
+        page.goto(path)
+        return page
+
+    try:
+        yield open_
+    finally:
+        for context, page in opened:
+            screenshot_on_failure(request, page)
+            context.close()
 
 
 def screenshot_on_failure(request, page) -> None:

@@ -13,7 +13,7 @@ from rest_framework.response import Response
 from apps.api.inputs import validated
 from apps.api.views import AgentRequest, TokenAPIView
 from apps.core.body_shapes import serializer_for
-from apps.orders.bodies import ModifierBody, line_body, payment_status
+from apps.orders.bodies import ModifierBody, modifier_bodies, payment_status
 from apps.orders.models import Order, OrderLine, OrderStatus
 
 
@@ -85,7 +85,17 @@ IntegrationOrderLineOut = serializer_for(IntegrationOrderLineBody, "IntegrationO
 
 
 def integration_line_body(line: OrderLine) -> IntegrationOrderLineBody:
-    return {**line_body(line), "id": line.pk, "menu_item_id": line.menu_item_id}
+    body: IntegrationOrderLineBody = {
+        "id": line.pk,
+        "menu_item_id": line.menu_item_id,
+        "name": line.name,  # the catalog's words: customer_words is the kiosk's and the agent's
+        "quantity": line.quantity,
+        "unit_price_cents": line.unit_price_cents,
+        "modifiers": modifier_bodies(line),
+    }
+    if line.notes:
+        body["notes"] = line.notes
+    return body
 
 
 class IntegrationOrderOut(serializers.Serializer[Order]):

@@ -1,11 +1,12 @@
 """Agent API for sessions: the incoming list, accept, end, and the agent's own sessions (the live
 one with its order, one by id, those accepted since a time)."""
 
+import math
 from datetime import UTC, datetime, time
 from typing import Any
 
 from django.utils import timezone
-from drf_spectacular.utils import extend_schema, inline_serializer
+from drf_spectacular.utils import extend_schema, extend_schema_field, inline_serializer
 from rest_framework import serializers
 from rest_framework.response import Response
 
@@ -19,8 +20,9 @@ from apps.kiosks.bodies import KioskBrief
 from apps.orders import selectors as order_selectors
 from apps.orders.bodies import AgentOrderOut, agent_order_body
 from apps.sessions import agent_presence, ending, offers, pointing, selectors, services, transfer
+from apps.sessions.api.pointing_shapes import MenuItemIn, SessionItemOut, session_item_body
 from apps.sessions.bodies import IdName, IncomingSessionOut, incoming_session_body
-from apps.sessions.models import Session
+from apps.sessions.models import Offer, Session
 from apps.sessions.state_machine import AGENT_END_REASONS
 
 
@@ -116,6 +118,20 @@ class TransferCandidateOut(serializers.Serializer[User]):
     languages = serializers.ListField(child=serializers.CharField())
 
 
+def _pending_body(live: list[Offer]) -> dict[str, object] | None:
+    if not live:
+        return None
+    expires_at = min(offer.expires_at for offer in live)
+    return {
+        "offers": [
+            {"agent": {"id": str(offer.agent_id), "name": offer.agent.name}, "expires_at": iso_z(offer.expires_at)}
+            for offer in live
+        ],
+        "expires_at": iso_z(expires_at),
+        "seconds_left": max(0, math.ceil((expires_at - timezone.now()).total_seconds())),
+    }
+
+
 class TransferView(AgentAPIView):
     @extend_schema(
         responses={
@@ -126,16 +142,38 @@ class TransferView(AgentAPIView):
                     "languages": serializers.ListField(
                         child=serializers.CharField(), help_text="The languages those agents speak, sorted."
                     ),
+                    "pending": inline_serializer(
+                        "TransferPending",
+                        {
+                            "offers": TransferOfferOut(many=True),
+                            "expires_at": serializers.DateTimeField(),
+                            "seconds_left": serializers.IntegerField(help_text="Until the offers lapse, from now."),
+                        },
+                        allow_null=True,
+                        help_text="Your transfer of it waiting for an answer (as POST answered it), or null.",
+                    ),
                 },
             )
         },
-        summary="Who could take your active session now: free colleagues of its pool and their languages",
+        summary="Who could take your active session now, and your transfer of it waiting for an answer",
     )
     def get(self, request: AgentRequest, public_id: str) -> Response:
         agents = transfer.transfer_candidates(public_id=public_id, agent=request.user)
         languages = sorted({language for agent in agents for language in agent.languages or ()})
         candidates = TransferCandidateOut(agents, many=True).data  # type: ignore[arg-type]  # the stubs take one instance
-        return Response({"agents": candidates, "languages": languages})
+        live = transfer.transfer_pending(public_id=public_id, agent=request.user)
+        return Response({"agents": candidates, "languages": languages, "pending": _pending_body(live)})
+
+    @extend_schema(
+        request=None,
+        responses={204: None},
+        summary="Take back your transfer before a colleague accepts it: you keep the session",
+        description="The receivers' offers are withdrawn (SessionWithdrawn, reason transfer_cancelled). 409 "
+        "TRANSFER_NOT_PENDING with no transfer waiting; 409 TRANSFER_ALREADY_ACCEPTED once a colleague took it.",
+    )
+    def delete(self, request: AgentRequest, public_id: str) -> Response:
+        transfer.transfer_cancel(public_id=public_id, agent=request.user)
+        return Response(status=204)
 
     @extend_schema(
         request=TransferIn,
@@ -186,6 +224,17 @@ class AgentSessionOut(serializers.Serializer[Session]):
     duration_seconds = serializers.IntegerField(allow_null=True)
     end_reason = serializers.CharField(allow_blank=True)
     customer_locale = serializers.CharField(help_text="The customer's language, as the kiosk sent it (e.g. es-MX).")
+    handed_over_to = serializers.SerializerMethodField(
+        help_text="The colleague serving it now, when you handed it over (a transfer): you see it read-only. "
+        "Null while it is yours."
+    )
+
+    @extend_schema_field(IdName(allow_null=True))
+    def get_handed_over_to(self, session: Session) -> dict[str, str] | None:
+        viewer = self.context.get("agent")
+        if viewer is None or session.agent_id in (None, viewer.pk) or session.agent is None:
+            return None
+        return {"id": str(session.agent_id), "name": session.agent.name}
 
 
 class AgentPaymentOut(serializers.Serializer[Payment]):
@@ -209,13 +258,13 @@ SessionWithOrderOut = inline_serializer(
 )
 
 
-def _with_order(session: Session | None) -> dict[str, object]:
+def _with_order(session: Session | None, viewer: User) -> dict[str, object]:
     if session is None:
         return {"session": None, "order": None, "payment": None}
     order = order_selectors.order_for_session(session)
     payment = billing_selectors.payments_of_order(order).last() if order is not None else None
     return {
-        "session": AgentSessionOut(session).data,
+        "session": AgentSessionOut(session, context={"agent": viewer}).data,
         "order": agent_order_body(session, order),
         "payment": AgentPaymentOut(payment).data if payment is not None else None,
     }
@@ -227,16 +276,18 @@ class CurrentSessionView(AgentAPIView):
         summary="The agent's live session (active or in payment) with its order; both null when there is none",
     )
     def get(self, request: AgentRequest) -> Response:
-        return Response(_with_order(selectors.live_session_of_agent(request.user)))
+        return Response(_with_order(selectors.live_session_of_agent(request.user), request.user))
 
 
 class SessionDetailView(AgentAPIView):
     @extend_schema(
         responses={200: SessionWithOrderOut},
-        summary="One session this agent accepted, in any status, with its order (any other session is 404)",
+        summary="One session this agent accepted or served, in any status, with its order (any other session is 404)",
+        description="A session you handed to a colleague stays readable: `handed_over_to` names who serves it now.",
     )
     def get(self, request: AgentRequest, public_id: str) -> Response:
-        return Response(_with_order(selectors.session_accepted_by_agent(agent=request.user, public_id=public_id)))
+        session = selectors.session_accepted_by_agent(agent=request.user, public_id=public_id)
+        return Response(_with_order(session, request.user))
 
 
 class MySessionsIn(serializers.Serializer[None]):
@@ -285,23 +336,10 @@ class MySessionsView(AgentAPIView):
         return Response({"data": page, "total": total, "next_offset": end if end < total else None})
 
 
-class MenuItemIn(serializers.Serializer[None]):
-    item_id = serializers.RegexField(
-        r"^[0-9]{1,18}$",
-        help_text="A menu item's id, as GET /api/menu gives it.",
-        error_messages={"invalid": "Give a menu item's id."},
-    )
-
-
-class ShownOut(serializers.Serializer[None]):
-    session_id = serializers.CharField()
-    item_id = serializers.CharField()
-
-
 class ShowItemView(AgentAPIView):
     @extend_schema(
         request=MenuItemIn,
-        responses={200: ShownOut},
+        responses={200: SessionItemOut},
         summary="Show a menu item to the customer: the kiosk opens it large (MenuItemShown on its channel)",
         description="Only the session's agent, while it serves (active or in payment); the item must be on the "
         "active menu of the session's business (422 VALIDATION_ERROR on `item_id` otherwise). The cart is not "
@@ -310,4 +348,4 @@ class ShowItemView(AgentAPIView):
     def post(self, request: AgentRequest, public_id: str) -> Response:
         data = validated(MenuItemIn, request.data)
         session, item = pointing.show_item(agent=request.user, public_id=public_id, item_id=int(data["item_id"]))
-        return Response({"session_id": session.public_id, "item_id": str(item.pk)})
+        return Response(session_item_body(session, item))

@@ -7,6 +7,7 @@ from rest_framework.response import Response
 from apps.api.inputs import validated
 from apps.api.views import KioskAPIView, KioskRequest
 from apps.sessions import pointing, selectors, services
+from apps.sessions.api.pointing_shapes import MenuItemIn, SessionItemOut, session_item_body
 from apps.sessions.bodies import StatusOut, status_body
 from apps.sessions.models import Session
 
@@ -71,29 +72,16 @@ class CancelSessionView(KioskAPIView):
         return Response(status_body(session))
 
 
-class PointIn(serializers.Serializer[None]):
-    item_id = serializers.RegexField(
-        r"^[0-9]{1,18}$",
-        help_text="A menu item's id, as GET /api/public/menu gives it.",
-        error_messages={"invalid": "Give a menu item's id."},
-    )
-
-
-class PointedOut(serializers.Serializer[None]):
-    session_id = serializers.CharField()
-    item_id = serializers.CharField()
-
-
 class PointAtItemView(KioskAPIView):
     @extend_schema(
-        request=PointIn,
-        responses={200: PointedOut},
+        request=MenuItemIn,
+        responses={200: SessionItemOut},
         summary="The customer points at a menu item: the agent's dashboard says which (MenuItemPointed)",
         description="Only while an agent serves the session (active or in payment: 409 INVALID_STATE while it "
         "waits, SESSION_ALREADY_ENDED after); the item must be on the active menu of the kiosk's business (422 "
         "VALIDATION_ERROR on `item_id`). The cart stays the agent's to change.",
     )
     def post(self, request: KioskRequest, public_id: str) -> Response:
-        data = validated(PointIn, request.data)
+        data = validated(MenuItemIn, request.data)
         session, item = pointing.point_at_item(kiosk=request.auth, public_id=public_id, item_id=int(data["item_id"]))
-        return Response({"session_id": session.public_id, "item_id": str(item.pk)})
+        return Response(session_item_body(session, item))

@@ -1,35 +1,11 @@
 """Agent API: video tokens for the session the agent accepted."""
 
-from drf_spectacular.utils import extend_schema
-from rest_framework.response import Response
-
-from apps.api.inputs import validated
 from apps.api.views import AgentAPIView
 from apps.sessions import video_call
-from apps.video.api.serializers import VideoTokenIn, VideoTokenOut
+from apps.video.api.views import video_token_views
 
-
-class _VideoTokenBase(AgentAPIView):
-    def token_response(self, request, data: dict) -> Response:
-        token = video_call.video_token_for_agent(agent=request.user, channel=data["channel"], role=data["role"])
-        return Response(VideoTokenOut(token).data)
-
-
-class VideoTokenView(_VideoTokenBase):
-    @extend_schema(
-        parameters=[VideoTokenIn],
-        responses={200: VideoTokenOut},
-        summary="A video token for the session this agent accepted (channel = session id, valid 60 minutes)",
-    )
-    def get(self, request):
-        return self.token_response(request, validated(VideoTokenIn, request.query_params))
-
-
-class VideoTokenRefreshView(_VideoTokenBase):
-    @extend_schema(
-        request=VideoTokenIn,
-        responses={200: VideoTokenOut},
-        summary="A fresh video token for the same channel, before the current one expires",
-    )
-    def post(self, request):
-        return self.token_response(request, validated(VideoTokenIn, request.data))
+VideoTokenView, VideoTokenRefreshView = video_token_views(
+    AgentAPIView,
+    lambda request, channel, role: video_call.video_token_for_agent(agent=request.user, channel=channel, role=role),
+    summary="A video token for the session this agent accepted (channel = session id, valid 60 minutes)",
+)

@@ -6,7 +6,7 @@ a kiosk tablet and an agent dashboard in two browser contexts."""
 import pytest
 
 from tests.kiosk_app.conftest import kiosk, serve, world  # noqa: F401 (fixtures used by the call tests)
-from tests.support.browser import new_page, screenshot_on_failure
+from tests.support.browser import page_opener
 
 MEDIA = ["camera", "microphone"]
 
@@ -15,17 +15,9 @@ MEDIA = ["camera", "microphone"]
 def open_call_page(chromium_with_fake_media, request):
     """open_call_page(url, server, media=True, before=None) -> a page in a fresh context; `media`
     False refuses the camera and microphone (the customer said no)."""
-    contexts = []
 
-    def open_(url: str, server, *, media: bool = True, before=None, viewport=(1180, 820)):
-        context, page = new_page(chromium_with_fake_media, server.url, viewport, permissions=MEDIA if media else [])
-        if before:
-            before(page)
-        contexts.append((context, page))
-        page.goto(url)
-        return page
+    def open_call(open_, url: str, server, *, media: bool = True, before=None, viewport=(1180, 820)):
+        return open_(server.url, url, viewport, before=before, permissions=MEDIA if media else [])
 
-    yield open_
-    for context, page in contexts:
-        screenshot_on_failure(request, page)
-        context.close()
+    with page_opener(chromium_with_fake_media, request) as open_:
+        yield lambda *args, **kwargs: open_call(open_, *args, **kwargs)

@@ -28,8 +28,8 @@ INBOUND_AUDIO = """async () => {
 }"""
 
 
-def start_call(world, kiosk, serve, open_call_page, *, kiosk_media=True):
-    server = serve()
+def start_call(world, kiosk, serve, open_call_page, *, kiosk_media=True, **env: str):
+    server = serve(**env)
     tablet = open_call_page("/kiosk/", server, before=as_paired(kiosk), media=kiosk_media)
     dashboard = open_call_page("/agent/", server, viewport=(1280, 860))
     sign_in_and_go_available(dashboard, world.agent)
