@@ -1,6 +1,6 @@
 """The sessions report read from the rollup (PostgreSQL, long ranges): a few hundred or thousand
 summed rows instead of every session of the range and its orders, lines, refunds, transfers and
-offers. Used when the range holds more than REPORTS_EXACT_MAX_SESSIONS sessions; shorter ranges
+offers. Used when the range spans days and holds more than REPORTS_EXACT_MAX_SESSIONS sessions; shorter ranges
 (and SQLite) get the exact report, so small figures, the tests' hand-computed ones among them,
 are exact, and only a long range's percentiles come from histogram buckets (docs/decisions.md).
 
@@ -88,9 +88,9 @@ def _key(group_by: str, value):
 
 def rollup_figures(report: ReportRange, group_by: str) -> tuple[dict, dict] | None:
     """({key: raw aggregates}, totals) from the rollup, or None when the exact report should
-    answer (not PostgreSQL, a zone with part-hour offsets, or a short range)."""
-    if connection.vendor != "postgresql" or not whole_hour_offsets(report):
-        return None
+    answer (not PostgreSQL, a single day, a zone with part-hour offsets, or few sessions)."""
+    if connection.vendor != "postgresql" or report.first_day == report.last_day or not whole_hour_offsets(report):
+        return None  # one day (today's figures on the dashboards): exact, and no recount on that read path
     refresh(report.owner_id)
     params: dict[str, Any] = {"owner": report.owner_id, "business": report.business_id, "zone": report.timezone}
     params["dim"] = group_by

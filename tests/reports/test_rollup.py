@@ -157,13 +157,15 @@ def test_the_rollup_equals_the_exact_report_on_random_sessions(db, settings, see
     _compare(owner, settings)
 
 
-def test_short_ranges_and_other_zones_are_counted_exactly(db, settings):
+def test_few_sessions_one_day_and_other_zones_are_counted_exactly(db, settings):
     owner, _ = _scene(4)
     report = report_range(owner_id=owner.pk, first_day=FIRST, last_day=LAST)
     settings.REPORTS_EXACT_MAX_SESSIONS = 10_000
     assert rollup_figures(report, "agent") is None  # fewer sessions than that
     settings.REPORTS_EXACT_MAX_SESSIONS = 0
     assert rollup_figures(report, "agent") is not None
+    one_day = report_range(owner_id=owner.pk, first_day=FIRST, last_day=FIRST)
+    assert rollup_figures(one_day, "agent") is None  # today's figures: exact, no recount on that path
     kolkata = report_range(owner_id=owner.pk, first_day=FIRST, last_day=LAST)
     object.__setattr__(kolkata, "timezone", "Asia/Kolkata")  # +05:30: local hours are not UTC hours
     assert rollup_figures(kolkata, "hour") is None
