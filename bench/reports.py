@@ -2,13 +2,14 @@
 
 Creates a throwaway PostgreSQL database, migrates it, and generates a year of sessions (1 M by
 default, 20 kiosks, 30 agents, 15 % unanswered, 60 % with a paid order of two lines) with
-INSERT ... SELECT generate_series, then measures in the same run:
+INSERT ... SELECT generate_series, counts the reports' rollup once (the load's triggers marked
+every hour stale; timed), then measures in the same run:
 
 1. the 30-day report grouped by agent and by hour (apps.reports.sessions_report.session_report,
    every metric) against a bare `SELECT key, count(*) ... GROUP BY key` of the same sessions:
    p50 of --runs each; goal within 2x of the bare query and p50 under 500 ms;
-2. the full-year session-rows CSV export (apps.reports.session_rows.export_rows through
-   csv.writer, as the panel streams it) against a bare `COPY (same rows) TO STDOUT`: rows a
+2. the full-year session-rows CSV export as the panel streams it (on PostgreSQL COPY of the
+   formatted rows, apps/reports/session_copy.py) against a bare `COPY (same rows) TO STDOUT`: rows a
    second (goal at least half of COPY's), and the process's peak RSS growth while exporting
    (flat: it must not grow with the rows).
 
@@ -70,9 +71,9 @@ def generate(owner_id: int, business_id: int, kiosk_ids: list[int], agent_ids: l
         cursor.execute(
             """
             INSERT INTO orders_order (session_id, owner_id, business_id, number, status, currency,
-                subtotal_cents, tax_cents, total_cents, dining, created_at, updated_at)
+                subtotal_cents, tax_cents, total_cents, dining, receipt_email, created_at, updated_at)
             SELECT s.id, s.owner_id, s.business_id, s.id::text, 'completed', 'EUR',
-                1000 + s.id %% 2000, 0, 1000 + s.id %% 2000, '', s.created_at, s.created_at
+                1000 + s.id %% 2000, 0, 1000 + s.id %% 2000, '', '', s.created_at, s.created_at
             FROM agent_sessions_session s WHERE s.owner_id = %(owner)s AND s.status = 'completed' AND s.id %% 4 <> 0
             """,
             {"owner": owner_id},
@@ -123,8 +124,15 @@ class Sink:
 
 
 def export_csv(report) -> int:
+    """Rows of the session-rows CSV as the panel streams it: on PostgreSQL the database's own
+    COPY of the formatted rows (apps/reports/session_copy.py), elsewhere csv.writer over rows."""
+    from django.db import connection
+
+    from apps.reports.session_copy import copy_csv
     from apps.reports.session_rows import export_rows, sessions_behind
 
+    if connection.vendor == "postgresql":
+        return sum(block.count(b"\n") for block in copy_csv(report)) - 1  # the header line
     writer, rows = csv.writer(Sink()), 0
     for row in export_rows(sessions_behind(report)):
         writer.writerow(row)
@@ -171,9 +179,14 @@ def main() -> int:
 
 
 def run(args) -> int:
+    from django.conf import settings
+    from django.db import connection
+
     from apps.accounts.models import Business, Owner, User
     from apps.kiosks.models import Kiosk
     from apps.reports.ranges import report_range
+    from apps.reports.rollup import rollup_figures
+    from apps.reports.rollup_refresh import refresh
     from apps.reports.sessions_report import session_report
 
     owner = Owner.objects.create(name="Bench Owner")
@@ -187,9 +200,16 @@ def run(args) -> int:
     started = time.monotonic()
     generate(owner.pk, business.pk, [k.pk for k in kiosks], [a.pk for a in agents], args.sessions)
     say(f"generated {args.sessions:,} sessions with orders and lines in {time.monotonic() - started:.1f} s")
+    started = time.monotonic()
+    hours = refresh(owner.pk)  # the load's triggers marked every hour stale; count them once now
+    say(f"rollup counted for {hours:,} hours in {time.monotonic() - started:.1f} s")
+    with connection.cursor() as cursor:
+        cursor.execute("VACUUM ANALYZE reports_sessionrollup")
 
     month = report_range(owner_id=owner.pk, first_day=LAST_DAY - timedelta(days=29), last_day=LAST_DAY)
     ok = True
+    path = "rollup" if rollup_figures(month, "agent") is not None else "exact (base tables)"
+    say(f"30-day range: {path} path (REPORTS_EXACT_MAX_SESSIONS {settings.REPORTS_EXACT_MAX_SESSIONS:,})")
     for group_by, key_sql in (
         ("agent", "agent_id"),
         ("hour", "extract(hour from created_at at time zone 'Europe/Madrid')"),

@@ -24,6 +24,7 @@ from apps.kiosks.domain_events import KioskCameOnline, KioskPaired, KioskRenamed
 from apps.menu.domain_events import InventoryLow
 from apps.orders import realtime_messages as order_messages
 from apps.orders.domain_events import CartReplaced, OrderCreated, OrderStatusChanged, PaymentCaptured
+from apps.reports.breaks import record_break
 from apps.sessions import offers
 from apps.sessions import queue as session_queue
 from apps.sessions import realtime_messages as session_messages
@@ -86,6 +87,7 @@ SUBSCRIBERS = {
     ],
     QueueChanged: [session_queue.queue_changed, session_messages.queue_board_changed],
     AgentStatusChanged: [
+        record_break,  # an AgentBreak row opened or closed: the reports' time on break
         agent_messages.agent_status_changed,  # AgentStatusChanged to the agent's own channel
         offers.dispatch_on,  # an agent become available is offered the oldest session at once
         session_queue.queue_changed,  # agents_available of the owner's waiting kiosks

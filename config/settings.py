@@ -633,6 +633,10 @@ CELERY_BEAT_SCHEDULE: dict[str, BeatEntry] = {
 # /bench/sleep?seconds=. Never on in production.
 BENCH_ROUTES = env_bool("BENCH_ROUTES", False)
 
+# Reports (apps/reports/rollup.py): a range with more sessions than this is read from the rollup
+# on PostgreSQL (percentiles from histogram buckets); fewer are counted exactly from the sessions.
+REPORTS_EXACT_MAX_SESSIONS = int(os.environ.get("REPORTS_EXACT_MAX_SESSIONS", "5000"))
+
 # Routing (apps/sessions/router.py, docs/kiosk-and-agent.md "Offers"): each owner's defaults,
 # changed per owner on the panel's Settings page. K agents per wave, each offer lasting T s;
 # after W s of waiting any language qualifies; M missed offers in a row set an agent on break.

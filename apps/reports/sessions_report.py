@@ -1,31 +1,21 @@
 """The sessions report: every metric of docs/reports.md for a range, per group and in total.
 
-Each figure is an SQL aggregate (the database does the counting): one query over sessions (with
+Exact: each figure is an SQL aggregate (the database does the counting): one query over sessions (with
 their order, one-to-one), and one each over order lines, refunds, transfers and offers, both
 grouped and for the totals. Every figure belongs to the sessions started in the range."""
-
-from datetime import timedelta
 
 from django.db.models import Avg, Count, F, Q, QuerySet, Sum
 
 from apps.billing.models import Refund
-from apps.orders.models import OrderLine, OrderStatus
+from apps.orders.models import OrderLine
 from apps.reports import ranges
 from apps.reports.aggregates import Percentile, SecondsBetween
+from apps.reports.breaks import break_seconds
+from apps.reports.definitions import ANSWER_TARGET, PAID
 from apps.reports.keys import key_bodies, key_expression
 from apps.reports.ranges import ReportRange
+from apps.reports.rollup import rollup_figures
 from apps.sessions.models import Assignment, AssignmentVia, Offer, OfferStatus, Session, SessionStatus
-
-# Orders that took the customer's money (refunded ones did too: refunds are counted apart).
-PAID = (
-    OrderStatus.PAID,
-    OrderStatus.CONFIRMED,
-    OrderStatus.PREPARING,
-    OrderStatus.READY,
-    OrderStatus.COMPLETED,
-    OrderStatus.REFUNDED,
-)
-ANSWER_TARGET = timedelta(seconds=30)
 
 METRICS = (
     "sessions_started",
@@ -108,8 +98,8 @@ def _part_queries(report: ReportRange) -> list[tuple[QuerySet, str, str | None, 
     ]
 
 
-def session_report(report: ReportRange, group_by: str) -> dict:
-    """{rows: [{key: {id, name}, **metrics}], totals: {**metrics}}."""
+def exact_figures(report: ReportRange, group_by: str) -> tuple[dict, dict]:
+    """({key: raw aggregates}, totals) counted from the base tables (every database)."""
     grouped: dict = {}
     totals: dict = {}
     for rows, session_path, agent_path, aggregates in _part_queries(report):
@@ -117,6 +107,13 @@ def session_report(report: ReportRange, group_by: str) -> dict:
         for row in rows.values(report_key=key).annotate(**aggregates).order_by():
             grouped.setdefault(row.pop("report_key"), {}).update(row)
         totals.update(rows.aggregate(**aggregates))
+    return grouped, totals
+
+
+def session_report(report: ReportRange, group_by: str) -> dict:
+    """{rows: [{key: {id, name}, **metrics}], totals: {**metrics}}: from the rollup for a long
+    range on PostgreSQL (apps/reports/rollup.py), else exact."""
+    grouped, totals = rollup_figures(report, group_by) or exact_figures(report, group_by)
     if group_by == "hour":
         for hour in range(24):
             grouped.setdefault(hour, {})
@@ -128,7 +125,16 @@ def session_report(report: ReportRange, group_by: str) -> dict:
     return {
         "rows": [{"key": bodies[key], **metrics_of(grouped[key])} for key in keys],
         "totals": metrics_of(totals),
+        "agent_breaks": agent_breaks(report),
     }
+
+
+def agent_breaks(report: ReportRange) -> list[dict]:
+    """[{agent: {id, name}, break_seconds}] of the agents on break within the range, by name."""
+    seconds = break_seconds(report)
+    names = key_bodies("agent", list(seconds))
+    rows = [{"agent": names[agent_id], "break_seconds": total} for agent_id, total in seconds.items()]
+    return sorted(rows, key=lambda row: (row["agent"]["name"], row["agent"]["id"]))
 
 
 def _sort_key(key) -> tuple:

@@ -55,6 +55,13 @@ class SessionReportRowOut(MetricsOut):
     key = ReportKeyOut()
 
 
+class AgentBreakOut(serializers.Serializer):
+    agent = ReportKeyOut()
+    break_seconds = serializers.IntegerField(
+        help_text="Whole seconds on break within the range (an open break: to now)."
+    )
+
+
 class SessionReportOut(serializers.Serializer):
     locals()["from"] = serializers.DateField()
     to = serializers.DateField()
@@ -62,6 +69,7 @@ class SessionReportOut(serializers.Serializer):
     timezone = serializers.CharField(help_text="The IANA time zone the days and hours are in.")
     rows = SessionReportRowOut(many=True)
     totals = MetricsOut()
+    agent_breaks = AgentBreakOut(many=True, help_text="Per agent: time on break in the range (any group_by).")
 
 
 class NamedOut(serializers.Serializer):
