@@ -99,7 +99,8 @@ def call_members_changed(event: SessionTransferred, recorded: DomainEvent | None
     CallMembershipChanged; the kiosk and the new agent are signed again, the old agent is refused
     (apps/realtime/api/access.py), so it hears and sends nothing more there."""
     session = event.session
-    body = {"session_id": session.public_id, "reason": "transferred"}
+    agent_id = None if session.agent_id is None else str(session.agent_id)
+    body = {"session_id": session.public_id, "reason": "transferred", "agent_id": agent_id}
     broadcast([call_channel(session.public_id)], "CallMembershipChanged", body, revoke=True)
 
 

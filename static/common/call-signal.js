@@ -6,8 +6,8 @@
 // A connection of its own keeps the call out of each app's main link, and pusher-js subscribes
 // again after a reconnect, which the call reads as "the other side may have lost us". When the
 // session's members change (a transfer), the server drops every subscription to the channel and
-// says `CallMembershipChanged`: each side asks to be signed again, which only the session's kiosk
-// and its current agent are (docs/realtime.md "The call channel").
+// says `CallMembershipChanged` {agent_id}: the kiosk and the named agent ask to be signed again
+// (the server's rule decides: docs/realtime.md "The call channel"); any other agent leaves.
 import { logFailure } from "./report.js";
 
 export const CALL_EVENTS = [
@@ -60,11 +60,12 @@ export class CallSignal {
    * @param {CallEventHandler} options.onEvent
    * @param {() => void} options.onJoined each (re)subscription
    * @param {(error: unknown) => void} options.onRefused
+   * @param {(change: {agent_id?: string}) => boolean} [options.stillMember] after CallMembershipChanged
    */
-  constructor({ setup, channel, onEvent, onJoined, onRefused }) {
+  constructor({ setup, channel, onEvent, onJoined, onRefused, stillMember = () => true }) {
     this.joined = false;
     this.name = channel;
-    this.handlers = { onEvent, onJoined, onRefused };
+    this.handlers = { onEvent, onJoined, onRefused, stillMember };
     this.pusher = new setup.Pusher(setup.key, setup.options);
     this.pusher.connection.bind("state_change", ({ current }) => {
       if (current !== "connected") this.joined = false;
@@ -80,16 +81,19 @@ export class CallSignal {
       onJoined();
     });
     this.channel.bind("pusher:subscription_error", (error) => onRefused(error));
-    this.channel.bind(MEMBERSHIP_EVENT, () => this.resubscribe());
+    this.channel.bind(MEMBERSHIP_EVENT, (change) => this.membershipChanged(change || {}));
     CALL_EVENTS.forEach((event) => this.channel.bind(event, (data) => onEvent(event, data)));
   }
 
-  // The server no longer counts us on the channel: a fresh channel object, signed again.
-  resubscribe() {
+  // The server no longer counts us on the channel: a fresh channel object, signed again, unless
+  // the change says we are out (asking would only be refused).
+  /** @param {{agent_id?: string}} change */
+  membershipChanged(change) {
     this.joined = false;
     this.channel.unbind_all();
     this.pusher.unsubscribe(this.name);
-    this.subscribe();
+    if (this.handlers.stillMember(change)) this.subscribe();
+    else this.handlers.onRefused(new Error("the session has another agent now"));
   }
 
   /** @param {string} event a client-* event @param {object} data @returns {boolean} sent */

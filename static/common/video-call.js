@@ -165,6 +165,8 @@ export class VideoCall {
         this.onChat("joined", null);
         if (this.peer) this.peer.joined();
       },
+      // The kiosk stays on a call whoever the agent; an agent only while it is the one named.
+      stillMember: (change) => !this.token || this.token.uid >= KIOSK_UID_BASE || String(this.token.uid) === change.agent_id,
       onRefused: (error) => {
         logFailure("joining the call channel", error);
         // No longer a member (the session went to another agent, or ended): this call is over.

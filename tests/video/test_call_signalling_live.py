@@ -88,7 +88,7 @@ def test_after_a_transfer_only_the_new_agent_signals_with_the_kiosk(live_app, ki
         status, body = await asyncio.to_thread(http, server, "POST", accept, {}, receiver_auth)
         assert status == 200, body
 
-        changed = {"session_id": session.public_id, "reason": "transferred"}
+        changed = {"session_id": session.public_id, "reason": "transferred", "agent_id": str(receiver.pk)}
         for socket in (on_kiosk, on_sender):
             message = await socket.next("CallMembershipChanged")
             assert (message["channel"], message["data"]) == (channel, changed)
