@@ -12,7 +12,7 @@ import shutil
 import socket
 import subprocess
 import threading
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 
 import pytest
@@ -92,10 +92,8 @@ class Forwarder:
             pass
         finally:
             for end in (source, sink):
-                try:
+                with suppress(OSError):
                     end.shutdown(socket.SHUT_RDWR)
-                except OSError:
-                    pass
 
     def close(self) -> None:
         self.listener.close()
