@@ -62,6 +62,7 @@ SUBSCRIBERS = {
     SessionTransferred: [  # no webhook: docs/decisions.md (issue 25 part 5)
         forget_status,
         session_messages.session_transferred,  # SessionTransferred to both agents and the kiosk
+        session_messages.call_members_changed,  # the old agent is dropped from the call channel
         session_messages.session_status_changed,  # its `agent` names the receiver
         session_queue.queue_changed,  # the sender is available again
         session_messages.queue_board_changed,

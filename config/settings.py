@@ -558,6 +558,9 @@ VIDEO_PROVIDER = os.environ.get("VIDEO_PROVIDER", "").strip() or ("agora" if PRO
 VIDEO_STUN_URLS = env_list("VIDEO_STUN_URLS")
 VIDEO_TURN_URLS = env_list("VIDEO_TURN_URLS")
 VIDEO_TURN_SECRET = os.environ.get("VIDEO_TURN_SECRET", "")
+# A WebRTC connection "disconnected" this long restarts ICE (at once when "failed"), and again as
+# often until it recovers; the token answer tells both apps (ice_restart_seconds). Tests shorten it.
+VIDEO_ICE_RESTART_SECONDS = float(os.environ.get("VIDEO_ICE_RESTART_SECONDS", "3"))
 # A call's chat messages are at most this many characters.
 CHAT_MESSAGE_MAX_LENGTH = int(os.environ.get("CHAT_MESSAGE_MAX_LENGTH", "500"))
 # The agent's chat opens by itself when the call has not connected within this many seconds (the

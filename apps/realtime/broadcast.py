@@ -38,19 +38,24 @@ def server_loop() -> asyncio.AbstractEventLoop | None:
     return loop if loop is not None and loop.is_running() else None
 
 
-def broadcast(channels: list[str], event: str, data: dict) -> None:
-    """Send `event` with `data` to every connection subscribed to any of `channels`, after commit."""
-    message = layer_message(channels, event, data)
+def broadcast(channels: list[str], event: str, data: dict, *, revoke: bool = False) -> None:
+    """Send `event` with `data` to every connection subscribed to any of `channels`, after commit.
+    `revoke`: each of those connections is then dropped from the channel. A signature is checked
+    once, at subscription; when who may join changes (a call's agent after a transfer) the event
+    tells the clients to subscribe again, and the channel rule decides afresh who is let back."""
+    message = layer_message(channels, event, data, revoke=revoke)
     transaction.on_commit(lambda: send_now(message))
 
 
-def layer_message(channels: list[str], event: str, data, *, skip_socket_id: str | None = None) -> dict:
+def layer_message(
+    channels: list[str], event: str, data, *, skip_socket_id: str | None = None, revoke: bool = False
+) -> dict:
     """The one channel-layer message for an event. `data` that is already a string (the HTTP
     API) is sent as it is; a dict is JSON-encoded once per frame."""
     bad = [channel for channel in channels if not protocol.valid_channel_name(channel)]
     if bad:
         raise ValueError(f"invalid channel names: {bad!r}")
-    return fanout_message(list(channels), event, data, skip=skip_socket_id)
+    return fanout_message(list(channels), event, data, skip=skip_socket_id, revoke=revoke)
 
 
 def send_now(message: dict) -> None:

@@ -162,6 +162,12 @@ class PusherConsumer(AsyncWebsocketConsumer):
         await self._leave_everything()
         await self.close(code=p.UNAUTHORIZED)
 
+    async def drop_subscription(self, channel: str) -> None:
+        """A revoking broadcast (hub.py): this connection is off `channel`, hears and sends nothing
+        there until it subscribes again with a fresh signature."""
+        if channel in self.subscriptions:
+            await self._unsubscribe(channel)
+
     async def _leave_everything(self) -> None:
         if self in _open_connections:
             _open_connections.remove(self)

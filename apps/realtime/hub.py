@@ -27,10 +27,16 @@ MESSAGE_TYPE = "pusher.fanout"
 RECEIVE_RETRY_SECONDS = 0.5  # after a failed receive (Redis unreachable)
 
 
-def fanout_message(channels: list[str], event: str, data, *, skip: str | None = None, extra=None) -> dict:
+def fanout_message(
+    channels: list[str], event: str, data, *, skip: str | None = None, extra=None, revoke: bool = False
+) -> dict:
     """What travels through the layer: the event once, and where it goes. `skip` is the socket id
-    that caused it (it does not get its own event back)."""
-    return {"type": MESSAGE_TYPE, "channels": channels, "event": event, "data": data, "skip": skip, "extra": extra}
+    that caused it (it does not get its own event back). `revoke`: after the event, every
+    connection on the channels loses its subscription (broadcast.broadcast says why)."""
+    message = {"type": MESSAGE_TYPE, "channels": channels, "event": event, "data": data, "skip": skip, "extra": extra}
+    if revoke:
+        message["revoke"] = True
+    return message
 
 
 def terminate_message(user_id: str) -> dict:
@@ -186,6 +192,8 @@ class Hub:
                 if event in MEMBERSHIP_EVENTS and not consumer.membership_news(channel, event, data["user_id"]):
                     continue
                 await consumer.base_send(reply)
+                if message.get("revoke"):
+                    await consumer.drop_subscription(channel)
 
     async def _terminate(self, user_id: str) -> None:
         registries = (*self.subscribers.values(), *self.quiet.values())

@@ -8,7 +8,7 @@ an offer is made, SessionClaimed or SessionWithdrawn when it ends without their 
 from apps.core.events import Event
 from apps.core.models import DomainEvent
 from apps.realtime.broadcast import broadcast
-from apps.realtime.channels import agent_channel, kiosk_channel, owner_channel
+from apps.realtime.channels import agent_channel, call_channel, kiosk_channel, owner_channel
 from apps.sessions.bodies import incoming_session_body, status_body
 from apps.sessions.domain_events import (
     OfferClosed,
@@ -92,6 +92,16 @@ def session_transferred(event: SessionTransferred, recorded: DomainEvent | None 
     if others:
         claimed = {"session_id": session.public_id, "status": session.status, "agent_id": str(session.agent_id)}
         broadcast(others, "SessionClaimed", claimed)
+
+
+def call_members_changed(event: SessionTransferred, recorded: DomainEvent | None = None) -> None:
+    """The call's agent changed: everyone on the call channel is dropped from it and told
+    CallMembershipChanged; the kiosk and the new agent are signed again, the old agent is refused
+    (apps/realtime/api/access.py), so it hears and sends nothing more there."""
+    session = event.session
+    agent_id = None if session.agent_id is None else str(session.agent_id)
+    body = {"session_id": session.public_id, "reason": "transferred", "agent_id": agent_id}
+    broadcast([call_channel(session.public_id)], "CallMembershipChanged", body, revoke=True)
 
 
 def transfer_lapsed(event: TransferLapsed, recorded: DomainEvent | None = None) -> None:

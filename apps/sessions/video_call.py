@@ -49,6 +49,7 @@ class VideoToken:
     # channel its offer, answer and candidates go through.
     ice_servers: list[dict[str, object]] | None = None
     signalling_channel: str | None = None
+    ice_restart_seconds: float | None = None
 
 
 def agent_uid(agent: User) -> int:
@@ -137,4 +138,5 @@ def _issue_webrtc(*, channel: str, uid: int, expires_at: datetime) -> VideoToken
         expires_at=expires_at,
         ice_servers=webrtc.ice_servers(uid=uid, expires_at=expires_at),
         signalling_channel=call_channel(channel),
+        ice_restart_seconds=settings.VIDEO_ICE_RESTART_SECONDS,
     )

@@ -12,14 +12,14 @@ export const canSend = (chat, max) => Boolean(chat.sessionId) && !chat.sending &
 
 /**
  * What a change of the video's state does to the chat: "open" now (the video is unavailable),
- * "wait" (connecting: open if it has not connected within the setting's seconds, e.g. the
+ * "wait" (connecting or reconnecting: open if it has not connected within the setting's seconds, e.g. the
  * customer's camera is refused and their side never joins the call), or "none".
- * @param {string} videoState idle, connecting, connected or unavailable
+ * @param {string} videoState idle, connecting, reconnecting, connected or unavailable
  * @returns {"open" | "wait" | "none"}
  */
 export function onVideoState(videoState) {
   if (videoState === "unavailable") return "open";
-  return videoState === "connecting" ? "wait" : "none";
+  return videoState === "connecting" || videoState === "reconnecting" ? "wait" : "none";
 }
 
 /** Why a send failed, in words. @param {{code?: string, message?: string, details?: Record<string, unknown>}} error */

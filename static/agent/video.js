@@ -18,6 +18,7 @@ function remoteWords({ remote }) {
 const WORDS = {
   idle: () => "Video not started",
   connecting: () => "Connecting video…",
+  reconnecting: () => "Reconnecting video…",
   connected: remoteWords,
   /** @param {{error?: any, stage?: string, retrySeconds: number}} detail */
   unavailable: ({ error, stage, retrySeconds }) => {

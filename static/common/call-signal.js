@@ -4,7 +4,10 @@
 // ICE candidates, hang-up and media state travel as client events (the server relays them to the
 // other side, never back to the sender); chat messages come from the server as ChatMessage.
 // A connection of its own keeps the call out of each app's main link, and pusher-js subscribes
-// again after a reconnect, which the call reads as "the other side may have lost us".
+// again after a reconnect, which the call reads as "the other side may have lost us". When the
+// session's members change (a transfer), the server drops every subscription to the channel and
+// says `CallMembershipChanged` {agent_id}: the kiosk and the named agent ask to be signed again
+// (the server's rule decides: docs/realtime.md "The call channel"); any other agent leaves.
 import { logFailure } from "./report.js";
 
 export const CALL_EVENTS = [
@@ -17,6 +20,7 @@ export const CALL_EVENTS = [
   "client-media",
   "ChatMessage",
 ];
+export const MEMBERSHIP_EVENT = "CallMembershipChanged";
 
 /**
  * pusher-js's channelAuthorization handler: form-encoded like its own ajax call, plus the app's
@@ -56,20 +60,40 @@ export class CallSignal {
    * @param {CallEventHandler} options.onEvent
    * @param {() => void} options.onJoined each (re)subscription
    * @param {(error: unknown) => void} options.onRefused
+   * @param {(change: {agent_id?: string}) => boolean} [options.stillMember] after CallMembershipChanged
    */
-  constructor({ setup, channel, onEvent, onJoined, onRefused }) {
+  constructor({ setup, channel, onEvent, onJoined, onRefused, stillMember = () => true }) {
     this.joined = false;
+    this.name = channel;
+    this.handlers = { onEvent, onJoined, onRefused, stillMember };
     this.pusher = new setup.Pusher(setup.key, setup.options);
     this.pusher.connection.bind("state_change", ({ current }) => {
       if (current !== "connected") this.joined = false;
     });
-    this.channel = this.pusher.subscribe(channel);
+    this.subscribe();
+  }
+
+  subscribe() {
+    const { onEvent, onJoined, onRefused } = this.handlers;
+    this.channel = this.pusher.subscribe(this.name);
     this.channel.bind("pusher:subscription_succeeded", () => {
       this.joined = true;
       onJoined();
     });
     this.channel.bind("pusher:subscription_error", (error) => onRefused(error));
+    this.channel.bind(MEMBERSHIP_EVENT, (change) => this.membershipChanged(change || {}));
     CALL_EVENTS.forEach((event) => this.channel.bind(event, (data) => onEvent(event, data)));
+  }
+
+  // The server no longer counts us on the channel: a fresh channel object, signed again, unless
+  // the change says we are out (asking would only be refused).
+  /** @param {{agent_id?: string}} change */
+  membershipChanged(change) {
+    this.joined = false;
+    this.channel.unbind_all();
+    this.pusher.unsubscribe(this.name);
+    if (this.handlers.stillMember(change)) this.subscribe();
+    else this.handlers.onRefused(new Error("the session has another agent now"));
   }
 
   /** @param {string} event a client-* event @param {object} data @returns {boolean} sent */
@@ -80,6 +104,11 @@ export class CallSignal {
 
   close() {
     this.joined = false;
-    this.pusher.disconnect();
+    this.channel.unbind_all();
+    // pusher-js sends each frame a tick later (its transport defers socket.send): disconnecting
+    // now would close the socket under the hang-up just triggered, whose send then logs
+    // "WebSocket is already in CLOSING or CLOSED state". The timer runs after that deferred send.
+    const pusher = this.pusher;
+    window.setTimeout(() => pusher.disconnect(), 0);
   }
 }

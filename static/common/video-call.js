@@ -38,8 +38,9 @@ export class VideoCall {
   // pane: gets data-state and data-refreshed-at; localVideo, remoteVideo: where tracks play;
   // sdkUrl: the vendored SDK; get, post: the app's API calls; tokenUrl(channel) and refreshUrl:
   // its token endpoints; onState(state, {error, stage, retrySeconds}) with state idle,
-  // connecting, connected or unavailable (stage token, join or remote); onMedia(live): the
-  // local tracks are published (true) or gone (false).
+  // connecting, reconnecting (webrtc: the network dropped, ICE restarting), connected or
+  // unavailable (stage token, join or remote); onMedia(live): the local tracks are published
+  // (true) or gone (false).
   /**
    * @param {object} options
    * @param {HTMLElement} options.pane
@@ -50,11 +51,12 @@ export class VideoCall {
    * @param {(path: string, body?: object) => Promise<any>} options.post
    * @param {(channel: string) => string} options.tokenUrl
    * @param {string} options.refreshUrl
-   * @param {(state: "idle" | "connecting" | "connected" | "unavailable", detail: {error?: unknown, stage?: string, retrySeconds: number, remote?: {audio: boolean, video: boolean}}) => void} options.onState
+   * @param {(state: "idle" | "connecting" | "reconnecting" | "connected" | "unavailable", detail: {error?: unknown, stage?: string, retrySeconds: number, remote?: {audio: boolean, video: boolean}}) => void} options.onState
    * @param {(live: boolean) => void} [options.onMedia]
    * @param {() => Promise<import("./call-signal.js").PusherSetup>} [options.connect] the app's pusher-js
    *   and options for the call channel (signalling and chat)
-   * @param {number} [options.iceRestartSeconds] "disconnected" this long restarts ICE (webrtc)
+   * @param {number} [options.iceRestartSeconds] "disconnected" this long restarts ICE (webrtc), unless
+   *   the token says (ice_restart_seconds)
    * @param {(event: string, data: any) => void} [options.onChat] ChatMessage, and "joined" on each
    *   (re)subscription of the call channel (time to catch up on missed messages)
    */
@@ -163,7 +165,13 @@ export class VideoCall {
         this.onChat("joined", null);
         if (this.peer) this.peer.joined();
       },
-      onRefused: (error) => logFailure("joining the call channel", error),
+      // The kiosk stays on a call whoever the agent; an agent only while it is the one named.
+      stillMember: (change) => !this.token || this.token.uid >= KIOSK_UID_BASE || String(this.token.uid) === change.agent_id,
+      onRefused: (error) => {
+        logFailure("joining the call channel", error);
+        // No longer a member (the session went to another agent, or ended): this call is over.
+        if (this.peer && channel === this.channel) this.peer.onHangup();
+      },
     });
   }
 

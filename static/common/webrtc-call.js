@@ -1,13 +1,17 @@
 // The self-hosted provider's call (token app_id "webrtc"): one RTCPeerConnection between the kiosk
 // and the agent, audio and video both ways, signalled over the call channel (call-signal.js).
 //
-// The agent offers, the kiosk answers. Each side says `client-ready` once its camera is on and the
-// channel joined; the kiosk answers the agent's ready with its own, and the agent answers the
-// kiosk's ready with a fresh connection and offer under a new call id (so a reload on either side,
-// or a reconnect of the channel, starts a clean call; messages of an older call id are dropped).
+// The agent offers, the kiosk answers. Each side says `client-ready` (with the call id it holds)
+// once its camera is on and the channel joined, and again after each rejoin of the channel (a
+// socket reconnect). The kiosk answers the agent's ready with its own; the agent answers the
+// kiosk's ready naming its own call by resuming it (nothing if connected, else its pending offer
+// again or an ICE restart), any other by a fresh connection and offer under a new call id (a
+// reload on either side, a new agent after a transfer); messages of an older call id are dropped.
 // Candidates are sent in batches (the channel allows 10 client events a second). A connection
-// "disconnected" for `restartSeconds`, or "failed", restarts ICE on the same connection: the
-// agent sends an offer with iceRestart, the kiosk asks for one with `client-restart`.
+// "disconnected" for `restartSeconds` (the token's ice_restart_seconds), or "failed", restarts ICE
+// on the same connection, again every `restartSeconds` until it recovers (a restart sent while the
+// socket was down is lost): the agent sends an offer with iceRestart (or its pending one again),
+// the kiosk asks for one with `client-restart`. Meanwhile the state is "reconnecting".
 import { logFailure } from "./report.js";
 
 const CANDIDATE_BATCH_MS = 250;
@@ -37,13 +41,13 @@ function videoElement(container, muted) {
 export class PeerCall {
   /**
    * @param {object} options
-   * @param {{uid: number, ice_servers?: RTCIceServer[]}} options.token
+   * @param {{uid: number, ice_servers?: RTCIceServer[], ice_restart_seconds?: number}} options.token
    * @param {{send(event: string, data: object): boolean}} options.signal
    * @param {HTMLElement} options.localVideo
    * @param {HTMLElement} options.remoteVideo
    * @param {boolean} options.offerer the agent's side
    * @param {number} options.restartSeconds
-   * @param {(state: "connecting" | "connected") => void} options.onState
+   * @param {(state: "connecting" | "reconnecting" | "connected") => void} options.onState
    * @param {(media: {audio: boolean, video: boolean}) => void} options.onRemoteMedia
    */
   constructor({ token, signal, localVideo, remoteVideo, offerer, restartSeconds, onState, onRemoteMedia }) {
@@ -52,7 +56,7 @@ export class PeerCall {
     this.localVideo = localVideo;
     this.remoteVideo = remoteVideo;
     this.offerer = offerer;
-    this.restartSeconds = restartSeconds;
+    this.restartSeconds = token.ice_restart_seconds ?? restartSeconds;
     this.onState = onState;
     this.onRemoteMedia = onRemoteMedia;
     /** @type {MediaStream | null} */
@@ -64,6 +68,8 @@ export class PeerCall {
     this.outgoing = [];
     this.batchTimer = 0;
     this.restartTimer = 0;
+    /** @type {Promise<unknown>} messages are handled one after the other (two offers never overlap) */
+    this.handling = Promise.resolve();
   }
 
   /** Camera and microphone on (throws mediaFailure's error), then ready to the other side. */
@@ -78,7 +84,7 @@ export class PeerCall {
   }
 
   sayReady() {
-    if (this.stream) this.signal.send("client-ready", { uid: this.token.uid });
+    if (this.stream) this.signal.send("client-ready", { uid: this.token.uid, call: this.callId });
   }
 
   /** The channel was (re)joined: the other side may have missed everything meanwhile. */
@@ -93,9 +99,15 @@ export class PeerCall {
   }
 
   /** @param {string} event @param {any} data */
-  async receive(event, data) {
+  receive(event, data) {
+    this.handling = this.handling.then(() => this.handle(event, data));
+    return this.handling;
+  }
+
+  /** @param {string} event @param {any} data */
+  async handle(event, data) {
     try {
-      if (event === "client-ready") await this.onReady();
+      if (event === "client-ready") await this.onReady(data);
       else if (data.call && event === "client-offer") await this.onOffer(data);
       else if (data.call !== this.callId) return; // an older call's message
       else if (event === "client-answer") await this.onAnswer(data);
@@ -108,11 +120,20 @@ export class PeerCall {
     }
   }
 
-  async onReady() {
+  /** @param {{call?: string}} data */
+  async onReady(data) {
     if (!this.stream) return;
     if (!this.offerer) return this.sayReady(); // the agent (re)joined: it offers when it hears us
+    if (this.pc && data.call && data.call === this.callId) return this.resume(); // our call, after a rejoin
     this.connect(`${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`);
     await this.offer(false);
+  }
+
+  // The other side still holds our call after one of the sockets came back: whatever it missed
+  // meanwhile (an offer, an answer, candidates) is sent again by restarting.
+  async resume() {
+    if (this.pc.connectionState === "connected") return this.sendMedia();
+    await this.restartIce();
   }
 
   connect(callId) {
@@ -139,20 +160,26 @@ export class PeerCall {
       this.onState("connected");
       this.sendMedia();
     } else if (state === "disconnected" || state === "failed") {
-      this.onState("connecting");
+      this.onState("reconnecting");
       const wait = state === "failed" ? 0 : this.restartSeconds * 1000;
-      this.restartTimer = window.setTimeout(() => this.askRestart(), wait);
+      this.restartTimer = window.setTimeout(() => this.askRestart(pc), wait);
     }
   }
 
-  askRestart() {
-    if (this.offerer) this.restartIce();
+  /** Again every restartSeconds until connected: the last ask may have gone out on a dead socket. */
+  askRestart(pc) {
+    if (pc !== this.pc || pc.connectionState === "connected") return;
+    if (this.offerer) this.receive("client-restart", { call: this.callId });
     else this.signal.send("client-restart", { call: this.callId });
+    this.restartTimer = window.setTimeout(() => this.askRestart(pc), Math.max(1, this.restartSeconds) * 1000);
   }
 
   async restartIce() {
-    if (!this.pc || this.pc.connectionState === "connected") return;
-    await this.offer(true);
+    const pc = this.pc;
+    if (!pc || pc.connectionState === "connected") return;
+    // An offer still unanswered goes again as it was (a new one would orphan the answer on its way).
+    if (pc.signalingState === "have-local-offer") this.signal.send("client-offer", { call: this.callId, sdp: pc.localDescription.sdp });
+    else await this.offer(true);
   }
 
   async offer(iceRestart) {
@@ -199,6 +226,7 @@ export class PeerCall {
 
   onHangup() {
     this.closePeer();
+    this.callId = "";
     this.remoteVideo.replaceChildren();
     this.onState("connecting"); // until the other side is ready again
   }

@@ -68,11 +68,13 @@ export function ending(reason, locale = "en-US") {
   return { title: t(locale, `ended.${known}.title`), message: t(locale, `ended.${known}.message`) };
 }
 
-/** @param {"idle" | "connecting" | "connected" | "unavailable"} state @param {{error?: unknown, remote?: {audio: boolean, video: boolean}}} [detail] @param {string} [locale] */
+/** @param {"idle" | "connecting" | "reconnecting" | "connected" | "unavailable"} state @param {{error?: unknown, remote?: {audio: boolean, video: boolean}}} [detail] @param {string} [locale] */
 export function videoWords(state, detail = {}, locale = "en-US") {
   switch (state) {
     case "connecting":
       return t(locale, "video.connecting");
+    case "reconnecting":
+      return t(locale, "video.reconnecting");
     case "connected": {
       const remote = [
         detail.remote && !detail.remote.audio ? t(locale, "video.remote_muted") : "",

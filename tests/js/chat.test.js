@@ -98,7 +98,7 @@ test("the dashboard shows the server's limit, sends only what fits and opens whe
   assert.equal(canSend({ ...chat, sessionId: null }, 500), false);
   assert.equal(speakerOf(message(1, "kiosk", "Hi")), "Customer");
   assert.equal(speakerOf(message(2, "agent", "Hello")), "Ada");
-  assert.deepEqual(["unavailable", "connecting", "connected", "idle"].map(onVideoState), ["open", "wait", "none", "none"]);
+  assert.deepEqual(["unavailable", "connecting", "reconnecting", "connected", "idle"].map(onVideoState), ["open", "wait", "wait", "none", "none"]);
   assert.equal(sendRefusal({ code: "VALIDATION_ERROR", message: "x", details: { text: ["At most 500 characters."] } }), "Not sent: At most 500 characters.");
   assert.equal(sendRefusal({ code: "SESSION_ALREADY_ENDED", message: "This session has already ended." }), "Not sent: This session has already ended.");
 });

@@ -84,6 +84,7 @@ test("starting, endings, the card, the video and the network, in words", () => {
   assert.equal(declined("Your card was declined."), "Card declined, try another card.");
   assert.equal(declined("Insufficient funds."), "Card declined, try another card. (Insufficient funds.)");
   assert.equal(videoWords("unavailable", { error: new Error("no camera") }), "Video unavailable: no camera. Your order carries on.");
+  assert.equal(videoWords("reconnecting", {}, "es-ES"), "Reconectando el vídeo…");
   assert.equal(connectionLost(4), "Connection lost. Trying again in 4 s…");
   assert.equal(connectionLost(0), "Connection lost. Trying again now…");
   assert.equal(connectionLost(null), "Connection lost. Check the network, then try again.");

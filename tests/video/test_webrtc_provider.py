@@ -46,7 +46,16 @@ def test_the_default_is_webrtc_without_ice_servers_on_a_lan(settings, session, k
     response = kiosk_client.get(KIOSK_TOKEN, {"channel": session.public_id, "role": "publisher"})
     assert response.status_code == 200, response.content
     body = response.json()
-    assert set(body) == {"app_id", "token", "channel", "uid", "expires_at", "ice_servers", "signalling_channel"}
+    assert set(body) == {
+        "app_id",
+        "token",
+        "channel",
+        "uid",
+        "expires_at",
+        "ice_servers",
+        "signalling_channel",
+        "ice_restart_seconds",
+    }
     expires_at = frozen_now + timedelta(seconds=settings.VIDEO_TOKEN_TTL_SECONDS)
     assert body["app_id"] == "webrtc"
     assert body["channel"] == session.public_id
@@ -54,6 +63,7 @@ def test_the_default_is_webrtc_without_ice_servers_on_a_lan(settings, session, k
     assert body["expires_at"] == expires_at.strftime("%Y-%m-%dT%H:%M:%SZ")
     assert body["ice_servers"] == []
     assert body["signalling_channel"] == f"private-call.{session.public_id}"
+    assert body["ice_restart_seconds"] == settings.VIDEO_ICE_RESTART_SECONDS == 3
     grant = webrtc.read_grant(body["token"])
     assert grant == {"channel": session.public_id, "uid": KIOSK_UID_BASE + kiosk.pk, "exp": int(expires_at.timestamp())}
     with pytest.raises(signing.BadSignature):

@@ -26,8 +26,8 @@ class IceServerOut(serializers.Serializer):
 
 
 class VideoTokenOut(serializers.Serializer):
-    """The spec's video token; the self-hosted provider (app_id "webrtc") adds `ice_servers` and
-    `signalling_channel`, which the managed provider's answer never has."""
+    """The spec's video token; the self-hosted provider (app_id "webrtc") adds `ice_servers`,
+    `signalling_channel` and `ice_restart_seconds`, which the managed provider's answer never has."""
 
     app_id = serializers.CharField(help_text='The provider\'s app id; "webrtc" for the self-hosted provider.')
     token = serializers.CharField()
@@ -37,6 +37,10 @@ class VideoTokenOut(serializers.Serializer):
     ice_servers = IceServerOut(many=True, required=False, help_text="webrtc only: RTCPeerConnection iceServers.")
     signalling_channel = serializers.CharField(
         required=False, help_text="webrtc only: the private channel of the call (private-call.{session id})."
+    )
+    ice_restart_seconds = serializers.FloatField(
+        required=False,
+        help_text='webrtc only: a connection "disconnected" this long restarts ICE (VIDEO_ICE_RESTART_SECONDS).',
     )
 
     def to_representation(self, instance):
