@@ -23,6 +23,7 @@ from apps.core import cache as counters
 from apps.core import jobs
 from apps.core.errors import DomainError, ErrorCode
 from apps.kiosks.models import Kiosk
+from apps.orders.line_words import lines_in_language, primary_language
 from apps.orders.models import Order, OrderStatus
 from apps.orders.receipt_words import WORDS, ReceiptWords, brand_name, language_of
 from apps.sessions import selectors as session_selectors
@@ -92,15 +93,17 @@ def receipt_context(order: Order) -> dict[str, Any]:
     business = order.business
     paid_at = (order.paid_at or order.updated_at).astimezone(zoneinfo.ZoneInfo(business.timezone))
     dining = {"eat_in": words["eat_in"], "take_away": words["take_away"]}.get(order.dining, "")
+    stored = list(order.lines.all())
+    theirs = lines_in_language(stored, primary_language(order.session.customer_locale))  # the menu's words
     lines = [
         {
             "quantity": line.quantity,
-            "name": line.name,
-            "modifiers": [f"{m['group']}: {m['value']}" for m in line.modifiers],
+            "name": theirs[line.pk]["name"],
+            "modifiers": [f"{m['group']}: {m['value']}" for m in theirs[line.pk]["modifiers"]],
             "notes": line.notes,
             "amount": _money(line.quantity * line.unit_price_cents, order.currency),
         }
-        for line in order.lines.all()
+        for line in stored
     ]
     refunded_cents = _refunded_cents(order)
     refunded = order.status == OrderStatus.REFUNDED or refunded_cents > 0

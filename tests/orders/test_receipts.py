@@ -8,6 +8,7 @@ from django.core import mail
 from django.core.mail import EmailMultiAlternatives
 from django.test import Client
 
+from apps.menu.models import MenuItem
 from apps.orders import tasks
 from apps.orders.models import Order
 from tests import factories
@@ -36,6 +37,9 @@ def spanish_order(confirmed_order):
     business.name = "Casa Pepe"
     business.save(update_fields=["timezone", "name"])
     Order.objects.filter(pk=confirmed_order.pk).update(dining="take_away")
+    MenuItem.objects.filter(pk=confirmed_order.lines.get().menu_item_id).update(
+        translations={"es": {"name": "Hamburguesa"}}
+    )
     return Order.objects.get(pk=confirmed_order.pk)
 
 
@@ -52,7 +56,7 @@ def test_the_paid_order_carries_its_receipt_page_which_needs_no_sign_in(spanish_
         "Casa Pepe",
         "Recibo",
         spanish_order.number,
-        "2 × Burger",
+        "2 × Hamburguesa",  # the menu's Spanish for the line
         "Subtotal",
         "20.00 USD",
         "Impuestos",
@@ -94,7 +98,7 @@ def test_the_receipt_is_mailed_in_spanish_and_the_address_forgotten(
     assert sent.subject == f"Tu recibo de Casa Pepe, pedido {spanish_order.number}"
     for text in (
         "Recibo",
-        "2 x Burger",
+        "2 x Hamburguesa",
         "Subtotal: 20.00 USD",
         "Impuestos: 1.75 USD",
         "Total: 21.75 USD",
