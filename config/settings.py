@@ -597,9 +597,8 @@ EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
 EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
 EMAIL_TIMEOUT = int(os.environ.get("EMAIL_TIMEOUT", "20"))
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "no-reply@kiosk.local")
-# Receipts by mail: the customer's address is forgotten after sending unless this is on; a mail
-# server that fails is tried again this many seconds later (five times).
-RECEIPT_KEEP_EMAIL = env_bool("RECEIPT_KEEP_EMAIL", False)
+# Receipts by mail (whether the address is kept is each business's order setting, in the panel):
+# a mail server that fails is tried again this many seconds later (five times).
 RECEIPT_EMAIL_RETRY_SECONDS = float(os.environ.get("RECEIPT_EMAIL_RETRY_SECONDS", "60"))
 # One order's receipt is mailed at most this many times in this window (429 RATE_LIMITED after).
 RECEIPT_EMAILS_PER_ORDER = int(os.environ.get("RECEIPT_EMAILS_PER_ORDER", "3"))

@@ -35,7 +35,7 @@ class OrderAdmin(admin.ModelAdmin[Order]):
 class OrderSettingsAdmin(admin.ModelAdmin[OrderSettings]):
     """Read-only: owners set them on the panel's Settings page."""
 
-    list_display = ["business", "ask_dining"]
+    list_display = ["business", "ask_dining", "keep_receipt_email"]
     readonly_fields = [field.name for field in OrderSettings._meta.fields]
 
     def has_add_permission(self, request: HttpRequest) -> bool:

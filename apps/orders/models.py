@@ -39,7 +39,7 @@ class Order(models.Model):
     paid_at = models.DateTimeField(null=True, blank=True, help_text="When the payment was captured.")
     # The receipt page's unguessable address (/r/<token>, no sign-in), issued with the payment.
     receipt_token = models.CharField(max_length=43, unique=True, null=True, blank=True, editable=False)
-    # Kept only when RECEIPT_KEEP_EMAIL is on (default off): where the receipt was last mailed.
+    # Kept only when the business's order settings say so (default off): where the receipt was last mailed.
     receipt_email = models.EmailField(blank=True)
 
     class Meta:
@@ -75,6 +75,10 @@ class OrderSettings(models.Model):
 
     business = models.OneToOneField("accounts.Business", on_delete=models.CASCADE, related_name="order_settings")
     ask_dining = models.BooleanField(default=True, help_text="The kiosk asks eat in or take away before paying.")
+    keep_receipt_email = models.BooleanField(
+        default=False,
+        help_text="Keep the address a receipt was mailed to, so a refund mails the updated receipt.",
+    )
 
     class Meta:
         verbose_name_plural = "order settings"

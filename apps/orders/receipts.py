@@ -5,8 +5,8 @@ receipt mailed as text and HTML on the customer's request from the kiosk, by a w
 The receipt speaks the customer's language (the session's customer_locale: en, es, fr or de,
 else English) and gives the date and time in the business's time zone. The address typed on the
 kiosk travels in the job's arguments only; it is kept on the order after sending only when the
-RECEIPT_KEEP_EMAIL setting says so (default off), and then a refund mails the updated receipt to
-it. The receipt names the card that paid ("Visa ending 4242") when the processor said it, and
+business's order settings say so (the panel's Displays page; default off), and then a refund
+mails the updated receipt to it. The receipt names the card that paid ("Visa ending 4242") when the processor said it, and
 the business's address when the owner set one."""
 
 import secrets
@@ -26,6 +26,7 @@ from apps.kiosks.models import Kiosk
 from apps.orders.line_words import lines_in_language, primary_language
 from apps.orders.models import Order, OrderStatus
 from apps.orders.receipt_words import WORDS, ReceiptWords, brand_name, language_of
+from apps.orders.selectors import order_settings_of
 from apps.sessions import selectors as session_selectors
 
 # The statuses of a paid order: its receipt exists from the payment on (a refunded one says so).
@@ -160,7 +161,7 @@ def receipt_send(order_id: int, email: str) -> bool:
     )
     message.attach_alternative(render_to_string("receipts/receipt_email.html", context), "text/html")
     message.send()
-    if settings.RECEIPT_KEEP_EMAIL:
+    if order_settings_of(order.business_id).keep_receipt_email:
         Order.objects.filter(pk=order.pk).update(receipt_email=email)
     return True
 
@@ -168,7 +169,7 @@ def receipt_send(order_id: int, email: str) -> bool:
 def receipt_after_refund(order: Order) -> bool:
     """A refund was recorded: the updated receipt (marked refunded) goes to the address kept
     from the customer's request, through the same worker job, once the refund commits. Nothing
-    is sent when no address was kept (RECEIPT_KEEP_EMAIL off, or the customer asked for none)."""
+    is sent when no address was kept (the business does not keep them, or none was asked for)."""
     from apps.orders import tasks  # the task module imports this one
 
     if not order.receipt_email or receipt_path(order) is None:

@@ -13,7 +13,11 @@ def orders_of_owner(owner_id: int) -> QuerySet[Order]:
     return Order.objects.filter(owner_id=owner_id).select_related("business", "session__kiosk")
 
 
+def order_settings_of(business_id: int) -> OrderSettings:
+    """The business's order settings (the defaults when the owner never saved any)."""
+    return OrderSettings.objects.filter(business_id=business_id).first() or OrderSettings(business_id=business_id)
+
+
 def asks_dining(business_id: int) -> bool:
     """Whether the kiosk asks eat in or take away (yes unless the owner turned it off)."""
-    answer = OrderSettings.objects.filter(business_id=business_id).values_list("ask_dining", flat=True).first()
-    return True if answer is None else answer
+    return order_settings_of(business_id).ask_dining

@@ -153,6 +153,8 @@ def order_set_dining(*, session: Session, dining: str) -> Order:
     return order
 
 
-def order_settings_update(*, business: Business, ask_dining: bool) -> OrderSettings:
-    settings, _ = OrderSettings.objects.update_or_create(business=business, defaults={"ask_dining": ask_dining})
+def order_settings_update(*, business: Business, ask_dining: bool, keep_receipt_email: bool) -> OrderSettings:
+    settings, _ = OrderSettings.objects.update_or_create(
+        business=business, defaults={"ask_dining": ask_dining, "keep_receipt_email": keep_receipt_email}
+    )
     return settings

@@ -81,6 +81,13 @@ def test_the_owner_turns_the_question_off_in_the_panel(business, owner, other_bu
     assert kiosk_client.get(dining_url(session)).json() == {"ask": False, "dining": None}
     assert client.post("/panel/displays/dining", {"business": business.pk, "ask_dining": "on"}).status_code == 302
     assert kiosk_client.get(dining_url(session)).json()["ask"] is True
+    # the same form keeps (or not) the address a receipt is mailed to
+    assert OrderSettings.objects.get(business=business).keep_receipt_email is False
+    page = client.get("/panel/displays").content.decode()
+    assert f'id="keep-receipt-email-{business.pk}"' in page and "Keep receipt addresses" in page
+    form = {"business": business.pk, "ask_dining": "on", "keep_receipt_email": "on"}
+    assert client.post("/panel/displays/dining", form).status_code == 302
+    assert OrderSettings.objects.get(business=business).keep_receipt_email is True
     assert client.post("/panel/displays/dining", {"business": other_business.pk}).status_code == 404
     assert client.post("/panel/displays/dining", {"business": "x"}).status_code == 404
     assert not OrderSettings.objects.filter(business=other_business).exists()

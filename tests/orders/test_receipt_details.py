@@ -15,7 +15,7 @@ from apps.billing.models import Payment
 from apps.billing.services import refunds
 from apps.demo_processor import services as demo_processor
 from apps.demo_processor.models import DemoPaymentIntent
-from apps.orders.models import Order
+from apps.orders.models import Order, OrderSettings
 from tests import factories
 
 RECEIPT_OF = "/api/public/sessions/{}/receipt"
@@ -167,8 +167,8 @@ def test_no_address_prints_nothing(confirmed_order):
 def test_a_refund_mails_the_updated_receipt_to_the_kept_address_in_spanish(
     confirmed_order, kiosk_client, manager, settings, django_capture_on_commit_callbacks
 ):
-    settings.RECEIPT_KEEP_EMAIL = True  # the owner's setting: the address is kept after sending
     order = spanish(confirmed_order)
+    OrderSettings.objects.create(business=order.business, keep_receipt_email=True)  # the owner keeps addresses
     mail_receipt(kiosk_client, order, django_capture_on_commit_callbacks, email="cliente@example.com")
     assert Order.objects.get(pk=order.pk).receipt_email == "cliente@example.com"
 

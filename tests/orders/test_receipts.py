@@ -10,7 +10,7 @@ from django.test import Client
 
 from apps.menu.models import MenuItem
 from apps.orders import tasks
-from apps.orders.models import Order
+from apps.orders.models import Order, OrderSettings
 from tests import factories
 from tests.support.auth import error_of
 
@@ -111,10 +111,8 @@ def test_the_receipt_is_mailed_in_spanish_and_the_address_forgotten(
     assert Order.objects.get(pk=spanish_order.pk).receipt_email == ""
 
 
-def test_the_address_is_kept_when_the_setting_says_so(
-    confirmed_order, kiosk_client, settings, django_capture_on_commit_callbacks
-):
-    settings.RECEIPT_KEEP_EMAIL = True
+def test_the_address_is_kept_when_the_owner_says_so(confirmed_order, kiosk_client, django_capture_on_commit_callbacks):
+    OrderSettings.objects.create(business=confirmed_order.business, keep_receipt_email=True)
     with django_capture_on_commit_callbacks(execute=True):
         assert ask_mail(kiosk_client, confirmed_order.session, {"email": "me@example.com"}).status_code == 202
     assert mail.outbox[0].subject.startswith("Your receipt from")

@@ -110,7 +110,7 @@ class SessionReceiptView(KioskAPIView):
         summary="Email me the receipt: mail the paid order's receipt to the customer's address",
         description="Answered 202 once the mail is queued: a worker sends it (text and HTML, in the customer's "
         "language) and tries again while the mail server fails. The address is not kept after sending unless "
-        "the RECEIPT_KEEP_EMAIL setting says so. 422 VALIDATION_ERROR for a bad address, 409 INVALID_STATE "
+        "the business's order settings say so. 422 VALIDATION_ERROR for a bad address, 409 INVALID_STATE "
         "while the order is not paid (no receipt yet), 404 SESSION_NOT_FOUND for another kiosk's session, 429 "
         "RATE_LIMITED once the order's receipt was mailed RECEIPT_EMAILS_PER_ORDER times (3) within the hour.",
     )

@@ -65,7 +65,9 @@ def display_list(request):
         "displays": display_selectors.owner_tokens(request.user.owner_id),
         "form": form,
         "new_display": take_once(request, NEW_DISPLAY),
-        "dining": [(business, order_selectors.asks_dining(business.pk)) for business in businesses_of(request)],
+        "order_settings": [
+            (business, order_selectors.order_settings_of(business.pk)) for business in businesses_of(request)
+        ],
     }
     return render_page(request, "panel/displays.html", context, section="displays")
 
@@ -83,16 +85,21 @@ def display_revoke(request, display_id: int):
 
 @panel_page()
 @require_POST
-def dining_question(request):
-    """Whether a business's kiosks ask eat in or take away before paying (on by default)."""
+def order_settings(request):
+    """A business's order settings: whether its kiosks ask eat in or take away before paying (on
+    by default), whether a mailed receipt's address is kept for a refund's update (off)."""
     chosen = request.POST.get("business", "")
     if not chosen.isdigit():
         raise Http404("No such business in your account.")
     business = businesses_of(request).filter(pk=int(chosen)).first()
     if business is None:
         raise Http404("No such business in your account.")
-    ask = request.POST.get("ask_dining") == "on"
-    order_services.order_settings_update(business=business, ask_dining=ask)
+    ask, keep = request.POST.get("ask_dining") == "on", request.POST.get("keep_receipt_email") == "on"
+    order_services.order_settings_update(business=business, ask_dining=ask, keep_receipt_email=keep)
     said = "ask" if ask else "no longer ask"
-    messages.success(request, f"The kiosks of {business.name} {said} eat in or take away.")
+    kept = "keep" if keep else "do not keep"
+    messages.success(
+        request,
+        f"The kiosks of {business.name} {said} eat in or take away, and {kept} the address a receipt is mailed to.",
+    )
     return redirect("panel:displays")
