@@ -6,8 +6,8 @@ The receipt speaks the customer's language (the session's customer_locale: en, e
 else English) and gives the date and time in the business's time zone. The address typed on the
 kiosk travels in the job's arguments only; it is kept on the order after sending only when the
 business's order settings say so (the panel's Displays page; default off), and then a refund
-mails the updated receipt to it. The receipt names the card that paid ("Visa ending 4242") when the processor said it, and
-the business's address when the owner set one."""
+mails the updated receipt to it. The receipt names the card that paid ("Visa ending 4242") when
+the processor said it, and the business's address when the owner set one."""
 
 import secrets
 import zoneinfo
