@@ -16,6 +16,18 @@ class OrderStatus(models.TextChoices):
     REFUNDED = "refunded"
 
 
+# The statuses of an order that took the customer's money: its receipt exists from the payment on,
+# and reports count it as a sale (a refunded one did too: refunds are counted apart).
+PAID_STATUSES = (
+    OrderStatus.PAID,
+    OrderStatus.CONFIRMED,
+    OrderStatus.PREPARING,
+    OrderStatus.READY,
+    OrderStatus.COMPLETED,
+    OrderStatus.REFUNDED,
+)
+
+
 class Dining(models.TextChoices):
     """Where the customer eats, asked before paying (blank: not asked, the owner turned it off)."""
 

@@ -24,20 +24,10 @@ from apps.core import jobs
 from apps.core.errors import DomainError, ErrorCode
 from apps.kiosks.models import Kiosk
 from apps.orders.line_words import lines_in_language, primary_language
-from apps.orders.models import Order, OrderStatus
+from apps.orders.models import PAID_STATUSES, Order, OrderStatus
 from apps.orders.receipt_words import WORDS, ReceiptWords, brand_name, language_of
 from apps.orders.selectors import order_settings_of
 from apps.sessions import selectors as session_selectors
-
-# The statuses of a paid order: its receipt exists from the payment on (a refunded one says so).
-PAID_STATUSES = (
-    OrderStatus.PAID,
-    OrderStatus.CONFIRMED,
-    OrderStatus.PREPARING,
-    OrderStatus.READY,
-    OrderStatus.COMPLETED,
-    OrderStatus.REFUNDED,
-)
 
 
 def new_token() -> str:

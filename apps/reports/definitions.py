@@ -2,15 +2,7 @@
 
 from datetime import timedelta
 
-from apps.orders.models import OrderStatus
+from apps.orders.models import PAID_STATUSES
 
-# Orders that took the customer's money (refunded ones did too: refunds are counted apart).
-PAID = (
-    OrderStatus.PAID,
-    OrderStatus.CONFIRMED,
-    OrderStatus.PREPARING,
-    OrderStatus.READY,
-    OrderStatus.COMPLETED,
-    OrderStatus.REFUNDED,
-)
+PAID = PAID_STATUSES  # orders that took the customer's money (apps.orders.models)
 ANSWER_TARGET = timedelta(seconds=30)

@@ -5,7 +5,7 @@
 // unavailable, when it has not connected within `chatOpenSeconds` (the customer's camera refused:
 // their side never joins), or when the customer writes; the customer's messages are announced by
 // the log's live region. Free text up to the server's CHAT_MESSAGE_MAX_LENGTH, the count shown.
-import { chatFor, lastId, newMessages, NO_CHAT, readAfter, sendFailed, sent, withMessages } from "../common/chat-log.js";
+import { chatFor, chatIntake, NO_CHAT, sendFailed, sent } from "../common/chat-log.js";
 import { logFailure } from "../common/report.js";
 import { watch } from "../common/store.js";
 import { byId, el, showError } from "../common/ui.js";
@@ -28,25 +28,12 @@ export function createChat(store, { get, post, maxLength, openSeconds }) {
   const path = (/** @type {string} */ sessionId) => `/api/sessions/${sessionId}/chat`;
   let openTimer = 0; // a timer is not state: it only opens the chat later
 
-  /** @param {import("../common/chat-log.js").ChatMessage[]} messages */
-  function received(messages) {
-    const before = chat();
-    const after = withMessages(before, messages);
-    if (after === before) return;
-    const fromCustomer = newMessages(before, after).some((message) => message.sender === "kiosk");
-    store.set({ chat: fromCustomer ? { ...after, open: true } : after });
-  }
-
-  async function load() {
-    const sessionId = chat().sessionId;
-    if (!sessionId) return;
-    try {
-      const messages = await readAfter(get, path(sessionId), lastId(chat()));
-      if (chat().sessionId === sessionId) received(messages);
-    } catch (error) {
-      if (error.status !== 401) logFailure("reading the chat", error); // a 401 goes to sign-in
-    }
-  }
+  const { received, load } = chatIntake(store, {
+    get,
+    path,
+    otherSide: "kiosk",
+    onReadError: (error) => error.status !== 401 && logFailure("reading the chat", error), // a 401 goes to sign-in
+  });
 
   watch(store, (s) => (s.session ? s.session.id : null), (sessionId) => {
     window.clearTimeout(openTimer);

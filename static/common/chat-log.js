@@ -66,3 +66,40 @@ export async function readAfter(get, path, after) {
   }
   return all;
 }
+
+/**
+ * What both apps do with messages coming in: `received` merges them (a read's page or the
+ * channel's ChatMessage) into the store's chat once each, opening the chat when the other side
+ * wrote; `load` reads what came since the last message shown (on opening, after a rejoin).
+ * @param {import("./store.js").Store<any>} store a store with a `chat: Chat`
+ * @param {object} options
+ * @param {(path: string) => Promise<any>} options.get
+ * @param {(sessionId: string) => string} options.path the session's chat endpoint on this surface
+ * @param {"kiosk" | "agent"} options.otherSide whose messages open the chat
+ * @param {(error: any) => void} options.onReadError
+ */
+export function chatIntake(store, { get, path, otherSide, onReadError }) {
+  const chat = () => /** @type {Chat} */ (store.get().chat);
+
+  /** @param {ChatMessage[]} messages */
+  function received(messages) {
+    const before = chat();
+    const after = withMessages(before, messages);
+    if (after === before) return;
+    const theyWrote = newMessages(before, after).some((message) => message.sender === otherSide);
+    store.set({ chat: theyWrote ? { ...after, open: true } : after });
+  }
+
+  async function load() {
+    const sessionId = chat().sessionId;
+    if (!sessionId) return;
+    try {
+      const messages = await readAfter(get, path(sessionId), lastId(chat()));
+      if (chat().sessionId === sessionId) received(messages);
+    } catch (error) {
+      onReadError(error);
+    }
+  }
+
+  return { received, load };
+}

@@ -4,7 +4,7 @@
 // missed meanwhile), then grows from the channel's ChatMessage (video.js hands them to `onChat`);
 // each message shows once however it came (common/chat-log.js). Large type, canned replies in the
 // customer's language, a text box; a failed send is said in words and the typed text stays.
-import { chatFor, lastId, newMessages, NO_CHAT, readAfter, sendFailed, sent, withMessages } from "../common/chat-log.js";
+import { chatFor, chatIntake, NO_CHAT, sendFailed, sent } from "../common/chat-log.js";
 import { logFailure } from "../common/report.js";
 import { watch } from "../common/store.js";
 import { byId, el, showError } from "../common/ui.js";
@@ -25,26 +25,12 @@ export function createChat({ store, get, post }) {
   const change = (/** @type {Partial<Chat>} */ patch) => store.set((s) => ({ chat: { ...s.chat, ...patch } }));
   const path = (/** @type {string} */ sessionId) => `/api/public/sessions/${sessionId}/chat`;
 
-  /** @param {import("../common/chat-log.js").ChatMessage[]} messages */
-  function received(messages) {
-    const before = chat();
-    const after = withMessages(before, messages);
-    if (after === before) return;
-    // The agent wrote: the customer sees it even if they had not opened the chat.
-    const fromAgent = newMessages(before, after).some((message) => message.sender === "agent");
-    store.set({ chat: fromAgent ? { ...after, open: true } : after });
-  }
-
-  async function load() {
-    const sessionId = chat().sessionId;
-    if (!sessionId) return;
-    try {
-      const messages = await readAfter(get, path(sessionId), lastId(chat()));
-      if (chat().sessionId === sessionId) received(messages);
-    } catch (error) {
-      logFailure("reading the chat", error); // the call channel's messages still come
-    }
-  }
+  const { received, load } = chatIntake(store, {
+    get,
+    path,
+    otherSide: "agent", // the agent wrote: the customer sees it even if they had not opened the chat
+    onReadError: (error) => logFailure("reading the chat", error), // the call channel's messages still come
+  });
 
   // A session an agent serves gets its chat, read at once (after a reload too); none otherwise.
   watch(store, servedSession, (sessionId) => {
