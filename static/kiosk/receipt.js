@@ -5,8 +5,9 @@
 // server gives the address: an order it does not hold as paid shows no receipt.
 import { logFailure } from "../common/report.js";
 import { watch } from "../common/store.js";
-import { byId, el, money, showError } from "../common/ui.js";
+import { byId, money, showError } from "../common/ui.js";
 import { cartView } from "./cart.js";
+import { cartLineElement } from "./cart-line.js";
 import { t } from "./messages.js";
 
 /**
@@ -106,17 +107,7 @@ function drawThanks({ thanks, receiptMail, locale }) {
   const cart = cartView(thanks.order, locale);
   byId("thanks-bought").hidden = cart.empty;
   byId("thanks-lines").replaceChildren(
-    ...cart.lines.map((line) =>
-      el(
-        "li",
-        { class: "line", "data-line-id": line.id },
-        el("span", { class: "quantity", text: line.quantity }),
-        el("span", { class: "name", text: line.name }),
-        el("span", { class: "price", text: line.price }),
-        line.modifiers ? el("span", { class: "modifiers", text: line.modifiers }) : null,
-        line.notes ? el("span", { class: "notes", text: line.notes }) : null,
-      ),
-    ),
+    ...cart.lines.map((line) => cartLineElement(line)),
   );
   byId("thanks-order-total").textContent = cart.total;
 

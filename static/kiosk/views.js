@@ -5,6 +5,7 @@ import { money } from "../common/format.js";
 import { watch } from "../common/store.js";
 import { $$, byId, el, showError } from "../common/ui.js";
 import { cartView } from "./cart.js";
+import { cartLineElement } from "./cart-line.js";
 import { menuView } from "./menu.js";
 import { t } from "./messages.js";
 import { groupRule, optionLabel } from "./self-service.js";
@@ -125,18 +126,7 @@ function drawCart(order, { locale, alone, payment }) {
   const list = byId("cart-lines");
   const editable = alone.on && !payment; // the customer alone changes quantities; the agent's cart is read-only
   list.replaceChildren(
-    ...cart.lines.map((line, index) =>
-      el(
-        "li",
-        { class: "line", "data-line-id": line.id },
-        el("span", { class: "quantity", text: line.quantity }),
-        el("span", { class: "name", text: line.name }),
-        el("span", { class: "price", text: line.price }),
-        line.modifiers ? el("span", { class: "modifiers", text: line.modifiers }) : null,
-        line.notes ? el("span", { class: "notes", text: line.notes }) : null,
-        editable ? lineButtons(index, line.name, locale) : null,
-      ),
-    ),
+    ...cart.lines.map((line, index) => cartLineElement(line, editable ? lineButtons(index, line.name, locale) : null)),
   );
   byId("cart-empty").hidden = !cart.empty;
   byId("cart-subtotal").textContent = cart.subtotal;
