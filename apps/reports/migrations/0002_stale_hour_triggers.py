@@ -1,7 +1,8 @@
 """PostgreSQL triggers that mark an owner's hour stale in the transaction of any change to what
 the sessions report counts (sessions, orders, lines, refunds, assignments, offers), whoever makes
 it: services, bulk loads, the admin. One row per statement and hour (statement-level triggers
-over transition tables), so a bulk load marks each hour once. Elsewhere (SQLite) nothing: the
+over transition tables), so a bulk load marks each hour once; the sessions already there are
+marked once, here. Elsewhere (SQLite) nothing: the
 rollup is PostgreSQL's fast path only (apps/reports/rollup.py)."""
 
 from django.db import migrations
@@ -53,10 +54,19 @@ def _backward() -> list[str]:
     return statements
 
 
+# A database that already holds sessions (an upgrade) has every hour of them stale at first, so
+# the rollup counts the history before it answers a long report (it would under-count otherwise).
+HISTORY = (
+    f"INSERT INTO reports_stalehour (owner_id, hour) "
+    f"SELECT DISTINCT owner_id, date_trunc('hour', created_at, 'UTC') FROM {SESSION};"
+)
+
+
 def create_triggers(apps, schema_editor):
     if schema_editor.connection.vendor == "postgresql":
         for statement in _forward():
             schema_editor.execute(statement)
+        schema_editor.execute(HISTORY)
 
 
 def drop_triggers(apps, schema_editor):
