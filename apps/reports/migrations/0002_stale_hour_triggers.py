@@ -2,8 +2,8 @@
 the sessions report counts (sessions, orders, lines, refunds, assignments, offers), whoever makes
 it: services, bulk loads, the admin. One row per statement and hour (statement-level triggers
 over transition tables), so a bulk load marks each hour once; the sessions already there are
-marked once, here. Elsewhere (SQLite) nothing: the
-rollup is PostgreSQL's fast path only (apps/reports/rollup.py)."""
+marked once, here. Elsewhere (SQLite) nothing: the rollup is PostgreSQL's fast path only
+(apps/reports/rollup.py)."""
 
 from django.db import migrations
 
