@@ -10,7 +10,9 @@ import pytest
 import time_machine
 from django.conf import settings
 from django.core.cache import cache
+from django.core.servers.basehttp import WSGIServer
 from django.test import Client
+from django.test.testcases import LiveServerThread
 from django.utils import timezone
 
 from tests import factories
@@ -30,6 +32,22 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if item.get_closest_marker("postgres"):
             item.add_marker(skip)
+
+
+class _SerialWSGIServer(WSGIServer):
+    """One request at a time (Django's basehttp then answers `Connection: close`)."""
+
+    def __init__(self, *args, connections_override=None, **kwargs):
+        super().__init__(*args, **kwargs)
+
+
+def pytest_configure(config):
+    """On the embedded SQLite default the test database lives in memory, and pytest-django's
+    live_server hands its threads that one connection: Django's threaded server then runs a page
+    and its images on it at once and their savepoints collide ("no such savepoint"). There, the
+    live server answers one request at a time; on PostgreSQL each thread has its own connection."""
+    if settings.DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+        LiveServerThread.server_class = _SerialWSGIServer
 
 
 def clear_cache() -> None:
