@@ -16,42 +16,14 @@ from apps.sessions import offers
 from apps.sessions import services as session_services
 from apps.sessions.models import Assignment, Offer, OfferStatus, Session
 from tests import factories
-from tests.conftest import AgentClient, kiosk_client_for
-
-
-def signed_in_client(agent) -> AgentClient:
-    client = AgentClient()
-    assert client.sign_in(agent.email).status_code == 200
-    return client
-
-
-def serving(kiosk, agent, client) -> Session:
-    """A session `agent` accepted through the API (so its Assignment exists)."""
-    session = factories.SessionFactory(kiosk=kiosk)
-    response = client.post(f"/api/sessions/{session.public_id}/accept")
-    assert response.status_code == 200, response.content
-    session.refresh_from_db()
-    return session
-
-
-def on(broadcasts, event, channel) -> list[dict]:
-    return [data for channels, name, data in broadcasts if name == event and channel in channels]
-
-
-@pytest.fixture
-def colleague(owner):
-    return factories.AgentFactory(owner=owner, name="Bea", languages=["es"])
-
-
-@pytest.fixture
-def colleague_client(colleague):
-    return signed_in_client(colleague)
+from tests.conftest import kiosk_client_for
+from tests.support.transfers import on, serving, signed_in_client
 
 
 def test_a_named_colleague_accepts_and_the_kiosk_names_them(
     kiosk, agent, agent_client, colleague, colleague_client, broadcasts, django_capture_on_commit_callbacks
 ):
-    session = serving(kiosk, agent, agent_client)
+    session = serving(kiosk, agent_client)
     cart = factories.OrderFactory(session=session, status="draft")
     response = agent_client.post(f"/api/sessions/{session.public_id}/transfer", {"to_agent_id": colleague.pk})
     assert response.status_code == 202, response.content
@@ -114,7 +86,7 @@ def test_a_language_wave_offers_that_languages_free_agents_and_the_first_accept_
     ]
     factories.AgentFactory(owner=owner, languages=["en"])  # not a Spanish speaker
     factories.AgentFactory(owner=owner, languages=["es"], agent_status=AgentStatus.BREAK)
-    session = serving(kiosk, agent, agent_client)
+    session = serving(kiosk, agent_client)
     response = agent_client.post(f"/api/sessions/{session.public_id}/transfer", {"language": "es"})
     assert response.status_code == 202, response.content
     offered = {int(offer["agent"]["id"]) for offer in response.json()["offers"]}
@@ -136,7 +108,7 @@ def test_a_language_wave_offers_that_languages_free_agents_and_the_first_accept_
 def test_unanswered_the_sender_keeps_the_session_and_is_told(
     kiosk, agent, agent_client, colleague, colleague_client, broadcasts
 ):
-    session = serving(kiosk, agent, agent_client)
+    session = serving(kiosk, agent_client)
     assert agent_client.post(f"/api/sessions/{session.public_id}/transfer", {"to_agent_id": colleague.pk}).status_code
     with time_machine.travel(timezone.now() + timedelta(seconds=16)):
         User.objects.filter(pk__in=[agent.pk, colleague.pk]).update(last_seen_at=timezone.now())
@@ -158,7 +130,7 @@ def test_unanswered_the_sender_keeps_the_session_and_is_told(
 
 
 def test_a_named_colleagues_queue_offer_gives_way_to_the_transfer(kiosk, agent, agent_client, colleague, broadcasts):
-    session = serving(kiosk, agent, agent_client)
+    session = serving(kiosk, agent_client)
     waiting = factories.SessionFactory(kiosk=factories.KioskFactory(business=kiosk.business), customer_locale="es")
     offers.offers_dispatch()
     assert Offer.objects.get(agent=colleague, status=OfferStatus.LIVE).session_id == waiting.pk
@@ -172,7 +144,7 @@ def test_a_named_colleagues_queue_offer_gives_way_to_the_transfer(kiosk, agent, 
 
 
 def test_ending_or_paying_withdraws_the_transfer(kiosk, agent, agent_client, colleague, colleague_client, broadcasts):
-    session = serving(kiosk, agent, agent_client)
+    session = serving(kiosk, agent_client)
     agent_client.post(f"/api/sessions/{session.public_id}/transfer", {"to_agent_id": colleague.pk})
     assert agent_client.post(f"/api/sessions/{session.public_id}/end", {"reason": "completed"}).status_code == 200
     assert not Offer.objects.filter(session=session, status=OfferStatus.LIVE).exists()
@@ -198,7 +170,7 @@ def test_ending_or_paying_withdraws_the_transfer(kiosk, agent, agent_client, col
     ],
 )
 def test_a_transfer_names_exactly_one_target(kiosk, agent, agent_client, body, field):
-    session = serving(kiosk, agent, agent_client)
+    session = serving(kiosk, agent_client)
     response = agent_client.post(f"/api/sessions/{session.public_id}/transfer", body)
     assert response.status_code == 422
     error = response.json()["error"]
@@ -208,7 +180,7 @@ def test_a_transfer_names_exactly_one_target(kiosk, agent, agent_client, body, f
 
 
 def test_unhappy_transfers_are_refused_with_clear_codes(owner, kiosk, agent, agent_client, colleague, other_business):
-    session = serving(kiosk, agent, agent_client)
+    session = serving(kiosk, agent_client)
     url = f"/api/sessions/{session.public_id}/transfer"
     stranger = factories.AgentFactory(owner=other_business.owner)
 
@@ -254,9 +226,9 @@ def test_only_an_active_session_is_transferred(kiosk, agent, agent_client, colle
 def test_a_receiver_serving_someone_else_cannot_take_a_transfer(
     kiosk, agent, agent_client, colleague, colleague_client
 ):
-    session = serving(kiosk, agent, agent_client)
+    session = serving(kiosk, agent_client)
     agent_client.post(f"/api/sessions/{session.public_id}/transfer", {"to_agent_id": colleague.pk})
-    serving(factories.KioskFactory(business=kiosk.business), colleague, colleague_client)
+    serving(factories.KioskFactory(business=kiosk.business), colleague_client)
     response = colleague_client.post(f"/api/sessions/{session.public_id}/accept")
     assert (response.status_code, response.json()["error"]["code"]) == (409, "AGENT_HAS_ACTIVE_SESSION")
     assert Session.objects.get(pk=session.pk).agent_id == agent.pk
@@ -265,7 +237,7 @@ def test_a_receiver_serving_someone_else_cannot_take_a_transfer(
 def test_the_transfer_list_names_the_free_colleagues_and_their_languages(
     owner, kiosk, agent, agent_client, colleague, other_business
 ):
-    session = serving(kiosk, agent, agent_client)
+    session = serving(kiosk, agent_client)
     factories.AgentFactory(owner=owner, name="Cy", languages=["fr", "en"])
     factories.AgentFactory(owner=owner, name="Away", agent_status=AgentStatus.BREAK)
     factories.AgentFactory(owner=other_business.owner, name="Stranger")
@@ -287,7 +259,7 @@ def test_the_transfer_list_names_the_free_colleagues_and_their_languages(
 def test_sending_to_payment_withdraws_the_transfer_and_tells_the_sender(
     kiosk, agent, agent_client, colleague, colleague_client, broadcasts
 ):
-    session = serving(kiosk, agent, agent_client)
+    session = serving(kiosk, agent_client)
     agent_client.post(f"/api/sessions/{session.public_id}/transfer", {"to_agent_id": colleague.pk})
     with transaction.atomic():  # as billing's send to payment does, under the session's row lock
         locked = Session.objects.select_for_update().get(pk=session.pk)

@@ -3,40 +3,11 @@
 `pending`), and reading the session after handing it over (GET /api/sessions/{id}: read-only,
 `handed_over_to`)."""
 
-import pytest
 from django.utils import timezone
 
-from apps.sessions.models import Assignment, Offer, OfferStatus, Session
+from apps.sessions.models import Assignment, Offer, OfferStatus
 from tests import factories
-from tests.conftest import AgentClient
-
-
-def signed_in_client(agent) -> AgentClient:
-    client = AgentClient()
-    assert client.sign_in(agent.email).status_code == 200
-    return client
-
-
-def serving(kiosk, client) -> Session:
-    session = factories.SessionFactory(kiosk=kiosk)
-    response = client.post(f"/api/sessions/{session.public_id}/accept")
-    assert response.status_code == 200, response.content
-    session.refresh_from_db()
-    return session
-
-
-def on(broadcasts, event, channel) -> list[dict]:
-    return [data for channels, name, data in broadcasts if name == event and channel in channels]
-
-
-@pytest.fixture
-def colleague(owner):
-    return factories.AgentFactory(owner=owner, name="Bea", languages=["es"])
-
-
-@pytest.fixture
-def colleague_client(colleague):
-    return signed_in_client(colleague)
+from tests.support.transfers import on, serving, signed_in_client
 
 
 def offer_to(client, session, colleague) -> dict:
