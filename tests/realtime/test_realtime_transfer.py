@@ -13,6 +13,21 @@ from tests.support.realtime import agent_headers, http, run, subscribe_via
 pytestmark = [pytest.mark.live, pytest.mark.django_db(transaction=True)]
 
 
+async def hand_over(server, session, sender_headers, receiver, on_receiver) -> dict:
+    """The sender accepts the session and transfers it to `receiver`: the transfer's offer as the
+    receiver hears it (after any queue offers it had while the customer waited, 1 s each)."""
+    accept = f"/api/sessions/{session.public_id}/accept"
+    status, body = await asyncio.to_thread(http, server, "POST", accept, {}, sender_headers)
+    assert status == 200, body
+    path = f"/api/sessions/{session.public_id}/transfer"
+    status, body = await asyncio.to_thread(http, server, "POST", path, {"to_agent_id": receiver.pk}, sender_headers)
+    assert status == 202, body
+    incoming = (await on_receiver.next("SessionIncoming"))["data"]["session"]
+    while incoming["transfer_from"] is None:
+        incoming = (await on_receiver.next("SessionIncoming"))["data"]["session"]
+    return incoming
+
+
 def test_the_kiosk_and_both_agents_hear_the_transfer(live_app, kiosk, owner):
     sender = factories.AgentFactory(owner=owner, name="Ann", languages=["en"])
     receiver = factories.AgentFactory(owner=owner, name="Bea", languages=["es"])
@@ -78,15 +93,7 @@ def test_the_sender_hears_a_transfer_nobody_took(live_app, kiosk, owner):
         on_receiver = await subscribe_via(
             server, "/broadcasting/auth", receiver_headers, f"private-agent.{receiver.pk}"
         )
-        accept = f"/api/sessions/{session.public_id}/accept"
-        status, body = await asyncio.to_thread(http, server, "POST", accept, {}, sender_headers)
-        assert status == 200, body
-        path = f"/api/sessions/{session.public_id}/transfer"
-        status, body = await asyncio.to_thread(http, server, "POST", path, {"to_agent_id": receiver.pk}, sender_headers)
-        assert status == 202, body
-        incoming = (await on_receiver.next("SessionIncoming"))["data"]["session"]
-        while incoming["transfer_from"] is None:  # queue offers it had while the customer waited (1 s each)
-            incoming = (await on_receiver.next("SessionIncoming"))["data"]["session"]
+        incoming = await hand_over(server, session, sender_headers, receiver, on_receiver)
         assert incoming["transfer_from"] == {"id": str(sender.pk), "name": "Ann"}
         lapsed = await on_sender.next("TransferLapsed", timeout=10)
         assert lapsed["data"] == {"session_id": session.public_id, "status": "active", "reason": "no_answer"}
@@ -108,15 +115,8 @@ def test_a_cancelled_transfer_is_withdrawn_from_the_receiver_and_the_sender_keep
         on_receiver = await subscribe_via(
             server, "/broadcasting/auth", receiver_headers, f"private-agent.{receiver.pk}"
         )
-        accept = f"/api/sessions/{session.public_id}/accept"
-        status, body = await asyncio.to_thread(http, server, "POST", accept, {}, sender_headers)
-        assert status == 200, body
+        await hand_over(server, session, sender_headers, receiver, on_receiver)
         path = f"/api/sessions/{session.public_id}/transfer"
-        status, body = await asyncio.to_thread(http, server, "POST", path, {"to_agent_id": receiver.pk}, sender_headers)
-        assert status == 202, body
-        incoming = (await on_receiver.next("SessionIncoming"))["data"]["session"]
-        while incoming["transfer_from"] is None:  # a queue offer it had while the customer waited
-            incoming = (await on_receiver.next("SessionIncoming"))["data"]["session"]
         status, body = await asyncio.to_thread(http, server, "DELETE", path, None, sender_headers)
         assert (status, body) == (204, None)
         withdrawn = (await on_receiver.next("SessionWithdrawn"))["data"]
@@ -125,6 +125,7 @@ def test_a_cancelled_transfer_is_withdrawn_from_the_receiver_and_the_sender_keep
         assert withdrawn == {"session_id": session.public_id, "status": "active", "reason": "transfer_cancelled"}
         lapsed = (await on_sender.next("TransferLapsed"))["data"]
         assert lapsed == {"session_id": session.public_id, "status": "active", "reason": "cancelled"}
+        accept = f"/api/sessions/{session.public_id}/accept"
         status, body = await asyncio.to_thread(http, server, "POST", accept, {}, receiver_headers)
         assert (status, body["error"]["code"]) == (409, "SESSION_ALREADY_ACCEPTED")
         status, body = await asyncio.to_thread(http, server, "GET", "/api/sessions/current", None, sender_headers)
