@@ -12,7 +12,7 @@ so they count in this process's own memory until Redis answers again.
 on one redis-py client per server for the whole process (`shared_client`). Django keeps a cache
 object per thread and daphne runs each request on a thread of its own, so Django's own Redis
 backend would open a new pool, TCP connection and redis-py handshake per request. The backend
-adds two pipelined commands of its own (`count_in_window`, `get_many_and_count`) and a raising
+adds two round trips of its own (`count_in_window`, `get_many_and_count`) and a raising
 variant of the calls the brute-force guards make; callers reach them through the functions
 below, which pick the local-memory path of the embedded default explicitly."""
 
@@ -81,6 +81,40 @@ class _Outage:
 outage = _Outage()
 
 
+# A kiosk request's one round trip (`get_many_and_count`): count the rate window (INCR; EXPIRE NX
+# starts the window at the first count), set the optional stamp, read the keys. KEYS: the counter,
+# the stamp's key when ARGV[2] is not empty, then the keys read; ARGV: the window's seconds, the
+# stamp's value and seconds. Returns the count, then the values in the order of the keys read.
+# One script rather than a pipeline of four commands: redis-py's cost is per command (packing,
+# parsing), and every kiosk poll makes this round trip (docs/scaling.md).
+GET_MANY_AND_COUNT = """
+local count = redis.call('INCR', KEYS[1])
+redis.call('EXPIRE', KEYS[1], ARGV[1], 'NX')
+local first = 2
+if ARGV[2] ~= '' then
+  redis.call('SET', KEYS[2], ARGV[2], 'EX', ARGV[3])
+  first = 3
+end
+local found = {count}
+if #KEYS >= first then
+  for i, value in ipairs(redis.call('MGET', unpack(KEYS, first))) do found[i + 1] = value end
+end
+return found
+"""
+
+_async_scripts: weakref.WeakKeyDictionary[redis.asyncio.Redis, dict[str, Any]] = weakref.WeakKeyDictionary()
+
+
+def _async_script(client: redis.asyncio.Redis, source: str) -> Any:
+    """`client.register_script(source)`, made once per client (redis-py loads it into the server
+    on first use, and again after a Redis restart forgets it)."""
+    scripts = _async_scripts.setdefault(client, {})
+    script = scripts.get(source)
+    if script is None:
+        script = scripts[source] = client.register_script(source)
+    return script
+
+
 # Values are stored as JSON, never pickled: what a cached value means must not depend on the
 # classes of the process that wrote it (a deploy that changes a model would otherwise break the
 # reads of entries written before it, or run code on unpickling). Integers stay plain so INCR
@@ -112,6 +146,7 @@ class FailOpenRedisCache(BaseCache):
         super().__init__(params)
         self.server, self.options = server, params.get("OPTIONS", {})
         self.client = shared_client(server, self.options)
+        self._get_many_and_count_script = self.client.register_script(GET_MANY_AND_COUNT)
 
     def _fail_open(self, command: Callable[[], T], fallback: T) -> T:
         """`command()`, or `fallback` while Redis is unreachable."""
@@ -168,54 +203,43 @@ class FailOpenRedisCache(BaseCache):
     def get_many_and_count(
         self, keys: list[str], counter: str, timeout: int, stamp: "Stamp | None" = None
     ) -> tuple[dict[str, Any], int]:
-        """get_many and count_in_window pipelined (and `stamp` set): the kiosk surface reads its
-        cached credentials, counts the request's rate window and notes it was heard in one
-        round trip."""
-
-        def command() -> tuple[dict[str, Any], int]:
-            pipe = self.client.pipeline(transaction=False)
-            names = self._queue_get_many_and_count(pipe, keys, counter, timeout, stamp)
-            values, count, *_ = pipe.execute()
-            return self._found(names, values), int(count)
-
+        """get_many and count_in_window in one round trip (and `stamp` set): the kiosk surface
+        reads its cached credentials, counts the request's rate window and notes it was heard."""
+        names, script_keys, args = self._get_many_and_count_call(keys, counter, timeout, stamp)
         nothing: dict[str, Any] = {}
-        return self._fail_open(command, (nothing, 1))
+        found = self._fail_open(lambda: self._get_many_and_count_script(script_keys, args), None)
+        return (nothing, 1) if found is None else self._counted(names, found)
 
     async def aget_many_and_count(
         self, keys: list[str], counter: str, timeout: int, stamp: "Stamp | None" = None
     ) -> tuple[dict[str, Any], int]:
         """`get_many_and_count` on this event loop's asyncio client (the kiosk hot path, which
         answers steady requests on the event loop without a thread)."""
-        pipe = shared_async_client(self.server, self.options).pipeline(transaction=False)
-        names = self._queue_get_many_and_count(pipe, keys, counter, timeout, stamp)
+        names, script_keys, args = self._get_many_and_count_call(keys, counter, timeout, stamp)
+        client = shared_async_client(self.server, self.options)
         try:
-            values, count, *_ = await pipe.execute()
+            found = await _async_script(client, GET_MANY_AND_COUNT)(script_keys, args)
         except _UNREACHABLE as exc:
             outage.note(exc)
             return {}, 1
         outage.ongoing = False
-        return self._found(names, values), int(count)
+        return self._counted(names, found)
 
-    def _queue_get_many_and_count(
-        self,
-        pipe: "redis.client.Pipeline | redis.asyncio.client.Pipeline",
-        keys: list[str],
-        counter: str,
-        timeout: int,
-        stamp: "Stamp | None",
-    ) -> dict[str, str]:
-        """Queue MGET keys, INCR counter, EXPIRE NX counter (and SET stamp) on `pipe` (sync or
-        asyncio: one definition of the round trip for both); return the keys by their Redis
-        names. Keys are not validated for memcached (Django's warnings cost the hot path ~15 us):
-        they are ours."""
+    def _get_many_and_count_call(
+        self, keys: list[str], counter: str, timeout: int, stamp: "Stamp | None"
+    ) -> tuple[dict[str, str], list[str], list[Any]]:
+        """The keys by their Redis names, and GET_MANY_AND_COUNT's KEYS and ARGV (one definition
+        for the sync and asyncio clients). Keys are not validated for memcached (Django's warnings
+        cost the hot path ~15 us): they are ours."""
         names = {self.make_key(key): key for key in keys}
-        counter_name = self.make_key(counter)
-        pipe.mget(list(names))
-        pipe.incr(counter_name)
-        pipe.expire(counter_name, timeout, nx=True)
-        if stamp is not None:
-            pipe.set(self.make_key(stamp.key), _dumps(stamp.value), ex=stamp.timeout)
-        return names
+        if stamp is None:
+            return names, [self.make_key(counter), *names], [timeout, ""]
+        stamp_name = self.make_key(stamp.key)
+        return names, [self.make_key(counter), stamp_name, *names], [timeout, _dumps(stamp.value), stamp.timeout]
+
+    def _counted(self, names: dict[str, Any], found: list[Any]) -> tuple[dict[str, Any], int]:
+        count, *values = found
+        return self._found(names, values), int(count)
 
     @staticmethod
     def _found(names: dict[str, Any], values: list[Any]) -> dict[Any, Any]:

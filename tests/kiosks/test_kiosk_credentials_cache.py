@@ -87,7 +87,8 @@ def test_a_steady_poll_makes_two_redis_round_trips_and_no_sql(kiosk, kiosk_clien
     assert queries.captured_queries == []
     assert len(round_trips) == 2, round_trips
     credentials_and_rate_limit, status = round_trips
-    assert b"MGET" in credentials_and_rate_limit and b"INCR" in credentials_and_rate_limit
+    assert b"EVALSHA" in credentials_and_rate_limit  # apps.core.cache.GET_MANY_AND_COUNT: read, count, stamp
+    assert b"throttle_kiosk_device-" in credentials_and_rate_limit and b"kiosk-heard:" in credentials_and_rate_limit
     assert b"kiosk-credentials:" in credentials_and_rate_limit and b"kiosk-heartbeat:" in credentials_and_rate_limit
     assert b"MGET" in status and b"session-status:" in status and b"session-generation:" in status
 

@@ -13,6 +13,8 @@ from pathlib import Path
 import pytest
 import requests
 from asgiref.sync import async_to_sync
+from django.conf import settings
+from django.core.cache import caches
 from django.db import connection
 from django.utils import timezone
 
@@ -150,6 +152,19 @@ def test_the_rate_limit_answers_429_with_its_headers(servers, kiosk, business):
     # a wrong token counts in a bucket of its own: still a 401, and the kiosk's limit is its own
     wrong = hot.call("GET", _poll(session), {**_headers(kiosk), "X-Device-Token": "wrong"})
     assert wrong.status_code == 401
+
+
+@pytest.mark.skipif(not settings.REDIS_URL, reason="Redis's scripts: the embedded default counts in memory")
+def test_a_redis_that_forgot_the_round_trips_script_is_given_it_again(servers, kiosk):
+    """A restarted or failed-over Redis has no scripts: the request's one round trip
+    (apps.core.cache.GET_MANY_AND_COUNT) loads it again and still reads and counts."""
+    session = factories.SessionFactory(kiosk=kiosk, status="pending")
+    hot = servers(THROTTLE_KIOSK="3/min")
+    assert hot.call("GET", _poll(session), _headers(kiosk)).status_code == 200
+    caches["default"].client.script_flush()
+    assert hot.call("GET", _poll(session), _headers(kiosk)).json()["status"] == "pending"
+    assert hot.call("POST", HEARTBEAT, _headers(kiosk)).status_code == 200
+    assert hot.call("POST", HEARTBEAT, _headers(kiosk)).status_code == 429  # the fourth in the window
 
 
 def test_the_heartbeat_marks_an_offline_kiosk_online_with_one_event(servers, kiosk):
