@@ -170,10 +170,13 @@ def session_accepted_by_agent(*, agent: User, public_id: str) -> Session:
 
 
 def sessions_accepted_by_agent_since(*, agent: User, since: datetime) -> QuerySet[Session]:
-    """The sessions the agent accepted at or after `since`, newest first, with their orders."""
+    """The sessions the agent accepted or took over (a transfer) at or after `since`, newest
+    first, with their orders: also those it handed to a colleague since (its Assignment rows),
+    as `session_accepted_by_agent` reads them."""
+    served = Assignment.objects.filter(agent=agent, started_at__gte=since).values("session_id")
     return (
-        Session.objects.filter(agent=agent, accepted_at__gte=since)
-        .select_related("kiosk", "business", "order")
+        Session.objects.filter(Q(agent=agent, accepted_at__gte=since) | Q(pk__in=served))
+        .select_related("kiosk", "business", "order", "agent")
         .order_by("-accepted_at", "-pk")
     )
 

@@ -349,13 +349,17 @@ function drawHistory(sessions) {
       { "data-session-id": s.id },
       el("td", { text: clock(s.accepted_at) }),
       el("td", { text: s.kiosk.name }),
-      el("td", { text: s.ended_at ? s.status : "in progress" }),
+      el("td", { text: historyStatus(s) }),
       el("td", { text: s.total_cents === null ? "–" : money(s.total_cents, s.currency) }),
     ),
   );
   byId("history-rows").replaceChildren(...rows);
   byId("history-empty").hidden = rows.length > 0;
 }
+
+/** What became of a session in "My sessions today": one handed to a colleague says to whom. */
+const historyStatus = (/** @type {any} */ s) =>
+  s.handed_over_to ? `handed to ${s.handed_over_to.name}` : s.ended_at ? s.status : "in progress";
 
 /** @param {AgentState["today"]} today */
 function drawToday(today) {

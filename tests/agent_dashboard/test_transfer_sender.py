@@ -87,5 +87,10 @@ def test_with_the_socket_refused_the_sender_learns_of_the_hand_over_from_its_pol
     expect(ann_page.locator("#session")).to_be_hidden(timeout=15_000)
     expect(ann_page.locator("#session-result")).to_have_text("Bea Agent is now serving the customer at Front counter.")
     expect(ann_page.locator("#agent-status")).to_have_attribute("data-status", "available")
+    # Her sessions today still list the customer she handed over, and say to whom.
+    ann_page.click("button.tab[data-tab='history']")
+    row = ann_page.locator(f"#history-rows tr[data-session-id='{session_id}']")
+    expect(row).to_contain_text("Front counter")
+    expect(row).to_contain_text("handed to Bea Agent")
     for page in (ann_page, bea_page):
         assert_no_console_errors(page)

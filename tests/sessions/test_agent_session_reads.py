@@ -12,6 +12,7 @@ from django.utils import timezone
 from apps.orders import services as order_services
 from apps.sessions import ending
 from apps.sessions import services as session_services
+from apps.sessions.models import Assignment
 from tests import factories
 from tests.support.auth import error_of
 
@@ -90,6 +91,7 @@ def test_mine_lists_todays_sessions_newest_first_with_totals(agent, agent_client
     yesterday = accepted(factories.KioskFactory(business=kiosk.business), agent)
     yesterday.accepted_at = now - timedelta(days=2)
     yesterday.save(update_fields=["accepted_at"])
+    Assignment.objects.filter(session=yesterday).update(started_at=yesterday.accepted_at)  # served then too
     ending.session_end(public_id=yesterday.public_id, agent=agent, reason="completed", notes="")
     first = accepted(kiosk, agent)
     line = {"menu_item_id": str(item.pk), "quantity": 1, "modifier_option_ids": [str(brioche.pk)], "notes": ""}

@@ -3,9 +3,11 @@
 `pending`), and reading the session after handing it over (GET /api/sessions/{id}: read-only,
 `handed_over_to`)."""
 
+from datetime import timedelta
+
 from django.utils import timezone
 
-from apps.sessions.models import Assignment, Offer, OfferStatus
+from apps.sessions.models import Assignment, Offer, OfferStatus, Session
 from tests import factories
 from tests.support.transfers import on, serving, signed_in_client
 
@@ -135,3 +137,27 @@ def test_after_the_hand_over_the_sender_reads_the_session_and_who_serves_it(
         for path in (f"/api/sessions/{session.public_id}", chat):
             response = client.get(path)
             assert (response.status_code, response.json()["error"]["code"]) == (404, "SESSION_NOT_FOUND")
+
+
+def test_my_sessions_today_lists_handed_over_and_taken_over_sessions(kiosk, agent, agent_client, colleague):
+    """GET /api/sessions/mine: the sender keeps the session it handed over (with `handed_over_to`),
+    and the receiver lists it although another agent accepted it first, even yesterday."""
+    colleague_client = signed_in_client(colleague)
+    session = serving(kiosk, agent_client)
+    Session.objects.filter(pk=session.pk).update(accepted_at=timezone.now() - timedelta(days=1))
+    offer_to(agent_client, session, colleague)
+    assert colleague_client.post(f"/api/sessions/{session.public_id}/accept").status_code == 200
+    bystander = signed_in_client(factories.AgentFactory(owner=kiosk.business.owner))
+
+    sent = agent_client.get("/api/sessions/mine", {"since": _hours_ago(30)}).json()
+    assert [(s["id"], s["handed_over_to"]) for s in sent["data"]] == [
+        (session.public_id, {"id": str(colleague.pk), "name": "Bea"})
+    ]
+    received = colleague_client.get("/api/sessions/mine").json()  # since today: taken over today
+    assert [(s["id"], s["handed_over_to"]) for s in received["data"]] == [(session.public_id, None)]
+    assert received["total"] == 1
+    assert bystander.get("/api/sessions/mine").json() == {"data": [], "total": 0, "next_offset": None}
+
+
+def _hours_ago(hours: int) -> str:
+    return (timezone.now() - timedelta(hours=hours)).strftime("%Y-%m-%dT%H:%M:%SZ")

@@ -292,7 +292,8 @@ class SessionDetailView(AgentAPIView):
 
 class MySessionsIn(serializers.Serializer[None]):
     since = serializers.DateTimeField(
-        required=False, help_text="Sessions accepted at or after this time (default: today, 00:00 UTC)."
+        required=False,
+        help_text="Sessions accepted or taken over at or after this time (default: today, 00:00 UTC).",
     )
     limit = serializers.IntegerField(min_value=1, max_value=100, default=50)
     offset = serializers.IntegerField(min_value=0, max_value=100_000, default=0)
@@ -324,7 +325,8 @@ class MySessionsView(AgentAPIView):
                 },
             )
         },
-        summary="The sessions this agent accepted since a time (default today), newest first",
+        summary="The sessions this agent accepted or took over since a time (default today), newest first",
+        description="Sessions you handed to a colleague are listed too, with `handed_over_to`.",
     )
     def get(self, request: AgentRequest) -> Response:
         query = validated(MySessionsIn, request.query_params)
@@ -332,7 +334,7 @@ class MySessionsView(AgentAPIView):
         sessions = selectors.sessions_accepted_by_agent_since(agent=request.user, since=since)
         total = sessions.count()
         start, end = query["offset"], query["offset"] + query["limit"]
-        page = MySessionOut(sessions[start:end], many=True).data  # type: ignore[arg-type]  # the stubs take one instance
+        page = MySessionOut(sessions[start:end], many=True, context={"agent": request.user}).data  # type: ignore[arg-type]  # the stubs take one instance
         return Response({"data": page, "total": total, "next_offset": end if end < total else None})
 
 
