@@ -1,11 +1,11 @@
 """bench/fleet: the whole service under a fleet's load, with one fault at a time (issue 24 section 7).
 
     .venv/bin/python bench/fleet.py [--kiosks 20] [--ws-kiosks 6] [--agents 4] [--rate 0.5]
-                                    [--seconds 40] [--fault none|kill-web|restart-redis|kill-worker]
+                                    [--seconds 40] [--fault none|kill-web|restart-redis|restart-postgres|kill-worker]
 
-The production process set on this machine: two web processes (the Procfile's `web` line) and a
-Celery worker on a throwaway PostgreSQL database and a private redis-server this bench starts (so
-it can restart it). A fleet: every kiosk heartbeats over HTTP (and `--ws-kiosks` of them hold a
+The production process set on this machine: two web processes (the Procfile's `web` line), a
+Celery worker and beat on a private PostgreSQL cluster and a private redis-server this bench starts (so it
+can restart them). A fleet: every kiosk heartbeats over HTTP (and `--ws-kiosks` of them hold a
 WebSocket on their own channel), every agent holds a WebSocket on its channel and is available.
 Sessions start at `--rate` per second from the WebSocket kiosks; the agent offered one accepts it,
 puts a cart (the kiosk hears OrderUpdated), sends it to payment (the kiosk hears PaymentRequested,
@@ -24,8 +24,10 @@ ws_relay.py): start -> notified and cart -> kiosk are also printed as ratios to 
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -40,14 +42,17 @@ from pathlib import Path
 import requests
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import harness  # noqa: E402
 from harness import percentile, say  # noqa: E402
 from soak import CHANNEL_SECRET_ENV, signature  # noqa: E402  (channels signed with the bench's app secret)
-from webhook_throughput import WorkerProcess  # noqa: E402
+from webhook_throughput import BeatProcess, WorkerProcess  # noqa: E402
+
+from tests.support.private_servers import PrivatePostgres, PrivateRedis  # noqa: E402
 
 PASSWORD = "bench-password-123"
 EVENT_WAIT = 10.0  # seconds a client waits for an event before it counts it lost and polls
-HEAL_SECONDS = {"none": 0.0, "kill-web": 10.0, "restart-redis": 5.0, "kill-worker": 10.0}
+HEAL_SECONDS = {"none": 0.0, "kill-web": 10.0, "restart-redis": 5.0, "restart-postgres": 10.0, "kill-worker": 10.0}
 GOOD_CARD = "4242424242424242"
 
 
@@ -82,37 +87,6 @@ class Receiver:
         self.server = ThreadingHTTPServer((harness.LOOPBACK, 0), Handler)
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
         self.url = f"http://{harness.LOOPBACK}:{self.server.server_port}/hook"
-
-
-class PrivateRedis:
-    def __init__(self, workdir: Path):
-        self.port = harness.free_port()
-        self.workdir = workdir
-        self.process: subprocess.Popen | None = None
-
-    def start(self) -> None:
-        argv = [
-            "redis-server",
-            "--port",
-            str(self.port),
-            "--bind",
-            harness.LOOPBACK,
-            "--save",
-            "",
-            "--appendonly",
-            "no",
-        ]
-        self.process = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        deadline = time.monotonic() + 10
-        while subprocess.run(["redis-cli", "-p", str(self.port), "ping"], capture_output=True).stdout != b"PONG\n":
-            if time.monotonic() > deadline:
-                raise SystemExit("redis-server did not start")
-            time.sleep(0.1)
-
-    def kill(self) -> None:
-        if self.process and self.process.poll() is None:
-            self.process.kill()
-            self.process.wait(10)
 
 
 def make_fleet(kiosks: int, agents: int, hook_url: str) -> dict:
@@ -289,15 +263,23 @@ async def run_fleet(args, fleet: dict, endpoints: Endpoints, fault) -> tuple[Sta
         try:
             await serve_one(n)
         finally:
-            busy.discard(n)
             session = session_of.get(n)
             if n in agent_of:  # done, or cut short: end it so the kiosk can start the next one
                 body = {"reason": "completed", "notes": ""}
-                path = f"/api/sessions/{session}/end"
-                await asyncio.to_thread(http, endpoints, agent_of[n], agents[agent_of.pop(n)], "POST", path, json=body)
+                index = agent_of.pop(n)
+                await until_answered(index, agents[index], f"/api/sessions/{session}/end", json=body)
             if n in unfinished:
-                path = f"/api/public/sessions/{session}/cancel"
-                await asyncio.to_thread(http, endpoints, n, kiosks[n], "POST", path)
+                await until_answered(n, kiosks[n], f"/api/public/sessions/{session}/cancel")
+            busy.discard(n)
+
+    async def until_answered(n: int, client: requests.Session, path: str, **kwargs) -> None:
+        """POST `path` until the service answers it (not 5xx), for up to 20 s: during a fault the
+        apps retry too, and a session left open would refuse the kiosk's next start (409)."""
+        for _ in range(20):
+            with contextlib.suppress(RuntimeError):
+                if (await asyncio.to_thread(http, endpoints, n, client, "POST", path, **kwargs)).status_code < 500:
+                    return
+            await asyncio.sleep(1)
 
     session_of: dict[int, str] = {}
     agent_of: dict[int, int] = {}
@@ -391,17 +373,16 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=40)
     parser.add_argument("--heartbeat", type=float, default=15, help="seconds between a kiosk's heartbeats")
     parser.add_argument("--fault", choices=sorted(HEAL_SECONDS), default="none")
-    parser.add_argument("--db-name", default="kiosk_bench_fleet")
-    parser.add_argument("--admin-url", default=harness.DEFAULT_ADMIN_URL)
     args = parser.parse_args()
-    workdir = Path(tempfile.mkdtemp(prefix="kiosk-fleet-"))
-    redis = PrivateRedis(workdir)
+    workdir = Path(tempfile.mkdtemp(prefix="kiosk-fleet-"))  # not under a 0700 folder: postgres reaches it
+    postgres, redis = PrivatePostgres(workdir), PrivateRedis()
+    postgres.create()
     redis.start()
     receiver = Receiver()
     env = harness.BenchEnv(
-        db_name=args.db_name,
-        admin_url=args.admin_url,
-        redis_url=f"redis://{harness.LOOPBACK}:{redis.port}/0",
+        db_name="kiosk_bench_fleet",
+        admin_url=postgres.url,
+        redis_url=redis.url,
         cache_prefix="kiosk-fleet",
         extra={
             **CHANNEL_SECRET_ENV,
@@ -414,7 +395,7 @@ def main() -> int:
         },
     )
     harness.create_database(env)
-    worker = None
+    worker = beat = None
     try:
         harness.setup_django(env)
         from django.db import connections
@@ -422,9 +403,9 @@ def main() -> int:
         fleet = make_fleet(args.kiosks, args.agents, receiver.url)
         connections.close_all()
         with harness.running_servers(env, 2) as servers:
-            worker = WorkerProcess(env, concurrency=2)
+            worker, beat = WorkerProcess(env, concurrency=2), BeatProcess(env, workdir)
             endpoints = Endpoints(servers)
-            pids = [s.process.pid for s in servers] + [worker.process.pid]
+            pids = [s.process.pid for s in servers] + [worker.process.pid, beat.process.pid]
             cpu_before = sum(cpu_seconds(pid) for pid in pids)
 
             def fault() -> None:
@@ -434,9 +415,13 @@ def main() -> int:
                     os.kill(servers[1].process.pid, signal.SIGKILL)
                     endpoints.dead.add(servers[1].base_url)
                 elif args.fault == "restart-redis":
-                    redis.kill()
+                    redis.stop()
                     time.sleep(0.5)
                     redis.start()
+                elif args.fault == "restart-postgres":
+                    postgres.stop()  # fast shutdown: every connection is cut
+                    time.sleep(0.5)
+                    postgres.start()
                 elif args.fault == "kill-worker":
                     os.killpg(worker.process.pid, signal.SIGKILL)
                     time.sleep(1)
@@ -449,10 +434,12 @@ def main() -> int:
         reference = asyncio.run(relay_reference(args.ws_kiosks + args.agents, args.rate, args.seconds / 2))
         report(args, stats, began, cpu, receiver, reference)
     finally:
-        if worker is not None:
-            worker.stop()
-        redis.kill()
-        harness.drop_database(env)
+        for process in (worker, beat):
+            if process is not None:
+                process.stop()
+        redis.stop()
+        postgres.stop()
+        shutil.rmtree(workdir, ignore_errors=True)
     return 0
 
 

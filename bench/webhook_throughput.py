@@ -115,19 +115,18 @@ class ReceiverProcess:
 # ----------------------------------------------------------------------------- worker
 
 
-class WorkerProcess:
-    """The Procfile's `worker` line, on this run's queue."""
+class ProcfileProcess:
+    """A Procfile line (`worker`, `beat`) as its own process group, logging to a temporary file."""
 
-    def __init__(self, env: harness.BenchEnv, concurrency: int, log_level: str = "WARNING", extra_args=()):
-        line = next(row for row in (harness.ROOT / "Procfile").read_text().splitlines() if row.startswith("worker:"))
-        command = line.partition(":")[2].strip().replace("${WORKER_CONCURRENCY:-4}", str(concurrency))
-        argv = command.split()
+    def __init__(self, env: harness.BenchEnv, name: str, replace: dict[str, str], extra_args=()):
+        line = next(row for row in (harness.ROOT / "Procfile").read_text().splitlines() if row.startswith(f"{name}:"))
+        command = line.partition(":")[2].strip()
+        for old, new in replace.items():
+            command = command.replace(old, new)
+        argv = [*command.split(), *extra_args]
         argv[0] = str(harness.VENV_BIN / argv[0])
-        queue = env.extra["WORKER_QUEUE"]
-        argv += ["-Q", queue, "-n", f"{queue}@%h", "--without-gossip", "--without-mingle", "--without-heartbeat"]
-        argv += list(extra_args)
-        argv = [part.replace("--loglevel=INFO", f"--loglevel={log_level}") for part in argv]
-        self.log = Path(tempfile.mkstemp(prefix="wh-worker-", suffix=".log")[1])
+        self.name = name
+        self.log = Path(tempfile.mkstemp(prefix=f"bench-{name}-", suffix=".log")[1])
         with self.log.open("wb") as log:
             self.process = subprocess.Popen(
                 argv,
@@ -137,7 +136,7 @@ class WorkerProcess:
                 stderr=subprocess.STDOUT,
                 start_new_session=True,
             )
-        say(f"started worker (pid {self.process.pid}): {' '.join(argv)}")
+        say(f"started {name} (pid {self.process.pid}): {' '.join(argv)}")
 
     def stop(self) -> None:
         if self.process.poll() is None:
@@ -147,7 +146,28 @@ class WorkerProcess:
             except subprocess.TimeoutExpired:
                 os.killpg(self.process.pid, signal.SIGKILL)
                 self.process.wait(timeout=10)
-        say(f"stopped the worker; its log is {self.log}")
+        say(f"stopped the {self.name}; its log is {self.log}")
+
+
+class WorkerProcess(ProcfileProcess):
+    """The Procfile's `worker` line, on this run's queue."""
+
+    def __init__(self, env: harness.BenchEnv, concurrency: int, log_level: str = "WARNING", extra_args=()):
+        queue = env.extra["WORKER_QUEUE"]
+        own_queue = ["-Q", queue, "-n", f"{queue}@%h", "--without-gossip", "--without-mingle", "--without-heartbeat"]
+        replace = {"${WORKER_CONCURRENCY:-4}": str(concurrency), "--loglevel=INFO": f"--loglevel={log_level}"}
+        super().__init__(env, "worker", replace, [*own_queue, *extra_args])
+
+
+class BeatProcess(ProcfileProcess):
+    """The Procfile's `beat` line (the periodic sweeps and the routing tick), its schedule file in `workdir`."""
+
+    def __init__(self, env: harness.BenchEnv, workdir: Path, log_level: str = "WARNING"):
+        replace = {
+            "${BEAT_SCHEDULE_FILE:-var/celerybeat-schedule}": str(workdir / "celerybeat-schedule"),
+            "--loglevel=INFO": f"--loglevel={log_level}",
+        }
+        super().__init__(env, "beat", replace)
 
 
 def remove_queue(queue: str) -> None:

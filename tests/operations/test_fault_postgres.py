@@ -15,7 +15,8 @@ from pathlib import Path
 import pytest
 import requests
 
-from tests.support.processes import PrivatePostgres, manage, wait_until, web_server
+from tests.support.private_servers import PrivatePostgres, wait_until
+from tests.support.processes import manage, web_server
 
 pytestmark = [
     pytest.mark.live,

@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 import requests
 
-from tests.support.processes import PrivatePostgres, manage, web_server
+from tests.support.private_servers import PrivatePostgres
+from tests.support.processes import manage, web_server
 
 pytestmark = [
     pytest.mark.live,

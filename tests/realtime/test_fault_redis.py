@@ -15,7 +15,8 @@ from apps.webhooks import services as webhook_services
 from apps.webhooks.models import WebhookDelivery
 from apps.webhooks.tasks import dispatch_due_webhooks
 from tests import factories
-from tests.support.processes import PrivateRedis, web_server
+from tests.support.private_servers import PrivateRedis
+from tests.support.processes import web_server
 from tests.support.receivers import Receiver
 
 pytestmark = [

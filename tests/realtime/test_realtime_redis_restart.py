@@ -21,7 +21,7 @@ from django.contrib.auth.hashers import PBKDF2PasswordHasher
 
 from apps.realtime import protocol
 from tests import factories
-from tests.support.processes import PrivateRedis, wait_until
+from tests.support.private_servers import PrivateRedis, wait_until
 from tests.support.realtime import CLIENTS_JS, PusherSocket, library
 
 pytestmark = [

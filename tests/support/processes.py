@@ -6,7 +6,6 @@ import contextlib
 import os
 import shutil
 import signal
-import socket
 import sqlite3
 import subprocess
 import sys
@@ -22,53 +21,13 @@ from urllib.parse import quote
 from django.conf import settings
 from django.db import connection
 
+from tests.support.private_servers import free_port, wait_until  # noqa: F401 - tests import them from here too
+
 ROOT = Path(__file__).resolve().parents[2]
 WEB_SERVER = [sys.executable, "-m", "config.serve"]  # the Procfile's `web` command
 # The servers' Redis keys (fan-out group, presence) live under their own prefix: the suite's
 # per-test cache clearing must not pull them from under a server that outlives one test.
 CHILD_PREFIX = f"{settings.CACHE_KEY_PREFIX}-live{os.getpid()}"
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def wait_until(predicate, timeout: float, what, every: float = 0.1):
-    """Poll `predicate` until it returns something truthy (returned) or `timeout` seconds pass: the
-    tests' one way to wait for something, instead of a fixed sleep. An exception counts as "not yet".
-    `what` names the awaited thing in the TimeoutError; a callable is called then, for current state."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        with contextlib.suppress(Exception):
-            if value := predicate():
-                return value
-        time.sleep(every)
-    raise TimeoutError(f"{what() if callable(what) else what} not ready after {timeout} s")
-
-
-class PrivateRedis:
-    """A throwaway redis-server that a test may stop and start again on the same port."""
-
-    def __init__(self):
-        self.binary = shutil.which("redis-server")
-        self.port = free_port()
-        self.process: subprocess.Popen | None = None
-
-    @property
-    def url(self) -> str:
-        return f"redis://127.0.0.1:{self.port}/0"
-
-    def start(self) -> None:
-        argv = [self.binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"]
-        self.process = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        wait_until(lambda: socket.create_connection(("127.0.0.1", self.port), timeout=0.5).close() is None, 10, "redis")
-
-    def stop(self) -> None:
-        if self.process and self.process.poll() is None:
-            self.process.kill()
-            self.process.wait(10)
 
 
 @dataclass
@@ -187,43 +146,6 @@ def web_server(**env: str) -> Iterator[str]:
     finally:
         stop_daphne(server)
         shutil.rmtree(workdir, ignore_errors=True)
-
-
-class PrivatePostgres:
-    """A throwaway PostgreSQL cluster (initdb in a temporary folder) that a test may restart.
-    As root, the server runs as the `postgres` system user, as PostgreSQL insists."""
-
-    def __init__(self, workdir: Path):
-        bins = sorted(Path("/usr/lib/postgresql").glob("*/bin/initdb"))
-        self.bin = bins[-1].parent if bins else None
-        self.port = free_port()
-        self.data = workdir / "pgdata"
-        self.as_owner = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
-        self.workdir = workdir
-
-    @property
-    def url(self) -> str:
-        return f"postgres://postgres@127.0.0.1:{self.port}/kiosk"
-
-    def _run(self, *argv: str) -> None:
-        subprocess.run([*self.as_owner, *argv], check=True, capture_output=True, timeout=120)
-
-    def create(self) -> None:
-        if self.as_owner:
-            shutil.chown(self.workdir, "postgres")
-        self._run(str(self.bin / "initdb"), "-D", str(self.data), "-A", "trust", "-U", "postgres", "--no-sync")
-        self.start()
-        self._run(str(self.bin / "createdb"), "-h", "127.0.0.1", "-p", str(self.port), "-U", "postgres", "kiosk")
-
-    def start(self) -> None:
-        options = f"-p {self.port} -k {self.workdir} -c listen_addresses=127.0.0.1 -c fsync=off"
-        self._run(
-            str(self.bin / "pg_ctl"), "-D", str(self.data), "-o", options, "-w", "-l", str(self.data / "log"), "start"
-        )
-
-    def stop(self) -> None:
-        if (self.data / "postmaster.pid").exists():
-            self._run(str(self.bin / "pg_ctl"), "-D", str(self.data), "-m", "fast", "-w", "stop")
 
 
 def manage(env: dict, *args: str) -> str:
