@@ -187,15 +187,16 @@ class KioskHotPath:
             credentials = await _in_thread(kiosk_selectors.credentials_from_cache, **lookup)
         else:
             credentials = kiosk_selectors.credentials_from_cache(**lookup)  # no I/O
-        kiosk = device_refused(credentials).kiosk
-        if kiosk_selectors.heartbeat_due(kiosk, found.cached):
-            await _in_thread(kiosk_request.record_heartbeat, kiosk=kiosk, found=found)
+        credentials = device_refused(credentials)  # its `kiosk` is built only off the steady path
+        if credentials.heartbeat_due:
+            await _in_thread(kiosk_request.record_heartbeat, kiosk=credentials.kiosk, found=found)
         if not throttle.admits(found.count):
             raise drf.Throttled(throttle.wait())
         if view is HeartbeatView:
             return HEARTBEAT_ANSWER
-        body = status_cache.current_copy(found.cached, kiosk_id=kiosk.pk, public_id=public_id)
+        body = status_cache.current_copy(found.cached, kiosk_id=credentials.kiosk_id, public_id=public_id)
         if body is None:
+            kiosk = credentials.kiosk
             body = await _in_thread(session_selectors.session_status_body_for_kiosk, kiosk=kiosk, public_id=public_id)
         return body
 

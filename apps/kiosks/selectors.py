@@ -70,6 +70,11 @@ def _columns(model: type[models.Model]) -> tuple[list[str], list[Callable[[Any],
     return [field.attname for field in fields], [_converter(field) for field in fields]
 
 
+@functools.cache
+def _column_index(model: type[models.Model], attname: str) -> int:
+    return _columns(model)[0].index(attname)
+
+
 def _from_plain_row(model: type[M], row: list[Any]) -> M:
     """The instance `_plain_row` described, as if loaded from the database (Model.from_db)."""
     names, converters = _columns(model)
@@ -94,14 +99,35 @@ def heartbeat_cache_key(device_id: uuid.UUID | None) -> str:
 
 @dataclass(frozen=True)
 class DeviceCredentials:
-    kiosk: Kiosk
+    """The paired kiosk a request authenticated as: the row found in the cache (`cached_row`) or
+    the kiosk read from the database (`loaded`). A cached row becomes model instances only when
+    something asks for `kiosk`: a steady kiosk request needs no more than the kiosk's id and
+    presence, and building the kiosk and its business was the largest single cost of the kiosk
+    hot path (docs/scaling.md)."""
+
+    cached_row: dict | None
+    loaded: Kiosk | None
     heartbeat_recent: bool  # no heartbeat write is due yet
     count: int | None = None  # the caller's counter after this request (see below)
+
+    @functools.cached_property
+    def kiosk(self) -> Kiosk:
+        return self.loaded if self.loaded is not None else _kiosk_from_cached_row(self.cached_row or {})
+
+    def _kiosk_value(self, attname: str) -> Any:
+        built = self.loaded or self.__dict__.get("kiosk")
+        if built is not None:
+            return getattr(built, attname)
+        return (self.cached_row or {})["kiosk"][_column_index(Kiosk, attname)]
+
+    @property
+    def kiosk_id(self) -> int:
+        return int(self._kiosk_value("id"))
 
     @property
     def heartbeat_due(self) -> bool:
         """Whether this request must record a heartbeat (kiosks.services.kiosk_record_heartbeat)."""
-        return not self.heartbeat_recent or not self.kiosk.online
+        return not self.heartbeat_recent or not self._kiosk_value("online")
 
 
 def credentials_cache_keys(device_id: uuid.UUID) -> list[str]:
@@ -158,18 +184,19 @@ def credentials_from_cache(
     """`kiosk_for_device_credentials` after its round trip: `cached` holds what was found of
     `credentials_cache_keys`. Only a missing row reads the database (`credentials_need_database`)."""
     key = credentials_cache_key(device_id)
+    heartbeat_recent = heartbeat_cache_key(device_id) in cached
     row = cached.get(key)
-    kiosk: Kiosk | None
     if row is not None:
-        kiosk = _kiosk_from_cached_row(row)
-    else:
-        kiosk = Kiosk.objects.select_related("business").filter(device_id=device_id, unpaired_at=None).first()
-        if kiosk is None or not kiosk.token_hash:
+        if not constant_time_compare(row["kiosk"][_column_index(Kiosk, "token_hash")], token_hash):
             return None
-        cache.set(key, _cached_row(kiosk), timeout=CREDENTIALS_CACHE_SECONDS)
+        return DeviceCredentials(cached_row=row, loaded=None, heartbeat_recent=heartbeat_recent, count=count)
+    kiosk = Kiosk.objects.select_related("business").filter(device_id=device_id, unpaired_at=None).first()
+    if kiosk is None or not kiosk.token_hash:
+        return None
+    cache.set(key, _cached_row(kiosk), timeout=CREDENTIALS_CACHE_SECONDS)
     if not constant_time_compare(kiosk.token_hash, token_hash):
         return None
-    return DeviceCredentials(kiosk=kiosk, heartbeat_recent=heartbeat_cache_key(device_id) in cached, count=count)
+    return DeviceCredentials(cached_row=None, loaded=kiosk, heartbeat_recent=heartbeat_recent, count=count)
 
 
 def credentials_need_database(*, device_id: uuid.UUID, cached: dict) -> bool:
