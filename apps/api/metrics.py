@@ -8,6 +8,7 @@ Set METRICS_TOKEN to require `Authorization: Bearer <token>` on the scrape; prod
 (only local and test runs may leave the scrape open).
 """
 
+import functools
 import hmac
 import time
 
@@ -51,11 +52,14 @@ def observe_request(path: str, method: str, status: int, seconds: float) -> None
     surface = surface_for_path(path)
     if path.startswith("/panel/"):
         surface = "panel"
-    REQUEST_LATENCY.labels(
-        surface=str(surface or "other"),
-        method=method if method in _METHODS else "OTHER",
-        status=str(status),
-    ).observe(seconds)
+    _latency(str(surface or "other"), method if method in _METHODS else "OTHER", status).observe(seconds)
+
+
+@functools.lru_cache(maxsize=512)  # the labels are a bounded set; labels() takes a lock per call
+def _latency(surface: str, method: str, status: int) -> Histogram:
+    """The histogram's child for one set of labels (prometheus_client returns the same child for the
+    same labels, so keeping it is safe)."""
+    return REQUEST_LATENCY.labels(surface=surface, method=method, status=str(status))
 
 
 _RECONCILED_HELP = (

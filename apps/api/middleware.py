@@ -1,5 +1,5 @@
 import re
-import uuid
+import secrets
 
 from django.http import HttpRequest, HttpResponse, HttpResponseNotFound, JsonResponse
 
@@ -12,7 +12,7 @@ _CLIENT_REQUEST_ID = re.compile(r"[A-Za-z0-9._:-]{1,128}")  # fullmatch: "$" wou
 
 def request_id_for(client_id: str) -> str:
     """The request's id: the client's X-Request-Id when well-formed, else a new one."""
-    return client_id if _CLIENT_REQUEST_ID.fullmatch(client_id) else uuid.uuid4().hex
+    return client_id if _CLIENT_REQUEST_ID.fullmatch(client_id) else secrets.token_hex(16)  # 32 hex digits
 
 
 class RequestIdMiddleware:
