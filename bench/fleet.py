@@ -25,6 +25,7 @@ ws_relay.py): start -> notified and cart -> kiosk are also printed as ratios to 
 import argparse
 import asyncio
 import contextlib
+import functools
 import json
 import os
 import shutil
@@ -35,6 +36,7 @@ import tempfile
 import threading
 import time
 from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -210,6 +212,9 @@ async def run_fleet(args, fleet: dict, endpoints: Endpoints, fault) -> tuple[Sta
     stats = Stats()
     waiters = Waiters(stats)
     loop = asyncio.get_running_loop()
+    # Every flow's blocking HTTP call runs on a thread (asyncio.to_thread): enough of them that
+    # no call queues here (the default pool has min(32, cores + 4)).
+    loop.set_default_executor(ThreadPoolExecutor(max_workers=max(32, 4 * args.ws_kiosks)))
     agents: list[requests.Session] = []
     offers: dict[str, list[int]] = {}  # session -> the agents offered it, in order
     for n, agent in enumerate(fleet["agents"]):
@@ -247,14 +252,17 @@ async def run_fleet(args, fleet: dict, endpoints: Endpoints, fault) -> tuple[Sta
             Socket(endpoints, n, f"private-kiosk.{kiosk['id']}", on_kiosk_event)
     await asyncio.sleep(3)  # every socket subscribed
 
+    # Heartbeats go out evenly over their interval, on threads of their own: a flow's request
+    # must never wait in this process behind a thousand kiosks' heartbeats (that would be
+    # measured as the service's latency).
+    heartbeat_threads = ThreadPoolExecutor(max_workers=16, thread_name_prefix="heartbeat")
+
     async def heartbeats():
         while True:
             for n, client in enumerate(kiosks):
-                with_failures = asyncio.to_thread(
-                    http, endpoints, n, client, "POST", "/api/public/kiosks/heartbeat", json={}
-                )
-                loop.create_task(with_failures)
-            await asyncio.sleep(args.heartbeat)
+                beat = functools.partial(http, endpoints, n, client, "POST", "/api/public/kiosks/heartbeat", json={})
+                loop.run_in_executor(heartbeat_threads, beat)
+                await asyncio.sleep(args.heartbeat / len(kiosks))
 
     busy: set[int] = set()
 

@@ -5,7 +5,7 @@ Every waiting kiosk polls every 2 s and every idle one beats. Through Django's h
 costs milliseconds of CPU, mostly the sync/async bridging of the middleware chain
 (docs/scaling.md). Here a steady request is one Redis round trip on the event loop (redis-py's
 asyncio client, apps.core.cache): the cached credentials and heartbeat marker and, for the poll,
-the status copy and its generation are read and the rate window counted in one pipeline. What
+the status copy and its generation are read and the rate window counted in one script call. What
 that round trip leaves to do (a credentials or copy miss, a heartbeat write) runs in a worker
 thread through the same selectors and services the Django views call, and every step is theirs:
 `device_presented`/`device_refused` (401), `KioskThrottle` (429), `status_cache`, the exception
