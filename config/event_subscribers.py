@@ -12,14 +12,14 @@ The events themselves are in each app's domain_events.py; a test checks every on
 """
 
 from apps.accounts import realtime_messages as agent_messages
-from apps.accounts.domain_events import AgentStatusChanged, OwnerReinstated, OwnerSuspended
+from apps.accounts.domain_events import AgentStatusChanged, BusinessChanged, OwnerReinstated, OwnerSuspended
 from apps.billing import realtime_messages as payment_messages
 from apps.billing.domain_events import PaymentCancelled, PaymentFailed, PaymentRequested, PaymentSucceeded
 from apps.chat import realtime_messages as chat_messages
 from apps.chat.domain_events import ChatMessagePosted
 from apps.displays import realtime_messages as display_messages
 from apps.kiosks import realtime_messages as kiosk_messages
-from apps.kiosks.device_cache import forget_credentials, forget_heartbeat
+from apps.kiosks.device_cache import forget_business_credentials, forget_credentials, forget_heartbeat
 from apps.kiosks.domain_events import KioskCameOnline, KioskPaired, KioskRenamed, KioskUnpaired, KioskWentOffline
 from apps.menu.domain_events import InventoryLow
 from apps.orders import realtime_messages as order_messages
@@ -126,6 +126,7 @@ SUBSCRIBERS = {
     InventoryLow: [webhook_deliveries],
     OwnerSuspended: [webhook_deliveries],
     OwnerReinstated: [webhook_deliveries],
+    BusinessChanged: [forget_business_credentials],  # its kiosks' cached rows hold the business
     # The session chat: both participants hear it on the call channel
     ChatMessagePosted: [chat_messages.chat_message_posted],
 }

@@ -87,6 +87,12 @@ class OwnerAdmin(admin.ModelAdmin):
             .annotate(business_count=Count("businesses", distinct=True), user_count=Count("users", distinct=True))
         )
 
+    def save_formset(self, request, form, formset, change):
+        super().save_formset(request, form, formset, change)
+        if formset.model is Business:  # the inline's edits reach the businesses' kiosks at once
+            for business, _fields in formset.changed_objects:
+                services.business_saved_elsewhere(business)
+
     @admin.display(description="plan", ordering="billing__plan")
     def plan(self, owner: Owner) -> str:
         billing = getattr(owner, "billing", None)
@@ -124,6 +130,11 @@ class BusinessAdmin(admin.ModelAdmin):
     search_fields = ["name", "owner__name"]
     list_select_related = ["owner"]
     readonly_fields = ["order_sequence", "created_at"]
+
+    def save_model(self, request, obj, form, change):
+        super().save_model(request, obj, form, change)
+        if change:  # a new business has no kiosks yet
+            services.business_saved_elsewhere(obj)
 
     def get_readonly_fields(self, request, obj=None):
         # Moving a business to another tenant would strand its kiosks, sessions and orders.

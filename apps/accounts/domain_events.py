@@ -4,7 +4,7 @@
 from dataclasses import dataclass
 from datetime import datetime
 
-from apps.accounts.models import Owner
+from apps.accounts.models import Business, Owner
 from apps.core.events import Event
 from apps.core.timefmt import iso_z
 
@@ -49,3 +49,15 @@ class AgentStatusChanged(Event):
     @property
     def owner_id(self) -> int | None:  # type: ignore[override]  # platform agents have none
         return self.agent_owner_id
+
+
+@dataclass(frozen=True)
+class BusinessChanged(Event):
+    """The settings of a business changed (panel, owner API or admin): what its kiosks hold of it
+    in their cached credentials (currency, tax rate, name, ...) is stale. No webhook."""
+
+    business: Business
+
+    @property
+    def owner_id(self) -> int:
+        return self.business.owner_id

@@ -14,7 +14,7 @@ from django_otp import devices_for_user
 
 from apps.accounts import login_throttle
 from apps.accounts.actors import display_member
-from apps.accounts.domain_events import AgentStatusChanged, OwnerReinstated, OwnerSuspended
+from apps.accounts.domain_events import AgentStatusChanged, BusinessChanged, OwnerReinstated, OwnerSuspended
 from apps.accounts.models import (
     AgentStatus,
     LoginChallenge,
@@ -354,7 +354,14 @@ def business_update(*, business, **fields):
                 ErrorCode.VALIDATION_ERROR, "The settings are invalid.", details=exc.message_dict
             ) from exc
         business.save(update_fields=list(fields))
+        events.emit(BusinessChanged(business))
     return business
+
+
+def business_saved_elsewhere(business) -> None:
+    """A business the admin's forms saved (they validate and save it themselves): what depends on
+    its settings hears of it as from `business_update`. Call inside the save's transaction."""
+    events.emit(BusinessChanged(business))
 
 
 def totp_enrol_start(*, user: User):

@@ -5,7 +5,7 @@
    request in its rate window and stamps it as heard (kiosks.selectors.heard_stamp). Kiosks poll
    every 2 s, so this stays one round trip (docs/scaling.md).
 2. authentication: DeviceAuthentication checks the presented token against what step 1 read.
-3. `record_heartbeat`: the kiosk is alive (a row write at most every 15 s; kiosks.services).
+3. `record_heartbeat`: the kiosk is alive (a row write at most every 45 s; kiosks.services).
 4. throttling: KioskThrottle judges the count of step 1 (429).
 
 KioskAPIView runs them for the DRF views (`perform_authentication`: 1, 2, 3; DRF's throttle

@@ -8,11 +8,12 @@ from django.db import transaction
 
 from apps.core.models import DomainEvent
 from apps.kiosks import selectors
+from apps.kiosks.models import Kiosk
 
 
-def _drop_now_and_at_commit(key: str) -> None:
-    cache.delete(key)
-    transaction.on_commit(lambda: cache.delete(key))
+def _drop_now_and_at_commit(*keys: str) -> None:
+    cache.delete_many(keys)
+    transaction.on_commit(lambda: cache.delete_many(keys))
 
 
 def forget_credentials(event, recorded: DomainEvent | None = None) -> None:
@@ -23,3 +24,14 @@ def forget_credentials(event, recorded: DomainEvent | None = None) -> None:
 def forget_heartbeat(event, recorded: DomainEvent | None = None) -> None:
     """The next heartbeat is written at once (the kiosk went offline or was unpaired)."""
     _drop_now_and_at_commit(selectors.heartbeat_cache_key(event.kiosk.device_id))
+
+
+def forget_business_credentials(event, recorded: DomainEvent | None = None) -> None:
+    """Every kiosk of the business holds the business in its cached row: its next request reads
+    the settings as they are now (a new tax rate prices the very next self-service cart)."""
+    devices = Kiosk.objects.filter(business_id=event.business.pk, device_id__isnull=False).values_list(
+        "device_id", flat=True
+    )
+    keys = [selectors.credentials_cache_key(device_id) for device_id in devices]
+    if keys:
+        _drop_now_and_at_commit(*keys)

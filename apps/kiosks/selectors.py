@@ -2,7 +2,7 @@ import functools
 import hashlib
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, TypeVar
@@ -16,10 +16,11 @@ from apps.accounts.models import Business
 from apps.core.cache import Stamp
 from apps.kiosks.models import Kiosk, PairingCode
 
-# Kiosks poll every 2 s: their paired row is kept this long in the cache. Every change of what it
-# holds (pair, unpair, rename, online/offline) emits an event whose subscriber forgets it
-# (kiosks/device_cache.py), so revocation is immediate.
-CREDENTIALS_CACHE_SECONDS = 10
+# Kiosks poll every 2 s and idle ones beat every 30 s: their paired row is kept this long in the
+# cache. Every change of what it holds (pair, unpair, rename, online/offline, the business's
+# settings) emits an event whose subscriber forgets it (kiosks/device_cache.py), so revocation is
+# immediate and the lifetime only bounds what a change made outside the services leaves stale.
+CREDENTIALS_CACHE_SECONDS = 120
 
 
 # The cached row is plain data (each concrete field of the kiosk and its business), never a
@@ -171,6 +172,19 @@ def last_heard(kiosks: list[Kiosk]) -> dict[int, datetime]:
         for key, value in found.items()
         if isinstance(value, int | float) and not isinstance(value, bool)
     }
+
+
+def seen_as_heard(kiosks: Iterable[Kiosk]) -> list[Kiosk]:
+    """The kiosks with `last_seen_at` at the last request received from each, for the screens and
+    the owner API: the row is written at most every HEARTBEAT_WRITE_INTERVAL_SECONDS, while every
+    request notes when it was heard (`heard_stamp`)."""
+    kiosks = list(kiosks)
+    heard = last_heard(kiosks)
+    for kiosk in kiosks:
+        at = heard.get(kiosk.pk)
+        if at is not None and (kiosk.last_seen_at is None or at > kiosk.last_seen_at):
+            kiosk.last_seen_at = at
+    return kiosks
 
 
 def heartbeat_due(kiosk: Kiosk, cached: dict) -> bool:

@@ -7,10 +7,10 @@ from django.core.cache import cache
 from django.test import Client
 
 from apps.accounts import services as account_services
-from apps.accounts.models import Owner, PersonalAccessToken, User
+from apps.accounts.models import Business, Owner, PersonalAccessToken, User
 from apps.billing.models import OwnerBilling
 from apps.core.models import DomainEvent
-from apps.kiosks.selectors import credentials_cache_key
+from apps.kiosks.selectors import credentials_cache_key, kiosk_for_device_credentials
 from apps.sessions import services as session_services
 from apps.sessions.models import Session
 from apps.webhooks import services as webhook_services
@@ -70,7 +70,7 @@ def test_the_suspended_flag_cannot_be_typed_into_the_owner_form(admin_client, ow
         "businesses-INITIAL_FORMS": "0",
     }
     response = admin_client.post(f"/admin/accounts/owner/{owner.pk}/change/", form)
-    assert response.status_code == 302, response.content
+    assert response.status_code == 302, response.context["errors"]
     saved = Owner.objects.get(pk=owner.pk)
     assert saved.name == "Renamed" and not saved.suspended
     assert not DomainEvent.objects.exists()
@@ -131,6 +131,53 @@ def test_kiosk_tenant_and_pairing_are_read_only_and_a_rename_forgets_the_cache(a
         None,
     )
     assert kiosk.business_id != other_business.pk
+    assert cache.get(credentials_cache_key(kiosk.device_id)) is None
+
+
+def _unchanged_form(page) -> dict:
+    """What the admin's change page posts when nothing is edited: its form and every inline's."""
+    forms = [page.context["adminform"].form]
+    for inline in page.context["inline_admin_formsets"]:
+        forms += [inline.formset.management_form, *inline.formset.forms]
+    values = {}
+    for form in forms:
+        for name in form.fields:
+            value = form[name].value()
+            if value is not None and value is not False:  # an unticked box posts nothing
+                values[form.add_prefix(name)] = "on" if value is True else value
+    return values
+
+
+def _business_form(business, **changes) -> dict:
+    fields = ["name", "logo_url", "currency", "tax_rate_bps", "primary_color", "attract_message", "address", "timezone"]
+    form = {name: getattr(business, name) for name in fields} | changes
+    return {name: value for name, value in form.items() if value is not None}
+
+
+def test_a_business_changed_in_the_admin_reaches_its_kiosks_cached_credentials(admin_client, kiosk, kiosk_client):
+    business = kiosk.business
+    assert kiosk_client.post("/api/public/kiosks/heartbeat").status_code == 200
+    assert cache.get(credentials_cache_key(kiosk.device_id)) is not None
+
+    form = _business_form(business, name="Barn by the admin", tax_rate_bps=1500)
+    response = admin_client.post(f"/admin/accounts/business/{business.pk}/change/", form)
+    assert response.status_code == 302, response.content
+
+    assert cache.get(credentials_cache_key(kiosk.device_id)) is None
+    assert kiosk_client.post("/api/public/kiosks/heartbeat").status_code == 200
+    found = kiosk_for_device_credentials(device_id=kiosk.device_id, token_hash=kiosk.token_hash)
+    assert found is not None and found.kiosk.business.name == "Barn by the admin"
+
+
+def test_a_business_changed_in_its_owners_admin_page_reaches_its_kiosks(admin_client, kiosk, kiosk_client):
+    business, owner = kiosk.business, kiosk.business.owner
+    assert kiosk_client.post("/api/public/kiosks/heartbeat").status_code == 200
+    form = _unchanged_form(admin_client.get(f"/admin/accounts/owner/{owner.pk}/change/"))
+    [prefix] = [key[: -len("-name")] for key, value in form.items() if key.endswith("-name") and value == business.name]
+    form[f"{prefix}-name"] = "Barn, inline"
+    response = admin_client.post(f"/admin/accounts/owner/{owner.pk}/change/", form)
+    assert response.status_code == 302, response.context["errors"]
+    assert Business.objects.get(pk=business.pk).name == "Barn, inline"
     assert cache.get(credentials_cache_key(kiosk.device_id)) is None
 
 

@@ -11,8 +11,13 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
+from apps.accounts import services as account_services
+from apps.accounts.models import Business
+from apps.core.errors import DomainError
 from apps.kiosks import selectors, services
 from apps.kiosks.models import Kiosk
+from tests import factories
+from tests.conftest import kiosk_client_for
 
 HEARTBEAT = "/api/public/kiosks/heartbeat"
 
@@ -103,3 +108,37 @@ def test_a_wrong_token_does_not_hold_back_the_kiosks_heartbeat(kiosk, kiosk_clie
     assert cache.get(heartbeat_cache_key(kiosk.device_id)) is None
     assert kiosk_client.post(HEARTBEAT).status_code == 200
     assert Kiosk.objects.get(pk=kiosk.pk).last_seen_at.year != 2000
+
+
+def _cached_business_name(kiosk) -> str | None:
+    row = cache.get(selectors.credentials_cache_key(kiosk.device_id))
+    return None if row is None else row["business"][_business_column("name")]
+
+
+def _business_column(attname: str) -> int:
+    return [field.attname for field in Business._meta.concrete_fields].index(attname)
+
+
+def test_a_change_of_the_business_reaches_its_kiosks_cached_credentials_at_once(kiosk, kiosk_client, business):
+    assert kiosk_client.post(HEARTBEAT).status_code == 200
+    assert _cached_business_name(kiosk) == business.name
+
+    account_services.business_update(business=business, name="Barn Two", tax_rate_bps=2000)
+
+    assert _cached_business_name(kiosk) is None
+    found = selectors.kiosk_for_device_credentials(device_id=kiosk.device_id, token_hash=kiosk.token_hash)
+    assert found is not None and found.kiosk.business.name == "Barn Two"
+    assert found.kiosk.business.tax_rate_bps == 2000
+
+
+def test_a_failed_business_change_keeps_nothing_stale_and_other_businesses_kiosks_cached(kiosk, kiosk_client):
+    stranger = factories.KioskFactory()
+    assert kiosk_client_for(stranger).post(HEARTBEAT).status_code == 200
+    assert kiosk_client.post(HEARTBEAT).status_code == 200
+    with pytest.raises(DomainError):
+        account_services.business_update(business=kiosk.business, primary_color="red")
+    assert kiosk_client.post(HEARTBEAT).status_code == 200
+    assert _cached_business_name(kiosk) == Business.objects.get(pk=kiosk.business_id).name
+    account_services.business_update(business=Business.objects.get(pk=kiosk.business_id), name="Barn Two")
+    assert _cached_business_name(kiosk) is None
+    assert _cached_business_name(stranger) == stranger.business.name  # another tenant's row is left alone

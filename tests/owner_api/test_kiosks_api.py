@@ -2,8 +2,11 @@
 kiosks, rename, unpair (the device token dies at once), and every route's cross-owner 404."""
 
 import uuid
+from datetime import timedelta
 
 from django.test import Client
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
 
 from apps.kiosks.models import Kiosk, PairingCode
 from tests import factories
@@ -95,3 +98,18 @@ def test_a_kiosk_without_a_location_lists_it_as_null(api, kiosk):
     kiosk.save(update_fields=["location"])
     [row] = api.get("/api/owner/kiosks").json()["data"]
     assert row["location"] is None  # docs/decisions.md "Absent URLs and locations"
+
+
+def test_last_seen_is_the_last_request_heard_although_the_row_is_written_less_often(api, kiosk):
+    """The row's last_seen_at is written at most every 45 s; the list shows the request heard."""
+    an_hour_ago = timezone.now() - timedelta(hours=1)
+    kiosk_client = kiosk_client_for(kiosk)
+    assert kiosk_client.post("/api/public/kiosks/heartbeat").status_code == 200  # the row's write is done
+    Kiosk.objects.filter(pk=kiosk.pk).update(last_seen_at=an_hour_ago)  # as if written long ago
+    assert kiosk_client.post("/api/public/kiosks/heartbeat").status_code == 200  # heard, not written
+    assert Kiosk.objects.get(pk=kiosk.pk).last_seen_at == an_hour_ago
+
+    [row] = api.get("/api/owner/kiosks").json()["data"]
+    assert abs(parse_datetime(row["last_seen_at"]) - timezone.now()) < timedelta(seconds=10)
+    renamed = api.patch(f"/api/owner/kiosks/{kiosk.pk}", {"name": "Patio"}).json()["data"]
+    assert abs(parse_datetime(renamed["last_seen_at"]) - timezone.now()) < timedelta(seconds=10)

@@ -1,5 +1,9 @@
 """What each panel action does, through the test client: the service ran and the page says so."""
 
+from datetime import timedelta
+
+from django.utils import timezone
+
 from apps.accounts.models import Owner, PersonalAccessToken, SealedTotpDevice, User
 from apps.billing.models import OwnerBilling
 from apps.kiosks.models import Kiosk, PairingCode
@@ -7,6 +11,7 @@ from apps.menu.models import Catalog, MenuItem, ModifierGroup, ModifierOption
 from apps.orders.models import Order
 from apps.webhooks.models import WebhookSubscription
 from tests import factories
+from tests.conftest import kiosk_client_for
 from tests.panel.objects import tenant_objects
 from tests.panel.support import messages_of
 
@@ -32,6 +37,19 @@ def test_rename_and_unpair(owner_client, kiosk):
     kiosk.refresh_from_db()
     assert not kiosk.is_paired
     assert owner_client.post(f"/panel/kiosks/{kiosk.pk}/unpair").status_code == 404  # already gone
+
+
+def test_the_kiosks_and_dashboard_pages_show_the_last_request_heard(owner_client, kiosk):
+    """The row is written at most every 45 s; the pages show when the kiosk was last heard."""
+    kiosk_client = kiosk_client_for(kiosk)
+    assert kiosk_client.post("/api/public/kiosks/heartbeat").status_code == 200  # the row's write is done
+    an_hour_ago = timezone.now() - timedelta(hours=1)
+    Kiosk.objects.filter(pk=kiosk.pk).update(last_seen_at=an_hour_ago)
+    assert kiosk_client.post("/api/public/kiosks/heartbeat").status_code == 200  # heard, not written
+    for path in ("/panel/kiosks", "/panel/"):
+        [shown] = owner_client.get(path).context["kiosks"]
+        assert timezone.now() - shown.last_seen_at < timedelta(seconds=10), path
+    assert Kiosk.objects.get(pk=kiosk.pk).last_seen_at == an_hour_ago
 
 
 def test_agents_are_created_disabled_and_their_2fa_reset(owner_client, owner):

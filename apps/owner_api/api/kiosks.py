@@ -7,6 +7,7 @@ from rest_framework.response import Response
 from apps.api.fields import StrictCharField
 from apps.api.inputs import validated
 from apps.core.body_fields import OptionalTextField
+from apps.kiosks import selectors as kiosk_selectors
 from apps.kiosks import services as kiosk_services
 from apps.kiosks.models import Kiosk
 from apps.owner_api import selectors
@@ -71,11 +72,12 @@ class KioskListView(OwnerAPIView):
         summary="The owner's paired kiosks with their presence",
     )
     def get(self, request):
-        return Response({"data": KioskOut(selectors.paired_kiosks(owner_id=request.user.owner_id), many=True).data})
+        kiosks = kiosk_selectors.seen_as_heard(selectors.paired_kiosks(owner_id=request.user.owner_id))
+        return Response({"data": KioskOut(kiosks, many=True).data})
 
 
 def _kiosk_body(kiosk: Kiosk) -> dict:
-    return {"data": KioskOut(kiosk).data}
+    return {"data": KioskOut(kiosk_selectors.seen_as_heard([kiosk])[0]).data}
 
 
 class KioskDetailView(OwnerAPIView):

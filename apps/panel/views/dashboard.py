@@ -20,7 +20,7 @@ def dashboard(request):
         "week": stats.period_figures(owner_id, week),
         "reasons": stats.end_reasons(owner_id, week),
         "per_day": stats.sessions_per_day(owner_id, 7),
-        "kiosks": kiosks,
+        "kiosks": kiosk_selectors.seen_as_heard(kiosks),
         "live": live_status_config(request),
     }
     return render_page(request, "panel/dashboard.html", context, section="dashboard")

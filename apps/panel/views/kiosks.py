@@ -41,7 +41,7 @@ def kiosk_list(request):
         if found is None or _pairing_state(found)["state"] != "unused":
             pairing = None
     context = {
-        "kiosks": kiosks,
+        "kiosks": kiosk_selectors.seen_as_heard(kiosks),
         "pairing": pairing,
         "business_form": BusinessChoiceForm(businesses=businesses_of(request)),
     }
