@@ -15,6 +15,9 @@ still open. Here a signal starts a drain instead, bounded by SHUTDOWN_GRACE_SECO
    are closed once no request has started for a moment;
 4. stop the background work (embedded beat, job pool, webhook watchdog) and the reactor; exit 0.
 
+Meanwhile, every MEMORY_TRIM_SECONDS it frees closed connections' objects and gives freed memory
+back to the system (config/memory_trim.py).
+
 When the grace time runs out first, what is still running is cut and the process exits 1.
 
 This module is daphne's adapter: daphne has no documented hooks for a drain, so DrainingServer
@@ -41,6 +44,7 @@ import time
 
 from twisted.internet import defer, reactor, tcp
 
+from config import memory_trim
 from config.twisted_eager_write import use_eager_writes
 
 logger = logging.getLogger("config.serve")
@@ -58,6 +62,7 @@ class DrainingServer(Server):
     draining_since: float | None = None
     last_request_at = 0.0
     last_application_sweep = last_timeout_sweep = 0.0
+    closed_at_last_collection = 0
 
     def run(self):
         self.ports = []
@@ -66,7 +71,25 @@ class DrainingServer(Server):
             # Startup callbacks fire just before the loop starts turning; one loop turn later
             # asyncio's running loop is the reactor's.
             reactor.callWhenRunning(reactor.callLater, 0, self.install_signal_handlers)
+        reactor.callWhenRunning(self.trim_memory)
         super().run()
+
+    def trim_memory(self) -> None:
+        """Every MEMORY_TRIM_SECONDS, on the loop: freed memory back to the system, after a full
+        collection once many WebSockets have closed (config/memory_trim.py)."""
+        from django.conf import settings
+
+        from apps.realtime.consumer import closed_connection_count
+
+        interval = float(settings.MEMORY_TRIM_SECONDS)
+        if interval <= 0:
+            return
+        closed = closed_connection_count()
+        collect = closed - self.closed_at_last_collection >= settings.MEMORY_COLLECT_AFTER_CLOSED
+        if collect:
+            self.closed_at_last_collection = closed
+        memory_trim.give_back(collect=collect)
+        reactor.callLater(interval, self.trim_memory)
 
     def install_signal_handlers(self) -> None:
         """On the running loop (the asyncio reactor runs asyncio's loop): SIGTERM and SIGINT drain."""

@@ -317,6 +317,10 @@ REALTIME_UNDELIVERABLE_SECONDS = float(os.environ.get("REALTIME_UNDELIVERABLE_SE
 # and stops its background work, and exits within this many seconds (keep it below the
 # orchestrator's kill timeout, e.g. Kubernetes' terminationGracePeriodSeconds of 30).
 SHUTDOWN_GRACE_SECONDS = float(os.environ.get("SHUTDOWN_GRACE_SECONDS", "10"))
+# The web process gives the memory it freed back to the system this often (config/memory_trim.py),
+# with a full collection first once this many WebSockets have closed since the last one; 0: never.
+MEMORY_TRIM_SECONDS = float(os.environ.get("MEMORY_TRIM_SECONDS", "10"))
+MEMORY_COLLECT_AFTER_CLOSED = int(os.environ.get("MEMORY_COLLECT_AFTER_CLOSED", "1000"))
 
 # Background work. "celery": a Celery worker on Redis; "thread": in-process thread pool
 # (embedded mode); "sync": run at commit time in the caller (tests).

@@ -16,11 +16,11 @@ from django.conf import settings
 from django.db.models import Count
 from django.http import HttpRequest, HttpResponse, HttpResponseNotFound
 from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, Gauge, Histogram, generate_latest
-from prometheus_client.core import GaugeMetricFamily
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
 from prometheus_client.registry import Collector
 
 from apps.api.surfaces import surface_for_path
-from apps.realtime.consumer import open_connection_count
+from apps.realtime.consumer import closed_connection_count, open_connection_count
 
 REQUEST_LATENCY = Histogram(
     "kiosk_http_request_duration_seconds",
@@ -115,6 +115,18 @@ def _by_status(
 
 
 REGISTRY.register(DatabaseFiguresCollector())
+
+
+class ClosedWebSocketsCollector(Collector):
+    """WebSockets this process has closed (config/memory_trim.py collects after many)."""
+
+    def collect(self):
+        yield CounterMetricFamily(
+            "kiosk_websocket_closed", "WebSocket connections this process has closed.", value=closed_connection_count()
+        )
+
+
+REGISTRY.register(ClosedWebSocketsCollector())
 
 
 def metrics_view(request: HttpRequest) -> HttpResponse:

@@ -31,9 +31,19 @@ _open_connections: set["PusherConsumer"] = set()
 _per_address: Counter[str] = Counter()  # client address -> its open connections in this process
 
 
+_closed_connections = 0  # closed since the process started
+
+
 def open_connection_count() -> int:
     """This process's open (accepted, not yet closed) connections: the /metrics gauge."""
     return len(_open_connections)
+
+
+def closed_connection_count() -> int:
+    """Connections this process has closed since it started: each leaves its server-side objects
+    (daphne's, autobahn's, Twisted's) in reference cycles that only a full collection frees, so
+    the web process collects after many (config/serve.py, config/memory_trim.py)."""
+    return _closed_connections
 
 
 class PusherConsumer(AsyncWebsocketConsumer):
@@ -169,8 +179,10 @@ class PusherConsumer(AsyncWebsocketConsumer):
             await self._unsubscribe(channel)
 
     async def _leave_everything(self) -> None:
+        global _closed_connections
         if self in _open_connections:
             _open_connections.remove(self)
+            _closed_connections += 1
             _per_address[self.address] -= 1
             if _per_address[self.address] <= 0:
                 del _per_address[self.address]
