@@ -102,6 +102,7 @@ class StatusReason(models.TextChoices):
 
     MISSED_OFFERS = "missed_offers"
     GONE = "gone"
+    DISABLED = "disabled"  # the owner or the super-admin disabled the account
 
 
 class PanelRole(models.TextChoices):

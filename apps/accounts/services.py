@@ -188,6 +188,8 @@ def status_message(*, reason: str, missed_offers: int) -> str:
         return f"You missed {missed_offers} {customers}. Set yourself available when you are back."
     if reason == StatusReason.GONE:
         return "You were away, so you were set offline. Set yourself available when you are back."
+    if reason == StatusReason.DISABLED:
+        return "Your account was disabled. Ask the restaurant's owner to let you sign in again."
     return ""
 
 
@@ -241,11 +243,24 @@ def access_token_revoke(*, token: PersonalAccessToken) -> None:
 def agent_account_disable(*, agent: User) -> None:
     """The account half of disabling an agent (apps/sessions/ending.agent_disable also
     releases the session it holds): it can no longer sign in, its cookie sessions stop working and
-    every access token it holds is revoked. The UPDATE's row lock orders this against
-    session_accept, which locks the same row and then refuses a disabled agent."""
+    every access token it holds is revoked. The row lock orders this against session_accept,
+    which locks the same row and then refuses a disabled agent. Going offline is a status change
+    like any other (AgentStatusChanged): an open break ends, the queue's count of available agents
+    and the supervisor's board drop it."""
     with transaction.atomic():
-        User.objects.filter(pk=agent.pk).update(is_active=False, agent_status=AgentStatus.OFFLINE)
+        account = User.objects.select_for_update().filter(pk=agent.pk)
+        was = account.values_list("agent_status", flat=True).first()
+        account.update(is_active=False, agent_status=AgentStatus.OFFLINE, status_reason=StatusReason.DISABLED)
         PersonalAccessToken.objects.filter(user=agent, revoked_at=None).update(revoked_at=timezone.now())
+        if was not in (None, AgentStatus.OFFLINE):
+            events.emit(
+                AgentStatusChanged(
+                    agent_id=agent.pk,
+                    agent_owner_id=agent.owner_id,
+                    status=AgentStatus.OFFLINE,
+                    reason=StatusReason.DISABLED,
+                )
+            )
     agent.is_active, agent.agent_status = False, AgentStatus.OFFLINE
 
 

@@ -7,7 +7,7 @@ from datetime import UTC, date, datetime
 import pytest
 
 from apps.accounts.models import AgentStatus, StatusReason
-from apps.accounts.services import agent_set_status, agents_set_status_by_server
+from apps.accounts.services import agent_account_disable, agent_set_status, agents_set_status_by_server
 from apps.reports.breaks import break_seconds
 from apps.reports.models import AgentBreak
 from apps.reports.ranges import report_range
@@ -83,3 +83,26 @@ def test_the_report_lists_each_agents_time_on_break_and_never_another_owners(bus
     assert response.json()["agent_breaks"] == [{"agent": {"id": ana.pk, "name": "Ana"}, "break_seconds": 900}]
     other = token_client_for(stranger).get(URL, {"from": "2026-10-20", "to": "2026-10-21"})
     assert other.json()["agent_breaks"] == []
+
+
+def test_disabling_an_agent_on_break_ends_the_break_and_says_so_on_its_channel(business, broadcasts):
+    agent = factories.AgentFactory(owner=business.owner)
+    agent_set_status(agent=agent, status=AgentStatus.BREAK)
+    broadcasts.clear()
+    agent_account_disable(agent=agent)
+    [closed] = AgentBreak.objects.filter(agent=agent)
+    assert closed.ended_at is not None
+    told = [(channels, data) for channels, event, data in broadcasts if event == "AgentStatusChanged"]
+    assert told == [
+        (
+            [f"private-agent.{agent.pk}"],
+            {
+                "status": "offline",
+                "status_reason": "disabled",
+                "status_message": "Your account was disabled. Ask the restaurant's owner to let you sign in again.",
+            },
+        )
+    ]
+    broadcasts.clear()
+    agent_account_disable(agent=agent)  # already offline: no change to tell
+    assert [event for _, event, _ in broadcasts if event == "AgentStatusChanged"] == []
