@@ -1,6 +1,6 @@
 """Agent session calls: incoming list, atomic accept, end with a reason; tenancy."""
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 import pytest
 import time_machine
@@ -59,6 +59,34 @@ def test_incoming_lists_exactly_the_callers_offer_of_the_oldest_session(agent, a
     assert first["offer_expires_at"] == offer.expires_at.isoformat().replace("+00:00", "Z")
     assert (offer.expires_at - offer.created_at) == timedelta(seconds=15)
     assert newer.offers.count() == 0
+
+
+def test_an_offer_made_while_the_list_is_read_counts_its_wait_to_when_it_is_described(
+    agent, agent_client, kiosk, monkeypatch
+):
+    """Routing runs beside the request: an offer made after the request began must not count as
+    having more seconds left than the offer's window (the dashboard showed "61 s to answer")."""
+    start = timezone.now()
+    session = factories.SessionFactory(kiosk=kiosk, created_at=start - timedelta(milliseconds=500))
+    read = offers.current_offer
+
+    with time_machine.travel(start, tick=False) as clock:
+
+        def offer_made_meanwhile(user, *, now):
+            clock.shift(2)  # the router makes its offer two seconds into the request
+            made = timezone.now()
+            Offer.objects.create(
+                session=session, agent=agent, status="live", created_at=made, expires_at=made + timedelta(seconds=15)
+            )
+            return read(user, now=now)
+
+        monkeypatch.setattr(offers, "current_offer", offer_made_meanwhile)
+        [described] = agent_client.get("/api/sessions/incoming").json()["sessions"]
+    assert described["waiting_seconds"] == 2  # counted to the answer, not to the request's start
+    expires = datetime.fromisoformat(described["offer_expires_at"])
+    created = datetime.fromisoformat(described["created_at"])
+    # What the dashboard counts down from (static/agent/offer.js offerSeconds): at most the window.
+    assert (expires - created).total_seconds() - described["waiting_seconds"] <= 15.5
 
 
 def test_incoming_is_an_empty_array_when_nothing_waits(agent_client):

@@ -60,8 +60,11 @@ class IncomingView(AgentAPIView):
         offer = offers.current_offer(request.user, now=now)
         if offer is None:
             return Response({"sessions": []})
+        # The offer may have been made after `now` (routing runs beside this request): its
+        # waiting_seconds count to the moment it is described, or the dashboard would count
+        # seconds the offer never had.
         body = incoming_session_body(
-            offer.session, now=now, offer_expires_at=offer.expires_at, transfer_from=offer.transfer_from
+            offer.session, now=timezone.now(), offer_expires_at=offer.expires_at, transfer_from=offer.transfer_from
         )
         return Response({"sessions": [body]})
 
