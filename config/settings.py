@@ -429,7 +429,10 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
-    "ENUM_NAME_OVERRIDES": {"MenuLanguageEnum": "apps.menu.labels.LANGUAGE_CODES"},  # locale, default_locale
+    "ENUM_NAME_OVERRIDES": {
+        "MenuLanguageEnum": "apps.menu.labels.LANGUAGE_CODES",  # locale, default_locale
+        "FulfilmentStatusEnum": "apps.orders.fulfilment.FULFILMENT_STATUSES",  # a kitchen ticket's or order's move
+    },
 }
 
 # Pages answered with a strict Content-Security-Policy (apps/api/csp.py): path prefixes, "/" the

@@ -131,6 +131,10 @@ DOMAIN_ERRORS: dict[str, list[str]] = {
         E.FORBIDDEN,
         *_PROCESSOR,
     ],
+    # Pusher HTTP API (apps/realtime/api): a channel or user id Pusher refuses in the path is a 400
+    "GET /apps/{app_id}/channels/{channel}": [E.MALFORMED_REQUEST],
+    "GET /apps/{app_id}/channels/{channel}/users": [E.MALFORMED_REQUEST],
+    "POST /apps/{app_id}/users/{user_id}/terminate_connections": [E.MALFORMED_REQUEST],
 }
 
 _UNAUTHENTICATED = {Surface.KIOSK: E.DEVICE_TOKEN_INVALID}

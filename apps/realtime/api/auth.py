@@ -5,6 +5,7 @@ and owner panel users, POST /api/public/broadcasting/auth for kiosks. pusher-js 
 the spec, has no owner id)."""
 
 from django.conf import settings
+from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers
 from rest_framework.authentication import SessionAuthentication
@@ -32,6 +33,19 @@ class PanelSessionAuthentication(SessionAuthentication):
             return None
         self.enforce_csrf(request)
         return (user, None)
+
+
+class PanelSessionScheme(OpenApiAuthenticationExtension):
+    target_class = "apps.realtime.api.auth.PanelSessionAuthentication"
+    name = "panelSession"
+
+    def get_security_definition(self, auto_schema):
+        return {
+            "type": "apiKey",
+            "in": "cookie",
+            "name": "app_session",
+            "description": "A signed-in owner panel user (owner or manager); writes carry X-CSRFToken.",
+        }
 
 
 class ChannelAuthIn(serializers.Serializer):

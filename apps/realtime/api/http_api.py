@@ -3,7 +3,9 @@ POST /apps/{app_id}/events and POST /apps/{app_id}/batch_events, signed as Pushe
 What is subscribed (the read side) and terminate_connections are in http_api_state.py."""
 
 from django.conf import settings
-from rest_framework import exceptions
+from drf_spectacular.extensions import OpenApiAuthenticationExtension
+from drf_spectacular.utils import extend_schema, inline_serializer
+from rest_framework import exceptions, serializers
 from rest_framework.authentication import BaseAuthentication
 from rest_framework.response import Response
 
@@ -12,7 +14,7 @@ from apps.api.drf_request import django_request
 from apps.api.views import PublicAPIView
 from apps.realtime import protocol
 from apps.realtime.broadcast import layer_message, send_now
-from apps.realtime.signing import http_api_request_error
+from apps.realtime.signing import HTTP_API_MAX_SKEW_SECONDS, http_api_request_error
 
 MAX_CHANNELS_PER_EVENT = 100
 MAX_BATCH = 10
@@ -36,6 +38,26 @@ class PusherSignatureAuthentication(BaseAuthentication):
         return "Pusher"
 
 
+class PusherSignatureScheme(OpenApiAuthenticationExtension):
+    target_class = "apps.realtime.api.http_api.PusherSignatureAuthentication"
+    name = "pusherSignature"
+
+    def get_security_definition(self, auto_schema):
+        return {
+            "type": "apiKey",
+            "in": "query",
+            "name": "auth_signature",
+            "description": (
+                "Signed as Pusher signs its HTTP API (the official server libraries do it): the query "
+                "string carries `auth_key` (the app key), `auth_timestamp` (Unix seconds, within "
+                f"{HTTP_API_MAX_SKEW_SECONDS} s of the server's clock), `auth_version=1.0`, `body_md5` "
+                "(hex MD5 of the body, when there is one) and `auth_signature`: the hex HMAC-SHA256, "
+                "keyed with the app secret, of `METHOD\\npath\\n` followed by every other query "
+                "parameter, names lower-cased and sorted, as `name=value` joined by `&`."
+            ),
+        }
+
+
 class SignedHttpApiView(PublicAPIView):
     """Every Pusher HTTP API view: the app id in the path (when there is one), then the signature."""
 
@@ -53,6 +75,54 @@ class SignedHttpApiView(PublicAPIView):
             raise exceptions.ParseError(str(exc)) from None
         except ValueError:
             raise exceptions.ParseError("The body is not JSON.") from None
+
+
+# The bodies, for the schema only: the views validate by hand (_event_message) with Pusher's
+# limits and messages, which these serializers repeat from the same constants.
+
+
+def _channel_name_field(**kwargs) -> serializers.RegexField:
+    return serializers.RegexField(protocol.CHANNEL_NAME_RE.pattern, max_length=protocol.MAX_CHANNEL_NAME, **kwargs)
+
+
+class PusherEventIn(serializers.Serializer):
+    name = serializers.CharField(max_length=200)
+    data = serializers.CharField(
+        allow_blank=True,
+        max_length=MAX_DATA_BYTES,
+        help_text="The event's data, JSON-encoded by the server library; at most 10 KB.",
+    )
+    channels = serializers.ListField(
+        child=_channel_name_field(),
+        min_length=1,
+        max_length=MAX_CHANNELS_PER_EVENT,
+        required=False,
+        help_text="The channels to publish to; give either `channels` or `channel`.",
+    )
+    channel = _channel_name_field(required=False, help_text="One channel, instead of `channels`.")
+    socket_id = serializers.RegexField(
+        protocol.SOCKET_ID_RE.pattern,
+        required=False,
+        help_text="A connection's `digits.digits` socket id, left out of the recipients.",
+    )
+    info = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        help_text="Accepted for Pusher's libraries; ignored (the answer is always `{}`).",
+    )
+
+
+PusherBatchEventsIn = inline_serializer(
+    "PusherBatchEventsIn",
+    {"batch": serializers.ListField(child=PusherEventIn(), min_length=1, max_length=MAX_BATCH)},
+)
+# Plain schemas: drf-spectacular drops a serializer without fields, so `{}` could not be one.
+EMPTY_OBJECT = {"type": "object", "maxProperties": 0, "description": "`{}`, as Pusher answers."}
+BATCH_EVENTS_OUT = {
+    "type": "object",
+    "properties": {"batch": {"type": "array", "items": EMPTY_OBJECT}},
+    "required": ["batch"],
+}
 
 
 def _event_message(event: object) -> dict:
@@ -81,12 +151,26 @@ def _event_message(event: object) -> dict:
 
 
 class EventsView(SignedHttpApiView):
+    @extend_schema(
+        request=PusherEventIn,
+        responses={200: EMPTY_OBJECT},
+        summary="Publish an event (Pusher HTTP API)",
+        description=f"Pusher's `POST /apps/{{app_id}}/events`: one event to 1 to {MAX_CHANNELS_PER_EVENT} channels.",
+    )
     def post(self, request, app_id: str):
         send_now(_event_message(self.body_json(request)))
         return Response({})
 
 
 class BatchEventsView(SignedHttpApiView):
+    @extend_schema(
+        request=PusherBatchEventsIn,
+        responses={200: BATCH_EVENTS_OUT},
+        summary="Publish a batch of events (Pusher HTTP API)",
+        description=(
+            f"Pusher's `POST /apps/{{app_id}}/batch_events`: 1 to {MAX_BATCH} events, all validated before any is sent."
+        ),
+    )
     def post(self, request, app_id: str):
         body = self.body_json(request)
         batch = body.get("batch") if isinstance(body, dict) else None

@@ -9,11 +9,13 @@ import asyncio
 import logging
 
 from asgiref.sync import async_to_sync
+from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
+from rest_framework import serializers
 from rest_framework.response import Response
 
 from apps.core.errors import DomainError, ErrorCode
 from apps.realtime import protocol
-from apps.realtime.api.http_api import SignedHttpApiView
+from apps.realtime.api.http_api import EMPTY_OBJECT, SignedHttpApiView
 from apps.realtime.broadcast import send, server_loop
 from apps.realtime.hub import terminate_message
 from apps.realtime.presence import presence_store
@@ -21,6 +23,8 @@ from apps.realtime.presence import presence_store
 logger = logging.getLogger(__name__)
 
 READ_TIMEOUT_SECONDS = 5.0
+CHANNELS_INFO = ("user_count",)
+CHANNEL_INFO = ("user_count", "subscription_count")
 
 
 def _on_server_loop(make_coroutine):
@@ -60,13 +64,54 @@ def _channel_name(name: str) -> str:
     return name
 
 
+# The answers, for the schema: the views build them as plain dicts.
+PusherChannelsOut = inline_serializer(
+    "PusherChannelsOut",
+    {
+        "channels": serializers.DictField(
+            child=inline_serializer(
+                "PusherChannelsItem",
+                {"user_count": serializers.IntegerField(required=False, help_text="With `info=user_count`.")},
+            ),
+            help_text="Occupied channel name -> its attributes (`{}` without `info`).",
+        )
+    },
+)
+PusherChannelOut = inline_serializer(
+    "PusherChannelOut",
+    {
+        "occupied": serializers.BooleanField(),
+        "user_count": serializers.IntegerField(required=False, help_text="With `info=user_count` (presence only)."),
+        "subscription_count": serializers.IntegerField(required=False, help_text="With `info=subscription_count`."),
+    },
+)
+PusherChannelUsersOut = inline_serializer(
+    "PusherChannelUsersOut",
+    {"users": inline_serializer("PusherChannelUser", {"id": serializers.CharField()}, many=True)},
+)
+
+
+def _info_parameter(allowed: tuple[str, ...]) -> OpenApiParameter:
+    return OpenApiParameter("info", str, description=f"Comma-separated attributes to add, of: {', '.join(allowed)}.")
+
+
 class ChannelsView(SignedHttpApiView):
     """Occupied channels, optionally those starting with `filter_by_prefix`; `info=user_count`
     only together with a presence- prefix (as Pusher: the count means nothing elsewhere)."""
 
+    @extend_schema(
+        operation_id="apps_channels_list",  # the default collides with ChannelView's
+        parameters=[
+            OpenApiParameter("filter_by_prefix", str, description="Only channels starting with this prefix."),
+            _info_parameter(CHANNELS_INFO),
+        ],
+        responses={200: PusherChannelsOut},
+        summary="List the occupied channels (Pusher HTTP API)",
+        description="`info=user_count` needs `filter_by_prefix=presence-`.",
+    )
     def get(self, request, app_id: str):
         prefix = request.query_params.get("filter_by_prefix", "")
-        info = _info_attributes(request, ("user_count",))
+        info = _info_attributes(request, CHANNELS_INFO)
         if "user_count" in info:
             _presence_channel(prefix, "user_count (with filter_by_prefix=presence-)")
 
@@ -80,9 +125,16 @@ class ChannelsView(SignedHttpApiView):
 
 
 class ChannelView(SignedHttpApiView):
+    @extend_schema(
+        operation_id="apps_channels_retrieve",
+        parameters=[_info_parameter(CHANNEL_INFO)],
+        responses={200: PusherChannelOut},
+        summary="Describe one channel (Pusher HTTP API)",
+        description="`info=user_count` is for presence channels only.",
+    )
     def get(self, request, app_id: str, channel: str):
         _channel_name(channel)
-        info = _info_attributes(request, ("user_count", "subscription_count"))
+        info = _info_attributes(request, CHANNEL_INFO)
         if "user_count" in info:
             _presence_channel(channel, "user_count")
 
@@ -100,6 +152,11 @@ class ChannelView(SignedHttpApiView):
 
 
 class ChannelUsersView(SignedHttpApiView):
+    @extend_schema(
+        responses={200: PusherChannelUsersOut},
+        summary="List a presence channel's users (Pusher HTTP API)",
+        description="Presence channels only; any other channel is a 400.",
+    )
     def get(self, request, app_id: str, channel: str):
         _channel_name(channel)
         _presence_channel(channel, "The user list")
@@ -114,6 +171,12 @@ class TerminateUserConnectionsView(SignedHttpApiView):
     """Closes (4009) every connection, on every web process, that joined a presence channel as
     `user_id`. Also routed without /apps/{app_id}: pusher-http-python 3.3 posts there."""
 
+    @extend_schema(
+        request={"application/json": {"type": "object", "description": "Ignored; Pusher's libraries send `{}`."}},
+        responses={200: EMPTY_OBJECT},
+        summary="Disconnect a user's connections (Pusher HTTP API)",
+        description="Closes (4009) every connection that joined a presence channel as `user_id`.",
+    )
     def post(self, request, user_id: str, app_id: str | None = None):
         if not protocol.valid_channel_name(user_id):  # Pusher's user ids share the channel alphabet
             raise _bad_request("Invalid user id.")
