@@ -24,6 +24,7 @@ from tests.support.processes import wait_until
 pytestmark = pytest.mark.live
 SUCCEEDS = "4242 4242 4242 4242"
 THANK_YOU_SECONDS = 4
+EXTRAS = ("Cola", "Salad", "Ice cream")
 
 
 @pytest.fixture
@@ -36,6 +37,9 @@ def shop(world):
         owner=world.business.owner, account_id="acct_demo_thanks", charges_enabled=True, payouts_enabled=True
     )
     demo_processor.account_open("acct_demo_thanks")
+    category = world.items["burger"].category
+    for name in EXTRAS:  # a longer order: the thank-you screen must still fit the tablet
+        factories.MenuItemFactory(category=category, name=name, price_cents=250)
     return world
 
 
@@ -65,6 +69,9 @@ def test_a_paid_order_thanks_with_its_lines_a_qr_code_of_the_receipt_and_mails_i
     tablet.get_by_role("button", name="Add Fries").click()
     tablet.get_by_role("button", name="One more Fries").click()
     expect(tablet.locator("#cart-lines li").nth(1).locator(".quantity")).to_have_text("2 ×")
+    for name in EXTRAS:
+        tablet.get_by_role("button", name=f"Add {name}").click()
+    expect(tablet.locator("#cart-lines li")).to_have_count(2 + len(EXTRAS))
     total = tablet.locator("#cart-total").inner_text()
 
     tablet.click("#alone-pay")
@@ -75,7 +82,7 @@ def test_a_paid_order_thanks_with_its_lines_a_qr_code_of_the_receipt_and_mails_i
     assert number
     expect(tablet.locator("#thanks-total")).to_have_text(f"Paid {total}")
     lines = tablet.locator("#thanks-lines li")
-    expect(lines).to_have_count(2)
+    expect(lines).to_have_count(2 + len(EXTRAS))
     expect(lines.nth(0).locator(".name")).to_have_text("Burger")
     expect(lines.nth(0).locator(".modifiers")).to_have_text("Cooking: Well done")
     expect(lines.nth(1).locator(".quantity")).to_have_text("2 ×")
@@ -89,6 +96,10 @@ def test_a_paid_order_thanks_with_its_lines_a_qr_code_of_the_receipt_and_mails_i
     assert receipt_url and receipt_url.startswith(f"{server.url}/r/")
     receipt = tablet.locator("#thanks-receipt")
     expect(receipt).to_be_visible()
+    # All of it within reach on the tablet (1180 x 820) without scrolling the screen: the title,
+    # the receipt's heading and form, and Done; a long order scrolls inside its own list.
+    for selector in ("#thanks-title", "#thanks-receipt h2", "#receipt-send", "#thanks-done"):
+        expect(tablet.locator(selector)).to_be_in_viewport(ratio=1)
     expect(receipt).to_have_attribute("data-receipt-url", receipt_url)
     qr = tablet.locator("#receipt-qr")
     expect(qr).to_have_attribute("src", f"{receipt_url}/qr.svg")
