@@ -33,14 +33,14 @@ let feed = null;
 window.setInterval(tick, 1000);
 
 // The waiting times and the offers' time left tick; an offer whose time ran out goes at once (the
-// server withdraws it within a second or two, and may have set the agent on break for it).
+// server withdraws it on its next routing tick, and may set the agent on break for it: told on the
+// channel, or read by the feed's timed polls).
 function tick() {
   const now = Date.now();
   store.set({ now });
   transfer.tick(now);
   const lapsed = store.get().queue.cards.filter((card) => secondsLeft(card.session, card.receivedAt, now) === 0);
   lapsed.forEach((card) => dropCard(card.session.id, goneReason("lapsed")));
-  if (lapsed.length) window.setTimeout(refreshUser, 2000);
 }
 
 const alertText = (/** @type {string} */ text) => store.set({ alert: text });
@@ -120,6 +120,7 @@ function startFeed() {
     onPointed: (data) => pointing.pointed(data),
     onTransferred: transferred,
     onTransferLapsed: (message) => transfer.lapsed(message),
+    onPoll: refreshUser,
     onStatus: ({ status, status_reason, status_message }) => {
       const user = store.get().user;
       if (user) store.set({ user: { ...user, agent_status: status, status_reason, status_message } });
@@ -164,9 +165,16 @@ byId("signout").addEventListener("click", async () => {
 });
 
 // --- status ---------------------------------------------------------------------------------
+// Reads overlap (the feed's polls, a status change): an answer asked before one already shown is
+// older than it, and would put a status back for a moment.
+const userReads = { asked: 0, shown: 0 };
 async function refreshUser() {
+  const asked = ++userReads.asked;
   try {
-    store.set({ user: await get("/api/user") });
+    const user = await get("/api/user");
+    if (asked < userReads.shown) return;
+    userReads.shown = asked;
+    store.set({ user });
   } catch (error) {
     if (error.status !== 401) logFailure("reading who is signed in", error); // a 401 goes to sign-in
   }

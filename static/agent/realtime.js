@@ -1,11 +1,12 @@
 // The agent's private channel (pusher-js, the copy the owner panel vendors) with a polling
 // fallback: while the socket is not connected and subscribed, GET /api/sessions/incoming runs
-// every `pollSeconds`, and stops as soon as the channel is live again.
+// every `pollSeconds` (with `onPoll`, which reads what the channel would have told: the agent's
+// status), and stops as soon as the channel is live again.
 import { get, readCookie } from "./api.js";
 import { logFailure } from "../common/report.js";
 
 export class IncomingFeed {
-  constructor({ config, agentId, onSnapshot, onIncoming, onGone, onState, onStatus, onPointed = (data) => data, onTransferred, onTransferLapsed }) {
+  constructor({ config, agentId, onSnapshot, onIncoming, onGone, onState, onStatus, onPointed = (data) => data, onTransferred, onTransferLapsed, onPoll = async () => {} }) {
     this.config = config;
     this.agentId = agentId;
     this.onSnapshot = onSnapshot;
@@ -16,6 +17,7 @@ export class IncomingFeed {
     this.onPointed = onPointed;
     this.onTransferred = onTransferred;
     this.onTransferLapsed = onTransferLapsed;
+    this.onPoll = onPoll;
     this.live = false;
     this.pollTimer = null;
     this.pusher = null;
@@ -124,7 +126,7 @@ export class IncomingFeed {
       return;
     }
     this.timedPollRunning = true;
-    this.pollOnce().finally(() => {
+    Promise.all([this.pollOnce(), this.onPoll()]).finally(() => {
       this.timedPollRunning = false;
       const due = this.timedPollDue && !this.live;
       this.timedPollDue = false;
