@@ -156,7 +156,9 @@ def _check_invariants(now, made_after: int):
 
 
 @pytest.mark.django_db
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow]
+)
 @given(actions=ACTIONS)
 def test_random_shifts_keep_one_agent_per_session_one_session_and_offer_per_agent(actions, owner):
     with transaction.atomic():

@@ -37,6 +37,10 @@ class Cable:
         _ip("addr", "add", f"{self.host_ip}/30", "dev", self.host_end)
         _ip("link", "set", self.host_end, "up")
         inside = ("netns", "exec", self.namespace, "ip")
+        # No IPv6 link-local address on the device's end: its duplicate-address check ends a
+        # second or two after the link comes up, and Chromium takes that address change for a
+        # new network and fails the page's loads in flight (net::ERR_NETWORK_CHANGED).
+        _ip(*inside, "link", "set", self.device_end, "addrgenmode", "none")
         _ip(*inside, "addr", "add", f"{self.device_ip}/30", "dev", self.device_end)
         _ip(*inside, "link", "set", self.device_end, "up")
         _ip(*inside, "link", "set", "lo", "up")
