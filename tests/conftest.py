@@ -4,8 +4,10 @@ Clients speak to the real URL stack: the agent client signs in through POST /api
 echoes the XSRF-TOKEN cookie on mutating calls, as a browser dashboard would.
 """
 
+import os
 from datetime import timedelta
 
+import hypothesis
 import pytest
 import time_machine
 from django.conf import settings
@@ -20,12 +22,29 @@ from tests.support.receivers import Receiver
 
 pytest_plugins = ["tests.support.payments", "tests.support.browser", "tests.support.realtime"]
 
+# Property tests judge what the code does, not how fast a loaded CI machine runs it: no
+# per-example deadline and no "too slow" health check (both failed runs under load).
+hypothesis.settings.register_profile("suite", deadline=None, suppress_health_check=[hypothesis.HealthCheck.too_slow])
+hypothesis.settings.load_profile("suite")
+
+
+# A test that drives a real browser or server process is run again once when it fails
+# (pytest-rerunfailures; the summary lists every rerun, so a flaky test is still seen): on a
+# loaded CI machine a wait of seconds can run out once without anything being wrong.
+LIVE_TEST_RERUNS = int(os.environ.get("LIVE_TEST_RERUNS", "1"))
+BROWSER_FIXTURES = {"chromium", "chromium_with_fake_media"}
+
 
 def pytest_collection_modifyitems(config, items):
     """`postgres` tests need PostgreSQL (concurrent transactions, row locks): on the embedded
-    SQLite default they skip, so `make test` passes with no DATABASE_URL."""
+    SQLite default they skip, so `make test` passes with no DATABASE_URL. Live and browser
+    tests get their LIVE_TEST_RERUNS."""
     from django.db import connection
 
+    for item in items:
+        live = item.get_closest_marker("live") or BROWSER_FIXTURES & set(getattr(item, "fixturenames", ()))
+        if live and LIVE_TEST_RERUNS:
+            item.add_marker(pytest.mark.flaky(reruns=LIVE_TEST_RERUNS))
     if connection.vendor == "postgresql":
         return
     skip = pytest.mark.skip(reason="needs PostgreSQL (DATABASE_URL): the embedded default is SQLite")

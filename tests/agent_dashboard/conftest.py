@@ -132,6 +132,7 @@ class Server:
 def serve(world, request):
     """serve(**env) starts daphne on the rows made so far and returns a Server."""
     started = []
+    request.node.live_servers = started  # their logs go into a failure's report
     workdir = Path(tempfile.mkdtemp(prefix="agent-dashboard-"))
 
     def start(**env: str) -> Server:
@@ -171,6 +172,8 @@ def open_kiosk(chromium, request):
 
 
 def sign_in(page, email: str, password: str = factories.PASSWORD) -> None:
+    # The form shows once the dashboard has asked who is signed in (401): seconds on a loaded machine.
+    expect(page.locator("#signin-email")).to_be_visible(timeout=30_000)
     page.fill("#signin-email", email)
     page.fill("#signin-password", password)
     page.click("#signin-submit")

@@ -130,6 +130,7 @@ class Server:
 def serve(world, request):
     """serve(**env) starts daphne on the rows made so far and returns a Server."""
     started = []
+    request.node.live_servers = started  # their logs go into a failure's report
     workdir = Path(tempfile.mkdtemp(prefix="kiosk-app-"))
 
     def start(**env: str) -> Server:

@@ -5,6 +5,7 @@ on a laptop, but fail in CI (CI set), so a missing install step cannot pass unno
 import os
 import re
 import shutil
+import time
 from contextlib import contextmanager
 
 import pytest
@@ -87,6 +88,27 @@ def collect_console_errors(page) -> ConsoleErrors:
     return errors
 
 
+class RequestTrail:
+    """A page's requests that failed or never finished, for a failed test's report (a page that
+    stays blank says here what it was waiting on)."""
+
+    def __init__(self, page):
+        self.pending: dict = {}
+        self.failed: list[str] = []
+        page.on("request", lambda request: self.pending.setdefault(request, time.monotonic()))
+        page.on("requestfinished", lambda request: self.pending.pop(request, None))
+        page.on("requestfailed", self._failed)
+
+    def _failed(self, request):
+        self.pending.pop(request, None)
+        self.failed.append(f"{request.method} {request.url}: {request.failure}")
+
+    def describe(self) -> str:
+        now = time.monotonic()
+        waiting = [f"{r.method} {r.url} (for {now - at:.1f} s)" for r, at in self.pending.items()]
+        return "\n".join(["unfinished:", *waiting, "failed:", *self.failed[-30:]])
+
+
 def _offline(route):
     route.abort("internetdisconnected")
 
@@ -102,6 +124,7 @@ def new_page(browser, server_url: str, viewport: tuple[int, int], permissions: l
     context.route(re.compile(r"^https?://(?!127\.0\.0\.1[:/]|localhost[:/])"), _offline)
     page = context.new_page()
     page.console_errors = collect_console_errors(page)
+    page.request_trail = RequestTrail(page)
     page.server_url = server_url
     return context, page
 
@@ -112,10 +135,12 @@ def page_opener(browser, request):
     in a fresh context (new_page; `before(page)` runs first, e.g. to seed localStorage); on exit
     each page is screenshotted if the test failed and its context closed."""
     opened = []
+    pages = request.node.__dict__.setdefault("open_pages", [])  # for the report hook; shared by openers
 
     def open_(base_url: str, path: str, viewport: tuple[int, int], *, before=None, permissions=None):
         context, page = new_page(browser, base_url, viewport, permissions)
         opened.append((context, page))
+        pages.append(page)
         if before:
             before(page)
         page.goto(path)
@@ -127,6 +152,7 @@ def page_opener(browser, request):
         for context, page in opened:
             screenshot_on_failure(request, page)
             context.close()
+            pages.remove(page)  # a rerun of the test starts with none
 
 
 def screenshot_on_failure(request, page) -> None:
@@ -139,7 +165,15 @@ def screenshot_on_failure(request, page) -> None:
 
 @pytest.hookimpl(wrapper=True, tryfirst=True)
 def pytest_runtest_makereport(item, call):
-    """Keeps each phase's report on the test item, so a fixture can tell a failed test."""
+    """Keeps each phase's report on the test item, so a fixture can tell a failed test. A failed
+    test shows the end of the log (access lines included) of each server it started
+    (`item.live_servers`, set by the `serve` fixtures): what the pages asked and what answered."""
     report = yield
     setattr(item, f"report_{report.when}", report)
+    if report.when == "call" and report.failed:
+        for page in getattr(item, "open_pages", ()):
+            trail = [*page.console_errors, page.request_trail.describe()]
+            report.sections.append((f"page {page.url}: console errors, requests", "\n".join(trail)))
+        for server in getattr(item, "live_servers", ()):
+            report.sections.append((f"daphne on port {server.port}, end of its log", server.log()))
     return report

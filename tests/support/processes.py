@@ -44,7 +44,7 @@ class LiveServer:
         return f"ws://127.0.0.1:{self.port}/app/{key or settings.REALTIME_APP_KEY}?{query}"
 
     def log(self) -> str:
-        return self.log_path.read_text(errors="replace")[-5000:]
+        return self.log_path.read_text(errors="replace")[-8000:]
 
 
 def database_url_for_child(tmp_path: Path) -> str | None:
