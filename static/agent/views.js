@@ -3,7 +3,7 @@
 import { money } from "../common/format.js";
 import { modifierText } from "../common/modifier-text.js";
 import { watch } from "../common/store.js";
-import { $$, byId, el, showError } from "../common/ui.js";
+import { $$, byId, el, redrawKeepingFocus, showError } from "../common/ui.js";
 import { endWords, paymentView } from "./cart-state.js";
 import { offerLeftWords, secondsLeft, statusNotice } from "./offer.js";
 import { duration, waitedSeconds } from "./queue-state.js";
@@ -191,6 +191,20 @@ function drawSessionHeader(session) {
 /** @param {AgentState["menu"]} categories @param {Actions} actions */
 function drawMenu(categories, actions) {
   const root = byId("menu");
+  redrawKeepingFocus(root, sameMenuButton, () => fillMenu(root, categories, actions));
+}
+
+/** The focused item's button, or its "Show", in a redrawn menu. @param {HTMLElement} focused */
+function sameMenuButton(focused) {
+  const entry = focused.closest("li.menu-entry");
+  const item = entry && entry.querySelector("button.menu-item");
+  if (!(item instanceof HTMLElement)) return null;
+  const button = `button.menu-item[data-item-id="${item.dataset.itemId}"]`;
+  return focused === item ? button : `li.menu-entry:has(> ${button}) > button.show-item`;
+}
+
+/** @param {HTMLElement} root @param {AgentState["menu"]} categories @param {Actions} actions */
+function fillMenu(root, categories, actions) {
   root.replaceChildren();
   [...(categories || [])]
     .sort((a, b) => a.sort_order - b.sort_order)
@@ -230,10 +244,30 @@ function drawMenu(categories, actions) {
 
 /** @param {AgentState} state @param {Actions} actions */
 function drawCart(state, actions) {
-  const { lines, order, lineErrors } = state;
+  const { lines, order } = state;
   const locked = cartLocked(state);
   const currency = (order && order.currency) || "USD";
   const list = byId("cart-lines");
+  redrawKeepingFocus(list, sameLineControl, () => fillCart(list, state, actions));
+  const totals = order || { subtotal_cents: 0, tax_cents: 0, total_cents: 0 };
+  byId("cart-subtotal").textContent = money(totals.subtotal_cents, currency);
+  byId("cart-tax").textContent = money(totals.tax_cents, currency);
+  byId("cart-total").textContent = money(totals.total_cents, currency);
+  byId("send-payment", HTMLButtonElement).disabled = locked || !lines.length;
+}
+
+/** The same control (−, +, notes, Remove) of the same line in a redrawn cart. @param {HTMLElement} focused */
+function sameLineControl(focused) {
+  const line = focused.closest("li[data-index]");
+  const kind = ["decrease", "increase", "notes", "remove"].find((name) => focused.classList.contains(name));
+  return line instanceof HTMLElement && kind ? `li[data-index="${line.dataset.index}"] .${kind}` : null;
+}
+
+/** @param {HTMLElement} list @param {AgentState} state @param {Actions} actions */
+function fillCart(list, state, actions) {
+  const { lines, order, lineErrors } = state;
+  const locked = cartLocked(state);
+  const currency = (order && order.currency) || "USD";
   list.replaceChildren();
   lines.forEach((line, index) => {
     const server = order ? order.lines[index] : null; // the lines are the server's: a refusal went back to them
@@ -291,11 +325,6 @@ function drawCart(state, actions) {
       ),
     );
   });
-  const totals = order || { subtotal_cents: 0, tax_cents: 0, total_cents: 0 };
-  byId("cart-subtotal").textContent = money(totals.subtotal_cents, currency);
-  byId("cart-tax").textContent = money(totals.tax_cents, currency);
-  byId("cart-total").textContent = money(totals.total_cents, currency);
-  byId("send-payment", HTMLButtonElement).disabled = locked || !lines.length;
 }
 
 /** @param {AgentState} state @param {(text: string) => void} announce */

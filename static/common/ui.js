@@ -40,6 +40,30 @@ export function el(tag, attributes = {}, ...children) {
   return node;
 }
 
+/**
+ * Runs `draw`, which builds `container`'s children anew, and gives the focus back to the new
+ * element standing where the focused one stood (`selectorOf(focused)`: a selector inside
+ * `container`, or null). A redraw would otherwise drop a keyboard user's place; a field being
+ * typed in keeps its text and caret.
+ * @param {HTMLElement} container @param {(focused: HTMLElement) => string | null} selectorOf @param {() => void} draw
+ */
+export function redrawKeepingFocus(container, selectorOf, draw) {
+  const focused = document.activeElement;
+  const selector = focused instanceof HTMLElement && container.contains(focused) ? selectorOf(focused) : null;
+  draw();
+  const again = selector ? container.querySelector(selector) : null;
+  if (!(again instanceof HTMLElement) || again === focused) return;
+  // The text being typed goes over only to a field drawn with the same starting text (a line
+  // removed above shifts the others: its neighbour's field must not take it).
+  if (focused instanceof HTMLInputElement && again instanceof HTMLInputElement && again.defaultValue === focused.defaultValue) {
+    again.value = focused.value;
+    again.focus();
+    again.setSelectionRange(focused.selectionStart, focused.selectionEnd);
+    return;
+  }
+  again.focus();
+}
+
 export { money } from "./format.js";
 
 // Status messages go to a polite live region (#announcer), so screen readers hear them.

@@ -3,7 +3,7 @@
 // tests and the stylesheet read it). The thank-you screen is receipt.js's.
 import { money } from "../common/format.js";
 import { watch } from "../common/store.js";
-import { $$, byId, el, showError } from "../common/ui.js";
+import { $$, byId, el, redrawKeepingFocus, showError } from "../common/ui.js";
 import { cartView } from "./cart.js";
 import { cartLineElement } from "./cart-line.js";
 import { menuView } from "./menu.js";
@@ -125,8 +125,12 @@ function drawCart(order, { locale, alone, payment }) {
   const cart = cartView(order, locale);
   const list = byId("cart-lines");
   const editable = alone.on && !payment; // the customer alone changes quantities; the agent's cart is read-only
-  list.replaceChildren(
-    ...cart.lines.map((line, index) => cartLineElement(line, editable ? lineButtons(index, line.name, locale) : null)),
+  // Drawn anew on every answer (and again on OrderUpdated): the − or + keeps the focus.
+  const sameButton = (/** @type {HTMLElement} */ b) => `button.line-change[data-index="${b.dataset.index}"][data-delta="${b.dataset.delta}"]`;
+  redrawKeepingFocus(list, sameButton, () =>
+    list.replaceChildren(
+      ...cart.lines.map((line, index) => cartLineElement(line, editable ? lineButtons(index, line.name, locale) : null)),
+    ),
   );
   byId("cart-empty").hidden = !cart.empty;
   byId("cart-subtotal").textContent = cart.subtotal;

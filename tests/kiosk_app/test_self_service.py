@@ -97,6 +97,17 @@ def test_with_nobody_signed_in_a_customer_orders_and_pays_alone(
     tablet.get_by_role("button", name="One more Fries").press("Enter")
     expect(tablet.locator("#cart-lines li").nth(1).locator(".quantity")).to_have_text("2 ×")
     expect(tablet.locator("#cart-subtotal")).to_have_text("$16.00")  # 10 + 2 x 3, priced by the server
+    # The cart is drawn anew on each answer: the + keeps the focus, so the keyboard carries on.
+    more = tablet.get_by_role("button", name="One more Fries")
+    expect(more).to_be_focused()
+    tablet.keyboard.press("Enter")
+    expect(tablet.locator("#cart-subtotal")).to_have_text("$19.00")
+    expect(more).to_be_focused()
+    tablet.keyboard.press("Shift+Tab")
+    expect(tablet.get_by_role("button", name="One fewer Fries")).to_be_focused()
+    tablet.keyboard.press("Enter")
+    expect(tablet.locator("#cart-lines li").nth(1).locator(".quantity")).to_have_text("2 ×")
+    expect(tablet.locator("#cart-subtotal")).to_have_text("$16.00")
     tablet.reload()  # a reload resumes ordering alone with the same cart
     expect(tablet.locator("body")).to_have_attribute("data-alone", "true")
     expect(tablet.locator("#cart-lines li")).to_have_count(2)
