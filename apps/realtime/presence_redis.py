@@ -19,7 +19,6 @@ The reap script touches keys it builds itself: fine on a single Redis, not on Re
 """
 
 import asyncio
-import contextlib
 import json
 import logging
 import time
@@ -32,6 +31,8 @@ from apps.realtime.hub import fanout_message
 from apps.realtime.presence import Change, grace_seconds, heartbeat_seconds, lease_seconds
 
 logger = logging.getLogger(__name__)
+
+CLOSE_SECONDS = 5.0
 
 # KEYS: sockets, members, counts, proc subs, proc presence (as in _channel_keys), leaving.
 # A user whose last connection leaves with a grace deadline stays in `members` and is noted in
@@ -160,6 +161,7 @@ class RedisPresence:
         self._local_presence: dict[tuple[str, str], tuple[str, str]] = {}  # (channel, socket) -> (user, info)
         self._registered: asyncio.Task | None = None
         self._heartbeat: asyncio.Task | None = None
+        self._lease_until = 0.0  # when the lease this process last wrote runs out
 
     def _channel_keys(self, channel: str) -> list[str]:
         base = f"{self._prefix}:ch:{channel}"
@@ -178,7 +180,18 @@ class RedisPresence:
             self._vacating = asyncio.get_running_loop().create_task(self._vacate_when_due())
 
     async def _renew(self) -> bool:
-        return bool(await self._beat(keys=[self._procs], args=[self.process_id, time.time() + lease_seconds()]))
+        deadline = time.time() + lease_seconds()
+        renewed = bool(await self._beat(keys=[self._procs], args=[self.process_id, deadline]))
+        self._lease_until = deadline
+        return renewed
+
+    async def _renew_if_due(self) -> None:
+        """Before a sweep: a living process never reaps itself. When its loop stalled past the
+        heartbeat (a busy process), the lease it holds may have run out; renew it first (and write
+        the entries again if another process reaped them meanwhile)."""
+        due = self._heartbeat is not None and time.time() >= self._lease_until - heartbeat_seconds()
+        if due and not await self._renew():
+            await self._write_again()
 
     async def subscribe(self, channel: str) -> None:
         """Counted for the HTTP API only: a failure is logged and the subscription stands (the
@@ -238,13 +251,20 @@ class RedisPresence:
 
     async def close(self) -> None:
         """Stop renewing the lease and close the Redis connections (the entries stay until this
-        process's leave calls or the lease runs out)."""
-        for task in (self._heartbeat, self._vacating):
-            if task is not None:
-                task.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await task
-        await self._redis.aclose(close_connection_pool=True)
+        process's leave calls or the lease runs out). Bounded: a shutdown never waits on Redis
+        longer than CLOSE_SECONDS."""
+        tasks = [task for task in (self._heartbeat, self._vacating) if task is not None]
+        for task in tasks:
+            task.cancel()
+        if tasks:
+            _, still_running = await asyncio.wait(tasks, timeout=CLOSE_SECONDS)
+            if still_running:
+                logger.warning("the real-time lease tasks did not stop within %s s of their cancel", CLOSE_SECONDS)
+        try:
+            async with asyncio.timeout(CLOSE_SECONDS):
+                await self._redis.aclose(close_connection_pool=True)
+        except TimeoutError:
+            logger.warning("closing the presence store's Redis connections took over %s s; left", CLOSE_SECONDS)
 
     # ------------------------------------------------------------------ the lease
 
@@ -298,10 +318,13 @@ class RedisPresence:
                 await send(fanout_message([channel], protocol.MEMBER_REMOVED, {"user_id": user_id}))
 
     async def sweep(self) -> None:
-        """Reap every process whose lease has run out and send its members' `member_removed`."""
+        """Reap every other process whose lease has run out and send its members' `member_removed`."""
+        await self._renew_if_due()
         await self.vacate_due()
         now = time.time()
         for pid in await self._redis.zrangebyscore(self._procs, "-inf", now):
+            if pid.decode() == self.process_id:
+                continue
             flat = await self._reap(keys=[self._procs], args=[pid, now, self._prefix])
             for i in range(0, len(flat), 2):
                 channel, user_id = flat[i].decode(), flat[i + 1].decode()

@@ -40,8 +40,9 @@ def run(coroutine):
             async with asyncio.timeout(30):
                 await coroutine
         finally:
-            while _opened:
-                await _opened.pop().close()
+            async with asyncio.timeout(15):  # a store that cannot close fails its test, not the run
+                while _opened:
+                    await _opened.pop().close()
 
     asyncio.run(closing())
 
@@ -60,6 +61,10 @@ def prefix():
 
 
 CHANNEL = "presence-owner.test"
+# Short leases, yet long enough that a busy machine (two test workers) does not stall a living
+# process's heartbeat past one; PAST_LEASE waits until a dead process's lease has surely run out.
+LEASE = 1.2
+PAST_LEASE = LEASE + 0.3
 
 
 def test_a_user_is_added_once_and_removed_with_its_last_connection(prefix):
@@ -130,7 +135,7 @@ async def fanout_listener():
 
 @needs_redis
 def test_a_dead_process_is_reaped_after_its_lease_and_its_members_reported_gone(prefix, settings):
-    settings.REALTIME_PROCESS_LEASE_SECONDS = 0.6
+    settings.REALTIME_PROCESS_LEASE_SECONDS = LEASE
 
     async def scenario():
         async with fanout_listener() as (layer, inbox):
@@ -140,7 +145,7 @@ def test_a_dead_process_is_reaped_after_its_lease_and_its_members_reported_gone(
             await alive.join(CHANNEL, "1.1", "user.1", {})
             dead._heartbeat.cancel()  # SIGKILL: no more heartbeats, and no goodbye
             assert set(await alive.user_ids(CHANNEL)) == {"kiosk.9", "user.1"}  # not before the lease runs out
-            await asyncio.sleep(0.8)
+            await asyncio.sleep(PAST_LEASE)
             assert await alive.user_ids(CHANNEL) == ["user.1"]
             assert await alive.subscription_counts() == {CHANNEL: 1}
             assert await alive.subscription_count("news") == 0
@@ -157,32 +162,54 @@ def test_a_dead_process_is_reaped_after_its_lease_and_its_members_reported_gone(
 
 @needs_redis
 def test_a_live_process_keeps_its_lease(prefix, settings):
-    settings.REALTIME_PROCESS_LEASE_SECONDS = 0.6  # renewed every 0.2 s
+    settings.REALTIME_PROCESS_LEASE_SECONDS = LEASE  # renewed every 0.4 s
 
     async def scenario():
         living, reader = store(prefix), store(prefix)
         await living.join(CHANNEL, "9.9", "kiosk.9", {})
-        await asyncio.sleep(1.5)
+        await asyncio.sleep(2 * LEASE)
         assert await reader.user_ids(CHANNEL) == ["kiosk.9"]
 
     run(scenario())
 
 
 @needs_redis
+def test_a_busy_process_never_reaps_itself(prefix, settings):
+    """Its loop stalled past its lease (no heartbeat ran), then it reads: it renews before it
+    sweeps, so its members stay, and nobody hears them leave and come back."""
+    settings.REALTIME_PROCESS_LEASE_SECONDS = LEASE
+
+    async def scenario():
+        async with fanout_listener() as (layer, inbox):
+            busy = store(prefix)
+            await busy.join(CHANNEL, "9.9", "kiosk.9", {})
+            busy._heartbeat.cancel()  # the stall: no heartbeat while it lasts
+            await asyncio.sleep(PAST_LEASE)
+            assert await busy.user_ids(CHANNEL) == ["kiosk.9"]
+            assert await busy.subscription_counts() == {CHANNEL: 1}
+            with pytest.raises(TimeoutError):  # no member_removed, no member_added
+                async with asyncio.timeout(1):
+                    await layer.receive(inbox)
+
+    run(scenario())
+
+
+@needs_redis
 def test_a_process_whose_lease_was_reaped_while_it_lived_writes_its_entries_again(prefix, settings):
-    settings.REALTIME_PROCESS_LEASE_SECONDS = 0.6
+    settings.REALTIME_PROCESS_LEASE_SECONDS = LEASE
 
     async def scenario():
         stalled, other = store(prefix), store(prefix)
         await stalled.join(CHANNEL, "9.9", "kiosk.9", {"name": "K"})
         await stalled.subscribe("news")
         stalled._heartbeat.cancel()  # its loop stalls longer than the lease ...
-        await asyncio.sleep(0.8)
+        await asyncio.sleep(PAST_LEASE)
         assert await other.user_ids(CHANNEL) == []
         stalled._heartbeat = None
         await stalled.subscribe("news")  # ... then it wakes up: the heartbeat runs again
-        await asyncio.sleep(0.5)
-        assert await other.user_ids(CHANNEL) == ["kiosk.9"]
+        async with asyncio.timeout(5):  # its next heartbeat, however busy the machine
+            while await other.user_ids(CHANNEL) != ["kiosk.9"]:
+                await asyncio.sleep(0.1)
         assert await other.subscription_counts() == {CHANNEL: 1, "news": 2}
 
     run(scenario())
@@ -190,14 +217,14 @@ def test_a_process_whose_lease_was_reaped_while_it_lived_writes_its_entries_agai
 
 @needs_redis
 def test_processes_sweeping_at_once_reap_a_dead_one_once(prefix, settings):
-    settings.REALTIME_PROCESS_LEASE_SECONDS = 0.6
+    settings.REALTIME_PROCESS_LEASE_SECONDS = LEASE
 
     async def scenario():
         async with fanout_listener() as (layer, inbox):
             dead, sweepers = store(prefix), [store(prefix) for _ in range(3)]
             await dead.join(CHANNEL, "9.9", "kiosk.9", {})
             dead._heartbeat.cancel()
-            await asyncio.sleep(0.8)
+            await asyncio.sleep(PAST_LEASE)
             await asyncio.gather(*(sweeper.sweep() for sweeper in sweepers))
             async with asyncio.timeout(5):
                 first = await layer.receive(inbox)
