@@ -1,6 +1,7 @@
 // The agent dashboard: sign-in, status, the live queue, the session in hand, my day, my tokens.
 // Everything comes from the public agent API and the agent's private real-time channel, goes
 // into the one store (state.js) and is drawn by views.js.
+import { newestAnswer } from "../common/http.js";
 import { logFailure } from "../common/report.js";
 import { $$, announce, byId } from "../common/ui.js";
 import { del, get, onUnauthenticated, post, settled } from "./api.js";
@@ -165,15 +166,13 @@ byId("signout").addEventListener("click", async () => {
 });
 
 // --- status ---------------------------------------------------------------------------------
-// Reads overlap (the feed's polls, a status change): an answer asked before one already shown is
-// older than it, and would put a status back for a moment.
-const userReads = { asked: 0, shown: 0 };
+// Reads overlap (the feed's polls, a status change): an older answer would put a status back.
+const userReads = newestAnswer();
 async function refreshUser() {
-  const asked = ++userReads.asked;
+  const newest = userReads.ask();
   try {
     const user = await get("/api/user");
-    if (asked < userReads.shown) return;
-    userReads.shown = asked;
+    if (!newest()) return;
     store.set({ user });
   } catch (error) {
     if (error.status !== 401) logFailure("reading who is signed in", error); // a 401 goes to sign-in

@@ -2,6 +2,7 @@
 // fallback: while the socket is not connected and subscribed, GET /api/sessions/incoming runs
 // every `pollSeconds` (with `onPoll`, which reads what the channel would have told: the agent's
 // status), and stops as soon as the channel is live again.
+import { newestAnswer } from "../common/http.js";
 import { get, readCookie } from "./api.js";
 import { logFailure } from "../common/report.js";
 
@@ -17,6 +18,7 @@ export class IncomingFeed {
     this.onPointed = onPointed;
     this.onTransferred = onTransferred;
     this.onTransferLapsed = onTransferLapsed;
+    this.polls = newestAnswer();
     this.onPoll = onPoll;
     this.live = false;
     this.pollTimer = null;
@@ -153,12 +155,11 @@ export class IncomingFeed {
   // shown would drop a card that is really waiting (and ring again when the next answer adds it).
   async pollOnce() {
     if (this.stopped) return;
-    const asked = (this.pollsAsked = (this.pollsAsked || 0) + 1);
+    const newest = this.polls.ask();
     const askedAt = Date.now();
     try {
       const body = await get("/api/sessions/incoming");
-      if (this.stopped || asked < (this.pollShown || 0)) return;
-      this.pollShown = asked;
+      if (this.stopped || !newest()) return;
       this.onSnapshot(body.sessions, askedAt);
       this.reconnectIfDown();
     } catch (error) {

@@ -248,7 +248,7 @@ function drawCart(state, actions) {
   const locked = cartLocked(state);
   const currency = (order && order.currency) || "USD";
   const list = byId("cart-lines");
-  redrawKeepingFocus(list, sameLineControl, () => fillCart(list, state, actions));
+  redrawKeepingFocus(list, sameLineControl, () => fillCart(list, state, actions, { locked, currency }));
   const totals = order || { subtotal_cents: 0, tax_cents: 0, total_cents: 0 };
   byId("cart-subtotal").textContent = money(totals.subtotal_cents, currency);
   byId("cart-tax").textContent = money(totals.tax_cents, currency);
@@ -263,11 +263,12 @@ function sameLineControl(focused) {
   return line instanceof HTMLElement && kind ? `li[data-index="${line.dataset.index}"] .${kind}` : null;
 }
 
-/** @param {HTMLElement} list @param {AgentState} state @param {Actions} actions */
-function fillCart(list, state, actions) {
+/**
+ * @param {HTMLElement} list @param {AgentState} state @param {Actions} actions
+ * @param {{ locked: boolean, currency: string }} cart
+ */
+function fillCart(list, state, actions, { locked, currency }) {
   const { lines, order, lineErrors } = state;
-  const locked = cartLocked(state);
-  const currency = (order && order.currency) || "USD";
   list.replaceChildren();
   lines.forEach((line, index) => {
     const server = order ? order.lines[index] : null; // the lines are the server's: a refusal went back to them

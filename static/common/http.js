@@ -38,3 +38,24 @@ export async function sendJson(url, { method = "GET", headers = {}, body, creden
   if (response.ok) return data;
   throw new ApiError(response.status, data, Number(response.headers.get("Retry-After")) || null);
 }
+
+/**
+ * Reads of one thing that overlap (a timed poll and a reload after a click) can answer out of
+ * order. `ask()` before each read gives the check for its answer: true unless the answer of a
+ * read asked later was already taken (this one is older and would put an old state back).
+ * @returns {{ ask: () => () => boolean }}
+ */
+export function newestAnswer() {
+  let asked = 0;
+  let taken = 0;
+  return {
+    ask() {
+      const mine = ++asked;
+      return () => {
+        if (mine < taken) return false;
+        taken = mine;
+        return true;
+      };
+    },
+  };
+}
