@@ -1,6 +1,7 @@
 """OpenAPI for the API surfaces: the security scheme of each authentication class, and the
 schema class that documents every operation's error responses in its surface's envelope."""
 
+from django.conf import settings
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from drf_spectacular.openapi import AutoSchema
 from rest_framework import serializers
@@ -26,7 +27,7 @@ class AgentSessionScheme(OpenApiAuthenticationExtension):
 
     def get_security_definition(self, auto_schema):
         return [
-            {"type": "apiKey", "in": "cookie", "name": "app_session"},
+            {"type": "apiKey", "in": "cookie", "name": settings.SESSION_COOKIE_NAME},
             {
                 "type": "apiKey",
                 "in": "header",

@@ -2,6 +2,7 @@
 or the Django session of a signed-in owner, manager or kitchen user (with Django's CSRF check on
 writes, as panel pages do). Either way the view gets a `Viewer` (apps.displays.services)."""
 
+from django.conf import settings
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import exceptions
 from rest_framework.authentication import BaseAuthentication, SessionAuthentication
@@ -75,6 +76,6 @@ class DisplaySessionScheme(OpenApiAuthenticationExtension):
         return {
             "type": "apiKey",
             "in": "cookie",
-            "name": "app_session",
+            "name": settings.SESSION_COOKIE_NAME,
             "description": "A signed-in owner, manager or kitchen user; writes carry X-CSRFToken.",
         }

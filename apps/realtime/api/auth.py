@@ -43,7 +43,7 @@ class PanelSessionScheme(OpenApiAuthenticationExtension):
         return {
             "type": "apiKey",
             "in": "cookie",
-            "name": "app_session",
+            "name": settings.SESSION_COOKIE_NAME,
             "description": "A signed-in owner panel user (owner or manager); writes carry X-CSRFToken.",
         }
 
