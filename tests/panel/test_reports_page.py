@@ -174,3 +174,18 @@ def test_another_owners_data_is_never_shown(scene, client):
     assert len(csv_of(client.get("/panel/reports/sessions.csv", RANGE))) == 1  # the header only
     assert client.get(f"/panel/reports/sessions/{scene.sessions['S1'].public_id}").status_code == 404
     assert Session.objects.filter(owner=scene.business.owner).count() == 7
+
+
+def test_the_session_rows_csv_rounds_a_tie_up_and_ends_lines_as_copy_does(owner_client, scene):
+    """Both paths (PostgreSQL's COPY, the csv.writer path of the embedded SQLite) print the same
+    bytes: a 12.25 s answer is 12.3, lines end with \\n (tests/reports/test_session_copy.py)."""
+    started = scene.sessions["S1"].created_at + timedelta(minutes=1, milliseconds=250)
+    tie = factories.SessionFactory(
+        kiosk=scene.k1, status="completed", created_at=started,
+        accepted_at=started + timedelta(seconds=12.25), ended_at=started + timedelta(seconds=100.3),
+    )  # fmt: skip
+    response = owner_client.get("/panel/reports/sessions.csv", RANGE)
+    body = b"".join(response.streaming_content).decode()
+    assert "\r" not in body and body.endswith("\n")
+    [line] = [row for row in csv.reader(io.StringIO(body)) if row[0] == tie.public_id]
+    assert line[4:6] == ["12.3", "88.1"]

@@ -40,5 +40,5 @@ def test_copy_prints_local_times_like_python(db, zone):
     assert line[1:4] == [
         moment.astimezone(local).isoformat() for moment in (created, session.accepted_at, session.ended_at)
     ]
-    # 12.25 s is a tie: COPY rounds it up (the csv.writer path, round-half-even, says 12.2)
+    # 12.25 s is a tie: COPY rounds it up, as the csv.writer path does (tests/panel/test_reports_page.py)
     assert line[4:] == ["12.3", "287.5", "", "Front, left", "en-CA", "completed", "", "0"]

@@ -3,6 +3,7 @@ business's time zone, as a chart and a table, each figure linking to the session
 CSV exports of the table and of those sessions (streamed); a session's timeline."""
 
 import csv
+from decimal import ROUND_HALF_UP, Decimal
 from urllib.parse import urlencode
 
 from django.core.paginator import Paginator
@@ -97,7 +98,7 @@ class _Echo:
 
 
 def _csv_response(filename: str, header, rows) -> StreamingHttpResponse:
-    writer = csv.writer(_Echo())
+    writer = csv.writer(_Echo(), lineterminator="\n")  # as PostgreSQL's COPY ends its lines
     lines = (writer.writerow(row) for row in _with_header(header, rows))
     response = StreamingHttpResponse(lines, content_type=CSV_TYPE)
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
@@ -139,6 +140,15 @@ def _local(value, report: ReportRange) -> str:
     return value.astimezone(report.zone).isoformat() if value is not None else ""
 
 
+def _tenths(seconds: float | None) -> str:
+    """Seconds to one decimal as COPY's `round(numeric, 1)` prints them: a tie goes up (12.25 ->
+    12.3; Python's round would say 12.2). SQLite's julianday arithmetic is exact to the
+    millisecond only, so the float is first taken to milliseconds."""
+    if seconds is None:
+        return ""
+    return str(Decimal(repr(round(seconds, 3))).quantize(Decimal("0.1"), rounding=ROUND_HALF_UP))
+
+
 @panel_page(ANY_ROLE)
 def reports_sessions_csv(request):
     form, report, group_by = _query(request)
@@ -154,7 +164,7 @@ def reports_sessions_csv(request):
     def rows():
         for row in export_rows(sessions):
             started, answered, ended = (_local(value, report) for value in row[1:4])
-            seconds = ["" if value is None else round(value, 1) for value in row[4:6]]
+            seconds = [_tenths(value) for value in row[4:6]]
             yield [row[0], started, answered, ended, *seconds, row[6] or "", row[7], row[8], *row[9:]]
 
     return _csv_response(filename, ROW_COLUMNS, rows())
