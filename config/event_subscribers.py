@@ -76,6 +76,7 @@ SUBSCRIBERS = {
         webhook_deliveries,
         forget_status,
         session_messages.session_withdrawn,  # SessionWithdrawn to agents offered it, if nobody had accepted it
+        session_messages.call_ended,  # the kiosk and agent are dropped from the call channel
         session_messages.session_status_changed,
         session_queue.queue_changed,
         session_messages.queue_board_changed,

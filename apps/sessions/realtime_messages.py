@@ -104,6 +104,17 @@ def call_members_changed(event: SessionTransferred, recorded: DomainEvent | None
     broadcast([call_channel(session.public_id)], "CallMembershipChanged", body, revoke=True)
 
 
+def call_ended(event: SessionEnded, recorded: DomainEvent | None = None) -> None:
+    """The session ended: nobody is a member of its call any more. Its kiosk and agent are dropped
+    from the call channel (a signature is only checked at subscription, so without this the two
+    could go on exchanging client events) and told CallMembershipChanged with reason "ended";
+    the channel's auth refuses them from now on. A session nobody accepted had no call."""
+    if event.was_pending:
+        return
+    body = {"session_id": event.session.public_id, "reason": "ended", "agent_id": None}
+    broadcast([call_channel(event.session.public_id)], "CallMembershipChanged", body, revoke=True)
+
+
 def transfer_lapsed(event: TransferLapsed, recorded: DomainEvent | None = None) -> None:
     """Nobody took the transfer: its sender keeps the session and is told why."""
     body = {"session_id": event.session.public_id, "status": event.session.status, "reason": event.reason}

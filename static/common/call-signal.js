@@ -7,7 +7,8 @@
 // again after a reconnect, which the call reads as "the other side may have lost us". When the
 // session's members change (a transfer), the server drops every subscription to the channel and
 // says `CallMembershipChanged` {agent_id}: the kiosk and the named agent ask to be signed again
-// (the server's rule decides: docs/realtime.md "The call channel"); any other agent leaves.
+// (the server's rule decides: docs/realtime.md "The call channel"); any other agent leaves. When
+// the session ends it says so with reason "ended", and everyone leaves.
 import { logFailure } from "./report.js";
 
 export const CALL_EVENTS = [
@@ -60,7 +61,7 @@ export class CallSignal {
    * @param {CallEventHandler} options.onEvent
    * @param {() => void} options.onJoined each (re)subscription
    * @param {(error: unknown) => void} options.onRefused
-   * @param {(change: {agent_id?: string}) => boolean} [options.stillMember] after CallMembershipChanged
+   * @param {(change: {agent_id?: string | null}) => boolean} [options.stillMember] after CallMembershipChanged
    */
   constructor({ setup, channel, onEvent, onJoined, onRefused, stillMember = () => true }) {
     this.joined = false;
@@ -86,12 +87,14 @@ export class CallSignal {
   }
 
   // The server no longer counts us on the channel: a fresh channel object, signed again, unless
-  // the change says we are out (asking would only be refused).
-  /** @param {{agent_id?: string}} change */
+  // the change says we are out (asking would only be refused). When the session ended, nobody is:
+  // the app hears of the end on its own channel and stops the call; nothing to do here but leave.
+  /** @param {{agent_id?: string | null, reason?: string}} change */
   membershipChanged(change) {
     this.joined = false;
     this.channel.unbind_all();
     this.pusher.unsubscribe(this.name);
+    if (change.reason === "ended") return;
     if (this.handlers.stillMember(change)) this.subscribe();
     else this.handlers.onRefused(new Error("the session has another agent now"));
   }

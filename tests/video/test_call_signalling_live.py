@@ -111,3 +111,32 @@ def test_after_a_transfer_only_the_new_agent_signals_with_the_kiosk(live_app, ki
         await on_sender.nothing(0.3)
 
     run(scenario())
+
+
+def test_when_the_session_ends_both_sides_are_dropped_from_the_call(live_app, kiosk, agent):
+    session = factories.SessionFactory(kiosk=kiosk, agent=agent, status="active", accepted_at=timezone.now())
+    channel = f"private-call.{session.public_id}"
+    agent_auth = agent_headers(agent)
+    server = live_app()
+
+    async def scenario():
+        on_kiosk = await subscribe_via(server, KIOSK_AUTH, device(kiosk), channel)
+        on_agent = await subscribe_via(server, AGENT_AUTH, agent_auth, channel)
+        path = f"/api/sessions/{session.public_id}/end"
+        status, body = await asyncio.to_thread(http, server, "POST", path, {"reason": "completed"}, agent_auth)
+        assert status == 200, body
+
+        ended = {"session_id": session.public_id, "reason": "ended", "agent_id": None}
+        for socket in (on_kiosk, on_agent):
+            message = await socket.next("CallMembershipChanged")
+            assert (message["channel"], message["data"]) == (channel, ended)
+        # Neither side may signal the other any more, nor be signed again.
+        for sender, listener in ((on_agent, on_kiosk), (on_kiosk, on_agent)):
+            await sender.send("client-offer", OFFER, channel)
+            assert (await sender.next("pusher:error"))["data"]["code"] == p.UNAUTHORIZED
+            await listener.nothing(0.3)
+        for path, headers, socket in ((AGENT_AUTH, agent_auth, on_agent), (KIOSK_AUTH, device(kiosk), on_kiosk)):
+            status, body = await signature(server, path, headers, socket, channel)
+            assert (status, body["error"]["code"]) == (403, "FORBIDDEN")
+
+    run(scenario())
