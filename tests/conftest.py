@@ -53,6 +53,22 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(skip)
 
 
+_reruns: list = []  # the failed first tries of rerun tests, shown at the end
+
+
+def pytest_runtest_logreport(report):
+    if report.outcome == "rerun":
+        _reruns.append(report)
+
+
+def pytest_terminal_summary(terminalreporter):
+    """Each rerun's first failure in full (its report, browser diagnostics included): a flake
+    that passed on its second try is still a bug to read, and CI's output is all there is."""
+    for report in _reruns:
+        terminalreporter.write_sep("-", f"first try of {report.nodeid} (rerun)")
+        terminalreporter.write_line(report.longreprtext[-12000:])
+
+
 class _SerialWSGIServer(WSGIServer):
     """One request at a time (Django's basehttp then answers `Connection: close`)."""
 
