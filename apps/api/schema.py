@@ -21,13 +21,18 @@ class DeviceAuthScheme(OpenApiAuthenticationExtension):
         ]
 
 
+def session_cookie_scheme(description: str) -> dict:
+    """Django's session cookie as an OpenAPI security scheme (the agent, panel and screen sign-ins)."""
+    return {"type": "apiKey", "in": "cookie", "name": settings.SESSION_COOKIE_NAME, "description": description}
+
+
 class AgentSessionScheme(OpenApiAuthenticationExtension):
     target_class = "apps.api.authentication.AgentSessionAuthentication"
     name = ["agentSession", "xsrfToken"]
 
     def get_security_definition(self, auto_schema):
         return [
-            {"type": "apiKey", "in": "cookie", "name": settings.SESSION_COOKIE_NAME},
+            session_cookie_scheme("A signed-in agent (POST /api/login)."),
             {
                 "type": "apiKey",
                 "in": "header",

@@ -84,7 +84,12 @@ def test_schema_declares_the_three_surfaces_security_schemes(schema):
     schemes = schema["components"]["securitySchemes"]
     assert schemes["deviceId"] == {"type": "apiKey", "in": "header", "name": "X-Device-Id"}
     assert schemes["deviceToken"] == {"type": "apiKey", "in": "header", "name": "X-Device-Token"}
-    assert schemes["agentSession"] == {"type": "apiKey", "in": "cookie", "name": "app_session"}
+    assert schemes["agentSession"] == {
+        "type": "apiKey",
+        "in": "cookie",
+        "name": "app_session",
+        "description": "A signed-in agent (POST /api/login).",
+    }
     assert schemes["xsrfToken"]["in"] == "header" and schemes["xsrfToken"]["name"] == "X-XSRF-TOKEN"
     assert schemes["bearerToken"]["type"] == "http" and schemes["bearerToken"]["scheme"] == "bearer"
 

@@ -2,7 +2,6 @@
 or the Django session of a signed-in owner, manager or kitchen user (with Django's CSRF check on
 writes, as panel pages do). Either way the view gets a `Viewer` (apps.displays.services)."""
 
-from django.conf import settings
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import exceptions
 from rest_framework.authentication import BaseAuthentication, SessionAuthentication
@@ -10,6 +9,7 @@ from rest_framework.permissions import BasePermission
 
 from apps.accounts.actors import display_member
 from apps.api.drf_request import django_request
+from apps.api.schema import session_cookie_scheme
 from apps.api.throttles import AtomicWindowThrottle
 from apps.displays import services
 
@@ -73,9 +73,4 @@ class DisplaySessionScheme(OpenApiAuthenticationExtension):
     name = "displaySession"
 
     def get_security_definition(self, auto_schema):
-        return {
-            "type": "apiKey",
-            "in": "cookie",
-            "name": settings.SESSION_COOKIE_NAME,
-            "description": "A signed-in owner, manager or kitchen user; writes carry X-CSRFToken.",
-        }
+        return session_cookie_scheme("A signed-in owner, manager or kitchen user; writes carry X-CSRFToken.")

@@ -17,6 +17,7 @@ from apps.api.authentication import AgentSessionAuthentication
 from apps.api.drf_request import django_request
 from apps.api.inputs import validated
 from apps.api.parsers import JSONParser
+from apps.api.schema import session_cookie_scheme
 from apps.api.views import AgentAPIView, KioskAPIView
 from apps.realtime.api import access
 from apps.realtime.channels import agent_channel, kiosk_channel, owner_channel
@@ -40,12 +41,7 @@ class PanelSessionScheme(OpenApiAuthenticationExtension):
     name = "panelSession"
 
     def get_security_definition(self, auto_schema):
-        return {
-            "type": "apiKey",
-            "in": "cookie",
-            "name": settings.SESSION_COOKIE_NAME,
-            "description": "A signed-in owner panel user (owner or manager); writes carry X-CSRFToken.",
-        }
+        return session_cookie_scheme("A signed-in owner panel user (owner or manager); writes carry X-CSRFToken.")
 
 
 class ChannelAuthIn(serializers.Serializer):
