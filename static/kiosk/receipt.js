@@ -109,6 +109,9 @@ function drawThanks({ thanks, receiptMail, locale }) {
   byId("thanks-lines").replaceChildren(
     ...cart.lines.map((line) => cartLineElement(line)),
   );
+  // The tax between the lines and the total, as on the cart: a total above the lines' sum is explained.
+  byId("thanks-order-subtotal").textContent = cart.subtotal;
+  byId("thanks-order-tax").textContent = cart.tax;
   byId("thanks-order-total").textContent = cart.total;
 
   const receipt = byId("thanks-receipt");

@@ -72,7 +72,7 @@ def test_a_paid_order_thanks_with_its_lines_a_qr_code_of_the_receipt_and_mails_i
     for name in EXTRAS:
         tablet.get_by_role("button", name=f"Add {name}").click()
     expect(tablet.locator("#cart-lines li")).to_have_count(2 + len(EXTRAS))
-    total = tablet.locator("#cart-total").inner_text()
+    subtotal, tax, total = (tablet.locator(f"#cart-{name}").inner_text() for name in ("subtotal", "tax", "total"))
 
     tablet.click("#alone-pay")
     tablet.click(f"button.test-card:has-text('{SUCCEEDS}')")
@@ -87,6 +87,9 @@ def test_a_paid_order_thanks_with_its_lines_a_qr_code_of_the_receipt_and_mails_i
     expect(lines.nth(0).locator(".modifiers")).to_have_text("Cooking: Well done")
     expect(lines.nth(1).locator(".quantity")).to_have_text("2 ×")
     expect(lines.nth(1).locator(".price")).to_have_text("$6.00")
+    # The tax stands between the lines and the total, as on the cart.
+    expect(tablet.locator("#thanks-order-subtotal")).to_have_text(subtotal)
+    expect(tablet.locator("#thanks-order-tax")).to_have_text(tax)
     expect(tablet.locator("#thanks-order-total")).to_have_text(total)
 
     # The QR code holds the address the kiosk's order resource gives: the image is the server's
