@@ -312,6 +312,9 @@ REALTIME_PROCESS_LEASE_SECONDS = float(os.environ.get("REALTIME_PROCESS_LEASE_SE
 REALTIME_PRESENCE_GRACE_SECONDS = float(os.environ.get("REALTIME_PRESENCE_GRACE_SECONDS", "3"))
 REALTIME_FANOUT_CHECK_SECONDS = float(os.environ.get("REALTIME_FANOUT_CHECK_SECONDS", "1"))
 REALTIME_UNDELIVERABLE_SECONDS = float(os.environ.get("REALTIME_UNDELIVERABLE_SECONDS", "5"))
+# A cache channel (cache-, private-cache-, presence-cache-) keeps its last server event this long, as
+# Pusher does (30 min), in the cache (Redis: shared by every web process).
+REALTIME_CACHE_CHANNEL_SECONDS = float(os.environ.get("REALTIME_CACHE_CHANNEL_SECONDS", "1800"))
 
 # On SIGTERM the web process (config/serve.py) finishes its requests, closes WebSockets with 4200
 # and stops its background work, and exits within this many seconds (keep it below the

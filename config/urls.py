@@ -51,6 +51,7 @@ urlpatterns = [
     path("apps/<str:app_id>/channels", realtime_state_api.ChannelsView.as_view()),
     path("apps/<str:app_id>/channels/<str:channel>", realtime_state_api.ChannelView.as_view()),
     path("apps/<str:app_id>/channels/<str:channel>/users", realtime_state_api.ChannelUsersView.as_view()),
+    path("apps/<str:app_id>/users/<str:user_id>/events", realtime_http_api.UserEventsView.as_view()),
     path(
         "apps/<str:app_id>/users/<str:user_id>/terminate_connections",
         realtime_state_api.TerminateUserConnectionsView.as_view(),

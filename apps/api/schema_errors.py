@@ -135,6 +135,7 @@ DOMAIN_ERRORS: dict[str, list[str]] = {
     "GET /apps/{app_id}/channels/{channel}": [E.MALFORMED_REQUEST],
     "GET /apps/{app_id}/channels/{channel}/users": [E.MALFORMED_REQUEST],
     "POST /apps/{app_id}/users/{user_id}/terminate_connections": [E.MALFORMED_REQUEST],
+    "POST /apps/{app_id}/users/{user_id}/events": [E.MALFORMED_REQUEST],
 }
 
 _UNAUTHENTICATED = {Surface.KIOSK: E.DEVICE_TOKEN_INVALID}

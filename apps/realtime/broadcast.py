@@ -14,8 +14,9 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
 
-from apps.realtime import protocol
+from apps.realtime import cache_channels
 from apps.realtime.hub import FANOUT_GROUP, fanout_message
+from apps.realtime.user_auth import valid_target
 
 logger = logging.getLogger(__name__)
 
@@ -52,7 +53,7 @@ def layer_message(
 ) -> dict:
     """The one channel-layer message for an event. `data` that is already a string (the HTTP
     API) is sent as it is; a dict is JSON-encoded once per frame."""
-    bad = [channel for channel in channels if not protocol.valid_channel_name(channel)]
+    bad = [channel for channel in channels if not valid_target(channel)]
     if bad:
         raise ValueError(f"invalid channel names: {bad!r}")
     return fanout_message(list(channels), event, data, skip=skip_socket_id, revoke=revoke)
@@ -62,6 +63,7 @@ def send_now(message: dict) -> None:
     """Hand the message to the channel layer now; never raises."""
     if not message["channels"]:
         return
+    cache_channels.remember(message)  # a server's event: a cache channel keeps it (not a client's)
     try:
         loop = _server_loop
         if loop is not None and loop.is_running():

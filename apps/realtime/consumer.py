@@ -17,6 +17,7 @@ from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
+from apps.realtime import cache_channels, user_auth
 from apps.realtime import protocol as p
 from apps.realtime.addresses import client_address
 from apps.realtime.broadcast import remember_server_loop, send
@@ -115,6 +116,7 @@ class PusherConsumer(AsyncWebsocketConsumer):
         self.subscriptions: dict[str, str | None] = {}  # channel -> presence user id (or None)
         self.presence_members: dict[str, set[str]] = {}  # presence channel -> members this client knows
         self.quiet_channels: set[str] = set()  # presence channels joined as a quiet member (hub.py)
+        self.user_id: str | None = None  # signed in with pusher:signin as this user (user_auth.py)
         self.last_heard = time.monotonic()
         self.ping_sent_at: float | None = None
         self.client_event_window = (0, 0)  # (second, count) for the client-event rate limit
@@ -162,13 +164,14 @@ class PusherConsumer(AsyncWebsocketConsumer):
         await self.close_for_shutdown()
 
     def holds_user(self, user_id: str) -> bool:
-        """Whether this connection joined a presence channel as `user_id`: the user that the HTTP
-        API's terminate_connections names (our connections carry no other user identity)."""
-        return user_id in self.subscriptions.values()
+        """Whether this connection signed in as `user_id` or joined a presence channel as it: the
+        user that the HTTP API's terminate_connections names."""
+        return user_id == self.user_id or user_id in self.subscriptions.values()
 
-    async def terminate(self) -> None:
-        """terminate_connections: 4009 is in Pusher's do-not-reconnect range, so pusher-js stays off."""
-        await self.send(p.error_frame(p.UNAUTHORIZED, "The app terminated this user's connections."))
+    async def terminate(self, message: str = "The app terminated this user's connections.") -> None:
+        """terminate_connections, a refused sign-in: 4009 is in Pusher's do-not-reconnect range,
+        so pusher-js stays off."""
+        await self.send(p.error_frame(p.UNAUTHORIZED, message))
         await self._leave_everything()
         await self.close(code=p.UNAUTHORIZED)
 
@@ -187,6 +190,7 @@ class PusherConsumer(AsyncWebsocketConsumer):
             if _per_address[self.address] <= 0:
                 del _per_address[self.address]
         timer_wheel().cancel(self)
+        user_auth.sign_out(self)
         for channel in list(getattr(self, "subscriptions", {})):
             try:
                 await self._unsubscribe(channel)
@@ -237,7 +241,13 @@ class PusherConsumer(AsyncWebsocketConsumer):
         elif event == "pusher:pong":
             pass
         elif event == "pusher:subscribe":
-            await self._subscribe(data if isinstance(data, dict) else {})
+            data = data if isinstance(data, dict) else {}
+            if user_auth.is_user_channel(data.get("channel")):
+                await user_auth.subscribe(self, data["channel"])
+            else:
+                await self._subscribe(data)
+        elif event == user_auth.SIGNIN:
+            await user_auth.sign_in(self, data)
         elif event == "pusher:unsubscribe":
             channel = data.get("channel") if isinstance(data, dict) else None
             if channel in self.subscriptions:
@@ -281,12 +291,14 @@ class PusherConsumer(AsyncWebsocketConsumer):
                 added = {"user_id": user_id, "user_info": user_info}
                 await self._publish(channel, p.MEMBER_ADDED, added, skip_self=True)
             await self._announce(channel, change)
+            await cache_channels.replay(self, channel)
             return
         if channel not in self.subscriptions:
             self.subscriptions[channel] = None
             hub().join(channel, self)
             await presence_store().subscribe(channel)  # the HTTP API's subscription_count
         await self.send(p.frame("pusher_internal:subscription_succeeded", {}, channel))
+        await cache_channels.replay(self, channel)
 
     async def _unsubscribe(self, channel: str) -> None:
         user_id = self.subscriptions.pop(channel, None)

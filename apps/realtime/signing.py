@@ -1,5 +1,6 @@
-"""Pusher's two signatures: channel authorisation (what /broadcasting/auth returns and the
-WebSocket checks) and HTTP API request signing (what the `pusher` server libraries send)."""
+"""Pusher's signatures: channel authorisation (what /broadcasting/auth returns and the WebSocket
+checks), user sign-in (pusher:signin) and HTTP API request signing (what the `pusher` server
+libraries send)."""
 
 import hashlib
 import hmac
@@ -28,6 +29,18 @@ def channel_auth_valid(auth: object, socket_id: str, channel: str, channel_data:
     if not isinstance(auth, str):
         return False
     return hmac.compare_digest(auth.encode(), channel_auth(socket_id, channel, channel_data).encode())
+
+
+def user_auth(socket_id: str, user_data: str) -> str:
+    """`key:signature` over `socket_id::user::user_data` (pusher:signin; the server libraries'
+    `authenticate_user`), over the exact user_data string the client sends."""
+    return f"{settings.REALTIME_APP_KEY}:{_hmac_hex(settings.REALTIME_APP_SECRET, f'{socket_id}::user::{user_data}')}"
+
+
+def user_auth_valid(auth: object, socket_id: str, user_data: str) -> bool:
+    if not isinstance(auth, str):
+        return False
+    return hmac.compare_digest(auth.encode(), user_auth(socket_id, user_data).encode())
 
 
 def http_api_request_error(

@@ -1,6 +1,7 @@
 // Real clients against our server: unmodified pusher-js and laravel-echo from npm (versions pinned
 // in package-lock.json), configured the way docs/realtime.md tells kiosk and dashboard developers.
 // Usage: node scenarios.mjs <scenario> '<json spec>'; prints one JSON result line, exits 1 on failure.
+import crypto from 'node:crypto';
 import Pusher from 'pusher-js';
 import Echo from 'laravel-echo';
 
@@ -94,6 +95,54 @@ async function startSession() {
   return response.json();
 }
 
+
+// ---------------------------------------------------------------- user sign-in (pusher.signin())
+
+// What an integrator's user-authentication endpoint answers (the server libraries'
+// authenticate_user), done here with the app secret the test hands over.
+function signedInPusher(userId, secret = spec.secret) {
+  const pusher = new Pusher(spec.key, {
+    ...connectionOptions(),
+    userAuthentication: {
+      customHandler: ({ socketId }, callback) => {
+        const userData = JSON.stringify({ id: userId, user_info: { name: userId } });
+        const signature = crypto.createHmac('sha256', secret).update(`${socketId}::user::${userData}`).digest('hex');
+        callback(null, { auth: `${spec.key}:${signature}`, user_data: userData });
+      },
+    },
+  });
+  pusher.signin();
+  return pusher;
+}
+
+async function waitFor(predicate, what) {
+  const deadline = Date.now() + 10000;
+  while (!predicate()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+// A Pusher HTTP API call signed as the server libraries sign it.
+async function httpApi(path, body) {
+  const text = JSON.stringify(body);
+  const params = {
+    auth_key: spec.key,
+    auth_timestamp: String(Math.floor(Date.now() / 1000)),
+    auth_version: '1.0',
+    body_md5: crypto.createHash('md5').update(text).digest('hex'),
+  };
+  const query = Object.keys(params).sort().map((name) => `${name}=${params[name]}`).join('&');
+  const signature = crypto.createHmac('sha256', spec.secret).update(`POST\n${path}\n${query}`).digest('hex');
+  const response = await fetch(`${spec.base_url}${path}?${query}&auth_signature=${signature}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: text,
+  });
+  if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
+  return response.json();
+}
+
 // ---------------------------------------------------------------- scenarios
 
 const scenarios = {
@@ -161,6 +210,44 @@ const scenarios = {
     });
     owner.disconnect();
     return seen;
+  },
+
+  // pusher.signin(): events sent to a user reach all of its connections and nobody else's
+  // (pusher.user.bind), a forged signin is refused with 4009, terminate_connections disconnects.
+  async 'user-signin'() {
+    const [alice, bob] = spec.users;
+    const clients = { alice1: signedInPusher(alice), alice2: signedInPusher(alice), bob: signedInPusher(bob) };
+    const heard = {};
+    for (const [name, pusher] of Object.entries(clients)) {
+      heard[name] = [];
+      pusher.user.bind('Note', (data) => heard[name].push(data));
+      await waitFor(() => pusher.user.serverToUserChannel?.subscribed, `${name} signed in`);
+    }
+    const signedInAs = Object.fromEntries(Object.entries(clients).map(([name, p]) => [name, p.user.user_data]));
+    await httpApi(`/apps/${spec.app_id}/users/${alice}/events`, { name: 'Note', data: JSON.stringify({ to: 'alice' }) });
+    await httpApi(`/apps/${spec.app_id}/users/${bob}/events`, { name: 'Note', data: JSON.stringify({ to: 'bob' }) });
+    await waitFor(() => heard.alice1.length && heard.alice2.length && heard.bob.length, 'the notes');
+
+    const forger = signedInPusher(alice, 'not-the-secret');
+    const forgedError = await new Promise((resolve) => forger.connection.bind('error', resolve));
+    await waitFor(() => forger.connection.state !== 'connected', 'the forger to be disconnected');
+
+    await httpApi(`/apps/${spec.app_id}/users/${alice}/terminate_connections`, {});
+    await waitFor(
+      () => clients.alice1.connection.state === 'disconnected' && clients.alice2.connection.state === 'disconnected',
+      "alice's connections to close",
+    );
+    await httpApi(`/apps/${spec.app_id}/users/${bob}/events`, { name: 'Note', data: JSON.stringify({ to: 'bob again' }) });
+    await waitFor(() => heard.bob.length === 2, "bob's second note");
+    const result = {
+      signed_in_as: signedInAs,
+      heard,
+      forged_error: forgedError.data,
+      forger_state: forger.connection.state,
+      states: Object.fromEntries(Object.entries(clients).map(([name, p]) => [name, p.connection.state])),
+    };
+    for (const pusher of [...Object.values(clients), forger]) pusher.disconnect();
+    return result;
   },
 
   // A subscription with a forged signature is refused by the server, and Echo's .error() fires.

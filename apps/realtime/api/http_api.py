@@ -1,5 +1,7 @@
 """The Pusher HTTP API, so the official `pusher` server libraries can publish through us:
-POST /apps/{app_id}/events and POST /apps/{app_id}/batch_events, signed as Pusher signs them.
+POST /apps/{app_id}/events and POST /apps/{app_id}/batch_events, signed as Pusher signs them, and
+POST /apps/{app_id}/users/{user_id}/events (to a signed-in user's connections; the libraries'
+`send_to_user` publishes to its `#server-to-user-{id}` through /events, also accepted).
 What is subscribed (the read side) and terminate_connections are in http_api_state.py."""
 
 from django.conf import settings
@@ -12,9 +14,11 @@ from rest_framework.response import Response
 from apps.api import parsers
 from apps.api.drf_request import django_request
 from apps.api.views import PublicAPIView
+from apps.core.errors import DomainError, ErrorCode
 from apps.realtime import protocol
 from apps.realtime.broadcast import layer_message, send_now
 from apps.realtime.signing import HTTP_API_MAX_SKEW_SECONDS, http_api_request_error
+from apps.realtime.user_auth import USER_CHANNEL_PREFIX, user_channel, valid_target, valid_user_id
 
 MAX_CHANNELS_PER_EVENT = 100
 MAX_BATCH = 10
@@ -81,8 +85,10 @@ class SignedHttpApiView(PublicAPIView):
 # limits and messages, which these serializers repeat from the same constants.
 
 
-def _channel_name_field(**kwargs) -> serializers.RegexField:
-    return serializers.RegexField(protocol.CHANNEL_NAME_RE.pattern, max_length=protocol.MAX_CHANNEL_NAME, **kwargs)
+def _target_field(**kwargs) -> serializers.RegexField:
+    """A channel name, or a user's `#server-to-user-{user id}` (user_auth.py)."""
+    pattern = "^(" + USER_CHANNEL_PREFIX + ")?" + protocol.CHANNEL_NAME_RE.pattern.removeprefix("^")
+    return serializers.RegexField(pattern, max_length=protocol.MAX_CHANNEL_NAME + len(USER_CHANNEL_PREFIX), **kwargs)
 
 
 class PusherEventIn(serializers.Serializer):
@@ -93,13 +99,16 @@ class PusherEventIn(serializers.Serializer):
         help_text="The event's data, JSON-encoded by the server library; at most 10 KB.",
     )
     channels = serializers.ListField(
-        child=_channel_name_field(),
+        child=_target_field(),
         min_length=1,
         max_length=MAX_CHANNELS_PER_EVENT,
         required=False,
-        help_text="The channels to publish to; give either `channels` or `channel`.",
+        help_text=(
+            "The channels to publish to (Pusher channel names), or `#server-to-user-{user_id}` for a signed-in "
+            "user's connections; give either `channels` or `channel`."
+        ),
     )
-    channel = _channel_name_field(required=False, help_text="One channel, instead of `channels`.")
+    channel = _target_field(required=False, help_text="One channel, instead of `channels`.")
     socket_id = serializers.RegexField(
         protocol.SOCKET_ID_RE.pattern,
         required=False,
@@ -140,7 +149,7 @@ def _event_message(event: object) -> dict:
         errors["data"] = ["At most 10 KB."]
     if not isinstance(channels, list) or not 0 < len(channels) <= MAX_CHANNELS_PER_EVENT:
         errors["channels"] = [f"1 to {MAX_CHANNELS_PER_EVENT} channel names."]
-    elif not all(protocol.valid_channel_name(channel) for channel in channels):
+    elif not all(valid_target(channel) for channel in channels):
         errors["channels"] = ["Invalid channel name."]
     socket_id = event.get("socket_id")
     if socket_id is not None and not (isinstance(socket_id, str) and protocol.SOCKET_ID_RE.match(socket_id)):
@@ -180,3 +189,34 @@ class BatchEventsView(SignedHttpApiView):
         for message in messages:
             send_now(message)
         return Response({"batch": [{} for _ in batch]})
+
+
+class PusherUserEventIn(serializers.Serializer):
+    name = serializers.CharField(max_length=200)
+    data = serializers.CharField(
+        allow_blank=True,
+        max_length=MAX_DATA_BYTES,
+        help_text="The event's data, JSON-encoded by the server library; at most 10 KB.",
+    )
+
+
+class UserEventsView(SignedHttpApiView):
+    @extend_schema(
+        request=PusherUserEventIn,
+        responses={200: EMPTY_OBJECT},
+        summary="Send an event to a user (Pusher HTTP API)",
+        description=(
+            "Every connection signed in (`pusher:signin`) as `user_id`, on every web process, receives the event on "
+            "`#server-to-user-{user_id}` (pusher-js: `pusher.user.bind(name, fn)`). The same as publishing to that "
+            "name through `/events`, which the libraries' `send_to_user` does."
+        ),
+    )
+    def post(self, request, app_id: str, user_id: str):
+        if not valid_user_id(user_id):  # Pusher's user ids share the channel alphabet
+            raise DomainError(ErrorCode.MALFORMED_REQUEST, "Invalid user id.")
+        body = self.body_json(request)
+        if not isinstance(body, dict):
+            raise exceptions.ValidationError({"event": ["The body is a JSON object."]})
+        event = {"name": body.get("name"), "data": body.get("data"), "channels": [user_channel(user_id)]}
+        send_now(_event_message(event))
+        return Response({})

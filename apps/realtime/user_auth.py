@@ -1,0 +1,90 @@
+"""User authentication, as Pusher has it (pusher-js `pusher.signin()`): a connection sends
+`pusher:signin` with `user_data` (a JSON object with an `id`) and `auth`, the app secret's
+HMAC-SHA256 of `{socket_id}::user::{user_data}`, signed by the integrator's own endpoint (the
+server libraries' `authenticate_user`). The answer is `pusher:signin_success`; a wrong signature or
+a user_data without a usable id is `pusher:error` 4009 and the connection is closed with 4009.
+
+A signed-in connection joins its user's group, `#server-to-user-{id}` (the name Pusher and its
+libraries use), in this process's hub: an event the HTTP API sends there (the libraries'
+`send_to_user`, or `POST /apps/{id}/users/{user_id}/events`) reaches every connection of that user
+on every web process through the one fan-out message, and terminate_connections closes them.
+pusher-js subscribes to that name after signing in; the subscription is answered for the user's
+own group only, and is not a channel (the HTTP API does not list it).
+
+Our own apps do not sign in (their channels are signed by /broadcasting/auth); the feature is for
+integrators holding the app secret, so there is no user-authentication endpoint here.
+"""
+
+import json
+
+from apps.realtime import protocol
+from apps.realtime.hub import hub
+from apps.realtime.signing import user_auth_valid
+
+USER_CHANNEL_PREFIX = "#server-to-user-"
+SIGNIN = "pusher:signin"
+SIGNIN_SUCCESS = "pusher:signin_success"
+
+
+def valid_user_id(user_id: object) -> bool:
+    """Pusher's user ids share the channel-name alphabet and its 200 characters (the libraries
+    refuse others), so a user id always fits in the HTTP API's paths."""
+    return protocol.valid_channel_name(user_id)
+
+
+def user_channel(user_id: str) -> str:
+    return f"{USER_CHANNEL_PREFIX}{user_id}"
+
+
+def is_user_channel(name: object) -> bool:
+    return (
+        isinstance(name, str) and name.startswith(USER_CHANNEL_PREFIX) and valid_user_id(name[len(USER_CHANNEL_PREFIX) :])
+    )
+
+
+def valid_target(channel: object) -> bool:
+    """What a server may publish to: a channel, or a user's group."""
+    return protocol.valid_channel_name(channel) or is_user_channel(channel)
+
+
+def _user_id(user_data: str) -> str | None:
+    try:
+        parsed = json.loads(user_data)
+    except ValueError:
+        return None
+    user_id = parsed.get("id") if isinstance(parsed, dict) else None
+    return user_id if valid_user_id(user_id) else None
+
+
+async def sign_in(consumer, data: object) -> None:
+    """`pusher:signin`. Signing in again (another id) moves the connection to the new user."""
+    data = data if isinstance(data, dict) else {}
+    user_data = data.get("user_data")
+    if not isinstance(user_data, str) or not user_auth_valid(data.get("auth"), consumer.socket_id, user_data):
+        await consumer.terminate("Invalid signature for this socket and user_data.")
+        return
+    user_id = _user_id(user_data)
+    if user_id is None:
+        await consumer.terminate("user_data must be a JSON object whose `id` is a string of channel-name characters.")
+        return
+    sign_out(consumer)
+    consumer.user_id = user_id
+    hub().join(user_channel(user_id), consumer)
+    await consumer.send(protocol.frame(SIGNIN_SUCCESS, {"user_data": user_data}))
+
+
+def sign_out(consumer) -> None:
+    """The connection leaves its user's group (it closes, or signs in as someone else)."""
+    user_id = getattr(consumer, "user_id", None)
+    if user_id is not None:
+        hub().leave(user_channel(user_id), consumer)
+        consumer.user_id = None
+
+
+async def subscribe(consumer, channel: str) -> None:
+    """pusher-js subscribes to `#server-to-user-{id}` once signed in: succeeded for the connection's
+    own user (it already receives there), refused for anyone else's."""
+    if consumer.user_id is not None and channel == user_channel(consumer.user_id):
+        await consumer.send(protocol.frame("pusher_internal:subscription_succeeded", {}, channel))
+        return
+    await consumer.send(protocol.subscription_error_frame(channel, "Sign in as this user first.", 401))
