@@ -38,7 +38,9 @@ def user_channel(user_id: str) -> str:
 
 def is_user_channel(name: object) -> bool:
     return (
-        isinstance(name, str) and name.startswith(USER_CHANNEL_PREFIX) and valid_user_id(name[len(USER_CHANNEL_PREFIX) :])
+        isinstance(name, str)
+        and name.startswith(USER_CHANNEL_PREFIX)
+        and valid_user_id(name[len(USER_CHANNEL_PREFIX) :])
     )
 
 

@@ -142,6 +142,7 @@ PUSHER_SCHEME = {"pusherSignature": []}
         ("/apps/{app_id}/channels/{channel}", "get", None),
         ("/apps/{app_id}/channels/{channel}/users", "get", None),
         ("/apps/{app_id}/users/{user_id}/terminate_connections", "post", None),
+        ("/apps/{app_id}/users/{user_id}/events", "post", "PusherUserEventInRequest"),
     ],
 )
 def test_schema_documents_the_pusher_http_api(schema, path, method, request_body):

@@ -11,9 +11,14 @@ import uuid
 import pytest
 
 from apps.realtime import signing
-from tests.realtime.test_realtime_http_api_live import call, needs_redis, two_servers  # noqa: F401
 from tests.support.processes import start_daphne, stop_daphne
-from tests.support.realtime import PusherSocket, library, protocol_server, run  # noqa: F401
+from tests.support.realtime import (
+    PusherSocket,
+    call,
+    library,
+    needs_redis,
+    run,
+)
 
 pytestmark = pytest.mark.live
 
@@ -37,7 +42,7 @@ async def subscribed(server, channel: str, user_id: str | None = None) -> tuple[
 
 @pytest.mark.parametrize("prefix", ["cache-", "private-cache-", "presence-cache-"])
 def test_an_empty_cache_channel_answers_cache_miss_and_a_later_subscriber_gets_the_last_event(
-    protocol_server,  # noqa: F811
+    protocol_server,
     prefix,
 ):
     channel = f"{prefix}scores.{tag()}"
@@ -59,7 +64,7 @@ def test_an_empty_cache_channel_answers_cache_miss_and_a_later_subscriber_gets_t
     run(scenario())
 
 
-def test_only_cache_channels_remember_and_client_events_are_not_cached(protocol_server):  # noqa: F811
+def test_only_cache_channels_remember_and_client_events_are_not_cached(protocol_server):
     plain, cached = f"news-{tag()}", f"private-cache-call.{tag()}"
     api = library(protocol_server)
 
@@ -81,7 +86,7 @@ def test_only_cache_channels_remember_and_client_events_are_not_cached(protocol_
     run(scenario())
 
 
-def test_a_batch_fills_the_cache_of_each_channel(protocol_server):  # noqa: F811
+def test_a_batch_fills_the_cache_of_each_channel(protocol_server):
     first, second = f"cache-board.{tag()}", f"cache-board.{tag()}"
     api = library(protocol_server)
 
@@ -128,7 +133,7 @@ def test_the_last_event_expires(tmp_path):
 
 
 @needs_redis
-def test_the_last_event_is_shared_by_every_web_process(two_servers):  # noqa: F811
+def test_the_last_event_is_shared_by_every_web_process(two_servers):
     first, second = two_servers(), two_servers()
     channel = f"presence-cache-room.{tag()}"
 

@@ -5,9 +5,6 @@ over REST, an owner's Echo sees kiosk presence joins and leaves, a forged signat
 Needs `node`; skipped only when it is missing. `make test` installs tests/realtime_js with
 `npm ci`; when node_modules is missing the fixture runs `npm ci` itself."""
 
-import json
-import subprocess
-
 import pytest
 from django.conf import settings
 from django.contrib.auth.hashers import PBKDF2PasswordHasher
@@ -15,22 +12,9 @@ from django.test import Client
 from django.utils.crypto import get_random_string
 
 from tests import factories
-from tests.support.realtime import CLIENTS_JS
+from tests.support.realtime import run_scenario
 
 pytestmark = [pytest.mark.live, pytest.mark.django_db(transaction=True)]
-
-
-def run_scenario(node: str, server, scenario: str, **spec) -> dict:
-    spec.update(base_url=server.base_url, ws_port=server.port, key=settings.REALTIME_APP_KEY)
-    result = subprocess.run(
-        [node, str(CLIENTS_JS / "scenarios.mjs"), scenario, json.dumps(spec)],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        cwd=CLIENTS_JS,
-    )
-    assert result.returncode == 0, f"{result.stderr}\n--- server log ---\n{server.log()}"
-    return json.loads(result.stdout.strip().splitlines()[-1])
 
 
 def kiosk_spec(kiosk) -> dict:

@@ -4,23 +4,25 @@ the official `pusher` library (`channels_info`, `channel_info`, `users_info`,
 embedded default too), across two servers sharing Redis, and after one of them is SIGKILLed."""
 
 import asyncio
-import shutil
 import signal
 import time
 import uuid
 
 import pytest
-import websockets
-from django.conf import settings
 from pusher.errors import PusherBadAuth, PusherBadRequest, PusherBadStatus
 
 from apps.realtime import protocol, signing
-from tests.support.processes import start_daphne, stop_daphne, wait_until
-from tests.support.realtime import PusherSocket, library, run
+from tests.support.processes import wait_until
+from tests.support.realtime import (
+    PusherSocket,
+    call,
+    error_then_close,
+    library,
+    needs_redis,
+    run,
+)
 
 pytestmark = pytest.mark.live
-
-needs_redis = pytest.mark.skipif(not settings.REDIS_URL, reason="several web processes share state through Redis")
 
 
 async def joined(server, channel: str, user_id: str | None = None) -> PusherSocket:
@@ -32,10 +34,6 @@ async def joined(server, channel: str, user_id: str | None = None) -> PusherSock
     return client
 
 
-async def call(function, *args, **kwargs):
-    return await asyncio.to_thread(function, *args, **kwargs)
-
-
 async def eventually(function, expected, *args, timeout: float = 5.0, **kwargs):
     """The library's answer once it equals `expected` (unsubscribes land asynchronously)."""
     deadline = time.monotonic() + timeout
@@ -45,15 +43,6 @@ async def eventually(function, expected, *args, timeout: float = 5.0, **kwargs):
             assert answer == expected
             return
         await asyncio.sleep(0.1)
-
-
-async def closed_with(client: PusherSocket, code: int) -> dict:
-    """The pusher:error the server sends before it closes the socket with `code`."""
-    error = await client.next("pusher:error")
-    with pytest.raises(websockets.ConnectionClosed) as closed:
-        await asyncio.wait_for(client.ws.recv(), 5)
-    assert closed.value.rcvd is not None and closed.value.rcvd.code == code
-    return error
 
 
 def test_the_library_reads_channels_counts_and_members_of_one_server(protocol_server):
@@ -124,7 +113,7 @@ def test_terminate_closes_the_users_connections_and_the_others_see_it_leave(prot
         panel_user = await joined(protocol_server, room, "user.8")
         await call(api.terminate_user_connections, "kiosk.7")
         for tab in kiosk_tabs:
-            error = await closed_with(tab, protocol.UNAUTHORIZED)
+            error = await error_then_close(tab, protocol.UNAUTHORIZED)
             assert error["data"]["code"] == protocol.UNAUTHORIZED
         left = await panel_user.next(protocol.MEMBER_REMOVED)
         assert left["data"] == {"user_id": "kiosk.7"}
@@ -133,30 +122,6 @@ def test_terminate_closes_the_users_connections_and_the_others_see_it_leave(prot
         await panel_user.nothing()
 
     run(scenario())
-
-
-@pytest.fixture
-def two_servers(tmp_path):
-    """Two web processes sharing one Redis under a key prefix of their own (the module's
-    protocol_server must not clear their keys when it stops, nor they its)."""
-    prefix = f"{settings.CACHE_KEY_PREFIX}-pair-{uuid.uuid4().hex[:8]}"
-    servers = []
-
-    def launch(**env: str):
-        server = start_daphne(tmp_path / f"web{len(servers)}", CACHE_KEY_PREFIX=prefix, **env)
-        servers.append(server)
-        return server
-
-    yield launch
-    for server in servers:
-        stop_daphne(server)
-    import redis
-
-    client = redis.Redis.from_url(settings.REDIS_URL)
-    for key in client.scan_iter(f"{prefix}:*"):
-        client.delete(key)
-    client.close()
-    shutil.rmtree(tmp_path, ignore_errors=True)
 
 
 @needs_redis
@@ -182,7 +147,7 @@ def test_answers_and_terminate_are_the_same_across_two_web_processes(two_servers
             assert listed == {"channels": {room: {"user_count": 2}}}
 
         await call(library(second).terminate_user_connections, "kiosk.1")  # asked of the other process
-        await closed_with(kiosk, protocol.UNAUTHORIZED)
+        await error_then_close(kiosk, protocol.UNAUTHORIZED)
         assert (await panel_user.next(protocol.MEMBER_REMOVED))["data"] == {"user_id": "kiosk.1"}
         assert await call(library(first).users_info, room) == {"users": [{"id": "user.2"}]}
 

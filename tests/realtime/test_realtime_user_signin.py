@@ -14,9 +14,15 @@ from pusher.errors import PusherBadAuth, PusherBadRequest, PusherBadStatus
 from pusher.http import POST, Request
 
 from apps.realtime import protocol, signing
-from tests.realtime.test_realtime_clients_js import run_scenario
-from tests.realtime.test_realtime_http_api_live import call, closed_with, needs_redis, two_servers  # noqa: F401
-from tests.support.realtime import PusherSocket, library, node, protocol_server, run  # noqa: F401
+from tests.support.realtime import (
+    PusherSocket,
+    call,
+    error_then_close,
+    library,
+    needs_redis,
+    run,
+    run_scenario,
+)
 
 pytestmark = pytest.mark.live
 
@@ -43,7 +49,7 @@ def to_user(server, user: str, body: dict, *, secret: str | None = None) -> dict
     return client.http.send_request(request)
 
 
-def test_send_to_user_reaches_every_connection_of_that_user_and_no_other(protocol_server):  # noqa: F811
+def test_send_to_user_reaches_every_connection_of_that_user_and_no_other(protocol_server):
     api = library(protocol_server)
     alice, bob = user_id(), user_id()
 
@@ -65,13 +71,17 @@ def test_send_to_user_reaches_every_connection_of_that_user_and_no_other(protoco
     run(scenario())
 
 
-def test_pusher_js_subscribes_to_its_own_user_group_and_no_one_elses(protocol_server):  # noqa: F811
+def test_pusher_js_subscribes_to_its_own_user_group_and_no_one_elses(protocol_server):
     alice = user_id()
 
     async def scenario():
         tab = await signed_in(protocol_server, alice)
         own = await tab.subscribe(f"#server-to-user-{alice}", "")
-        assert own == {"event": "pusher_internal:subscription_succeeded", "channel": f"#server-to-user-{alice}", "data": {}}
+        assert own == {
+            "event": "pusher_internal:subscription_succeeded",
+            "channel": f"#server-to-user-{alice}",
+            "data": {},
+        }
         other = await tab.subscribe("#server-to-user-someone.else", "")
         assert other["event"] == "pusher:subscription_error" and other["data"]["status"] == 401
         stranger = await PusherSocket.open(protocol_server.ws_url())  # not signed in
@@ -87,27 +97,35 @@ def test_pusher_js_subscribes_to_its_own_user_group_and_no_one_elses(protocol_se
 @pytest.mark.parametrize(
     "signin",
     [
-        pytest.param(lambda sid: {"user_data": '{"id":"u1"}', "auth": signing.user_auth(sid, '{"id":"u2"}')}, id="other"),
-        pytest.param(lambda sid: {"user_data": '{"id":"u1"}', "auth": f"{settings.REALTIME_APP_KEY}:{'0' * 64}"}, id="forged"),
+        pytest.param(
+            lambda sid: {"user_data": '{"id":"u1"}', "auth": signing.user_auth(sid, '{"id":"u2"}')}, id="other"
+        ),
+        pytest.param(
+            lambda sid: {"user_data": '{"id":"u1"}', "auth": f"{settings.REALTIME_APP_KEY}:{'0' * 64}"}, id="forged"
+        ),
         pytest.param(lambda sid: {"user_data": '{"id":"u1"}'}, id="unsigned"),
         pytest.param(lambda sid: "not an object", id="malformed"),
-        pytest.param(lambda sid: {"user_data": '{"name":"x"}', "auth": signing.user_auth(sid, '{"name":"x"}')}, id="no-id"),
+        pytest.param(
+            lambda sid: {"user_data": '{"name":"x"}', "auth": signing.user_auth(sid, '{"name":"x"}')}, id="no-id"
+        ),
         pytest.param(lambda sid: {"user_data": '{"id":5}', "auth": signing.user_auth(sid, '{"id":5}')}, id="number-id"),
-        pytest.param(lambda sid: {"user_data": '{"id":"a b"}', "auth": signing.user_auth(sid, '{"id":"a b"}')}, id="bad-id"),
+        pytest.param(
+            lambda sid: {"user_data": '{"id":"a b"}', "auth": signing.user_auth(sid, '{"id":"a b"}')}, id="bad-id"
+        ),
         pytest.param(lambda sid: {"user_data": "[1]", "auth": signing.user_auth(sid, "[1]")}, id="not-an-object"),
     ],
 )
-def test_a_bad_signin_is_refused_with_4009_and_the_connection_closed(protocol_server, signin):  # noqa: F811
+def test_a_bad_signin_is_refused_with_4009_and_the_connection_closed(protocol_server, signin):
     async def scenario():
         client = await PusherSocket.open(protocol_server.ws_url())
         await client.send("pusher:signin", signin(client.socket_id))
-        error = await closed_with(client, protocol.UNAUTHORIZED)
+        error = await error_then_close(client, protocol.UNAUTHORIZED)
         assert error["data"]["code"] == protocol.UNAUTHORIZED
 
     run(scenario())
 
 
-def test_terminate_closes_a_signed_in_users_connections_only(protocol_server):  # noqa: F811
+def test_terminate_closes_a_signed_in_users_connections_only(protocol_server):
     api = library(protocol_server)
     alice, bob = user_id(), user_id()
 
@@ -116,7 +134,7 @@ def test_terminate_closes_a_signed_in_users_connections_only(protocol_server):  
         bob_tab = await signed_in(protocol_server, bob)
         await call(api.terminate_user_connections, alice)
         for tab in alice_tabs:
-            error = await closed_with(tab, protocol.UNAUTHORIZED)
+            error = await error_then_close(tab, protocol.UNAUTHORIZED)
             assert error["data"]["code"] == protocol.UNAUTHORIZED
         await call(api.send_to_user, bob, "Note", {"still": "here"})
         assert (await bob_tab.next())["data"] == {"still": "here"}
@@ -124,7 +142,7 @@ def test_terminate_closes_a_signed_in_users_connections_only(protocol_server):  
     run(scenario())
 
 
-def test_signing_in_again_moves_the_connection_to_the_new_user(protocol_server):  # noqa: F811
+def test_signing_in_again_moves_the_connection_to_the_new_user(protocol_server):
     api = library(protocol_server)
     first, second = user_id(), user_id()
 
@@ -140,7 +158,7 @@ def test_signing_in_again_moves_the_connection_to_the_new_user(protocol_server):
     run(scenario())
 
 
-def test_the_user_endpoints_refuse_a_bad_signature_and_bad_input(protocol_server):  # noqa: F811
+def test_the_user_endpoints_refuse_a_bad_signature_and_bad_input(protocol_server):
     alice = user_id()
     stranger = library(protocol_server, secret="not-the-secret")
     with pytest.raises(PusherBadAuth):
@@ -158,7 +176,7 @@ def test_the_user_endpoints_refuse_a_bad_signature_and_bad_input(protocol_server
 
 
 @needs_redis
-def test_send_to_user_and_terminate_reach_the_user_on_every_web_process(two_servers):  # noqa: F811
+def test_send_to_user_and_terminate_reach_the_user_on_every_web_process(two_servers):
     first, second = two_servers(), two_servers()
     alice, bob = user_id(), user_id()
 
@@ -170,19 +188,16 @@ def test_send_to_user_and_terminate_reach_the_user_on_every_web_process(two_serv
             assert (await tab.next("Note"))["data"] == {"n": 1}
         await call(library(first).terminate_user_connections, alice)
         for tab in (on_first, on_second):
-            await closed_with(tab, protocol.UNAUTHORIZED)
+            await error_then_close(tab, protocol.UNAUTHORIZED)
         await call(library(second).send_to_user, bob, "Note", {"n": 2})
         assert (await bob_tab.next("Note"))["data"] == {"n": 2}
 
     run(scenario())
 
 
-
-def test_pusher_js_signs_in_hears_its_users_events_and_is_terminated(node, protocol_server):  # noqa: F811
+def test_pusher_js_signs_in_hears_its_users_events_and_is_terminated(node, protocol_server):
     alice, bob = user_id(), user_id()
     seen = run_scenario(
-        node,
-        protocol_server,
         "user-signin",
         users=[alice, bob],
         app_id=str(settings.REALTIME_APP_ID),

@@ -3,8 +3,9 @@ servers (`protocol_server` per module with no database rows, `live_app` on the t
 the official `pusher` library pointed at a server (`library`, `library_request`), the
 channel-layer inbox of the fan-out group (`listener`), the channel-auth request as pusher-js
 sends it (`ask`), agent HTTP sign-in and subscription against a live server (`agent_headers`,
-`http`, `subscribe_via`), the real npm clients (`node`, `CLIENTS_JS`), and `broadcasts`, the
-one capture of every real-time message the services send.
+`http`, `subscribe_via`), the real npm clients (`node`, `CLIENTS_JS`, `run_scenario`), two web
+processes on one Redis (`two_servers`, `needs_redis`), and `broadcasts`, the one capture of every
+real-time message the services send.
 
 Fixtures here are imported by the test modules that use them. The child servers get the test
 process's realtime credentials and Redis; `live_app` needs `transaction=True` tests so the
@@ -18,6 +19,7 @@ import shutil
 import subprocess
 import urllib.error
 import urllib.request
+import uuid
 from typing import Any, NamedTuple
 from urllib.parse import urlencode
 
@@ -127,6 +129,47 @@ async def closed_with(ws) -> int:
     return closed.value.rcvd.code
 
 
+async def error_then_close(client: PusherSocket, code: int) -> dict:
+    """The pusher:error the server sends before it closes the socket with `code`."""
+    error = await client.next("pusher:error")
+    with pytest.raises(websockets.ConnectionClosed) as closed:
+        await asyncio.wait_for(client.ws.recv(), 5)
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == code
+    return error
+
+
+async def call(function, *args, **kwargs):
+    """A blocking call (the `pusher` library's) off the test's event loop."""
+    return await asyncio.to_thread(function, *args, **kwargs)
+
+
+needs_redis = pytest.mark.skipif(not settings.REDIS_URL, reason="several web processes share state through Redis")
+
+
+@pytest.fixture
+def two_servers(tmp_path):
+    """`launch()` starts a web process; all share one Redis under a key prefix of their own (the
+    module's protocol_server must not clear their keys when it stops, nor they its)."""
+    prefix = f"{settings.CACHE_KEY_PREFIX}-pair-{uuid.uuid4().hex[:8]}"
+    servers = []
+
+    def launch(**env: str):
+        server = start_daphne(tmp_path / f"web{len(servers)}", CACHE_KEY_PREFIX=prefix, **env)
+        servers.append(server)
+        return server
+
+    yield launch
+    for server in servers:
+        stop_daphne(server)
+    import redis
+
+    client = redis.Redis.from_url(settings.REDIS_URL)
+    for key in client.scan_iter(f"{prefix}:*"):
+        client.delete(key)
+    client.close()
+    shutil.rmtree(tmp_path, ignore_errors=True)
+
+
 def library(server, *, secret: str | None = None, app_id: str | None = None) -> pusher.Pusher:
     return pusher.Pusher(
         app_id=app_id or str(settings.REALTIME_APP_ID),
@@ -211,6 +254,21 @@ def node() -> str:
                 )
                 assert result.returncode == 0, f"npm ci in tests/realtime_js failed:\n{result.stdout}\n{result.stderr}"
     return node
+
+
+def run_scenario(node: str, server, scenario: str, **spec) -> dict:
+    """One scenario of tests/realtime_js/scenarios.mjs (real pusher-js / laravel-echo) against
+    `server`: its one JSON result line."""
+    spec.update(base_url=server.base_url, ws_port=server.port, key=settings.REALTIME_APP_KEY)
+    result = subprocess.run(
+        [node, str(CLIENTS_JS / "scenarios.mjs"), scenario, json.dumps(spec)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=CLIENTS_JS,
+    )
+    assert result.returncode == 0, f"{result.stderr}\n--- server log ---\n{server.log()}"
+    return json.loads(result.stdout.strip().splitlines()[-1])
 
 
 def http(server, method: str, path: str, body: dict | None = None, headers: dict | None = None):
