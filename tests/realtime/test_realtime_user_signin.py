@@ -198,6 +198,8 @@ def test_send_to_user_and_terminate_reach_the_user_on_every_web_process(two_serv
 def test_pusher_js_signs_in_hears_its_users_events_and_is_terminated(node, protocol_server):
     alice, bob = user_id(), user_id()
     seen = run_scenario(
+        node,
+        protocol_server,
         "user-signin",
         users=[alice, bob],
         app_id=str(settings.REALTIME_APP_ID),
