@@ -218,3 +218,14 @@ def test_pusher_js_signs_in_hears_its_users_events_and_is_terminated(node, proto
     assert seen["forged_error"]["code"] == protocol.UNAUTHORIZED
     assert seen["forger_state"] == "disconnected"  # 4009: pusher-js does not reconnect
     assert seen["states"] == {"alice1": "disconnected", "alice2": "disconnected", "bob": "connected"}
+
+
+@pytest.mark.parametrize(
+    "channel", ["#server-to-user-", "#server-to-user-a b", "#someone", "#server-to-user-" + "x" * 201]
+)
+def test_events_refuses_a_user_group_name_without_a_valid_user_id(protocol_server, channel):
+    client = library(protocol_server)._pusher_client
+    body = {"name": "Note", "data": "{}", "channels": [channel]}
+    request = Request(client, POST, f"/apps/{settings.REALTIME_APP_ID}/events", body)
+    with pytest.raises(PusherBadStatus, match="422.*VALIDATION_ERROR"):
+        client.http.send_request(request)
