@@ -77,7 +77,7 @@ export function createSession({ store, config, video, paymentForm, announce, onF
     if (!sessionId || locale === state().locale) return;
     store.set({ locale });
     device.sessionOpened(sessionId, locale); // a reload keeps it
-    if (state().menu.body || state().menu.error) loadMenu();
+    if (state().screen === "session") loadMenu(); // a read in the old language still on its way is dropped
     try {
       await post(`/api/public/sessions/${sessionId}/locale`, { customer_locale: locale });
     } finally {
