@@ -199,6 +199,7 @@ const en = {
   "card.demo.processing_error": "fails to process: try it again",
   "card.demo_unreachable": "The demo processor cannot be reached.",
   "card.not_set_up": "Card payments are not set up on this kiosk.",
+  "shown.announce": "{name} is showing you: {item}",
 };
 
 /** @type {Catalog} */
@@ -394,6 +395,7 @@ const es = {
   "card.demo.processing_error": "no se puede procesar: vuelve a intentarlo",
   "card.demo_unreachable": "No se puede conectar con el procesador de demostración.",
   "card.not_set_up": "El pago con tarjeta no está configurado en este quiosco.",
+  "shown.announce": "{name} te muestra: {item}",
 };
 
 /** @type {Catalog} */
@@ -589,6 +591,7 @@ const fr = {
   "card.demo.processing_error": "échoue au traitement : réessayez-la",
   "card.demo_unreachable": "Le processeur de démonstration est injoignable.",
   "card.not_set_up": "Le paiement par carte n'est pas configuré sur ce kiosque.",
+  "shown.announce": "{name} vous montre : {item}",
 };
 
 /** @type {Catalog} */
@@ -784,6 +787,7 @@ const de = {
   "card.demo.processing_error": "kann nicht verarbeitet werden: erneut versuchen",
   "card.demo_unreachable": "Der Demo-Zahlungsdienst ist nicht erreichbar.",
   "card.not_set_up": "Kartenzahlung ist an diesem Terminal nicht eingerichtet.",
+  "shown.announce": "{name} zeigt Ihnen: {item}",
 };
 
 /** The catalogs by language (the first part of a locale). */
