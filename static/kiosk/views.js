@@ -18,10 +18,10 @@ const BRAND_COLOUR = /^#[0-9a-f]{3,8}$|^[a-z]+$|^(rgb|hsl)a?\([\d\s.,%]+\)$/i;
 
 /** @param {KioskStore} store */
 export function renderKiosk(store) {
+  drawLanguageButtons();
   watch(store, (s) => s.screen, drawScreen);
   watch(store, (s) => s.pairing, drawPairing);
   watch(store, (s) => s.profile, drawProfile);
-  drawLanguageButtons();
   // The language applies at once to every screen: the fixed words, then each part that says something.
   watch(store, (s) => s.locale, (locale, s) => {
     drawLocale(locale);
@@ -63,6 +63,9 @@ export function renderKiosk(store) {
 function drawScreen(screen) {
   $$("section.screen").forEach((section) => (section.hidden = section.dataset.screen !== screen));
   document.body.dataset.screen = screen;
+  // One set of language buttons, moved to the screen shown (pairing, attract, waiting, session).
+  const slot = document.querySelector(`section.screen[data-screen="${screen}"] .language-slot`);
+  if (slot) slot.append(byId("languages"));
   if (screen === "pairing") {
     byId("pairing-code", HTMLInputElement).value = "";
     byId("pairing-code").focus();
@@ -99,13 +102,11 @@ function drawProfile(profile, { locale }) {
   }
 }
 
-/** The language buttons of every screen that has them (pairing, attract, waiting, session), from the catalogue. */
+/** The language buttons, each language named in itself (messages.js). */
 function drawLanguageButtons() {
-  $$(".languages").forEach((group) =>
-    group.replaceChildren(
-      ...LOCALES.map((locale) =>
-        el("button", { type: "button", class: "language", "data-locale": locale, lang: locale.split("-")[0], "aria-pressed": "false", text: LANGUAGE_NAMES[locale] }),
-      ),
+  byId("languages").replaceChildren(
+    ...LOCALES.map((locale) =>
+      el("button", { type: "button", class: "language", "data-locale": locale, lang: locale.split("-")[0], "aria-pressed": "false", text: LANGUAGE_NAMES[locale] }),
     ),
   );
 }
