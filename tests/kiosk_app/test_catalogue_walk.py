@@ -23,7 +23,8 @@ DECLINED, SUCCEEDS = "4000 0000 0000 0002", "4242 4242 4242 4242"
 # Every visible text node, and what a screen reader says of what is visible (aria-label, alt).
 VISIBLE_TEXTS = """() => {
   const seen = (element) => element && element.checkVisibility({ checkOpacity: true, checkVisibilityCSS: true });
-  const where = (element) => `${element.tagName.toLowerCase()}${element.id ? "#" + element.id : ""} in #${(element.closest("[id]") || {}).id}`;
+  const where = (element) =>
+    `${element.tagName.toLowerCase()}${element.id ? "#" + element.id : ""} in #${(element.closest("[id]") || {}).id}`;
   const out = [];
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
