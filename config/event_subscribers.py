@@ -29,6 +29,7 @@ from apps.sessions import offers
 from apps.sessions import queue as session_queue
 from apps.sessions import realtime_messages as session_messages
 from apps.sessions.domain_events import (
+    CustomerLocaleChanged,
     OfferClosed,
     OfferMade,
     QueueChanged,
@@ -68,6 +69,11 @@ SUBSCRIBERS = {
         session_messages.queue_board_changed,
     ],
     TransferLapsed: [session_messages.transfer_lapsed],  # TransferLapsed to the sender
+    CustomerLocaleChanged: [  # no webhook: docs/decisions.md ("The customer changes language")
+        forget_status,  # the waiting place's estimate is for the customer's language
+        session_messages.customer_locale_changed,  # CustomerLocaleChanged to the serving and offered agents
+        session_queue.queue_changed,
+    ],
     SessionMoved: [
         forget_status,
         session_messages.session_status_changed,

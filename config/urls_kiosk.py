@@ -21,6 +21,7 @@ urlpatterns = [
     path("sessions/<str:public_id>/status", sessions.SessionStatusView.as_view()),
     path("sessions/<str:public_id>/cancel", sessions.CancelSessionView.as_view()),
     path("sessions/<str:public_id>/point", sessions.PointAtItemView.as_view()),
+    path("sessions/<str:public_id>/locale", sessions.SessionLocaleView.as_view()),
     path("sessions/<str:public_id>/order", orders.SessionOrderView.as_view()),
     path("sessions/<str:public_id>/dining", orders.SessionDiningView.as_view()),
     path("sessions/<str:public_id>/receipt", orders.SessionReceiptView.as_view()),

@@ -106,3 +106,10 @@ class QueueChanged(Event):
     changed): every waiting kiosk of the owner has a new `queue` (apps/sessions/queue.py)."""
 
     owner_id: int
+
+
+@dataclass(frozen=True)
+class CustomerLocaleChanged(_SessionEvent):
+    """The customer chose another language during the session (the kiosk's language buttons):
+    `session.customer_locale` is the new one. No webhook (the spec's event list is closed): the
+    serving agent and the agents holding an offer of it hear it (CustomerLocaleChanged)."""

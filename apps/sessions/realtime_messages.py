@@ -11,6 +11,7 @@ from apps.realtime.broadcast import broadcast
 from apps.realtime.channels import agent_channel, call_channel, kiosk_channel, owner_channel
 from apps.sessions.bodies import incoming_session_body, status_body
 from apps.sessions.domain_events import (
+    CustomerLocaleChanged,
     OfferClosed,
     OfferMade,
     SessionAccepted,
@@ -20,6 +21,7 @@ from apps.sessions.domain_events import (
     SessionTransferred,
     TransferLapsed,
 )
+from apps.sessions.models import Offer, OfferStatus
 from apps.sessions.queue import queue_of
 
 
@@ -92,6 +94,18 @@ def session_transferred(event: SessionTransferred, recorded: DomainEvent | None 
     if others:
         claimed = {"session_id": session.public_id, "status": session.status, "agent_id": str(session.agent_id)}
         broadcast(others, "SessionClaimed", claimed)
+
+
+def customer_locale_changed(event: CustomerLocaleChanged, recorded: DomainEvent | None = None) -> None:
+    """The customer's new language, to the agent serving the session and to every agent holding an
+    offer of it (a waiting customer's card, or a transfer's): their dashboards say it at once."""
+    session = event.session
+    told = set(Offer.objects.filter(session=session, status=OfferStatus.LIVE).values_list("agent_id", flat=True))
+    if session.agent_id is not None:
+        told.add(session.agent_id)
+    if told:
+        body = {"session_id": session.public_id, "customer_locale": session.customer_locale}
+        broadcast([agent_channel(agent_id) for agent_id in sorted(told)], "CustomerLocaleChanged", body)
 
 
 def call_members_changed(event: SessionTransferred, recorded: DomainEvent | None = None) -> None:

@@ -21,7 +21,13 @@ from django.db import transaction
 
 from apps.core.cache import increment
 from apps.core.models import DomainEvent
-from apps.sessions.domain_events import SessionAccepted, SessionEnded, SessionMoved, SessionTransferred
+from apps.sessions.domain_events import (
+    CustomerLocaleChanged,
+    SessionAccepted,
+    SessionEnded,
+    SessionMoved,
+    SessionTransferred,
+)
 
 GENERATION_SECONDS = 24 * 3600  # outlives any session; a lost counter only costs a miss
 
@@ -75,7 +81,8 @@ def session_moved(public_id: str) -> None:
 
 
 def forget_status(
-    event: SessionAccepted | SessionTransferred | SessionMoved | SessionEnded, recorded: DomainEvent | None = None
+    event: SessionAccepted | SessionTransferred | SessionMoved | SessionEnded | CustomerLocaleChanged,
+    recorded: DomainEvent | None = None,
 ) -> None:
     """Subscriber of every session transition (config/event_subscribers.py)."""
     session_moved(event.session.public_id)

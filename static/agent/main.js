@@ -7,7 +7,7 @@ import { $$, announce, byId } from "../common/ui.js";
 import { del, get, onUnauthenticated, post, settled } from "./api.js";
 import { createChat, renderChat } from "./chat.js";
 import { lapsedOnArrival, secondsLeft } from "./offer.js";
-import { addCard, mergeSnapshot, removeCard } from "./queue-state.js";
+import { addCard, mergeSnapshot, removeCard, withLocale } from "./queue-state.js";
 import { IncomingFeed } from "./realtime.js";
 import { keepMuted, readMuted, Ring } from "./ring.js";
 import { createPointing } from "./pointing.js";
@@ -18,7 +18,7 @@ import { createAgentStore } from "./state.js";
 import { createTransferActions } from "./transfer.js";
 import { handedOverWords } from "./transfer-state.js";
 import { renderAgent } from "./views.js";
-import { acceptRefusal, goneReason } from "./words.js";
+import { acceptRefusal, goneReason, languageOf } from "./words.js";
 
 const config = JSON.parse(byId("agent-config").textContent);
 const store = createAgentStore({ muted: readMuted() });
@@ -119,6 +119,7 @@ function startFeed() {
     onGone: (id, why) => dropCard(id, goneReason(why)),
     onState: (live) => store.set({ live }),
     onPointed: (data) => pointing.pointed(data),
+    onLocale: localeChanged,
     onTransferred: transferred,
     onTransferLapsed: (message) => transfer.lapsed(message),
     onPoll: refreshUser,
@@ -129,6 +130,18 @@ function startFeed() {
     },
   });
   feed.start();
+}
+
+/**
+ * CustomerLocaleChanged: the customer chose another language at the kiosk, while waiting (a card)
+ * or with this agent (the session in hand). @param {{session_id: string, customer_locale: string}} message
+ */
+function localeChanged({ session_id: id, customer_locale: locale }) {
+  store.set(({ queue }) => ({ queue: withLocale(queue, id, locale) }));
+  const mine = store.get().session;
+  if (!mine || mine.id !== id || mine.customer_locale === locale) return;
+  store.set({ session: { ...mine, customer_locale: locale } });
+  announce(`The customer now reads ${languageOf(locale)}.`);
 }
 
 /**

@@ -26,6 +26,16 @@ export function removeCard(queue, id, now) {
 }
 
 /**
+ * The customer of a card chose another language (CustomerLocaleChanged, or a poll that says so).
+ * @param {Queue} queue @param {string} id @param {string} locale @returns {Queue}
+ */
+export function withLocale(queue, id, locale) {
+  const card = queue.cards.find((c) => c.session.id === id);
+  if (!card || card.session.customer_locale === locale) return queue;
+  return { ...queue, cards: queue.cards.map((c) => (c === card ? { ...c, session: { ...c.session, customer_locale: locale } } : c)) };
+}
+
+/**
  * A poll answer is the whole truth as of when it was asked (`askedAt`): drop what is gone, add
  * what is new, but keep what the socket said since (a card pushed, a card claimed or withdrawn).
  * @param {Queue} queue @param {Incoming[]} sessions @param {number} askedAt @param {number} now
@@ -40,6 +50,7 @@ export function mergeSnapshot(queue, sessions, askedAt, now) {
   /** @type {Incoming[]} */
   const added = [];
   for (const session of sessions) {
+    if (has(next, session.id) && session.customer_locale) next = withLocale(next, session.id, session.customer_locale);
     if (next.goneAt[session.id] >= askedAt || has(next, session.id)) continue;
     next = addCard(next, session, now);
     added.push(session);

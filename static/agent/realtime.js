@@ -7,7 +7,7 @@ import { get, readCookie } from "./api.js";
 import { logFailure } from "../common/report.js";
 
 export class IncomingFeed {
-  constructor({ config, agentId, onSnapshot, onIncoming, onGone, onState, onStatus, onPointed = (data) => data, onTransferred, onTransferLapsed, onPoll = async () => {} }) {
+  constructor({ config, agentId, onSnapshot, onIncoming, onGone, onState, onStatus, onPointed = (data) => data, onLocale = (data) => data, onTransferred, onTransferLapsed, onPoll = async () => {} }) {
     this.config = config;
     this.agentId = agentId;
     this.onSnapshot = onSnapshot;
@@ -16,6 +16,7 @@ export class IncomingFeed {
     this.onState = onState;
     this.onStatus = onStatus;
     this.onPointed = onPointed;
+    this.onLocale = onLocale;
     this.onTransferred = onTransferred;
     this.onTransferLapsed = onTransferLapsed;
     this.polls = newestAnswer();
@@ -78,6 +79,7 @@ export class IncomingFeed {
     channel.bind("SessionWithdrawn", (data) => this.onGone(data.session_id, data.reason || "withdrawn"));
     channel.bind("AgentStatusChanged", (data) => this.onStatus(data));
     channel.bind("MenuItemPointed", (data) => this.onPointed(data));
+    channel.bind("CustomerLocaleChanged", (data) => this.onLocale(data));
     channel.bind("SessionTransferred", (data) => this.onTransferred(data));
     channel.bind("TransferLapsed", (data) => this.onTransferLapsed(data));
   }

@@ -156,6 +156,10 @@ export function createSessionActions(store, { announce, onEnded, onChat, onVideo
       if (ENDED.includes(latest.status)) return finish(latest, body.order);
       const orderMoved = body.order && now.order && body.order.status !== now.order.status;
       if (JSON.stringify(body.payment || null) !== JSON.stringify(now.payment)) store.set({ payment: body.payment || null });
+      // The customer changed language (CustomerLocaleChanged says it at once while the link is live).
+      if (latest.customer_locale && latest.customer_locale !== now.session.customer_locale) {
+        store.set({ session: { ...now.session, customer_locale: latest.customer_locale } });
+      }
       if (latest.status !== now.session.status || orderMoved) {
         store.set({
           session: { ...now.session, status: latest.status },

@@ -142,7 +142,13 @@ function drawQueue(queue, now, cards, actions) {
     cards.delete(id);
   }
   for (const { session } of queue.cards) {
-    if (cards.has(session.id)) continue;
+    const drawn = cards.get(session.id);
+    if (drawn) {
+      // The customer may change language while waiting: the card says the one chosen now.
+      const language = drawn.querySelector(".language");
+      if (language) language.textContent = languageOf(session.customer_locale);
+      continue;
+    }
     const node = el(
       "li",
       { class: "card incoming", "data-session-id": session.id },

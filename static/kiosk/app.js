@@ -2,7 +2,7 @@
 // Everything comes from the kiosk API (api.js, any origin) and the kiosk's real-time channel,
 // and goes into the one store (state.js); views.js draws it. main.js loads this module.
 import { logFailure } from "../common/report.js";
-import { announce, byId, $$ } from "../common/ui.js";
+import { announce, byId } from "../common/ui.js";
 import { createAlone } from "./alone.js";
 import { get, on, post } from "./api.js";
 import { createChat, renderChat } from "./chat.js";
@@ -113,7 +113,14 @@ function startHeartbeat() {
   }, config.heartbeatSeconds * 1000);
 }
 
-$$("button.language").forEach((button) => button.addEventListener("click", () => store.set({ locale: button.dataset.locale })));
+// The language buttons of every screen (views.js draws them): before a session the choice is the
+// kiosk's alone; during one the session's language changes too (the agent sees it, the menu follows).
+document.addEventListener("click", (event) => {
+  const button = /** @type {HTMLElement} */ (event.target).closest("button.language");
+  if (!(button instanceof HTMLElement) || !button.dataset.locale) return;
+  if (session.isOpen()) session.changeLocale(button.dataset.locale).catch((error) => logFailure("changing the language", error));
+  else store.set({ locale: button.dataset.locale });
+});
 
 byId("start").addEventListener("click", async () => {
   if (store.get().attract.starting) return;
@@ -123,7 +130,7 @@ byId("start").addEventListener("click", async () => {
     store.set({ attract: { error: "", starting: false } });
   } catch (error) {
     // A 401 goes to pairing (the "unpaired" listener); everything else is said on the screen.
-    const words = error.status === 401 ? "" : startRefusal(error);
+    const words = error.status === 401 ? "" : startRefusal(error, store.get().locale);
     if (!words) logFailure("starting a session", error);
     store.set({ attract: { error: words, starting: false } });
   }

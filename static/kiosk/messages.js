@@ -1,8 +1,8 @@
 // Every sentence the customer reads, in the kiosk's four languages (issue 23 part 2). One catalog
 // per language with the same keys (tests/js/kiosk-messages.test.js fails when one lacks a key);
 // `t(locale, key, values)` picks the catalog by the language's first part ("es-ES" -> es) and
-// fills {placeholders}; an unknown language reads English. The pairing screen is the owner's
-// (set up once, in the owner's words) and stays in English. Pure: no DOM.
+// fills {placeholders}; an unknown language reads English. The pairing screen too: it starts in
+// English and its language buttons change it like the customer's. Pure: no DOM.
 
 /** @typedef {Record<string, string>} Catalog */
 
@@ -165,6 +165,41 @@ const en = {
   "chat.canned_label": "Quick replies",
   "chat.input_label": "Your message",
   "chat.send": "Send",
+  "attract.message": "Tap to order with a real person",
+  "pairing.title": "Pair this kiosk",
+  "pairing.note": "Ask the owner for a pairing code: owner panel, Kiosks, \"Generate pairing code\".",
+  "pairing.code_label": "Pairing code (6 digits)",
+  "pairing.name_label": "Name of this kiosk",
+  "pairing.submit": "Pair",
+  "pairing.expired": "This pairing code has expired. Ask the owner for a new code (owner panel, Kiosks).",
+  "pairing.used": "This pairing code has already been used. Ask the owner for a new code.",
+  "pairing.unknown": "This pairing code is not known. Check the 6 digits, or ask the owner for a new code.",
+  "pairing.already_paired": "This device is already paired to another business.",
+  "pairing.suspended": "This business account is suspended: the kiosk cannot be paired now.",
+  "pairing.network": "The service cannot be reached. Check the network, then try again.",
+  "pairing.too_many_wait": "Too many pairing attempts. Wait {seconds} seconds, then try again.",
+  "pairing.too_many": "Too many pairing attempts. Wait a minute, then try again.",
+  "pairing.failed": "Pairing failed: {reason}",
+  "pairing.enter_code": "Enter the 6-digit pairing code.",
+  "pairing.enter_name": "Give this kiosk a name that tells it apart from your other kiosks.",
+  "pairing.unpaired": "This kiosk is no longer paired (the owner unpaired it). Enter a new pairing code to use it again.",
+  "start.suspended": "This kiosk cannot take orders at the moment. Please ask a member of staff.",
+  "start.rate_limited": "Please wait a moment and try again.",
+  "start.failed": "Sorry, we could not start: {reason}",
+  "network.lost": "Connection lost. Check the network, then try again.",
+  "network.retry_in": "Connection lost. Trying again in {seconds} s…",
+  "network.retrying": "Connection lost. Trying again now…",
+  "pay.demo_note": "Demo payments: no money moves.",
+  "card.label": "Card",
+  "card.number": "Card number",
+  "card.demo_cards": "Demo cards",
+  "card.demo.succeeds": "succeeds",
+  "card.demo.declined": "is declined",
+  "card.demo.insufficient_funds": "is declined (insufficient funds)",
+  "card.demo.processing_error": "fails to process: try it again",
+  "card.demo_unreachable": "The demo processor cannot be reached.",
+  "card.not_set_up": "Card payments are not set up on this kiosk.",
+  "shown.announce": "{name} is showing you: {item}",
 };
 
 /** @type {Catalog} */
@@ -326,6 +361,41 @@ const es = {
   "chat.canned_label": "Respuestas rápidas",
   "chat.input_label": "Tu mensaje",
   "chat.send": "Enviar",
+  "attract.message": "Toca para pedir con una persona de verdad",
+  "pairing.title": "Vincular este quiosco",
+  "pairing.note": "Pide al propietario un código de vinculación: panel del propietario, Kiosks, \"Generate pairing code\".",
+  "pairing.code_label": "Código de vinculación (6 cifras)",
+  "pairing.name_label": "Nombre de este quiosco",
+  "pairing.submit": "Vincular",
+  "pairing.expired": "Este código de vinculación ha caducado. Pide un código nuevo al propietario (panel del propietario, Kiosks).",
+  "pairing.used": "Este código de vinculación ya se ha usado. Pide un código nuevo al propietario.",
+  "pairing.unknown": "Este código de vinculación no existe. Revisa las 6 cifras o pide un código nuevo al propietario.",
+  "pairing.already_paired": "Este dispositivo ya está vinculado a otro negocio.",
+  "pairing.suspended": "La cuenta de este negocio está suspendida: el quiosco no se puede vincular ahora.",
+  "pairing.network": "No se puede conectar con el servicio. Revisa la red e inténtalo de nuevo.",
+  "pairing.too_many_wait": "Demasiados intentos de vinculación. Espera {seconds} segundos e inténtalo de nuevo.",
+  "pairing.too_many": "Demasiados intentos de vinculación. Espera un minuto e inténtalo de nuevo.",
+  "pairing.failed": "La vinculación ha fallado: {reason}",
+  "pairing.enter_code": "Introduce el código de vinculación de 6 cifras.",
+  "pairing.enter_name": "Da a este quiosco un nombre que lo distinga de tus otros quioscos.",
+  "pairing.unpaired": "Este quiosco ya no está vinculado (el propietario lo desvinculó). Introduce un código de vinculación nuevo para volver a usarlo.",
+  "start.suspended": "Este quiosco no puede aceptar pedidos ahora mismo. Pide ayuda a una persona del personal.",
+  "start.rate_limited": "Espera un momento e inténtalo de nuevo.",
+  "start.failed": "Lo sentimos, no hemos podido empezar: {reason}",
+  "network.lost": "Se ha perdido la conexión. Revisa la red e inténtalo de nuevo.",
+  "network.retry_in": "Se ha perdido la conexión. Reintentando en {seconds} s…",
+  "network.retrying": "Se ha perdido la conexión. Reintentando ahora…",
+  "pay.demo_note": "Pagos de demostración: no se mueve dinero.",
+  "card.label": "Tarjeta",
+  "card.number": "Número de tarjeta",
+  "card.demo_cards": "Tarjetas de demostración",
+  "card.demo.succeeds": "se acepta",
+  "card.demo.declined": "se rechaza",
+  "card.demo.insufficient_funds": "se rechaza (fondos insuficientes)",
+  "card.demo.processing_error": "no se puede procesar: vuelve a intentarlo",
+  "card.demo_unreachable": "No se puede conectar con el procesador de demostración.",
+  "card.not_set_up": "El pago con tarjeta no está configurado en este quiosco.",
+  "shown.announce": "{name} te muestra: {item}",
 };
 
 /** @type {Catalog} */
@@ -487,6 +557,41 @@ const fr = {
   "chat.canned_label": "Réponses rapides",
   "chat.input_label": "Votre message",
   "chat.send": "Envoyer",
+  "attract.message": "Touchez pour commander avec une vraie personne",
+  "pairing.title": "Associer ce kiosque",
+  "pairing.note": "Demandez un code d'association au propriétaire : panneau du propriétaire, Kiosks, « Generate pairing code ».",
+  "pairing.code_label": "Code d'association (6 chiffres)",
+  "pairing.name_label": "Nom de ce kiosque",
+  "pairing.submit": "Associer",
+  "pairing.expired": "Ce code d'association a expiré. Demandez un nouveau code au propriétaire (panneau du propriétaire, Kiosks).",
+  "pairing.used": "Ce code d'association a déjà été utilisé. Demandez un nouveau code au propriétaire.",
+  "pairing.unknown": "Ce code d'association est inconnu. Vérifiez les 6 chiffres ou demandez un nouveau code au propriétaire.",
+  "pairing.already_paired": "Cet appareil est déjà associé à un autre établissement.",
+  "pairing.suspended": "Le compte de cet établissement est suspendu : le kiosque ne peut pas être associé maintenant.",
+  "pairing.network": "Le service est injoignable. Vérifiez le réseau, puis réessayez.",
+  "pairing.too_many_wait": "Trop de tentatives d'association. Attendez {seconds} secondes, puis réessayez.",
+  "pairing.too_many": "Trop de tentatives d'association. Attendez une minute, puis réessayez.",
+  "pairing.failed": "L'association a échoué : {reason}",
+  "pairing.enter_code": "Saisissez le code d'association à 6 chiffres.",
+  "pairing.enter_name": "Donnez à ce kiosque un nom qui le distingue de vos autres kiosques.",
+  "pairing.unpaired": "Ce kiosque n'est plus associé (le propriétaire l'a dissocié). Saisissez un nouveau code d'association pour l'utiliser à nouveau.",
+  "start.suspended": "Ce kiosque ne peut pas prendre de commandes pour le moment. Demandez à un membre du personnel.",
+  "start.rate_limited": "Patientez un instant et réessayez.",
+  "start.failed": "Désolé, impossible de commencer : {reason}",
+  "network.lost": "Connexion perdue. Vérifiez le réseau, puis réessayez.",
+  "network.retry_in": "Connexion perdue. Nouvel essai dans {seconds} s…",
+  "network.retrying": "Connexion perdue. Nouvel essai en cours…",
+  "pay.demo_note": "Paiements de démonstration : aucun argent ne circule.",
+  "card.label": "Carte",
+  "card.number": "Numéro de carte",
+  "card.demo_cards": "Cartes de démonstration",
+  "card.demo.succeeds": "est acceptée",
+  "card.demo.declined": "est refusée",
+  "card.demo.insufficient_funds": "est refusée (fonds insuffisants)",
+  "card.demo.processing_error": "échoue au traitement : réessayez-la",
+  "card.demo_unreachable": "Le processeur de démonstration est injoignable.",
+  "card.not_set_up": "Le paiement par carte n'est pas configuré sur ce kiosque.",
+  "shown.announce": "{name} vous montre : {item}",
 };
 
 /** @type {Catalog} */
@@ -648,6 +753,41 @@ const de = {
   "chat.canned_label": "Schnelle Antworten",
   "chat.input_label": "Ihre Nachricht",
   "chat.send": "Senden",
+  "attract.message": "Tippen Sie, um bei einem echten Menschen zu bestellen",
+  "pairing.title": "Dieses Terminal koppeln",
+  "pairing.note": "Fragen Sie den Inhaber nach einem Kopplungscode: Inhaber-Panel, Kiosks, „Generate pairing code“.",
+  "pairing.code_label": "Kopplungscode (6 Ziffern)",
+  "pairing.name_label": "Name dieses Terminals",
+  "pairing.submit": "Koppeln",
+  "pairing.expired": "Dieser Kopplungscode ist abgelaufen. Fragen Sie den Inhaber nach einem neuen Code (Inhaber-Panel, Kiosks).",
+  "pairing.used": "Dieser Kopplungscode wurde bereits verwendet. Fragen Sie den Inhaber nach einem neuen Code.",
+  "pairing.unknown": "Dieser Kopplungscode ist unbekannt. Prüfen Sie die 6 Ziffern oder fragen Sie den Inhaber nach einem neuen Code.",
+  "pairing.already_paired": "Dieses Gerät ist bereits mit einem anderen Betrieb gekoppelt.",
+  "pairing.suspended": "Das Konto dieses Betriebs ist gesperrt: Das Terminal kann jetzt nicht gekoppelt werden.",
+  "pairing.network": "Der Dienst ist nicht erreichbar. Prüfen Sie das Netzwerk und versuchen Sie es erneut.",
+  "pairing.too_many_wait": "Zu viele Kopplungsversuche. Warten Sie {seconds} Sekunden und versuchen Sie es erneut.",
+  "pairing.too_many": "Zu viele Kopplungsversuche. Warten Sie eine Minute und versuchen Sie es erneut.",
+  "pairing.failed": "Die Kopplung ist fehlgeschlagen: {reason}",
+  "pairing.enter_code": "Geben Sie den 6-stelligen Kopplungscode ein.",
+  "pairing.enter_name": "Geben Sie diesem Terminal einen Namen, der es von Ihren anderen Terminals unterscheidet.",
+  "pairing.unpaired": "Dieses Terminal ist nicht mehr gekoppelt (der Inhaber hat es entkoppelt). Geben Sie einen neuen Kopplungscode ein, um es wieder zu nutzen.",
+  "start.suspended": "Dieses Terminal kann gerade keine Bestellungen annehmen. Bitte fragen Sie unser Personal.",
+  "start.rate_limited": "Bitte warten Sie einen Moment und versuchen Sie es erneut.",
+  "start.failed": "Leider konnten wir nicht beginnen: {reason}",
+  "network.lost": "Verbindung verloren. Prüfen Sie das Netzwerk und versuchen Sie es erneut.",
+  "network.retry_in": "Verbindung verloren. Neuer Versuch in {seconds} s…",
+  "network.retrying": "Verbindung verloren. Neuer Versuch läuft…",
+  "pay.demo_note": "Demo-Zahlungen: Es fließt kein Geld.",
+  "card.label": "Karte",
+  "card.number": "Kartennummer",
+  "card.demo_cards": "Demo-Karten",
+  "card.demo.succeeds": "wird angenommen",
+  "card.demo.declined": "wird abgelehnt",
+  "card.demo.insufficient_funds": "wird abgelehnt (keine Deckung)",
+  "card.demo.processing_error": "kann nicht verarbeitet werden: erneut versuchen",
+  "card.demo_unreachable": "Der Demo-Zahlungsdienst ist nicht erreichbar.",
+  "card.not_set_up": "Kartenzahlung ist an diesem Terminal nicht eingerichtet.",
+  "shown.announce": "{name} zeigt Ihnen: {item}",
 };
 
 /** The catalogs by language (the first part of a locale). */
@@ -655,6 +795,9 @@ export const CATALOGS = Object.freeze({ en, es, fr, de });
 
 /** The kiosk's languages as the attract screen offers them (locale tags sent as customer_locale). */
 export const LOCALES = Object.freeze(["en-US", "es-ES", "fr-FR", "de-DE"]);
+
+/** Each language's name in itself, as its button says it on every screen (whatever the language). */
+export const LANGUAGE_NAMES = Object.freeze({ "en-US": "English", "es-ES": "Español", "fr-FR": "Français", "de-DE": "Deutsch" });
 
 /** @param {string | null | undefined} locale @returns {Catalog} */
 const catalogOf = (locale) => CATALOGS[String(locale || "en").split("-")[0].toLowerCase()] || en;

@@ -19,7 +19,8 @@ export function suggestName(input) {
  */
 export async function tryPairing(store, { code, name }) {
   const setPairing = (/** @type {object} */ change) => store.set(({ pairing }) => ({ pairing: { ...pairing, ...change } }));
-  const problem = pairingFormProblem(code.trim(), name.trim());
+  const { locale } = store.get();
+  const problem = pairingFormProblem(code.trim(), name.trim(), locale);
   if (problem) {
     setPairing({ error: problem });
     return null;
@@ -29,7 +30,7 @@ export async function tryPairing(store, { code, name }) {
     const body = { code: code.trim(), device_id: device.id, device_name: name.trim() };
     return await api("POST", "/api/public/kiosks/pair", body, { signed: false });
   } catch (error) {
-    setPairing({ error: pairingRefusal(error) });
+    setPairing({ error: pairingRefusal(error, locale) });
     return null;
   } finally {
     setPairing({ busy: false });

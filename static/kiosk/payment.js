@@ -10,6 +10,7 @@
 //   - demo: the demo processor served by the project (no money moves).
 import { el } from "../common/ui.js";
 import { url } from "./api.js";
+import { t } from "./messages.js";
 import { config } from "./settings.js";
 import { loadScript } from "./vendor.js";
 
@@ -21,24 +22,27 @@ export class CardRefused extends Error {
   }
 }
 
-// The demo processor's test cards (docs/kiosk-and-agent.md).
+// The demo processor's test cards (docs/kiosk-and-agent.md); each outcome is a messages.js key.
 export const DEMO_CARDS = [
-  { number: "4242 4242 4242 4242", outcome: "succeeds" },
-  { number: "4000 0000 0000 0002", outcome: "is declined" },
-  { number: "4000 0000 0000 9995", outcome: "is declined (insufficient funds)" },
-  { number: "4000 0000 0000 0119", outcome: "fails to process: try it again" },
+  { number: "4242 4242 4242 4242", outcome: "card.demo.succeeds" },
+  { number: "4000 0000 0000 0002", outcome: "card.demo.declined" },
+  { number: "4000 0000 0000 9995", outcome: "card.demo.insufficient_funds" },
+  { number: "4000 0000 0000 0119", outcome: "card.demo.processing_error" },
 ];
+
+/** A text in the kiosk's language that a later change of language redraws (data-i18n, views.js). @param {string} locale @param {string} key */
+const words = (locale, key) => ({ "data-i18n": key, text: t(locale, key) });
 
 class DemoCardPayment {
   constructor(payment, processor) {
     this.payment = payment;
     this.processor = processor;
     this.mode = "demo";
-    this.notice = processor.notice || "Demo payments: no money moves.";
   }
 
-  /** @param {HTMLElement} container */
-  mount(container) {
+  /** @param {HTMLElement} container @param {string} locale */
+  mount(container, locale) {
+    this.locale = locale;
     this.input = /** @type {HTMLInputElement} */ (el("input", {
       id: "card-number",
       name: "card_number",
@@ -52,17 +56,18 @@ class DemoCardPayment {
       this.input.dispatchEvent(new Event("input", { bubbles: true }));
     };
     container.replaceChildren(
-      el("label", { for: "card-number", text: "Card number" }),
+      el("label", { for: "card-number", ...words(locale, "card.number") }),
       this.input,
       el(
         "ul",
-        { class: "test-cards note", "aria-label": "Demo cards" },
+        { class: "test-cards note", "aria-label": t(locale, "card.demo_cards"), "data-i18n-label": "card.demo_cards" },
         DEMO_CARDS.map((card) =>
           el(
             "li",
             {},
             el("button", { type: "button", class: "test-card", onclick: fill(card.number), text: card.number }),
-            ` ${card.outcome}`,
+            " ",
+            el("span", { class: "outcome", ...words(locale, card.outcome) }),
           ),
         ),
       ),
@@ -71,14 +76,14 @@ class DemoCardPayment {
 
   async pay() {
     const number = this.input.value.replace(/\D/g, "");
-    if (!number) throw new CardRefused("Enter the card number.", "incomplete");
+    if (!number) throw new CardRefused(t(this.locale, "card.enter"), "incomplete");
     const response = await fetch(url(this.processor.confirm_url), {
       method: "POST",
       credentials: "omit",
       headers: { "Content-Type": "application/json", Accept: "application/json" },
       body: JSON.stringify({ client_secret: this.payment.client_secret, card_number: number }),
     }).catch(() => {
-      throw new Error("The demo processor cannot be reached.");
+      throw new Error(t(this.locale, "card.demo_unreachable"));
     });
     const body = await response.json().catch(() => ({}));
     const error = body.error || {};
@@ -102,17 +107,17 @@ class ProcessorPayment {
     this.payment = payment;
     this.processor = processor;
     this.mode = "live";
-    this.notice = "";
   }
 
-  async mount(container) {
+  /** @param {HTMLElement} container @param {string} locale */
+  async mount(container, locale) {
     const key = this.processor.publishable_key || config.processorPublishableKey;
-    if (!key) throw new Error("Card payments are not set up on this kiosk (no publishable key).");
+    if (!key) throw new Error(t(locale, "card.not_set_up")); // no publishable key
     const Stripe = await loadScript(config.processorJsUrl, "Stripe");
     this.stripe = Stripe(key, { stripeAccount: this.payment.processor_account });
     this.card = this.stripe.elements().create("card", { style: { base: { fontSize: "22px" } } });
     const slot = el("div", { id: "card-element", class: "card-element" });
-    container.replaceChildren(el("label", { text: "Card" }), slot);
+    container.replaceChildren(el("label", words(locale, "card.label")), slot);
     this.card.mount(slot);
   }
 
@@ -138,7 +143,8 @@ class ProcessorPayment {
 }
 
 // `payment` is GET /sessions/{id}/payment or PaymentRequested: `processor` {mode, publishable_key,
-// confirm_url, notice} says which processor takes the card.
+// confirm_url, notice} says which processor takes the card (the kiosk says the demo notice in its
+// own words: pay.demo_note).
 export function paymentMethodFor(payment) {
   const processor = payment.processor || { mode: "live" };
   return processor.mode === "demo" ? new DemoCardPayment(payment, processor) : new ProcessorPayment(payment, processor);

@@ -66,6 +66,25 @@ export function createSession({ store, config, video, paymentForm, announce, onF
     if (!started.queue) refresh(); // the start's answer has no place in line: the status has
   }
 
+  /**
+   * The customer picks another language during the session: the kiosk's words change at once, the
+   * menu is read in it, and the session's customer_locale follows (the agent sees it); the status
+   * and the cart are read again (the cart's words are the customer's language's).
+   * @param {string} locale
+   */
+  async function changeLocale(locale) {
+    const sessionId = id();
+    if (!sessionId || locale === state().locale) return;
+    store.set({ locale });
+    device.sessionOpened(sessionId, locale); // a reload keeps it
+    if (state().screen === "session") loadMenu(); // a read in the old language still on its way is dropped
+    try {
+      await post(`/api/public/sessions/${sessionId}/locale`, { customer_locale: locale });
+    } finally {
+      if (sessionId === id()) await refresh(); // 409: the session ended meanwhile, and the status says so
+    }
+  }
+
   /** @param {string} sessionId */
   async function resume(sessionId) {
     device.sessionOpened(sessionId, state().locale);
@@ -187,9 +206,10 @@ export function createSession({ store, config, video, paymentForm, announce, onF
   /** The menu in the customer's language (the browser revalidates it with its ETag). */
   async function loadMenu() {
     const sessionId = id();
+    const { locale } = state();
     try {
-      const body = await get(`/api/public/menu?locale=${encodeURIComponent(state().locale)}`);
-      if (sessionId === id()) store.set({ menu: { body, error: false } });
+      const body = await get(`/api/public/menu?locale=${encodeURIComponent(locale)}`);
+      if (sessionId === id() && locale === state().locale) store.set({ menu: { body, error: false } });
     } catch (error) {
       logFailure("reading the menu", error); // said on the screen: the agent can tell the menu
       if (sessionId === id() && !state().menu.body) store.set({ menu: { body: null, error: true } });
@@ -202,9 +222,9 @@ export function createSession({ store, config, video, paymentForm, announce, onF
     const chosen = paymentMethodFor(payment);
     method = chosen;
     store.set({
-      payment: { ...payment, state: "ready", stateText: "", error: "", mode: chosen.mode, notice: chosen.notice, mounted: false },
+      payment: { ...payment, state: "ready", stateText: "", error: "", mode: chosen.mode, mounted: false },
     });
-    Promise.resolve(chosen.mount(paymentForm))
+    Promise.resolve(chosen.mount(paymentForm, state().locale))
       .then(() => {
         if (method === chosen) setPayment({ mounted: true });
       })
@@ -327,6 +347,7 @@ export function createSession({ store, config, video, paymentForm, announce, onF
 
   return {
     start,
+    changeLocale,
     resumeAfterReload,
     setLive,
     refresh,

@@ -63,7 +63,8 @@ function drawShown({ shownItem, menu, locale, order, status }, dialog, announce)
   const agent = (status && status.agent && status.agent.name) || t(locale, "session.someone");
   byId("item-shown-from").textContent = t(locale, "shown.from", { name: agent });
   byId("item-shown-close").textContent = t(locale, "shown.close");
-  byId("item-shown-body").replaceChildren(
+  // replaceChildren writes a null as the text "null": the parts an item lacks are left out first.
+  const parts = [
     view.photoUrl
       ? el("img", { class: "photo", src: view.photoUrl, alt: "" })
       : el("span", { class: "photo placeholder", "aria-hidden": "true", text: t(locale, "menu.no_photo") }),
@@ -76,10 +77,11 @@ function drawShown({ shownItem, menu, locale, order, status }, dialog, announce)
     ...view.groups.map((group) =>
       el("section", { class: "options" }, el("h3", { text: group.name }), el("ul", {}, group.options.map((text) => el("li", { text })))),
     ),
-  );
+  ];
+  byId("item-shown-body").replaceChildren(...parts.filter((part) => part !== null));
   if (!dialog.open) {
     dialog.showModal();
-    announce(`${byId("item-shown-from").textContent} ${view.name}`);
+    announce(t(locale, "shown.announce", { name: agent, item: view.name }));
   }
 }
 

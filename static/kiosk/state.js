@@ -13,7 +13,7 @@ import { NOT_ALONE } from "./self-service.js";
  *   queue?: import("./words.js").QueuePlace | null}} StatusBody
  * @typedef {"ready" | "processing" | "declined" | "error"} PaymentState
  * @typedef {{amount_cents: number, currency: string, client_secret: string, status?: string, failure_message?: string | null,
- *   state: PaymentState, stateText: string, error: string, mode: "demo" | "live", notice: string, mounted: boolean}} Payment
+ *   state: PaymentState, stateText: string, error: string, mode: "demo" | "live", mounted: boolean}} Payment
  *
  * @typedef {{orderNumber: string, totalCents: number, currency: string, demo: boolean, sessionId: string,
  *   order: import("./cart.js").Order | null, receiptUrl: string | null}} Thanks the paid order; receiptUrl once the server gives it
@@ -32,7 +32,7 @@ import { NOT_ALONE } from "./self-service.js";
  * @property {Thanks | null} thanks the thank-you screen of the last paid session (receipt.js)
  * @property {import("./receipt.js").ReceiptMail} receiptMail "Email me the receipt" on the thank-you screen
  * @property {{reason: string, title: string, message: string} | null} ended
- * @property {{idle: boolean, state: string, words: string}} video
+ * @property {{idle: boolean, state: string, detail: {error?: unknown, remote?: {audio: boolean, video: boolean}}}} video the call's state (views.js says it in words)
  * @property {boolean | null} live the kiosk channel is subscribed (else the session polls); null before the first try
  * @property {{offline: boolean, retryIn: number | null}} network
  * @property {{open: boolean, left: number}} stillThere
@@ -61,7 +61,7 @@ export const INITIAL = {
   thanks: null,
   receiptMail: NO_MAIL,
   ended: null,
-  video: { idle: true, state: "idle", words: "Video not started" },
+  video: { idle: true, state: "idle", detail: {} },
   live: null,
   network: { offline: false, retryIn: null },
   stillThere: { open: false, left: 0 },

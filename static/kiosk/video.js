@@ -1,13 +1,12 @@
 // The kiosk's video: the shared call (static/common/video-call.js) with the kiosk API's token
 // endpoints and the call channel (signed by the kiosk auth endpoint with the device headers); its
-// states go into the store in words (words.js). The order carries on whatever the video does.
+// states go into the store (views.js says them in words, words.js, in the language of the moment). The order carries on whatever the video does.
 // Chat messages on the call channel go to `onChat` (chat.js).
 import { channelAuthorizer } from "../common/call-signal.js";
 import { VideoCall } from "../common/video-call.js";
 import { config, get, post, url } from "./api.js";
 import { device } from "./device.js";
 import { AGORA_SDK, loadScript, PUSHER_JS, staticUrl } from "./vendor.js";
-import { videoWords } from "./words.js";
 
 /** pusher-js and its options for the call channel, as the kiosk's own link (realtime.js) connects. */
 async function connect() {
@@ -46,6 +45,6 @@ export function createVideo(store, { pane, localVideo, remoteVideo }, onChat) {
     refreshUrl: "/api/public/video/token/refresh",
     connect,
     onChat,
-    onState: (state, detail) => store.set({ video: { idle: state === "idle", state, words: videoWords(state, detail, store.get().locale) } }),
+    onState: (state, detail) => store.set({ video: { idle: state === "idle", state, detail: detail || {} } }),
   });
 }

@@ -7,9 +7,9 @@ import { $$, byId, el, redrawKeepingFocus, showError } from "../common/ui.js";
 import { cartView } from "./cart.js";
 import { cartLineElement } from "./cart-line.js";
 import { menuView } from "./menu.js";
-import { t } from "./messages.js";
+import { CATALOGS, LANGUAGE_NAMES, LOCALES, t } from "./messages.js";
 import { groupRule, optionLabel } from "./self-service.js";
-import { connectionLost, queueWords } from "./words.js";
+import { connectionLost, queueWords, videoWords } from "./words.js";
 
 /** @typedef {import("./state.js").KioskState} KioskState */
 /** @typedef {import("../common/store.js").Store<KioskState>} KioskStore */
@@ -18,12 +18,17 @@ const BRAND_COLOUR = /^#[0-9a-f]{3,8}$|^[a-z]+$|^(rgb|hsl)a?\([\d\s.,%]+\)$/i;
 
 /** @param {KioskStore} store */
 export function renderKiosk(store) {
+  drawLanguageButtons();
   watch(store, (s) => s.screen, drawScreen);
   watch(store, (s) => s.pairing, drawPairing);
   watch(store, (s) => s.profile, drawProfile);
   // The language applies at once to every screen: the fixed words, then each part that says something.
   watch(store, (s) => s.locale, (locale, s) => {
     drawLocale(locale);
+    drawPairing(s.pairing, s);
+    drawProfile(s.profile, s);
+    drawNetwork(s.network, s);
+    drawVideo(s.video, s);
     drawCart(s.order, s);
     drawPayment(s.payment, s);
     drawStillThere(s.stillThere, s);
@@ -36,11 +41,13 @@ export function renderKiosk(store) {
   watch(store, (s) => (s.order ? s.order.currency : null), (_, s) => drawMenu(s.menu, s)); // prices in the order's currency
   watch(store, (s) => s.attract, drawAttract);
   watch(store, (s) => s.status, drawAgent);
+  // A transfer names the new agent in the menu's hint at once (not on the next menu read).
+  watch(store, (s) => (s.status && s.status.agent ? s.status.agent.name : null), (_, s) => drawMenu(s.menu, s));
   watch(store, (s) => (s.status && s.status.status === "pending" ? s.status.queue : null), drawPlaceInLine);
   watch(store, (s) => s.order, (order, s) => (drawCart(order, s), drawAlone(s.alone, s))); // Pay needs a cart
   watch(store, (s) => s.payment, drawPayment);
   watch(store, (s) => s.ended, drawEnded);
-  watch(store, (s) => s.video.words, (words) => (byId("video-state").textContent = words));
+  watch(store, (s) => s.video, drawVideo);
   watch(store, (s) => s.live, (live) => live !== null && (document.body.dataset.realtime = live ? "live" : "polling"));
   watch(store, (s) => s.network, drawNetwork);
   watch(store, (s) => s.stillThere, drawStillThere);
@@ -56,23 +63,30 @@ export function renderKiosk(store) {
 function drawScreen(screen) {
   $$("section.screen").forEach((section) => (section.hidden = section.dataset.screen !== screen));
   document.body.dataset.screen = screen;
+  // One set of language buttons, moved to the screen shown (pairing, attract, waiting, session).
+  const slot = document.querySelector(`section.screen[data-screen="${screen}"] .language-slot`);
+  if (slot) slot.append(byId("languages"));
   if (screen === "pairing") {
     byId("pairing-code", HTMLInputElement).value = "";
     byId("pairing-code").focus();
   }
 }
 
-/** @param {KioskState["pairing"]} pairing */
-function drawPairing({ reason, error, busy }) {
+/** @param {KioskState["pairing"]} pairing @param {KioskState} state */
+function drawPairing({ reason, error, busy }, { locale }) {
   const note = byId("pairing-reason");
-  note.textContent = reason;
+  note.textContent = reason ? t(locale, reason) : "";
   note.hidden = !reason;
   showError(byId("pairing-error"), error);
   byId("pairing-submit", HTMLButtonElement).disabled = busy;
 }
 
-/** @param {KioskState["profile"]} profile */
-function drawProfile(profile) {
+/**
+ * The business's look. Its attract line: the owner's own words as written, unless it is still the
+ * default line, which is the kiosk's own and so reads in the customer's language.
+ * @param {KioskState["profile"]} profile @param {KioskState} state
+ */
+function drawProfile(profile, { locale }) {
   if (!profile) return;
   const { business, settings } = profile;
   byId("business-name").textContent = business.name;
@@ -80,10 +94,21 @@ function drawProfile(profile) {
   const logo = byId("business-logo", HTMLImageElement);
   logo.hidden = !business.logo_url;
   if (business.logo_url && logo.getAttribute("src") !== business.logo_url) logo.src = business.logo_url;
-  byId("attract-message").textContent = settings.attract_message;
+  const message = settings.attract_message || "";
+  const isDefault = !message.trim() || message.trim() === CATALOGS.en["attract.message"];
+  byId("attract-message").textContent = isDefault ? t(locale, "attract.message") : message;
   if (BRAND_COLOUR.test(settings.primary_color || "")) {
     document.documentElement.style.setProperty("--brand", settings.primary_color);
   }
+}
+
+/** The language buttons, each language named in itself (messages.js). */
+function drawLanguageButtons() {
+  byId("languages").replaceChildren(
+    ...LOCALES.map((locale) =>
+      el("button", { type: "button", class: "language", "data-locale": locale, lang: locale.split("-")[0], "aria-pressed": "false", text: LANGUAGE_NAMES[locale] }),
+    ),
+  );
 }
 
 /** Every fixed text of the customer's screens (data-i18n="key", static/kiosk/messages.js). @param {string} locale */
@@ -226,9 +251,7 @@ function drawPayment(payment, { locale }) {
   box.dataset.state = payment ? payment.state : "none";
   if (!payment) return showError(byId("payment-error"), "");
   box.dataset.mode = payment.mode;
-  const note = byId("payment-demo-note");
-  note.hidden = !payment.notice;
-  note.textContent = payment.notice;
+  byId("payment-demo-note").hidden = payment.mode !== "demo"; // its words are the catalogue's (data-i18n)
   byId("payment-amount").textContent = t(locale, "pay.amount", { amount: money(payment.amount_cents, payment.currency, locale) });
   byId("payment-state").textContent = payment.stateText;
   showError(byId("payment-error"), payment.error);
@@ -250,11 +273,16 @@ function drawEnded(ended) {
   byId("screen-ended").dataset.reason = ended.reason;
 }
 
-/** @param {KioskState["network"]} network */
-function drawNetwork({ offline, retryIn }) {
+/** @param {KioskState["network"]} network @param {KioskState} state */
+function drawNetwork({ offline, retryIn }, { locale }) {
   const banner = byId("network-banner");
   banner.hidden = !offline;
-  if (offline) banner.textContent = connectionLost(retryIn);
+  if (offline) banner.textContent = connectionLost(retryIn, locale);
+}
+
+/** The video's state in words, in the customer's language now (not the one it changed in). @param {KioskState["video"]} video @param {KioskState} state */
+function drawVideo(video, { locale }) {
+  byId("video-state").textContent = videoWords(/** @type {any} */ (video.state), video.detail, locale);
 }
 
 /** @param {KioskState["stillThere"]} stillThere @param {KioskState} state */

@@ -5,30 +5,22 @@ import { t } from "./messages.js";
 
 /** @typedef {{code?: string, status?: number, message?: string, details?: Record<string, unknown>, retryAfter?: number | null}} ApiFailure */
 
-/** Why pairing was refused, in the owner's words (section 2 of the spec). @param {ApiFailure} error */
-export function pairingRefusal(error) {
-  switch (error.code) {
-    case "PAIRING_CODE_EXPIRED":
-      return "This pairing code has expired. Ask the owner for a new code (owner panel, Kiosks).";
-    case "PAIRING_CODE_ALREADY_USED":
-      return "This pairing code has already been used. Ask the owner for a new code.";
-    case "PAIRING_CODE_INVALID":
-      return "This pairing code is not known. Check the 6 digits, or ask the owner for a new code.";
-    case "DEVICE_ALREADY_PAIRED":
-      return "This device is already paired to another business.";
-    case "OWNER_SUSPENDED":
-      return "This business account is suspended: the kiosk cannot be paired now.";
-    case "VALIDATION_ERROR":
-      return Object.values(error.details || {}).flat().join(" ") || error.message;
-    case "NETWORK":
-      return "The service cannot be reached. Check the network, then try again.";
-    default:
-      if (error.status === 429) {
-        const wait = error.retryAfter ? ` Wait ${error.retryAfter} seconds,` : " Wait a minute,";
-        return `Too many pairing attempts.${wait} then try again.`;
-      }
-      return `Pairing failed: ${error.message}`;
+/** Why pairing was refused, in the kiosk's language (section 2 of the spec). @param {ApiFailure} error @param {string} [locale] */
+export function pairingRefusal(error, locale = "en-US") {
+  const known = {
+    PAIRING_CODE_EXPIRED: "pairing.expired",
+    PAIRING_CODE_ALREADY_USED: "pairing.used",
+    PAIRING_CODE_INVALID: "pairing.unknown",
+    DEVICE_ALREADY_PAIRED: "pairing.already_paired",
+    OWNER_SUSPENDED: "pairing.suspended",
+    NETWORK: "pairing.network",
+  }[error.code || ""];
+  if (known) return t(locale, known);
+  if (error.code === "VALIDATION_ERROR") return Object.values(error.details || {}).flat().join(" ") || error.message || "";
+  if (error.status === 429) {
+    return error.retryAfter ? t(locale, "pairing.too_many_wait", { seconds: error.retryAfter }) : t(locale, "pairing.too_many");
   }
+  return t(locale, "pairing.failed", { reason: error.message || "" });
 }
 
 /**
@@ -40,23 +32,19 @@ export function pairingRefusal(error) {
 export const suggestedName = (deviceId) => `Kiosk ${deviceId.replace(/[^0-9a-z]/gi, "").slice(0, 4).toUpperCase()}`;
 
 /** What is wrong with the pairing form before it is sent ("" when nothing). */
-export function pairingFormProblem(/** @type {string} */ code, /** @type {string} */ name) {
-  if (!/^\d{6}$/.test(code)) return "Enter the 6-digit pairing code.";
-  if (!name) return "Give this kiosk a name that tells it apart from your other kiosks.";
+export function pairingFormProblem(/** @type {string} */ code, /** @type {string} */ name, locale = "en-US") {
+  if (!/^\d{6}$/.test(code)) return t(locale, "pairing.enter_code");
+  if (!name) return t(locale, "pairing.enter_name");
   return "";
 }
 
-export const UNPAIRED_BY_OWNER =
-  "This kiosk is no longer paired (the owner unpaired it). Enter a new pairing code to use it again.";
+/** The pairing screen's note after the owner unpaired this kiosk: a messages.js key. */
+export const UNPAIRED_BY_OWNER = "pairing.unpaired";
 
-/** Why a customer's session could not start. @param {ApiFailure} error */
-export function startRefusal(error) {
-  const words = {
-    OWNER_SUSPENDED: "This kiosk cannot take orders at the moment. Please ask a member of staff.",
-    RATE_LIMITED: "Please wait a moment and try again.",
-    NETWORK: "We cannot reach our service right now. Please try again in a moment.",
-  };
-  return words[error.code] || `Sorry, we could not start: ${error.message}`;
+/** Why a customer's session could not start. @param {ApiFailure} error @param {string} [locale] */
+export function startRefusal(error, locale = "en-US") {
+  const key = { OWNER_SUSPENDED: "start.suspended", RATE_LIMITED: "start.rate_limited", NETWORK: "alone.offline" }[error.code || ""];
+  return key ? t(locale, key) : t(locale, "start.failed", { reason: error.message || "" });
 }
 
 /** The end reasons the customer reads in their own words; any other reads as customer_abandoned. */
@@ -119,9 +107,9 @@ export function cardRefusal(code, message, locale = "en-US") {
  * The network banner. @param {number | null} retryIn seconds to the next try, 0 while trying,
  * null for an unpaired kiosk (its next pairing attempt is the retry)
  */
-export function connectionLost(retryIn) {
-  if (retryIn === null) return "Connection lost. Check the network, then try again.";
-  return retryIn > 0 ? `Connection lost. Trying again in ${retryIn} s…` : "Connection lost. Trying again now…";
+export function connectionLost(retryIn, locale = "en-US") {
+  if (retryIn === null) return t(locale, "network.lost");
+  return retryIn > 0 ? t(locale, "network.retry_in", { seconds: retryIn }) : t(locale, "network.retrying");
 }
 
 /** The next wait after a failed try: 2, 4, 8, 16 then 30 s. @param {number} previous seconds, 0 at first */

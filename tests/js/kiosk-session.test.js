@@ -124,3 +124,25 @@ test("a refusal to start is thrown for the screen to word; the store stays betwe
   await assert.rejects(session.start("en-US"), (error) => error.code === "OWNER_SUSPENDED");
   assert.deepEqual([store.get().screen, store.get().sessionId], ["loading", null]);
 });
+
+test("a language chosen during the session: the words at once, the session's language on the server, the menu and the cart read in it", async () => {
+  const asked = serve({
+    "POST /api/public/sessions/start": [201, STARTED],
+    "GET /api/public/menu": [200, { categories: [] }],
+    "POST /api/public/sessions/s1/locale": [200, { session_id: "s1", customer_locale: "fr-FR" }],
+    "GET /api/public/sessions/s1/status": [200, { session_id: "s1", status: "active", agent: { name: "Ada" }, video_channel: "ch-1" }],
+    "GET /api/public/sessions/s1/order": [200, { lines: [], currency: "EUR" }],
+  });
+  const { store, session } = kiosk();
+  open = [session];
+  await session.start("en-US");
+  session.onEvent("SessionStatusChanged", { session_id: "s1", status: "active", agent: { name: "Ada" }, video_channel: "ch-1" });
+  asked.length = 0;
+  await session.changeLocale("fr-FR");
+  assert.equal(store.get().locale, "fr-FR");
+  assert.deepEqual(asked.slice(0, 2).sort(), ["GET /api/public/menu", "POST /api/public/sessions/s1/locale"]);
+  assert.ok(asked.includes("GET /api/public/sessions/s1/order")); // the cart's words are the customer's language's
+  asked.length = 0;
+  await session.changeLocale("fr-FR"); // the same language: nothing to tell
+  assert.deepEqual(asked, []);
+});

@@ -13,6 +13,7 @@ from rest_framework.response import Response
 
 from apps.api.inputs import validated
 from apps.api.views import KioskAPIView
+from apps.core.locales import LOCALE_MAX_LENGTH, LOCALE_PATTERN
 from apps.menu import selectors
 from apps.menu.bodies import PublicMenuOut, public_menu_body
 from apps.menu.labels import LANGUAGES
@@ -22,8 +23,8 @@ CACHE_CONTROL = "private, no-cache"  # keep it, but ask (If-None-Match) before e
 
 class PublicMenuQuery(serializers.Serializer):
     locale = serializers.RegexField(
-        r"^[A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{2,8})*$",
-        max_length=35,
+        LOCALE_PATTERN,
+        max_length=LOCALE_MAX_LENGTH,
         required=False,
         error_messages={"invalid": "Give a language tag such as es or es-MX."},
     )

@@ -1,4 +1,4 @@
-"""Kiosk API for sessions: start, status poll, cancel."""
+"""Kiosk API for sessions: start, status poll, cancel, the customer's language, pointing."""
 
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
@@ -6,17 +6,35 @@ from rest_framework.response import Response
 
 from apps.api.inputs import validated
 from apps.api.views import KioskAPIView, KioskRequest
-from apps.sessions import pointing, selectors, services
+from apps.core.locales import LOCALE_MAX_LENGTH, LOCALE_PATTERN
+from apps.sessions import customer_locale, pointing, selectors, services
 from apps.sessions.api.pointing_shapes import MenuItemIn, SessionItemOut, session_item_body
 from apps.sessions.bodies import StatusOut, status_body
 from apps.sessions.models import Session
 
 
+def _locale_field() -> serializers.RegexField:
+    return serializers.RegexField(
+        LOCALE_PATTERN,
+        max_length=LOCALE_MAX_LENGTH,
+        help_text="The customer's language as a locale tag (e.g. es-ES): the agent sees it, the menu and "
+        "the cart's customer words follow it.",
+        error_messages={"invalid": "Use a locale like en-US."},
+    )
+
+
 class StartIn(serializers.Serializer[None]):
     device_id = serializers.UUIDField()
-    customer_locale = serializers.RegexField(
-        r"^[A-Za-z]{2,3}([-_][A-Za-z0-9]{2,8})*$", max_length=35, error_messages={"invalid": "Use a locale like en-US."}
-    )
+    customer_locale = _locale_field()
+
+
+class LocaleIn(serializers.Serializer[None]):
+    customer_locale = _locale_field()
+
+
+class LocaleOut(serializers.Serializer[None]):
+    session_id = serializers.CharField()
+    customer_locale = serializers.CharField()
 
 
 class StartOut(serializers.Serializer[Session]):
@@ -70,6 +88,24 @@ class CancelSessionView(KioskAPIView):
         inactivity = data["reason"] == "inactivity"
         session = services.session_cancel_by_kiosk(public_id=public_id, kiosk=request.auth, inactivity=inactivity)
         return Response(status_body(session))
+
+
+class SessionLocaleView(KioskAPIView):
+    @extend_schema(
+        request=LocaleIn,
+        responses={200: LocaleOut},
+        summary="The customer changes the session's language (the agent sees it: CustomerLocaleChanged)",
+        description="While the session is open (pending, active or payment); 409 SESSION_ALREADY_ENDED after; "
+        "404 SESSION_NOT_FOUND for another kiosk's session; 422 VALIDATION_ERROR for a malformed locale. The "
+        "serving agent and the agents holding an offer of the session hear CustomerLocaleChanged; the cart's "
+        "customer words (GET .../order) and the menu read with ?locale= are the kiosk's to read again.",
+    )
+    def post(self, request: KioskRequest, public_id: str) -> Response:
+        data = validated(LocaleIn, request.data)
+        session = customer_locale.session_change_locale(
+            kiosk=request.auth, public_id=public_id, customer_locale=data["customer_locale"]
+        )
+        return Response({"session_id": session.public_id, "customer_locale": session.customer_locale})
 
 
 class PointAtItemView(KioskAPIView):

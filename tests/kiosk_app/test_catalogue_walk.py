@@ -1,0 +1,174 @@
+"""Every word on the kiosk comes from its message catalogue (static/kiosk/messages.js), in each of
+its four languages: a real Chromium walks every screen (pairing with a refused code, attract,
+waiting in line, the session with the menu, the item the agent shows, the cart, the payment with
+a declined card, the thank-you) and reads every visible text node, accessible name and image
+text; each must be a catalogue sentence of that language (its {placeholders} filled by anything)
+or data from the server: the business's, agent's and menu's names, prices, numbers, card numbers.
+The agent works through the agent API."""
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from apps.demo_processor import services as demo_processor
+from apps.menu.models import Category, MenuItem
+from tests import factories
+from tests.kiosk_app.conftest import assert_no_console_errors, pair
+
+pytestmark = pytest.mark.live
+
+DECLINED, SUCCEEDS = "4000 0000 0000 0002", "4242 4242 4242 4242"
+
+# Every visible text node, and what a screen reader says of what is visible (aria-label, alt).
+VISIBLE_TEXTS = """() => {
+  const seen = (element) => element && element.checkVisibility({ checkOpacity: true, checkVisibilityCSS: true });
+  const where = (element) =>
+    `${element.tagName.toLowerCase()}${element.id ? "#" + element.id : ""} in #${(element.closest("[id]") || {}).id}`;
+  const out = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const text = node.textContent.replace(/\\s+/g, " ").trim();
+    if (text && seen(node.parentElement)) out.push([text, where(node.parentElement)]);
+  }
+  for (const element of document.body.querySelectorAll("[aria-label], img[alt]")) {
+    if (!seen(element)) continue;
+    for (const name of ["aria-label", "alt"]) {
+      const text = (element.getAttribute(name) || "").trim();
+      if (text) out.push([text, `${name} of ${where(element)}`]);
+    }
+  }
+  return out;
+}"""
+
+# The catalogue as the kiosk holds it (the same module the app imports).
+CATALOGUE = """async (language) => {
+  const messages = await import(new URL("/static/kiosk/messages.js", document.baseURI).href);
+  return { sentences: Object.values(messages.CATALOGS[language]), names: Object.values(messages.LANGUAGE_NAMES) };
+}"""
+
+# Server data made of digits: prices, totals, quantities, order numbers, card numbers.
+FIGURES = re.compile(r"^[0-9A-Z\s\u00a0\u202f.,:$€£×#–-]*\d[0-9A-Z\s\u00a0\u202f.,:$€£×#–-]*$")
+
+TRANSLATIONS = {
+    "es": ("Hamburguesas", "Hamburguesa", "Ternera.", "Patatas fritas"),
+    "fr": ("Burgers", "Hamburger", "Bœuf.", "Frites"),
+    "de": ("Burger", "Hamburger", "Rind.", "Pommes"),
+}
+
+
+def sentence_pattern(sentence: str) -> re.Pattern:
+    return re.compile("^" + re.sub(r"\\\{\w+\\\}", lambda _: "(.+)", re.escape(sentence)) + "$", re.S)
+
+
+class Reader:
+    """Reads the page and says which texts come from neither the catalogue nor the server."""
+
+    def __init__(self, page, language: str, data: set[str]):
+        catalogue = page.evaluate(CATALOGUE, language)
+        self.page = page
+        self.exact = set(catalogue["sentences"]) | set(catalogue["names"]) | data
+        self.patterns = [sentence_pattern(s) for s in catalogue["sentences"] if "{" in s]
+
+    def known(self, text: str) -> bool:
+        if text in self.exact or FIGURES.match(text):
+            return True
+        if any(pattern.match(text) for pattern in self.patterns):
+            return True
+        parts = text.split(" · ")  # the place in line: two sentences side by side
+        return len(parts) > 1 and all(self.known(part) for part in parts)
+
+    def check(self, screen: str) -> None:
+        texts = self.page.evaluate(VISIBLE_TEXTS)
+        assert texts, f"nothing visible on {screen}"
+        strangers = sorted({f"{text!r} ({where})" for text, where in texts if not self.known(text)})
+        assert strangers == [], f"{screen}: not from the catalogue: {strangers}"
+
+
+@pytest.mark.parametrize("locale", ["en-US", "es-ES", "fr-FR", "de-DE"])
+def test_every_screen_speaks_only_the_catalogue_in_the_chosen_language(world, serve, open_page, locale):
+    language = locale.split("-")[0]
+    factories.OwnerBillingFactory(
+        owner=world.business.owner, account_id=f"acct_demo_walk_{language}", charges_enabled=True, payouts_enabled=True
+    )
+    demo_processor.account_open(f"acct_demo_walk_{language}")
+    burger, fries = world.items["burger"], world.items["fries"]
+    # The menu in its own words (where a language has no translation) and the empty cart's dash.
+    data = {world.business.name, world.agent.name, "Burgers", burger.name, burger.description, fries.name, "–"}
+    data.add(fries.description)
+    if language in TRANSLATIONS:
+        category, burger_name, description, fries_name = TRANSLATIONS[language]
+        Category.objects.filter(pk=burger.category_id).update(translations={language: {"name": category}})
+        MenuItem.objects.filter(pk=burger.pk).update(
+            translations={language: {"name": burger_name, "description": description}}
+        )
+        MenuItem.objects.filter(pk=fries.pk).update(translations={language: {"name": fries_name}})
+        data |= set(TRANSLATIONS[language])
+    server = serve()
+    tablet = open_page("/kiosk/", server)
+    language_button = f"button.language[data-locale='{locale}']"
+
+    # Pairing, in the language chosen there; a code too short is refused in it.
+    expect(tablet.locator("body")).to_have_attribute("data-screen", "pairing")
+    tablet.click(language_button)
+    read = Reader(tablet, language, data | {tablet.locator("#pairing-name").input_value()})
+    tablet.fill("#pairing-code", "12")
+    tablet.click("#pairing-submit")
+    expect(tablet.locator("#pairing-error")).to_be_visible()
+    read.check("pairing")
+    pair(tablet, world.codes["fresh"])
+
+    # The attract screen: the default attract line is the catalogue's.
+    expect(tablet.locator("body")).to_have_attribute("data-screen", "attract")
+    tablet.click(language_button)
+    expect(tablet.locator(language_button)).to_have_attribute("aria-pressed", "true")
+    read.check("attract")
+
+    # Waiting: nobody is signed in yet, the place in line says so.
+    tablet.click("#start")
+    expect(tablet.locator("body")).to_have_attribute("data-screen", "waiting")
+    expect(tablet.locator("#waiting-agents")).to_be_visible()
+    read.check("waiting")
+
+    # The session: the agent, the menu, the empty cart.
+    agent = server.agent(world.agent.email)
+    session_id = agent.get(f"{server.url}/api/sessions/incoming", timeout=10).json()["sessions"][0]["id"]
+    assert agent.post(f"{server.url}/api/sessions/{session_id}/accept", timeout=10).status_code == 200
+    expect(tablet.locator("body")).to_have_attribute("data-screen", "session")
+    expect(tablet.locator("#kiosk-menu-categories .menu-item")).to_have_count(2)
+    expect(tablet.locator("#agent-name")).to_have_text(world.agent.name)
+    read.check("session with the menu")
+
+    # The item the agent shows.
+    shown = agent.post(f"{server.url}/api/sessions/{session_id}/show", json={"item_id": str(burger.pk)}, timeout=10)
+    assert shown.status_code == 200, shown.text
+    expect(tablet.locator("#item-shown")).to_be_visible()
+    read.check("the item shown")
+    tablet.click("#item-shown-close")
+    expect(tablet.locator("#item-shown")).to_be_hidden()
+
+    # The cart.
+    lines = [{"menu_item_id": str(burger.pk), "quantity": 2}, {"menu_item_id": str(fries.pk), "quantity": 1}]
+    assert agent.post(f"{server.url}/api/orders", json={"session_id": session_id, "lines": lines}, timeout=10).ok
+    expect(tablet.locator("#cart-lines li")).to_have_count(2)
+    read.check("cart")
+
+    # The payment, then a declined card.
+    assert agent.post(f"{server.url}/api/sessions/{session_id}/payment", timeout=20).status_code == 200
+    expect(tablet.locator("#card-number")).to_be_visible()
+    expect(tablet.locator("#payment-demo-note")).to_be_visible()
+    expect(tablet.locator("#dining")).to_be_visible()
+    read.check("payment")
+    tablet.click(f"button.test-card:has-text('{DECLINED}')")
+    tablet.click("#pay")
+    expect(tablet.locator("#payment")).to_have_attribute("data-state", "declined")
+    read.check("declined card")
+
+    # Paid: the thank-you with what was bought and the receipt.
+    tablet.click(f"button.test-card:has-text('{SUCCEEDS}')")
+    tablet.click("#pay")
+    expect(tablet.locator("body")).to_have_attribute("data-screen", "thanks")
+    expect(tablet.locator("#thanks-receipt")).to_be_visible()
+    expect(tablet.locator("#thanks-lines li")).to_have_count(2)
+    read.check("thank-you")
+    assert_no_console_errors(tablet)
