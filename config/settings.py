@@ -428,6 +428,8 @@ SPECTACULAR_SETTINGS = {
     "SERVE_INCLUDE_SCHEMA": False,
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    # No validator badge: it would send the schema's address to validator.swagger.io.
+    "SWAGGER_UI_SETTINGS": {"deepLinking": True, "validatorUrl": None},
     "COMPONENT_SPLIT_REQUEST": True,
     "ENUM_NAME_OVERRIDES": {
         "MenuLanguageEnum": "apps.menu.labels.LANGUAGE_CODES",  # locale, default_locale
@@ -436,8 +438,9 @@ SPECTACULAR_SETTINGS = {
 }
 
 # Pages answered with a strict Content-Security-Policy (apps/api/csp.py): path prefixes, "/" the
-# landing page alone. The apps' policy adds the video SDK's and the card element's sources.
-CSP_PATHS = env_list("CSP_PATHS", "/,/panel/,/kitchen/,/board/,/r/")
+# landing page alone, the super-admin and the API docs too. The apps' policy adds the video SDK's
+# and the card element's sources.
+CSP_PATHS = env_list("CSP_PATHS", "/,/panel/,/kitchen/,/board/,/r/,/admin/,/api/docs/")
 CSP_APP_PATHS = env_list("CSP_APP_PATHS", "/agent/,/kiosk/")
 
 # Security headers; PRODUCTION turns on the transport rules.
