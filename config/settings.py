@@ -357,6 +357,10 @@ LOGIN_FAILURE_WINDOW = 60
 # Failed sign-ins per client IP, whatever the email (password spraying), then 429.
 LOGIN_IP_FAILURE_LIMIT = int(os.environ.get("LOGIN_IP_FAILURE_LIMIT", "20"))
 LOGIN_IP_FAILURE_WINDOW = int(os.environ.get("LOGIN_IP_FAILURE_WINDOW", "600"))
+# Failed sign-ins per account from any address, then the account's sign-in is locked for the rest
+# of the window (apps/accounts/login_throttle.py; the owner sees and may lift it on Agents).
+LOGIN_ACCOUNT_FAILURE_LIMIT = int(os.environ.get("LOGIN_ACCOUNT_FAILURE_LIMIT", "10"))
+LOGIN_ACCOUNT_FAILURE_WINDOW = int(os.environ.get("LOGIN_ACCOUNT_FAILURE_WINDOW", "900"))
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
