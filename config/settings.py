@@ -361,6 +361,13 @@ LOGIN_IP_FAILURE_WINDOW = int(os.environ.get("LOGIN_IP_FAILURE_WINDOW", "600"))
 # of the window (apps/accounts/login_throttle.py; the owner sees and may lift it on Agents).
 LOGIN_ACCOUNT_FAILURE_LIMIT = int(os.environ.get("LOGIN_ACCOUNT_FAILURE_LIMIT", "10"))
 LOGIN_ACCOUNT_FAILURE_WINDOW = int(os.environ.get("LOGIN_ACCOUNT_FAILURE_WINDOW", "900"))
+# Wrong pairing codes from every address, then pairing pauses for the rest of the window; wrong
+# codes that hit an owner's used or expired code, then that owner's pairing pauses
+# (apps/kiosks/pairing_guard.py).
+PAIRING_FAILURE_LIMIT = int(os.environ.get("PAIRING_FAILURE_LIMIT", "30"))
+PAIRING_FAILURE_WINDOW = int(os.environ.get("PAIRING_FAILURE_WINDOW", "60"))
+PAIRING_OWNER_FAILURE_LIMIT = int(os.environ.get("PAIRING_OWNER_FAILURE_LIMIT", "5"))
+PAIRING_OWNER_FAILURE_WINDOW = int(os.environ.get("PAIRING_OWNER_FAILURE_WINDOW", "900"))
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},

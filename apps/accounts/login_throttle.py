@@ -11,49 +11,31 @@ from every address, with the right password too, until its window ends (`lockout
 owner's panel, `unlock` ends it early). A successful sign-in does not clear it, or every sign-in
 of the account's user would hand the guessers a fresh allowance.
 
-Kept in the shared cache so every web process counts together, and counted in process memory
-while Redis is unreachable (`security_counters`): a brute-force guard never fails open. A
-window starts at its first failure; Retry-After is what is left of it. A successful sign-in
+Counted in failure windows (apps/core/failure_windows.py: the shared cache, never failing open;
+a window starts at its first failure; Retry-After is what is left of it). A successful sign-in
 clears its email + IP counter, never the per-IP one (or an attacker could sign in to an account
 of their own between guesses).
 """
 
 import hashlib
 import logging
-import time
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from django.conf import settings
 
-from apps.core.cache import security_counters
-from apps.core.errors import DomainError, ErrorCode
+from apps.core import failure_windows
+from apps.core.failure_windows import FailureWindow
 
 logger = logging.getLogger(__name__)
-
-
-@dataclass(frozen=True)
-class _Counter:
-    key: str
-    limit: int
-    window: int
-    refusal: str
-
-    @property
-    def count_key(self) -> str:
-        return f"{self.key}:count"
-
-    @property
-    def started_key(self) -> str:
-        return f"{self.key}:started"
 
 
 def _digest(text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:32]
 
 
-def _per_email(email: str, ip: str) -> _Counter:
-    return _Counter(
+def _per_email(email: str, ip: str) -> FailureWindow:
+    return FailureWindow(
         f"login-failures:{_digest(f'{email.strip().lower()}|{ip}')}",
         settings.LOGIN_FAILURE_LIMIT,
         settings.LOGIN_FAILURE_WINDOW,
@@ -61,8 +43,8 @@ def _per_email(email: str, ip: str) -> _Counter:
     )
 
 
-def _per_ip(ip: str) -> _Counter:
-    return _Counter(
+def _per_ip(ip: str) -> FailureWindow:
+    return FailureWindow(
         f"login-failures-ip:{_digest(ip)}",
         settings.LOGIN_IP_FAILURE_LIMIT,
         settings.LOGIN_IP_FAILURE_WINDOW,
@@ -70,8 +52,8 @@ def _per_ip(ip: str) -> _Counter:
     )
 
 
-def _per_account(email: str) -> _Counter:
-    return _Counter(
+def _per_account(email: str) -> FailureWindow:
+    return FailureWindow(
         f"login-failures-account:{_digest(email.strip().lower())}",
         settings.LOGIN_ACCOUNT_FAILURE_LIMIT,
         settings.LOGIN_ACCOUNT_FAILURE_WINDOW,
@@ -79,35 +61,19 @@ def _per_account(email: str) -> _Counter:
     )
 
 
-def _counters(email: str, ip: str) -> tuple[_Counter, ...]:
+def _counters(email: str, ip: str) -> tuple[FailureWindow, ...]:
     return (_per_email(email, ip), _per_ip(ip), _per_account(email))
-
-
-def _ends_at(counter: _Counter, values: dict) -> float:
-    return float(values.get(counter.started_key, time.time())) + counter.window
 
 
 def ensure_allowed(email: str, ip: str) -> None:
     """Refuse with 429 RATE_LIMITED (and Retry-After) while any counter is at its limit."""
-    counters = _counters(email, ip)
-    values = security_counters.get_many([key for c in counters for key in (c.count_key, c.started_key)])
-    for counter in counters:
-        if values.get(counter.count_key, 0) >= counter.limit:
-            wait = max(1, int(_ends_at(counter, values) - time.time()) + 1)
-            raise DomainError(
-                ErrorCode.RATE_LIMITED,
-                f"{counter.refusal} Retry in {wait} seconds.",
-                headers={"Retry-After": str(wait)},
-            )
+    failure_windows.ensure_below(_counters(email, ip))
 
 
 def record_failure(email: str, ip: str) -> None:
     """Count one failure on every counter, atomically (parallel guesses are all counted)."""
-    now = time.time()
     for counter in _counters(email, ip):
-        security_counters.add(counter.started_key, now, counter.window)
-        count = security_counters.increment(counter.count_key, counter.window)
-        if count == counter.limit:
+        if failure_windows.count(counter) == counter.limit:
             logger.warning("sign-in failures from %s reached the limit (%s)", ip, counter.refusal)
 
 
@@ -122,22 +88,20 @@ class Lockout:
 def lockouts_of(emails: list[str]) -> dict[str, Lockout]:
     """The sign-in lockouts of those accounts that are locked now, by email (one cache read)."""
     counters = {email: _per_account(email) for email in emails}
-    values = security_counters.get_many([key for c in counters.values() for key in (c.count_key, c.started_key)])
+    readings = failure_windows.read(counters.values())
     found = {}
     for email, counter in counters.items():
-        failures = values.get(counter.count_key, 0)
-        if failures >= counter.limit:
-            found[email] = Lockout(until=datetime.fromtimestamp(_ends_at(counter, values), tz=UTC), failures=failures)
+        reading = readings[counter]
+        if reading.failures >= counter.limit:
+            found[email] = Lockout(until=datetime.fromtimestamp(reading.ends_at, tz=UTC), failures=reading.failures)
     return found
 
 
 def unlock(email: str) -> None:
     """End the account's lockout now (its owner vouches for the next attempts)."""
-    counter = _per_account(email)
-    security_counters.delete_many([counter.count_key, counter.started_key])
+    failure_windows.clear([_per_account(email)])
 
 
 def reset(email: str, ip: str) -> None:
     """A successful sign-in: its email + IP counter starts again (never the per-IP or account ones)."""
-    counter = _per_email(email, ip)
-    security_counters.delete_many([counter.count_key, counter.started_key])
+    failure_windows.clear([_per_email(email, ip)])
