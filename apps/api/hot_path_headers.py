@@ -103,7 +103,7 @@ class HeaderStack:
             memo = self._through_chain(key, extra_items)
             if len(self._memo) >= _MEMO_SIZE:  # a kiosk polls one path with the same headers
                 self._memo.clear()
-            self._memo[memo_key] = memo  # type: ignore[assignment]
+            self._memo[memo_key] = memo
         if memo is None:  # not the route's answer, or not the same every time: the chain's own
             response = self._run(key, dict(extra_items), content, request_id)
             return Answer(response.status_code, response.content, _wire_headers(response))

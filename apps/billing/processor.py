@@ -12,7 +12,7 @@ row lock across a call (apps/billing/processor_calls.py).
 import functools
 import logging
 from collections.abc import Callable
-from typing import ParamSpec, TypedDict, TypeVar
+from typing import Any, ParamSpec, TypedDict, TypeVar
 
 import stripe
 from django.conf import settings
@@ -115,7 +115,7 @@ class IntentState(TypedDict):
     card: CardState | None
 
 
-def _error_of(error: dict) -> IntentError:
+def _error_of(error: dict[str, Any]) -> IntentError:
     return {"message": error.get("message"), "code": error.get("decline_code") or error.get("code")}
 
 
