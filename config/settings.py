@@ -360,6 +360,17 @@ LOGIN_FAILURE_WINDOW = 60
 # Failed sign-ins per client IP, whatever the email (password spraying), then 429.
 LOGIN_IP_FAILURE_LIMIT = int(os.environ.get("LOGIN_IP_FAILURE_LIMIT", "20"))
 LOGIN_IP_FAILURE_WINDOW = int(os.environ.get("LOGIN_IP_FAILURE_WINDOW", "600"))
+# Failed sign-ins per account from any address, then the account's sign-in is locked for the rest
+# of the window (apps/accounts/login_throttle.py; the owner sees and may lift it on Agents).
+LOGIN_ACCOUNT_FAILURE_LIMIT = int(os.environ.get("LOGIN_ACCOUNT_FAILURE_LIMIT", "10"))
+LOGIN_ACCOUNT_FAILURE_WINDOW = int(os.environ.get("LOGIN_ACCOUNT_FAILURE_WINDOW", "900"))
+# Wrong pairing codes from every address, then pairing pauses for the rest of the window; wrong
+# codes that hit an owner's used or expired code, then that owner's pairing pauses
+# (apps/kiosks/pairing_guard.py).
+PAIRING_FAILURE_LIMIT = int(os.environ.get("PAIRING_FAILURE_LIMIT", "30"))
+PAIRING_FAILURE_WINDOW = int(os.environ.get("PAIRING_FAILURE_WINDOW", "60"))
+PAIRING_OWNER_FAILURE_LIMIT = int(os.environ.get("PAIRING_OWNER_FAILURE_LIMIT", "5"))
+PAIRING_OWNER_FAILURE_WINDOW = int(os.environ.get("PAIRING_OWNER_FAILURE_WINDOW", "900"))
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
@@ -431,6 +442,8 @@ SPECTACULAR_SETTINGS = {
     "SERVE_INCLUDE_SCHEMA": False,
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    # No validator badge: it would send the schema's address to validator.swagger.io.
+    "SWAGGER_UI_SETTINGS": {"deepLinking": True, "validatorUrl": None},
     "COMPONENT_SPLIT_REQUEST": True,
     "ENUM_NAME_OVERRIDES": {
         "MenuLanguageEnum": "apps.menu.labels.LANGUAGE_CODES",  # locale, default_locale
@@ -439,8 +452,9 @@ SPECTACULAR_SETTINGS = {
 }
 
 # Pages answered with a strict Content-Security-Policy (apps/api/csp.py): path prefixes, "/" the
-# landing page alone. The apps' policy adds the video SDK's and the card element's sources.
-CSP_PATHS = env_list("CSP_PATHS", "/,/panel/,/kitchen/,/board/,/r/")
+# landing page alone, the super-admin and the API docs too. The apps' policy adds the video SDK's
+# and the card element's sources.
+CSP_PATHS = env_list("CSP_PATHS", "/,/panel/,/kitchen/,/board/,/r/,/admin/,/api/docs/")
 CSP_APP_PATHS = env_list("CSP_APP_PATHS", "/agent/,/kiosk/")
 
 # Security headers; PRODUCTION turns on the transport rules.

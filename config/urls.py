@@ -8,9 +8,10 @@ from django.contrib import admin
 from django.http import JsonResponse
 from django.urls import include, path
 from django.views.generic import RedirectView
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularAPIView
 
 from apps.agent_app.views import AgentDashboardView
+from apps.api.docs import ApiDocsView
 from apps.api.health import healthz, readyz
 from apps.api.metrics import metrics_view
 from apps.billing.api import processor as processor_webhooks
@@ -30,7 +31,7 @@ urlpatterns = [
     path("api/", include("config.urls_integrations")),
     path("api/displays/", include("apps.displays.api.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
-    path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
+    path("api/docs/", ApiDocsView.as_view(url_name="schema"), name="docs"),
     path("api/", include("config.urls_agent")),
     path("admin/", admin.site.urls),
     path("panel", RedirectView.as_view(url="/panel/", permanent=True, query_string=True)),

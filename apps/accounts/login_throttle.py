@@ -1,50 +1,41 @@
-"""Failed sign-in counters: per email + IP (DESIGN.md: 5 failures a minute, then 429) and per IP
+"""Failed sign-in counters: per email + IP (DESIGN.md: 5 failures a minute, then 429), per IP
 whatever the email (LOGIN_IP_FAILURE_LIMIT in LOGIN_IP_FAILURE_WINDOW, 20 in 10 minutes by
-default), so one address can neither walk one account's passwords nor spray a password over
-many accounts. Every sign-in route (agent, token API, owner panel, super-admin) counts on both.
+default) and per account whatever the address (LOGIN_ACCOUNT_FAILURE_LIMIT in
+LOGIN_ACCOUNT_FAILURE_WINDOW, 10 in 15 minutes), so one address can neither walk one account's
+passwords nor spray a password over many accounts, and many addresses cannot share out the
+guesses on one account. Every sign-in route (agent, token API, owner panel, super-admin) counts
+on all three.
 
-Kept in the shared cache so every web process counts together, and counted in process memory
-while Redis is unreachable (`security_counters`): a brute-force guard never fails open. A
-window starts at its first failure; Retry-After is what is left of it. A successful sign-in
+The per-account counter is a lockout: while it is at its limit the account's sign-in is refused
+from every address, with the right password too, until its window ends (`lockouts_of` tells the
+owner's panel, `unlock` ends it early). A successful sign-in does not clear it, or every sign-in
+of the account's user would hand the guessers a fresh allowance.
+
+Counted in failure windows (apps/core/failure_windows.py: the shared cache, never failing open;
+a window starts at its first failure; Retry-After is what is left of it). A successful sign-in
 clears its email + IP counter, never the per-IP one (or an attacker could sign in to an account
 of their own between guesses).
 """
 
 import hashlib
 import logging
-import time
 from dataclasses import dataclass
+from datetime import UTC, datetime
 
 from django.conf import settings
 
-from apps.core.cache import security_counters
-from apps.core.errors import DomainError, ErrorCode
+from apps.core import failure_windows
+from apps.core.failure_windows import FailureWindow
 
 logger = logging.getLogger(__name__)
-
-
-@dataclass(frozen=True)
-class _Counter:
-    key: str
-    limit: int
-    window: int
-    refusal: str
-
-    @property
-    def count_key(self) -> str:
-        return f"{self.key}:count"
-
-    @property
-    def started_key(self) -> str:
-        return f"{self.key}:started"
 
 
 def _digest(text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:32]
 
 
-def _per_email(email: str, ip: str) -> _Counter:
-    return _Counter(
+def _per_email(email: str, ip: str) -> FailureWindow:
+    return FailureWindow(
         f"login-failures:{_digest(f'{email.strip().lower()}|{ip}')}",
         settings.LOGIN_FAILURE_LIMIT,
         settings.LOGIN_FAILURE_WINDOW,
@@ -52,8 +43,8 @@ def _per_email(email: str, ip: str) -> _Counter:
     )
 
 
-def _per_ip(ip: str) -> _Counter:
-    return _Counter(
+def _per_ip(ip: str) -> FailureWindow:
+    return FailureWindow(
         f"login-failures-ip:{_digest(ip)}",
         settings.LOGIN_IP_FAILURE_LIMIT,
         settings.LOGIN_IP_FAILURE_WINDOW,
@@ -61,31 +52,56 @@ def _per_ip(ip: str) -> _Counter:
     )
 
 
+def _per_account(email: str) -> FailureWindow:
+    return FailureWindow(
+        f"login-failures-account:{_digest(email.strip().lower())}",
+        settings.LOGIN_ACCOUNT_FAILURE_LIMIT,
+        settings.LOGIN_ACCOUNT_FAILURE_WINDOW,
+        "Too many failed sign-in attempts on this account: its sign-in is locked for now.",
+    )
+
+
+def _counters(email: str, ip: str) -> tuple[FailureWindow, ...]:
+    return (_per_email(email, ip), _per_ip(ip), _per_account(email))
+
+
 def ensure_allowed(email: str, ip: str) -> None:
-    """Refuse with 429 RATE_LIMITED (and Retry-After) while either counter is at its limit."""
-    counters = (_per_email(email, ip), _per_ip(ip))
-    values = security_counters.get_many([key for c in counters for key in (c.count_key, c.started_key)])
-    for counter in counters:
-        if values.get(counter.count_key, 0) >= counter.limit:
-            started = values.get(counter.started_key, time.time())
-            wait = max(1, int(started + counter.window - time.time()) + 1)
-            raise DomainError(
-                ErrorCode.RATE_LIMITED,
-                f"{counter.refusal} Retry in {wait} seconds.",
-                headers={"Retry-After": str(wait)},
-            )
+    """Refuse with 429 RATE_LIMITED (and Retry-After) while any counter is at its limit."""
+    failure_windows.ensure_below(_counters(email, ip))
 
 
 def record_failure(email: str, ip: str) -> None:
-    """Count one failure on both counters, atomically (parallel guesses are all counted)."""
-    now = time.time()
-    for counter in (_per_email(email, ip), _per_ip(ip)):
-        security_counters.add(counter.started_key, now, counter.window)
-        count = security_counters.increment(counter.count_key, counter.window)
-        if count == counter.limit:
+    """Count one failure on every counter, atomically (parallel guesses are all counted)."""
+    for counter in _counters(email, ip):
+        if failure_windows.count(counter) == counter.limit:
             logger.warning("sign-in failures from %s reached the limit (%s)", ip, counter.refusal)
 
 
+@dataclass(frozen=True)
+class Lockout:
+    """An account whose sign-in is locked: until when, after how many failed attempts."""
+
+    until: datetime
+    failures: int
+
+
+def lockouts_of(emails: list[str]) -> dict[str, Lockout]:
+    """The sign-in lockouts of those accounts that are locked now, by email (one cache read)."""
+    counters = {email: _per_account(email) for email in emails}
+    readings = failure_windows.read(counters.values())
+    found = {}
+    for email, counter in counters.items():
+        reading = readings[counter]
+        if reading.failures >= counter.limit:
+            found[email] = Lockout(until=datetime.fromtimestamp(reading.ends_at, tz=UTC), failures=reading.failures)
+    return found
+
+
+def unlock(email: str) -> None:
+    """End the account's lockout now (its owner vouches for the next attempts)."""
+    failure_windows.clear([_per_account(email)])
+
+
 def reset(email: str, ip: str) -> None:
-    counter = _per_email(email, ip)
-    security_counters.delete_many([counter.count_key, counter.started_key])
+    """A successful sign-in: its email + IP counter starts again (never the per-IP or account ones)."""
+    failure_windows.clear([_per_email(email, ip)])

@@ -12,10 +12,14 @@ carries it carries the request's. What the memo assumes of a middleware, and the
 (tests/kiosks/test_kiosk_hot_path.py) holds: its headers depend on those inputs only, not on the
 time or the body's bytes. A chain that answers something else than the route's answer (a
 redirect, a changed body) or sets a cookie is not memoised, and its answer is sent as it is.
+
+The chain is synchronous code that may do I/O (SessionMiddleware reads and saves the session of a
+request carrying its cookie, in the database): it runs only where Django's own handler runs it,
+in a worker thread (`answer`), never on the event loop; the event loop reads the memo alone
+(`memoised`).
 """
 
 import contextvars
-import functools
 import io
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -34,6 +38,8 @@ from apps.api.metrics import RequestMetricsMiddleware
 Headers = list[tuple[bytes, bytes]]
 _REQUEST_ID = "kiosk-hot-path-request-id"  # well-formed, so RequestIdMiddleware keeps it
 _REQUEST_ID_HEADER = b"x-request-id"
+_MEMO_SIZE = 10_000
+_UNKNOWN = object()
 
 
 @dataclass(frozen=True)
@@ -73,22 +79,35 @@ class HeaderStack:
     def __init__(self, views: list[type[APIView]]):
         self.chain = _chain()
         self.view_headers = {view: _view_headers(view) for view in views}
-        self._memoised = functools.lru_cache(maxsize=10_000)(self._through_chain)
+        self._memo: dict[tuple, tuple[tuple[bytes, bytes], ...] | None] = {}
+
+    def memoised(
+        self, view: type[APIView], scope: dict, status: int, content: bytes, extra: dict, request_id: str
+    ) -> Answer | None:
+        """The answer from the memo without running the chain (safe on the event loop), or None:
+        then `answer` runs it, in a worker thread."""
+        memo = self._memo.get(_memo_key(view, scope, status, content, extra), _UNKNOWN)
+        if memo is _UNKNOWN or memo is None:
+            return None
+        return _with_request_id(memo, status, content, request_id)  # type: ignore[arg-type]
 
     def answer(
         self, view: type[APIView], scope: dict, status: int, content: bytes, extra: dict, request_id: str
     ) -> Answer:
         """The answer Django's stack gives for `content` (status `status`, `extra` headers) to
-        the request of `scope`, with its id `request_id`."""
-        request_headers = tuple(item for item in scope["headers"] if item[0].lower() != _REQUEST_ID_HEADER)
-        key = (view, scope["method"], scope["path"], scope.get("scheme"), request_headers, status, len(content))
-        memo = self._memoised(key, tuple(extra.items()))
+        the request of `scope`, with its id `request_id`. Runs the chain: synchronous code only."""
+        memo_key = _memo_key(view, scope, status, content, extra)
+        key, extra_items = memo_key
+        memo = self._memo.get(memo_key, _UNKNOWN)
+        if memo is _UNKNOWN:
+            memo = self._through_chain(key, extra_items)
+            if len(self._memo) >= _MEMO_SIZE:  # a kiosk polls one path with the same headers
+                self._memo.clear()
+            self._memo[memo_key] = memo
         if memo is None:  # not the route's answer, or not the same every time: the chain's own
-            response = self._run(key, extra, content, request_id)
+            response = self._run(key, dict(extra_items), content, request_id)
             return Answer(response.status_code, response.content, _wire_headers(response))
-        placeholder, request_id_bytes = _REQUEST_ID.encode(), request_id.encode()
-        headers = [(name, request_id_bytes if value == placeholder else value) for name, value in memo]
-        return Answer(status, content, headers)
+        return _with_request_id(memo, status, content, request_id)  # type: ignore[arg-type]
 
     def _through_chain(self, key: tuple, extra: tuple) -> tuple[tuple[bytes, bytes], ...] | None:
         status, length = key[5:]
@@ -109,6 +128,18 @@ class HeaderStack:
         request.hot_path_answer = response  # type: ignore[attr-defined]  # what the chain's handler returns
         # In a copy of the context: the chain's RequestIdMiddleware sets the log lines' request id.
         return contextvars.copy_context().run(self.chain, request)
+
+
+def _memo_key(view: type[APIView], scope: dict, status: int, content: bytes, extra: dict) -> tuple[tuple, tuple]:
+    request_headers = tuple(item for item in scope["headers"] if item[0].lower() != _REQUEST_ID_HEADER)
+    key = (view, scope["method"], scope["path"], scope.get("scheme"), request_headers, status, len(content))
+    return key, tuple(extra.items())
+
+
+def _with_request_id(memo: tuple[tuple[bytes, bytes], ...], status: int, content: bytes, request_id: str) -> Answer:
+    placeholder, request_id_bytes = _REQUEST_ID.encode(), request_id.encode()
+    headers = [(name, request_id_bytes if value == placeholder else value) for name, value in memo]
+    return Answer(status, content, headers)
 
 
 def _view_headers(view: type[APIView]) -> dict[str, str]:

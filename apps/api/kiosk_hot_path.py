@@ -121,7 +121,18 @@ class KioskHotPath:
             if isinstance(exc, (drf.NotAuthenticated, drf.AuthenticationFailed)):
                 exc.auth_header = DeviceAuthentication().authenticate_header(None)
             status, body, extra = error_answer(exc, path=path, request_id=request_id)
-        answer = self.header_stack.answer(view, scope, status, _renderer.render(body), extra, request_id)
+        content = _renderer.render(body)
+        answer = self.header_stack.memoised(view, scope, status, content, extra, request_id)
+        if answer is None:  # Django's middleware chain: sync code (a session cookie's read and save)
+            answer = await _in_thread(
+                self.header_stack.answer,
+                view=view,
+                scope=scope,
+                status=status,
+                content=content,
+                extra=extra,
+                request_id=request_id,
+            )
         status = answer.status
         await send({"type": "http.response.start", "status": status, "headers": answer.headers})
         await send({"type": "http.response.body", "body": answer.content})

@@ -12,7 +12,7 @@ row lock across a call (apps/billing/processor_calls.py).
 import functools
 import logging
 from collections.abc import Callable
-from typing import ParamSpec, TypedDict, TypeVar
+from typing import Any, ParamSpec, TypedDict, TypeVar
 
 import stripe
 from django.conf import settings
@@ -94,6 +94,7 @@ def _unavailable() -> DomainError:
 
 class IntentError(TypedDict):
     message: str | None
+    code: str | None  # the cause: decline_code, else code
 
 
 class CardState(TypedDict):
@@ -112,6 +113,10 @@ class IntentState(TypedDict):
     currency: str
     last_payment_error: IntentError | None
     card: CardState | None
+
+
+def _error_of(error: dict[str, Any]) -> IntentError:
+    return {"message": error.get("message"), "code": error.get("decline_code") or error.get("code")}
 
 
 def card_of(intent: dict[str, object]) -> CardState | None:
@@ -148,6 +153,6 @@ def intent_retrieve(*, intent_id: str, account_id: str) -> IntentState:
         "status": found.get("status"),
         "amount": found.get("amount"),
         "currency": (found.get("currency") or "").lower(),
-        "last_payment_error": {"message": error.get("message")} if error else None,
+        "last_payment_error": _error_of(error) if error else None,
         "card": card_of(found),
     }

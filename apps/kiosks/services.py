@@ -14,7 +14,7 @@ from apps.accounts.models import Business
 from apps.accounts.suspension import ensure_owner_not_suspended
 from apps.core import events
 from apps.core.errors import DomainError, ErrorCode
-from apps.kiosks import selectors
+from apps.kiosks import pairing_guard, selectors
 from apps.kiosks.domain_events import KioskCameOnline, KioskPaired, KioskRenamed, KioskUnpaired, KioskWentOffline
 from apps.kiosks.models import Kiosk, PairingCode, hash_device_token, hash_pairing_code
 
@@ -49,6 +49,7 @@ def kiosk_pair(*, code: str, device_id: uuid.UUID, device_name: str) -> tuple[Ki
     """
     now = timezone.now()
     token = secrets.token_urlsafe(32)
+    pairing_guard.ensure_allowed()  # wrong guesses from every address (apps/kiosks/pairing_guard.py)
     try:
         with transaction.atomic():
             pairing_code = (
@@ -59,12 +60,16 @@ def kiosk_pair(*, code: str, device_id: uuid.UUID, device_name: str) -> tuple[Ki
                 .first()
             )
             if pairing_code is None:
+                pairing_guard.record_failure()
                 raise DomainError(ErrorCode.PAIRING_CODE_INVALID, "This pairing code does not exist.")
+            business = pairing_code.business
+            pairing_guard.ensure_owner_allowed(business.owner_id)
             if pairing_code.used_at is not None:
+                pairing_guard.record_failure(business.owner_id)
                 raise DomainError(ErrorCode.PAIRING_CODE_ALREADY_USED, "This pairing code was already used.")
             if pairing_code.expires_at <= now:
+                pairing_guard.record_failure(business.owner_id)
                 raise DomainError(ErrorCode.PAIRING_CODE_EXPIRED, "This pairing code expired; generate a new one.")
-            business = pairing_code.business
             ensure_owner_not_suspended(business.owner_id)  # the code stays unused for after reinstating
             kiosk = Kiosk.objects.select_for_update().filter(device_id=device_id, unpaired_at=None).first()
             if kiosk is not None and kiosk.business.owner_id != business.owner_id:

@@ -43,8 +43,8 @@ def move(order: Order, to_status: str) -> None:
 def fire(order: Order, *, intent_id: str, amount_cents: int) -> None:
     """Payment captured: paid, then confirmed (sent to the kitchen); stock falls."""
     order.paid_at = timezone.now()
-    order.receipt_token = order.receipt_token or receipts.new_token()
-    order.save(update_fields=["paid_at", "receipt_token"])
+    order.receipt_token_hash = order.receipt_token_hash or receipts.token_hash_for(order)
+    order.save(update_fields=["paid_at", "receipt_token_hash"])
     move(order, S.PAID)
     events.emit(PaymentCaptured(order, intent_id=intent_id, amount_cents=amount_cents))
     move(order, S.CONFIRMED)

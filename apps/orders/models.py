@@ -49,8 +49,11 @@ class Order(models.Model):
     created_at = models.DateTimeField(default=timezone.now)
     updated_at = models.DateTimeField(default=timezone.now)
     paid_at = models.DateTimeField(null=True, blank=True, help_text="When the payment was captured.")
-    # The receipt page's unguessable address (/r/<token>, no sign-in), issued with the payment.
-    receipt_token = models.CharField(max_length=43, unique=True, null=True, blank=True, editable=False)
+    # The receipt page's unguessable address (/r/<token>, no sign-in), issued with the payment:
+    # only its SHA-256 is stored (apps/orders/receipts.py says how the address is given again).
+    receipt_token_hash = models.CharField(
+        max_length=64, unique=True, null=True, blank=True, editable=False, help_text="SHA-256 of the receipt's token."
+    )
     # Kept only when the business's order settings say so (default off): where the receipt was last mailed.
     receipt_email = models.EmailField(blank=True)
 

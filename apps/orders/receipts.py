@@ -9,7 +9,8 @@ business's order settings say so (the panel's Displays page; default off), and t
 mails the updated receipt to it. The receipt names the card that paid ("Visa ending 4242") when
 the processor said it, and the business's address when the owner set one."""
 
-import secrets
+import base64
+import hashlib
 import zoneinfo
 from decimal import Decimal
 from typing import Any
@@ -18,6 +19,8 @@ from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
 from django.db.models import Sum
 from django.template.loader import render_to_string
+from django.utils.crypto import constant_time_compare as compare_digest
+from django.utils.crypto import salted_hmac
 
 from apps.core import cache as counters
 from apps.core import jobs
@@ -30,15 +33,37 @@ from apps.orders.selectors import order_settings_of
 from apps.sessions import selectors as session_selectors
 
 
-def new_token() -> str:
-    return secrets.token_urlsafe(32)
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def _token(order: Order) -> str:
+    """The order's receipt token: an HMAC of its id under the server's SECRET_KEY (43 URL-safe
+    characters). The database keeps only its SHA-256, as it does for display and device tokens;
+    unlike theirs, this address is given more than once (the kiosk reads `receipt_url` after each
+    reload of its thank-you screen), so it is derived again rather than kept."""
+    digest = salted_hmac(_TOKEN_SALT, str(order.pk), algorithm="sha256").digest()
+    return base64.urlsafe_b64encode(digest).rstrip(b"=").decode()
+
+
+_TOKEN_SALT = "apps.orders.receipts.token"
+
+
+def token_hash_for(order: Order) -> str:
+    """What fulfilment.fire stores when the payment is captured."""
+    return hash_token(_token(order))
 
 
 def receipt_path(order: Order) -> str | None:
-    """The receipt page's path once the order is paid, else None."""
-    if order.status not in PAID_STATUSES or not order.receipt_token:
+    """The receipt page's path once the order is paid, else None (also when its address cannot be
+    given again: a token issued under an earlier SECRET_KEY, or stored before tokens were derived,
+    still opens the page at the address given then)."""
+    if order.status not in PAID_STATUSES or not order.receipt_token_hash:
         return None
-    return f"/r/{order.receipt_token}"
+    token = _token(order)
+    if not compare_digest(hash_token(token), order.receipt_token_hash):
+        return None
+    return f"/r/{token}"
 
 
 def order_for_receipt(token: str) -> Order | None:
@@ -48,7 +73,7 @@ def order_for_receipt(token: str) -> Order | None:
     return (
         Order.objects.select_related("business", "session")
         .prefetch_related("lines")
-        .filter(receipt_token=token, status__in=PAID_STATUSES)
+        .filter(receipt_token_hash=hash_token(token), status__in=PAID_STATUSES)
         .first()
     )
 

@@ -68,6 +68,7 @@ urlpatterns = [
     path("agents/<int:agent_id>/disable", agents.agent_disable, name="agent_disable"),
     path("agents/<int:agent_id>/languages", agents.agent_languages, name="agent_languages"),
     path("agents/<int:agent_id>/reset-2fa", agents.agent_reset_two_factor, name="agent_reset_2fa"),
+    path("agents/<int:agent_id>/unlock-sign-in", agents.agent_unlock_sign_in, name="agent_unlock_sign_in"),
     path("menu", menu.catalog_list, name="menu"),
     path("menu/catalogs/<int:catalog_id>", menu.catalog_detail, name="catalog"),
     path("menu/catalogs/<int:catalog_id>/activate", menu.catalog_activate, name="catalog_activate"),

@@ -2,7 +2,8 @@
 STDOUT WITH CSV HEADER`, read through psycopg 3's `cursor.copy`) and the blocks go to the client
 as they come, so a year exports at COPY's speed in constant memory. The columns and their text
 are those of the portable path (apps/panel/views/reports.py over session_rows.export_rows): times
-in the report's zone as ISO 8601 with the offset, seconds to one decimal, "" for no agent.
+in the report's zone as ISO 8601 with the offset, seconds to one decimal, "" for no agent, text
+that a spreadsheet would take for a formula with a leading ' (apps/reports/csv_cells.py).
 
 Only values travel as parameters (client-side binding, psycopg's way for COPY); the owner and
 the range are always in the WHERE clause, a drill-down key narrows it further."""
@@ -11,6 +12,7 @@ from collections.abc import Iterator
 
 from django.db import connection, transaction
 
+from apps.reports.csv_cells import cell_sql
 from apps.reports.ranges import ReportRange
 from apps.reports.session_rows import ROW_COLUMNS, sessions_behind
 from apps.reports.sessions_report import PAID
@@ -44,9 +46,9 @@ def _select(where: str) -> str:
         *(_local(f"s.{time}") for time in _TIMES),
         _seconds("s.created_at", "s.accepted_at"),
         _seconds("s.accepted_at", "s.ended_at"),
-        "u.name",
-        "k.name",
-        "s.customer_locale",
+        cell_sql("u.name"),  # what owners and agents typed: neutralised as the csv.writer path does
+        cell_sql("k.name"),
+        cell_sql("s.customer_locale"),
         f"CASE WHEN o.status IN ({paid}) AND s.accepted_at IS NULL THEN 'self-service sale'"
         f" WHEN o.status IN ({paid}) THEN 'sale'"
         f" WHEN s.status = {abandoned} AND s.accepted_at IS NULL THEN 'abandoned waiting'"

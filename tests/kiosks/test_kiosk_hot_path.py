@@ -220,3 +220,35 @@ def test_steady_requests_are_answered_without_django(kiosk):
         assert status == 200 and b'"status":"pending"' in body
     assert call("POST", HEARTBEAT, device) == (200, b'{"ok":true}')
     assert call("GET", _poll(session), [])[0] == 401
+
+
+def _without_cookie(response: requests.Response) -> tuple[int, bytes, list]:
+    status, content, headers = _wire(response)
+    return status, content, [(name, value) for name, value in headers if name != "set-cookie"]
+
+
+def test_a_request_carrying_a_session_cookie_is_answered_as_django_answers_it(servers, kiosk, agent, client):
+    """A browser signed in to the agent dashboard or the panel on the kiosk's host sends its
+    `app_session` cookie with the kiosk's calls: the session middleware reads and saves that
+    session (a database call), which the route runs in a worker thread as Django does; on the
+    event loop it was a 500 (SynchronousOnlyOperation) with tracebacks in the log."""
+    session = factories.SessionFactory(kiosk=kiosk, status="pending")
+    client.force_login(agent)
+    signed_in = client.cookies[settings.SESSION_COOKIE_NAME].value
+    hot, plain = servers("hot"), servers("plain", KIOSK_HOT_PATH="false")
+    stale = "a" * 32  # no such session
+    for cookie in (stale, signed_in):
+        cases = [
+            ("POST", HEARTBEAT, {}),  # no device headers
+            ("GET", _poll(session), {}),
+            ("POST", HEARTBEAT, _headers(kiosk)),
+            ("GET", _poll(session), _headers(kiosk)),
+        ]
+        for method, path, headers in cases:
+            headers = {**headers, "Cookie": f"{settings.SESSION_COOKIE_NAME}={cookie}", "X-Request-Id": "cookie.1"}
+            hot_answer, plain_answer = hot.call(method, path, headers), plain.call(method, path, headers)
+            assert hot_answer.status_code == (401 if "X-Device-Id" not in headers else 200), hot_answer.content
+            assert _without_cookie(hot_answer) == _without_cookie(plain_answer), (method, path, cookie)
+            refreshed = hot_answer.cookies[settings.SESSION_COOKIE_NAME]  # SESSION_SAVE_EVERY_REQUEST
+            assert (refreshed == signed_in) is (cookie == signed_in)
+    assert "Traceback" not in hot.live.log() and "SynchronousOnlyOperation" not in hot.live.log()

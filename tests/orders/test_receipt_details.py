@@ -15,6 +15,7 @@ from apps.billing.models import Payment
 from apps.billing.services import refunds
 from apps.demo_processor import services as demo_processor
 from apps.demo_processor.models import DemoPaymentIntent
+from apps.orders import receipts
 from apps.orders.models import Order, OrderSettings
 from tests import factories
 
@@ -22,7 +23,7 @@ RECEIPT_OF = "/api/public/sessions/{}/receipt"
 
 
 def receipt_page(order: Order) -> str:
-    page = Client().get(f"/r/{order.receipt_token}")
+    page = Client().get(receipts.receipt_path(order))
     assert page.status_code == 200
     return page.content.decode()
 

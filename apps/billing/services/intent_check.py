@@ -2,7 +2,8 @@
 the same connected account, amount and currency as our Payment. Both the processor event and the
 reconciliation sweep confirm an order only for a matching intent that the processor itself says
 has succeeded (issue 24: a signed event with another amount once confirmed a 978-cent order for
-1 cent)."""
+1 cent); a failure event that does not match is applied only if the processor's record says the
+intent failed."""
 
 from apps.billing.models import Payment
 from apps.billing.processor import IntentState
@@ -24,4 +25,12 @@ def not_succeeded(payment: Payment, intent: IntentState) -> str:
     ("" when it does)."""
     if intent["status"] != "succeeded":
         return f"the processor says the intent is {intent['status']}"
+    return mismatch(payment, account=None, amount=intent["amount"], currency=intent["currency"])
+
+
+def not_failed(payment: Payment, intent: IntentState) -> str:
+    """Why the processor's own record does not say the payment's card failed ("" when it does):
+    the intent waits for another card after an error, for the payment's amount and currency."""
+    if intent["status"] != "requires_payment_method" or not intent["last_payment_error"]:
+        return f"the processor says the intent is {intent['status']} with no card error"
     return mismatch(payment, account=None, amount=intent["amount"], currency=intent["currency"])

@@ -1,7 +1,9 @@
 """Handle verified processor events, each exactly once (by event id) and never moving state
 backwards when events arrive out of order (spec 6.3). A signed `payment_intent.succeeded` still
 confirms nothing until it matches the payment and the processor itself confirms the intent
-succeeded (`_succeeded_refusal`, issue 24)."""
+succeeded (`_succeeded_refusal`, issue 24); a `payment_intent.payment_failed` fails a payment
+only when it matches it or the processor's own record says the intent failed
+(`_failed_refusal`)."""
 
 from collections.abc import Callable
 from datetime import UTC, datetime
@@ -50,9 +52,11 @@ def _payment(obj: ProcessorObject) -> Payment | None:
     return Payment.objects.select_for_update().filter(intent_id=obj["id"]).first()
 
 
-# Where _succeeded_refusal leaves the card the processor's own record names for the handler (the
-# event's intent carries only the charge's id): a key no processor object has.
+# Where the checks leave what the processor's own record says for the handler: the card that paid
+# (the event's intent carries only the charge's id) and the error a card failed with. Keys no
+# processor object has.
 CHECKED_CARD = "_checked_card"
+CHECKED_ERROR = "_checked_error"
 
 
 def _intent_succeeded(obj: ProcessorObject, created: datetime) -> str:
@@ -66,7 +70,7 @@ def _intent_failed(obj: ProcessorObject, created: datetime) -> str:
     payment = _payment(obj)
     if payment is None:
         return "unknown payment intent"
-    error = obj.get("last_payment_error") or {}
+    error = obj.get(CHECKED_ERROR) or obj.get("last_payment_error") or {}
     code = error.get("decline_code") or error.get("code") or ""
     message = error.get("message") or "The card was declined."
     return payments.payment_failed(payment=payment, message=message, code=code)
@@ -246,32 +250,70 @@ def _apply(handler: Handler | None, obj: ProcessorObject, created: datetime) -> 
         return f"ignored: {exc.message}"
 
 
-def _succeeded_refusal(event: ProcessorObject) -> str:
-    """Why a `payment_intent.succeeded` must not confirm its payment ("" if it may): the event's
-    account, amount and currency must be the payment's, and the processor, asked with no
-    transaction open, must hold the intent as succeeded for that amount. A processor that does not
-    answer raises (503: the processor redelivers the event later)."""
-    obj = event["data"]["object"]
+def _unsettled_payment(obj: ProcessorObject) -> Payment | None:
+    """The payment an intent event would change, if it still may (else the handler answers)."""
     payment = Payment.objects.filter(intent_id=obj["id"]).first()
-    if payment is None or payment.status == PaymentStatus.SUCCEEDED:
-        return ""  # the handler answers "unknown payment intent" or "already succeeded"
+    return None if payment is None or payment.status == PaymentStatus.SUCCEEDED else payment
+
+
+def _event_mismatch(event: ProcessorObject, payment: Payment) -> str:
+    """Why the event's intent is not the payment's: account, amount, currency ("" when it is)."""
+    obj = event["data"]["object"]
     account = event.get("account") or ""
-    refusal = intent_check.mismatch(payment, account=account, amount=obj.get("amount"), currency=obj.get("currency"))
-    if refusal:
-        return refusal
+    return intent_check.mismatch(payment, account=account, amount=obj.get("amount"), currency=obj.get("currency"))
+
+
+def _processor_record(payment: Payment) -> tuple[processor.IntentState | None, str]:
+    """The intent as the processor holds it, asked with no transaction open, or why not. A
+    processor that does not answer raises (503: the processor redelivers the event later)."""
     try:
-        intent = processor.intent_retrieve(intent_id=payment.intent_id, account_id=payment.account_id)
+        return processor.intent_retrieve(intent_id=payment.intent_id, account_id=payment.account_id), ""
     except DomainError as exc:
         if exc.code != ErrorCode.PROCESSOR_ERROR:
             raise
-        return f"the processor does not confirm it ({exc.message})"
-    refusal = intent_check.not_succeeded(payment, intent)
+        return None, f"the processor does not confirm it ({exc.message})"
+
+
+def _succeeded_refusal(event: ProcessorObject) -> str:
+    """Why a `payment_intent.succeeded` must not confirm its payment ("" if it may): the event's
+    account, amount and currency must be the payment's, and the processor must hold the intent as
+    succeeded for that amount."""
+    obj = event["data"]["object"]
+    payment = _unsettled_payment(obj)
+    if payment is None:
+        return ""
+    refusal = _event_mismatch(event, payment)
+    if refusal:
+        return refusal
+    intent, refusal = _processor_record(payment)
+    refusal = refusal or intent_check.not_succeeded(payment, intent)  # type: ignore[arg-type]
     if not refusal:
-        obj[CHECKED_CARD] = intent["card"]
+        obj[CHECKED_CARD] = intent["card"]  # type: ignore[index]
     return refusal
 
 
-CHECKS: dict[str, Callable[[ProcessorObject], str]] = {"payment_intent.succeeded": _succeeded_refusal}
+def _failed_refusal(event: ProcessorObject) -> str:
+    """Why a `payment_intent.payment_failed` must not fail its payment ("" if it may). An event
+    naming the payment's account, amount and currency is applied as it says: only that account's
+    own events carry its id. Any other (another connected account's, a platform event, another
+    amount) is applied only if the processor's own record says the intent failed, for the
+    payment's amount and currency, and with the record's error, never the event's text."""
+    obj = event["data"]["object"]
+    payment = _unsettled_payment(obj)
+    if payment is None or not _event_mismatch(event, payment):
+        return ""
+    intent, refusal = _processor_record(payment)
+    refusal = refusal or intent_check.not_failed(payment, intent)  # type: ignore[arg-type]
+    if refusal:
+        return f"{_event_mismatch(event, payment)}, and {refusal}"
+    obj[CHECKED_ERROR] = intent["last_payment_error"]  # type: ignore[index]
+    return ""
+
+
+CHECKS: dict[str, Callable[[ProcessorObject], str]] = {
+    "payment_intent.succeeded": _succeeded_refusal,
+    "payment_intent.payment_failed": _failed_refusal,
+}
 
 
 def handle(event: ProcessorObject, *, endpoint: str) -> str:

@@ -51,8 +51,9 @@ def _settle(payment_id: int, intent: processor.IntentState) -> str:
             payments.payment_succeeded(payment=payment, card=intent["card"])
             outcome = "confirmed"
         elif intent["last_payment_error"] and payment.status == PaymentStatus.REQUIRES_PAYMENT_METHOD:
-            message = intent["last_payment_error"]["message"] or "The card was declined."
-            payments.payment_failed(payment=payment, message=message)
+            error = intent["last_payment_error"]
+            message = error["message"] or "The card was declined."
+            payments.payment_failed(payment=payment, message=message, code=error["code"] or "")
             outcome = "failed"
         else:
             return f"still {intent['status']}"

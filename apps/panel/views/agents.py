@@ -1,16 +1,22 @@
-"""Agents (owner only): list with status and last seen, create, languages, disable, reset 2FA."""
+"""Agents (owner only): list with status and last seen, create, languages, disable, reset 2FA,
+and a sign-in locked after too many failed attempts (apps/accounts/login_throttle.py), which
+the owner may unlock."""
+
+import zoneinfo
 
 from django.contrib import messages
 from django.db import transaction
 from django.shortcuts import redirect
 from django.views.decorators.http import require_POST
 
+from apps.accounts import login_throttle
 from apps.accounts import selectors as account_selectors
 from apps.accounts import services as account_services
 from apps.core.errors import DomainError
 from apps.panel.access import OWNER_ONLY, owned_or_404, panel_page
 from apps.panel.forms import AgentCreateForm, AgentLanguagesForm
 from apps.panel.pages import error_text, render_page
+from apps.reports.ranges import owner_time_zone
 from apps.reports.sessions_report import agent_figures_today
 from apps.sessions import ending
 
@@ -36,8 +42,14 @@ def agent_list(request):
             return redirect("panel:agents")
     agents = list(_agents(request).order_by("-is_active", "name", "pk"))
     figures = agent_figures_today(request.user.owner_id)
+    lockouts = login_throttle.lockouts_of([agent.email for agent in agents])
+    zone = zoneinfo.ZoneInfo(owner_time_zone(request.user.owner_id))
     for agent in agents:
         agent.today = figures.get(agent.pk)  # issue 26: today's sessions, handle time, conversion, sales
+        lockout = lockouts.get(agent.email)
+        if lockout is not None:
+            until = lockout.until.astimezone(zone).strftime("%H:%M")
+            agent.sign_in_locked = f"Sign-in locked until {until} after {lockout.failures} failed attempts"
     return render_page(request, "panel/agents.html", {"agents": agents, "form": form}, section="agents")
 
 
@@ -75,4 +87,13 @@ def agent_languages(request, agent_id: int):
     else:
         shown = ", ".join(languages) or "every language"
         messages.success(request, f"{agent.email} serves {shown}.")
+    return redirect("panel:agents")
+
+
+@panel_page(OWNER_ONLY)
+@require_POST
+def agent_unlock_sign_in(request, agent_id: int):
+    agent = owned_or_404(_agents(request), request, pk=agent_id)
+    login_throttle.unlock(agent.email)
+    messages.success(request, f"{agent.email} may sign in again.")
     return redirect("panel:agents")

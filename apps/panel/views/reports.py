@@ -13,6 +13,7 @@ from django.http import Http404, StreamingHttpResponse
 from apps.panel.access import ANY_ROLE, panel_page
 from apps.panel.pages import render_page
 from apps.panel.report_forms import GROUP_LABELS, ReportQueryForm
+from apps.reports import csv_cells
 from apps.reports.ranges import ReportRange, owner_time_zone, report_range, today_in
 from apps.reports.session_copy import copy_csv
 from apps.reports.session_rows import ROW_COLUMNS, export_rows, parse_key, sessions_behind
@@ -98,8 +99,10 @@ class _Echo:
 
 
 def _csv_response(filename: str, header, rows) -> StreamingHttpResponse:
-    writer = csv.writer(_Echo(), lineterminator="\n")  # as PostgreSQL's COPY ends its lines
-    lines = (writer.writerow(row) for row in _with_header(header, rows))
+    # Lines end with \n as PostgreSQL's COPY ends them; the writer is told \r\n so that, as COPY,
+    # it quotes a cell holding a carriage return (it quotes only its line terminator's characters).
+    writer = csv.writer(_Echo(), lineterminator="\r\n")
+    lines = (writer.writerow(csv_cells.row(row))[:-2] + "\n" for row in _with_header(header, rows))
     response = StreamingHttpResponse(lines, content_type=CSV_TYPE)
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response

@@ -1,0 +1,72 @@
+"""The super-admin (/admin/) and the interactive API docs (/api/docs/, Swagger UI served from this
+host) send the strict Content-Security-Policy of apps/api/csp.py, and in a real Chromium both
+work under it without a single console error: the docs render the schema (their start-up script
+is a file of their own, their style rules a style sheet), the admin signs in and shows its lists
+and forms. An injected inline script does not run on either."""
+
+import pytest
+from django.test import Client
+from playwright.sync_api import expect
+
+from apps.api.csp import POLICY
+from tests import factories
+from tests.support.browser import new_page
+from tests.support.processes import database_url_for_child, start_daphne, stop_daphne
+
+
+@pytest.mark.parametrize("path", ["/api/docs/", "/admin/login/", "/admin/"])
+def test_the_docs_and_the_admin_send_the_strict_policy(db, path):
+    assert Client().get(path)["Content-Security-Policy"] == POLICY
+
+
+def test_the_docs_page_has_no_inline_script_or_style(db):
+    page = Client().get("/api/docs/").content.decode()
+    assert "<style" not in page and "<script>" not in page and 'src="/api/docs/?script="' in page
+    script = Client().get("/api/docs/?script=")
+    assert script.status_code == 200 and script["Content-Type"].startswith("application/javascript")
+    assert "/api/schema/" in script.content.decode() and '"validatorUrl": null' in script.content.decode()
+
+
+def _injected_script_does_not_run(page) -> None:
+    page.evaluate(
+        """() => { const s = document.createElement("script"); s.textContent = "window.injected = 1";
+                   document.body.appendChild(s); }"""
+    )
+    page.wait_for_timeout(200)
+    assert page.evaluate("() => window.injected === undefined")
+    assert any("Content Security Policy" in error for error in page.console_errors)
+
+
+@pytest.mark.live
+@pytest.mark.django_db(transaction=True)
+def test_the_docs_and_the_admin_work_under_the_policy_in_a_browser(chromium, tmp_path):
+    admin = factories.UserFactory(is_staff=True, is_superuser=True)
+    kiosk = factories.KioskFactory()
+    server = start_daphne(tmp_path, database_url=database_url_for_child(tmp_path))
+    try:
+        context, page = new_page(chromium, server.base_url, (1280, 860))
+        try:
+            response = page.goto("/api/docs/")
+            assert response.headers["content-security-policy"] == POLICY
+            expect(page.locator(".swagger-ui .info .title")).to_contain_text("Kiosk ordering service API")
+            expect(page.locator(".opblock").first).to_be_visible()  # the operations, from the schema
+            page.wait_for_load_state("networkidle")
+            page.console_errors.assert_none()
+            _injected_script_does_not_run(page)
+
+            page.console_errors.clear()
+            page.goto("/admin/login/")
+            page.fill("#id_username", admin.email)
+            page.fill("#id_password", factories.PASSWORD)
+            page.click("input[type=submit]")
+            expect(page.locator("#site-name")).to_be_visible()
+            for path in ("/admin/", "/admin/accounts/user/", f"/admin/kiosks/kiosk/{kiosk.pk}/change/",
+                         "/admin/accounts/user/add/"):  # fmt: skip
+                assert page.goto(path).headers["content-security-policy"] == POLICY
+                page.wait_for_load_state("networkidle")
+            page.console_errors.assert_none()
+            _injected_script_does_not_run(page)
+        finally:
+            context.close()
+    finally:
+        stop_daphne(server)
