@@ -215,5 +215,5 @@ class RoutingSettingsForm(forms.Form):
     agents_start_on_break = forms.BooleanField(
         required=False,
         label="Agents start on break",
-        help_text="Signing in sets an agent on break instead of available; they press \"I'm back\" to take customers.",
+        help_text='Signing in sets an agent on break instead of available; they press "I\'m back" to take customers.',
     )

@@ -141,9 +141,9 @@ def _make_offers(now: datetime, holding: set[int] | None) -> int:
     )
     at_work = [
         AtWorkAgent(owner_id=owner_id, languages=frozenset(languages or ()))
-        for owner_id, languages in pools.filter(
-            agent_status__in=(AgentStatus.AVAILABLE, AgentStatus.BUSY)
-        ).values_list("owner_id", "languages")
+        for owner_id, languages in pools.filter(agent_status__in=(AgentStatus.AVAILABLE, AgentStatus.BUSY)).values_list(
+            "owner_id", "languages"
+        )
     ]
 
     def any_language(session: Session) -> bool:

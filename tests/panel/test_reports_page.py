@@ -10,10 +10,10 @@ import pytest
 
 from apps.chat.models import ChatMessage
 from apps.core.models import DomainEvent
-from apps.sessions.models import Session
-from tests import factories
 from apps.panel.labels import REPORT_METRICS, report_metric_label
 from apps.reports.sessions_report import METRICS
+from apps.sessions.models import Session
+from tests import factories
 from tests.support.reports import FROM, TO, TOTALS, build_scene
 
 RANGE = {"preset": "custom", "date_from": FROM, "date_to": TO}

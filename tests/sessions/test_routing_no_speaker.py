@@ -52,9 +52,7 @@ def test_a_french_agent_on_break_or_signed_out_is_not_waited_for(kiosk, owner):
     assert live_offers(session) == {english.pk}
 
 
-def test_a_french_customer_waits_for_the_french_agent_busy_with_a_customer_until_the_any_language_time(
-    kiosk, owner
-):
+def test_a_french_customer_waits_for_the_french_agent_busy_with_a_customer_until_the_any_language_time(kiosk, owner):
     french = idle(owner, since_seconds=100, languages=["fr"], agent_status=AgentStatus.BUSY)
     factories.SessionFactory(kiosk=kiosk, agent=french, status=SessionStatus.ACTIVE, accepted_at=timezone.now())
     english = idle(owner, since_seconds=10, languages=["en"])
@@ -71,9 +69,7 @@ def test_a_french_customer_waits_for_the_french_agent_busy_with_a_customer_until
         assert live_offers(session) == {english.pk}
 
 
-def test_a_french_customer_waits_for_the_french_agent_holding_another_offer_until_the_any_language_time(
-    kiosk, owner
-):
+def test_a_french_customer_waits_for_the_french_agent_holding_another_offer_until_the_any_language_time(kiosk, owner):
     RoutingSettings.objects.create(
         owner=owner,
         offer_size=1,

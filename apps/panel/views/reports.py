@@ -13,8 +13,8 @@ from django.http import Http404, StreamingHttpResponse
 from apps.panel.access import ANY_ROLE, panel_page
 from apps.panel.labels import report_metric_label
 from apps.panel.pages import businesses_of, render_page
-from apps.panel.templatetags.panel import money
 from apps.panel.report_forms import DEFAULT_GROUP, GROUP_LABELS, ReportQueryForm
+from apps.panel.templatetags.panel import money
 from apps.reports.ranges import ReportRange, owner_time_zone, report_range, today_in
 from apps.reports.session_copy import copy_csv
 from apps.reports.session_rows import ROW_COLUMNS, export_rows, parse_key, sessions_behind
@@ -65,8 +65,8 @@ def _chart(rows: list[dict]) -> dict:
                 }
             )
         groups.append({"label": row["key"]["name"], "x": index * 30 + 15, "rects": rects})
-    series = [{"index": index, "label": report_metric_label(name)} for index, name in enumerate(CHART_METRICS)]
-    return {"groups": groups, "width": max(30 * len(rows), 30), "peak": peak, "series": series}
+    legend = [{"index": index, "label": report_metric_label(name)} for index, name in enumerate(CHART_METRICS)]
+    return {"groups": groups, "width": max(30 * len(rows), 30), "peak": peak, "series": legend}
 
 
 def _cell(name: str, value, currency: str) -> str:

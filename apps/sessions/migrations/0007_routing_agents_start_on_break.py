@@ -4,15 +4,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('agent_sessions', '0006_session_report_covering_index'),
+        ("agent_sessions", "0006_session_report_covering_index"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='routingsettings',
-            name='agents_start_on_break',
+            model_name="routingsettings",
+            name="agents_start_on_break",
             field=models.BooleanField(default=False),
         ),
     ]
