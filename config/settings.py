@@ -671,6 +671,8 @@ ROUTING_OFFER_SECONDS = int(os.environ.get("ROUTING_OFFER_SECONDS", "15"))
 ROUTING_ANY_LANGUAGE_AFTER_SECONDS = int(os.environ.get("ROUTING_ANY_LANGUAGE_AFTER_SECONDS", "30"))
 ROUTING_MISSES_BEFORE_BREAK = int(os.environ.get("ROUTING_MISSES_BEFORE_BREAK", "2"))
 ROUTING_SELF_SERVICE_AFTER_SECONDS = int(os.environ.get("ROUTING_SELF_SERVICE_AFTER_SECONDS", "120"))
+# Signing in to the dashboard makes an offline agent available, or on break when this is on.
+ROUTING_AGENTS_START_ON_BREAK = os.environ.get("ROUTING_AGENTS_START_ON_BREAK", "") in ("1", "true", "yes")
 # How often the router's timer runs (lapsed offers, presence; also what recovers a dead
 # process's timers); an agent counts as signed in while its dashboard holds its real-time
 # connection or polled within AGENT_SIGNED_IN_SECONDS; one gone for AGENT_GONE_SECONDS is offline.

@@ -165,6 +165,23 @@ def agent_set_status(*, agent: User, status: str) -> None:
     agent.agent_status, agent.status_reason = status, ""
 
 
+def agent_signed_in_status(*, agent: User, start: str) -> None:
+    """Signing in to the dashboard says the agent is at work: an offline agent takes the `start`
+    status (available, or break where its owner says agents start on break), starting its idle
+    time afresh. An agent already available, busy or on break keeps what it chose; every agent
+    signing in is seen now."""
+    now = timezone.now()
+    with transaction.atomic():
+        changes = {"agent_status": start, "status_reason": "", "missed_offers": 0, "idle_since": now}
+        moved = User.objects.filter(pk=agent.pk, agent_status=AgentStatus.OFFLINE).update(last_seen_at=now, **changes)
+        if not moved:
+            User.objects.filter(pk=agent.pk).update(last_seen_at=now)
+            agent.refresh_from_db(fields=["agent_status", "status_reason", "missed_offers", "last_seen_at"])
+            return
+        events.emit(AgentStatusChanged(agent_id=agent.pk, agent_owner_id=agent.owner_id, status=start))
+    agent.agent_status, agent.status_reason, agent.missed_offers, agent.last_seen_at = start, "", 0, now
+
+
 def agents_set_status_by_server(
     *, agent_ids: list[int], only_from: tuple[str, ...], status: str, reason: str
 ) -> list[int]:

@@ -1,9 +1,12 @@
 """`/`: where each surface is. Outside production it also says which demo credentials (made by
 `manage.py seed_demo`) open which, and whether payments go to the demo processor."""
 
+from pathlib import Path
+
 from django.conf import settings
 from django.http import Http404
 from django.shortcuts import redirect, render
+from django.utils.translation import get_language_info
 from django.views.decorators.http import require_POST, require_safe
 
 from apps.accounts.models import User
@@ -20,12 +23,37 @@ def landing_page(request):
         context.update(
             demo_password=DEMO_PASSWORD,
             owners=[u.email for u in users if u.panel_role],
-            agents=[u.email for u in users if u.is_agent],
+            agents=[{"email": u.email, "speaks": _languages(u.languages)} for u in users if u.is_agent],
             admins=[u.email for u in users if u.is_superuser],
             kiosk_code=kiosk_app_code.current(),
             can_make_kiosk_code=kiosk_app_code.demo_business() is not None,
+            mail_folder=_mail_folder(),
         )
     return render(request, "landing.html", context)
+
+
+def _mail_folder() -> str:
+    """Where mail goes outside production (files, not sent), relative to the project when it is
+    in it; "" when a real backend is configured."""
+    if not settings.EMAIL_BACKEND.endswith("filebased.EmailBackend"):
+        return ""
+    folder = Path(settings.EMAIL_FILE_PATH).resolve()
+    base = Path(settings.BASE_DIR).resolve()
+    shown = folder.relative_to(base) if folder.is_relative_to(base) else folder
+    return f"{shown}/"
+
+
+def _languages(codes: list[str]) -> str:
+    """["en", "fr"] -> "English, French": the customers an agent is offered first."""
+    if not codes:
+        return "every language"
+    names = []
+    for code in codes:
+        try:
+            names.append(get_language_info(code)["name"])
+        except KeyError:
+            names.append(code)
+    return ", ".join(names)
 
 
 @require_POST

@@ -212,3 +212,8 @@ class RoutingSettingsForm(forms.Form):
         "Offer self-service after (seconds)",
         "When the wait or its estimate passes this, the kiosk offers to order alone.",
     )
+    agents_start_on_break = forms.BooleanField(
+        required=False,
+        label="Agents start on break",
+        help_text='Signing in sets an agent on break instead of available; they press "I\'m back" to take customers.',
+    )

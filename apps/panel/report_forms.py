@@ -21,6 +21,7 @@ GROUP_LABELS = {
     "hour": "Hour of day",
     "day": "Day",
 }
+DEFAULT_GROUP = "day"
 
 
 def preset_days(preset: str, today: date) -> tuple[date, date]:
@@ -39,7 +40,9 @@ class ReportQueryForm(forms.Form):
     preset = forms.ChoiceField(choices=PRESETS, required=False, label="Range")
     date_from = forms.DateField(required=False, label="From", widget=forms.DateInput(attrs={"type": "date"}))
     date_to = forms.DateField(required=False, label="To", widget=forms.DateInput(attrs={"type": "date"}))
-    group_by = forms.ChoiceField(choices=[(name, GROUP_LABELS[name]) for name in GROUPS], required=False)
+    group_by = forms.ChoiceField(
+        choices=[(name, GROUP_LABELS[name]) for name in GROUPS], required=False, label="Group by"
+    )
 
     def days(self, today: date) -> tuple[date, date]:
         """The chosen days (call after is_valid); a custom range needs both days."""

@@ -40,7 +40,14 @@ class AssignmentInline(admin.TabularInline[Assignment, Session]):
 class RoutingSettingsAdmin(admin.ModelAdmin[RoutingSettings]):
     """Read-only: owners set them on the panel's Settings page (routing_settings_update)."""
 
-    list_display = ["owner", "offer_size", "offer_seconds", "any_language_after_seconds", "misses_before_break"]
+    list_display = [
+        "owner",
+        "offer_size",
+        "offer_seconds",
+        "any_language_after_seconds",
+        "misses_before_break",
+        "agents_start_on_break",
+    ]
     readonly_fields = [field.name for field in RoutingSettings._meta.fields]
 
     def has_add_permission(self, request: HttpRequest) -> bool:

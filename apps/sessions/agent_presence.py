@@ -15,6 +15,7 @@ from django.utils import timezone
 from apps.accounts import services as account_services
 from apps.accounts.models import AgentStatus, StatusReason, User
 from apps.sessions.offers import dispatch_soon
+from apps.sessions.routing_settings import routing_for_owner
 from apps.sessions.signed_in import agents_holding_channel, signed_in_cutoff
 
 
@@ -37,6 +38,14 @@ def agent_polled(agent: User) -> None:
     """The incoming poll, or the authorisation of its own channel (its dashboard connecting):
     the agent is signed in, and offered the oldest session it can take at once."""
     agents_mark_seen(agent_ids=[agent.pk], now=timezone.now())
+
+
+def agent_signed_in(agent: User) -> None:
+    """The agent signed in to the dashboard (password, or password and code): an offline agent
+    becomes available, or on break where its owner's routing settings say agents start on break
+    (docs/decisions.md "Sign-in status"); the router offers it a waiting customer at once."""
+    start = AgentStatus.BREAK if routing_for_owner(agent.owner_id).agents_start_on_break else AgentStatus.AVAILABLE
+    account_services.agent_signed_in_status(agent=agent, start=start)
 
 
 def agents_set_gone_offline(*, now: datetime) -> list[int]:

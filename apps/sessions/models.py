@@ -129,7 +129,7 @@ class Offer(models.Model):
     session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="offers")
     agent = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="offers")
     status = models.CharField(max_length=10, choices=OfferStatus.choices, default=OfferStatus.LIVE)
-    any_language = models.BooleanField(default=False)  # made after the any-language time
+    any_language = models.BooleanField(default=False)  # outside the agent's languages (router.py)
     # Set on a transfer offer (apps/sessions/transfer.py): the agent handing the active session on.
     transfer_from = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="transfers_offered"
@@ -163,6 +163,7 @@ class RoutingSettings(models.Model):
     any_language_after_seconds = models.PositiveIntegerField()
     misses_before_break = models.PositiveSmallIntegerField()
     self_service_after_seconds = models.PositiveIntegerField()
+    agents_start_on_break = models.BooleanField(default=False)
 
     def __str__(self) -> str:
         return f"routing settings of owner {self.owner_id}"

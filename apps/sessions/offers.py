@@ -30,7 +30,7 @@ from apps.core.models import DomainEvent
 from apps.sessions import transfer
 from apps.sessions.domain_events import OfferClosed, OfferMade, QueueChanged
 from apps.sessions.models import Offer, OfferStatus, Session, SessionStatus
-from apps.sessions.router import FreeAgent, WaitingSession, plan_offers, primary_language
+from apps.sessions.router import AtWorkAgent, FreeAgent, WaitingSession, nobody_speaks, plan_offers, primary_language
 from apps.sessions.routing_settings import routing_for_owner, routing_for_owners
 from apps.sessions.signed_in import agents_holding_channel, signed_in
 
@@ -136,8 +136,21 @@ def _make_offers(now: datetime, holding: set[int] | None) -> int:
         if status == OfferStatus.LIVE:
             live_count[session_id] = live_count.get(session_id, 0) + 1
 
-    def waited_past_any_language(session: Session) -> bool:
-        return (now - session.created_at).total_seconds() >= routing[session.owner_id].any_language_after_seconds
+    pools = User.objects.filter(Q(owner_id__in=owner_ids) | Q(owner__isnull=True)).filter(
+        signed_in(now, holding), is_agent=True, is_active=True
+    )
+    at_work = [
+        AtWorkAgent(owner_id=owner_id, languages=frozenset(languages or ()))
+        for owner_id, languages in pools.filter(agent_status__in=(AgentStatus.AVAILABLE, AgentStatus.BUSY)).values_list(
+            "owner_id", "languages"
+        )
+    ]
+
+    def any_language(session: Session) -> bool:
+        waited = (now - session.created_at).total_seconds()
+        if waited >= routing[session.owner_id].any_language_after_seconds:
+            return True
+        return nobody_speaks(session.owner_id, primary_language(session.customer_locale), at_work)
 
     sessions = [
         WaitingSession(
@@ -145,7 +158,7 @@ def _make_offers(now: datetime, holding: set[int] | None) -> int:
             owner_id=session.owner_id,
             created_at=session.created_at,
             language=primary_language(session.customer_locale),
-            any_language=waited_past_any_language(session),
+            any_language=any_language(session),
             wave_room=routing[session.owner_id].offer_size - live_count.get(session.pk, 0),
             offered_before=frozenset(offered_before.get(session.pk, ())),
         )
@@ -154,8 +167,7 @@ def _make_offers(now: datetime, holding: set[int] | None) -> int:
     if all(session.wave_room <= 0 for session in sessions):
         return 0
     free = (
-        User.objects.filter(Q(owner_id__in=owner_ids) | Q(owner__isnull=True))
-        .filter(signed_in(now, holding), is_agent=True, is_active=True, agent_status=AgentStatus.AVAILABLE)
+        pools.filter(agent_status=AgentStatus.AVAILABLE)
         .exclude(pk__in=Offer.objects.filter(status=OfferStatus.LIVE).values("agent_id"))
         .exclude(pk__in=Session.objects.filter(status__in=HELD_STATUSES, agent__isnull=False).values("agent_id"))
         .values_list("pk", "owner_id", "languages", "idle_since", "last_seen_at")

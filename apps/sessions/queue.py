@@ -51,7 +51,13 @@ def _pool(owner_id: int, now: datetime) -> Pool:
         is_agent=True,
         is_active=True,
     )
-    signed_in = agents.filter(agent_status__in=(AgentStatus.AVAILABLE, AgentStatus.BUSY)).count()
+    at_work = [
+        frozenset(languages or ())
+        for languages in agents.filter(agent_status__in=(AgentStatus.AVAILABLE, AgentStatus.BUSY)).values_list(
+            "languages", flat=True
+        )
+    ]
+    signed_in = len(at_work)
     holding = Exists(Offer.objects.filter(agent=OuterRef("pk"), status=OfferStatus.LIVE))
     available = [
         (held, frozenset(languages or ()))
@@ -95,6 +101,7 @@ def _pool(owner_id: int, now: datetime) -> Pool:
         available_languages=tuple(languages for _, languages in available),
         free_languages=tuple(languages for held, languages in available if not held),
         any_language_after=routing.any_language_after_seconds,
+        at_work_languages=tuple(at_work),
         offer_size=routing.offer_size,
     )
 

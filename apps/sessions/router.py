@@ -6,11 +6,14 @@ The rules (DESIGN.md section 5, issue 25 part 2):
 - an agent may take a session of its own owner or, with no owner, any owner's (the platform
   pool); the owner's own agents come first, then the platform's;
 - it must speak the customer's language (primary subtag), unless the session has waited past
-  its any-language time, or the agent has set no languages (it is offered every language);
+  its any-language time, or no agent of its pool at work (available or busy, signed in) speaks
+  that language: then waiting is for nobody, and every language qualifies at once; an agent
+  with no languages set is offered every language;
 - among those, agents not yet offered this session come first, then the longest idle;
 - a free agent gets at most one offer, for the oldest session it can take whose wave has room.
 """
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -21,7 +24,7 @@ class WaitingSession:
     owner_id: int
     created_at: datetime
     language: str  # primary subtag of customer_locale, lower case
-    any_language: bool  # waited past the owner's any-language time
+    any_language: bool  # waited past the owner's any-language time, or nobody_speaks its language
     wave_room: int  # K minus the live offers it holds
     offered_before: frozenset[int] = field(default_factory=frozenset)  # agents it was offered to
 
@@ -36,15 +39,40 @@ class FreeAgent:
     idle_since: datetime
 
 
+@dataclass(frozen=True)
+class AtWorkAgent:
+    """A signed-in agent at work (available or busy), free or serving or holding an offer."""
+
+    owner_id: int | None
+    languages: frozenset[str]
+
+
 def primary_language(locale: str) -> str:
     return locale.replace("_", "-").split("-", 1)[0].lower()
 
 
+def in_pool(agent_owner_id: int | None, session_owner_id: int) -> bool:
+    """The owner's own agents and the platform's (no owner) serve the owner's sessions."""
+    return agent_owner_id is None or agent_owner_id == session_owner_id
+
+
+def speaks(languages: frozenset[str], language: str) -> bool:
+    """An agent with no languages set is offered every language."""
+    return not languages or language in languages
+
+
+def nobody_speaks(owner_id: int, language: str, at_work: Iterable[AtWorkAgent]) -> bool:
+    """No agent of the owner's pool at work speaks `language`: a session in it waits for nobody,
+    so it is offered in any language at once. A speaker who is busy, or holds another offer, is
+    worth the wait up to the any-language time; one on break or signed out is not."""
+    return not any(in_pool(agent.owner_id, owner_id) and speaks(agent.languages, language) for agent in at_work)
+
+
 def may_take(agent: FreeAgent, session: WaitingSession) -> bool:
     """Whether `agent` is in the session's pool and can be offered it now."""
-    if agent.owner_id is not None and agent.owner_id != session.owner_id:
+    if not in_pool(agent.owner_id, session.owner_id):
         return False
-    return session.any_language or not agent.languages or session.language in agent.languages
+    return session.any_language or speaks(agent.languages, session.language)
 
 
 def plan_offers(sessions: list[WaitingSession], agents: list[FreeAgent]) -> list[tuple[int, int]]:

@@ -16,6 +16,7 @@ class Routing:
     any_language_after_seconds: int  # W: waiting this long, any language qualifies
     misses_before_break: int  # M: missed offers in a row that set an agent on break
     self_service_after_seconds: int  # the kiosk offers self-service past this wait or estimate
+    agents_start_on_break: bool  # signing in sets an offline agent on break, not available
 
 
 FIELD_NAMES = tuple(field.name for field in fields(Routing))
@@ -38,6 +39,7 @@ def defaults() -> Routing:
         any_language_after_seconds=settings.ROUTING_ANY_LANGUAGE_AFTER_SECONDS,
         misses_before_break=settings.ROUTING_MISSES_BEFORE_BREAK,
         self_service_after_seconds=settings.ROUTING_SELF_SERVICE_AFTER_SECONDS,
+        agents_start_on_break=settings.ROUTING_AGENTS_START_ON_BREAK,
     )
 
 
@@ -58,7 +60,7 @@ def routing_for_owners(owner_ids: Collection[int]) -> dict[int, Routing]:
     return {owner_id: rows.get(owner_id, fallback) for owner_id in owner_ids}
 
 
-def routing_settings_update(*, owner_id: int, **values: int) -> Routing:
+def routing_settings_update(*, owner_id: int, **values: int | bool) -> Routing:
     """Set an owner's routing settings (the panel's Settings page); every field is given. The
     router applies them from its next run, which this change starts."""
     from apps.core.errors import DomainError, ErrorCode
@@ -71,9 +73,11 @@ def routing_settings_update(*, owner_id: int, **values: int) -> Routing:
         for name, (low, high) in LIMITS.items()
         if not isinstance(values[name], int) or isinstance(values[name], bool) or not low <= values[name] <= high
     }
+    if not isinstance(values["agents_start_on_break"], bool):
+        problems["agents_start_on_break"] = ["Must be true or false."]
     if problems:
         raise DomainError(ErrorCode.VALIDATION_ERROR, "The routing settings are invalid.", details=problems)
     with transaction.atomic():
         RoutingSettings.objects.update_or_create(owner_id=owner_id, defaults=values)
         dispatch_soon()
-    return Routing(**values)
+    return Routing(**values)  # type: ignore[arg-type]  # checked above

@@ -53,6 +53,9 @@ class Pool:
     # The same for the available agents holding no offer: those a new session's wave goes to.
     free_languages: tuple[frozenset[str], ...] | None = None  # None: not known
     any_language_after: float | None = None  # the owner's any-language time, seconds
+    # The languages of every agent at work (available or busy): with no speaker among them the
+    # session is offered in any language at once (router.nobody_speaks). None: not known.
+    at_work_languages: tuple[frozenset[str], ...] | None = None
     offer_size: int = 3  # K: the agents a session is offered to at once
 
 
@@ -63,6 +66,8 @@ def estimate_wait(position: int, pool: Pool, *, language: str = "", waited: floa
         return None
     beyond = position - pool.available
     if beyond <= 0:
+        if _speakers(pool.at_work_languages, language) == 0:
+            language = ""  # no speaker at work: offered in any language at once (router.nobody_speaks)
         if _speakers(pool.available_languages, language) == 0 and pool.any_language_after is not None:
             return round(max(0.0, pool.any_language_after - waited) + _answer(pool, 1))
         free = _speakers(pool.free_languages, language)

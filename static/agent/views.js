@@ -11,7 +11,7 @@ import { cartLocked } from "./state.js";
 import { searchMenu } from "./menu-search.js";
 import { stockWords } from "./pointing.js";
 import { todayFigures } from "./today-figures.js";
-import { languageOf, liveLabel } from "./words.js";
+import { languageOf, liveLabel, statusBanner } from "./words.js";
 import { transferChoices, waitingWords } from "./transfer-state.js";
 
 /**
@@ -92,6 +92,11 @@ function drawUser(user) {
   const status = byId("agent-status", HTMLSelectElement);
   status.value = user.agent_status;
   status.dataset.status = user.agent_status;
+  const banner = byId("status-banner");
+  const { title, detail } = statusBanner(user.agent_status);
+  banner.dataset.status = user.agent_status;
+  byId("status-banner-title").textContent = title;
+  byId("status-banner-detail").textContent = detail;
 }
 
 /** Why the server set the status, with the way back to available. @param {string} notice @param {Actions} actions */

@@ -80,3 +80,19 @@ export function languageOf(locale, displayIn = "en") {
     return locale; // not a well-formed tag: shown as the kiosk sent it
   }
 }
+
+const STATUS_BANNER = {
+  available: ["Available", "Customers are offered to you as they arrive."],
+  busy: ["Busy", "You are serving a customer; the next is offered when you finish."],
+  break: ["On break", "No customers are offered to you. Set yourself available when you are ready."],
+  offline: ["Offline", "No customers are offered to you. Set yourself available to take customers."],
+};
+
+/**
+ * The large status line under the top bar: what the agent is and what it means for customers.
+ * @param {string} status the agent's wire status @returns {{title: string, detail: string}}
+ */
+export function statusBanner(status) {
+  const [title, detail] = STATUS_BANNER[status] || [status, ""];
+  return { title, detail };
+}

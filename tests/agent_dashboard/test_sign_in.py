@@ -40,7 +40,7 @@ def test_an_agent_with_2fa_signs_in_with_the_current_code(world, serve, open_das
     expect(page.locator("#app")).to_be_visible()
     expect(page.locator("#signin")).to_be_hidden()
     expect(page.locator("#agent-name")).to_have_text(agent.name)
-    expect(page.locator("#agent-status")).to_have_attribute("data-status", "offline")
+    expect(page.locator("#agent-status")).to_have_attribute("data-status", "available")  # signing in: at work
 
     page.reload()  # the cookie session carries over a reload
     expect(page.locator("#app")).to_be_visible()

@@ -47,3 +47,43 @@ def test_in_production_it_only_links(db, settings):
 def test_the_landing_page_is_read_only(db):
     assert Client().post("/").status_code == 405
     assert Client().head("/").status_code == 200
+
+
+def test_it_says_which_demo_agent_speaks_which_language_and_that_signing_in_makes_it_available(db):
+    call_command("seed_demo", stdout=io.StringIO())
+    html = Client().get("/").content.decode()
+    agents = html[html.index('<ul id="demo-agents">') :]
+    agents = agents[: agents.index("</ul>")]
+    speaks = dict(re.findall(r"<li><code>([^<]+)</code> — speaks ([^<]+)</li>", agents))
+    assert speaks == {
+        "agent1@burgers.demo.test": "English",
+        "agent2@burgers.demo.test": "Spanish",
+        "agent1@noodles.demo.test": "English",
+        "agent2@noodles.demo.test": "English, French",
+        "agent@pool.demo.test": "English, Spanish",
+    }
+    steps = html[html.index('<ol id="demo-steps">') : html.index("</ol>")]
+    assert "<code>agent1@burgers.demo.test</code> (English)" in steps
+    assert "signing in makes the agent Available" in steps
+
+
+def test_it_links_the_kitchen_display_and_the_order_board_and_says_how_to_open_them(db):
+    call_command("seed_demo", stdout=io.StringIO())
+    html = Client().get("/").content.decode()
+    assert {"/kitchen/", "/board/"} <= _links(html)
+    screens = html[html.index('href="/kitchen/"') : html.index('href="/api/docs/"')]
+    assert 'href="/board/"' in screens
+    assert "signed in to the owner panel (<code>owner@burgers.demo.test</code>)" in screens
+    assert "display link made on the panel's Displays page" in screens
+    for path in ("/kitchen/", "/board/"):
+        assert Client().get(path).status_code == 200
+
+
+def test_it_says_where_demo_emails_go(db, settings):
+    settings.EMAIL_BACKEND = "django.core.mail.backends.filebased.EmailBackend"
+    settings.EMAIL_FILE_PATH = settings.BASE_DIR / "var" / "mail"
+    html = Client().get("/").content.decode()
+    assert '<code id="demo-mail">var/mail/</code>' in html
+    settings.PRODUCTION = True
+    settings.DEMO_PROCESSOR = False
+    assert "var/mail" not in Client().get("/").content.decode()

@@ -34,7 +34,16 @@ def test_owner_reads_a_report_exports_it_and_drills_down(page):
     expect(page.locator("#report-chart rect")).to_have_count(72)  # 24 hours x 3 series
     hour_two = page.locator('#report-table tbody tr[data-key="2"]')
     expect(hour_two.locator("td").first).to_have_text("2")  # both 02:30 of the DST night
-    expect(page.locator("#report-totals td").nth(12)).to_have_text("45.00")  # revenue_cents
+    expect(page.locator("#report-totals td").nth(12)).to_have_text("45.00 USD")  # revenue_cents
+    expect(page.locator("#id_group_by")).to_have_value("hour")
+    # 24 labels under the bars, each whole and none clipped by its column.
+    labels = page.locator("#report-chart-labels li")
+    expect(labels).to_have_count(24)
+    clipped = labels.evaluate_all(
+        "items => items.filter(li => li.scrollWidth > li.clientWidth + 1 || li.scrollHeight > li.clientHeight + 1)"
+        ".map(li => li.textContent)"
+    )
+    assert clipped == []
 
     with page.expect_download() as download:
         page.click("#export-table")

@@ -3,12 +3,15 @@ over the Madrid scene of tests/support/reports.py (figures hand-computed there).
 
 import csv
 import io
+import re
 from datetime import timedelta
 
 import pytest
 
 from apps.chat.models import ChatMessage
 from apps.core.models import DomainEvent
+from apps.panel.labels import REPORT_METRICS, report_metric_label
+from apps.reports.sessions_report import METRICS
 from apps.sessions.models import Session
 from tests import factories
 from tests.support.reports import FROM, TO, TOTALS, build_scene
@@ -43,9 +46,9 @@ def test_the_table_shows_every_metric_by_day_with_the_totals(owner_client):
     assert body["totals"]["sessions_started"] == TOTALS["sessions_started"]
     assert [row["key"]["id"] for row in body["rows"]] == ["2026-10-24", "2026-10-25"]
     totals = response.context["body"]["totals"]["cells"]
-    assert totals[:5] == ["5", "3", "20.0", "36.0", "40.0%"] and "45.00" in totals  # revenue_cents
+    assert totals[:5] == ["5", "3", "20.0", "36.0", "40.0%"] and "45.00 USD" in totals  # revenue_cents
     for name in TOTALS:
-        assert f'<th class="num">{name}</th>' in page
+        assert f'<th class="num" title="{name} in the CSV">{report_metric_label(name)}</th>' in page
     assert "<script>" not in page and "onclick" not in page
 
 
@@ -189,3 +192,58 @@ def test_the_session_rows_csv_rounds_a_tie_up_and_ends_lines_as_copy_does(owner_
     assert "\r" not in body and body.endswith("\n")
     [line] = [row for row in csv.reader(io.StringIO(body)) if row[0] == tie.public_id]
     assert line[4:6] == ["12.3", "88.1"]
+
+
+# --- As the owner reads it ------------------------------------------------------------------
+
+
+def _cells_of(page: str, row_id: str) -> list[str]:
+    row = re.search(rf'<tr id="{row_id}">(.*?)</tr>', page, re.S)
+    assert row is not None
+    return [re.sub(r"<[^>]+>", "", cell) for cell in re.findall(r'<td class="num">(.*?)</td>', row.group(1), re.S)]
+
+
+def test_money_columns_show_money_in_the_currency_and_the_csv_keeps_cents(owner_client, scene):
+    scene.business.__class__.objects.filter(pk=scene.business.pk).update(currency="EUR")
+    page = owner_client.get("/panel/reports", {**RANGE, "group_by": "day"}).content.decode()
+    totals = dict(zip(METRICS, _cells_of(page, "report-totals"), strict=True))
+    assert totals["revenue_cents"] == "45.00 EUR"  # 4500 cents: money, not a count of cents
+    assert totals["average_order_cents"].endswith(" EUR") and totals["refunds_cents"].endswith(" EUR")
+    table = csv_of(owner_client.get("/panel/reports/table.csv", {**RANGE, "group_by": "day"}))
+    assert table[-1][table[0].index("revenue_cents")] == "4500"
+
+
+def test_headers_are_words_and_the_csv_keeps_the_api_names(owner_client):
+    page = owner_client.get("/panel/reports", {**RANGE, "group_by": "agent"}).content.decode()
+    head = re.search(r'<table id="report-table">\s*<thead>(.*?)</thead>', page, re.S).group(1)
+    headers = [re.sub(r"<[^>]+>", "", cell) for cell in re.findall(r"<th[^>]*>(.*?)</th>", head)]
+    assert headers[0] == "Agent" and headers[1:] == [REPORT_METRICS[name] for name in METRICS]
+    assert all("_" not in header for header in headers)
+    assert "Revenue" in headers and "Answer time, median (s)" in headers
+    breaks = re.search(r'<table id="report-breaks">\s*<thead>(.*?)</thead>', page, re.S).group(1)
+    assert "break_seconds</th>" not in breaks
+    legend = re.search(r'<p class="legend">(.*?)</p>', page, re.S).group(1)
+    assert "Sessions started" in legend and "sessions_started" not in legend
+    table = csv_of(owner_client.get("/panel/reports/table.csv", {**RANGE, "group_by": "agent"}))
+    assert table[0][:4] == ["agent_id", "agent", "sessions_started", "sessions_answered"]
+
+
+@pytest.mark.parametrize(
+    ("query", "shown"),
+    [({}, "day"), ({"preset": "today"}, "day"), ({**RANGE}, "day"), ({**RANGE, "group_by": "kiosk"}, "kiosk")],
+)
+def test_the_group_by_control_reads_what_the_table_is_by(owner_client, query, shown):
+    response = owner_client.get("/panel/reports", query)
+    assert response.context["group_by"] == shown
+    page = response.content.decode()
+    select = re.search(r'<select name="group_by"[^>]*>(.*?)</select>', page, re.S).group(1)
+    assert re.findall(r'<option value="(\w+)" selected>', select) == [shown]
+    assert 'for="id_group_by">Group by</label>' in page
+
+
+def test_chart_labels_are_whole(owner_client):
+    page = owner_client.get("/panel/reports", {**RANGE, "group_by": "day"}).content.decode()
+    labels = re.search(r'<ol id="report-chart-labels"[^>]*>(.*?)</ol>', page, re.S).group(1)
+    assert re.findall(r"<li>(.*?)</li>", labels) == ["2026-10-24", "2026-10-25"]
+    chart = page[page.index('id="report-chart"') : page.index('id="report-table"')]
+    assert "…" not in chart and "..." not in chart

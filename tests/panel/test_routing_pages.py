@@ -1,6 +1,8 @@
 """The panel's routing parts: an agent's languages on the Agents page, the owner's routing
 settings on the Settings page (server-rendered forms; the services validate)."""
 
+import re
+
 from apps.accounts.models import User
 from apps.sessions.models import RoutingSettings
 from apps.sessions.routing_settings import routing_for_owner
@@ -91,3 +93,19 @@ def test_the_super_admin_sets_a_platform_agents_languages(admin_client):
     assert saved.status_code == 302, saved.content.decode()[:2000]
     pool_agent.refresh_from_db()
     assert pool_agent.languages == ["en", "es"]
+
+
+def test_agents_start_on_break_is_a_routing_setting_off_by_default(owner_client, owner):
+    page = owner_client.get("/panel/settings").content.decode()
+    assert 'name="routing-agents_start_on_break"' in page and "Agents start on break" in page
+    assert routing_for_owner(owner.pk).agents_start_on_break is False
+    owner_client.post("/panel/settings/routing", {**ROUTING, "routing-agents_start_on_break": "on"}, follow=True)
+    assert routing_for_owner(owner.pk).agents_start_on_break is True
+    box = re.search(r'<input type="checkbox" name="routing-agents_start_on_break"[^>]*>', _settings_page(owner_client))
+    assert box and " checked" in box.group(0)
+    owner_client.post("/panel/settings/routing", ROUTING, follow=True)  # an unticked box is sent as nothing
+    assert routing_for_owner(owner.pk).agents_start_on_break is False
+
+
+def _settings_page(client) -> str:
+    return client.get("/panel/settings").content.decode()

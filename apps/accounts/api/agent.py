@@ -14,6 +14,7 @@ from apps.api.drf_request import django_request
 from apps.api.inputs import client_ip, validated
 from apps.api.views import AgentAPIView, PublicAPIView
 from apps.core.errors import DomainError, ErrorCode
+from apps.sessions.agent_presence import agent_signed_in
 
 
 class AgentUserOut(serializers.ModelSerializer):
@@ -54,7 +55,10 @@ class AgentStatusIn(serializers.Serializer):
 
 def _signed_in_response(request, result: services.LoginResult) -> Response:
     """Start the cookie session: `app_session` (30 days sliding; a browser-session cookie
-    unless `remember`) and a fresh XSRF-TOKEN bound to it."""
+    unless `remember`) and a fresh XSRF-TOKEN bound to it. The agent is at work from now
+    (an offline agent becomes available, or on break where its owner says so)."""
+    assert result.user is not None
+    agent_signed_in(result.user)
     wrapped = django_request(request)
     django_login(wrapped, result.user, backend=SIGN_IN_BACKEND)
     wrapped.session.set_expiry(None if result.remember else 0)

@@ -11,8 +11,10 @@ from django.db import connection
 from django.http import Http404, StreamingHttpResponse
 
 from apps.panel.access import ANY_ROLE, panel_page
-from apps.panel.pages import render_page
-from apps.panel.report_forms import GROUP_LABELS, ReportQueryForm
+from apps.panel.labels import report_metric_label
+from apps.panel.pages import businesses_of, render_page
+from apps.panel.report_forms import DEFAULT_GROUP, GROUP_LABELS, ReportQueryForm
+from apps.panel.templatetags.panel import money
 from apps.reports import csv_cells
 from apps.reports.ranges import ReportRange, owner_time_zone, report_range, today_in
 from apps.reports.session_copy import copy_csv
@@ -27,12 +29,15 @@ CHART_METRICS = ("sessions_started", "sessions_answered", "paid_orders")
 
 
 def _query(request) -> tuple[ReportQueryForm, ReportRange | None, str]:
-    form = ReportQueryForm(request.GET or {"preset": "last_7"})
+    data = request.GET.copy() if request.GET else {"preset": "last_7"}
+    if not data.get("group_by"):
+        data["group_by"] = DEFAULT_GROUP  # so the control reads what the table is by
+    form = ReportQueryForm(data)
     if not form.is_valid():
-        return form, None, "day"
+        return form, None, DEFAULT_GROUP
     first, last = form.days(today_in(owner_time_zone(request.user.owner_id)))
     report = report_range(owner_id=request.user.owner_id, first_day=first, last_day=last)
-    return form, report, form.cleaned_data.get("group_by") or "day"
+    return form, report, form.cleaned_data.get("group_by") or DEFAULT_GROUP
 
 
 def _range_query(report: ReportRange, group_by: str, **extra) -> str:
@@ -51,33 +56,50 @@ def _chart(rows: list[dict]) -> dict:
             height = round(100 * row[name] / peak, 1)
             x = index * 30 + 3 + series * 8
             rects.append(
-                {"series": series, "x": x, "y": 100 - height, "height": height, "value": row[name], "name": name}
+                {
+                    "series": series,
+                    "x": x,
+                    "y": 100 - height,
+                    "height": height,
+                    "value": row[name],
+                    "name": report_metric_label(name),
+                }
             )
         groups.append({"label": row["key"]["name"], "x": index * 30 + 15, "rects": rects})
-    return {"groups": groups, "width": max(30 * len(rows), 30), "peak": peak, "metrics": CHART_METRICS}
+    legend = [{"index": index, "label": report_metric_label(name)} for index, name in enumerate(CHART_METRICS)]
+    return {"groups": groups, "width": max(30 * len(rows), 30), "peak": peak, "series": legend}
 
 
-def _cell(name: str, value) -> str:
-    """A metric as the table shows it (the CSV keeps the raw value)."""
+def _cell(name: str, value, currency: str) -> str:
+    """A metric as the table shows it (the CSV keeps the raw value): money as the panel writes
+    it ("1,234.50 EUR")."""
     if value is None:
         return "—"
     if name.endswith("_share") or name in ("conversion", "offer_acceptance"):
         return f"{100 * value:.1f}%"
     if name.endswith("_cents"):
-        return f"{value / 100:.2f}"
+        return money(value, currency)
     return str(value)
+
+
+def _currency(request) -> str:
+    """The currency of the owner's businesses; "" when they use several (amounts alone)."""
+    currencies = set(businesses_of(request).values_list("currency", flat=True))
+    return currencies.pop() if len(currencies) == 1 else ""
 
 
 @panel_page(ANY_ROLE)
 def reports_page(request):
     form, report, group_by = _query(request)
-    context: dict = {"form": form, "report": report, "group_by": group_by, "metrics": METRICS}
+    metrics = [{"name": name, "label": report_metric_label(name)} for name in METRICS]
+    context: dict = {"form": form, "report": report, "group_by": group_by, "metrics": metrics}
     if report is not None:
         body = session_report(report, group_by)
+        currency = _currency(request)
         for row in body["rows"]:
             row["drill"] = _range_query(report, group_by, key="" if row["key"]["id"] is None else row["key"]["id"])
-            row["cells"] = [_cell(name, row[name]) for name in METRICS]
-        body["totals"]["cells"] = [_cell(name, body["totals"][name]) for name in METRICS]
+            row["cells"] = [_cell(name, row[name], currency) for name in METRICS]
+        body["totals"]["cells"] = [_cell(name, body["totals"][name], currency) for name in METRICS]
         for row in body["agent_breaks"]:
             hours, rest = divmod(row["break_seconds"], 3600)
             row["duration"] = f"{hours}:{rest // 60:02d}:{rest % 60:02d}"

@@ -180,7 +180,10 @@ class Command(BaseCommand):
             f"({kiosk_app['business']['name']}; valid 15 minutes; {base}/ makes a new one)"
         )
         english, spanish = burgers["agents"][0]["email"], burgers["agents"][1]["email"]
-        out(f"  2. Agent        {base}/agent/  sign in as {english} (English; {spanish} serves Spanish)")
+        out(
+            f"  2. Agent        {base}/agent/  sign in as {english} (English; {spanish} serves Spanish): "
+            "signing in makes the agent Available"
+        )
         pay = (
             f"pay on the kiosk with {cards['succeeds']} ({cards['declined']} is declined)"
             if data["payments"]["demo"]
