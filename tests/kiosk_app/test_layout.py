@@ -1,0 +1,160 @@
+"""The kiosk's screens fit the tablet in both orientations (1180 x 820 landscape, 800 x 1280
+portrait), in a real Chromium against a live server with the demo processor: while paying, every
+line of the order with its options, the total, the card field and Pay are in sight and nothing
+lies over them (bounding boxes, and document.elementFromPoint at their centres), before and after
+a declined card, with the chat open or not; the chat beside the menu never covers it; ordering
+alone in portrait, the cart and Pay are in sight beside the menu, not below all of it; the
+thank-you screen shows the whole receipt box."""
+
+import os
+
+import pytest
+from playwright.sync_api import expect
+
+from apps.demo_processor import services as demo_processor
+from tests import factories
+from tests.kiosk_app.conftest import as_paired, assert_no_console_errors
+from tests.support.browser import page_opener
+
+pytestmark = pytest.mark.live
+DECLINED, SUCCEEDS = "4000 0000 0000 0002", "4242 4242 4242 4242"
+LANDSCAPE, PORTRAIT = (1180, 820), (800, 1280)
+SIZES = pytest.mark.parametrize("size", [LANDSCAPE, PORTRAIT], ids=["landscape", "portrait"])
+EXTRAS = ("Cola", "Salad", "Ice cream", "Coffee", "Water", "Brownie", "Wrap", "Soup")
+
+# Where `node` is not in sight: outside the window, clipped by a scrolling ancestor, or under
+# another element at its centre. "" when the whole of it shows.
+NOT_IN_SIGHT = """
+node => {
+  const box = node.getBoundingClientRect();
+  const name = node.id ? `#${node.id}` : `${node.tagName.toLowerCase()}.${node.className}`;
+  if (!box.width || !box.height) return `${name} has no size`;
+  if (box.left < 0 || box.top < 0 || box.right > innerWidth + 0.5 || box.bottom > innerHeight + 0.5)
+    return `${name} ${JSON.stringify(box)} is outside the ${innerWidth} x ${innerHeight} window`;
+  for (let up = node.parentElement; up; up = up.parentElement) {
+    const style = getComputedStyle(up);
+    if (style.overflowX === "visible" && style.overflowY === "visible") continue;
+    const clip = up.getBoundingClientRect();
+    if (box.top < clip.top - 0.5 || box.bottom > clip.bottom + 0.5 || box.left < clip.left - 0.5 || box.right > clip.right + 0.5)
+      return `${name} is cut off by ${up.id || up.className}`;
+  }
+  const hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+  if (!node.contains(hit)) return `${name} is covered by ${hit ? hit.id || hit.className || hit.tagName : "nothing"}`;
+  return "";
+}
+"""
+
+
+def not_in_sight(page, selector: str) -> list[str]:
+    """What of the elements matching `selector` is not in sight (an empty list when all are)."""
+    elements = page.locator(selector)
+    assert elements.count(), f"nothing matches {selector}"
+    return [problem for problem in elements.evaluate_all(f"nodes => nodes.map({NOT_IN_SIGHT})") if problem]
+
+
+def assert_in_sight(page, *selectors: str, state: str) -> None:
+    problems = [problem for selector in selectors for problem in not_in_sight(page, selector)]
+    if os.environ.get("LAYOUT_SHOTS"):  # a folder: each state drawn there, to look at
+        page.screenshot(path=f"{os.environ['LAYOUT_SHOTS']}/{state}.png")
+    assert problems == [], f"{state}: {problems}"
+
+
+@pytest.fixture
+def open_tablet(chromium_with_fake_media, request):
+    """open_tablet(url, server, size, before) -> a kiosk page with a (fake) camera and microphone it
+    may use: the video is not unavailable, so the chat stays closed until the customer opens it."""
+    with page_opener(chromium_with_fake_media, request) as open_:
+        yield lambda url, server, size, before: open_(
+            server.url, url, size, before=before, permissions=["camera", "microphone"]
+        )
+
+
+@pytest.fixture
+def shop(world):
+    """A burger with two option groups, and enough else on the menu to fill a screen."""
+    cooking = factories.ModifierGroupFactory(item=world.items["burger"], name="Cooking", required=True, min=1, max=1)
+    extras = factories.ModifierGroupFactory(item=world.items["burger"], name="Extras", required=False, min=0, max=3)
+    options = {
+        "well": factories.ModifierOptionFactory(group=cooking, name="Well done"),
+        "medium": factories.ModifierOptionFactory(group=cooking, name="Medium"),
+        "cheese": factories.ModifierOptionFactory(group=extras, name="Cheese", price_cents=100),
+        "bacon": factories.ModifierOptionFactory(group=extras, name="Bacon", price_cents=150),
+    }
+    category = world.items["burger"].category
+    for name in EXTRAS:
+        world.items[name] = factories.MenuItemFactory(
+            category=category, name=name, price_cents=250, description="Made here every morning."
+        )
+    factories.OwnerBillingFactory(
+        owner=world.business.owner, account_id="acct_demo_layout", charges_enabled=True, payouts_enabled=True
+    )
+    demo_processor.account_open("acct_demo_layout")
+    world.options = options
+    return world
+
+
+def order_lines(shop) -> list[dict]:
+    """Four lines, two of them with options."""
+    burger, fries = str(shop.items["burger"].pk), str(shop.items["fries"].pk)
+    well, cheese, bacon, medium = (str(shop.options[name].pk) for name in ("well", "cheese", "bacon", "medium"))
+    return [
+        {"menu_item_id": burger, "quantity": 1, "modifier_option_ids": [well, cheese, bacon]},
+        {"menu_item_id": burger, "quantity": 2, "modifier_option_ids": [medium]},
+        {"menu_item_id": fries, "quantity": 2, "modifier_option_ids": []},
+        {"menu_item_id": str(shop.items["Cola"].pk), "quantity": 1, "modifier_option_ids": []},
+    ]
+
+
+def with_an_agent(shop, kiosk, server, open_tablet, size):
+    """The kiosk in a session with the agent (over the agent's API): (page, agent http, session id)."""
+    agent = server.agent(shop.agent.email)
+    tablet = open_tablet("/kiosk/", server, size, as_paired(kiosk))
+    expect(tablet.locator("body")).to_have_attribute("data-screen", "attract")
+    tablet.click("#start")
+    expect(tablet.locator("body")).to_have_attribute("data-screen", "waiting")
+    [waiting] = agent.get(f"{server.url}/api/sessions/incoming", timeout=10).json()["sessions"]
+    session_id = waiting["id"]
+    assert agent.post(f"{server.url}/api/sessions/{session_id}/accept", timeout=10).status_code == 200
+    expect(tablet.locator("body")).to_have_attribute("data-screen", "session")
+    expect(tablet.locator("#agent-name")).to_have_text("Ada Agent")
+    return tablet, agent, session_id
+
+
+ORDER_IN_SIGHT = ("#cart-lines li", "#cart-lines li .modifiers", "#cart-total", "#card-number", "#pay")
+
+
+@SIZES
+def test_the_whole_order_the_total_the_card_field_and_pay_are_in_sight_while_paying(
+    shop, kiosk, serve, open_tablet, size
+):
+    server = serve()
+    tablet, agent, session_id = with_an_agent(shop, kiosk, server, open_tablet, size)
+    answer = agent.post(f"{server.url}/api/orders", json={"session_id": session_id, "lines": order_lines(shop)})
+    assert answer.status_code in (200, 201), answer.text
+    expect(tablet.locator("#cart-lines li")).to_have_count(4)
+    assert agent.post(f"{server.url}/api/sessions/{session_id}/payment", timeout=20).status_code == 200
+    expect(tablet.locator("#pay")).to_be_visible()
+    expect(tablet.locator("#cart-lines li .modifiers")).to_have_count(2)
+    name = "x".join(map(str, size))
+    assert_in_sight(tablet, *ORDER_IN_SIGHT, state=f"{name}-paying")
+
+    tablet.click("#chat-open")
+    expect(tablet.locator("#chat")).to_be_visible()
+    assert_in_sight(tablet, *ORDER_IN_SIGHT, state=f"{name}-paying-chat")
+
+    tablet.fill("#card-number", DECLINED)
+    tablet.click("#pay")
+    expect(tablet.locator("#payment")).to_have_attribute("data-state", "declined")
+    expect(tablet.locator("#payment-error")).to_have_text("Card declined, try another card.")
+    assert_in_sight(tablet, *ORDER_IN_SIGHT, "#payment-error", state=f"{name}-declined-chat")
+    # The demo cards are not under Pay: the next one is one tap away.
+    assert_in_sight(tablet, "button.test-card", state=f"{name}-declined-chat-cards")
+
+    tablet.click("#chat-close")
+    expect(tablet.locator("#chat")).to_be_hidden()
+    assert_in_sight(tablet, *ORDER_IN_SIGHT, "#payment-error", "button.test-card", state=f"{name}-declined")
+
+    tablet.click(f"button.test-card:has-text('{SUCCEEDS}')")
+    tablet.click("#pay")
+    expect(tablet.locator("body")).to_have_attribute("data-screen", "thanks")
+    assert_no_console_errors(tablet)
