@@ -7,6 +7,7 @@ alone in portrait, the cart and Pay are in sight beside the menu, not below all 
 thank-you screen shows the whole receipt box."""
 
 import os
+import re
 
 import pytest
 from playwright.sync_api import expect
@@ -157,4 +158,92 @@ def test_the_whole_order_the_total_the_card_field_and_pay_are_in_sight_while_pay
     tablet.click(f"button.test-card:has-text('{SUCCEEDS}')")
     tablet.click("#pay")
     expect(tablet.locator("body")).to_have_attribute("data-screen", "thanks")
+    assert_no_console_errors(tablet)
+
+
+# How many of `inside`'s boxes (itself and every element in it) overlap `other`'s box.
+OVERLAPPING = """
+([inside, other]) => {
+  const them = document.querySelector(other).getBoundingClientRect();
+  const root = document.querySelector(inside);
+  return [root, ...root.querySelectorAll("*")]
+    .map((node) => [node, node.getBoundingClientRect()])
+    .filter(([, box]) => box.width && box.height)
+    .filter(([, box]) => box.left < them.right && box.right > them.left && box.top < them.bottom && box.bottom > them.top)
+    .map(([node]) => node.id || node.className || node.tagName);
+}
+"""
+
+
+def test_in_landscape_the_open_chat_stays_beside_the_menu(shop, kiosk, serve, open_tablet):
+    server = serve()
+    tablet, agent, session_id = with_an_agent(shop, kiosk, server, open_tablet, LANDSCAPE)
+    expect(tablet.locator("#kiosk-menu .menu-item")).to_have_count(2 + len(EXTRAS))
+    tablet.click("#chat-open")
+    expect(tablet.locator("#chat")).to_be_visible()
+    expect(tablet.locator("#chat-close")).to_be_visible()
+    assert tablet.evaluate(OVERLAPPING, ["#chat", "#kiosk-menu"]) == []
+    assert tablet.evaluate(OVERLAPPING, ["#kiosk-menu", ".agent-pane"]) == []
+    # Its controls are where a finger finds them, and so is the menu's first item.
+    tablet.locator("#chat-send").scroll_into_view_if_needed()
+    assert_in_sight(tablet, "#chat-text", "#chat-send", "#chat-close", "#chat-canned button", state="landscape-chat")
+    tablet.locator("#kiosk-menu .menu-item").first.scroll_into_view_if_needed()
+    assert_in_sight(tablet, "#kiosk-menu .menu-item >> nth=0", state="landscape-chat-menu")
+    assert_no_console_errors(tablet)
+
+
+def test_in_portrait_ordering_alone_the_cart_and_pay_stay_in_sight_beside_the_menu(shop, kiosk, serve, open_tablet):
+    server = serve()  # nobody signed in: the kiosk offers to order alone
+    tablet = open_tablet("/kiosk/", server, PORTRAIT, as_paired(kiosk))
+    tablet.click("#start")
+    tablet.click("#order-alone")
+    expect(tablet.locator("body")).to_have_attribute("data-alone", "true")
+    tablet.get_by_role("button", name="Add Burger").click()
+    tablet.get_by_label("Well done").check()
+    tablet.click("#item-options-add")
+    tablet.get_by_role("button", name="Add Fries").click()
+    expect(tablet.locator("#cart-lines li")).to_have_count(2)
+    expect(tablet.locator("#alone-pay")).to_be_enabled()
+    menu_bottom = tablet.evaluate("document.querySelector('#kiosk-menu').getBoundingClientRect().bottom")
+    assert menu_bottom > PORTRAIT[1], "the menu is meant to be longer than the screen"
+    in_sight = ("#cart-lines li", "#cart-total", "#alone-pay")
+    assert_in_sight(tablet, *in_sight, state="portrait-alone-top")
+    # Scrolled down to the menu's last item, the cart and Pay are still there.
+    tablet.locator("#kiosk-menu .menu-item").last.scroll_into_view_if_needed()
+    assert_in_sight(tablet, *in_sight, state="portrait-alone-scrolled")
+    tablet.click("#alone-pay")
+    expect(tablet.locator("#pay")).to_be_visible()
+    assert_in_sight(tablet, *in_sight[:2], "#pay", "#card-number", "#alone-back", state="portrait-alone-paying")
+    assert_no_console_errors(tablet)
+
+
+MONEY = re.compile(r"^\$\d+\.\d\d$")  # the one way the kiosk writes an amount in en-US
+
+
+def amounts(page, selector: str) -> list[str]:
+    return [text.strip() for text in page.locator(selector).all_inner_texts()]
+
+
+def test_each_screen_writes_its_amounts_one_way(shop, kiosk, serve, open_tablet):
+    server = serve()
+    tablet, agent, session_id = with_an_agent(shop, kiosk, server, open_tablet, LANDSCAPE)
+    # Before the agent's first cart, the menu's prices are already in the business's currency.
+    expect(tablet.locator("#kiosk-menu .menu-item .price").first).to_have_text(MONEY)
+    assert all(MONEY.match(text) for text in amounts(tablet, "#kiosk-menu .price")), amounts(tablet, "#kiosk-menu .price")
+
+    answer = agent.post(f"{server.url}/api/orders", json={"session_id": session_id, "lines": order_lines(shop)})
+    assert answer.status_code in (200, 201), answer.text
+    expect(tablet.locator("#cart-lines li")).to_have_count(4)
+    session_screen = "#kiosk-menu .price, #cart-lines .price, #cart-subtotal, #cart-tax, #cart-total"
+    assert all(MONEY.match(text) for text in amounts(tablet, session_screen)), amounts(tablet, session_screen)
+
+    assert agent.post(f"{server.url}/api/sessions/{session_id}/payment", timeout=20).status_code == 200
+    expect(tablet.locator("#payment-amount")).to_have_text(re.compile(r"^To pay: \$\d+\.\d\d$"))
+    tablet.click(f"button.test-card:has-text('{SUCCEEDS}')")
+    tablet.click("#pay")
+    expect(tablet.locator("body")).to_have_attribute("data-screen", "thanks")
+    expect(tablet.locator("#thanks-lines li")).to_have_count(4)
+    expect(tablet.locator("#thanks-total")).to_have_text(re.compile(r"^Paid \$\d+\.\d\d$"))
+    thanks = "#thanks-lines .price, #thanks-order-subtotal, #thanks-order-tax, #thanks-order-total"
+    assert all(MONEY.match(text) for text in amounts(tablet, thanks)), amounts(tablet, thanks)
     assert_no_console_errors(tablet)
