@@ -247,3 +247,33 @@ def test_each_screen_writes_its_amounts_one_way(shop, kiosk, serve, open_tablet)
     thanks = "#thanks-lines .price, #thanks-order-subtotal, #thanks-order-tax, #thanks-order-total"
     assert all(MONEY.match(text) for text in amounts(tablet, thanks)), amounts(tablet, thanks)
     assert_no_console_errors(tablet)
+
+
+@SIZES
+def test_the_thank_you_screen_shows_the_whole_receipt_box(shop, kiosk, serve, open_tablet, size):
+    server = serve()
+    tablet = open_tablet("/kiosk/?thank_you_seconds=60", server, size, as_paired(kiosk))
+    tablet.click("#start")
+    tablet.click("#order-alone")
+    tablet.get_by_role("button", name="Add Burger").click()
+    tablet.get_by_label("Well done").check()
+    tablet.get_by_label("Cheese").check()
+    tablet.click("#item-options-add")
+    for name in ("Fries", *EXTRAS[:4]):
+        tablet.get_by_role("button", name=f"Add {name}").click()
+        expect(tablet.locator("#cart-lines .name", has_text=name)).to_have_count(1)
+    tablet.click("#alone-pay")
+    tablet.click(f"button.test-card:has-text('{SUCCEEDS}')")
+    tablet.click("#pay")
+    expect(tablet.locator("body")).to_have_attribute("data-screen", "thanks")
+    expect(tablet.locator("#thanks-receipt")).to_be_visible()
+    expect(tablet.locator("#thanks-lines li")).to_have_count(6)
+    name = "x".join(map(str, size))
+    whole = ("#thanks-receipt", "#receipt-qr", "#receipt-email", "#receipt-send", "#order-number", "#thanks-done", "#thanks-order-total")
+    assert_in_sight(tablet, *whole, state=f"{name}-thanks")
+    # A slip said under the field still leaves the whole box in sight.
+    tablet.fill("#receipt-email", "ana.example.com")
+    tablet.click("#receipt-send")
+    expect(tablet.locator("#receipt-error")).to_be_visible()
+    assert_in_sight(tablet, *whole, "#receipt-error", state=f"{name}-thanks-slip")
+    assert_no_console_errors(tablet)
