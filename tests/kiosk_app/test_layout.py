@@ -277,3 +277,28 @@ def test_the_thank_you_screen_shows_the_whole_receipt_box(shop, kiosk, serve, op
     expect(tablet.locator("#receipt-error")).to_be_visible()
     assert_in_sight(tablet, *whole, "#receipt-error", state=f"{name}-thanks-slip")
     assert_no_console_errors(tablet)
+
+
+# Words that promise someone at once; the waiting screen says nobody is free beside them.
+PROMISES = {
+    "en-US": re.compile(r"\b(in a moment|shortly|right away)\b|(?<!as )\bsoon\b"),
+    "es-ES": re.compile(r"\b(momento|enseguida|pronto)\b"),
+    "fr-FR": re.compile(r"\b(instant|bientôt|tout de suite)\b"),
+    "de-DE": re.compile(r"\b(gleich|bald|sofort)\b"),
+}
+
+
+def test_the_waiting_screen_promises_no_one_soon_while_nobody_is_free(shop, kiosk, serve, open_tablet):
+    server = serve()  # nobody signed in: nobody is free
+    tablet = open_tablet("/kiosk/", server, LANDSCAPE, as_paired(kiosk))
+    for locale, promises in PROMISES.items():
+        expect(tablet.locator("body")).to_have_attribute("data-screen", "attract")
+        tablet.click(f"button.language[data-locale='{locale}']")
+        tablet.click("#start")
+        expect(tablet.locator("body")).to_have_attribute("data-screen", "waiting")
+        expect(tablet.locator("#waiting-agents")).to_be_visible()  # "nobody is free", in the customer's words
+        expect(tablet.locator("#waiting-place")).to_be_visible()
+        said = tablet.locator("#screen-waiting").inner_text().lower()
+        assert not promises.search(said), f"{locale}: {said}"
+        tablet.click("#cancel-waiting")
+    assert_no_console_errors(tablet)
