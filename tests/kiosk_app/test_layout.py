@@ -36,7 +36,8 @@ node => {
     const style = getComputedStyle(up);
     if (style.overflowX === "visible" && style.overflowY === "visible") continue;
     const clip = up.getBoundingClientRect();
-    if (box.top < clip.top - 0.5 || box.bottom > clip.bottom + 0.5 || box.left < clip.left - 0.5 || box.right > clip.right + 0.5)
+    const outside = box.top < clip.top - 0.5 || box.bottom > clip.bottom + 0.5;
+    if (outside || box.left < clip.left - 0.5 || box.right > clip.right + 0.5)
       return `${name} is cut off by ${up.id || up.className}`;
   }
   const hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
@@ -169,7 +170,8 @@ OVERLAPPING = """
   return [root, ...root.querySelectorAll("*")]
     .map((node) => [node, node.getBoundingClientRect()])
     .filter(([, box]) => box.width && box.height)
-    .filter(([, box]) => box.left < them.right && box.right > them.left && box.top < them.bottom && box.bottom > them.top)
+    .filter(([, box]) => box.left < them.right && box.right > them.left)
+    .filter(([, box]) => box.top < them.bottom && box.bottom > them.top)
     .map(([node]) => node.id || node.className || node.tagName);
 }
 """
@@ -229,7 +231,8 @@ def test_each_screen_writes_its_amounts_one_way(shop, kiosk, serve, open_tablet)
     tablet, agent, session_id = with_an_agent(shop, kiosk, server, open_tablet, LANDSCAPE)
     # Before the agent's first cart, the menu's prices are already in the business's currency.
     expect(tablet.locator("#kiosk-menu .menu-item .price").first).to_have_text(MONEY)
-    assert all(MONEY.match(text) for text in amounts(tablet, "#kiosk-menu .price")), amounts(tablet, "#kiosk-menu .price")
+    menu_prices = amounts(tablet, "#kiosk-menu .price")
+    assert all(MONEY.match(text) for text in menu_prices), menu_prices
 
     answer = agent.post(f"{server.url}/api/orders", json={"session_id": session_id, "lines": order_lines(shop)})
     assert answer.status_code in (200, 201), answer.text
@@ -269,7 +272,15 @@ def test_the_thank_you_screen_shows_the_whole_receipt_box(shop, kiosk, serve, op
     expect(tablet.locator("#thanks-receipt")).to_be_visible()
     expect(tablet.locator("#thanks-lines li")).to_have_count(6)
     name = "x".join(map(str, size))
-    whole = ("#thanks-receipt", "#receipt-qr", "#receipt-email", "#receipt-send", "#order-number", "#thanks-done", "#thanks-order-total")
+    whole = (
+        "#thanks-receipt",
+        "#receipt-qr",
+        "#receipt-email",
+        "#receipt-send",
+        "#order-number",
+        "#thanks-order-total",
+        "#thanks-done",
+    )
     assert_in_sight(tablet, *whole, state=f"{name}-thanks")
     # A slip said under the field still leaves the whole box in sight.
     tablet.fill("#receipt-email", "ana.example.com")
