@@ -4,7 +4,10 @@ line of the order with its options, the total, the card field and Pay are in sig
 lies over them (bounding boxes, and document.elementFromPoint at their centres), before and after
 a declined card, with the chat open or not; the chat beside the menu never covers it; ordering
 alone in portrait, the cart and Pay are in sight beside the menu, not below all of it; the
-thank-you screen shows the whole receipt box."""
+thank-you screen shows the whole receipt box. And the words: each screen writes its amounts one
+way (the menu's too, before the first cart), and the waiting screen promises no one soon while it
+says nobody is free, in each of the four languages. A fake camera keeps the video from failing,
+which would open the chat by itself."""
 
 import os
 import re
