@@ -12,14 +12,11 @@ import { t } from "./messages.js";
  */
 
 /**
- * A price in the order's currency when it is known; else the amount alone (the menu read carries
- * no currency, and a wrong symbol would be untrue).
+ * A price in the order's currency (read as the session opens); the amount alone until it is known
+ * (the menu read carries no currency, and a wrong symbol would be untrue).
  * @param {number} cents @param {string | null} currency @param {string} locale
  */
-export function menuPrice(cents, currency, locale) {
-  if (currency) return money(cents, currency, locale);
-  return new Intl.NumberFormat(locale, { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(cents / 100);
-}
+export const menuPrice = (cents, currency, locale) => money(cents, currency || null, locale);
 
 /**
  * @param {MenuBody | null} menu @param {string} locale @param {string | null} currency

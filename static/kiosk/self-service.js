@@ -104,7 +104,7 @@ export function groupRule(group, locale) {
   return min ? t(locale, "alone.rule_at_least", { count: min }) : t(locale, "alone.rule_optional");
 }
 
-/** An option's name and extra price. @param {Option} option @param {string} currency @param {string} locale */
+/** An option's name and extra price. @param {Option} option @param {string | null} currency @param {string} locale */
 export const optionLabel = (option, currency, locale) =>
   option.price_cents ? `${option.name} (+${money(option.price_cents, currency, locale)})` : option.name;
 

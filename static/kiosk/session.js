@@ -143,6 +143,17 @@ export function createSession({ store, config, video, paymentForm, announce, onF
     }
   }
 
+  /** The order before the first cart: empty, in the business's currency. Kept if a cart came meanwhile. */
+  async function readOrder() {
+    const sessionId = id();
+    try {
+      const order = await get(`/api/public/sessions/${sessionId}/order`);
+      if (sessionId === id() && !state().order) store.set({ order });
+    } catch (error) {
+      logFailure("reading the order", error); // the first cart brings it anyway
+    }
+  }
+
   async function readPayment() {
     const payment = await get(`/api/public/sessions/${id()}/payment`);
     const shown = state().payment;
@@ -185,6 +196,7 @@ export function createSession({ store, config, video, paymentForm, announce, onF
       // Paying alone (no agent: after a reload too) stays alone; an agent's arrival takes the cart over.
       store.set({ screen: "session", alone: body.agent ? NOT_ALONE : { ...state().alone, on: true } });
       if (!state().menu.body) loadMenu();
+      if (!state().order) readOrder(); // its currency prices the menu before the first cart
       if (body.agent) video.start(body.video_channel || id());
       if (paymentWithdrawn(previous, body.status)) leavePayment();
       if (body.agent && wasAlone) announce(t(state().locale, "alone.agent_joined", { name: body.agent.name }));

@@ -202,7 +202,7 @@ function drawPicking(picking, { locale, menu, order }, rebuild) {
   if (!item) return;
   if (rebuild || dialog.dataset.itemId !== picking.itemId) {
     dialog.dataset.itemId = picking.itemId;
-    const currency = (order && order.currency) || "USD";
+    const currency = (order && order.currency) || null; // no guessed symbol: the menu's prices are the same
     byId("item-options-title").textContent = t(locale, "alone.options_title", { name: item.name });
     byId("item-options-groups").replaceChildren(
       ...(item.modifier_groups || []).map((group) =>

@@ -13,3 +13,8 @@ test("cents are shown in the currency and locale given", () => {
 test("a currency code Intl does not know still shows the amount and the code", () => {
   assert.equal(money(1250, "NOT-A-CODE", "en-US"), "12.50 NOT-A-CODE");
 });
+
+test("an amount whose currency is not known yet shows no symbol, in the reader's locale", () => {
+  assert.equal(money(899, null, "en-US"), "8.99");
+  assert.equal(money(123456, null, "de-DE"), "1.234,56");
+});

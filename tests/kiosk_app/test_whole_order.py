@@ -121,6 +121,8 @@ def test_a_customer_orders_and_pays_with_an_agent_end_to_end(
     expect(tablet.locator("#thanks-total")).to_have_text(f"Paid {total}")
     expect(tablet.locator("#thanks-demo-note")).to_be_visible()
     expect(tablet.locator("#thanks-demo-note")).to_have_text("Demo payments: no money moves.")
+    if REFRESH_SCREENSHOTS:  # the picture shows the receipt's QR code once it has loaded
+        tablet.wait_for_function("() => document.querySelector('#receipt-qr').naturalWidth > 0")
     screenshot(tablet, "kiosk-thank-you.png", origin)
     expect(dashboard.locator("#session-result")).to_contain_text("Paid: order")
 
