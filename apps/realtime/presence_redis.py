@@ -26,10 +26,10 @@ import uuid
 from collections import Counter
 
 from apps.realtime import protocol
-from apps.realtime.protocol import MemberId
 from apps.realtime.broadcast import send
 from apps.realtime.hub import fanout_message
 from apps.realtime.presence import Change, grace_seconds, heartbeat_seconds, lease_seconds
+from apps.realtime.protocol import MemberId
 
 logger = logging.getLogger(__name__)
 
