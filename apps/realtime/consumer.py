@@ -359,8 +359,11 @@ class PusherConsumer(AsyncWebsocketConsumer):
         if count > p.CLIENT_EVENTS_PER_SECOND:
             await self.send(p.error_frame(p.CLIENT_EVENT_RATE_LIMIT, "Client event rejected due to rate limit."))
             return
-        data = data if data is not None else {}
-        if len(data if isinstance(data, str) else json.dumps(data)) > p.MAX_CLIENT_EVENT_BYTES:
+        data = guards.encoded(data if data is not None else {})
+        if data is None:
+            await self.send(p.error_frame(p.INVALID_MESSAGE, "Client event data is nested too deep."))
+            return
+        if len(data) > p.MAX_CLIENT_EVENT_BYTES:
             await self.send(p.error_frame(p.INVALID_MESSAGE, "Client event data is larger than 10 KB."))
             return
         user_id = self.subscriptions[channel]

@@ -20,6 +20,18 @@ def parse_json(text: str | bytes) -> object:
         raise BadFrame(str(exc)) from None
 
 
+def encoded(data: object) -> str | None:
+    """A client event's data as the string it travels as (Pusher's wire form, compact as
+    protocol.frame writes it): one string through the channel layer, where channels-redis's msgpack
+    would refuse nesting past 511 levels that the parser took. None: too deep to encode here."""
+    if isinstance(data, str):
+        return data
+    try:
+        return json.dumps(data, separators=(",", ":"))
+    except RecursionError:
+        return None
+
+
 def over_subscription_limit(held: int) -> bool:
     """Whether a connection holding `held` subscriptions may take no new one. Our apps hold a few
     each (a kiosk 2, a dashboard 1, the call link 1); the cap keeps one socket from growing the

@@ -19,6 +19,9 @@ pytestmark = pytest.mark.live
 
 SUCCEEDED = "pusher_internal:subscription_succeeded"
 
+# The tests with servers of their own come first: stopping one clears the children's Redis keys,
+# the fan-out group's too, which the module's protocol_server would then miss until its next check.
+
 
 async def still_answers(client: PusherSocket) -> None:
     await client.send("pusher:ping")
@@ -50,6 +53,32 @@ def test_a_connection_holds_at_most_its_cap_of_subscriptions(tmp_path):
         run(scenario())
     finally:
         stop_daphne(server)
+
+
+def test_with_require_tls_a_plain_upgrade_is_refused_with_4000_unless_a_trusted_proxy_says_https(tmp_path):
+    behind = start_daphne(tmp_path / "a", REQUIRE_TLS="1", TRUST_PROXY="1", TRUSTED_PROXIES="127.0.0.1")
+    exposed = start_daphne(tmp_path / "b", REQUIRE_TLS="1", TRUST_PROXY="1", TRUSTED_PROXIES="10.9.9.9")
+    https = {"X-Forwarded-Proto": "https"}
+    try:
+
+        async def refused(url: str, headers: dict | None = None) -> tuple[int, int]:
+            async with websockets.connect(url, open_timeout=5, additional_headers=headers) as ws:
+                error = json.loads(await ws.recv())
+                assert error["event"] == "pusher:error", error
+                return json.loads(error["data"])["code"], await closed_with(ws)
+
+        async def scenario():
+            ssl_only = (protocol.SSL_ONLY, protocol.SSL_ONLY)
+            assert await refused(behind.ws_url()) == ssl_only
+            assert await refused(behind.ws_url(), {"X-Forwarded-Proto": "http"}) == ssl_only
+            assert await refused(exposed.ws_url(), https) == ssl_only  # not from a trusted proxy: ignored
+            async with websockets.connect(behind.ws_url(), open_timeout=5, additional_headers=https) as ws:
+                assert json.loads(await ws.recv())["event"] == "pusher:connection_established"
+
+        run(scenario())
+    finally:
+        stop_daphne(behind)
+        stop_daphne(exposed)
 
 
 @pytest.mark.parametrize(
@@ -88,32 +117,6 @@ def test_frames_that_crashed_the_consumer_get_a_protocol_error_and_the_connectio
     run(scenario())
 
 
-def test_with_require_tls_a_plain_upgrade_is_refused_with_4000_unless_a_trusted_proxy_says_https(tmp_path):
-    behind = start_daphne(tmp_path / "a", REQUIRE_TLS="1", TRUST_PROXY="1", TRUSTED_PROXIES="127.0.0.1")
-    exposed = start_daphne(tmp_path / "b", REQUIRE_TLS="1", TRUST_PROXY="1", TRUSTED_PROXIES="10.9.9.9")
-    https = {"X-Forwarded-Proto": "https"}
-    try:
-
-        async def refused(url: str, headers: dict | None = None) -> tuple[int, int]:
-            async with websockets.connect(url, open_timeout=5, additional_headers=headers) as ws:
-                error = json.loads(await ws.recv())
-                assert error["event"] == "pusher:error", error
-                return json.loads(error["data"])["code"], await closed_with(ws)
-
-        async def scenario():
-            ssl_only = (protocol.SSL_ONLY, protocol.SSL_ONLY)
-            assert await refused(behind.ws_url()) == ssl_only
-            assert await refused(behind.ws_url(), {"X-Forwarded-Proto": "http"}) == ssl_only
-            assert await refused(exposed.ws_url(), https) == ssl_only  # not from a trusted proxy: ignored
-            async with websockets.connect(behind.ws_url(), open_timeout=5, additional_headers=https) as ws:
-                assert json.loads(await ws.recv())["event"] == "pusher:connection_established"
-
-        run(scenario())
-    finally:
-        stop_daphne(behind)
-        stop_daphne(exposed)
-
-
 def test_presence_member_ids_come_back_with_the_type_they_were_signed_with(protocol_server):
     channel = "presence-typed.1"
 
@@ -149,5 +152,22 @@ def test_a_presence_user_id_is_a_string_or_an_integer(protocol_server, user_id):
         auth = channel_auth(client.socket_id, "presence-typed.2", channel_data)
         assert (await client.subscribe("presence-typed.2", auth, channel_data))["event"] == "pusher:subscription_error"
         await still_answers(client)
+
+    run(scenario())
+
+
+def test_deeply_nested_client_event_data_arrives_as_sent(protocol_server):
+    """A client event's data travels as its JSON string (encoded once, where a structure too deep
+    to encode is refused with 4302 rather than crashing the consumer): the listener gets it whole."""
+    channel = "private-deep.1"
+
+    async def scenario():
+        sender, listener = [await PusherSocket.open(protocol_server.ws_url()) for _ in range(2)]
+        for client in (sender, listener):
+            assert (await client.subscribe(channel, channel_auth(client.socket_id, channel)))["event"] == SUCCEEDED
+        deep = json.loads("[" * 600 + "]" * 600)
+        await sender.send("client-deep", deep, channel)
+        assert (await listener.next("client-deep"))["data"] == deep
+        await still_answers(sender)
 
     run(scenario())
