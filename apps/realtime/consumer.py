@@ -246,7 +246,8 @@ class PusherConsumer(AsyncWebsocketConsumer):
             if isinstance(channel, str) and channel in self.subscriptions:
                 await self._unsubscribe(channel)
         elif event.startswith("client-"):
-            await self._client_event(event, message.get("channel"), data)
+            channel = message.get("channel")
+            await self._client_event(event, channel if isinstance(channel, str) else None, data)
         # Anything else is ignored, as Pusher does.
 
     async def _subscribe(self, data: dict) -> None:
@@ -341,11 +342,7 @@ class PusherConsumer(AsyncWebsocketConsumer):
         return True
 
     async def _client_event(self, event: str, channel, data) -> None:
-        if (
-            not isinstance(channel, str)
-            or channel not in self.subscriptions
-            or p.channel_kind(channel) == p.ChannelKind.PUBLIC
-        ):
+        if channel not in self.subscriptions or p.channel_kind(channel) == p.ChannelKind.PUBLIC:
             message = "Client events are only allowed on private and presence channels this connection joined."
             await self.send(p.error_frame(p.UNAUTHORIZED, message))
             return
