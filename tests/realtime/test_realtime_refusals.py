@@ -5,6 +5,7 @@ parser (4302, not a 1011 close), or, with REQUIRE_TLS on, connect over plain HTT
 HTTP surfaces' rule for X-Forwarded-Proto). And presence member ids come back with the JSON type
 they were signed with."""
 
+import asyncio
 import json
 
 import pytest
@@ -13,7 +14,7 @@ import websockets
 from apps.realtime import protocol
 from apps.realtime.signing import channel_auth
 from tests.support.processes import start_daphne, stop_daphne
-from tests.support.realtime import PusherSocket, closed_with, run
+from tests.support.realtime import PusherSocket, closed_with, library, run
 
 pytestmark = pytest.mark.live
 
@@ -138,6 +139,8 @@ def test_presence_member_ids_come_back_with_the_type_they_were_signed_with(proto
         third, presence = await join(2)
         assert presence["count"] == 2 and 2 in presence["ids"]
         assert (await second.next("pusher_internal:member_added"))["data"]["user_id"] == 2
+        users = await asyncio.to_thread(library(protocol_server).users_info, channel)
+        assert users == {"users": [{"id": "2"}]}  # the HTTP API lists ids as strings, as Pusher's does
         for client in (second, third):
             await client.close()
 

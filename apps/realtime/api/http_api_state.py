@@ -163,7 +163,7 @@ class ChannelUsersView(SignedHttpApiView):
 
         async def read():
             # Pusher's HTTP API lists ids as strings (the socket protocol echoes them as signed).
-            user_ids = sorted(str(user_id) for user_id in await presence_store().user_ids(channel))
+            user_ids = sorted({str(user_id) for user_id in await presence_store().user_ids(channel)})
             return {"users": [{"id": user_id} for user_id in user_ids]}
 
         return Response(_on_server_loop(read))
