@@ -301,6 +301,9 @@ REALTIME_MAX_CONNECTIONS = int(os.environ.get("REALTIME_MAX_CONNECTIONS", "10000
 # (4004, Pusher's "over connection quota"; counted through Redis, refreshed every fan-out check).
 REALTIME_MAX_CONNECTIONS_PER_ADDRESS = int(os.environ.get("REALTIME_MAX_CONNECTIONS_PER_ADDRESS", "200"))
 REALTIME_MAX_APP_CONNECTIONS = int(os.environ.get("REALTIME_MAX_APP_CONNECTIONS", "100000"))
+# One connection holds at most this many subscriptions; the next is refused with 4303 (the
+# connection stays). Our apps hold 1 or 2 each (docs/realtime.md "Limits and refusals").
+REALTIME_MAX_SUBSCRIPTIONS_PER_CONNECTION = int(os.environ.get("REALTIME_MAX_SUBSCRIPTIONS_PER_CONNECTION", "100"))
 # With Redis each web process renews a lease this long every third of it; the presence members of
 # a process that died unannounced (SIGKILL) are removed within lease + a third (20 s).
 REALTIME_PROCESS_LEASE_SECONDS = float(os.environ.get("REALTIME_PROCESS_LEASE_SECONDS", "15"))

@@ -17,7 +17,7 @@ from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
-from apps.realtime import cache_channels, user_auth
+from apps.realtime import cache_channels, guards, membership, user_auth
 from apps.realtime import protocol as p
 from apps.realtime.addresses import client_address
 from apps.realtime.broadcast import remember_server_loop, send
@@ -113,8 +113,8 @@ class PusherConsumer(AsyncWebsocketConsumer):
         await the_hub.start()
         self.socket_id = p.new_socket_id()
         self.address = client_address(self.scope)
-        self.subscriptions: dict[str, str | None] = {}  # channel -> presence user id (or None)
-        self.presence_members: dict[str, set[str]] = {}  # presence channel -> members this client knows
+        self.subscriptions: dict[str, p.MemberId | None] = {}  # channel -> presence user id (or None)
+        self.presence_members: dict[str, set[p.MemberId]] = {}  # presence channel -> members this client knows
         self.quiet_channels: set[str] = set()  # presence channels joined as a quiet member (hub.py)
         self.user_id: str | None = None  # signed in with pusher:signin as this user (user_auth.py)
         self.last_heard = time.monotonic()
@@ -134,6 +134,8 @@ class PusherConsumer(AsyncWebsocketConsumer):
         timer_wheel().schedule(self, self.last_heard + settings.REALTIME_ACTIVITY_TIMEOUT)
 
     def _handshake_refusal(self) -> tuple[int, str] | None:
+        if guards.plain_upgrade_refused(self.scope):  # 4000: pusher-js reconnects over wss
+            return p.SSL_ONLY, "Application only accepts SSL connections, reconnect using wss://"
         if not hub().delivering:  # 4100: pusher-js tries again after a second, polling meanwhile
             return p.OVER_CAPACITY, "This server cannot deliver events right now; try again shortly."
         if self.scope["url_route"]["kwargs"].get("key") != settings.REALTIME_APP_KEY:
@@ -165,8 +167,11 @@ class PusherConsumer(AsyncWebsocketConsumer):
 
     def holds_user(self, user_id: str) -> bool:
         """Whether this connection signed in as `user_id` or joined a presence channel as it: the
-        user that the HTTP API's terminate_connections names."""
-        return user_id == self.user_id or user_id in self.subscriptions.values()
+        user that the HTTP API's terminate_connections names (ids compared as strings: a member may
+        have been signed as a number)."""
+        return user_id == self.user_id or any(
+            str(member) == user_id for member in self.subscriptions.values() if member is not None
+        )
 
     async def terminate(self, message: str = "The app terminated this user's connections.") -> None:
         """terminate_connections, a refused sign-in: 4009 is in Pusher's do-not-reconnect range,
@@ -223,8 +228,8 @@ class PusherConsumer(AsyncWebsocketConsumer):
     async def receive(self, text_data=None, bytes_data=None):
         await self._heard_from_client()
         try:
-            message = json.loads(text_data if text_data is not None else bytes_data)
-            event = message["event"]
+            message = guards.parse_json(text_data if text_data is not None else bytes_data)
+            event = message["event"]  # type: ignore[index]
             if not isinstance(event, str):
                 raise TypeError
         except (ValueError, TypeError, KeyError):
@@ -233,7 +238,7 @@ class PusherConsumer(AsyncWebsocketConsumer):
         data = message.get("data")
         if event.startswith("pusher:") and isinstance(data, str):
             try:
-                data = json.loads(data)  # some clients send the subscribe payload as a string
+                data = guards.parse_json(data)  # some clients send the subscribe payload as a string
             except ValueError:
                 data = None
         if event == "pusher:ping":
@@ -250,10 +255,11 @@ class PusherConsumer(AsyncWebsocketConsumer):
             await user_auth.sign_in(self, data)
         elif event == "pusher:unsubscribe":
             channel = data.get("channel") if isinstance(data, dict) else None
-            if channel in self.subscriptions:
+            if isinstance(channel, str) and channel in self.subscriptions:
                 await self._unsubscribe(channel)
         elif event.startswith("client-"):
-            await self._client_event(event, message.get("channel"), data)
+            channel = message.get("channel")
+            await self._client_event(event, channel if isinstance(channel, str) else None, data)
         # Anything else is ignored, as Pusher does.
 
     async def _subscribe(self, data: dict) -> None:
@@ -261,8 +267,12 @@ class PusherConsumer(AsyncWebsocketConsumer):
         if not p.valid_channel_name(channel):
             await self.send(p.error_frame(p.INVALID_MESSAGE, "Invalid channel name."))
             return
+        if channel not in self.subscriptions and guards.over_subscription_limit(len(self.subscriptions)):
+            await self._refuse_over_limit(channel)
+            return
         kind = p.channel_kind(channel)
-        channel_data = data.get("channel_data") if kind == p.ChannelKind.PRESENCE else None
+        signs_member = kind == p.ChannelKind.PRESENCE or membership.rule_for(channel) is not None
+        channel_data = data.get("channel_data") if signs_member else None
         if kind == p.ChannelKind.PRESENCE and not isinstance(channel_data, str):
             await self.send(p.subscription_error_frame(channel, "Presence subscriptions need channel_data.", 401))
             return
@@ -270,6 +280,11 @@ class PusherConsumer(AsyncWebsocketConsumer):
             data.get("auth"), self.socket_id, channel, channel_data
         ):
             await self.send(p.subscription_error_frame(channel, "Invalid signature for this socket and channel.", 401))
+            return
+        if not await membership.member_now(channel, channel_data):
+            await self.send(p.subscription_error_frame(channel, "You are not a member of this channel now.", 403))
+            return
+        if self not in _open_connections:  # closed while the channel's rule was asked
             return
         if kind == p.ChannelKind.PRESENCE:
             member = _member(channel_data)
@@ -300,6 +315,14 @@ class PusherConsumer(AsyncWebsocketConsumer):
         await self.send(p.frame("pusher_internal:subscription_succeeded", {}, channel))
         await cache_channels.replay(self, channel)
 
+    async def _refuse_over_limit(self, channel: str) -> None:
+        """4303 on the connection (it stays), and the channel's own subscription_error, so a client
+        library waiting on that channel hears that it is refused."""
+        limit = settings.REALTIME_MAX_SUBSCRIPTIONS_PER_CONNECTION
+        message = f"A connection may hold at most {limit} subscriptions; unsubscribe from one first."
+        await self.send(p.error_frame(p.OVER_SUBSCRIPTION_LIMIT, message))
+        await self.send(p.subscription_error_frame(channel, message, 429))
+
     async def _unsubscribe(self, channel: str) -> None:
         user_id = self.subscriptions.pop(channel, None)
         self.presence_members.pop(channel, None)
@@ -315,7 +338,7 @@ class PusherConsumer(AsyncWebsocketConsumer):
         for user_id in change.gone:
             await self._publish(channel, p.MEMBER_REMOVED, {"user_id": user_id})
 
-    def membership_news(self, channel: str, event: str, user_id: str) -> bool:
+    def membership_news(self, channel: str, event: str, user_id: p.MemberId) -> bool:
         """Whether a member_added/member_removed is news to this client. The fan-out is
         asynchronous, so the news of a join can arrive after this client's own subscription
         snapshot already listed that member: such a repeat is dropped, as Pusher never sends it."""
@@ -347,8 +370,11 @@ class PusherConsumer(AsyncWebsocketConsumer):
         if count > p.CLIENT_EVENTS_PER_SECOND:
             await self.send(p.error_frame(p.CLIENT_EVENT_RATE_LIMIT, "Client event rejected due to rate limit."))
             return
-        data = data if data is not None else {}
-        if len(data if isinstance(data, str) else json.dumps(data)) > p.MAX_CLIENT_EVENT_BYTES:
+        data = guards.encoded(data if data is not None else {})
+        if data is None:
+            await self.send(p.error_frame(p.INVALID_MESSAGE, "Client event data is nested too deep."))
+            return
+        if len(data) > p.MAX_CLIENT_EVENT_BYTES:
             await self.send(p.error_frame(p.INVALID_MESSAGE, "Client event data is larger than 10 KB."))
             return
         user_id = self.subscriptions[channel]
@@ -361,17 +387,16 @@ class PusherConsumer(AsyncWebsocketConsumer):
         await send(fanout_message([channel], event, data, skip=skip, extra=extra))
 
 
-def _member(channel_data: str) -> tuple[str, object, bool] | None:
-    """(user id, user info, quiet) from the signed channel_data. `"quiet": true` (set by the auth
+def _member(channel_data: str) -> tuple[p.MemberId, object, bool] | None:
+    """(user id, user info, quiet) from the signed channel_data. The id keeps its JSON type (2
+    stays a number: clients compare member ids with ===). `"quiet": true` (set by the auth
     endpoint, e.g. for a kiosk on its owner's channel) makes a member that is listed and announced
     but sees no other member, hears nothing on the channel and sends no client events there."""
-    try:
-        parsed = json.loads(channel_data)
-    except ValueError:
+    user_id = membership.signer(channel_data)
+    if user_id is None:
         return None
-    if not isinstance(parsed, dict) or parsed.get("user_id") in (None, ""):
-        return None
-    return str(parsed["user_id"]), parsed.get("user_info", {}), parsed.get("quiet") is True
+    parsed = json.loads(channel_data)  # signer() has parsed it once: a dict with that user_id
+    return user_id, parsed.get("user_info", {}), parsed.get("quiet") is True
 
 
 _shutting_down = False

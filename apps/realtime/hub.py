@@ -5,7 +5,7 @@ Every web process that holds WebSocket connections has one channel-layer inbox i
 Pusher channels; each process then writes the frame to its own connections on those channels,
 found in a plain dict. So a SessionIncoming to 500 agents costs one Redis message per process,
 not 500 (one Channels group per Pusher channel would), and Pusher channel names (`=@,;`, up to
-200 characters) never have to become Channels group names.
+164 characters) never have to become Channels group names.
 """
 
 import asyncio
@@ -15,7 +15,7 @@ import time
 from channels.layers import get_channel_layer
 from django.conf import settings
 
-from apps.realtime import protocol
+from apps.realtime import membership, protocol
 from apps.realtime.presence import presence_store
 
 MEMBERSHIP_EVENTS = (protocol.MEMBER_ADDED, protocol.MEMBER_REMOVED)
@@ -179,6 +179,8 @@ class Hub:
         if "terminate_user" in message:
             await self._terminate(message["terminate_user"])
             return
+        if message.get("revoke"):
+            membership.note_revoked(message["channels"])  # a check under way there asks again
         event, data, skip, extra = message["event"], message["data"], message.get("skip"), message.get("extra")
         frames = protocol.FrameMaker(event, data, extra)  # the data is JSON-encoded once for all channels
         for channel in message["channels"]:

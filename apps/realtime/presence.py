@@ -17,12 +17,14 @@ from dataclasses import dataclass, field
 
 from django.conf import settings
 
+from apps.realtime.protocol import MemberId
+
 
 @dataclass
 class Change:
     added: bool = False  # this join was the user's first connection
-    gone: list[str] = field(default_factory=list)  # users whose last connection left
-    members: dict[str, object] = field(default_factory=dict)  # user id -> user_info
+    gone: list[MemberId] = field(default_factory=list)  # users whose last connection left
+    members: dict[MemberId, object] = field(default_factory=dict)  # user id (as signed) -> user_info
 
 
 def lease_seconds() -> float:
@@ -38,7 +40,7 @@ def grace_seconds() -> float:
     return settings.REALTIME_PRESENCE_GRACE_SECONDS
 
 
-async def announce_gone(channel: str, user_id: str) -> None:
+async def announce_gone(channel: str, user_id: MemberId) -> None:
     """member_removed for a member whose grace ran out, to every process's listeners."""
     from apps.realtime import protocol
     from apps.realtime.broadcast import send
@@ -57,10 +59,11 @@ class MemoryPresence:
     """One process holds every connection, so nothing can die unannounced: no leases."""
 
     def __init__(self):
-        self._sockets: dict[str, dict[str, str]] = {}  # channel -> socket -> user
-        self._members: dict[str, dict[str, object]] = {}  # channel -> user -> info
-        self._counts: dict[str, Counter[str]] = {}  # channel -> user -> its connections (a join is O(1))
-        self._leaving: dict[tuple[str, str], asyncio.TimerHandle] = {}  # (channel, user) in its grace
+        # A user is its id as signed: 2 and "2" are two members (the JSON types differ).
+        self._sockets: dict[str, dict[str, MemberId]] = {}  # channel -> socket -> user
+        self._members: dict[str, dict[MemberId, object]] = {}  # channel -> user -> info
+        self._counts: dict[str, Counter[MemberId]] = {}  # channel -> user -> its connections (a join is O(1))
+        self._leaving: dict[tuple[str, MemberId], asyncio.TimerHandle] = {}  # (channel, user) in its grace
         self._announcing: set[asyncio.Task] = set()  # member_removed sends under way
         self._subscriptions: Counter[str] = Counter()  # channel -> connections subscribed
 
@@ -79,7 +82,7 @@ class MemoryPresence:
         if self._subscriptions[channel] <= 0:
             del self._subscriptions[channel]
 
-    async def join(self, channel: str, socket_id: str, user_id: str, user_info, *, quiet: bool = False) -> Change:
+    async def join(self, channel: str, socket_id: str, user_id: MemberId, user_info, *, quiet: bool = False) -> Change:
         """A quiet member is told only about itself (no copy of the member list per join)."""
         sockets = self._sockets.setdefault(channel, {})
         members = self._members.setdefault(channel, {})
@@ -114,14 +117,14 @@ class MemoryPresence:
         self._drop_member(channel, user_id)
         return Change(gone=[user_id])
 
-    def _vacate(self, channel: str, user_id: str) -> None:
+    def _vacate(self, channel: str, user_id: MemberId) -> None:
         self._leaving.pop((channel, user_id), None)
         self._drop_member(channel, user_id)
         task = asyncio.get_running_loop().create_task(announce_gone(channel, user_id))
         self._announcing.add(task)
         task.add_done_callback(self._announcing.discard)
 
-    def _drop_member(self, channel: str, user_id: str) -> None:
+    def _drop_member(self, channel: str, user_id: MemberId) -> None:
         self._members.get(channel, {}).pop(user_id, None)
         if not self._sockets.get(channel) and not self._members.get(channel):
             self._sockets.pop(channel, None)
@@ -136,7 +139,7 @@ class MemoryPresence:
     async def subscription_count(self, channel: str) -> int:
         return self._subscriptions.get(channel, 0)
 
-    async def user_ids(self, channel: str) -> list[str]:
+    async def user_ids(self, channel: str) -> list[MemberId]:
         return list(self._members.get(channel, {}))
 
     async def user_counts(self, channels: list[str]) -> dict[str, int]:

@@ -4,7 +4,7 @@ Keys, under `{CACHE_KEY_PREFIX}:rt`:
   procs                   zset  process id -> lease deadline (unix time)
   proc:{pid}:subs         hash  channel -> this process's connections subscribed to it (any kind)
   proc:{pid}:presence     set   "{socket} {channel}" for each of its presence subscriptions
-  ch:{channel}:sockets    hash  socket -> user id
+  ch:{channel}:sockets    hash  socket -> user id (as JSON text: "2" is the number, "\"2\"" the string)
   ch:{channel}:members    hash  user id -> user_info (JSON)
   ch:{channel}:counts     hash  user id -> connections of that user
   connections             hash  process id -> its open WebSocket connections (the app-wide limit)
@@ -29,10 +29,27 @@ from apps.realtime import protocol
 from apps.realtime.broadcast import send
 from apps.realtime.hub import fanout_message
 from apps.realtime.presence import Change, grace_seconds, heartbeat_seconds, lease_seconds
+from apps.realtime.protocol import MemberId
 
 logger = logging.getLogger(__name__)
 
 CLOSE_SECONDS = 5.0
+
+
+def _uid_key(user_id: MemberId) -> str:
+    """A member id in Redis: its JSON text, so it comes back with the type it was signed with."""
+    return json.dumps(user_id)
+
+
+def _uid(raw: bytes | str) -> MemberId:
+    """A member id read back. An entry written before ids were kept as JSON is its plain string."""
+    text = raw.decode() if isinstance(raw, bytes) else raw
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return text
+    return value if protocol.valid_member_id(value) else text
+
 
 # KEYS: sockets, members, counts, proc subs, proc presence (as in _channel_keys), leaving.
 # A user whose last connection leaves with a grace deadline stays in `members` and is noted in
@@ -158,7 +175,7 @@ class RedisPresence:
         # What this process holds, to write it again if its lease was ever reaped while it lived
         # (its loop stalled longer than the lease).
         self._local_subscriptions: Counter[str] = Counter()
-        self._local_presence: dict[tuple[str, str], tuple[str, str]] = {}  # (channel, socket) -> (user, info)
+        self._local_presence: dict[tuple[str, str], tuple[MemberId, str]] = {}  # (channel, socket) -> (user, info)
         self._registered: asyncio.Task | None = None
         self._heartbeat: asyncio.Task | None = None
         self._lease_until = 0.0  # when the lease this process last wrote runs out
@@ -212,15 +229,15 @@ class RedisPresence:
         except Exception:
             logger.warning("could not count an unsubscription from %s", channel, exc_info=True)
 
-    async def join(self, channel: str, socket_id: str, user_id: str, user_info, *, quiet: bool = False) -> Change:
+    async def join(self, channel: str, socket_id: str, user_id: MemberId, user_info, *, quiet: bool = False) -> Change:
         await self._ensure_registered()
         info = json.dumps(user_info)
         if (channel, socket_id) not in self._local_presence:
             self._local_subscriptions[channel] += 1
         self._local_presence[(channel, socket_id)] = (user_id, info)
-        args = [socket_id, user_id, info, channel, "1" if quiet else "0"]
+        args = [socket_id, _uid_key(user_id), info, channel, "1" if quiet else "0"]
         added, flat = await self._join(keys=self._channel_keys(channel), args=args)
-        members = {flat[i].decode(): json.loads(flat[i + 1]) for i in range(0, len(flat), 2)}
+        members = {_uid(flat[i]): json.loads(flat[i + 1]) for i in range(0, len(flat), 2)}
         return Change(added=bool(added), members=members)
 
     async def leave(self, channel: str, socket_id: str) -> Change:
@@ -231,7 +248,7 @@ class RedisPresence:
         grace = grace_seconds()
         deadline = repr(time.time() + grace) if grace > 0 else ""
         gone = await self._leave(keys=self._channel_keys(channel), args=[socket_id, channel, deadline])
-        return Change(gone=[uid.decode() for uid in gone])
+        return Change(gone=[_uid(uid) for uid in gone])
 
     async def census(self, here: int) -> int:
         """Write this process's open connections (`here`) and read the other live processes'
@@ -285,7 +302,7 @@ class RedisPresence:
         these members left): write them again, announcing the members that come back."""
         logger.warning("this process's real-time lease was reaped while it lived; writing its entries again")
         for (channel, socket_id), (user_id, info) in list(self._local_presence.items()):
-            args = [socket_id, user_id, info, channel, "1"]
+            args = [socket_id, _uid_key(user_id), info, channel, "1"]
             added, _ = await self._join(keys=self._channel_keys(channel), args=args)
             if added:
                 data = {"user_id": user_id, "user_info": json.loads(info)}
@@ -311,11 +328,11 @@ class RedisPresence:
         script lets one process win each)."""
         now = time.time()
         for entry in await self._redis.zrangebyscore(self._leaving, "-inf", now, start=0, num=500):
-            channel, _, user_id = entry.decode().partition(" ")
+            channel, _, user_key = entry.decode().partition(" ")  # channel names hold no spaces
             base = f"{self._prefix}:ch:{channel}"
             keys = [self._leaving, f"{base}:members", f"{base}:counts"]
-            if await self._vacate(keys=keys, args=[entry, user_id, now]):
-                await send(fanout_message([channel], protocol.MEMBER_REMOVED, {"user_id": user_id}))
+            if await self._vacate(keys=keys, args=[entry, user_key, now]):
+                await send(fanout_message([channel], protocol.MEMBER_REMOVED, {"user_id": _uid(user_key)}))
 
     async def sweep(self) -> None:
         """Reap every other process whose lease has run out and send its members' `member_removed`."""
@@ -327,7 +344,7 @@ class RedisPresence:
                 continue
             flat = await self._reap(keys=[self._procs], args=[pid, now, self._prefix])
             for i in range(0, len(flat), 2):
-                channel, user_id = flat[i].decode(), flat[i + 1].decode()
+                channel, user_id = flat[i].decode(), _uid(flat[i + 1])
                 await send(fanout_message([channel], protocol.MEMBER_REMOVED, {"user_id": user_id}))
 
     # ------------------------------------------------------------------ reads (the HTTP API)
@@ -359,10 +376,10 @@ class RedisPresence:
             counts = await pipe.execute()
         return sum(max(0, int(count)) for count in counts if count is not None)
 
-    async def user_ids(self, channel: str) -> list[str]:
+    async def user_ids(self, channel: str) -> list[MemberId]:
         await self.sweep()
         # `members`, not `counts`: a member in its grace has no connection but is still listed.
-        return [uid.decode() for uid in await self._redis.hkeys(f"{self._prefix}:ch:{channel}:members")]
+        return [_uid(uid) for uid in await self._redis.hkeys(f"{self._prefix}:ch:{channel}:members")]
 
     async def user_counts(self, channels: list[str]) -> dict[str, int]:
         await self.sweep()

@@ -12,6 +12,7 @@ from enum import StrEnum
 
 PROTOCOL_VERSIONS = {5, 6, 7}
 
+SSL_ONLY = 4000  # close: REQUIRE_TLS and the upgrade came over plain HTTP (pusher-js retries over wss)
 UNKNOWN_APP = 4001  # close: the key in /app/{key} is not ours
 OVER_CONNECTION_QUOTA = 4004  # close: this process holds its maximum of connections
 UNSUPPORTED_PROTOCOL = 4007  # close
@@ -22,16 +23,26 @@ RECONNECT = 4200  # close: the server is shutting down; reconnect (to another pr
 PONG_NOT_RECEIVED = 4201  # close: the connection went silent
 CLIENT_EVENT_RATE_LIMIT = 4301  # error: more than CLIENT_EVENTS_PER_SECOND client events
 INVALID_MESSAGE = 4302  # error: unparseable frame or missing fields (ours, in Pusher's "other" range)
+OVER_SUBSCRIPTION_LIMIT = 4303  # error: the connection holds REALTIME_MAX_SUBSCRIPTIONS_PER_CONNECTION (ours)
 
 CLIENT_EVENTS_PER_SECOND = 10
 MAX_CLIENT_EVENT_BYTES = 10 * 1024  # Pusher's limit on one event's data
-MAX_CHANNEL_NAME = 200
+MAX_CHANNEL_NAME = 164  # Pusher's
 
 MEMBER_ADDED = "pusher_internal:member_added"
 MEMBER_REMOVED = "pusher_internal:member_removed"
 # Pusher's channel-name alphabet (Channels group names could not carry it; see hub.py).
-CHANNEL_NAME_RE = re.compile(r"^[A-Za-z0-9_\-=@,.;]+$")
-SOCKET_ID_RE = re.compile(r"^\d+\.\d+$")
+# \Z, not $: "$" also matches before a final newline.
+CHANNEL_NAME_RE = re.compile(r"^[A-Za-z0-9_\-=@,.;]+\Z")
+SOCKET_ID_RE = re.compile(r"^[0-9]+\.[0-9]+\Z")
+
+
+MemberId = str | int  # a presence member's user_id, with the JSON type it was signed with
+
+
+def valid_member_id(value: object) -> bool:
+    """A user_id as channel_data may carry it: a non-empty string or an integer (not a boolean)."""
+    return (isinstance(value, str) and value != "") or (isinstance(value, int) and not isinstance(value, bool))
 
 
 class ChannelKind(StrEnum):

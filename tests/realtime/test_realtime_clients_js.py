@@ -72,3 +72,17 @@ def test_a_forged_signature_is_refused_and_echo_reports_it(node, live_app, agent
     seen = run_scenario(node, server, "forged", agent_id=agent.pk)
     assert seen["error"]["type"] == "AuthError"
     assert seen["error"]["status"] == 401
+
+
+def test_pusher_js_member_ids_keep_the_type_they_were_signed_with(node, live_app):
+    """An app that signs numeric user ids (Laravel's default) gets numbers back: `member.id === 2`."""
+    seen = run_scenario(node, live_app(), "typed-presence", secret=settings.REALTIME_APP_SECRET)
+    assert seen == {
+        "me": 2,
+        "other_knows_first": True,
+        "added": 3,
+        "removed": 3,
+        "me_is_2": True,
+        "added_is_3": True,
+        "removed_is_3": True,
+    }

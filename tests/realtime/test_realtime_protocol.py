@@ -127,9 +127,9 @@ def test_presence_members_added_once_per_user_and_removed_with_the_last_connecti
         assert first["data"] == {"presence": {"ids": ["user.1"], "hash": {"user.1": {"name": "Olive"}}, "count": 1}}
         kiosk, joined = await join(12, {"id": "12", "name": "Front", "location": "Door"})
         presence = joined["data"]["presence"]
-        assert presence["count"] == 2 and set(presence["ids"]) == {"user.1", "12"}  # ids are strings
+        assert presence["count"] == 2 and set(presence["ids"]) == {"user.1", 12}  # ids as signed
         added = await owner.next("pusher_internal:member_added")
-        assert added["data"] == {"user_id": "12", "user_info": {"id": "12", "name": "Front", "location": "Door"}}
+        assert added["data"] == {"user_id": 12, "user_info": {"id": "12", "name": "Front", "location": "Door"}}
         await kiosk.nothing()  # member_added goes to the others only
         second, _ = await join(12, {"id": "12", "name": "Front", "location": "Door"})
         await owner.nothing()  # the same user again: no second member_added
@@ -137,7 +137,7 @@ def test_presence_members_added_once_per_user_and_removed_with_the_last_connecti
         await owner.nothing()  # one of its connections is still there
         await kiosk.send("pusher:unsubscribe", {"channel": channel})
         removed = await owner.next("pusher_internal:member_removed")
-        assert removed["data"] == {"user_id": "12"}
+        assert removed["data"] == {"user_id": 12}
         await owner.close()
 
     run(scenario())

@@ -250,6 +250,43 @@ const scenarios = {
     return result;
   },
 
+  // Presence members signed with a numeric user_id (an app whose auth signs numbers, as Laravel's
+  // does by default): pusher-js's member ids keep that type, so `member.id === 2` holds.
+  async 'typed-presence'() {
+    const channelName = 'presence-typed.9';
+    const signedAs = (userId) => ({
+      customHandler: ({ socketId }, callback) => {
+        const channelData = JSON.stringify({ user_id: userId, user_info: { name: `member ${userId}` } });
+        const signature = crypto.createHmac('sha256', spec.secret).update(`${socketId}:${channelName}:${channelData}`);
+        callback(null, { auth: `${spec.key}:${signature.digest('hex')}`, channel_data: channelData });
+      },
+    });
+    const open = (userId) =>
+      new Pusher(spec.key, { ...connectionOptions(), channelAuthorization: signedAs(userId) });
+    const seen = {};
+    const first = open(2);
+    const second = open(3);
+    await new Promise((resolve) => {
+      const channel = first.subscribe(channelName);
+      channel.bind('pusher:subscription_succeeded', (members) => {
+        seen.me = members.me.id;
+        second.subscribe(channelName).bind('pusher:subscription_succeeded', (theirs) => {
+          seen.other_knows_first = theirs.get(2) !== null;
+          second.disconnect();
+        });
+      });
+      channel.bind('pusher:member_added', (member) => {
+        seen.added = member.id;
+      });
+      channel.bind('pusher:member_removed', (member) => {
+        seen.removed = member.id;
+        resolve();
+      });
+    });
+    first.disconnect();
+    return { ...seen, me_is_2: seen.me === 2, added_is_3: seen.added === 3, removed_is_3: seen.removed === 3 };
+  },
+
   // A subscription with a forged signature is refused by the server, and Echo's .error() fires.
   async forged() {
     const forger = new Echo({

@@ -33,7 +33,9 @@ def test_the_sessions_kiosk_and_agent_are_signed(kiosk, agent, kiosk_client, age
     for client, path in ((kiosk_client, KIOSK_AUTH), (agent_client, AGENT_AUTH)):
         response = ask(client, path, channel)
         assert response.status_code == 200, response.content
-        assert response.json() == {"auth": channel_auth(SOCKET, channel)}
+        signer = f"kiosk.{kiosk.pk}" if path == KIOSK_AUTH else f"user.{agent.pk}"
+        signed = f'{{"user_id":"{signer}"}}'  # who asked: the server checks it is a member at subscription
+        assert response.json() == {"auth": channel_auth(SOCKET, channel, signed), "channel_data": signed}
 
 
 def test_another_kiosk_and_another_agent_are_refused(session, business, owner):

@@ -102,7 +102,8 @@ def test_after_a_transfer_only_the_new_agent_signals_with_the_kiosk(live_app, ki
         # The kiosk is signed again, the new agent joins, and they signal each other only.
         status, signed = await signature(server, KIOSK_AUTH, device(kiosk), on_kiosk, channel)
         assert status == 200, signed
-        assert (await on_kiosk.subscribe(channel, signed["auth"]))["event"] == "pusher_internal:subscription_succeeded"
+        reply = await on_kiosk.subscribe(channel, signed["auth"], signed["channel_data"])
+        assert reply["event"] == "pusher_internal:subscription_succeeded"
         on_receiver = await subscribe_via(server, AGENT_AUTH, receiver_auth, channel)
         await on_receiver.send("client-offer", OFFER, channel)
         assert (await on_kiosk.next("client-offer"))["data"] == OFFER

@@ -8,7 +8,10 @@ beside it, which imports no domain app (docs/decisions.md "Domain events").
 - a kiosk: `private-kiosk.{its id}` and, as a quiet member {id, name, location}, `presence-owner.{its owner}`
   (listed and announced to the panel; it sees no other member and hears nothing there);
 - `private-call.{session id}` (the call's signalling and chat): the session's kiosk and its current
-  agent, while the session is active or in payment (apps/sessions/video_call.may_join_call).
+  agent, while the session is active or in payment (apps/sessions/video_call.may_join_call). Its
+  members change under a valid signature (a transfer, the end), so the signature names the signer
+  (channel_data `{"user_id": "user.3"}`) and the WebSocket server asks `call_member_now` again at
+  every subscription (apps/realtime/membership.py): a signature kept from before is refused.
 
 Presence member ids are strings and say what the member is (`kiosk.12`, `user.3`), so a kiosk and
 a user with the same primary key stay two members.
@@ -21,6 +24,7 @@ from apps.accounts.models import User
 from apps.core.errors import DomainError, ErrorCode
 from apps.kiosks.bodies import kiosk_brief
 from apps.kiosks.models import Kiosk
+from apps.realtime import membership
 from apps.realtime.signing import channel_auth
 from apps.sessions.video_call import may_join_call
 
@@ -53,11 +57,34 @@ def kiosk_may_join(kiosk: Kiosk, channel: str) -> tuple[bool, Member | None]:
     return False, None
 
 
+def _signer(user: User | None, kiosk: Kiosk | None) -> str:
+    return f"user.{user.pk}" if user is not None else f"kiosk.{kiosk.pk}"  # type: ignore[union-attr]
+
+
+def call_member_now(channel: str, member: object) -> bool:
+    """The call channel's rule at subscription time (apps/realtime/membership.py): whether the
+    member the signature names (`user.3`, `kiosk.12`) takes part in the call now."""
+    kind, _, pk = str(member).partition(".")
+    if not pk.isdigit():
+        return False
+    public_id = channel.removeprefix(CALL_PREFIX)
+    if kind == "user":
+        agent = User.objects.filter(pk=int(pk)).first()
+        return agent is not None and may_join_call(public_id, agent=agent)
+    if kind == "kiosk":
+        kiosk = Kiosk.objects.filter(pk=int(pk)).first()
+        return kiosk is not None and may_join_call(public_id, kiosk=kiosk)
+    return False
+
+
 def channel_authorization(*, socket_id: str, channel: str, user: User | None = None, kiosk: Kiosk | None = None):
     """The body /broadcasting/auth answers: `{auth}`, plus `channel_data` for presence."""
     allowed, member = user_may_join(user, channel) if user is not None else kiosk_may_join(kiosk, channel)
     if not allowed:
         raise _refuse(channel)
+    if member is None and membership.rule_for(channel) is not None:
+        signed = json.dumps({"user_id": _signer(user, kiosk)}, separators=(",", ":"))
+        return {"auth": channel_auth(socket_id, channel, signed), "channel_data": signed}
     if member is None:
         return {"auth": channel_auth(socket_id, channel)}
     user_id, user_info = member

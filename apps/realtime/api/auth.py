@@ -19,6 +19,7 @@ from apps.api.inputs import validated
 from apps.api.parsers import JSONParser
 from apps.api.schema import session_cookie_scheme
 from apps.api.views import AgentAPIView, KioskAPIView
+from apps.realtime import protocol
 from apps.realtime.api import access
 from apps.realtime.channels import agent_channel, kiosk_channel, owner_channel
 from apps.sessions import agent_presence
@@ -46,7 +47,7 @@ class PanelSessionScheme(OpenApiAuthenticationExtension):
 
 class ChannelAuthIn(serializers.Serializer):
     socket_id = serializers.RegexField(r"^\d+\.\d+$", max_length=64)
-    channel_name = serializers.CharField(max_length=200)
+    channel_name = serializers.CharField(max_length=protocol.MAX_CHANNEL_NAME)
 
 
 ChannelAuthOut = inline_serializer(

@@ -162,7 +162,9 @@ class ChannelUsersView(SignedHttpApiView):
         _presence_channel(channel, "The user list")
 
         async def read():
-            return {"users": [{"id": user_id} for user_id in sorted(await presence_store().user_ids(channel))]}
+            # Pusher's HTTP API lists ids as strings (the socket protocol echoes them as signed).
+            user_ids = sorted({str(user_id) for user_id in await presence_store().user_ids(channel)})
+            return {"users": [{"id": user_id} for user_id in user_ids]}
 
         return Response(_on_server_loop(read))
 
