@@ -146,3 +146,28 @@ test("a language chosen during the session: the words at once, the session's lan
   await session.changeLocale("fr-FR"); // the same language: nothing to tell
   assert.deepEqual(asked, []);
 });
+
+test("a status read that answers after the status moved on is read again, never applied over the newer word", async () => {
+  serve({ "POST /api/public/sessions/start": [201, STARTED] });
+  const { store, session } = kiosk();
+  open = [session];
+  await session.start("en-US"); // no place in line in the answer: the start reads the status itself
+  /** @type {Array<() => void>} */
+  const held = [];
+  const reads = [{ status: "pending", queue: null }, { status: "active", agent: { name: "Ada" }, video_channel: "s1" }];
+  const asked = [];
+  globalThis.fetch = async (url) => {
+    const path = new URL(url).pathname;
+    asked.push(path);
+    const body = path.endsWith("/status") ? { session_id: "s1", ...reads.shift() } : { lines: [], currency: "USD" };
+    if (asked.length === 1) await new Promise((resolve) => held.push(() => resolve(undefined))); // answered late
+    return new Response(JSON.stringify(body), { status: 200, headers: { "Content-Type": "application/json" } });
+  };
+  const reading = session.refresh(); // e.g. the one after going back from the card step
+  session.onEvent("SessionStatusChanged", { session_id: "s1", status: "active", agent: { name: "Ada" }, video_channel: "s1" });
+  held.forEach((answer) => answer());
+  await reading;
+  // "pending" was true when the server read it, older than the event: the kiosk asks again.
+  assert.deepEqual([store.get().status.status, store.get().screen], ["active", "session"]);
+  assert.equal(asked.filter((path) => path.endsWith("/status")).length, 2);
+});
