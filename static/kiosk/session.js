@@ -131,7 +131,7 @@ export function createSession({ store, config, video, paymentForm, announce, onF
   async function refresh() {
     const sessionId = id();
     if (!sessionId) return;
-    const asked = state().status;
+    const { status: asked, order: cart } = state();
     try {
       const status = await get(state().pollUrl);
       if (sessionId !== id()) return;
@@ -139,10 +139,10 @@ export function createSession({ store, config, video, paymentForm, announce, onF
       const order = ordering ? await get(`/api/public/sessions/${sessionId}/order`) : null;
       const payment = status.status === "payment" ? await get(`/api/public/sessions/${sessionId}/payment`) : null;
       if (sessionId !== id()) return;
-      // The status changed while these were read (an event, the customer's own Pay or Back): the
-      // answers may be older than it (a "pending" read before Pay answered would close the card
-      // step just opened), so they are read again rather than applied.
-      if (state().status !== asked) return refresh();
+      // The status or the cart changed while these were read (an event, the customer's own Pay or
+      // cart change): the answers may be older than it (a "pending" read before Pay answered
+      // would close the card step just opened), so they are read again rather than applied.
+      if (state().status !== asked || state().order !== cart) return refresh();
       if (order) store.set({ order });
       if (payment) showReadPayment(payment);
       applyStatus(status);

@@ -171,3 +171,27 @@ test("a status read that answers after the status moved on is read again, never 
   assert.deepEqual([store.get().status.status, store.get().screen], ["active", "session"]);
   assert.equal(asked.filter((path) => path.endsWith("/status")).length, 2);
 });
+
+test("a cart read that answers after the customer's newer cart does not draw the older one", async () => {
+  serve({ "POST /api/public/sessions/start": [201, { ...STARTED, queue: { position: 1 } }] });
+  const { store, session } = kiosk();
+  open = [session];
+  await session.start("en-US");
+  store.set(({ alone }) => ({ alone: { ...alone, on: true } }));
+  /** @type {Array<() => void>} */
+  const held = [];
+  const carts = [{ lines: [], currency: "USD" }, { lines: [{ menu_item_id: "fries", quantity: 1 }], currency: "USD" }];
+  globalThis.fetch = async (url) => {
+    const path = new URL(url).pathname;
+    const body = path.endsWith("/status") ? { session_id: "s1", status: "pending", queue: { position: 1 } } : carts.shift();
+    if (path.endsWith("/order") && carts.length === 1) await new Promise((resolve) => held.push(() => resolve(undefined)));
+    return new Response(JSON.stringify(body), { status: 200, headers: { "Content-Type": "application/json" } });
+  };
+  const reading = session.refresh();
+  while (!held.length) await new Promise((resolve) => setTimeout(resolve, 1)); // the cart read is on its way
+  const newer = { lines: [{ menu_item_id: "fries", quantity: 1 }], currency: "USD" };
+  store.set({ order: newer }); // the answer to the customer's own cart change (alone.js)
+  held.forEach((answer) => answer());
+  await reading;
+  assert.deepEqual(store.get().order.lines, newer.lines);
+});
