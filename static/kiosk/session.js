@@ -127,15 +127,24 @@ export function createSession({ store, config, video, paymentForm, announce, onF
     if (open() && (reconnected || live)) refresh();
   }
 
+  /** @returns {Promise<void>} */
   async function refresh() {
     const sessionId = id();
     if (!sessionId) return;
+    const { status: asked, order: cart } = state();
     try {
       const status = await get(state().pollUrl);
       if (sessionId !== id()) return;
       const ordering = status.status !== "pending" || state().alone.on; // alone, the cart is built while waiting
-      if (ordering) store.set({ order: await get(`/api/public/sessions/${sessionId}/order`) });
-      if (status.status === "payment") await readPayment();
+      const order = ordering ? await get(`/api/public/sessions/${sessionId}/order`) : null;
+      const payment = status.status === "payment" ? await get(`/api/public/sessions/${sessionId}/payment`) : null;
+      if (sessionId !== id()) return;
+      // The status or the cart changed while these were read (an event, the customer's own Pay or
+      // cart change): the answers may be older than it (a "pending" read before Pay answered
+      // would close the card step just opened), so they are read again rather than applied.
+      if (state().status !== asked || state().order !== cart) return refresh();
+      if (order) store.set({ order });
+      if (payment) showReadPayment(payment);
       applyStatus(status);
     } catch (error) {
       // A 401 goes back to pairing and a lost network shows the banner (app.js); else next round.
@@ -155,7 +164,11 @@ export function createSession({ store, config, video, paymentForm, announce, onF
   }
 
   async function readPayment() {
-    const payment = await get(`/api/public/sessions/${id()}/payment`);
+    showReadPayment(await get(`/api/public/sessions/${id()}/payment`));
+  }
+
+  /** GET .../payment's answer: the card step for it, unless shown already. @param {any} payment */
+  function showReadPayment(payment) {
     const shown = state().payment;
     if (!shown || shown.client_secret !== payment.client_secret) enterPayment(payment);
     if (payment.status === "failed" && !["declined", "error"].includes(state().payment.state)) refused(payment.failure_message);

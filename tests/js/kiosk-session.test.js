@@ -146,3 +146,52 @@ test("a language chosen during the session: the words at once, the session's lan
   await session.changeLocale("fr-FR"); // the same language: nothing to tell
   assert.deepEqual(asked, []);
 });
+
+test("a status read that answers after the status moved on is read again, never applied over the newer word", async () => {
+  serve({ "POST /api/public/sessions/start": [201, STARTED] });
+  const { store, session } = kiosk();
+  open = [session];
+  await session.start("en-US"); // no place in line in the answer: the start reads the status itself
+  /** @type {Array<() => void>} */
+  const held = [];
+  const reads = [{ status: "pending", queue: null }, { status: "active", agent: { name: "Ada" }, video_channel: "s1" }];
+  const asked = [];
+  globalThis.fetch = async (url) => {
+    const path = new URL(url).pathname;
+    asked.push(path);
+    const body = path.endsWith("/status") ? { session_id: "s1", ...reads.shift() } : { lines: [], currency: "USD" };
+    if (asked.length === 1) await new Promise((resolve) => held.push(() => resolve(undefined))); // answered late
+    return new Response(JSON.stringify(body), { status: 200, headers: { "Content-Type": "application/json" } });
+  };
+  const reading = session.refresh(); // e.g. the one after going back from the card step
+  session.onEvent("SessionStatusChanged", { session_id: "s1", status: "active", agent: { name: "Ada" }, video_channel: "s1" });
+  held.forEach((answer) => answer());
+  await reading;
+  // "pending" was true when the server read it, older than the event: the kiosk asks again.
+  assert.deepEqual([store.get().status.status, store.get().screen], ["active", "session"]);
+  assert.equal(asked.filter((path) => path.endsWith("/status")).length, 2);
+});
+
+test("a cart read that answers after the customer's newer cart does not draw the older one", async () => {
+  serve({ "POST /api/public/sessions/start": [201, { ...STARTED, queue: { position: 1 } }] });
+  const { store, session } = kiosk();
+  open = [session];
+  await session.start("en-US");
+  store.set(({ alone }) => ({ alone: { ...alone, on: true } }));
+  /** @type {Array<() => void>} */
+  const held = [];
+  const carts = [{ lines: [], currency: "USD" }, { lines: [{ menu_item_id: "fries", quantity: 1 }], currency: "USD" }];
+  globalThis.fetch = async (url) => {
+    const path = new URL(url).pathname;
+    const body = path.endsWith("/status") ? { session_id: "s1", status: "pending", queue: { position: 1 } } : carts.shift();
+    if (path.endsWith("/order") && carts.length === 1) await new Promise((resolve) => held.push(() => resolve(undefined)));
+    return new Response(JSON.stringify(body), { status: 200, headers: { "Content-Type": "application/json" } });
+  };
+  const reading = session.refresh();
+  while (!held.length) await new Promise((resolve) => setTimeout(resolve, 1)); // the cart read is on its way
+  const newer = { lines: [{ menu_item_id: "fries", quantity: 1 }], currency: "USD" };
+  store.set({ order: newer }); // the answer to the customer's own cart change (alone.js)
+  held.forEach((answer) => answer());
+  await reading;
+  assert.deepEqual(store.get().order.lines, newer.lines);
+});

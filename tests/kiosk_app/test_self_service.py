@@ -8,6 +8,7 @@ customer could use it so."""
 
 import json
 import re
+import time
 
 import pytest
 from playwright.sync_api import expect
@@ -192,3 +193,53 @@ def test_an_agent_who_accepts_mid_cart_takes_the_same_cart_over(world, kiosk, co
     assert status["status"] == "active" and status["agent"]["id"] == str(world.agent.pk)
     assert_no_console_errors(tablet)
     assert_dashboard_clean(dashboard)
+
+
+def test_a_status_read_started_before_paying_again_does_not_take_the_card_step_away(
+    world, kiosk, demo_account, serve, open_page
+):
+    """Back from the card step, the kiosk reads the status again (alone.back). On a slow machine
+    the customer can tap Pay again before that read answers (the real-time status already showed
+    the cart): its answer, "pending" from before the new payment, must not close the card step.
+    (The same ordering follows a reload: the resumed session's read and the reconnect's.)"""
+    server = serve()
+    tablet = open_page("/kiosk/", server, before=as_paired(kiosk))
+    tablet.click("#start")
+    tablet.click("#order-alone")
+    tablet.get_by_role("button", name="Add Fries").click()
+    expect(tablet.locator("#cart-subtotal")).to_have_text("$3.00")
+    tablet.click("#alone-pay")
+    expect(tablet.locator("#payment")).to_have_attribute("data-mode", "demo")
+
+    held = []  # the status read that follows the cancel: answered by the server now, delivered later
+
+    def hold_the_first(route):
+        if held:
+            route.continue_()
+        else:
+            held.append((route, route.fetch()))
+
+    tablet.route(re.compile(r"/api/public/sessions/[^/]+/status$"), hold_the_first)
+    tablet.click("#alone-back")
+    expect(tablet.locator("#alone-place")).to_have_text(re.compile("You are next"))  # the real-time status
+    deadline = time.monotonic() + 10
+    while not held:  # Playwright runs the route's handler only while the test is in one of its calls
+        assert time.monotonic() < deadline, "no status read after going back"
+        tablet.wait_for_timeout(50)
+    with tablet.expect_response(lambda r: r.request.method == "POST" and r.url.endswith("/payment")) as paying:
+        tablet.click("#alone-pay")
+    assert paying.value.status == 200
+    expect(tablet.locator("#payment")).to_be_visible()
+
+    route, pending = held[0]
+    assert pending.json()["status"] == "pending"  # what the server said before the new payment
+    # The held read goes on (the status, then the cart) and is applied, or read again, by the next frame.
+    with tablet.expect_response(lambda r: r.request.method == "GET" and r.url.endswith("/order")):
+        route.fulfill(response=pending)
+    tablet.evaluate("() => new Promise(requestAnimationFrame)")
+    tablet.click(f"button.test-card:has-text('{SUCCEEDS}')")
+    expect(tablet.locator("#payment")).to_be_visible()
+    expect(tablet.locator("#alone-pay")).to_be_hidden()
+    tablet.click("#pay")
+    expect(tablet.locator("body")).to_have_attribute("data-screen", "thanks")
+    assert_no_console_errors(tablet)
