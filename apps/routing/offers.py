@@ -8,9 +8,9 @@ router.plan_offers asks for. It runs after every change that can free an agent o
 ROUTING_TICK_SECONDS), which is also what picks up the timers of a process that died: an offer is a
 row with an expiry, so nothing is lost with a process.
 
-Offers decide who is told, not who may answer: accept (services.session_accept) stays one
-conditional UPDATE open to every agent of the pool holding no session; it settles the offers
-with services.offers_settle_accept (routing's subscriber of SessionAccepted) in its transaction.
+Offers decide who is told, not who may answer: accept (apps/sessions/services.session_accept)
+stays one conditional UPDATE open to every agent of the pool holding no session; routing settles
+the offers in its transaction, as a subscriber of SessionAccepted (services.offers_settle_accept).
 """
 
 import threading

@@ -5,11 +5,11 @@ A transfer is a set of live offers (apps/routing/offers.py rows with `transfer_f
 named colleague, or a wave to up to K free agents of the pool who speak a language, chosen by
 the router's own rules (router.plan_offers). The session stays active with its cart and video
 channel and its agent meanwhile. The first receiver to accept (the existing accept endpoint:
-services.session_accept hands an accept of an active session to `transfer_accept`) becomes the
+accept.session_accept hands an accept of an active session to `transfer_accept`) becomes the
 session's agent: the current Assignment closes and one with via=transfer opens, the sender
 returns to the queue. Offers that lapse close on the routing tick like any other (not a miss:
 the receiver was not a waiting customer's only hope); when the last one of a transfer closes
-unaccepted, the sender keeps the session and hears TransferLapsed (`transfers_lapsed`).
+unaccepted, the sender keeps the session and hears TransferLapsed (transfer_ends.py).
 
 Every write here takes the session's row lock first, so a transfer, its accept, an end and a
 send to payment are serialised: an end or a payment withdraws a transfer's live offers.
@@ -193,7 +193,7 @@ def _language_wave(session: Session, free: QuerySet[User], language: str, now: d
 
 def transfer_accept(*, public_id: str, agent: User) -> Session:
     """The receiver takes the session (POST /api/sessions/{id}/accept of an active session:
-    services.session_accept hands it here). Refused with the spec's 409 SESSION_ALREADY_ACCEPTED
+    accept.session_accept hands it here). Refused with the spec's 409 SESSION_ALREADY_ACCEPTED
     unless the receiver holds a live transfer offer of it (another receiver won, it lapsed, or
     it was withdrawn), SESSION_ALREADY_ENDED once it is over."""
     with transaction.atomic():
