@@ -70,8 +70,8 @@ class MessageCounter:
 def run_sessions(tenant, agent_ids: list[int], sessions: int) -> list[float]:
     """Start, accept (an offered agent) and end `sessions` sessions; start-to-offer seconds each."""
     from apps.kiosks.models import Kiosk
+    from apps.routing.models import Offer
     from apps.sessions import ending, services
-    from apps.sessions.models import Offer
 
     kiosk = Kiosk.objects.get(pk=tenant.kiosk_id)
     latencies = []

@@ -2,11 +2,11 @@
 nobody answered before an older customer the same agent could have taken?
 
 A discrete-time simulation (0.5 s steps) of one owner's shift, running the service's own rules:
-the router (apps.sessions.router.plan_offers: waves of K by language and turn, longest idle
-first, any language after W) and the estimate (apps.sessions.queue.estimate_wait, fed what the
+the router (apps.routing.router.plan_offers: waves of K by language and turn, longest idle
+first, any language after W) and the estimate (apps.routing.queue.estimate_wait, fed what the
 server reads: agents available and signed in, the mean time to answer an offer and mean handle
 time of the last 20 sessions of the last hour, how long each busy agent has been in session).
-No database: the rules are pure functions; their database side is tested in tests/sessions.
+No database: the rules are pure functions; their database side is tested in tests/routing.
 
 The shift: customers arrive at random (Poisson, a lunch peak at twice the base rate); 80 % speak
 English, 20 % Spanish; agents speak English, some Spanish too; an offer is answered after 2-6 s,
@@ -45,9 +45,9 @@ import django  # noqa: E402
 
 django.setup()
 
-from apps.sessions.queue import RECENT, RECENT_ANSWERS  # noqa: E402
-from apps.sessions.router import FreeAgent, WaitingSession, may_take, plan_offers  # noqa: E402
-from apps.sessions.wait_estimate import Pool, estimate_wait  # noqa: E402
+from apps.routing.queue import RECENT, RECENT_ANSWERS  # noqa: E402
+from apps.routing.router import FreeAgent, WaitingSession, may_take, plan_offers  # noqa: E402
+from apps.routing.wait_estimate import Pool, estimate_wait  # noqa: E402
 
 STEP = 0.5
 K, T, W, M = 3, 15.0, 30.0, 2

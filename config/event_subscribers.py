@@ -8,6 +8,7 @@ before commit, so a rollback sends nothing:
 - *_messages.* build real-time messages (docs/realtime.md), sent on commit by the broadcast API;
 - forget_* drop a cached copy now and again at commit (a rollback costs a cache miss).
 Invalidations come before messages, so a client that polls on hearing a message reads fresh.
+Routing learns of session changes here (apps/routing/services.py): sessions does not import it.
 The events themselves are in each app's domain_events.py; a test checks every one is listed.
 """
 
@@ -25,20 +26,17 @@ from apps.menu.domain_events import InventoryLow
 from apps.orders import realtime_messages as order_messages
 from apps.orders.domain_events import CartReplaced, OrderCreated, OrderStatusChanged, PaymentCaptured
 from apps.reports.breaks import record_break
-from apps.sessions import offers
-from apps.sessions import queue as session_queue
+from apps.routing import queue as routing_queue
+from apps.routing import realtime_messages as routing_messages
+from apps.routing import services as routing
+from apps.routing.domain_events import OfferClosed, OfferMade, QueueChanged, SessionTransferred, TransferLapsed
 from apps.sessions import realtime_messages as session_messages
 from apps.sessions.domain_events import (
     CustomerLocaleChanged,
-    OfferClosed,
-    OfferMade,
-    QueueChanged,
     SessionAccepted,
     SessionEnded,
     SessionMoved,
     SessionStarted,
-    SessionTransferred,
-    TransferLapsed,
 )
 from apps.sessions.status_cache import forget_status
 from apps.webhooks.outbox import webhook_deliveries
@@ -48,58 +46,59 @@ SUBSCRIBERS = {
     SessionStarted: [
         webhook_deliveries,
         session_messages.session_status_changed,  # SessionStatusChanged to the kiosk
-        offers.dispatch_on,  # the router offers it on commit (OfferMade)
-        session_queue.queue_changed,  # the owner's waiting kiosks: QueueUpdated, cached copies dropped
-        session_messages.queue_board_changed,  # QueueBoardChanged: the panel's Queue page
+        routing.dispatch_on,  # the router offers it on commit (OfferMade)
+        routing_queue.queue_changed,  # the owner's waiting kiosks: QueueUpdated, cached copies dropped
+        routing_messages.queue_board_changed,  # QueueBoardChanged: the panel's Queue page
     ],
     SessionAccepted: [
+        routing.session_accepted,  # its offers settled: SessionClaimed to the other agents offered it
         webhook_deliveries,
         forget_status,  # the kiosk poll's cached status body
-        session_messages.session_claimed,  # SessionClaimed to the other agents offered it
         session_messages.session_status_changed,
-        session_queue.queue_changed,
-        session_messages.queue_board_changed,
+        routing_queue.queue_changed,
+        routing_messages.queue_board_changed,
     ],
     SessionTransferred: [  # no webhook: docs/decisions.md (issue 25 part 5)
         forget_status,
-        session_messages.session_transferred,  # SessionTransferred to both agents and the kiosk
-        session_messages.call_members_changed,  # the old agent is dropped from the call channel
+        routing_messages.session_transferred,  # SessionTransferred to both agents and the kiosk
+        routing_messages.call_members_changed,  # the old agent is dropped from the call channel
         session_messages.session_status_changed,  # its `agent` names the receiver
-        session_queue.queue_changed,  # the sender is available again
-        session_messages.queue_board_changed,
+        routing_queue.queue_changed,  # the sender is available again
+        routing_messages.queue_board_changed,
     ],
-    TransferLapsed: [session_messages.transfer_lapsed],  # TransferLapsed to the sender
+    TransferLapsed: [routing_messages.transfer_lapsed],  # TransferLapsed to the sender
     CustomerLocaleChanged: [  # no webhook: docs/decisions.md ("The customer changes language")
         forget_status,  # the waiting place's estimate is for the customer's language
-        session_messages.customer_locale_changed,  # CustomerLocaleChanged to the serving and offered agents
-        session_queue.queue_changed,
+        routing_messages.customer_locale_changed,  # CustomerLocaleChanged to the serving and offered agents
+        routing_queue.queue_changed,
     ],
     SessionMoved: [
+        routing.session_moved,  # a transfer withdrawn; a customer paying alone leaves the line, or rejoins it
         forget_status,
         session_messages.session_status_changed,
     ],
     SessionEnded: [
+        routing.session_ended,  # its transfer and offers withdrawn: SessionWithdrawn to agents offered it, if it waited
         webhook_deliveries,
         forget_status,
-        session_messages.session_withdrawn,  # SessionWithdrawn to agents offered it, if nobody had accepted it
         session_messages.call_ended,  # the kiosk and agent are dropped from the call channel
         session_messages.session_status_changed,
-        session_queue.queue_changed,
-        session_messages.queue_board_changed,
+        routing_queue.queue_changed,
+        routing_messages.queue_board_changed,
     ],
-    # Routing (apps/sessions/offers.py): agents hear of the offers made to them and of their end.
-    OfferMade: [session_messages.session_incoming],  # SessionIncoming to the agent offered it
+    # Routing (apps/routing/offers.py): agents hear of the offers made to them and of their end.
+    OfferMade: [routing_messages.session_incoming],  # SessionIncoming to the agent offered it
     OfferClosed: [
-        session_messages.offer_withdrawn,  # SessionWithdrawn to that agent
-        session_messages.queue_board_changed,  # the agent is no longer "offered"
+        routing_messages.offer_withdrawn,  # SessionWithdrawn to that agent
+        routing_messages.queue_board_changed,  # the agent is no longer "offered"
     ],
-    QueueChanged: [session_queue.queue_changed, session_messages.queue_board_changed],
+    QueueChanged: [routing_queue.queue_changed, routing_messages.queue_board_changed],
     AgentStatusChanged: [
         record_break,  # an AgentBreak row opened or closed: the reports' time on break
         agent_messages.agent_status_changed,  # AgentStatusChanged to the agent's own channel
-        offers.dispatch_on,  # an agent become available is offered the oldest session at once
-        session_queue.queue_changed,  # agents_available of the owner's waiting kiosks
-        session_messages.queue_board_changed,
+        routing.dispatch_on,  # an agent become available is offered the oldest session at once
+        routing_queue.queue_changed,  # agents_available of the owner's waiting kiosks
+        routing_messages.queue_board_changed,
     ],
     # Orders
     CartReplaced: [order_messages.order_updated],  # OrderUpdated to the kiosk

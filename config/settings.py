@@ -170,6 +170,7 @@ INSTALLED_APPS = [
     "apps.accounts",
     "apps.kiosks",
     "apps.sessions",
+    "apps.routing",
     "apps.menu",
     "apps.orders",
     "apps.webhooks",
@@ -666,7 +667,7 @@ BENCH_ROUTES = env_bool("BENCH_ROUTES", False)
 # on PostgreSQL (percentiles from histogram buckets); fewer are counted exactly from the sessions.
 REPORTS_EXACT_MAX_SESSIONS = int(os.environ.get("REPORTS_EXACT_MAX_SESSIONS", "5000"))
 
-# Routing (apps/sessions/router.py, docs/kiosk-and-agent.md "Offers"): each owner's defaults,
+# Routing (apps/routing/router.py, docs/kiosk-and-agent.md "Offers"): each owner's defaults,
 # changed per owner on the panel's Settings page. K agents per wave, each offer lasting T s;
 # after W s of waiting any language qualifies; M missed offers in a row set an agent on break.
 ROUTING_OFFER_SIZE = int(os.environ.get("ROUTING_OFFER_SIZE", "3"))
@@ -682,4 +683,4 @@ ROUTING_AGENTS_START_ON_BREAK = os.environ.get("ROUTING_AGENTS_START_ON_BREAK", 
 ROUTING_TICK_SECONDS = float(os.environ.get("ROUTING_TICK_SECONDS", "1"))
 AGENT_SIGNED_IN_SECONDS = int(os.environ.get("AGENT_SIGNED_IN_SECONDS", "10"))
 AGENT_GONE_SECONDS = int(os.environ.get("AGENT_GONE_SECONDS", "60"))
-CELERY_BEAT_SCHEDULE["sessions-route"] = {"task": "sessions.route", "schedule": ROUTING_TICK_SECONDS}
+CELERY_BEAT_SCHEDULE["routing-route"] = {"task": "routing.route", "schedule": ROUTING_TICK_SECONDS}

@@ -9,6 +9,7 @@ from apps.chat.api import views as chat
 from apps.menu.api import agent as menu
 from apps.orders.api import agent as orders
 from apps.reports.api import agent as reports
+from apps.routing.api import agent as routing
 from apps.sessions.api import agent as sessions
 from apps.video.api import agent as video
 
@@ -21,14 +22,14 @@ urlpatterns = [
     path("agent/status", accounts.AgentStatusView.as_view()),
     path("tokens", accounts.AccessTokenListView.as_view()),
     path("tokens/<int:token_id>", accounts.AccessTokenDetailView.as_view()),
-    path("sessions/incoming", sessions.IncomingView.as_view()),
+    path("sessions/incoming", routing.IncomingView.as_view()),
     path("sessions/current", sessions.CurrentSessionView.as_view()),
     path("sessions/mine", sessions.MySessionsView.as_view()),
     path("sessions/<str:public_id>", sessions.SessionDetailView.as_view()),
-    path("sessions/<str:public_id>/accept", sessions.AcceptView.as_view()),
+    path("sessions/<str:public_id>/accept", routing.AcceptView.as_view()),
     path("sessions/<str:public_id>/end", sessions.EndView.as_view()),
     path("sessions/<str:public_id>/show", sessions.ShowItemView.as_view()),
-    path("sessions/<str:public_id>/transfer", sessions.TransferView.as_view()),
+    path("sessions/<str:public_id>/transfer", routing.TransferView.as_view()),
     path("sessions/<str:public_id>/payment", billing.SendToPaymentView.as_view()),
     path("sessions/<str:public_id>/payment/cancel", billing.CancelPaymentView.as_view()),
     path("sessions/<str:public_id>/chat", chat.AgentChatView.as_view()),

@@ -122,7 +122,7 @@ class User(AbstractBaseUser, PermissionsMixin):
     is_agent = models.BooleanField(default=False)
     agent_status = models.CharField(max_length=10, choices=AgentStatus.choices, default=AgentStatus.OFFLINE)
     panel_role = models.CharField(max_length=10, choices=PanelRole.choices, blank=True)
-    # Routing (apps/sessions/router.py): the languages an agent serves (primary subtags, e.g.
+    # Routing (apps/routing/router.py): the languages an agent serves (primary subtags, e.g.
     # ["en", "es"]; empty: not set, offered every language), when it last showed it is signed in
     # (its dashboard's connection or a poll of the incoming list), since when it is idle, the
     # offers it missed in a row, and why the server last changed its status ("" when it did not).

@@ -11,8 +11,8 @@ from apps.orders.fulfilment import FULFILMENT_STATUSES
 from apps.orders.models import OrderStatus
 from apps.owner_api.scopes import ALL_SCOPES
 from apps.panel.labels import END_REASONS
+from apps.routing.routing_settings import LIMITS as ROUTING_LIMITS
 from apps.sessions.models import EndReason
-from apps.sessions.routing_settings import LIMITS as ROUTING_LIMITS
 
 
 class LoginForm(forms.Form):
@@ -197,7 +197,7 @@ def _routing_field(name: str, label: str, help_text: str) -> forms.IntegerField:
 
 
 class RoutingSettingsForm(forms.Form):
-    """How customers reach the owner's agents (apps/sessions/router.py); defaults from ROUTING_*."""
+    """How customers reach the owner's agents (apps/routing/router.py); defaults from ROUTING_*."""
 
     offer_size = _routing_field("offer_size", "Agents offered at a time", "How many agents ring at once.")
     offer_seconds = _routing_field("offer_seconds", "Offer lasts (seconds)", "Unanswered after this, it is a miss.")

@@ -14,7 +14,8 @@ from django.db import connection, transaction
 from apps.reports.definitions import ANSWER_TARGET, PAID
 from apps.reports.histogram import ANSWER_EDGES, BUCKETS, HANDLE_EDGES
 from apps.reports.models import COUNTS, HISTOGRAMS
-from apps.sessions.models import AssignmentVia, OfferStatus, SessionStatus
+from apps.routing.models import OfferStatus
+from apps.sessions.models import AssignmentVia, SessionStatus
 
 DIMS = {  # dimension: its value on a session row `s`
     "": "''",

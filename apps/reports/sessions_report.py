@@ -15,7 +15,8 @@ from apps.reports.definitions import ANSWER_TARGET, PAID
 from apps.reports.keys import key_bodies, key_expression
 from apps.reports.ranges import ReportRange
 from apps.reports.rollup import rollup_figures
-from apps.sessions.models import Assignment, AssignmentVia, Offer, OfferStatus, Session, SessionStatus
+from apps.routing.models import Offer, OfferStatus
+from apps.sessions.models import Assignment, AssignmentVia, Session, SessionStatus
 
 METRICS = (
     "sessions_started",

@@ -7,21 +7,9 @@ from django.http import HttpRequest
 
 from apps.core.errors import DomainError
 from apps.sessions import ending
-from apps.sessions.models import Assignment, Offer, RoutingSettings, Session, SessionStatus
+from apps.sessions.models import Assignment, Session, SessionStatus
 
 ADMIN_END_NOTE = "Ended by the service's support team."
-
-
-class OfferInline(admin.TabularInline[Offer, Session]):
-    """Who was offered the session and how each offer ended (read-only: the router writes them)."""
-
-    model = Offer
-    extra = 0
-    can_delete = False
-    fields = readonly_fields = ("agent", "status", "any_language", "created_at", "expires_at", "closed_at")
-
-    def has_add_permission(self, request: HttpRequest, obj: Session | None = None) -> bool:
-        return False
 
 
 class AssignmentInline(admin.TabularInline[Assignment, Session]):
@@ -36,27 +24,9 @@ class AssignmentInline(admin.TabularInline[Assignment, Session]):
         return False
 
 
-@admin.register(RoutingSettings)
-class RoutingSettingsAdmin(admin.ModelAdmin[RoutingSettings]):
-    """Read-only: owners set them on the panel's Settings page (routing_settings_update)."""
-
-    list_display = [
-        "owner",
-        "offer_size",
-        "offer_seconds",
-        "any_language_after_seconds",
-        "misses_before_break",
-        "agents_start_on_break",
-    ]
-    readonly_fields = [field.name for field in RoutingSettings._meta.fields]
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-
 @admin.register(Session)
 class SessionAdmin(admin.ModelAdmin[Session]):
-    inlines = [OfferInline, AssignmentInline]
+    inlines = [AssignmentInline]  # and its offers: apps/routing/admin.py
     list_display = ["public_id", "status", "owner", "kiosk", "agent", "created_at", "accepted_at", "ended_at"]
     list_filter = ["status", "end_reason", "owner"]
     search_fields = ["public_id", "kiosk__name", "agent__email"]

@@ -42,7 +42,7 @@ class AgentBriefBody(TypedDict):
 
 
 class QueueBody(TypedDict):
-    """The waiting line while the session is pending (apps/sessions/queue.py)."""
+    """The waiting line while the session is pending (apps/routing/queue.py)."""
 
     position: Annotated[int, Doc("1-based among the owner's waiting sessions, oldest first.")]
     estimated_wait_seconds: Annotated[

@@ -2,10 +2,19 @@
 left it; the webhook payloads are in webhook_payloads.py, the real-time bodies in realtime_messages.py."""
 
 from dataclasses import dataclass
+from typing import Protocol
 
 from apps.core.events import Event
 from apps.sessions import webhook_payloads
-from apps.sessions.models import Offer, Session
+from apps.sessions.models import Session
+
+
+class SessionEvent(Protocol):
+    """Any event of one session, this app's or another's (routing's transfers): what a subscriber
+    of several of them reads."""
+
+    @property
+    def session(self) -> Session: ...
 
 
 @dataclass(frozen=True)
@@ -32,7 +41,6 @@ class SessionAccepted(_SessionEvent):
     """An agent won the session."""
 
     webhook_name = "session.accepted"
-    offered_agent_ids: tuple[int, ...] = ()  # the other agents whose offer it withdrew
 
     def webhook_payload(self) -> webhook_payloads.SessionAcceptedPayload:
         return webhook_payloads.session_accepted(self.session)
@@ -43,7 +51,6 @@ class SessionEnded(_SessionEvent):
     """The session ended in any way; `was_pending`: nobody had accepted it yet."""
 
     was_pending: bool = False
-    offered_agent_ids: tuple[int, ...] = ()  # agents whose live offer of it it withdrew
     webhook_name = "session.ended"
 
     def webhook_payload(self) -> webhook_payloads.SessionEndedPayload:
@@ -51,61 +58,8 @@ class SessionEnded(_SessionEvent):
 
 
 @dataclass(frozen=True)
-class SessionTransferred(_SessionEvent):
-    """A colleague took the active session over (apps/sessions/transfer.py): `session.agent` is
-    the receiver now. No webhook: the spec's event list is closed and session.accepted is sent
-    once; the Assignment rows keep who served it when (docs/decisions.md, issue 25 part 5)."""
-
-    from_agent_id: int = 0
-    offered_agent_ids: tuple[int, ...] = ()  # the other receivers of the wave, whose offer it withdrew
-
-
-@dataclass(frozen=True)
-class TransferLapsed(_SessionEvent):
-    """A transfer ended with nobody taking the session: its sender keeps it. `reason`:
-    `no_answer` (every offer lapsed or was withdrawn), `session_in_payment`, or `cancelled` (the
-    sender took it back)."""
-
-    from_agent_id: int = 0
-    reason: str = "no_answer"
-
-
-@dataclass(frozen=True)
 class SessionMoved(_SessionEvent):
     """An open-to-open transition (to payment and back): only the kiosk hears of it."""
-
-
-@dataclass(frozen=True)
-class OfferMade(Event):
-    """An agent is offered a waiting session until the offer's expiry (apps/sessions/offers.py)."""
-
-    offer: Offer
-
-    @property
-    def owner_id(self) -> int:
-        return self.offer.session.owner_id
-
-
-@dataclass(frozen=True)
-class OfferClosed(Event):
-    """An agent's live offer ended without the agent accepting it: it lapsed (`offer_expired`)
-    or was withdrawn (`agent_unavailable`, `accepted_elsewhere`). Ends of offers caused by the
-    session being accepted or ended are told by SessionAccepted and SessionEnded."""
-
-    offer: Offer
-    reason: str
-
-    @property
-    def owner_id(self) -> int:
-        return self.offer.session.owner_id
-
-
-@dataclass(frozen=True)
-class QueueChanged(Event):
-    """The waiting line of an owner's kiosks moved (a session joined or left it, or its agents
-    changed): every waiting kiosk of the owner has a new `queue` (apps/sessions/queue.py)."""
-
-    owner_id: int
 
 
 @dataclass(frozen=True)

@@ -13,8 +13,8 @@ from apps.core.errors import DomainError, ErrorCode
 from apps.kiosks.models import Kiosk
 from apps.sessions import status_cache
 from apps.sessions.bodies import status_body
-from apps.sessions.models import Assignment, Offer, OfferStatus, Session, SessionStatus
-from apps.sessions.queue import queue_of
+from apps.sessions.models import Assignment, Session, SessionStatus
+from apps.sessions.queue_hook import queue_of
 
 _NOT_FOUND = "No such session."
 
@@ -181,28 +181,25 @@ def sessions_accepted_by_agent_since(*, agent: User, since: datetime) -> QuerySe
     )
 
 
-def accept_precheck(*, agent: User, public_id: str) -> tuple[str, bool, bool] | None:
-    """(status, agent_busy, transfer_offered) of a session visible to `agent`, or None: the
-    unlocked read that refuses most of a burst of accepts. `transfer_offered`: the agent holds a
-    live transfer offer of it (apps/sessions/transfer.py). Plain SQL: compiling the ORM query cost
-    more than the query itself, on the path every losing agent of a burst takes
-    (bench/accept_race.py)."""
-    table, offers = Session._meta.db_table, Offer._meta.db_table
+def accept_precheck(*, agent: User, public_id: str) -> tuple[str, bool] | None:
+    """(status, agent_busy) of a session visible to `agent`, or None: the unlocked read that
+    refuses most of a burst of accepts. Plain SQL: compiling the ORM query cost more than the
+    query itself, on the path every losing agent of a burst takes (bench/accept_race.py).
+    apps/routing/accept.py reads the same with the agent's transfer offer of it."""
+    table = Session._meta.db_table
     sql = (
-        # Only the table names are formatted in; values are parameters.
-        f"SELECT s.status, EXISTS (SELECT 1 FROM {table} b WHERE b.agent_id = %s AND b.status IN (%s, %s)),"  # noqa: S608
-        f" EXISTS (SELECT 1 FROM {offers} o WHERE o.session_id = s.id AND o.agent_id = %s AND o.status = %s"
-        " AND o.transfer_from_id IS NOT NULL)"
+        # Only the table name is formatted in; values are parameters.
+        f"SELECT s.status, EXISTS (SELECT 1 FROM {table} b WHERE b.agent_id = %s AND b.status IN (%s, %s))"  # noqa: S608
         f" FROM {table} s WHERE s.public_id = %s"
     )
-    params = [agent.pk, SessionStatus.ACTIVE, SessionStatus.PAYMENT, agent.pk, OfferStatus.LIVE, public_id]
+    params: list[int | str] = [agent.pk, SessionStatus.ACTIVE, SessionStatus.PAYMENT, public_id]
     if agent.owner_id is not None:  # as sessions_visible_to_agent
         sql += " AND s.owner_id = %s"
         params.append(agent.owner_id)
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         row = cursor.fetchone()
-    return None if row is None else (row[0], bool(row[1]), bool(row[2]))
+    return None if row is None else (row[0], bool(row[1]))
 
 
 def sessions_of_owner(owner_id: int) -> QuerySet[Session]:

@@ -13,8 +13,8 @@ from apps.accounts.suspension import ensure_owner_not_suspended
 from apps.core import events
 from apps.core.errors import DomainError, ErrorCode
 from apps.kiosks.models import Kiosk
-from apps.sessions import offers, selectors, transfer
-from apps.sessions.domain_events import QueueChanged, SessionAccepted, SessionEnded, SessionMoved, SessionStarted
+from apps.sessions import selectors
+from apps.sessions.domain_events import SessionAccepted, SessionEnded, SessionMoved, SessionStarted
 from apps.sessions.models import OPEN_STATUSES, Assignment, AssignmentVia, EndReason, Session, SessionStatus
 from apps.sessions.state_machine import next_status
 from apps.video.recordings import recording_start
@@ -54,11 +54,17 @@ def _in_progress(session: Session) -> DomainError:
 
 def session_accept(*, public_id: str, agent: User) -> Session:
     """Claim a pending session. A single conditional UPDATE decides the race: exactly one of
-    any number of concurrent callers wins; the others get 409 SESSION_ALREADY_ACCEPTED. An
-    active session is taken only by a receiver of its transfer (apps/sessions/transfer.py)."""
-    seen = selectors.accept_precheck(agent=agent, public_id=public_id)
-    if seen is not None and seen[0] == SessionStatus.ACTIVE and seen[2] and not seen[1]:
-        return transfer.transfer_accept(public_id=public_id, agent=agent)  # a colleague hands it on
+    any number of concurrent callers wins; the others get 409 SESSION_ALREADY_ACCEPTED. (The
+    accept endpoint is routing's, apps/routing/accept.py: it also hands a transfer's receiver an
+    active session.)"""
+    return session_accept_seen(
+        public_id=public_id, agent=agent, seen=selectors.accept_precheck(agent=agent, public_id=public_id)
+    )
+
+
+def session_accept_seen(*, public_id: str, agent: User, seen: tuple[str, bool] | None) -> Session:
+    """`session_accept` given the unlocked read's (status, agent_busy) of the session (None: it
+    found none; the locked read then answers 404)."""
     if seen is not None and seen[0] != SessionStatus.PENDING:  # None: the locked read says 404
         _refuse_lost_accept(status=seen[0], agent_busy=seen[1])
     with transaction.atomic():
@@ -83,8 +89,7 @@ def session_accept(*, public_id: str, agent: User) -> Session:
         User.objects.filter(pk=agent.pk).update(agent_status=AgentStatus.BUSY, last_seen_at=now)
         agent.agent_status = AgentStatus.BUSY
         Assignment.objects.create(session=session, agent=agent, via=AssignmentVia.ACCEPT, started_at=now)
-        told = offers.offers_settle_accept(session=session, agent=agent, now=now)
-        events.emit(SessionAccepted(session, offered_agent_ids=told))
+        events.emit(SessionAccepted(session))  # routing settles the session's offers
         if session.business.session_recording:
             recording_start(session_id=session.pk, public_id=session.public_id, started_at=session.accepted_at)
     return session
@@ -128,13 +133,11 @@ def _close(session: Session, *, action: str, reason: str, notes: str) -> None:
     session.notes = notes
     session.save(update_fields=["status", "ended_at", "end_reason", "notes"])
     Assignment.objects.filter(session=session, ended_at__isnull=True).update(ended_at=session.ended_at)
-    transfer.transfers_withdraw(session=session, reason="session_ended", now=session.ended_at)
     if session.agent_id is not None:
         User.objects.filter(pk=session.agent_id, agent_status=AgentStatus.BUSY).update(
             agent_status=AgentStatus.AVAILABLE, last_seen_at=session.ended_at
         )
-    withdrawn = offers.offers_settle_end(session=session, now=session.ended_at)
-    events.emit(SessionEnded(session, was_pending=was_pending, offered_agent_ids=withdrawn))
+    events.emit(SessionEnded(session, was_pending=was_pending))  # routing withdraws its offers
 
 
 def session_move(*, session: Session, action: str) -> None:
@@ -142,27 +145,22 @@ def session_move(*, session: Session, action: str) -> None:
     cancel_payment). The caller holds the transaction and the session row lock."""
     session.status = next_status(session.status, action)
     session.save(update_fields=["status"])
-    if session.status != SessionStatus.ACTIVE:  # a transfer is only of an active session
-        transfer.transfers_withdraw(session=session, reason="session_in_payment", now=timezone.now())
-    events.emit(SessionMoved(session))
+    events.emit(SessionMoved(session))  # routing withdraws a transfer of a session leaving `active`
 
 
 def session_pay_alone(*, session: Session) -> None:
     """A customer nobody has answered pays alone (self-service, docs/kiosk-and-agent.md): the
     pending session moves to payment and leaves the queue; its live offers are withdrawn
-    (SessionWithdrawn `customer_paying`) and the other waiting kiosks move up. The caller holds
-    the transaction and the session row lock, and has checked that no agent holds it."""
+    (SessionWithdrawn `customer_paying`) and the other waiting kiosks move up (routing, on
+    SessionMoved). The caller holds the transaction and the session row lock, and has checked
+    that no agent holds it."""
     session_move(session=session, action="self_service_payment")
-    offers.offers_withdraw_session(session=session, now=timezone.now(), reason="customer_paying")
-    events.emit(QueueChanged(owner_id=session.owner_id))
 
 
 def session_back_to_queue(*, session: Session) -> None:
     """The self-service customer took the payment back: pending again, in its old place in the
-    queue (places go by start time), offered to agents on commit."""
+    queue (places go by start time), offered to agents on commit (routing, on SessionMoved)."""
     session_move(session=session, action="self_service_cancel_payment")
-    offers.dispatch_soon()
-    events.emit(QueueChanged(owner_id=session.owner_id))
 
 
 def session_complete_paid(*, session: Session) -> None:

@@ -24,7 +24,7 @@ TRANSITIONS: dict[tuple[str, str], str] = {
     (S.ACTIVE, "end:refused_service"): S.ABANDONED,
     (S.ACTIVE, "end:technical_issue"): S.FAILED,
     (S.ACTIVE, "send_to_payment"): S.PAYMENT,
-    (S.ACTIVE, "transfer"): S.ACTIVE,  # only the serving agent changes (apps/sessions/transfer.py)
+    (S.ACTIVE, "transfer"): S.ACTIVE,  # only the serving agent changes (apps/routing/transfer.py)
     (S.PAYMENT, "cancel_payment"): S.ACTIVE,
     (S.PAYMENT, "payment_succeeded"): S.COMPLETED,
     # In payment the agent may still give up; "completed" only comes from the processor.

@@ -21,13 +21,7 @@ from django.db import transaction
 
 from apps.core.cache import increment
 from apps.core.models import DomainEvent
-from apps.sessions.domain_events import (
-    CustomerLocaleChanged,
-    SessionAccepted,
-    SessionEnded,
-    SessionMoved,
-    SessionTransferred,
-)
+from apps.sessions.domain_events import SessionEvent
 
 GENERATION_SECONDS = 24 * 3600  # outlives any session; a lost counter only costs a miss
 
@@ -81,7 +75,7 @@ def session_moved(public_id: str) -> None:
 
 
 def forget_status(
-    event: SessionAccepted | SessionTransferred | SessionMoved | SessionEnded | CustomerLocaleChanged,
+    event: SessionEvent,
     recorded: DomainEvent | None = None,
 ) -> None:
     """Subscriber of every session transition (config/event_subscribers.py)."""

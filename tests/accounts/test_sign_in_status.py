@@ -9,7 +9,7 @@ import pytest
 from django.utils import timezone
 
 from apps.accounts.models import AgentStatus, StatusReason, User
-from apps.sessions.models import Offer, OfferStatus, RoutingSettings
+from apps.routing.models import Offer, OfferStatus, RoutingSettings
 from tests import factories
 from tests.conftest import AgentClient
 from tests.support.auth import current_code, enrol_totp

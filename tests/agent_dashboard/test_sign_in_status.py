@@ -6,7 +6,7 @@ settings say agents start on break, it signs in On break."""
 import pytest
 from playwright.sync_api import expect
 
-from apps.sessions.models import RoutingSettings
+from apps.routing.models import RoutingSettings
 from tests.agent_dashboard.conftest import assert_no_console_errors, card, sign_in
 
 pytestmark = pytest.mark.live

@@ -3,7 +3,7 @@ every real-time body (docs/decisions.md "Absent URLs and locations"), as the sch
 
 import json
 
-from apps.sessions import offers
+from apps.routing import offers
 from apps.sessions import services as session_services
 from tests import factories
 from tests.support.realtime import KIOSK_AUTH, ask

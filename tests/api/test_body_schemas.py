@@ -11,8 +11,8 @@ from django.utils import timezone
 from apps.kiosks import services as kiosk_services
 from apps.kiosks.models import Kiosk
 from apps.orders.bodies import agent_order_body, order_body
+from apps.routing.queue import queue_of
 from apps.sessions.bodies import incoming_session_body, status_body
-from apps.sessions.queue import queue_of
 from tests import factories
 from tests.support.kiosks import pair
 from tests.support.orders import BASE, list_orders, make_order

@@ -10,9 +10,10 @@ from apps.billing.models import Payment
 from apps.core.errors import DomainError
 from apps.core.models import DomainEvent
 from apps.orders.models import Order
-from apps.sessions import offers
+from apps.routing import offers
+from apps.routing.models import Offer
 from apps.sessions import services as session_services
-from apps.sessions.models import Offer, Session
+from apps.sessions.models import Session
 from apps.webhooks.models import WebhookDelivery
 from tests import factories
 from tests.conftest import kiosk_client_for

@@ -14,8 +14,9 @@ from apps.core import events
 from apps.core.models import DomainEvent
 from apps.kiosks import selectors as kiosk_selectors
 from apps.kiosks import services as kiosk_services
-from apps.sessions import offers, status_cache
+from apps.routing import offers
 from apps.sessions import services as session_services
+from apps.sessions import status_cache
 from apps.sessions.bodies import status_body
 from apps.sessions.domain_events import SessionMoved
 from apps.webhooks import services as webhook_services

@@ -61,7 +61,7 @@ def test_the_kiosk_shows_its_place_and_wait_as_the_line_moves(world, kiosk, serv
     agent = server.agent(world.agent.email)  # available: offered the older session
     assert the_offered_session(agent, server) == ahead.json()["session_id"]
     # The agent frees after its 40 s answer and a handle time (log-normal around the 5 minutes
-    # seen): the wait most likely within 25 % is 320 s (tests/sessions/test_wait_estimate.py).
+    # seen): the wait most likely within 25 % is 320 s (tests/routing/test_wait_estimate.py).
     expect(place).to_have_text("You are number 2 · about 5 minutes")
     expect(agents).to_have_text("1 team member is available.")
 

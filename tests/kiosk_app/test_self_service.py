@@ -14,7 +14,7 @@ import pytest
 from playwright.sync_api import expect
 
 from apps.demo_processor import services as demo_processor
-from apps.sessions.models import RoutingSettings
+from apps.routing.models import RoutingSettings
 from apps.webhooks import services as webhook_services
 from tests import factories
 from tests.agent_dashboard.conftest import assert_no_console_errors as assert_dashboard_clean

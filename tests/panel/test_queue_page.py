@@ -6,7 +6,7 @@ from datetime import timedelta
 from django.utils import timezone
 
 from apps.accounts.models import AgentStatus
-from apps.sessions import offers
+from apps.routing import offers
 from tests import factories
 
 

@@ -4,8 +4,8 @@ settings on the Settings page (server-rendered forms; the services validate)."""
 import re
 
 from apps.accounts.models import User
-from apps.sessions.models import RoutingSettings
-from apps.sessions.routing_settings import routing_for_owner
+from apps.routing.models import RoutingSettings
+from apps.routing.routing_settings import routing_for_owner
 from tests import factories
 from tests.panel.support import messages_of
 

@@ -10,7 +10,7 @@ import pytest
 import requests
 
 from apps.core.models import DomainEvent
-from apps.sessions import offers
+from apps.routing import offers
 from apps.webhooks import services as webhook_services
 from apps.webhooks.models import WebhookDelivery
 from apps.webhooks.tasks import dispatch_due_webhooks

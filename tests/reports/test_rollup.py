@@ -16,7 +16,8 @@ from apps.reports.models import SessionRollup, StaleHour
 from apps.reports.ranges import GROUPS, report_range
 from apps.reports.rollup import rollup_figures, whole_hour_offsets
 from apps.reports.sessions_report import PAID, exact_figures, metrics_of
-from apps.sessions.models import Assignment, Offer, Session
+from apps.routing.models import Offer
+from apps.sessions.models import Assignment, Session
 from tests import factories
 
 pytestmark = pytest.mark.skipif(connection.vendor != "postgresql", reason="the rollup is PostgreSQL's")

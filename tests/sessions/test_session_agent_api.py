@@ -9,8 +9,9 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from apps.core.models import DomainEvent
-from apps.sessions import offers
-from apps.sessions.models import Assignment, Offer, Session
+from apps.routing import offers
+from apps.routing.models import Offer
+from apps.sessions.models import Assignment, Session
 from tests import factories
 from tests.conftest import AgentClient
 

@@ -9,7 +9,8 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
-from apps.sessions.models import Offer, Session
+from apps.routing.models import Offer
+from apps.sessions.models import Session
 from tests import factories
 from tests.conftest import kiosk_client_for
 from tests.support.transfers import signed_in_client

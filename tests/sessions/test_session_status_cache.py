@@ -13,10 +13,10 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from apps.core.cache import increment
+from apps.routing.queue import queue_of
 from apps.sessions import ending, selectors, services, status_cache
 from apps.sessions.bodies import status_body
 from apps.sessions.models import Session
-from apps.sessions.queue import queue_of
 from apps.sessions.state_machine import TRANSITIONS
 from tests import factories
 from tests.conftest import kiosk_client_for

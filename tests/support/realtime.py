@@ -321,7 +321,8 @@ BROADCASTING_MODULES = (
     "apps.orders.realtime_messages",
     "apps.sessions.pointing",
     "apps.sessions.realtime_messages",
-    "apps.sessions.queue",
+    "apps.routing.queue",
+    "apps.routing.realtime_messages",
 )
 
 

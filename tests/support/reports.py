@@ -19,7 +19,8 @@ Range 2026-10-24..2026-10-25 (local) = [2026-10-23T22:00Z, 2026-10-25T23:00Z).
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 
-from apps.sessions.models import Assignment, Offer
+from apps.routing.models import Offer
+from apps.sessions.models import Assignment
 from tests import factories
 
 FROM, TO = "2026-10-24", "2026-10-25"

@@ -14,7 +14,7 @@ from apps.api.drf_request import django_request
 from apps.api.inputs import client_ip, validated
 from apps.api.views import AgentAPIView, PublicAPIView
 from apps.core.errors import DomainError, ErrorCode
-from apps.sessions.agent_presence import agent_signed_in
+from apps.routing.agent_presence import agent_signed_in
 
 
 class AgentUserOut(serializers.ModelSerializer):

@@ -11,7 +11,8 @@ from apps.core.errors import DomainError
 from apps.panel.access import ANY_ROLE, panel_page
 from apps.panel.forms import BusinessSettingsForm, RoutingSettingsForm
 from apps.panel.pages import businesses_of, error_text, render_page
-from apps.sessions import routing_settings
+from apps.routing import routing_settings
+from apps.routing.services import routing_settings_update
 
 
 @panel_page(ANY_ROLE)
@@ -52,7 +53,7 @@ def routing_settings_page(request):
     form = _routing_form(request, request.POST)
     if form.is_valid():
         try:
-            routing_settings.routing_settings_update(owner_id=request.user.owner_id, **form.cleaned_data)
+            routing_settings_update(owner_id=request.user.owner_id, **form.cleaned_data)
         except DomainError as exc:
             form.add_error(None, error_text(exc))
         else:

@@ -6,7 +6,7 @@ live link."""
 from apps.panel.access import ANY_ROLE, panel_page
 from apps.panel.pages import render_page
 from apps.panel.realtime import live_status_config
-from apps.sessions.supervisor import owner_line
+from apps.routing.supervisor import owner_line
 
 
 def _board(request) -> dict:

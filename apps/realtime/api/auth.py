@@ -22,7 +22,7 @@ from apps.api.views import AgentAPIView, KioskAPIView
 from apps.realtime import protocol
 from apps.realtime.api import access
 from apps.realtime.channels import agent_channel, kiosk_channel, owner_channel
-from apps.sessions import agent_presence
+from apps.routing import services as routing_services
 
 
 class PanelSessionAuthentication(SessionAuthentication):
@@ -66,7 +66,7 @@ class BroadcastingAuthView(AgentAPIView):
             socket_id=data["socket_id"], channel=data["channel_name"], user=request.user
         )
         if data["channel_name"] == agent_channel(request.user.pk) and request.user.is_agent:
-            agent_presence.agent_polled(request.user)  # its dashboard is connecting: signed in now
+            routing_services.agent_polled(request.user)  # its dashboard is connecting: signed in now
         return Response(body)
 
 

@@ -1,9 +1,8 @@
-"""Agent API for sessions: the incoming list, accept, end, and the agent's own sessions (the live
-one with its order, one by id, those accepted since a time)."""
+"""Agent API for sessions: end, and the agent's own sessions (the live one with its order, one by
+id, those accepted since a time). The incoming list, accept and transfer are routing's
+(apps/routing/api/agent.py)."""
 
-import math
 from datetime import UTC, datetime, time
-from typing import Any
 
 from django.utils import timezone
 from drf_spectacular.utils import extend_schema, extend_schema_field, inline_serializer
@@ -15,24 +14,14 @@ from apps.api.inputs import validated
 from apps.api.views import AgentAPIView, AgentRequest
 from apps.billing import selectors as billing_selectors
 from apps.billing.models import Payment, PaymentStatus
-from apps.core.timefmt import iso_z
 from apps.kiosks.bodies import KioskBrief
 from apps.orders import selectors as order_selectors
 from apps.orders.bodies import AgentOrderOut, agent_order_body
-from apps.sessions import agent_presence, ending, offers, pointing, selectors, services, transfer
+from apps.sessions import ending, pointing, selectors
 from apps.sessions.api.pointing_shapes import MenuItemIn, SessionItemOut, session_item_body
-from apps.sessions.bodies import IdName, IncomingSessionOut, incoming_session_body
-from apps.sessions.models import Offer, Session
+from apps.sessions.bodies import IdName
+from apps.sessions.models import Session
 from apps.sessions.state_machine import AGENT_END_REASONS
-
-
-class AcceptedSessionOut(serializers.Serializer[Session]):
-    id = serializers.CharField(source="public_id")
-    status = serializers.CharField()
-    video_channel = serializers.CharField(source="public_id")
-    kiosk = IdName()
-    business = IdName()
-    customer_locale = serializers.CharField(help_text="The customer's language, as the kiosk sent it (e.g. es-MX).")
 
 
 class EndIn(serializers.Serializer[None]):
@@ -47,39 +36,6 @@ class EndedSessionOut(serializers.Serializer[Session]):
     duration_seconds = serializers.IntegerField()
 
 
-class IncomingView(AgentAPIView):
-    @extend_schema(
-        responses={200: inline_serializer("IncomingOut", {"sessions": IncomingSessionOut(many=True)})},
-        summary="The session offered to this agent now (at most one), with its offer's expiry",
-        description="Polling this marks the agent signed in for AGENT_SIGNED_IN_SECONDS (10 s), as holding "
-        "its private real-time channel does; only signed-in available agents are offered sessions.",
-    )
-    def get(self, request: AgentRequest) -> Response:
-        now = timezone.now()
-        agent_presence.agent_polled(request.user)
-        offer = offers.current_offer(request.user, now=now)
-        if offer is None:
-            return Response({"sessions": []})
-        # The offer may have been made after `now` (routing runs beside this request): its
-        # waiting_seconds count to the moment it is described, or the dashboard would count
-        # seconds the offer never had.
-        body = incoming_session_body(
-            offer.session, now=timezone.now(), offer_expires_at=offer.expires_at, transfer_from=offer.transfer_from
-        )
-        return Response({"sessions": [body]})
-
-
-class AcceptView(AgentAPIView):
-    @extend_schema(
-        request=None,
-        responses={200: inline_serializer("AcceptOut", {"session": AcceptedSessionOut()})},
-        summary="Accept a pending session (first caller wins; others get 409)",
-    )
-    def post(self, request: AgentRequest, public_id: str) -> Response:
-        session = services.session_accept(public_id=public_id, agent=request.user)
-        return Response({"session": AcceptedSessionOut(session).data})
-
-
 class EndView(AgentAPIView):
     @extend_schema(
         request=EndIn,
@@ -92,125 +48,6 @@ class EndView(AgentAPIView):
             public_id=public_id, agent=request.user, reason=data["reason"], notes=data["notes"]
         )
         return Response({"session": EndedSessionOut(session).data})
-
-
-class TransferIn(serializers.Serializer[None]):
-    to_agent_id = serializers.IntegerField(
-        required=False, min_value=1, help_text="An available colleague of the same pool (one of the two fields)."
-    )
-    language = serializers.RegexField(
-        r"^[a-z]{2,3}$",
-        required=False,
-        help_text="A primary language subtag (e.g. es): offered to that language's free agents as a wave.",
-    )
-
-    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
-        if ("to_agent_id" in attrs) == ("language" in attrs):
-            raise serializers.ValidationError("Give exactly one of to_agent_id and language.")
-        return attrs
-
-
-class TransferOfferOut(serializers.Serializer[None]):
-    agent = IdName()
-    expires_at = serializers.DateTimeField()
-
-
-class TransferCandidateOut(serializers.Serializer[User]):
-    id = serializers.CharField(source="pk")
-    name = serializers.CharField()
-    languages = serializers.ListField(child=serializers.CharField())
-
-
-def _pending_body(live: list[Offer]) -> dict[str, object] | None:
-    if not live:
-        return None
-    expires_at = min(offer.expires_at for offer in live)
-    return {
-        "offers": [
-            {"agent": {"id": str(offer.agent_id), "name": offer.agent.name}, "expires_at": iso_z(offer.expires_at)}
-            for offer in live
-        ],
-        "expires_at": iso_z(expires_at),
-        "seconds_left": max(0, math.ceil((expires_at - timezone.now()).total_seconds())),
-    }
-
-
-class TransferView(AgentAPIView):
-    @extend_schema(
-        responses={
-            200: inline_serializer(
-                "TransferCandidates",
-                {
-                    "agents": TransferCandidateOut(many=True),
-                    "languages": serializers.ListField(
-                        child=serializers.CharField(), help_text="The languages those agents speak, sorted."
-                    ),
-                    "pending": inline_serializer(
-                        "TransferPending",
-                        {
-                            "offers": TransferOfferOut(many=True),
-                            "expires_at": serializers.DateTimeField(),
-                            "seconds_left": serializers.IntegerField(help_text="Until the offers lapse, from now."),
-                        },
-                        allow_null=True,
-                        help_text="Your transfer of it waiting for an answer (as POST answered it), or null.",
-                    ),
-                },
-            )
-        },
-        summary="Who could take your active session now, and your transfer of it waiting for an answer",
-    )
-    def get(self, request: AgentRequest, public_id: str) -> Response:
-        agents = transfer.transfer_candidates(public_id=public_id, agent=request.user)
-        languages = sorted({language for agent in agents for language in agent.languages or ()})
-        candidates = TransferCandidateOut(agents, many=True).data  # type: ignore[arg-type]  # the stubs take one instance
-        live = transfer.transfer_pending(public_id=public_id, agent=request.user)
-        return Response({"agents": candidates, "languages": languages, "pending": _pending_body(live)})
-
-    @extend_schema(
-        request=None,
-        responses={204: None},
-        summary="Take back your transfer before a colleague accepts it: you keep the session",
-        description="The receivers' offers are withdrawn (SessionWithdrawn, reason transfer_cancelled). 409 "
-        "TRANSFER_NOT_PENDING with no transfer waiting; 409 TRANSFER_ALREADY_ACCEPTED once a colleague took it.",
-    )
-    def delete(self, request: AgentRequest, public_id: str) -> Response:
-        transfer.transfer_cancel(public_id=public_id, agent=request.user)
-        return Response(status=204)
-
-    @extend_schema(
-        request=TransferIn,
-        responses={
-            202: inline_serializer(
-                "TransferOut",
-                {
-                    "session_id": serializers.CharField(),
-                    "offers": TransferOfferOut(many=True),
-                    "expires_at": serializers.DateTimeField(help_text="Unanswered by then, you keep the session."),
-                    "offer_seconds": serializers.IntegerField(help_text="How long the offers last, from now."),
-                },
-            )
-        },
-        summary="Hand your active session to a colleague or to a language's agents (they accept it)",
-        description="The session stays active with you until a receiver accepts it with POST "
-        "/api/sessions/{id}/accept; you then hear SessionTransferred and are available again. "
-        "Unanswered, you keep it and hear TransferLapsed.",
-    )
-    def post(self, request: AgentRequest, public_id: str) -> Response:
-        data = validated(TransferIn, request.data)
-        made = transfer.transfer_start(
-            public_id=public_id, agent=request.user, to_agent_id=data.get("to_agent_id"), language=data.get("language")
-        )
-        body = {
-            "session_id": public_id,
-            "offers": [
-                {"agent": {"id": str(offer.agent_id), "name": offer.agent.name}, "expires_at": iso_z(offer.expires_at)}
-                for offer in made
-            ],
-            "expires_at": iso_z(made[0].expires_at),
-            "offer_seconds": round((made[0].expires_at - made[0].created_at).total_seconds()),
-        }
-        return Response(body, status=202)
 
 
 class AgentSessionOut(serializers.Serializer[Session]):

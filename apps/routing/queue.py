@@ -10,7 +10,7 @@ agents_available}` in the status body while the session is pending (docs/kiosk-a
 - estimated_wait_seconds: from the owner's recent sessions (the last RECENT of the last hour):
   their answer times (with the size of the wave each answered) and handle times, the languages
   of the available agents, and how long each busy agent has been in its session, as
-  apps/sessions/wait_estimate.py says; null with no recent answered session, or with nobody
+  apps/routing/wait_estimate.py says; null with no recent answered session, or with nobody
   signed in. bench/shift.py measures it on a simulated shift (docs/scaling.md).
 
 The body changes only when the line changes (a session joins or leaves it, offers are made, an
@@ -28,14 +28,15 @@ from apps.core.events import Event
 from apps.core.models import DomainEvent
 from apps.realtime.broadcast import broadcast
 from apps.realtime.channels import kiosk_channel
+from apps.routing.models import Offer, OfferStatus
+from apps.routing.router import primary_language
+from apps.routing.routing_settings import routing_for_owner
+from apps.routing.signed_in import agents_holding_channel
+from apps.routing.signed_in import signed_in as signed_in_filter
+from apps.routing.wait_estimate import Pool, estimate_wait
 from apps.sessions.bodies import QueueBody
-from apps.sessions.models import Offer, OfferStatus, Session, SessionStatus
-from apps.sessions.router import primary_language
-from apps.sessions.routing_settings import routing_for_owner
-from apps.sessions.signed_in import agents_holding_channel
-from apps.sessions.signed_in import signed_in as signed_in_filter
+from apps.sessions.models import Session, SessionStatus
 from apps.sessions.status_cache import session_moved
-from apps.sessions.wait_estimate import Pool, estimate_wait
 
 __all__ = ["Pool", "estimate_wait", "queue_changed", "queue_of", "queues_of_owner"]
 

@@ -1,4 +1,4 @@
-"""Who counts as signed in (apps/sessions/signed_in.py, agent_presence.py): a dashboard holding
+"""Who counts as signed in (apps/routing/signed_in.py, agent_presence.py): a dashboard holding
 its private channel over a real WebSocket, or an incoming poll within 10 s; an agent gone for
 more than 60 s is set offline and told why, one back within that time finds nothing changed."""
 
@@ -10,7 +10,7 @@ import pytest
 from django.utils import timezone
 
 from apps.accounts.models import AgentStatus, User
-from apps.sessions import agent_presence
+from apps.routing import agent_presence
 from tests import factories
 from tests.support.realtime import agent_headers, http, run, subscribe_via
 

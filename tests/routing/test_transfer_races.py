@@ -9,7 +9,8 @@ from django.db import connection
 from django.utils import timezone
 
 from apps.accounts.models import User
-from apps.sessions.models import Assignment, Offer, OfferStatus, Session
+from apps.routing.models import Offer, OfferStatus
+from apps.sessions.models import Assignment, Session
 from tests import factories
 from tests.conftest import AgentClient
 

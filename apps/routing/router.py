@@ -1,5 +1,5 @@
 """Who is offered which waiting session: a pure function of the waiting sessions and the free
-agents, so its rules are tested on their own (tests/sessions/test_router_properties.py, Hypothesis).
+agents, so its rules are tested on their own (tests/routing/test_router_properties.py, Hypothesis).
 
 The rules (DESIGN.md section 5, issue 25 part 2):
 - sessions are served oldest first; each holds up to its wave size K of live offers;

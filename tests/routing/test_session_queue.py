@@ -1,4 +1,4 @@
-"""The queue a waiting customer sees (apps/sessions/queue.py): `queue` in the kiosk's status body
+"""The queue a waiting customer sees (apps/routing/queue.py): `queue` in the kiosk's status body
 while pending, QueueUpdated on the kiosk's channel when it moves, and the poll's cached copy
 never serving an old place."""
 
@@ -10,10 +10,11 @@ import time_machine
 from django.utils import timezone
 
 from apps.accounts.models import AgentStatus
-from apps.sessions import offers
-from apps.sessions import queue as queue_module
-from apps.sessions.models import Offer, Session
-from apps.sessions.queue import estimate_wait, queue_of
+from apps.routing import offers
+from apps.routing import queue as queue_module
+from apps.routing.models import Offer
+from apps.routing.queue import estimate_wait, queue_of
+from apps.sessions.models import Session
 from tests import factories
 from tests.conftest import kiosk_client_for
 from tests.support.realtime import http, run, subscribe_via
@@ -69,7 +70,7 @@ def test_the_estimate_comes_from_recent_answer_and_handle_times_and_the_agents_s
     estimates = [status(k, i)["queue"]["estimated_wait_seconds"] for k, i in zip(kiosks, ids, strict=True)]
     # The first is within the one available agent: 30 s, the answer time nearest the mean of
     # the two (20 and 40 cannot both be within 25 % of one value). The others wait for agents to
-    # free up (tests/sessions/test_wait_estimate.py): later in the line, longer.
+    # free up (tests/routing/test_wait_estimate.py): later in the line, longer.
     session = Session.objects.get(public_id=ids[0])
     pool = queue_module._pool(owner.pk, timezone.now())
     assert (pool.available, pool.signed_in, sorted(pool.handles)) == (1, 2, [200.0, 400.0])

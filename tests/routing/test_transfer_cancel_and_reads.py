@@ -7,7 +7,8 @@ from datetime import timedelta
 
 from django.utils import timezone
 
-from apps.sessions.models import Assignment, Offer, OfferStatus, Session
+from apps.routing.models import Offer, OfferStatus
+from apps.sessions.models import Assignment, Session
 from tests import factories
 from tests.support.transfers import on, serving, signed_in_client
 

@@ -4,9 +4,8 @@ from collections.abc import Collection
 from dataclasses import dataclass, fields
 
 from django.conf import settings
-from django.db import transaction
 
-from apps.sessions.models import RoutingSettings
+from apps.routing.models import RoutingSettings
 
 
 @dataclass(frozen=True)
@@ -58,26 +57,3 @@ def routing_for_owners(owner_ids: Collection[int]) -> dict[int, Routing]:
     rows = {row.owner_id: _from_row(row) for row in RoutingSettings.objects.filter(owner_id__in=set(owner_ids))}
     fallback = defaults()
     return {owner_id: rows.get(owner_id, fallback) for owner_id in owner_ids}
-
-
-def routing_settings_update(*, owner_id: int, **values: int | bool) -> Routing:
-    """Set an owner's routing settings (the panel's Settings page); every field is given. The
-    router applies them from its next run, which this change starts."""
-    from apps.core.errors import DomainError, ErrorCode
-    from apps.sessions.offers import dispatch_soon
-
-    if set(values) != set(FIELD_NAMES):
-        raise ValueError(f"routing settings need exactly {FIELD_NAMES}")
-    problems = {
-        name: [f"Must be a whole number from {low} to {high}."]
-        for name, (low, high) in LIMITS.items()
-        if not isinstance(values[name], int) or isinstance(values[name], bool) or not low <= values[name] <= high
-    }
-    if not isinstance(values["agents_start_on_break"], bool):
-        problems["agents_start_on_break"] = ["Must be true or false."]
-    if problems:
-        raise DomainError(ErrorCode.VALIDATION_ERROR, "The routing settings are invalid.", details=problems)
-    with transaction.atomic():
-        RoutingSettings.objects.update_or_create(owner_id=owner_id, defaults=values)
-        dispatch_soon()
-    return Routing(**values)  # type: ignore[arg-type]  # checked above

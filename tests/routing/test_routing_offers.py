@@ -1,4 +1,4 @@
-"""The router against the database (apps/sessions/offers.py): waves of K by language and turn,
+"""The router against the database (apps/routing/offers.py): waves of K by language and turn,
 offers that lapse into misses and breaks, one offer per agent for the oldest session, immediate
 offers when an agent becomes available, per-owner settings, the routing tick's recovery."""
 
@@ -9,9 +9,10 @@ import time_machine
 from django.utils import timezone
 
 from apps.accounts.models import AgentStatus, User
-from apps.sessions import offers, tasks
+from apps.routing import offers, tasks
+from apps.routing.models import Offer, OfferStatus, RoutingSettings
 from apps.sessions import services as session_services
-from apps.sessions.models import Offer, OfferStatus, RoutingSettings, Session
+from apps.sessions.models import Session
 from tests import factories
 
 
@@ -232,7 +233,7 @@ def test_the_incoming_poll_signs_the_agent_in(kiosk, owner, agent_client, agent)
 
 
 def test_the_routing_tick_is_on_the_beat_schedule_at_its_setting(settings):
-    [entry] = [entry for entry in settings.CELERY_BEAT_SCHEDULE.values() if entry["task"] == "sessions.route"]
+    [entry] = [entry for entry in settings.CELERY_BEAT_SCHEDULE.values() if entry["task"] == "routing.route"]
     assert entry["schedule"] == settings.ROUTING_TICK_SECONDS == 1.0
 
 
@@ -243,7 +244,7 @@ def test_an_offer_left_by_a_dead_process_lapses_within_two_seconds_on_the_embedd
     from tests.support.processes import wait_until
 
     settings.TASK_MODE = "thread"
-    settings.CELERY_BEAT_SCHEDULE = {"sessions-route": {"task": "sessions.route", "schedule": 0.5}}
+    settings.CELERY_BEAT_SCHEDULE = {"routing.route": {"task": "routing.route", "schedule": 0.5}}
     monkeypatch.setattr(jobs.start_embedded_beat, "started", False, raising=False)
     first = factories.AgentFactory()
     second = factories.AgentFactory(owner=first.owner, idle_since=timezone.now())

@@ -8,12 +8,13 @@ import time_machine
 from django.utils import timezone
 
 from apps.accounts.models import AgentStatus, User
-from apps.sessions import offers
-from apps.sessions.models import Offer, RoutingSettings, SessionStatus
-from apps.sessions.router import AtWorkAgent, nobody_speaks
-from apps.sessions.wait_estimate import Pool, estimate_wait
+from apps.routing import offers
+from apps.routing.models import Offer, RoutingSettings
+from apps.routing.router import AtWorkAgent, nobody_speaks
+from apps.routing.wait_estimate import Pool, estimate_wait
+from apps.sessions.models import SessionStatus
 from tests import factories
-from tests.sessions.test_routing_offers import idle, live_offers, waiting
+from tests.routing.test_routing_offers import idle, live_offers, waiting
 
 EN, ES, FR = frozenset({"en"}), frozenset({"es"}), frozenset({"fr"})
 

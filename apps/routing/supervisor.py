@@ -9,9 +9,10 @@ from django.db.models import F
 from django.utils import timezone
 
 from apps.accounts.models import AgentStatus, User
-from apps.sessions.models import Offer, OfferStatus, Session, SessionStatus
-from apps.sessions.router import primary_language
-from apps.sessions.signed_in import agents_holding_channel, signed_in
+from apps.routing.models import Offer, OfferStatus
+from apps.routing.router import primary_language
+from apps.routing.signed_in import agents_holding_channel, signed_in
+from apps.sessions.models import Session, SessionStatus
 
 ANSWERED_WITHIN = timedelta(seconds=30)
 

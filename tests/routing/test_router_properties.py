@@ -1,6 +1,6 @@
-"""Properties of the router (Hypothesis): the pure plan (apps/sessions/router.py) and the router
+"""Properties of the router (Hypothesis): the pure plan (apps/routing/router.py) and the router
 against the database under random shifts of arrivals, accepts, ends, lapses and breaks
-(apps/sessions/offers.py): never two agents on one session, never two sessions or two offers on
+(apps/routing/offers.py): never two agents on one session, never two sessions or two offers on
 one agent, oldest first within a pool."""
 
 import contextlib
@@ -16,11 +16,12 @@ from hypothesis import strategies as st
 from apps.accounts import services as account_services
 from apps.accounts.models import AgentStatus, User
 from apps.core.errors import DomainError
-from apps.sessions import offers
+from apps.routing import offers
+from apps.routing.models import Offer, OfferStatus
+from apps.routing.router import FreeAgent, WaitingSession, may_take, plan_offers, primary_language
+from apps.routing.routing_settings import defaults
 from apps.sessions import services as session_services
-from apps.sessions.models import Offer, OfferStatus, Session, SessionStatus
-from apps.sessions.router import FreeAgent, WaitingSession, may_take, plan_offers, primary_language
-from apps.sessions.routing_settings import defaults
+from apps.sessions.models import Session, SessionStatus
 from tests import factories
 
 T0 = datetime(2026, 1, 1, tzinfo=UTC)

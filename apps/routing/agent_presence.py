@@ -14,14 +14,13 @@ from django.utils import timezone
 
 from apps.accounts import services as account_services
 from apps.accounts.models import AgentStatus, StatusReason, User
-from apps.sessions.offers import dispatch_soon
-from apps.sessions.routing_settings import routing_for_owner
-from apps.sessions.signed_in import agents_holding_channel, signed_in_cutoff
+from apps.routing.routing_settings import routing_for_owner
+from apps.routing.signed_in import agents_holding_channel, signed_in_cutoff
 
 
 def agents_mark_seen(*, agent_ids: Iterable[int], now: datetime) -> int:
-    """Agents seen now. Returns how many of them were not signed in before (the router then
-    offers them the oldest session they can take at once)."""
+    """Agents seen now. Returns how many of them were not signed in before (the caller has the
+    router offer them the oldest session they can take: services.agent_polled, or the tick)."""
     agent_ids = list(agent_ids)
     if not agent_ids:
         return 0
@@ -29,15 +28,7 @@ def agents_mark_seen(*, agent_ids: Iterable[int], now: datetime) -> int:
     with transaction.atomic():
         newly = agents.filter(Q(last_seen_at__lt=signed_in_cutoff(now)) | Q(last_seen_at__isnull=True)).count()
         agents.update(last_seen_at=now)
-        if newly:
-            dispatch_soon()
     return newly
-
-
-def agent_polled(agent: User) -> None:
-    """The incoming poll, or the authorisation of its own channel (its dashboard connecting):
-    the agent is signed in, and offered the oldest session it can take at once."""
-    agents_mark_seen(agent_ids=[agent.pk], now=timezone.now())
 
 
 def agent_signed_in(agent: User) -> None:

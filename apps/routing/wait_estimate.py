@@ -1,6 +1,6 @@
 """The wait a waiting customer is shown (`queue.estimated_wait_seconds`): a pure function of what
-the server reads about the pool (apps/sessions/queue.py builds the `Pool`), so bench/shift.py runs
-the very same code on a simulated shift and tests/sessions/test_wait_estimate.py checks it by hand.
+the server reads about the pool (apps/routing/queue.py builds the `Pool`), so bench/shift.py runs
+the very same code on a simulated shift and tests/routing/test_wait_estimate.py checks it by hand.
 
 The kiosk's promise is judged within +-25 % of the actual wait (issue 25, docs/scaling.md), so
 the estimate is not a mean: it is the number of seconds most likely to be within 25 % of the
@@ -35,7 +35,7 @@ GRID_RATIO = 1.02  # candidate estimates: a geometric grid, 2 % apart (well insi
 
 @dataclass(frozen=True)
 class Pool:
-    """What the estimate is made from (apps/sessions/queue.py reads it from the database;
+    """What the estimate is made from (apps/routing/queue.py reads it from the database;
     bench/shift.py from its simulation)."""
 
     available: int

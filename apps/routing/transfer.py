@@ -1,15 +1,15 @@
 """Transfer: the serving agent hands an active session to a colleague (docs/kiosk-and-agent.md
 "Transfer", issue 25 part 5).
 
-A transfer is a set of live offers (apps/sessions/offers.py rows with `transfer_from`): one to a
+A transfer is a set of live offers (apps/routing/offers.py rows with `transfer_from`): one to a
 named colleague, or a wave to up to K free agents of the pool who speak a language, chosen by
 the router's own rules (router.plan_offers). The session stays active with its cart and video
 channel and its agent meanwhile. The first receiver to accept (the existing accept endpoint:
-services.session_accept hands an accept of an active session to `transfer_accept`) becomes the
+accept.session_accept hands an accept of an active session to `transfer_accept`) becomes the
 session's agent: the current Assignment closes and one with via=transfer opens, the sender
 returns to the queue. Offers that lapse close on the routing tick like any other (not a miss:
 the receiver was not a waiting customer's only hope); when the last one of a transfer closes
-unaccepted, the sender keeps the session and hears TransferLapsed (`transfers_lapsed`).
+unaccepted, the sender keeps the session and hears TransferLapsed (transfer_ends.py).
 
 Every write here takes the session's row lock first, so a transfer, its accept, an end and a
 send to payment are serialised: an end or a payment withdraws a transfer's live offers.
@@ -24,25 +24,18 @@ from django.utils import timezone
 from apps.accounts.models import AgentStatus, User
 from apps.core import events
 from apps.core.errors import DomainError, ErrorCode
+from apps.routing.domain_events import OfferClosed, OfferMade, QueueChanged, SessionTransferred, TransferLapsed
+from apps.routing.models import Offer, OfferStatus
+from apps.routing.router import FreeAgent, WaitingSession, plan_offers
+from apps.routing.routing_settings import routing_for_owner
+from apps.routing.signed_in import agents_holding_channel, signed_in
+from apps.routing.tasks import dispatch_soon
+from apps.routing.transfer_ends import live_transfer_offers
 from apps.sessions import selectors
-from apps.sessions.domain_events import OfferClosed, OfferMade, QueueChanged, SessionTransferred, TransferLapsed
-from apps.sessions.models import Assignment, AssignmentVia, Offer, OfferStatus, Session, SessionStatus
-from apps.sessions.router import FreeAgent, WaitingSession, plan_offers
-from apps.sessions.routing_settings import routing_for_owner
-from apps.sessions.signed_in import agents_holding_channel, signed_in
+from apps.sessions.models import Assignment, AssignmentVia, Session, SessionStatus
 from apps.sessions.state_machine import next_status
 
 HELD_STATUSES = (SessionStatus.ACTIVE, SessionStatus.PAYMENT)
-
-
-def _dispatch_soon() -> None:
-    from apps.sessions import offers  # offers imports this module (its tick closes lapsed transfers)
-
-    offers.dispatch_soon()
-
-
-def _live_transfer_offers(session: Session) -> QuerySet[Offer]:
-    return Offer.objects.filter(session=session, status=OfferStatus.LIVE, transfer_from__isnull=False)
 
 
 def _free_agents(session: Session, now: datetime) -> QuerySet[User]:
@@ -75,7 +68,7 @@ def transfer_pending(*, public_id: str, agent: User) -> list[Offer]:
     session = selectors.session_visible_to_agent(agent=agent, public_id=public_id)
     if session.agent_id != agent.pk:
         raise DomainError(ErrorCode.SESSION_NOT_OWNED, "Only the agent serving this session can transfer it.")
-    live = _live_transfer_offers(session).filter(expires_at__gt=timezone.now())
+    live = live_transfer_offers(session).filter(expires_at__gt=timezone.now())
     return list(live.select_related("agent").order_by("agent__name", "agent_id"))
 
 
@@ -95,15 +88,15 @@ def transfer_cancel(*, public_id: str, agent: User) -> Session:
                     ErrorCode.TRANSFER_ALREADY_ACCEPTED, "A colleague has already taken this session over."
                 )
             raise DomainError(ErrorCode.SESSION_NOT_OWNED, "Only the agent serving this session can transfer it.")
-        live = list(_live_transfer_offers(session).filter(expires_at__gt=now).select_related("session"))
+        live = list(live_transfer_offers(session).filter(expires_at__gt=now).select_related("session"))
         if not live:
             raise DomainError(ErrorCode.TRANSFER_NOT_PENDING, "This session has no transfer waiting for an answer.")
-        _live_transfer_offers(session).update(status=OfferStatus.WITHDRAWN, closed_at=now)
+        live_transfer_offers(session).update(status=OfferStatus.WITHDRAWN, closed_at=now)
         for offer in live:
             events.emit(OfferClosed(offer, reason="transfer_cancelled"))
         events.emit(TransferLapsed(session, from_agent_id=agent.pk, reason="cancelled"))
         events.emit(QueueChanged(owner_id=session.owner_id))  # the receivers are free again
-        _dispatch_soon()  # and are offered the oldest waiting session
+        dispatch_soon()  # and are offered the oldest waiting session
     return session
 
 
@@ -118,7 +111,7 @@ def transfer_start(
         if session.agent_id != agent.pk:
             raise DomainError(ErrorCode.SESSION_NOT_OWNED, "Only the agent serving this session can transfer it.")
         next_status(session.status, "transfer")  # INVALID_STATE while in payment, or already ended
-        if _live_transfer_offers(session).filter(expires_at__gt=now).exists():
+        if live_transfer_offers(session).filter(expires_at__gt=now).exists():
             raise DomainError(ErrorCode.TRANSFER_IN_PROGRESS, "This session is already being transferred.")
         free = _free_agents(session, now)
         if to_agent_id is not None:
@@ -142,7 +135,7 @@ def transfer_start(
         for offer in made:
             events.emit(OfferMade(offer))
         events.emit(QueueChanged(owner_id=session.owner_id))  # the receivers are "offered" on the board
-        _dispatch_soon()  # a queue offer taken back above goes to the next agent
+        dispatch_soon()  # a queue offer taken back above goes to the next agent
     return made
 
 
@@ -200,7 +193,7 @@ def _language_wave(session: Session, free: QuerySet[User], language: str, now: d
 
 def transfer_accept(*, public_id: str, agent: User) -> Session:
     """The receiver takes the session (POST /api/sessions/{id}/accept of an active session:
-    services.session_accept hands it here). Refused with the spec's 409 SESSION_ALREADY_ACCEPTED
+    accept.session_accept hands it here). Refused with the spec's 409 SESSION_ALREADY_ACCEPTED
     unless the receiver holds a live transfer offer of it (another receiver won, it lapsed, or
     it was withdrawn), SESSION_ALREADY_ENDED once it is over."""
     with transaction.atomic():
@@ -212,12 +205,12 @@ def transfer_accept(*, public_id: str, agent: User) -> Session:
         if Session.objects.filter(agent=agent, status__in=HELD_STATUSES).exists():
             raise DomainError(ErrorCode.AGENT_HAS_ACTIVE_SESSION, "End your current session before accepting another.")
         now = timezone.now()
-        offer = _live_transfer_offers(session).filter(agent=agent, expires_at__gt=now).first()
+        offer = live_transfer_offers(session).filter(agent=agent, expires_at__gt=now).first()
         if offer is None or session.status != SessionStatus.ACTIVE:
             next_status(session.status, "transfer")  # SESSION_ALREADY_ENDED once it is over
             raise DomainError(ErrorCode.SESSION_ALREADY_ACCEPTED, "Another agent is serving this session.")
         sender_id = session.agent_id
-        live = _live_transfer_offers(session)
+        live = live_transfer_offers(session)
         others = tuple(live.exclude(pk=offer.pk).values_list("agent_id", flat=True))
         live.filter(pk=offer.pk).update(status=OfferStatus.ACCEPTED, closed_at=now)
         live.update(status=OfferStatus.WITHDRAWN, closed_at=now)
@@ -231,31 +224,5 @@ def transfer_accept(*, public_id: str, agent: User) -> Session:
             agent_status=AgentStatus.AVAILABLE, idle_since=now, last_seen_at=now
         )
         events.emit(SessionTransferred(session, from_agent_id=sender_id or 0, offered_agent_ids=others))
-        _dispatch_soon()  # the sender is offered the oldest waiting session
+        dispatch_soon()  # the sender is offered the oldest waiting session
     return session
-
-
-def transfers_withdraw(*, session: Session, reason: str, now: datetime) -> None:
-    """In the transaction of a session leaving `active` (to payment, or ended): its transfer
-    offers are withdrawn; the receivers drop their card (OfferClosed) and the sender, who keeps
-    the session, hears that the transfer is over (TransferLapsed)."""
-    live = list(_live_transfer_offers(session).select_related("session"))
-    if not live:
-        return
-    _live_transfer_offers(session).update(status=OfferStatus.WITHDRAWN, closed_at=now)
-    for offer in live:
-        events.emit(OfferClosed(offer, reason=reason))
-    if session.status == SessionStatus.PAYMENT:  # an ended session's agent needs no word of it
-        events.emit(TransferLapsed(session, from_agent_id=live[0].transfer_from_id or 0, reason=reason))
-
-
-def transfers_lapsed(closed: list[Offer]) -> None:
-    """After the routing tick closed `closed` (lapsed or withdrawn offers): each transfer left
-    with no live offer is over, and its sender, still serving, is told (TransferLapsed)."""
-    sessions = {offer.session_id: offer for offer in closed if offer.transfer_from_id is not None}
-    for session_id, offer in sessions.items():
-        if Offer.objects.filter(session_id=session_id, status=OfferStatus.LIVE, transfer_from__isnull=False).exists():
-            continue
-        session = Session.objects.filter(pk=session_id, agent_id=offer.transfer_from_id).first()
-        if session is not None and session.status == SessionStatus.ACTIVE:
-            events.emit(TransferLapsed(session, from_agent_id=offer.transfer_from_id or 0, reason="no_answer"))

@@ -4,13 +4,13 @@
 process lock on SQLite) it closes lapsed offers (a miss; M misses in a row set the agent on
 break), withdraws offers whose agent can no longer take them, and makes the offers that
 router.plan_offers asks for. It runs after every change that can free an agent or add a session
-(dispatch_soon, on commit, as a background job) and on the routing tick (tasks.route, every
+(tasks.dispatch_soon, on commit, as a background job) and on the routing tick (tasks.route, every
 ROUTING_TICK_SECONDS), which is also what picks up the timers of a process that died: an offer is a
 row with an expiry, so nothing is lost with a process.
 
-Offers decide who is told, not who may answer: accept (services.session_accept) stays one
-conditional UPDATE open to every agent of the pool holding no session; it settles the offers
-with `offers_settle_accept` in its own transaction.
+Offers decide who is told, not who may answer: accept (apps/sessions/services.session_accept)
+stays one conditional UPDATE open to every agent of the pool holding no session; routing settles
+the offers in its transaction, as a subscriber of SessionAccepted (services.offers_settle_accept).
 """
 
 import threading
@@ -24,15 +24,14 @@ from django.utils import timezone
 
 from apps.accounts import services as account_services
 from apps.accounts.models import AgentStatus, StatusReason, User
-from apps.core import events, jobs
-from apps.core.events import Event
-from apps.core.models import DomainEvent
-from apps.sessions import transfer
-from apps.sessions.domain_events import OfferClosed, OfferMade, QueueChanged
-from apps.sessions.models import Offer, OfferStatus, Session, SessionStatus
-from apps.sessions.router import AtWorkAgent, FreeAgent, WaitingSession, nobody_speaks, plan_offers, primary_language
-from apps.sessions.routing_settings import routing_for_owner, routing_for_owners
-from apps.sessions.signed_in import agents_holding_channel, signed_in
+from apps.core import events
+from apps.routing.domain_events import OfferClosed, OfferMade, QueueChanged
+from apps.routing.models import Offer, OfferStatus
+from apps.routing.router import AtWorkAgent, FreeAgent, WaitingSession, nobody_speaks, plan_offers, primary_language
+from apps.routing.routing_settings import routing_for_owner, routing_for_owners
+from apps.routing.signed_in import agents_holding_channel, signed_in
+from apps.routing.transfer_ends import transfers_lapsed
+from apps.sessions.models import Session, SessionStatus
 
 ROUTING_LOCK_KEY = 0x6B696F736B  # "kiosk": the advisory lock id of offers_dispatch
 HELD_STATUSES = (SessionStatus.ACTIVE, SessionStatus.PAYMENT)
@@ -49,19 +48,6 @@ def _routing_lock() -> Iterator[None]:
         yield
 
 
-def dispatch_soon() -> None:
-    """Run offers_dispatch after the current transaction commits, outside the request."""
-    from apps.sessions import tasks  # tasks imports this module
-
-    jobs.enqueue_on_commit(tasks.dispatch_offers)
-
-
-def dispatch_on(event: Event, recorded: DomainEvent | None = None) -> None:
-    """Subscriber (config/event_subscribers.py) of the changes that can free an agent or add a
-    waiting session."""
-    dispatch_soon()
-
-
 def offers_dispatch(*, now: datetime | None = None) -> int:
     """Close lapsed offers, withdraw untakeable ones, make new ones. Returns the offers made."""
     now = now or timezone.now()
@@ -72,7 +58,7 @@ def offers_dispatch(*, now: datetime | None = None) -> int:
         return _make_offers(now, holding)
 
 
-def _close(offer: Offer, status: str, now: datetime) -> bool:
+def close_offer(offer: Offer, status: str, now: datetime) -> bool:
     """Close a live offer once (an accept may be settling it at the same time)."""
     return bool(Offer.objects.filter(pk=offer.pk, status=OfferStatus.LIVE).update(status=status, closed_at=now))
 
@@ -83,7 +69,7 @@ def _close_lapsed(now: datetime) -> None:
     lapsed = Offer.objects.filter(status=OfferStatus.LIVE, expires_at__lte=now).select_related("session", "agent")
     closed = []
     for offer in lapsed:
-        if not _close(offer, OfferStatus.MISSED, now):
+        if not close_offer(offer, OfferStatus.MISSED, now):
             continue
         events.emit(OfferClosed(offer, reason="offer_expired"))
         if offer.transfer_from_id is not None:
@@ -99,7 +85,7 @@ def _close_lapsed(now: datetime) -> None:
                 status=AgentStatus.BREAK,
                 reason=StatusReason.MISSED_OFFERS,
             )
-    transfer.transfers_lapsed(closed)
+    transfers_lapsed(closed)
 
 
 def _withdraw_untakeable(now: datetime, holding: set[int] | None) -> None:
@@ -112,10 +98,10 @@ def _withdraw_untakeable(now: datetime, holding: set[int] | None) -> None:
     ).select_related("session")
     closed = []
     for offer in untakeable.distinct():
-        if _close(offer, OfferStatus.WITHDRAWN, now):
+        if close_offer(offer, OfferStatus.WITHDRAWN, now):
             events.emit(OfferClosed(offer, reason="agent_unavailable"))
             closed.append(offer)
-    transfer.transfers_lapsed(closed)
+    transfers_lapsed(closed)
 
 
 def _make_offers(now: datetime, holding: set[int] | None) -> int:
@@ -205,49 +191,6 @@ def _make_offers(now: datetime, holding: set[int] | None) -> int:
     for owner_id in {offer.session.owner_id for offer in made}:
         events.emit(QueueChanged(owner_id=owner_id))  # agents_available and the estimate moved
     return len(made)
-
-
-def offers_settle_accept(*, session: Session, agent: User, now: datetime) -> tuple[int, ...]:
-    """In the accept's transaction: the winner's offer of the session is accepted, every other
-    live offer of it is withdrawn (the agents returned, told by SessionClaimed), and the winner's
-    live offer of another session is withdrawn (told by SessionWithdrawn). The winner's misses
-    start again from 0 and the freed agents are offered the next session on commit."""
-    live = Offer.objects.filter(status=OfferStatus.LIVE)
-    live.filter(session=session, agent=agent).update(status=OfferStatus.ACCEPTED, closed_at=now)
-    others = tuple(live.filter(session=session).values_list("agent_id", flat=True))
-    live.filter(session=session).update(status=OfferStatus.WITHDRAWN, closed_at=now)
-    closed = []
-    for offer in live.filter(agent=agent).select_related("session"):
-        if _close(offer, OfferStatus.WITHDRAWN, now):
-            events.emit(OfferClosed(offer, reason="accepted_elsewhere"))
-            closed.append(offer)
-    transfer.transfers_lapsed(closed)  # a transfer offered to the winner is over
-    User.objects.filter(pk=agent.pk).update(missed_offers=0)
-    dispatch_soon()
-    return others
-
-
-def offers_settle_end(*, session: Session, now: datetime) -> tuple[int, ...]:
-    """In the transaction that ends a session: its live offers are withdrawn (told by
-    SessionWithdrawn); its agent, if any, is idle from now; the router runs on commit."""
-    live = Offer.objects.filter(status=OfferStatus.LIVE, session=session)
-    withdrawn = tuple(live.values_list("agent_id", flat=True))
-    live.update(status=OfferStatus.WITHDRAWN, closed_at=now)
-    if session.agent_id is not None:
-        User.objects.filter(pk=session.agent_id, agent_status=AgentStatus.AVAILABLE).update(idle_since=now)
-    dispatch_soon()
-    return withdrawn
-
-
-def offers_withdraw_session(*, session: Session, now: datetime, reason: str) -> None:
-    """In the transaction that takes a waiting session out of the queue without an accept or an
-    end (its customer pays alone, issue 25 part 4): each live offer of it is withdrawn and its
-    agent told (OfferClosed, SessionWithdrawn with `reason`); the router runs on commit, so those
-    agents are offered the next customer at once."""
-    for offer in Offer.objects.filter(status=OfferStatus.LIVE, session=session).select_related("session"):
-        if _close(offer, OfferStatus.WITHDRAWN, now):
-            events.emit(OfferClosed(offer, reason=reason))
-    dispatch_soon()
 
 
 def current_offer(agent: User, *, now: datetime | None = None) -> Offer | None:

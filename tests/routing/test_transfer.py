@@ -1,4 +1,4 @@
-"""Transfer (apps/sessions/transfer.py, issue 25 part 5): the serving agent hands the active
+"""Transfer (apps/routing/transfer.py, issue 25 part 5): the serving agent hands the active
 session to a named colleague or a language's wave; the receiver accepts through the accept
 endpoint; the session keeps its cart, video channel and history; the sender returns to the queue
 or, unanswered, keeps the session and is told."""
@@ -12,9 +12,10 @@ from django.utils import timezone
 
 from apps.accounts.models import AgentStatus, User
 from apps.core.models import DomainEvent
-from apps.sessions import offers
+from apps.routing import offers
+from apps.routing.models import Offer, OfferStatus
 from apps.sessions import services as session_services
-from apps.sessions.models import Assignment, Offer, OfferStatus, Session
+from apps.sessions.models import Assignment, Session
 from tests import factories
 from tests.conftest import kiosk_client_for
 from tests.support.transfers import on, serving, signed_in_client

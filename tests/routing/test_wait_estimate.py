@@ -1,7 +1,7 @@
-"""The wait estimate (apps/sessions/wait_estimate.py) on hand-computed cases: the number of
+"""The wait estimate (apps/routing/wait_estimate.py) on hand-computed cases: the number of
 seconds within 25 % of the most likely waits, by wave size, language and place in the line."""
 
-from apps.sessions.wait_estimate import Pool, estimate_wait, likeliest_within
+from apps.routing.wait_estimate import Pool, estimate_wait, likeliest_within
 
 
 def test_the_likeliest_value_within_25_percent_of_the_samples():

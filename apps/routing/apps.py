@@ -1,0 +1,13 @@
+from django.apps import AppConfig
+
+
+class RoutingConfig(AppConfig):
+    name = "apps.routing"
+    label = "routing"
+    verbose_name = "Routing"
+
+    def ready(self) -> None:
+        from apps.routing.queue import queue_of
+        from apps.sessions.queue_hook import register_queue_reader
+
+        register_queue_reader(queue_of)  # the status body's `queue` (sessions does not import routing)

@@ -1,0 +1,71 @@
+"""What happens in routing (apps.core.events): offers made and closed, an owner's line moving,
+transfers. None has a webhook (the spec's event list is closed); the real-time bodies are in
+realtime_messages.py."""
+
+from dataclasses import dataclass
+
+from apps.core.events import Event
+from apps.routing.models import Offer
+from apps.sessions.models import Session
+
+
+@dataclass(frozen=True)
+class _SessionEvent(Event):
+    session: Session
+
+    @property
+    def owner_id(self) -> int:
+        return self.session.owner_id
+
+
+@dataclass(frozen=True)
+class SessionTransferred(_SessionEvent):
+    """A colleague took the active session over (apps/routing/transfer.py): `session.agent` is
+    the receiver now. No webhook: the spec's event list is closed and session.accepted is sent
+    once; the Assignment rows keep who served it when (docs/decisions.md, issue 25 part 5)."""
+
+    from_agent_id: int = 0
+    offered_agent_ids: tuple[int, ...] = ()  # the other receivers of the wave, whose offer it withdrew
+
+
+@dataclass(frozen=True)
+class TransferLapsed(_SessionEvent):
+    """A transfer ended with nobody taking the session: its sender keeps it. `reason`:
+    `no_answer` (every offer lapsed or was withdrawn), `session_in_payment`, or `cancelled` (the
+    sender took it back)."""
+
+    from_agent_id: int = 0
+    reason: str = "no_answer"
+
+
+@dataclass(frozen=True)
+class OfferMade(Event):
+    """An agent is offered a waiting session until the offer's expiry (apps/routing/offers.py)."""
+
+    offer: Offer
+
+    @property
+    def owner_id(self) -> int:
+        return self.offer.session.owner_id
+
+
+@dataclass(frozen=True)
+class OfferClosed(Event):
+    """An agent's live offer ended without the agent accepting it: it lapsed (`offer_expired`)
+    or was withdrawn (`agent_unavailable`, `accepted_elsewhere`). Ends of offers caused by the
+    session being accepted or ended are told by SessionAccepted and SessionEnded."""
+
+    offer: Offer
+    reason: str
+
+    @property
+    def owner_id(self) -> int:
+        return self.offer.session.owner_id
+
+
+@dataclass(frozen=True)
+class QueueChanged(Event):
+    """The waiting line of an owner's kiosks moved (a session joined or left it, or its agents
+    changed): every waiting kiosk of the owner has a new `queue` (apps/routing/queue.py)."""
+
+    owner_id: int
