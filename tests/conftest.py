@@ -192,6 +192,20 @@ def owner(business):
 
 
 @pytest.fixture
+def panel_owner(owner):
+    """The owner's own sign-in to the owner panel."""
+    return factories.PanelUserFactory(owner=owner, panel_role="owner", name="Olivia Owner")
+
+
+@pytest.fixture
+def owner_client(panel_owner) -> Client:
+    """The owner panel, signed in as the owner (a module overrides `owner` for another tenant)."""
+    client = Client()
+    client.force_login(panel_owner)
+    return client
+
+
+@pytest.fixture
 def kiosk(business):
     return factories.KioskFactory(business=business)
 
