@@ -34,6 +34,12 @@ PROVIDER_UNREACHABLE = (
 )
 
 
+@pytest.fixture(autouse=True)
+def _rows_where_the_server_reads(live_db):
+    """Every row a test here makes goes to the worker's live database, whichever fixture makes
+    it, so the server sees it (tests/support/live.py)."""
+
+
 @dataclass
 class World:
     """The rows one dashboard test needs: a business with a menu, a kiosk, agents."""
