@@ -25,7 +25,7 @@ def display_broadcasts(monkeypatch) -> list:
 
 
 @pytest.fixture
-def screens_world(transactional_db, settings):
+def screens_world(live_db, settings):
     """A business with a paired kiosk, an agent, a menu item and the demo processor's account
     ready, for the live screens' tests."""
     from apps.demo_processor import services as demo_processor
@@ -47,13 +47,16 @@ def screens_world(transactional_db, settings):
 
 
 @pytest.fixture
-def live_screens(screens_world, tmp_path):
-    """live_screens(**env) starts daphne on the rows made so far; its base URL is returned."""
+def live_screens(screens_world, tmp_path, request):
+    """live_screens(**env) -> a LiveServer: the worker's shared daphne on the live database
+    (tests/support/live.py), or with `env` one of the test's own started on the rows made so far."""
     from tests.support.processes import database_url_for_child, start_daphne, stop_daphne
 
     started = []
 
     def start(**env: str):
+        if not env:
+            return request.getfixturevalue("shared_live_server")
         server = start_daphne(tmp_path, database_url=database_url_for_child(tmp_path), **env)
         started.append(server)
         return server
