@@ -43,6 +43,7 @@ LIVE_FIXTURES = {
     "protocol_server",
     "live_screens",
     "shared_live_server",
+    "s3_server",
 }
 LIVE_MODULE_NAMES = {"start_daphne", "web_server"}
 
