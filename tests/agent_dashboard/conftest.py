@@ -15,7 +15,7 @@ from playwright.sync_api import expect
 from tests import factories
 from tests.kiosk_app.conftest import as_paired
 from tests.support.browser import page_opener
-from tests.support.live import Server, serving  # noqa: F401 (Server: tests import it from here)
+from tests.support.live import SERVER_CHECKED_HASHERS, Server, serving  # noqa: F401 (Server: tests import it from here)
 from tests.support.payments import ACCOUNT
 
 # Chromium logs every failed resource load as a console error; that is the browser's network log,
@@ -54,7 +54,7 @@ class World:
 @pytest.fixture
 def world(live_db, settings) -> World:
     # The server checks passwords with its own hashers (the suite's MD5 shortcut is not among them).
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.PBKDF2PasswordHasher"]
+    settings.PASSWORD_HASHERS = SERVER_CHECKED_HASHERS
     business = factories.BusinessFactory(name="Burger Barn")
     kiosk = factories.KioskFactory(business=business, name="Front counter", location="Main St")
     agent = factories.AgentFactory(owner=business.owner, name="Ada Agent", agent_status="offline")

@@ -30,8 +30,9 @@ def screens_world(live_db, settings):
     ready, for the live screens' tests."""
     from apps.demo_processor import services as demo_processor
     from tests import factories
+    from tests.support.live import SERVER_CHECKED_HASHERS
 
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.PBKDF2PasswordHasher"]
+    settings.PASSWORD_HASHERS = SERVER_CHECKED_HASHERS
     business = factories.BusinessFactory(name="Burger Barn")
     factories.OwnerBillingFactory(
         owner=business.owner, account_id="acct_demo_screens", charges_enabled=True, payouts_enabled=True

@@ -28,7 +28,7 @@ from apps.kiosks import services as kiosk_services
 from apps.kiosks.models import PairingCode
 from tests import factories
 from tests.support.browser import page_opener
-from tests.support.live import Server, serving  # noqa: F401 (Server: tests import it from here)
+from tests.support.live import SERVER_CHECKED_HASHERS, Server, serving  # noqa: F401 (Server: tests import it from here)
 from tests.support.processes import ROOT
 
 KIOSK_STATIC = ROOT / "static" / "kiosk"
@@ -70,7 +70,7 @@ def make_code(business, *, expired: bool = False) -> str:
 
 @pytest.fixture
 def world(live_db, settings) -> World:
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.PBKDF2PasswordHasher"]
+    settings.PASSWORD_HASHERS = SERVER_CHECKED_HASHERS
     business = factories.BusinessFactory(
         name="Burger Barn", primary_color="#C2410C", attract_message="Tap to order with a real person"
     )

@@ -23,12 +23,34 @@ from pathlib import Path
 import pytest
 import requests
 import stripe
+from django.contrib.auth.hashers import PBKDF2PasswordHasher
 from django.db import connection, connections
 from django.db.models.sql import UpdateQuery
 
 from tests import factories
 from tests.support.payments import CONNECT_SECRET, PLATFORM_SECRET, recorded_event
 from tests.support.processes import CHILD_PREFIX, LiveServer, database_url_for_child, start_daphne, stop_daphne
+
+
+class OnceHashedPBKDF2PasswordHasher(PBKDF2PasswordHasher):
+    """Real PBKDF2 hashes, which the servers check with their own hashers (the suite's MD5
+    shortcut is not among them), each password hashed once per process: one fixed salt, the
+    result kept (a hash costs 0.4 s on a loaded machine, and a live test makes several users)."""
+
+    def salt(self) -> str:
+        return "suiteFixedSaltOfLiveTests"  # 25 characters: enough entropy that no sign-in rehashes it
+
+    def encode(self, password, salt, iterations=None):
+        key = (password, salt, iterations)
+        if key not in _hashed:  # the hasher is made anew whenever a test changes settings
+            _hashed[key] = super().encode(password, salt, iterations)
+        return _hashed[key]
+
+
+_hashed: dict = {}
+
+
+SERVER_CHECKED_HASHERS = [f"{__name__}.OnceHashedPBKDF2PasswordHasher"]
 
 
 @dataclass
