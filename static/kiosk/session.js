@@ -3,7 +3,7 @@
 // the kiosk channel is live; otherwise GET poll_url runs every `pollSeconds` (spec rule 1) and
 // says the same. After a reconnect the status and the order are read again. Everything it learns
 // goes into the store as the server said it; views.js draws it.
-import { ApiError } from "../common/http.js";
+import { ApiError, newestAnswer } from "../common/http.js";
 import { logFailure } from "../common/report.js";
 import { get, post } from "./api.js";
 import { device } from "./device.js";
@@ -108,15 +108,20 @@ export function createSession({ store, config, video, paymentForm, announce, onF
     if (open() && (reconnected || live)) refresh();
   }
 
+  // A read asked before a status event and answered after it would put the older status back.
+  const statusReads = newestAnswer();
+
   async function refresh() {
     const sessionId = id();
     if (!sessionId) return;
+    const fresh = statusReads.ask();
     try {
       const status = await get(state().pollUrl);
       if (sessionId !== id()) return;
       const ordering = status.status !== "pending" || state().alone.on; // alone, the cart is built while waiting
       if (ordering) store.set({ order: await get(`/api/public/sessions/${sessionId}/order`) });
       if (status.status === "payment") await readPayment();
+      if (!fresh()) return; // a status event came in meanwhile: this read is older
       applyStatus(status);
     } catch (error) {
       // A 401 goes back to pairing and a lost network shows the banner (app.js); else next round.
@@ -134,7 +139,10 @@ export function createSession({ store, config, video, paymentForm, announce, onF
   /** A real-time event of the kiosk's channel. @param {string} name @param {any} data */
   function onEvent(name, data) {
     if (!id() || (data.session_id && data.session_id !== id())) return;
-    if (name === "SessionStatusChanged") applyStatus(data);
+    if (name === "SessionStatusChanged") {
+      statusReads.ask()(); // newer than any read still on its way
+      applyStatus(data);
+    }
     else if (name === "OrderUpdated") {
       store.set({ order: data });
       loadMenu(); // sold-out state may have moved; the ETag makes an unchanged menu a 304

@@ -124,3 +124,23 @@ test("a refusal to start is thrown for the screen to word; the store stays betwe
   await assert.rejects(session.start("en-US"), (error) => error.code === "OWNER_SUSPENDED");
   assert.deepEqual([store.get().screen, store.get().sessionId], ["loading", null]);
 });
+
+test("a status read that answers after a newer event does not put the older status back", async () => {
+  serve({ "POST /api/public/sessions/start": [201, STARTED] });
+  const { store, session } = kiosk();
+  open = [session];
+  await session.start("en-US");
+  /** @type {(response: Response) => void} */
+  let answer = () => {};
+  const others = globalThis.fetch;
+  globalThis.fetch = (url, init) =>
+    new URL(url).pathname === STARTED.poll_url
+      ? new Promise((resolve) => (answer = resolve)) // the status read, still on its way
+      : others(url, init);
+  const reading = session.refresh(); // e.g. the channel went live: read what was missed
+  session.onEvent("SessionStatusChanged", { session_id: "s1", status: "active", agent: { name: "Ada" }, video_channel: "ch-1" });
+  assert.equal(store.get().screen, "session");
+  answer(new Response(JSON.stringify(STARTED), { status: 200, headers: { "Content-Type": "application/json" } }));
+  await reading; // asked before the event, answered after it: older
+  assert.deepEqual([store.get().screen, store.get().status.status], ["session", "active"]);
+});
