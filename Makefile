@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test lint format prod bench install install-dev js-deps clean lock lock-upgrade cluster cluster-stop
+.PHONY: run test test-fast lint format prod bench install install-dev js-deps clean lock lock-upgrade cluster cluster-stop
 
 $(BIN)/python:
 	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "need $(PYTHON) on PATH (or make PYTHON=python3)"; exit 1; }
@@ -75,6 +75,9 @@ format: install-dev
 TEST_WORKERS ?= 2
 FUZZ_TESTS = tests/api/test_api_fuzz.py
 ALONE_TESTS = tests/video/call/test_call_recovery_browser.py $(FUZZ_TESTS)
+# Each run ends with its wall time (from make's start; pytest prints its own and the 30 slowest).
+STARTED := $(shell date +%s)
+WALL_TIME = @echo "$@: wall time $$(( $$(date +%s) - $(STARTED) )) s"
 test: export APP_ENV = test
 test: install-dev lint
 	$(BIN)/python manage.py makemigrations --check --dry-run
@@ -83,6 +86,14 @@ test: install-dev lint
 	node --test tests/js/  # the browser apps' stores, formatting and words (Node's test runner)
 	CACHE_KEY_PREFIX=kiosk-test $(BIN)/pytest -n $(TEST_WORKERS) --dist loadfile $(addprefix --ignore=,$(ALONE_TESTS)) $(PYTEST_ARGS)
 	$(if $(PYTEST_ARGS),,CACHE_KEY_PREFIX=kiosk-test $(BIN)/pytest $(ALONE_TESTS))
+	$(WALL_TIME)
+
+# Every test that starts no server process and no browser (tests/conftest.py marks the others
+# `live`): the quick answer while working, on the same workers.
+test-fast: export APP_ENV = test
+test-fast: install-dev
+	CACHE_KEY_PREFIX=kiosk-test $(BIN)/pytest -n $(TEST_WORKERS) --dist loadfile -m "not live" $(addprefix --ignore=,$(FUZZ_TESTS)) $(PYTEST_ARGS)
+	$(WALL_TIME)
 
 # The production process set of the Procfile (web, worker, beat) on PostgreSQL + Redis.
 prod: export APP_ENV = production

@@ -20,7 +20,7 @@ from django.utils import timezone
 from tests import factories
 from tests.support.receivers import Receiver
 
-pytest_plugins = ["tests.support.payments", "tests.support.browser", "tests.support.realtime"]
+pytest_plugins = ["tests.support.payments", "tests.support.browser", "tests.support.realtime", "tests.support.live"]
 
 # Property tests judge what the code does, not how fast a loaded CI machine runs it: no
 # per-example deadline and no "too slow" health check (both failed runs under load).
@@ -32,19 +32,44 @@ hypothesis.settings.load_profile("suite")
 # (pytest-rerunfailures; the summary lists every rerun, so a flaky test is still seen): on a
 # loaded CI machine a wait of seconds can run out once without anything being wrong.
 LIVE_TEST_RERUNS = int(os.environ.get("LIVE_TEST_RERUNS", "1"))
-BROWSER_FIXTURES = {"chromium", "chromium_with_fake_media"}
+# The fixtures that start a browser or a server process; a test using one (or marked `live`, or
+# in a module that starts daphne itself) is a live test. `make test-fast` runs the others.
+LIVE_FIXTURES = {
+    "chromium",
+    "chromium_with_fake_media",
+    "serve",
+    "live_server",
+    "live_app",
+    "protocol_server",
+    "live_screens",
+    "shared_live_server",
+    "s3_server",
+}
+LIVE_MODULE_NAMES = {"start_daphne", "web_server"}
 
 
+def is_live(item) -> bool:
+    module = getattr(item, "module", None)
+    return bool(
+        item.get_closest_marker("live")
+        or LIVE_FIXTURES & set(getattr(item, "fixturenames", ()))
+        or (module is not None and LIVE_MODULE_NAMES & set(vars(module)))
+    )
+
+
+@pytest.hookimpl(tryfirst=True)  # before `-m` deselects by the markers added here
 def pytest_collection_modifyitems(config, items):
     """`postgres` tests need PostgreSQL (concurrent transactions, row locks): on the embedded
     SQLite default they skip, so `make test` passes with no DATABASE_URL. Live and browser
-    tests get their LIVE_TEST_RERUNS."""
+    tests are marked `live` (`-m "not live"` leaves them out) and get their LIVE_TEST_RERUNS."""
     from django.db import connection
 
     for item in items:
-        live = item.get_closest_marker("live") or BROWSER_FIXTURES & set(getattr(item, "fixturenames", ()))
-        if live and LIVE_TEST_RERUNS:
-            item.add_marker(pytest.mark.flaky(reruns=LIVE_TEST_RERUNS))
+        if is_live(item):
+            if not item.get_closest_marker("live"):
+                item.add_marker(pytest.mark.live)
+            if LIVE_TEST_RERUNS:
+                item.add_marker(pytest.mark.flaky(reruns=LIVE_TEST_RERUNS))
     if connection.vendor == "postgresql":
         return
     skip = pytest.mark.skip(reason="needs PostgreSQL (DATABASE_URL): the embedded default is SQLite")
@@ -165,6 +190,20 @@ def business(db):
 @pytest.fixture
 def owner(business):
     return business.owner
+
+
+@pytest.fixture
+def panel_owner(owner):
+    """The owner's own sign-in to the owner panel."""
+    return factories.PanelUserFactory(owner=owner, panel_role="owner", name="Olivia Owner")
+
+
+@pytest.fixture
+def owner_client(panel_owner) -> Client:
+    """The owner panel, signed in as the owner (a module overrides `owner` for another tenant)."""
+    client = Client()
+    client.force_login(panel_owner)
+    return client
 
 
 @pytest.fixture

@@ -177,7 +177,7 @@ export function createSession({ store, config, video, paymentForm, announce, onF
   /** A real-time event of the kiosk's channel. @param {string} name @param {any} data */
   function onEvent(name, data) {
     if (!id() || (data.session_id && data.session_id !== id())) return;
-    if (name === "SessionStatusChanged") applyStatus(data);
+    if (name === "SessionStatusChanged") applyStatus(data); // a read on its way then reads again (refresh)
     else if (name === "OrderUpdated") {
       store.set({ order: data });
       loadMenu(); // sold-out state may have moved; the ETag makes an unchanged menu a 304

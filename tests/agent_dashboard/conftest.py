@@ -1,30 +1,22 @@
 """The agent dashboard in a real Chromium (tests/support/browser.py) against the real ASGI server: daphne
 started by tests/support/processes.py on the test database, so the WebSocket, the channel layer and every
-API call are the production ones. A test builds its rows first, then calls `serve()`; after that
-it talks to the server only over HTTP (the kiosk API, signed processor events), as clients do.
-On the embedded default the server gets a copy of the SQLite test database made at `serve()`.
+API call are the production ones. A test builds its rows first (a fresh owner), then calls
+`serve()`; after that it talks to the server only over HTTP (the kiosk API, signed processor
+events), as clients do. `serve()` is the worker's shared server on the worker's live database
+(tests/support/live.py); `serve(**env)` starts one of the test's own.
 """
 
-import contextlib
-import json
 import re
-import shutil
-import sqlite3
-import tempfile
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import pytest
-import requests
-import stripe
-from django.db.models.sql import UpdateQuery
 from playwright.sync_api import expect
 
 from tests import factories
 from tests.kiosk_app.conftest import as_paired
 from tests.support.browser import page_opener
-from tests.support.payments import ACCOUNT, CONNECT_SECRET, PLATFORM_SECRET, recorded_event
-from tests.support.processes import database_url_for_child, start_daphne, stop_daphne
+from tests.support.live import SERVER_CHECKED_HASHERS, Server, serving  # noqa: F401 (Server: tests import it from here)
+from tests.support.payments import ACCOUNT
 
 # Chromium logs every failed resource load as a console error; that is the browser's network log,
 # not a script error, so two kinds are tolerated and nothing else:
@@ -42,6 +34,12 @@ PROVIDER_UNREACHABLE = (
 )
 
 
+@pytest.fixture(autouse=True)
+def _rows_where_the_server_reads(live_db):
+    """Every row a test here makes goes to the worker's live database, whichever fixture makes
+    it, so the server sees it (tests/support/live.py)."""
+
+
 @dataclass
 class World:
     """The rows one dashboard test needs: a business with a menu, a kiosk, agents."""
@@ -54,9 +52,9 @@ class World:
 
 
 @pytest.fixture
-def world(transactional_db, settings) -> World:
+def world(live_db, settings) -> World:
     # The server checks passwords with its own hashers (the suite's MD5 shortcut is not among them).
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.PBKDF2PasswordHasher"]
+    settings.PASSWORD_HASHERS = SERVER_CHECKED_HASHERS
     business = factories.BusinessFactory(name="Burger Barn")
     kiosk = factories.KioskFactory(business=business, name="Front counter", location="Main St")
     agent = factories.AgentFactory(owner=business.owner, name="Ada Agent", agent_status="offline")
@@ -78,82 +76,13 @@ def world(transactional_db, settings) -> World:
     )
 
 
-@dataclass
-class Server:
-    url: str
-    processor: object | None = None
-    database_file: Path | None = None  # the embedded default's copy the server reads, else None
-
-    def update_rows(self, queryset, **values) -> int:
-        """`queryset.update(**values)` where the server reads it, between browser steps. On
-        PostgreSQL the server shares the test database; on the embedded default it reads its own
-        copy of the SQLite file, so the same UPDATE statement runs on that copy."""
-        if self.database_file is None:
-            return queryset.update(**values)
-        query = queryset.query.chain(UpdateQuery)
-        query.add_update_values(values)
-        statement, params = query.get_compiler(queryset.db).as_sql()
-        with contextlib.closing(sqlite3.connect(self.database_file)) as database, database:
-            return database.execute(statement.replace("%s", "?"), params).rowcount
-
-    def kiosk_call(self, kiosk, method: str, path: str, body: dict | None = None) -> requests.Response:
-        headers = {"X-Device-Id": str(kiosk.device_id), "X-Device-Token": kiosk.raw_token}
-        return requests.request(method, f"{self.url}/api/public{path}", json=body, headers=headers, timeout=10)
-
-    def start_session(self, kiosk) -> str:
-        started = self.kiosk_call(
-            kiosk, "POST", "/sessions/start", {"device_id": str(kiosk.device_id), "customer_locale": "en-US"}
-        )
-        assert started.status_code == 201, started.text
-        return started.json()["session_id"]
-
-    def processor_event(self, event_type: str, intent_id: str) -> None:
-        """The recorded payment_intent.* event for the intent (a decline's message: "Your card
-        was declined."), signed and posted to the server's connect webhook. By id only: the
-        payment row is the server's (on the embedded default, in its copy of the database).
-        The processor sends `succeeded` once it has charged the card, and the server checks that
-        with it: so the stand-in's intent succeeds first, and the event carries its amount."""
-        fields = {"id": intent_id}
-        if event_type == "payment_intent.succeeded" and self.processor is not None:
-            intent = self.processor.succeed(intent_id)
-            fields.update(amount=intent["amount"], currency=intent["currency"])
-        payload = json.dumps(recorded_event(event_type, fields))
-        signature = stripe.WebhookSignature.generate_signature_header(payload, CONNECT_SECRET)
-        answer = requests.post(
-            f"{self.url}/processor/connect/webhook",
-            data=payload,
-            headers={"Stripe-Signature": signature, "Content-Type": "application/json"},
-            timeout=10,
-        )
-        assert answer.status_code == 200, answer.text
-
-
 @pytest.fixture
 def serve(world, request):
-    """serve(**env) starts daphne on the rows made so far and returns a Server."""
-    started = []
-    request.node.live_servers = started  # their logs go into a failure's report
-    workdir = Path(tempfile.mkdtemp(prefix="agent-dashboard-"))
-
-    def start(**env: str) -> Server:
-        processor = request.getfixturevalue("processor") if "processor" in request.fixturenames else None
-        if processor is not None:
-            env.update(
-                PROCESSOR_SECRET_KEY="sk_test_standin",
-                PROCESSOR_API_BASE=processor.url,
-                PROCESSOR_WEBHOOK_SECRET=PLATFORM_SECRET,
-                PROCESSOR_CONNECT_WEBHOOK_SECRET=CONNECT_SECRET,
-            )
-        database_url = database_url_for_child(workdir)
-        server = start_daphne(workdir, database_url=database_url, **env)
-        started.append(server)
-        database_file = workdir / "var" / "db.sqlite3" if database_url is None else None
-        return Server(url=server.base_url, processor=processor, database_file=database_file)
-
-    yield start
-    for server in started:
-        stop_daphne(server)
-    shutil.rmtree(workdir, ignore_errors=True)
+    """serve(**env) -> a Server: the worker's shared daphne, or with `env` (or a `processor`) one
+    of the test's own started on the rows made so far (tests/support/live.py)."""
+    processor = request.getfixturevalue("processor") if "processor" in request.fixturenames else None
+    with serving(request, "agent-dashboard-", processor=processor) as serve_:
+        yield serve_
 
 
 @pytest.fixture

@@ -34,7 +34,7 @@ def api_key(owner, settings):
 
 
 @pytest.fixture
-def owner_client(api_key):
+def owner_api_client(api_key):
     return OwnerApiClient(token_for(*api_key))
 
 
@@ -105,12 +105,12 @@ def test_a_body_over_the_limit_is_413_on_the_unauthenticated_token_login(db):
     error_of(response, 413, "PAYLOAD_TOO_LARGE")
 
 
-def test_a_body_over_the_limit_is_413_on_every_surface(kiosk_client, agent_client, token_client, owner_client):
+def test_a_body_over_the_limit_is_413_on_every_surface(kiosk_client, agent_client, token_client, owner_api_client):
     kiosk = kiosk_client.post("/api/public/sessions/start", TOO_BIG, content_type="application/json")
     _kiosk_envelope(kiosk, 413, "PAYLOAD_TOO_LARGE")
     error_of(agent_client.post("/api/orders", TOO_BIG), 413, "PAYLOAD_TOO_LARGE")
     error_of(token_client.post("/api/v1/webhooks", TOO_BIG, content_type="application/json"), 413, "PAYLOAD_TOO_LARGE")
-    error_of(owner_client.post("/api/owner/kiosks/pairing-codes", TOO_BIG), 413, "PAYLOAD_TOO_LARGE")
+    error_of(owner_api_client.post("/api/owner/kiosks/pairing-codes", TOO_BIG), 413, "PAYLOAD_TOO_LARGE")
     assert not Session.objects.exists() and not WebhookSubscription.objects.exists()
 
 

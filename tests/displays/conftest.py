@@ -25,13 +25,14 @@ def display_broadcasts(monkeypatch) -> list:
 
 
 @pytest.fixture
-def screens_world(transactional_db, settings):
+def screens_world(live_db, settings):
     """A business with a paired kiosk, an agent, a menu item and the demo processor's account
     ready, for the live screens' tests."""
     from apps.demo_processor import services as demo_processor
     from tests import factories
+    from tests.support.live import SERVER_CHECKED_HASHERS
 
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.PBKDF2PasswordHasher"]
+    settings.PASSWORD_HASHERS = SERVER_CHECKED_HASHERS
     business = factories.BusinessFactory(name="Burger Barn")
     factories.OwnerBillingFactory(
         owner=business.owner, account_id="acct_demo_screens", charges_enabled=True, payouts_enabled=True
@@ -47,13 +48,16 @@ def screens_world(transactional_db, settings):
 
 
 @pytest.fixture
-def live_screens(screens_world, tmp_path):
-    """live_screens(**env) starts daphne on the rows made so far; its base URL is returned."""
+def live_screens(screens_world, tmp_path, request):
+    """live_screens(**env) -> a LiveServer: the worker's shared daphne on the live database
+    (tests/support/live.py), or with `env` one of the test's own started on the rows made so far."""
     from tests.support.processes import database_url_for_child, start_daphne, stop_daphne
 
     started = []
 
     def start(**env: str):
+        if not env:
+            return request.getfixturevalue("shared_live_server")
         server = start_daphne(tmp_path, database_url=database_url_for_child(tmp_path), **env)
         started.append(server)
         return server

@@ -21,7 +21,6 @@ from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
-import requests
 from django.utils import timezone
 from playwright.sync_api import expect
 
@@ -29,7 +28,8 @@ from apps.kiosks import services as kiosk_services
 from apps.kiosks.models import PairingCode
 from tests import factories
 from tests.support.browser import page_opener
-from tests.support.processes import ROOT, database_url_for_child, start_daphne, stop_daphne
+from tests.support.live import SERVER_CHECKED_HASHERS, Server, serving  # noqa: F401 (Server: tests import it from here)
+from tests.support.processes import ROOT
 
 KIOSK_STATIC = ROOT / "static" / "kiosk"
 SCREENSHOTS = ROOT / "docs" / "screenshots"
@@ -44,6 +44,12 @@ EXPECTED_REFUSALS = (
 PROVIDER_UNREACHABLE = (
     r"^Failed to load resource: net::ERR_INTERNET_DISCONNECTED \[https://[^/]*\.(sd-rtn\.com|agora\.io)[:/]"
 )
+
+
+@pytest.fixture(autouse=True)
+def _rows_where_the_server_reads(live_db):
+    """Every row a test here makes goes to the worker's live database, whichever fixture makes
+    it, so the server sees it (tests/support/live.py)."""
 
 
 @dataclass
@@ -63,8 +69,8 @@ def make_code(business, *, expired: bool = False) -> str:
 
 
 @pytest.fixture
-def world(transactional_db, settings) -> World:
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.PBKDF2PasswordHasher"]
+def world(live_db, settings) -> World:
+    settings.PASSWORD_HASHERS = SERVER_CHECKED_HASHERS
     business = factories.BusinessFactory(
         name="Burger Barn", primary_color="#C2410C", attract_message="Tap to order with a real person"
     )
@@ -106,42 +112,12 @@ def as_paired(kiosk):
     return install
 
 
-@dataclass
-class Server:
-    url: str
-
-    def agent(self, email: str) -> requests.Session:
-        """The agent API as a signed-in agent (Sanctum's SPA flow), status available."""
-        http = requests.Session()
-        http.get(f"{self.url}/api/csrf-cookie", timeout=10)
-        http.headers["X-XSRF-TOKEN"] = http.cookies["XSRF-TOKEN"]
-        answer = http.post(f"{self.url}/api/login", json={"email": email, "password": factories.PASSWORD}, timeout=30)
-        assert answer.status_code == 200, answer.text
-        http.headers["X-XSRF-TOKEN"] = http.cookies["XSRF-TOKEN"]  # sign-in rotates it
-        assert http.post(f"{self.url}/api/agent/status", json={"status": "available"}, timeout=10).status_code == 200
-        return http
-
-    def kiosk_call(self, kiosk, method: str, path: str, body: dict | None = None) -> requests.Response:
-        headers = {"X-Device-Id": str(kiosk.device_id), "X-Device-Token": kiosk.raw_token}
-        return requests.request(method, f"{self.url}/api/public{path}", json=body, headers=headers, timeout=10)
-
-
 @pytest.fixture
 def serve(world, request):
-    """serve(**env) starts daphne on the rows made so far and returns a Server."""
-    started = []
-    request.node.live_servers = started  # their logs go into a failure's report
-    workdir = Path(tempfile.mkdtemp(prefix="kiosk-app-"))
-
-    def start(**env: str) -> Server:
-        server = start_daphne(workdir, database_url=database_url_for_child(workdir), **env)
-        started.append(server)
-        return Server(url=server.base_url)
-
-    yield start
-    for server in started:
-        stop_daphne(server)
-    shutil.rmtree(workdir, ignore_errors=True)
+    """serve(**env) -> a Server: the worker's shared daphne, or with `env` one of the test's own
+    started on the rows made so far (tests/support/live.py)."""
+    with serving(request, "kiosk-app-") as serve_:
+        yield serve_
 
 
 class _QuietHandler(SimpleHTTPRequestHandler):

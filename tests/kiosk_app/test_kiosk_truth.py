@@ -6,6 +6,7 @@ during the active session and during payment resumes without a tap; the Pay butt
 the viewport in both orientations."""
 
 import re
+import time
 
 import pytest
 from playwright.sync_api import expect
@@ -151,7 +152,13 @@ def test_each_card_failure_in_its_own_words_and_leaving_with_a_cart_asks_first(w
     demo_processor.account_open("acct_demo_words")
     server = serve()
     agent = server.agent(world.agent.email)
-    tablet = open_page("/kiosk/", server, before=as_paired(kiosk))
+    frames = []  # what the kiosk's sockets received
+
+    def before(page):
+        as_paired(kiosk)(page)
+        page.on("websocket", lambda socket: socket.on("framereceived", lambda payload: frames.append(str(payload))))
+
+    tablet = open_page("/kiosk/", server, before=before)
     tablet.click("#start")
     expect(tablet.locator("body")).to_have_attribute("data-screen", "waiting")
     session_id = accepted_session(server, agent)
@@ -171,7 +178,13 @@ def test_each_card_failure_in_its_own_words_and_leaving_with_a_cart_asks_first(w
         "Your card could not be processed just now (not declined). Please try again."
     )
     expect(tablet.locator("#payment")).to_have_attribute("data-state", "error")
-    tablet.wait_for_timeout(1_500)  # the service's PaymentFailed that follows does not call it declined
+    # The service's PaymentFailed that follows does not call it declined (the page's events are
+    # delivered while Playwright waits on it: short waits until the frame, 10 s at most).
+    deadline = time.monotonic() + 10
+    while not any('"PaymentFailed"' in frame for frame in frames) and time.monotonic() < deadline:
+        tablet.wait_for_timeout(50)
+    assert any('"PaymentFailed"' in frame for frame in frames), frames
+    tablet.evaluate("() => new Promise((handled) => setTimeout(handled))")  # after its handler ran
     expect(tablet.locator("#payment-error")).not_to_contain_text("declined,")
     tablet.click("button.test-card:has-text('4000 0000 0000 0002')")
     tablet.click("#pay")

@@ -2,18 +2,10 @@
 upload; what is entered reaches the kiosk's menu read. Another owner's entries are 404."""
 
 import pytest
-from django.test import Client
 
 from apps.menu.models import Category, MenuItem
 from tests import factories
 from tests.menu.conftest import image_upload
-
-
-@pytest.fixture
-def owner_client(owner) -> Client:
-    client = Client()
-    client.force_login(factories.PanelUserFactory(owner=owner, panel_role="owner"))
-    return client
 
 
 @pytest.fixture

@@ -45,13 +45,6 @@ def manager(owner):
     return factories.PanelUserFactory(owner=owner, panel_role="manager")
 
 
-@pytest.fixture
-def owner_client(owner) -> Client:
-    client = Client()
-    client.force_login(factories.PanelUserFactory(owner=owner, panel_role="owner"))
-    return client
-
-
 # --- how it was paid -------------------------------------------------------------------------
 
 

@@ -12,20 +12,8 @@ from tests.support.browser import ARTIFACTS, ConsoleErrors
 
 
 @pytest.fixture
-def panel_owner(owner):
-    return factories.PanelUserFactory(owner=owner, panel_role="owner", name="Olivia Owner")
-
-
-@pytest.fixture
 def panel_manager(owner):
     return factories.PanelUserFactory(owner=owner, panel_role="manager", name="Max Manager")
-
-
-@pytest.fixture
-def owner_client(panel_owner) -> Client:
-    client = Client()
-    client.force_login(panel_owner)
-    return client
 
 
 @pytest.fixture

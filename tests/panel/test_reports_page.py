@@ -25,9 +25,9 @@ def scene(db):
 
 
 @pytest.fixture
-def owner_client(client, scene):
-    client.force_login(factories.PanelUserFactory(owner=scene.business.owner, panel_role="owner"))
-    return client
+def owner(scene):
+    """The scene's owner: `owner_client` (tests/conftest.py) signs in as them."""
+    return scene.business.owner
 
 
 def csv_of(response) -> list[list[str]]:

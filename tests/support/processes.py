@@ -35,6 +35,7 @@ class LiveServer:
     port: int
     process: subprocess.Popen
     log_path: Path
+    cache_prefix: str = CHILD_PREFIX  # its Redis keys, removed when it stops
 
     @property
     def base_url(self) -> str:
@@ -102,7 +103,7 @@ def start_daphne(tmp_path: Path, **env_extra: str) -> LiveServer:
             stderr=subprocess.STDOUT,
             start_new_session=True,
         )
-    server = LiveServer(port, process, log_path)
+    server = LiveServer(port, process, log_path, env_extra.get("CACHE_KEY_PREFIX", CHILD_PREFIX))
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         if process.poll() is not None:
@@ -129,7 +130,7 @@ def stop_daphne(server: LiveServer) -> None:
         import redis
 
         client = redis.Redis.from_url(settings.REDIS_URL)
-        for key in client.scan_iter(f"{CHILD_PREFIX}:*"):
+        for key in client.scan_iter(f"{server.cache_prefix}:*"):
             client.delete(key)
         client.close()
 
