@@ -184,12 +184,16 @@ class Server:
     def processor_event(self, event_type: str, intent_id: str) -> None:
         """The recorded payment_intent.* event for the intent (a decline's message: "Your card
         was declined."), signed and posted to the server's connect webhook. By id only: the
-        payment row is the server's. The processor sends `succeeded` once it has charged the
-        card, and the server checks that with it: so the stand-in's intent succeeds first, and
-        the event carries its amount."""
+        payment row is the server's. The processor sends an event once the card was charged or
+        declined, and the server checks it against the processor's own intent: so the stand-in's
+        intent succeeds or is declined first, and the event carries its amount and currency."""
         fields = {"id": intent_id}
-        if event_type == "payment_intent.succeeded" and self.processor is not None:
-            intent = self.processor.succeed(intent_id)
+        if self.processor is not None:
+            outcomes = {
+                "payment_intent.succeeded": self.processor.succeed,
+                "payment_intent.payment_failed": self.processor.decline,
+            }
+            intent = outcomes[event_type](intent_id)
             fields.update(amount=intent["amount"], currency=intent["currency"])
         payload = json.dumps(recorded_event(event_type, fields))
         signature = stripe.WebhookSignature.generate_signature_header(payload, CONNECT_SECRET)
