@@ -18,7 +18,9 @@ class SessionEvent(Protocol):
 
 
 @dataclass(frozen=True)
-class _SessionEvent(Event):
+class OfSession(Event):
+    """The base of an event of one session, its owner's (routing's events build on it too)."""
+
     session: Session
 
     @property
@@ -27,7 +29,7 @@ class _SessionEvent(Event):
 
 
 @dataclass(frozen=True)
-class SessionStarted(_SessionEvent):
+class SessionStarted(OfSession):
     """A kiosk opened a pending session: agents hear of it, the owner gets `session.started`."""
 
     webhook_name = "session.started"
@@ -37,7 +39,7 @@ class SessionStarted(_SessionEvent):
 
 
 @dataclass(frozen=True)
-class SessionAccepted(_SessionEvent):
+class SessionAccepted(OfSession):
     """An agent won the session."""
 
     webhook_name = "session.accepted"
@@ -47,7 +49,7 @@ class SessionAccepted(_SessionEvent):
 
 
 @dataclass(frozen=True)
-class SessionEnded(_SessionEvent):
+class SessionEnded(OfSession):
     """The session ended in any way; `was_pending`: nobody had accepted it yet."""
 
     was_pending: bool = False
@@ -58,12 +60,12 @@ class SessionEnded(_SessionEvent):
 
 
 @dataclass(frozen=True)
-class SessionMoved(_SessionEvent):
+class SessionMoved(OfSession):
     """An open-to-open transition (to payment and back): only the kiosk hears of it."""
 
 
 @dataclass(frozen=True)
-class CustomerLocaleChanged(_SessionEvent):
+class CustomerLocaleChanged(OfSession):
     """The customer chose another language during the session (the kiosk's language buttons):
     `session.customer_locale` is the new one. No webhook (the spec's event list is closed): the
     serving agent and the agents holding an offer of it hear it (CustomerLocaleChanged)."""
