@@ -12,6 +12,7 @@ from apps.sessions.models import ENDED_STATUSES
 from apps.sessions.pricing import session_cost_cents
 from apps.sessions.selectors import sessions_of_owner
 
+
 def today_start() -> datetime:
     return timezone.now().replace(hour=0, minute=0, second=0, microsecond=0)
 
