@@ -1,11 +1,12 @@
-// ESLint (flat config) over the browser apps (static/agent, static/kiosk, static/common) and their
-// Node unit tests (tests/js). Types are checked by the TypeScript compiler (jsconfig.json).
+// ESLint (flat config) over the browser apps (static/agent, static/kiosk, static/common, the panel's
+// live link) and their Node unit tests (tests/js). Types are checked by the TypeScript compiler
+// (jsconfig.json).
 import js from "@eslint/js";
 import globals from "globals";
 
 export default [
   {
-    ignores: ["**/node_modules/**", "static/vendor/**", "static/panel/**", "tests/realtime_js/**", "tests/video_js/**", ".venv/**", "var/**"],
+    ignores: ["**/node_modules/**", "static/vendor/**", "static/panel/**/*", "!static/panel/live-link.js", "tests/realtime_js/**", "tests/video_js/**", ".venv/**", "var/**"],
   },
   js.configs.recommended,
   {

@@ -21,4 +21,6 @@ interface Window {
   /** Stripe.js, loaded from the processor */
   Stripe?: any;
   webkitAudioContext?: typeof AudioContext;
+  /** the owner panel's live link (static/panel/live-link.js) */
+  panelLive?: { connect: (config: any) => any };
 }

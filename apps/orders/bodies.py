@@ -7,7 +7,7 @@ from typing import Annotated, Generic, NotRequired, TypedDict, TypeVar
 from apps.core.body_shapes import DateTimeText, Doc, serializer_for
 from apps.core.timefmt import iso_z
 from apps.orders.line_words import LineWords, lines_in_language, primary_language
-from apps.orders.models import Order, OrderLine, OrderStatus
+from apps.orders.models import Order, OrderLine, OrderStatus, is_paid
 from apps.sessions.models import Session
 
 
@@ -46,6 +46,13 @@ class OrderBody(TypedDict, Generic[Line]):
     session_id: str
     order_number: str | None
     status: str | None
+    paid: Annotated[
+        bool,
+        Doc(
+            "Whether the processor captured the payment and it stands (paid and each fulfilment status after; "
+            "not refunded): the apps read this, never a list of statuses of their own."
+        ),
+    ]
     currency: str
     subtotal_cents: int
     tax_cents: int
@@ -106,6 +113,7 @@ def order_body(session: Session, order: Order | None) -> OrderBody[OrderLineBody
             "session_id": session.public_id,
             "order_number": None,
             "status": None,
+            "paid": False,
             "currency": session.business.currency,
             "subtotal_cents": 0,
             "tax_cents": 0,
@@ -117,6 +125,7 @@ def order_body(session: Session, order: Order | None) -> OrderBody[OrderLineBody
         "session_id": session.public_id,
         "order_number": order.number,
         "status": order.status,
+        "paid": is_paid(order.status),
         "currency": order.currency,
         "subtotal_cents": order.subtotal_cents,
         "tax_cents": order.tax_cents,

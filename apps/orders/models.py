@@ -16,16 +16,23 @@ class OrderStatus(models.TextChoices):
     REFUNDED = "refunded"
 
 
-# The statuses of an order that took the customer's money: its receipt exists from the payment on,
-# and reports count it as a sale (a refunded one did too: refunds are counted apart).
+# The one rule of "paid" (docs/decisions.md "What paid means"): the processor captured the payment
+# and it stands. The browser apps never keep their own copy: order bodies carry `paid` (bodies.py).
 PAID_STATUSES = (
     OrderStatus.PAID,
     OrderStatus.CONFIRMED,
     OrderStatus.PREPARING,
     OrderStatus.READY,
     OrderStatus.COMPLETED,
-    OrderStatus.REFUNDED,
 )
+
+# The statuses of an order that took the customer's money, even if it was given back since: its
+# receipt exists from the payment on, and reports count it as a sale (refunds are counted apart).
+CHARGED_STATUSES = (*PAID_STATUSES, OrderStatus.REFUNDED)
+
+
+def is_paid(status: str | None) -> bool:
+    return status in PAID_STATUSES
 
 
 class Dining(models.TextChoices):

@@ -27,7 +27,7 @@ from apps.core import jobs
 from apps.core.errors import DomainError, ErrorCode
 from apps.kiosks.models import Kiosk
 from apps.orders.line_words import lines_in_language, primary_language
-from apps.orders.models import PAID_STATUSES, Order, OrderStatus
+from apps.orders.models import CHARGED_STATUSES, Order, OrderStatus
 from apps.orders.receipt_words import WORDS, ReceiptWords, brand_name, language_of
 from apps.orders.selectors import order_settings_of
 from apps.sessions import selectors as session_selectors
@@ -58,7 +58,7 @@ def receipt_path(order: Order) -> str | None:
     """The receipt page's path once the order is paid, else None (also when its address cannot be
     given again: a token issued under an earlier SECRET_KEY, or stored before tokens were derived,
     still opens the page at the address given then)."""
-    if order.status not in PAID_STATUSES or not order.receipt_token_hash:
+    if order.status not in CHARGED_STATUSES or not order.receipt_token_hash:
         return None
     token = _token(order)
     if not compare_digest(hash_token(token), order.receipt_token_hash):
@@ -73,7 +73,7 @@ def order_for_receipt(token: str) -> Order | None:
     return (
         Order.objects.select_related("business", "session")
         .prefetch_related("lines")
-        .filter(receipt_token_hash=hash_token(token), status__in=PAID_STATUSES)
+        .filter(receipt_token_hash=hash_token(token), status__in=CHARGED_STATUSES)
         .first()
     )
 

@@ -5,15 +5,12 @@ from datetime import datetime, timedelta
 from django.db.models import Count, Q, Sum
 from django.utils import timezone
 
-from apps.orders.models import OrderStatus
+from apps.orders.models import PAID_STATUSES
 from apps.orders.selectors import orders_of_owner
 from apps.panel.labels import end_reason_label
 from apps.sessions.models import ENDED_STATUSES
 from apps.sessions.pricing import session_cost_cents
 from apps.sessions.selectors import sessions_of_owner
-
-# Orders that took money (refunded ones are shown apart).
-PAID_STATUSES = (OrderStatus.CONFIRMED, OrderStatus.PREPARING, OrderStatus.READY, OrderStatus.COMPLETED)
 
 
 def today_start() -> datetime:
@@ -24,6 +21,7 @@ def period_figures(owner_id: int, since: datetime) -> dict:
     sessions = sessions_of_owner(owner_id).filter(created_at__gte=since)
     accepted = list(sessions.exclude(accepted_at=None).values_list("created_at", "accepted_at"))
     waits = [(accepted_at - created_at).total_seconds() for created_at, accepted_at in accepted]
+    # The money kept: paid orders (apps.orders.models), so a refunded one leaves the revenue.
     orders = orders_of_owner(owner_id).filter(created_at__gte=since, status__in=PAID_STATUSES)
     revenue = orders.values("currency").annotate(total=Sum("total_cents"), count=Count("pk")).order_by("currency")
     return {

@@ -2,7 +2,8 @@
 
 from datetime import timedelta
 
-from apps.orders.models import PAID_STATUSES
+from apps.orders.models import CHARGED_STATUSES
 
-PAID = PAID_STATUSES  # orders that took the customer's money (apps.orders.models)
+# A sale: an order that took the customer's money, refunded or not (refunds are counted apart).
+PAID = CHARGED_STATUSES
 ANSWER_TARGET = timedelta(seconds=30)

@@ -11,6 +11,9 @@ export function readCookie(name) {
   return found ? decodeURIComponent(found.slice(prefix.length)) : "";
 }
 
+/** The header every mutating call carries (read now: the cookie changes at sign-in). */
+export const xsrfHeaders = () => ({ "X-XSRF-TOKEN": readCookie("XSRF-TOKEN") });
+
 const listeners = { unauthenticated: [] };
 export function onUnauthenticated(handler) {
   listeners.unauthenticated.push(handler);
@@ -36,7 +39,7 @@ export function api(method, path, body) {
 }
 
 async function send(method, path, body) {
-  const headers = method === "GET" ? {} : { "X-XSRF-TOKEN": readCookie("XSRF-TOKEN") };
+  const headers = method === "GET" ? {} : xsrfHeaders();
   const unreachable = "The server cannot be reached. Check the connection.";
   try {
     return await sendJson(path, { method, headers, body, credentials: "same-origin", unreachable });

@@ -2,7 +2,6 @@
 // semantics), the server's answer (prices, totals) and its refusals per line. Pure functions,
 // unit-tested (tests/js/agent.test.js); views.js draws them.
 import { money } from "../common/format.js";
-import { isPaid } from "../common/orders.js";
 import { failureView } from "./payment-words.js";
 import { duration } from "./queue-state.js";
 
@@ -10,7 +9,7 @@ import { duration } from "./queue-state.js";
  * @typedef {{group: string, value: string}} Modifier
  * @typedef {{menu_item_id: string, name: string, quantity: number, modifier_option_ids: string[], modifiers: Modifier[], notes: string}} Line
  * @typedef {{lines: Array<{menu_item_id: string, name: string, quantity: number, unit_price_cents: number, modifier_option_ids?: string[], customer_words?: {name: string} | null, modifiers: Modifier[], notes?: string}>,
- *   currency?: string, subtotal_cents: number, tax_cents: number, total_cents: number, status?: string, order_number?: string | null}} Order
+ *   currency?: string, subtotal_cents: number, tax_cents: number, total_cents: number, status?: string, paid?: boolean, order_number?: string | null}} Order
  * @typedef {Record<string, string[]>} LineErrors refusals by line index
  */
 
@@ -83,7 +82,7 @@ const OUTCOME = { completed: "completed", abandoned: "abandoned", failed: "faile
 
 /** The words when a session ends. @param {{status: string, duration_seconds?: number}} ended @param {Order | null} [order] the paid order, if any */
 export function finishText(ended, order = null) {
-  const paid = ended.status === "completed" && isPaid(order);
+  const paid = ended.status === "completed" && Boolean(order && order.paid); // the server's one rule
   const prefix = paid ? `Paid: order ${order.order_number}, ${money(order.total_cents, order.currency)}. ` : "";
   return `${prefix}Session ${OUTCOME[ended.status] || ended.status} after ${duration(ended.duration_seconds || 0)}.`;
 }
@@ -97,7 +96,7 @@ export function finishText(ended, order = null) {
  */
 export function endCheck(reason, order, lines) {
   if (!reason) return "reason";
-  if (reason === "completed" && lines.length > 0 && !isPaid(order)) return "unpaid";
+  if (reason === "completed" && lines.length > 0 && !(order && order.paid)) return "unpaid";
   return "";
 }
 

@@ -3,7 +3,8 @@
 // every `pollSeconds` (with `onPoll`, which reads what the channel would have told: the agent's
 // status), and stops as soon as the channel is live again.
 import { newestAnswer } from "../common/http.js";
-import { get, readCookie } from "./api.js";
+import { get, xsrfHeaders } from "./api.js";
+import { sessionAuthorization } from "../common/channel-auth.js";
 import { logFailure } from "../common/report.js";
 
 export class IncomingFeed {
@@ -55,7 +56,8 @@ export class IncomingFeed {
         forceTLS: this.config.forceTLS,
         enabledTransports: ["ws", "wss"],
         disableStats: true,
-        channelAuthorization: { customHandler: (params, callback) => this.authorize(params, callback) },
+        // /broadcasting/auth is a mutating agent-API call: it needs the current XSRF cookie value.
+        channelAuthorization: sessionAuthorization(this.config.authEndpoint, xsrfHeaders, "signing the live link's subscription"),
       });
     } catch (error) {
       logFailure("starting the live link (polling meanwhile)", error);
@@ -82,27 +84,6 @@ export class IncomingFeed {
     channel.bind("CustomerLocaleChanged", (data) => this.onLocale(data));
     channel.bind("SessionTransferred", (data) => this.onTransferred(data));
     channel.bind("TransferLapsed", (data) => this.onTransferLapsed(data));
-  }
-
-  // /broadcasting/auth is a mutating agent-API call: it needs the current XSRF cookie value.
-  async authorize({ socketId, channelName }, callback) {
-    try {
-      const response = await fetch(this.config.authEndpoint, {
-        method: "POST",
-        credentials: "same-origin",
-        headers: {
-          "Content-Type": "application/x-www-form-urlencoded",
-          "X-XSRF-TOKEN": readCookie("XSRF-TOKEN"),
-          Accept: "application/json",
-        },
-        body: new URLSearchParams({ socket_id: socketId, channel_name: channelName }),
-      });
-      if (!response.ok) throw new Error(`channel authorization answered ${response.status}`);
-      callback(null, await response.json());
-    } catch (error) {
-      logFailure("signing the live link's subscription", error);
-      callback(error, null);
-    }
   }
 
   setLive(live, state) {

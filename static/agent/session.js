@@ -129,7 +129,7 @@ export function createSessionActions(store, { announce, onEnded, onChat, onVideo
       const body = await post(`/api/sessions/${state().session.id}/payment/cancel`);
       store.set(({ session, order }) => ({
         session: { ...session, status: body.session.status },
-        order: order && { ...order, status: "draft" },
+        order: order && { ...order, status: "draft", paid: false },
       }));
       announce("Payment cancelled: the order can be changed.");
     } catch (error) {
@@ -163,7 +163,7 @@ export function createSessionActions(store, { announce, onEnded, onChat, onVideo
       if (latest.status !== now.session.status || orderMoved) {
         store.set({
           session: { ...now.session, status: latest.status },
-          order: now.order && body.order ? { ...now.order, status: body.order.status } : now.order,
+          order: now.order && body.order ? { ...now.order, status: body.order.status, paid: body.order.paid } : now.order,
         });
       }
     } catch (error) {

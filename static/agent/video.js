@@ -2,9 +2,9 @@
 // token endpoints, the call channel (signed by /broadcasting/auth with the XSRF token), the
 // dashboard's words, and the microphone and camera buttons (either provider). Chat messages on
 // the call channel go to `onChat` (chat.js).
-import { channelAuthorizer } from "../common/call-signal.js";
+import { sessionAuthorization } from "../common/channel-auth.js";
 import { reasonOf, VideoCall } from "../common/video-call.js";
-import { get, post, readCookie } from "./api.js";
+import { get, post, xsrfHeaders } from "./api.js";
 import { byId } from "../common/ui.js";
 
 const REMOTE_OFF = { audio: "The customer's microphone is off.", video: "The customer's camera is off." };
@@ -41,9 +41,7 @@ async function connect() {
     forceTLS: config.forceTLS,
     enabledTransports: ["ws", "wss"],
     disableStats: true,
-    channelAuthorization: {
-      customHandler: channelAuthorizer(config.authEndpoint, () => ({ "X-XSRF-TOKEN": readCookie("XSRF-TOKEN") }), "same-origin"),
-    },
+    channelAuthorization: sessionAuthorization(config.authEndpoint, xsrfHeaders, "signing the call channel"),
   };
   return { Pusher: window.Pusher, key: config.realtimeKey, options };
 }

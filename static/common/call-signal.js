@@ -9,8 +9,6 @@
 // says `CallMembershipChanged` {agent_id}: the kiosk and the named agent ask to be signed again
 // (the server's rule decides: docs/realtime.md "The call channel"); any other agent leaves. When
 // the session ends it says so with reason "ended", and everyone leaves.
-import { logFailure } from "./report.js";
-
 export const CALL_EVENTS = [
   "client-ready",
   "client-offer",
@@ -22,31 +20,6 @@ export const CALL_EVENTS = [
   "ChatMessage",
 ];
 export const MEMBERSHIP_EVENT = "CallMembershipChanged";
-
-/**
- * pusher-js's channelAuthorization handler: form-encoded like its own ajax call, plus the app's
- * headers (the kiosk's device headers, the dashboard's XSRF token).
- * @param {string} url
- * @param {() => Record<string, string>} headers
- * @param {RequestCredentials} credentials
- */
-export function channelAuthorizer(url, headers, credentials) {
-  return async ({ socketId, channelName }, callback) => {
-    try {
-      const response = await fetch(url, {
-        method: "POST",
-        credentials,
-        headers: { ...headers(), "Content-Type": "application/x-www-form-urlencoded", Accept: "application/json" },
-        body: new URLSearchParams({ socket_id: socketId, channel_name: channelName }),
-      });
-      if (!response.ok) throw new Error(`the call channel's authorization answered ${response.status}`);
-      callback(null, await response.json());
-    } catch (error) {
-      logFailure("signing the call channel", error);
-      callback(error, null);
-    }
-  };
-}
 
 /**
  * @typedef {{Pusher: any, key: string, options: object}} PusherSetup what the app's connect() gives

@@ -35,6 +35,21 @@ export class DisplayApi {
     this.business = new URLSearchParams(window.location.search).get("business") || "";
   }
 
+  /** The screen's credentials: its token, or (signed in) Django's CSRF header on a write. @param {string} method */
+  headers(method) {
+    /** @type {Record<string, string>} */
+    const headers = {};
+    if (this.token) headers["X-Display-Token"] = this.token;
+    else if (method !== "GET") headers["X-CSRFToken"] = readCookie("csrftoken");
+    return headers;
+  }
+
+  /** @param {string} path under /api/displays/ */
+  url(path) {
+    const query = this.business && !this.token ? `?business=${encodeURIComponent(this.business)}` : "";
+    return `/api/displays/${path}${query}`;
+  }
+
   /** A revoked or wrong token is forgotten, so the screen asks for a new link. */
   forgetToken() {
     window.localStorage.removeItem(this.storageKey);
@@ -43,14 +58,9 @@ export class DisplayApi {
 
   /** @param {string} path under /api/displays/ @param {{method?: string, body?: any, form?: boolean}} [options] */
   call(path, { method = "GET", body } = {}) {
-    /** @type {Record<string, string>} */
-    const headers = {};
-    if (this.token) headers["X-Display-Token"] = this.token;
-    else if (method !== "GET") headers["X-CSRFToken"] = readCookie("csrftoken");
-    const query = this.business && !this.token ? `?business=${encodeURIComponent(this.business)}` : "";
-    return sendJson(`/api/displays/${path}${query}`, {
+    return sendJson(this.url(path), {
       method,
-      headers,
+      headers: this.headers(method),
       body,
       credentials: "same-origin",
       unreachable: UNREACHABLE,

@@ -1,6 +1,7 @@
 // A screen's live link: its private channel over pusher-js (the copy the owner panel vendors),
 // with polling while the socket is not connected and subscribed, and one catch-up poll each time
 // the channel (re)subscribes, so a message missed while the socket was down is never lost.
+import { channelAuthorization } from "./channel-auth.js";
 import { logFailure } from "./report.js";
 
 export class DisplayFeed {
@@ -44,7 +45,13 @@ export class DisplayFeed {
         forceTLS: window.location.protocol === "https:",
         enabledTransports: ["ws", "wss"],
         disableStats: true,
-        channelAuthorization: { customHandler: (params, callback) => this.authorize(params, callback) },
+        // A screen's token or, signed in, the session cookie with Django's CSRF header.
+        channelAuthorization: channelAuthorization({
+          endpoint: this.api.url("broadcasting/auth"),
+          headers: () => this.api.headers("POST"),
+          credentials: "same-origin",
+          what: "signing the live link's subscription",
+        }),
       });
     } catch (error) {
       logFailure("starting the live link (polling meanwhile)", error);
@@ -63,19 +70,6 @@ export class DisplayFeed {
     });
     channel.bind("pusher:subscription_error", () => this.setLive(false));
     for (const [name, handle] of Object.entries(this.events)) channel.bind(name, handle);
-  }
-
-  async authorize({ socketId, channelName }, callback) {
-    try {
-      const body = await this.api.call("broadcasting/auth", {
-        method: "POST",
-        body: { socket_id: socketId, channel_name: channelName },
-      });
-      callback(null, body);
-    } catch (error) {
-      logFailure("signing the live link's subscription", error);
-      callback(error, null);
-    }
   }
 
   /** @param {boolean} live */

@@ -3,6 +3,7 @@
 // owner's dashboard sees it live. Channel names and the app key come from
 // GET /api/public/broadcasting/channels; subscriptions are signed by the kiosk auth endpoint with
 // the device headers. `onLive(true|false)` tells the session whether it must poll instead.
+import { deviceAuthorization } from "../common/channel-auth.js";
 import { logFailure } from "../common/report.js";
 import { config, get, url } from "./api.js";
 import { device } from "./device.js";
@@ -51,7 +52,7 @@ export class KioskRealtime {
       forceTLS: tls,
       enabledTransports: ["ws", "wss"],
       disableStats: true,
-      channelAuthorization: { customHandler: (params, callback) => this.authorize(params, callback) },
+      channelAuthorization: deviceAuthorization(url("/api/public/broadcasting/auth"), () => device.headers()),
     });
     this.setLive(false); // until the kiosk channel is subscribed (the first state change is already past)
     this.pusher.connection.bind("state_change", ({ current }) => {
@@ -62,23 +63,6 @@ export class KioskRealtime {
     kiosk.bind("pusher:subscription_error", () => this.setLive(false));
     SESSION_EVENTS.forEach((name) => kiosk.bind(name, (data) => this.onEvent(name, data)));
     this.pusher.subscribe(channels.owner_channel); // presence: being a member is the point
-  }
-
-  // Form-encoded like pusher-js's own ajax auth, plus the device headers.
-  async authorize({ socketId, channelName }, callback) {
-    try {
-      const response = await fetch(url("/api/public/broadcasting/auth"), {
-        method: "POST",
-        credentials: "omit",
-        headers: { ...device.headers(), "Content-Type": "application/x-www-form-urlencoded", Accept: "application/json" },
-        body: new URLSearchParams({ socket_id: socketId, channel_name: channelName }),
-      });
-      if (!response.ok) throw new Error(`channel authorization answered ${response.status}`);
-      callback(null, await response.json());
-    } catch (error) {
-      logFailure("signing a real-time subscription", error);
-      callback(error, null);
-    }
   }
 
   setLive(live) {

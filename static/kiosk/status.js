@@ -1,6 +1,5 @@
 // What a session status (the server's word: GET .../status or SessionStatusChanged, spec
 // section 3) means on the kiosk's screen. Pure, unit-tested (tests/js/kiosk.test.js).
-import { isPaid } from "../common/orders.js";
 
 /** @typedef {"pending" | "active" | "payment" | "completed" | "cancelled" | "timed_out" | "refused" | "failed"} SessionStatus */
 
@@ -50,9 +49,10 @@ export const paymentWithdrawn = (/** @type {string | null} */ previous, /** @typ
 /**
  * A paid order's number, when the order read after "completed" is a real paid one (an agent may
  * end a session as completed with a draft cart: that is no payment).
- * @param {{status?: string, order_number?: string | null} | null} order
+ * `paid` is the server's one rule (apps/orders/models.py), never a list of statuses kept here.
+ * @param {{paid?: boolean, order_number?: string | null} | null} order
  */
-export const paidOrderNumber = (order) => (isPaid(order) && order.order_number ? order.order_number : null);
+export const paidOrderNumber = (order) => (order && order.paid && order.order_number ? order.order_number : null);
 
 /**
  * Whether "Are you still there?" may end the session: only while the customer waits for an agent

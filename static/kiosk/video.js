@@ -2,7 +2,7 @@
 // endpoints and the call channel (signed by the kiosk auth endpoint with the device headers); its
 // states go into the store (views.js says them in words, words.js, in the language of the moment). The order carries on whatever the video does.
 // Chat messages on the call channel go to `onChat` (chat.js).
-import { channelAuthorizer } from "../common/call-signal.js";
+import { deviceAuthorization } from "../common/channel-auth.js";
 import { VideoCall } from "../common/video-call.js";
 import { config, get, post, url } from "./api.js";
 import { device } from "./device.js";
@@ -23,7 +23,7 @@ async function connect() {
     forceTLS: tls,
     enabledTransports: ["ws", "wss"],
     disableStats: true,
-    channelAuthorization: { customHandler: channelAuthorizer(url("/api/public/broadcasting/auth"), () => device.headers(), "omit") },
+    channelAuthorization: deviceAuthorization(url("/api/public/broadcasting/auth"), () => device.headers(), "signing the call channel"),
   };
   return { Pusher, key, options };
 }

@@ -1,24 +1,26 @@
-// The panel's one way to reach the Pusher-protocol server: a pusher-js client on this host,
-// authorising private and presence channels with the session cookie and CSRF token. Live pages
-// (dashboard kiosks, queue) call window.panelLive.connect(config) with the server-rendered config.
-(function () {
-  "use strict";
-  window.panelLive = {
-    connect: function (config) {
-      return new window.Pusher(config.key, {
-        cluster: "local", // required by pusher-js; wsHost below decides where it connects
-        wsHost: window.location.hostname,
-        wsPort: Number(window.location.port) || 80,
-        wssPort: Number(window.location.port) || 443,
-        forceTLS: config.forceTLS,
-        enabledTransports: ["ws", "wss"],
-        disableStats: true,
-        channelAuthorization: {
-          endpoint: config.authEndpoint,
-          transport: "ajax",
-          headers: { "X-CSRFToken": config.csrfToken },
-        },
-      });
-    },
-  };
-})();
+// The panel's one way to reach the Pusher-protocol server: a pusher-js client on this host, its
+// private and presence channels signed with the session cookie and CSRF token by the one channel
+// authoriser of every app (static/common/channel-auth.js). A module, so live pages (dashboard
+// kiosks, queue) load as modules after it and call window.panelLive.connect(config) with the
+// server-rendered config.
+import { sessionAuthorization } from "../common/channel-auth.js";
+
+/** @param {{key: string, authEndpoint: string, forceTLS: boolean, csrfToken: string}} config */
+function connect(config) {
+  return new window.Pusher(config.key, {
+    cluster: "local", // required by pusher-js; wsHost below decides where it connects
+    wsHost: window.location.hostname,
+    wsPort: Number(window.location.port) || 80,
+    wssPort: Number(window.location.port) || 443,
+    forceTLS: config.forceTLS,
+    enabledTransports: ["ws", "wss"],
+    disableStats: true,
+    channelAuthorization: sessionAuthorization(
+      config.authEndpoint,
+      () => ({ "X-CSRFToken": config.csrfToken }),
+      "signing the live link's subscription",
+    ),
+  });
+}
+
+window.panelLive = { connect };

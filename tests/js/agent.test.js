@@ -60,9 +60,9 @@ test("the payment box follows the session status and the order's", () => {
 
 test("a session's end in words, with the paid order when there is one", () => {
   assert.equal(finishText({ status: "failed", duration_seconds: 75 }), "Session failed after 1:15.");
-  const paid = finishText({ status: "completed", duration_seconds: 5 }, { status: "paid", order_number: "A-7", total_cents: 1200, currency: "USD" });
+  const paid = finishText({ status: "completed", duration_seconds: 5 }, { status: "paid", paid: true, order_number: "A-7", total_cents: 1200, currency: "USD" });
   assert.match(paid, /^Paid: order A-7, .*12\.00.*\. Session completed after 0:05\.$/);
-  assert.equal(finishText({ status: "completed" }, { status: "draft" }), "Session completed after 0:00.");
+  assert.equal(finishText({ status: "completed" }, { status: "draft", paid: false }), "Session completed after 0:00.");
 });
 
 test("modifier rules and choices", () => {

@@ -25,9 +25,9 @@ test("the agent is announced once, when the session leaves the queue; a withdraw
 });
 
 test("a completed session thanks with the number only of a real paid order", () => {
-  assert.equal(paidOrderNumber({ status: "paid", order_number: "A-12" }), "A-12");
-  assert.equal(paidOrderNumber({ status: "failed", order_number: "A-12" }), null);
-  assert.equal(paidOrderNumber({ status: "paid", order_number: null }), null);
+  assert.equal(paidOrderNumber({ status: "paid", paid: true, order_number: "A-12" }), "A-12");
+  assert.equal(paidOrderNumber({ status: "failed", paid: false, order_number: "A-12" }), null);
+  assert.equal(paidOrderNumber({ status: "paid", paid: true, order_number: null }), null);
   assert.equal(paidOrderNumber(null), null);
 });
 
