@@ -234,7 +234,12 @@ export function createSession({ store, config, video, paymentForm, announce, onF
     const { locale } = state();
     try {
       const body = await get(`/api/public/menu?locale=${encodeURIComponent(locale)}`);
-      if (sessionId === id() && locale === state().locale) store.set({ menu: { body, error: false } });
+      if (sessionId !== id() || locale !== state().locale) return;
+      // Read again after every cart change (sold-out state): the same menu draws nothing anew, so
+      // the list under the customer's finger is not replaced while they scroll or choose.
+      const held = state().menu;
+      if (!held.error && held.body && JSON.stringify(held.body) === JSON.stringify(body)) return;
+      store.set({ menu: { body, error: false } });
     } catch (error) {
       logFailure("reading the menu", error); // said on the screen: the agent can tell the menu
       if (sessionId === id() && !state().menu.body) store.set({ menu: { body: null, error: true } });

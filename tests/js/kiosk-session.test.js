@@ -195,3 +195,23 @@ test("a cart read that answers after the customer's newer cart does not draw the
   await reading;
   assert.deepEqual(store.get().order.lines, newer.lines);
 });
+
+test("a menu read again unchanged (after a cart change) leaves the drawn menu as it is", async () => {
+  const menu = { categories: [{ id: "c1", name: "Burgers", menu_items: [] }] };
+  serve({
+    "POST /api/public/sessions/start": [201, { ...STARTED, queue: { position: 1 } }],
+    "GET /api/public/menu": [200, menu],
+  });
+  const { store, session } = kiosk();
+  open = [session];
+  await session.start("en-US");
+  await session.loadMenu();
+  const drawn = store.get().menu;
+  assert.deepEqual(drawn.body, menu);
+  session.onEvent("OrderUpdated", { session_id: "s1", lines: [], currency: "USD" }); // reads the menu again
+  await session.loadMenu();
+  assert.equal(store.get().menu, drawn); // the same object: its watchers draw nothing anew
+  serve({ "GET /api/public/menu": [200, { categories: [] }] }); // an item sold out: a new menu
+  await session.loadMenu();
+  assert.deepEqual(store.get().menu.body, { categories: [] });
+});
