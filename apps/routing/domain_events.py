@@ -6,11 +6,20 @@ from dataclasses import dataclass
 
 from apps.core.events import Event
 from apps.routing.models import Offer
-from apps.sessions.domain_events import OfSession
+from apps.sessions.models import Session
 
 
 @dataclass(frozen=True)
-class SessionTransferred(OfSession):
+class _SessionEvent(Event):
+    session: Session
+
+    @property
+    def owner_id(self) -> int:
+        return self.session.owner_id
+
+
+@dataclass(frozen=True)
+class SessionTransferred(_SessionEvent):
     """A colleague took the active session over (apps/routing/transfer.py): `session.agent` is
     the receiver now. No webhook: the spec's event list is closed and session.accepted is sent
     once; the Assignment rows keep who served it when (docs/decisions.md, issue 25 part 5)."""
@@ -20,7 +29,7 @@ class SessionTransferred(OfSession):
 
 
 @dataclass(frozen=True)
-class TransferLapsed(OfSession):
+class TransferLapsed(_SessionEvent):
     """A transfer ended with nobody taking the session: its sender keeps it. `reason`:
     `no_answer` (every offer lapsed or was withdrawn), `session_in_payment`, or `cancelled` (the
     sender took it back)."""

@@ -18,9 +18,7 @@ class SessionEvent(Protocol):
 
 
 @dataclass(frozen=True)
-class OfSession(Event):
-    """The base of an event of one session, its owner's (routing's events build on it too)."""
-
+class _SessionEvent(Event):
     session: Session
 
     @property
@@ -29,7 +27,7 @@ class OfSession(Event):
 
 
 @dataclass(frozen=True)
-class SessionStarted(OfSession):
+class SessionStarted(_SessionEvent):
     """A kiosk opened a pending session: agents hear of it, the owner gets `session.started`."""
 
     webhook_name = "session.started"
@@ -39,7 +37,7 @@ class SessionStarted(OfSession):
 
 
 @dataclass(frozen=True)
-class SessionAccepted(OfSession):
+class SessionAccepted(_SessionEvent):
     """An agent won the session."""
 
     webhook_name = "session.accepted"
@@ -49,7 +47,7 @@ class SessionAccepted(OfSession):
 
 
 @dataclass(frozen=True)
-class SessionEnded(OfSession):
+class SessionEnded(_SessionEvent):
     """The session ended in any way; `was_pending`: nobody had accepted it yet."""
 
     was_pending: bool = False
@@ -60,12 +58,12 @@ class SessionEnded(OfSession):
 
 
 @dataclass(frozen=True)
-class SessionMoved(OfSession):
+class SessionMoved(_SessionEvent):
     """An open-to-open transition (to payment and back): only the kiosk hears of it."""
 
 
 @dataclass(frozen=True)
-class CustomerLocaleChanged(OfSession):
+class CustomerLocaleChanged(_SessionEvent):
     """The customer chose another language during the session (the kiosk's language buttons):
     `session.customer_locale` is the new one. No webhook (the spec's event list is closed): the
     serving agent and the agents holding an offer of it hear it (CustomerLocaleChanged)."""
