@@ -17,6 +17,7 @@ from apps.accounts.actors import display_member
 from apps.accounts.domain_events import AgentStatusChanged, BusinessChanged, OwnerReinstated, OwnerSuspended
 from apps.accounts.models import (
     AgentStatus,
+    Business,
     LoginChallenge,
     Owner,
     PersonalAccessToken,
@@ -308,7 +309,7 @@ def login_challenges_purge() -> int:
     return deleted
 
 
-# --- Owner panel (issue 8) ---------------------------------------------------------------
+# --- Owner panel -----------------------------------------------------------------------
 
 
 def panel_login(*, email: str, password: str, ip: str) -> LoginResult:
@@ -366,7 +367,7 @@ BUSINESS_SETTINGS_FIELDS = (
 )
 
 
-def business_update(*, business, **fields):
+def business_update(*, business: Business, **fields: object) -> Business:
     """Change a business's settings (what kiosks show, money, session recording). Fields are
     validated by the model's own validators."""
     from django.core.exceptions import ValidationError

@@ -4,6 +4,8 @@ import zoneinfo
 from decimal import Decimal
 
 from django import forms
+from django.db.models import QuerySet
+from django.http import QueryDict
 
 from apps.accounts.models import Business
 from apps.core.events import EVENT_NAMES
@@ -13,6 +15,17 @@ from apps.owner_api.scopes import ALL_SCOPES
 from apps.panel.labels import END_REASONS
 from apps.routing.routing_settings import LIMITS as ROUTING_LIMITS
 from apps.sessions.models import EndReason
+
+
+def detail_problems(details: object) -> list[tuple[str, str]]:
+    """A DomainError's `details` ({field: message or [messages]}) as (field, message) pairs."""
+    if not isinstance(details, dict):
+        return []
+    return [
+        (str(field), str(problem))
+        for field, problems in details.items()
+        for problem in (problems if isinstance(problems, list | tuple) else [problems])
+    ]
 
 
 class LoginForm(forms.Form):
@@ -32,11 +45,17 @@ class TotpCodeForm(forms.Form):
 
 
 class BusinessChoiceForm(forms.Form):
-    business = forms.ModelChoiceField(queryset=Business.objects.none(), empty_label=None)
+    """One of the signed-in owner's businesses (forms that also need one extend it)."""
 
-    def __init__(self, *args, businesses, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.fields["business"].queryset = businesses
+    business: forms.ModelChoiceField[Business] = forms.ModelChoiceField(
+        queryset=Business.objects.none(), empty_label=None, label="Business"
+    )
+
+    def __init__(self, data: QueryDict | None = None, *, businesses: QuerySet[Business]) -> None:
+        super().__init__(data)
+        field = self.fields["business"]
+        assert isinstance(field, forms.ModelChoiceField)  # declared above; `fields` holds a copy
+        field.queryset = businesses
 
 
 class KioskRenameForm(forms.Form):
@@ -76,15 +95,12 @@ class ApiKeyCreateForm(forms.Form):
         choices=list(ALL_SCOPES.items()), required=False, widget=forms.CheckboxSelectMultiple, label="Scopes"
     )
 
-    def add_service_error(self, details) -> bool:
+    def add_service_error(self, details: object) -> bool:
         """Put a DomainError's `details` ({field: [messages]}) on the fields; False if none fit."""
-        placed = False
-        if isinstance(details, dict):
-            for field, problems in details.items():
-                for problem in problems if isinstance(problems, list | tuple) else [problems]:
-                    self.add_error(field if field in self.fields else None, str(problem))
-                    placed = True
-        return placed
+        problems = detail_problems(details)
+        for field, problem in problems:
+            self.add_error(field if field in self.fields else None, problem)
+        return bool(problems)
 
 
 class OrderFilterForm(forms.Form):
@@ -132,7 +148,7 @@ class RefundForm(forms.Form):
         return None if amount is None else int(amount * 100)
 
 
-class BusinessSettingsForm(forms.ModelForm):
+class BusinessSettingsForm(forms.ModelForm[Business]):
     """A business's settings. The tax rate is typed as a percentage (8.75) and kept in basis
     points (875), the unit order totals compute in."""
 
@@ -173,8 +189,8 @@ class BusinessSettingsForm(forms.ModelForm):
             "address": forms.Textarea(attrs={"rows": 3, "autocomplete": "street-address"}),
         }
 
-    def __init__(self, *args, instance=None, **kwargs):
-        super().__init__(*args, instance=instance, **kwargs)
+    def __init__(self, data: QueryDict | None = None, *, instance: Business | None = None) -> None:
+        super().__init__(data, instance=instance)
         if instance is not None:
             self.initial["tax_rate"] = (Decimal(instance.tax_rate_bps) / 100).quantize(Decimal("0.01"))
         # A form posted without the time zone (older pages, scripts) keeps the current one.
@@ -183,7 +199,7 @@ class BusinessSettingsForm(forms.ModelForm):
     def clean_timezone(self) -> str:
         return self.cleaned_data.get("timezone") or (self.instance.timezone if self.instance else "UTC")
 
-    def changes(self) -> dict:
+    def changes(self) -> dict[str, object]:
         """The model fields the owner changed, the tax rate in basis points."""
         changed = {name: self.cleaned_data[name] for name in self.changed_data if name != "tax_rate"}
         if "tax_rate" in self.changed_data:

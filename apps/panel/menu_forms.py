@@ -3,10 +3,15 @@ names something has one field per other kiosk language (`name_es`, `description_
 entry's words in its catalog's language are its own fields, the others its translations."""
 
 from decimal import Decimal
+from typing import Any
 
 from django import forms
+from django.core.files.uploadedfile import UploadedFile
+from django.http import QueryDict
+from django.utils.datastructures import MultiValueDict
 
 from apps.menu.labels import ALLERGENS, DIETARY, LANGUAGES
+from apps.menu.models import Category, MenuItem, ModifierGroup, ModifierOption
 from apps.menu.translations import TRANSLATABLE_FIELDS, translations_from
 
 
@@ -24,9 +29,8 @@ def other_languages(catalog_language: str) -> list[tuple[str, str]]:
 
 
 class PriceField(forms.DecimalField):
-    def __init__(self, **kwargs):
-        kwargs.setdefault("min_value", Decimal("0"))
-        super().__init__(max_digits=9, decimal_places=2, **kwargs)
+    def __init__(self, *, initial: Decimal | None = None) -> None:
+        super().__init__(min_value=Decimal("0"), max_digits=9, decimal_places=2, initial=initial)
 
 
 class TranslatedForm(forms.Form):
@@ -34,8 +38,16 @@ class TranslatedForm(forms.Form):
 
     translated_fields: tuple[str, ...] = ("name",)
 
-    def __init__(self, *args, catalog_language: str = "en", entry=None, **kwargs):
-        super().__init__(*args, **kwargs)
+    def __init__(
+        self,
+        data: QueryDict | None = None,
+        files: MultiValueDict[str, UploadedFile[Any]] | None = None,
+        *,
+        initial: dict[str, object] | None = None,
+        catalog_language: str = "en",
+        entry: Category | MenuItem | ModifierGroup | ModifierOption | None = None,
+    ) -> None:
+        super().__init__(data, files, initial=initial)
         self.languages = other_languages(catalog_language)
         saved = (entry.translations if entry is not None else None) or {}
         for code, label in self.languages:
@@ -54,14 +66,19 @@ class TranslatedForm(forms.Form):
         last_own_word = max(own.index(field) for field in self.translated_fields)
         self.order_fields([*own[: last_own_word + 1], *translated, *own[last_own_word + 1 :]])
 
-    def translations(self) -> dict:
+    def translations(self) -> dict[str, dict[str, str]]:
         words = {
             code: {field: self.cleaned_data.get(f"{field}_{code}", "") for field in self.translated_fields}
             for code, _ in self.languages
         }
         return translations_from(words)
 
-    def own_fields(self) -> dict:
+    def model_fields(self) -> dict[str, Any]:
+        """The service's keyword arguments: the entry's own fields and its translations (values
+        as the form cleaned them)."""
+        return {**self.own_fields(), "translations": self.translations()}
+
+    def own_fields(self) -> dict[str, Any]:
         return {
             name: value
             for name, value in self.cleaned_data.items()
@@ -92,9 +109,6 @@ class CategoryForm(TranslatedForm):
         max_length=200, widget=forms.TextInput(attrs={"placeholder": "New category", "aria-label": "Category name"})
     )
     sort_order = forms.IntegerField(initial=0)
-
-    def model_fields(self) -> dict:
-        return {**self.own_fields(), "translations": self.translations()}
 
 
 class MenuItemForm(TranslatedForm):
@@ -128,7 +142,7 @@ class MenuItemForm(TranslatedForm):
     )
 
     @classmethod
-    def initial_for(cls, item) -> dict:
+    def initial_for(cls, item: MenuItem) -> dict[str, object]:
         return {
             "name": item.name,
             "description": item.description,
@@ -142,7 +156,7 @@ class MenuItemForm(TranslatedForm):
             "low_stock_threshold": item.low_stock_threshold,
         }
 
-    def model_fields(self) -> dict:
+    def model_fields(self) -> dict[str, Any]:
         data = self.own_fields()
         data["price_cents"] = to_cents(data.pop("price"))
         data["photo_upload"] = data.pop("photo") or None
@@ -156,15 +170,12 @@ class ModifierGroupForm(TranslatedForm):
     min = forms.IntegerField(min_value=0, max_value=50, initial=0)
     max = forms.IntegerField(min_value=1, max_value=50, initial=1)
 
-    def model_fields(self) -> dict:
-        return {**self.own_fields(), "translations": self.translations()}
-
 
 class ModifierOptionForm(TranslatedForm):
     name = forms.CharField(max_length=200)
     price = PriceField(initial=Decimal("0.00"))
 
-    def model_fields(self) -> dict:
+    def model_fields(self) -> dict[str, Any]:
         data = self.own_fields()
         data["price_cents"] = to_cents(data.pop("price"))
         return {**data, "translations": self.translations()}

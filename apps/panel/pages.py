@@ -1,14 +1,22 @@
 """Rendering helpers shared by every panel view: the layout's context, one-time values kept for
-the next page (a pairing code, a webhook secret, an API key's client secret), and domain errors turned into messages."""
+the next page (a pairing code, a webhook secret, an API key's client secret), domain errors turned
+into messages, and the one shape of a POST action on one of the owner's objects."""
+
+from collections.abc import Callable, Mapping
+from typing import TypeVar
 
 from django.contrib import messages
 from django.core.exceptions import ObjectDoesNotExist
-from django.http import HttpRequest
+from django.db.models import QuerySet
+from django.http import HttpResponse, HttpResponseBase
 from django.shortcuts import render
+from django.views.decorators.http import require_POST
 
 from apps.accounts import selectors as account_selectors
+from apps.accounts.models import Business, User
 from apps.core.errors import DomainError
-from apps.panel.access import can_manage_owner_pages
+from apps.panel.access import PanelRequest, View, can_manage_owner_pages, panel_page
+from apps.panel.forms import detail_problems
 
 NAV = [
     ("dashboard", "Dashboard", False),
@@ -26,15 +34,26 @@ NAV = [
     ("settings", "Settings", False),
 ]
 
+# What a page keeps for the next one: a secret, or a few named strings and ids.
+OnceValue = str | dict[str, str | int]
+_T = TypeVar("_T")
 
-def _dunning(user) -> bool:
+
+def _dunning(user: User) -> bool:
     try:
-        return bool(user.owner.billing.dunning)
+        return bool(user.owner and user.owner.billing.dunning)
     except ObjectDoesNotExist:
         return False
 
 
-def render_page(request: HttpRequest, template: str, context: dict | None = None, *, section: str = "", status=200):
+def render_page(
+    request: PanelRequest,
+    template: str,
+    context: Mapping[str, object] | None = None,
+    *,
+    section: str = "",
+    status: int = 200,
+) -> HttpResponse:
     user = request.user
     owner_pages = can_manage_owner_pages(user)
     page = {
@@ -47,29 +66,50 @@ def render_page(request: HttpRequest, template: str, context: dict | None = None
     return render(request, template, {**page, **(context or {})}, status=status)
 
 
-def businesses_of(request: HttpRequest):
+def businesses_of(request: PanelRequest) -> QuerySet[Business]:
     return account_selectors.businesses_of_owner(request.user.owner_id)
 
 
-def put_once(request: HttpRequest, key: str, value) -> None:
+def put_once(request: PanelRequest, key: str, value: OnceValue) -> None:
     """Keep `value` for the next page only (it is removed when shown)."""
     request.session[f"panel-once:{key}"] = value
 
 
-def take_once(request: HttpRequest, key: str):
-    return request.session.pop(f"panel-once:{key}", None)
+def take_once(request: PanelRequest, key: str) -> OnceValue | None:
+    value = request.session.pop(f"panel-once:{key}", None)
+    return value if isinstance(value, str | dict) else None
 
 
 def error_text(exc: DomainError) -> str:
-    if isinstance(exc.details, dict):
-        reasons = []
-        for field, problems in exc.details.items():
-            items = problems if isinstance(problems, list | tuple) else [problems]
-            reasons.extend(f"{field}: {problem}" for problem in items)
-        if reasons:
-            return f"{exc.message} ({'; '.join(reasons)})"
+    reasons = [f"{field}: {problem}" for field, problem in detail_problems(exc.details)]
+    if reasons:
+        return f"{exc.message} ({'; '.join(reasons)})"
     return exc.message
 
 
-def report_error(request: HttpRequest, exc: DomainError) -> None:
+def report_error(request: PanelRequest, exc: DomainError) -> None:
     messages.error(request, error_text(exc))
+
+
+def object_action(
+    find: Callable[[PanelRequest, int], _T],
+    act: Callable[[_T], object],
+    said: str,
+    back: Callable[[_T], HttpResponseBase],
+    *,
+    access: str,
+    id_name: str,
+) -> View[...]:
+    """A POST on one of the owner's objects: `find` it by the URL's `id_name` (a 404 outside the
+    owner), `act` on it (the service call), say `said` (formatted with the object and what `act`
+    returned: "{0.email}", "{1.pk}") and go `back`."""
+
+    @panel_page(access)
+    @require_POST
+    def view(request: PanelRequest, **ids: int) -> HttpResponseBase:
+        found = find(request, ids[id_name])
+        done = act(found)
+        messages.success(request, said.format(found, done))
+        return back(found)
+
+    return view

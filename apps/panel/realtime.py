@@ -12,6 +12,8 @@ from django.core.handlers.asgi import ASGIRequest
 from django.http import HttpRequest
 from django.middleware.csrf import get_token
 
+from apps.panel.access import PanelRequest
+
 
 def live_status_enabled(request: HttpRequest) -> bool:
     forced = getattr(settings, "PANEL_LIVE_STATUS", None)
@@ -20,7 +22,7 @@ def live_status_enabled(request: HttpRequest) -> bool:
     return apps.is_installed("apps.realtime") and isinstance(request, ASGIRequest)
 
 
-def live_status_config(request: HttpRequest) -> dict | None:
+def live_status_config(request: PanelRequest) -> dict[str, object] | None:
     if not live_status_enabled(request):
         return None
     return {

@@ -1,6 +1,7 @@
 """The Reports page's query: a preset or two days (in the business's time zone) and a grouping."""
 
 from datetime import date, timedelta
+from typing import Any
 
 from django import forms
 
@@ -51,7 +52,7 @@ class ReportQueryForm(forms.Form):
             return data["date_from"], data["date_to"]
         return preset_days(data.get("preset") or "last_7", today)
 
-    def clean(self):
+    def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
         if data.get("preset") == "custom":
             first, last = data.get("date_from"), data.get("date_to")

@@ -26,7 +26,7 @@ def test_each_agent_shows_todays_sessions_handle_time_conversion_and_sales(owner
     assert stranger.owner_id != business.owner_id
     response = owner_client.get("/panel/agents")
     assert response.status_code == 200
-    agents = {agent.name: agent for agent in response.context["agents"]}
+    agents = {row.agent.name: row for row in response.context["agents"]}
     assert agents["Ana"].today["sessions_started"] == 2
     assert agents["Ana"].today["handle_seconds_avg"] == 150.0
     assert agents["Ana"].today["conversion"] == 0.5 and agents["Ana"].today["revenue_cents"] == 1500

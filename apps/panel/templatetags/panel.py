@@ -1,17 +1,19 @@
 """Template filters for the panel: money in minor units, durations in seconds."""
 
+from collections.abc import Mapping
 from decimal import Decimal
 
 from django import template
 
 from apps.menu import photos
+from apps.menu.models import Category, MenuItem, ModifierGroup, ModifierOption
 from apps.panel.labels import end_reason_label
 
 register = template.Library()
 
 
 @register.filter
-def money(cents, currency: str = "") -> str:
+def money(cents: int | str | None, currency: str = "") -> str:
     if cents is None or cents == "":
         return "—"
     amount = (Decimal(int(cents)) / 100).quantize(Decimal("0.01"))
@@ -20,12 +22,11 @@ def money(cents, currency: str = "") -> str:
 
 
 @register.filter
-def seconds(value) -> str:
+def seconds(value: float | str | None) -> str:
     """123 -> '2m 03s'."""
     if value is None or value == "":
         return "—"
-    value = int(value)
-    minutes, secs = divmod(value, 60)
+    minutes, secs = divmod(int(value), 60)
     hours, minutes = divmod(minutes, 60)
     if hours:
         return f"{hours}h {minutes:02d}m"
@@ -33,24 +34,24 @@ def seconds(value) -> str:
 
 
 @register.filter
-def percent_of(part, whole) -> int:
+def percent_of(part: float, whole: float) -> int:
     return round(100 * part / whole) if whole else 0
 
 
 @register.filter
-def major_units(cents) -> str:
+def major_units(cents: int | str) -> str:
     """Cents as a plain decimal for number inputs: 150 -> '1.50'."""
     return f"{(Decimal(int(cents)) / 100).quantize(Decimal('0.01'))}"
 
 
 @register.filter
-def name_in(entry, language: str) -> str:
+def name_in(entry: Category | MenuItem | ModifierGroup | ModifierOption, language: str) -> str:
     """A menu entry's own translation of its name into `language` ("" when it has none)."""
-    return ((entry.translations or {}).get(language) or {}).get("name", "")
+    return str(((entry.translations or {}).get(language) or {}).get("name", ""))
 
 
 @register.filter
-def label_of(code: str, labels: dict) -> str:
+def label_of(code: str, labels: Mapping[str, str]) -> str:
     return labels.get(code, code)
 
 

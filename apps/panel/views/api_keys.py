@@ -4,14 +4,17 @@ The rules (a name, known scopes, at least one) live in `apps.owner_api.services`
 raises is put back on the form."""
 
 from django.contrib import messages
+from django.db.models import QuerySet
+from django.http import HttpResponseBase, HttpResponseRedirect
 from django.shortcuts import redirect
 from django.views.decorators.http import require_POST
 
 from apps.core.errors import DomainError
 from apps.owner_api import selectors as key_selectors
 from apps.owner_api import services as key_services
+from apps.owner_api.models import OwnerApiKey
 from apps.owner_api.scopes import ALL_SCOPES
-from apps.panel.access import OWNER_ONLY, owned_or_404, panel_page
+from apps.panel.access import OWNER_ONLY, PanelRequest, owned_or_404, panel_page
 from apps.panel.forms import ApiKeyCreateForm
 from apps.panel.pages import error_text, put_once, render_page, take_once
 
@@ -19,12 +22,12 @@ TOKEN_PATH = "/api/owner/oauth/token"  # config/urls_owner.py
 NEW_KEY = "api-key-secret"
 
 
-def _keys(request):
+def _keys(request: PanelRequest) -> QuerySet[OwnerApiKey]:
     return key_selectors.api_keys_of_owner(request.user.owner_id)
 
 
 @panel_page(OWNER_ONLY)
-def api_key_list(request):
+def api_key_list(request: PanelRequest) -> HttpResponseBase:
     form = ApiKeyCreateForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
@@ -53,7 +56,7 @@ def api_key_list(request):
 
 @panel_page(OWNER_ONLY)
 @require_POST
-def api_key_revoke(request, key_id: int):
+def api_key_revoke(request: PanelRequest, key_id: int) -> HttpResponseRedirect:
     key = owned_or_404(_keys(request), request, pk=key_id)
     if key.revoked_at is not None:
         messages.info(request, f"API key “{key.name}” was already revoked.")

@@ -9,6 +9,7 @@ import qrcode.image.svg
 from django.contrib import messages
 from django.contrib.auth import login as django_login
 from django.contrib.auth import logout as django_logout
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
@@ -18,9 +19,10 @@ from django_otp import login as otp_login
 from apps.accounts import selectors as account_selectors
 from apps.accounts import services as account_services
 from apps.accounts.backends import SIGN_IN_BACKEND
+from apps.accounts.services import LoginResult
 from apps.api.inputs import client_ip
 from apps.core.errors import DomainError, ErrorCode
-from apps.panel.access import ANY_ROLE, is_panel_user, panel_page
+from apps.panel.access import ANY_ROLE, PanelRequest, is_panel_user, panel_page
 from apps.panel.forms import LoginForm, TotpCodeForm
 from apps.panel.pages import error_text, render_page
 
@@ -28,25 +30,28 @@ CHALLENGE_KEY = "panel-2fa-challenge"
 NEXT_KEY = "panel-next"
 
 
-def _safe_next(request, candidate: str | None) -> str:
+def _safe_next(request: HttpRequest, candidate: str | None) -> str:
     if candidate and url_has_allowed_host_and_scheme(candidate, {request.get_host()}, request.is_secure()):
         return candidate
     return "/panel/"
 
 
-def _sign_in(request, user, device=None):
+def _sign_in(request: HttpRequest, result: LoginResult, *, two_factor: bool = False) -> HttpResponseRedirect:
+    user = result.user
+    assert user is not None, "a login result without a challenge holds its user"
     next_url = request.session.pop(NEXT_KEY, None)
     django_login(request, user, backend=SIGN_IN_BACKEND)
+    device = next(iter(devices_for_user(user, confirmed=True)), None) if two_factor else None
     if device is not None:
         otp_login(request, device)
     return redirect(_safe_next(request, next_url))
 
 
-def login_view(request):
+def login_view(request: HttpRequest) -> HttpResponse:
     if is_panel_user(request.user):
         return redirect("panel:dashboard")
     form = LoginForm(request.POST or None)
-    status, headers = 200, {}
+    status, headers = 200, dict[str, str]()
     if request.method == "POST" and form.is_valid():
         try:
             result = account_services.panel_login(
@@ -61,14 +66,14 @@ def login_view(request):
             if result.challenge is not None:
                 request.session[CHALLENGE_KEY] = result.challenge.public_id
                 return redirect("panel:login_2fa")
-            return _sign_in(request, result.user)
+            return _sign_in(request, result)
     response = render(request, "panel/login.html", {"form": form}, status=status)
     for name, value in headers.items():
         response[name] = value
     return response
 
 
-def login_two_factor_view(request):
+def login_two_factor_view(request: HttpRequest) -> HttpResponse:
     challenge_id = request.session.get(CHALLENGE_KEY)
     if not challenge_id:
         return redirect("panel:login")
@@ -84,13 +89,12 @@ def login_two_factor_view(request):
                 return redirect("panel:login")
         else:
             request.session.pop(CHALLENGE_KEY, None)
-            device = next(iter(devices_for_user(result.user, confirmed=True)), None)
-            return _sign_in(request, result.user, device)
+            return _sign_in(request, result, two_factor=True)
     return render(request, "panel/login_2fa.html", {"form": form})
 
 
 @require_POST
-def logout_view(request):
+def logout_view(request: HttpRequest) -> HttpResponseRedirect:
     django_logout(request)
     messages.info(request, "You are signed out.")
     return redirect("panel:login")
@@ -104,7 +108,7 @@ def _qr_svg(url: str) -> str:
 
 
 @panel_page(ANY_ROLE)
-def two_factor_view(request):
+def two_factor_view(request: PanelRequest) -> HttpResponse:
     """Enrol: start shows a QR code and the key; a correct code from the app confirms it."""
     user = request.user
     enrolled = any(devices_for_user(user, confirmed=True))
@@ -124,7 +128,7 @@ def two_factor_view(request):
                 messages.success(request, "Two-factor sign-in is on: you will be asked for a code at sign-in.")
                 return redirect("panel:two_factor")
             form.add_error("code", "That code is not right; check the time on your phone and try again.")
-    context = {"enrolled": enrolled, "pending": pending, "form": form}
+    context: dict[str, object] = {"enrolled": enrolled, "pending": pending, "form": form}
     if pending is not None:
         context["qr"] = _qr_svg(pending.config_url)
         context["secret"] = base64.b32encode(pending.bin_key).decode()

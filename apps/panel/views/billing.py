@@ -1,6 +1,7 @@
 """Billing (owner only): plan, this month's usage and costs, the processor account with its
 onboarding link, and the dunning state."""
 
+from django.http import HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect
 from django.urls import reverse
 from django.views.decorators.http import require_POST
@@ -12,12 +13,12 @@ from apps.core.errors import DomainError
 from apps.demo_processor import mode as processor_mode
 from apps.demo_processor import selectors as demo_selectors
 from apps.panel import stats
-from apps.panel.access import OWNER_ONLY, panel_page
+from apps.panel.access import OWNER_ONLY, PanelRequest, panel_page
 from apps.panel.pages import render_page, report_error
 
 
 @panel_page(OWNER_ONLY)
-def billing_page(request):
+def billing_page(request: PanelRequest) -> HttpResponse:
     owner_id = request.user.owner_id
     billing = billing_selectors.billing_of_owner(owner_id)
     period_start = stats.today_start().replace(day=1)
@@ -37,7 +38,7 @@ def billing_page(request):
 
 @panel_page(OWNER_ONLY)
 @require_POST
-def billing_onboarding(request):
+def billing_onboarding(request: PanelRequest) -> HttpResponseRedirect:
     """Send the owner to the processor's hosted onboarding for their own account."""
     here = request.build_absolute_uri(reverse("panel:billing"))
     try:

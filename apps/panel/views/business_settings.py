@@ -2,13 +2,13 @@
 session recording; and the owner's routing settings (how customers reach its agents)."""
 
 from django.contrib import messages
-from django.http import Http404
+from django.http import Http404, HttpResponseBase, QueryDict
 from django.shortcuts import redirect
 from django.views.decorators.http import require_POST
 
 from apps.accounts import services as account_services
 from apps.core.errors import DomainError
-from apps.panel.access import ANY_ROLE, panel_page
+from apps.panel.access import ANY_ROLE, PanelRequest, panel_page
 from apps.panel.forms import BusinessSettingsForm, RoutingSettingsForm
 from apps.panel.pages import businesses_of, error_text, render_page
 from apps.routing import routing_settings
@@ -16,7 +16,7 @@ from apps.routing.services import routing_settings_update
 
 
 @panel_page(ANY_ROLE)
-def settings_page(request):
+def settings_page(request: PanelRequest) -> HttpResponseBase:
     businesses = businesses_of(request)
     chosen = request.GET.get("business") or request.POST.get("business_id")
     if chosen:
@@ -41,7 +41,7 @@ def settings_page(request):
     return render_page(request, "panel/settings.html", context, section="settings")
 
 
-def _routing_form(request, data=None) -> RoutingSettingsForm:
+def _routing_form(request: PanelRequest, data: QueryDict | None = None) -> RoutingSettingsForm:
     current = routing_settings.routing_for_owner(request.user.owner_id)
     initial = {name: getattr(current, name) for name in routing_settings.FIELD_NAMES}
     return RoutingSettingsForm(data, initial=initial, prefix="routing")
@@ -49,7 +49,7 @@ def _routing_form(request, data=None) -> RoutingSettingsForm:
 
 @panel_page(ANY_ROLE)
 @require_POST
-def routing_settings_page(request):
+def routing_settings_page(request: PanelRequest) -> HttpResponseBase:
     form = _routing_form(request, request.POST)
     if form.is_valid():
         try:
@@ -60,7 +60,7 @@ def routing_settings_page(request):
             messages.success(request, "Routing settings saved: they apply to the next offers.")
             return redirect("panel:settings")
     business = businesses_of(request).first()
-    context = {"business": business, "businesses": businesses_of(request), "routing_form": form}
+    context: dict[str, object] = {"business": business, "businesses": businesses_of(request), "routing_form": form}
     if business is not None:
         context["form"] = BusinessSettingsForm(instance=business)
     return render_page(request, "panel/settings.html", context, section="settings", status=422)

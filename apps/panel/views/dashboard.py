@@ -2,15 +2,17 @@
 
 from datetime import timedelta
 
+from django.http import HttpResponse
+
 from apps.kiosks import selectors as kiosk_selectors
 from apps.panel import stats
-from apps.panel.access import ANY_ROLE, panel_page
+from apps.panel.access import ANY_ROLE, PanelRequest, panel_page
 from apps.panel.pages import render_page
 from apps.panel.realtime import live_status_config
 
 
 @panel_page(ANY_ROLE)
-def dashboard(request):
+def dashboard(request: PanelRequest) -> HttpResponse:
     owner_id = request.user.owner_id
     today = stats.today_start()
     week = today - timedelta(days=6)

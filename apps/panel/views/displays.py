@@ -4,27 +4,24 @@ kept); revoking it signs that screen out at its next request."""
 
 from django import forms
 from django.contrib import messages
-from django.http import Http404
+from django.http import Http404, HttpResponseBase, HttpResponseRedirect
 from django.shortcuts import redirect
 from django.views.decorators.http import require_POST
 
-from apps.accounts.models import Business
 from apps.core.errors import DomainError
 from apps.displays import selectors as display_selectors
 from apps.displays import services as display_services
 from apps.displays.models import DisplayKind
 from apps.orders import selectors as order_selectors
 from apps.orders import services as order_services
-from apps.panel.access import panel_page
+from apps.panel.access import PanelRequest, panel_page
+from apps.panel.forms import BusinessChoiceForm
 from apps.panel.pages import businesses_of, error_text, put_once, render_page, take_once
 
 NEW_DISPLAY = "display-link"
 
 
-class DisplayCreateForm(forms.Form):
-    business: forms.ModelChoiceField = forms.ModelChoiceField(
-        queryset=Business.objects.none(), empty_label=None, label="Business"
-    )
+class DisplayCreateForm(BusinessChoiceForm):
     kind = forms.ChoiceField(choices=DisplayKind.choices, label="Screen")
     name = forms.CharField(max_length=100, label="Name", help_text="Where the screen is, e.g. “Grill” or “Counter”.")
     ready_minutes = forms.IntegerField(
@@ -35,15 +32,9 @@ class DisplayCreateForm(forms.Form):
         help_text="Completed orders leave at once; a ready number not collected leaves after this.",
     )
 
-    def __init__(self, *args, businesses, **kwargs):
-        super().__init__(*args, **kwargs)
-        field = self.fields["business"]
-        assert isinstance(field, forms.ModelChoiceField)
-        field.queryset = businesses
-
 
 @panel_page()
-def display_list(request):
+def display_list(request: PanelRequest) -> HttpResponseBase:
     form = DisplayCreateForm(request.POST or None, businesses=businesses_of(request))
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
@@ -74,7 +65,7 @@ def display_list(request):
 
 @panel_page()
 @require_POST
-def display_revoke(request, display_id: int):
+def display_revoke(request: PanelRequest, display_id: int) -> HttpResponseRedirect:
     token = display_selectors.owner_tokens(request.user.owner_id).filter(pk=display_id).first()
     if token is None:
         raise Http404("No such display in your account.")
@@ -85,7 +76,7 @@ def display_revoke(request, display_id: int):
 
 @panel_page()
 @require_POST
-def order_settings(request):
+def order_settings(request: PanelRequest) -> HttpResponseRedirect:
     """A business's order settings: whether its kiosks ask eat in or take away before paying (on
     by default), whether a mailed receipt's address is kept for a refund's update (off)."""
     chosen = request.POST.get("business", "")

@@ -1,7 +1,10 @@
 """Kiosks: list with presence, pairing codes (shown once, with their expiry), rename, unpair."""
 
+from typing import TypedDict
+
 from django.contrib import messages
-from django.http import JsonResponse
+from django.db.models import QuerySet
+from django.http import HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import redirect
 from django.utils import timezone
 from django.views.decorators.http import require_POST, require_safe
@@ -10,18 +13,32 @@ from apps.core.errors import DomainError
 from apps.core.timefmt import iso_z
 from apps.kiosks import selectors as kiosk_selectors
 from apps.kiosks import services as kiosk_services
-from apps.panel.access import ANY_ROLE, owned_or_404, panel_page
+from apps.kiosks.models import Kiosk, PairingCode
+from apps.panel.access import ANY_ROLE, PanelRequest, owned_or_404, panel_page
 from apps.panel.forms import BusinessChoiceForm, KioskRenameForm
-from apps.panel.pages import businesses_of, put_once, render_page, report_error, take_once
+from apps.panel.pages import businesses_of, object_action, put_once, render_page, report_error, take_once
 
 OWNER_PATH = "business__owner"
 
 
-def _kiosks(request):
+class PairingState(TypedDict):
+    state: str  # unused, used or expired
+    kiosk: str | None  # the name of the kiosk it paired
+
+
+def _kiosks(request: PanelRequest) -> QuerySet[Kiosk]:
     return kiosk_selectors.kiosks_of_owner(request.user.owner_id)
 
 
-def _pairing_state(pairing_code) -> dict:
+def _kiosk(request: PanelRequest, kiosk_id: int) -> Kiosk:
+    return owned_or_404(_kiosks(request), request, OWNER_PATH, pk=kiosk_id, unpaired_at=None)
+
+
+def _to_kiosks(kiosk: Kiosk) -> HttpResponseRedirect:
+    return redirect("panel:kiosks")
+
+
+def _pairing_state(pairing_code: PairingCode) -> PairingState:
     """unused, used (with the kiosk it paired) or expired."""
     if pairing_code.used_at is not None:
         return {"state": "used", "kiosk": pairing_code.kiosk.name if pairing_code.kiosk else None}
@@ -31,13 +48,15 @@ def _pairing_state(pairing_code) -> dict:
 
 
 @panel_page(ANY_ROLE)
-def kiosk_list(request):
+def kiosk_list(request: PanelRequest) -> HttpResponse:
     """The kiosks, and a pairing code just generated: shown once, and only while it is unused and
     unexpired (the page also asks `pairing_code_state` and takes the code away once it is used)."""
     kiosks = _kiosks(request).filter(unpaired_at=None).order_by("business__name", "name", "pk")
     pairing = take_once(request, "pairing-code")
-    if pairing is not None:
-        found = kiosk_selectors.pairing_code_of_owner(owner_id=request.user.owner_id, pairing_id=pairing.get("id", 0))
+    if isinstance(pairing, dict):
+        found = kiosk_selectors.pairing_code_of_owner(
+            owner_id=request.user.owner_id, pairing_id=int(pairing.get("id", 0))
+        )
         if found is None or _pairing_state(found)["state"] != "unused":
             pairing = None
     context = {
@@ -50,18 +69,18 @@ def kiosk_list(request):
 
 @panel_page(ANY_ROLE)
 @require_safe
-def pairing_code_state(request, pairing_id: int):
+def pairing_code_state(request: PanelRequest, pairing_id: int) -> JsonResponse:
     """Whether a pairing code the owner generated is still unused (the Kiosks page polls this
     while it shows the code)."""
     found = kiosk_selectors.pairing_code_of_owner(owner_id=request.user.owner_id, pairing_id=pairing_id)
     if found is None:
         return JsonResponse({"error": {"code": "NOT_FOUND", "message": "No such pairing code."}}, status=404)
-    return JsonResponse(_pairing_state(found))
+    return JsonResponse(dict(_pairing_state(found)))
 
 
 @panel_page(ANY_ROLE)
 @require_POST
-def pairing_code_create(request):
+def pairing_code_create(request: PanelRequest) -> HttpResponseRedirect:
     form = BusinessChoiceForm(request.POST, businesses=businesses_of(request))
     if not form.is_valid():
         messages.error(request, "Choose one of your businesses.")
@@ -83,8 +102,8 @@ def pairing_code_create(request):
 
 @panel_page(ANY_ROLE)
 @require_POST
-def kiosk_rename(request, kiosk_id: int):
-    kiosk = owned_or_404(_kiosks(request), request, OWNER_PATH, pk=kiosk_id, unpaired_at=None)
+def kiosk_rename(request: PanelRequest, kiosk_id: int) -> HttpResponseRedirect:
+    kiosk = _kiosk(request, kiosk_id)
     form = KioskRenameForm(request.POST)
     if not form.is_valid():
         messages.error(request, "Give the kiosk a name (200 characters at most).")
@@ -98,10 +117,11 @@ def kiosk_rename(request, kiosk_id: int):
     return redirect("panel:kiosks")
 
 
-@panel_page(ANY_ROLE)
-@require_POST
-def kiosk_unpair(request, kiosk_id: int):
-    kiosk = owned_or_404(_kiosks(request), request, OWNER_PATH, pk=kiosk_id, unpaired_at=None)
-    kiosk_services.kiosk_unpair(kiosk=kiosk)
-    messages.success(request, f"{kiosk.name} is unpaired: its device token no longer works.")
-    return redirect("panel:kiosks")
+kiosk_unpair = object_action(
+    _kiosk,
+    lambda kiosk: kiosk_services.kiosk_unpair(kiosk=kiosk),
+    "{0.name} is unpaired: its device token no longer works.",
+    _to_kiosks,
+    access=ANY_ROLE,
+    id_name="kiosk_id",
+)

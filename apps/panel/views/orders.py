@@ -1,9 +1,12 @@
 """Orders: filterable list, detail with lines and payment state, fulfilment moves, refunds."""
 
-from datetime import datetime, time
+from datetime import date, datetime, time
+from typing import Any
 
 from django.contrib import messages
 from django.core.paginator import Paginator
+from django.db.models import QuerySet
+from django.http import HttpResponse, HttpResponseBase, HttpResponseRedirect
 from django.shortcuts import redirect
 from django.utils import timezone
 from django.views.decorators.http import require_POST
@@ -15,32 +18,32 @@ from apps.core.errors import DomainError
 from apps.orders import fulfilment
 from apps.orders import selectors as order_selectors
 from apps.orders import services as order_services
-from apps.orders.models import OrderStatus
-from apps.panel.access import ANY_ROLE, owned_or_404, panel_page
+from apps.orders.models import Order, OrderStatus
+from apps.panel.access import ANY_ROLE, PanelRequest, owned_or_404, panel_page
 from apps.panel.forms import FulfilmentForm, OrderFilterForm, RefundForm
 from apps.panel.pages import render_page, report_error
 
 PAGE_SIZE = 25
 
 
-def _orders(request):
+def _orders(request: PanelRequest) -> QuerySet[Order]:
     return order_selectors.orders_of_owner(request.user.owner_id)
 
 
-def day_start(day) -> datetime:
+def day_start(day: date) -> datetime:
     return timezone.make_aware(datetime.combine(day, time.min))
 
 
-def day_end(day) -> datetime:
+def day_end(day: date) -> datetime:
     return timezone.make_aware(datetime.combine(day, time.max))
 
 
-def _abandoned(orders):
+def _abandoned(orders: QuerySet[Order]) -> QuerySet[Order]:
     """Drafts whose session ended: carts never sent to payment."""
     return orders.filter(status=OrderStatus.DRAFT, session__ended_at__isnull=False)
 
 
-def _filtered(orders, data: dict):
+def _filtered(orders: QuerySet[Order], data: dict[str, Any]) -> QuerySet[Order]:
     status = data.get("status") or ""
     if status == OrderFilterForm.ABANDONED:
         orders = _abandoned(orders)
@@ -56,7 +59,7 @@ def _filtered(orders, data: dict):
 
 
 @panel_page(ANY_ROLE)
-def order_list(request):
+def order_list(request: PanelRequest) -> HttpResponse:
     """Orders sent to payment or later by default; drafts (in a live session or abandoned) on
     request. Numbers are issued when an agent first saves a cart, so the default list's gaps are
     drafts: the page says how many there are and links to them."""
@@ -78,7 +81,7 @@ def order_list(request):
 
 
 @panel_page(ANY_ROLE)
-def order_detail(request, order_id: int):
+def order_detail(request: PanelRequest, order_id: int) -> HttpResponse:
     order = owned_or_404(_orders(request).prefetch_related("lines"), request, pk=order_id)
     context = {
         "order": order,
@@ -93,7 +96,7 @@ def order_detail(request, order_id: int):
 
 @panel_page(ANY_ROLE)
 @require_POST
-def order_move(request, order_id: int):
+def order_move(request: PanelRequest, order_id: int) -> HttpResponseRedirect:
     order = owned_or_404(_orders(request), request, pk=order_id)
     form = FulfilmentForm(request.POST)
     if not form.is_valid():
@@ -111,7 +114,7 @@ def order_move(request, order_id: int):
 
 
 @panel_page(ANY_ROLE)
-def order_refund(request, order_id: int):
+def order_refund(request: PanelRequest, order_id: int) -> HttpResponseBase:
     """GET asks for confirmation; POST refunds through the processor."""
     order = owned_or_404(_orders(request), request, pk=order_id)
     form = RefundForm(request.POST or None)

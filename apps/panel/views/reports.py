@@ -3,14 +3,18 @@ business's time zone, as a chart and a table, each figure linking to the session
 CSV exports of the table and of those sessions (streamed); a session's timeline."""
 
 import csv
+from collections.abc import Iterable, Iterator, Sequence
+from datetime import datetime
 from decimal import ROUND_HALF_UP, Decimal
+from typing import Any
 from urllib.parse import urlencode
 
 from django.core.paginator import Paginator
 from django.db import connection
-from django.http import Http404, StreamingHttpResponse
+from django.db.models import QuerySet
+from django.http import Http404, HttpResponse, QueryDict, StreamingHttpResponse
 
-from apps.panel.access import ANY_ROLE, panel_page
+from apps.panel.access import ANY_ROLE, PanelRequest, panel_page
 from apps.panel.labels import report_metric_label
 from apps.panel.pages import businesses_of, render_page
 from apps.panel.report_forms import DEFAULT_GROUP, GROUP_LABELS, ReportQueryForm
@@ -22,14 +26,18 @@ from apps.reports.session_rows import ROW_COLUMNS, export_rows, parse_key, sessi
 from apps.reports.sessions_report import METRICS, session_report
 from apps.reports.timeline import session_timeline
 from apps.sessions import selectors as session_selectors
+from apps.sessions.models import Session
 
 PAGE_SIZE = 50
 CSV_TYPE = "text/csv; charset=utf-8"
 CHART_METRICS = ("sessions_started", "sessions_answered", "paid_orders")
 
+# A row of apps/reports' sessions report: {key: {id, name}, metric: value, ...}.
+ReportRow = dict[str, Any]
 
-def _query(request) -> tuple[ReportQueryForm, ReportRange | None, str]:
-    data = request.GET.copy() if request.GET else {"preset": "last_7"}
+
+def _query(request: PanelRequest) -> tuple[ReportQueryForm, ReportRange | None, str]:
+    data = request.GET.copy() if request.GET else QueryDict("preset=last_7", mutable=True)
     if not data.get("group_by"):
         data["group_by"] = DEFAULT_GROUP  # so the control reads what the table is by
     form = ReportQueryForm(data)
@@ -40,13 +48,13 @@ def _query(request) -> tuple[ReportQueryForm, ReportRange | None, str]:
     return form, report, form.cleaned_data.get("group_by") or DEFAULT_GROUP
 
 
-def _range_query(report: ReportRange, group_by: str, **extra) -> str:
+def _range_query(report: ReportRange, group_by: str, **extra: object) -> str:
     return urlencode(
         {"preset": "custom", "date_from": report.first_day, "date_to": report.last_day, "group_by": group_by, **extra}
     )
 
 
-def _chart(rows: list[dict]) -> dict:
+def _chart(rows: list[ReportRow]) -> dict[str, object]:
     """SVG bars (0..100 units tall, 30 wide per row) of the chart metrics, scaled to the tallest."""
     peak = max([row[name] for row in rows for name in CHART_METRICS] or [0]) or 1
     groups = []
@@ -70,7 +78,7 @@ def _chart(rows: list[dict]) -> dict:
     return {"groups": groups, "width": max(30 * len(rows), 30), "peak": peak, "series": legend}
 
 
-def _cell(name: str, value, currency: str) -> str:
+def _cell(name: str, value: float | None, currency: str) -> str:
     """A metric as the table shows it (the CSV keeps the raw value): money as the panel writes
     it ("1,234.50 EUR")."""
     if value is None:
@@ -78,21 +86,21 @@ def _cell(name: str, value, currency: str) -> str:
     if name.endswith("_share") or name in ("conversion", "offer_acceptance"):
         return f"{100 * value:.1f}%"
     if name.endswith("_cents"):
-        return money(value, currency)
+        return money(int(value), currency)
     return str(value)
 
 
-def _currency(request) -> str:
+def _currency(request: PanelRequest) -> str:
     """The currency of the owner's businesses; "" when they use several (amounts alone)."""
     currencies = set(businesses_of(request).values_list("currency", flat=True))
     return currencies.pop() if len(currencies) == 1 else ""
 
 
 @panel_page(ANY_ROLE)
-def reports_page(request):
+def reports_page(request: PanelRequest) -> HttpResponse:
     form, report, group_by = _query(request)
     metrics = [{"name": name, "label": report_metric_label(name)} for name in METRICS]
-    context: dict = {"form": form, "report": report, "group_by": group_by, "metrics": metrics}
+    context: dict[str, object] = {"form": form, "report": report, "group_by": group_by, "metrics": metrics}
     if report is not None:
         body = session_report(report, group_by)
         currency = _currency(request)
@@ -120,7 +128,7 @@ class _Echo:
         return value
 
 
-def _csv_response(filename: str, header, rows) -> StreamingHttpResponse:
+def _csv_response(filename: str, header: Sequence[str], rows: Iterable[list[object]]) -> StreamingHttpResponse:
     # Lines end with \n as PostgreSQL's COPY ends them; the writer is told \r\n so that, as COPY,
     # it quotes a cell holding a carriage return (it quotes only its line terminator's characters).
     writer = csv.writer(_Echo(), lineterminator="\r\n")
@@ -130,24 +138,26 @@ def _csv_response(filename: str, header, rows) -> StreamingHttpResponse:
     return response
 
 
-def _with_header(header, rows):
-    yield header
+def _with_header(header: Sequence[str], rows: Iterable[list[object]]) -> Iterator[list[object]]:
+    yield list(header)
     yield from rows
 
 
 @panel_page(ANY_ROLE)
-def reports_table_csv(request):
+def reports_table_csv(request: PanelRequest) -> StreamingHttpResponse:
     form, report, group_by = _query(request)
     if report is None:
         raise Http404("Choose a valid range.")
     body = session_report(report, group_by)
-    rows = [[row["key"]["id"], row["key"]["name"], *(row[name] for name in METRICS)] for row in body["rows"]]
+    rows: list[list[object]] = [
+        [row["key"]["id"], row["key"]["name"], *(row[name] for name in METRICS)] for row in body["rows"]
+    ]
     rows.append(["", "totals", *(body["totals"][name] for name in METRICS)])
     name = f"report-{group_by}-{report.first_day}-{report.last_day}.csv"
     return _csv_response(name, [f"{group_by}_id", group_by, *METRICS], rows)
 
 
-def _drill_key(request, group_by: str) -> tuple[str | None, object]:
+def _drill_key(request: PanelRequest, group_by: str) -> tuple[str | None, object]:
     """(group_by, key) of the group asked for, (None, None) for the whole range."""
     if "key" not in request.GET:
         return None, None
@@ -157,11 +167,11 @@ def _drill_key(request, group_by: str) -> tuple[str | None, object]:
         raise Http404("No such group in this report.") from exc
 
 
-def _drill_sessions(request, report: ReportRange, group_by: str):
+def _drill_sessions(request: PanelRequest, report: ReportRange, group_by: str) -> QuerySet[Session]:
     return sessions_behind(report, *_drill_key(request, group_by))
 
 
-def _local(value, report: ReportRange) -> str:
+def _local(value: datetime | None, report: ReportRange) -> str:
     return value.astimezone(report.zone).isoformat() if value is not None else ""
 
 
@@ -175,7 +185,7 @@ def _tenths(seconds: float | None) -> str:
 
 
 @panel_page(ANY_ROLE)
-def reports_sessions_csv(request):
+def reports_sessions_csv(request: PanelRequest) -> StreamingHttpResponse:
     form, report, group_by = _query(request)
     if report is None:
         raise Http404("Choose a valid range.")
@@ -186,7 +196,7 @@ def reports_sessions_csv(request):
         return response
     sessions = _drill_sessions(request, report, group_by)
 
-    def rows():
+    def rows() -> Iterator[list[object]]:
         for row in export_rows(sessions):
             started, answered, ended = (_local(value, report) for value in row[1:4])
             seconds = [_tenths(value) for value in row[4:6]]
@@ -196,7 +206,7 @@ def reports_sessions_csv(request):
 
 
 @panel_page(ANY_ROLE)
-def reports_sessions(request):
+def reports_sessions(request: PanelRequest) -> HttpResponse:
     form, report, group_by = _query(request)
     if report is None:
         raise Http404("Choose a valid range.")
@@ -209,7 +219,7 @@ def reports_sessions(request):
 
 
 @panel_page(ANY_ROLE)
-def session_detail(request, public_id: str):
+def session_detail(request: PanelRequest, public_id: str) -> HttpResponse:
     sessions = session_selectors.sessions_of_owner(request.user.owner_id).select_related("kiosk", "agent", "business")
     session = sessions.filter(public_id=public_id).first()
     if session is None:

@@ -1,8 +1,9 @@
 """Session history: kiosk, agent, waiting time, talk time, end reason, notes, cost."""
 
 from django.core.paginator import Paginator
+from django.http import HttpResponse
 
-from apps.panel.access import ANY_ROLE, panel_page
+from apps.panel.access import ANY_ROLE, PanelRequest, panel_page
 from apps.panel.forms import SessionFilterForm
 from apps.panel.pages import render_page
 from apps.panel.views.orders import day_end, day_start
@@ -13,7 +14,7 @@ PAGE_SIZE = 25
 
 
 @panel_page(ANY_ROLE)
-def session_list(request):
+def session_list(request: PanelRequest) -> HttpResponse:
     form = SessionFilterForm(request.GET or None)
     sessions = (
         session_selectors.sessions_of_owner(request.user.owner_id)

@@ -1,25 +1,40 @@
 """Webhooks (owner only): create (secret shown once), test, re-enable, delivery log, resend, delete."""
 
 from django.contrib import messages
+from django.db.models import QuerySet
+from django.http import HttpResponse, HttpResponseBase, HttpResponseRedirect
 from django.shortcuts import redirect
 from django.views.decorators.http import require_POST
 
 from apps.core.errors import DomainError
-from apps.panel.access import OWNER_ONLY, owned_or_404, panel_page
+from apps.panel.access import OWNER_ONLY, PanelRequest, owned_or_404, panel_page
 from apps.panel.forms import WebhookCreateForm
-from apps.panel.pages import error_text, put_once, render_page, report_error, take_once
+from apps.panel.pages import error_text, object_action, put_once, render_page, report_error, take_once
 from apps.webhooks import selectors as webhook_selectors
 from apps.webhooks import services as webhook_services
+from apps.webhooks.models import WebhookSubscription
 
 LOG_SIZE = 50
 
 
-def _subscriptions(request):
+def _subscriptions(request: PanelRequest) -> QuerySet[WebhookSubscription]:
     return webhook_selectors.subscriptions_of_owner(request.user.owner_id)
 
 
+def _subscription(request: PanelRequest, subscription_id: int) -> WebhookSubscription:
+    return owned_or_404(_subscriptions(request), request, pk=subscription_id)
+
+
+def _to_subscription(subscription: WebhookSubscription) -> HttpResponseRedirect:
+    return redirect("panel:webhook", subscription_id=subscription.pk)
+
+
+def _to_list(subscription: WebhookSubscription) -> HttpResponseRedirect:
+    return redirect("panel:webhooks")
+
+
 @panel_page(OWNER_ONLY)
-def webhook_list(request):
+def webhook_list(request: PanelRequest) -> HttpResponseBase:
     form = WebhookCreateForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
@@ -36,8 +51,8 @@ def webhook_list(request):
 
 
 @panel_page(OWNER_ONLY)
-def webhook_detail(request, subscription_id: int):
-    subscription = owned_or_404(_subscriptions(request), request, pk=subscription_id)
+def webhook_detail(request: PanelRequest, subscription_id: int) -> HttpResponse:
+    subscription = _subscription(request, subscription_id)
     deliveries = webhook_selectors.delivery_log(subscription)[:LOG_SIZE]
     context = {
         "subscription": subscription,
@@ -47,36 +62,35 @@ def webhook_detail(request, subscription_id: int):
     return render_page(request, "panel/webhook_detail.html", context, section="webhooks")
 
 
-@panel_page(OWNER_ONLY)
-@require_POST
-def webhook_test(request, subscription_id: int):
-    subscription = owned_or_404(_subscriptions(request), request, pk=subscription_id)
-    delivery = webhook_services.subscription_send_test(subscription=subscription)
-    messages.success(request, f"Test event sent as delivery {delivery.pk}; its result is in the log below.")
-    return redirect("panel:webhook", subscription_id=subscription.pk)
+webhook_test = object_action(
+    _subscription,
+    lambda subscription: webhook_services.subscription_send_test(subscription=subscription),
+    "Test event sent as delivery {1.pk}; its result is in the log below.",
+    _to_subscription,
+    access=OWNER_ONLY,
+    id_name="subscription_id",
+)
+webhook_reenable = object_action(
+    _subscription,
+    lambda subscription: webhook_services.subscription_reenable(subscription=subscription),
+    "Deliveries are on again. Resend any skipped event from the log.",
+    _to_subscription,
+    access=OWNER_ONLY,
+    id_name="subscription_id",
+)
+webhook_delete = object_action(
+    _subscription,
+    lambda subscription: webhook_services.subscription_delete(subscription=subscription),
+    "Webhook to {0.url} deleted.",
+    _to_list,
+    access=OWNER_ONLY,
+    id_name="subscription_id",
+)
 
 
 @panel_page(OWNER_ONLY)
 @require_POST
-def webhook_reenable(request, subscription_id: int):
-    subscription = owned_or_404(_subscriptions(request), request, pk=subscription_id)
-    webhook_services.subscription_reenable(subscription=subscription)
-    messages.success(request, "Deliveries are on again. Resend any skipped event from the log.")
-    return redirect("panel:webhook", subscription_id=subscription.pk)
-
-
-@panel_page(OWNER_ONLY)
-@require_POST
-def webhook_delete(request, subscription_id: int):
-    subscription = owned_or_404(_subscriptions(request), request, pk=subscription_id)
-    webhook_services.subscription_delete(subscription=subscription)
-    messages.success(request, f"Webhook to {subscription.url} deleted.")
-    return redirect("panel:webhooks")
-
-
-@panel_page(OWNER_ONLY)
-@require_POST
-def delivery_resend(request, delivery_id: int):
+def delivery_resend(request: PanelRequest, delivery_id: int) -> HttpResponseRedirect:
     delivery = owned_or_404(
         webhook_selectors.deliveries_of_owner(request.user.owner_id), request, "subscription__owner", pk=delivery_id
     )
