@@ -1,7 +1,7 @@
 """Base views, one per surface: each sets that surface's authentication, permissions and
 throttles once, so endpoint views only declare what they do."""
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from rest_framework.exceptions import NotFound
@@ -50,7 +50,7 @@ class MethodCheckedFirst(_MixinBase):
     """An unsupported method is 405 before authentication, CSRF (419), throttles or content
     negotiation run: the answer depends on the route alone, as the schema documents it."""
 
-    def initial(self, request, *args, **kwargs):
+    def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
         method = request.method.lower()
         if method not in self.http_method_names or not hasattr(self, method):
             self.http_method_not_allowed(request, *args, **kwargs)  # raises MethodNotAllowed

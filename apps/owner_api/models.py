@@ -43,7 +43,7 @@ class OwnerApiKey(models.Model):
 
     @property
     def client_id(self) -> str:
-        return self.application.client_id
+        return str(self.application.client_id)  # django-oauth-toolkit's Application is untyped
 
     @property
     def is_active(self) -> bool:

@@ -2,6 +2,8 @@
 client to the scopes its API key was given (DOT's own backend only knows one global list)."""
 
 from django.db.models import TextChoices
+from django.http import HttpRequest
+from oauth2_provider.models import Application
 from oauth2_provider.scopes import BaseScopes
 
 
@@ -18,25 +20,37 @@ class Scope(TextChoices):
 ALL_SCOPES: dict[str, str] = {scope.value: scope.label for scope in Scope}
 
 
-class OwnerApiKeyScopes(BaseScopes):
+class OwnerApiKeyScopes(BaseScopes):  # type: ignore[misc]  # django-oauth-toolkit ships no types
     """OAUTH2_PROVIDER["SCOPES_BACKEND_CLASS"]: a token may carry only its key's scopes; a token
     request without `scope` gets all of them."""
 
     def get_all_scopes(self) -> dict[str, str]:
         return ALL_SCOPES
 
-    def get_available_scopes(self, application=None, request=None, *args, **kwargs) -> list[str]:
+    def get_available_scopes(
+        self,
+        application: Application | None = None,
+        request: HttpRequest | None = None,
+        *args: object,
+        **kwargs: object,
+    ) -> list[str]:
         if application is None:
             return list(ALL_SCOPES)
         return _key_scopes(application)
 
-    def get_default_scopes(self, application=None, request=None, *args, **kwargs) -> list[str]:
+    def get_default_scopes(
+        self,
+        application: Application | None = None,
+        request: HttpRequest | None = None,
+        *args: object,
+        **kwargs: object,
+    ) -> list[str]:
         if application is None:
             return []
         return _key_scopes(application)
 
 
-def _key_scopes(application) -> list[str]:
+def _key_scopes(application: Application) -> list[str]:
     from apps.owner_api.models import OwnerApiKey
 
     key = OwnerApiKey.objects.filter(application_id=application.pk, revoked_at=None).only("scopes").first()

@@ -1,8 +1,13 @@
 """The owner API surface's base view: API-key authentication, one scope per method, a rate
 limit per key, and 403 INSUFFICIENT_SCOPE in the usual {error: {code, message}} envelope."""
 
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from oauth2_provider.models import AccessToken
 from rest_framework import exceptions
 from rest_framework.permissions import BasePermission
+from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView, set_rollback
 
@@ -11,12 +16,33 @@ from apps.api.errors import error_body, exception_handler
 from apps.api.throttles import AtomicWindowThrottle
 from apps.api.views import MethodCheckedFirst, ensure_tls
 from apps.core.actor import API_KEY, Actor
+from apps.owner_api.models import OwnerApiKey
 
 INSUFFICIENT_SCOPE = "INSUFFICIENT_SCOPE"
 
+# What OwnerApiKeyAuthentication and HasRequiredScope guarantee about a request, for the type
+# checker (DRF types `user` and `auth` for any scheme): at runtime it is DRF's Request.
+if TYPE_CHECKING:
+
+    class OwnerApiRequest(Request):
+        """`user` is the live OwnerApiKey, `auth` its access token."""
+
+        # DRF puts the authenticated credential in `user`: here an API key, not a user.
+        @property  # type: ignore[override]
+        def user(self) -> OwnerApiKey: ...
+        @user.setter
+        def user(self, value: OwnerApiKey) -> None: ...
+        @property
+        def auth(self) -> AccessToken: ...
+        @auth.setter
+        def auth(self, value: AccessToken) -> None: ...
+
+else:
+    OwnerApiRequest = Request
+
 
 class InsufficientScope(exceptions.PermissionDenied):
-    def __init__(self, scope: str):
+    def __init__(self, scope: str) -> None:
         self.scope = scope
         super().__init__(f"This access token lacks the `{scope}` scope.")
 
@@ -24,10 +50,10 @@ class InsufficientScope(exceptions.PermissionDenied):
 class HasRequiredScope(BasePermission):
     """The token (and its still-live key) must hold the scope the view names for the method."""
 
-    def has_permission(self, request, view) -> bool:
-        if request.user is None or request.auth is None:
+    def has_permission(self, request: Request, view: APIView) -> bool:
+        if not isinstance(request.user, OwnerApiKey) or request.auth is None:
             return False
-        scope = view.required_scopes.get(request.method)
+        scope = view.required_scopes.get(request.method or "") if isinstance(view, OwnerAPIView) else None
         if scope is None:
             return True
         if not (request.auth.allow_scopes([scope]) and request.user.allows(scope)):
@@ -35,7 +61,7 @@ class HasRequiredScope(BasePermission):
         return True
 
 
-def request_actor(request) -> Actor:
+def request_actor(request: OwnerApiRequest) -> Actor:
     """The key's owner, with the scopes both the key (still live) and this token hold."""
     key, token = request.user, request.auth
     scopes = frozenset(scope for scope in key.scope_list if key.allows(scope) and token.allow_scopes([scope]))
@@ -47,13 +73,13 @@ class OwnerApiThrottle(AtomicWindowThrottle):
 
     scope = "owner_api"
 
-    def get_cache_key(self, request, view):
-        if request.user is None:
+    def get_cache_key(self, request: Request, view: APIView) -> str | None:
+        if request.user is None:  # no key: DRF's UNAUTHENTICATED_USER is None here
             return None
         return self.cache_format % {"scope": self.scope, "ident": f"key-{request.user.pk}"}
 
 
-def owner_api_exception_handler(exc: Exception, context: dict) -> Response:
+def owner_api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
     """The shared handler, plus INSUFFICIENT_SCOPE and RFC 6750 `WWW-Authenticate` challenges."""
     request = context["request"]
     if isinstance(exc, InsufficientScope):
@@ -77,9 +103,9 @@ class OwnerAPIView(MethodCheckedFirst, APIView):
     throttle_classes = [OwnerApiThrottle]
     required_scopes: dict[str, str] = {}
 
-    def initial(self, request, *args, **kwargs):
+    def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
         ensure_tls(request)
         super().initial(request, *args, **kwargs)
 
-    def get_exception_handler(self):
+    def get_exception_handler(self) -> Callable[[Exception, dict[str, Any]], Response]:
         return owner_api_exception_handler

@@ -9,17 +9,17 @@ from apps.accounts.models import ADDRESS_MAX_LENGTH, Business
 from apps.api.fields import StrictCharField
 from apps.api.inputs import validated
 from apps.owner_api import selectors
-from apps.owner_api.api.base import OwnerAPIView
+from apps.owner_api.api.base import OwnerApiRequest, OwnerAPIView
 from apps.owner_api.scopes import Scope
 
 
-class BusinessOut(serializers.Serializer):
+class BusinessOut(serializers.Serializer[Business]):
     id = serializers.IntegerField()
     name = serializers.CharField()
     address = serializers.CharField(help_text="Printed on receipts; lines separated by \\n; empty when not set.")
 
 
-class BusinessIn(serializers.Serializer):
+class BusinessIn(serializers.Serializer[None]):
     address = StrictCharField(
         max_length=ADDRESS_MAX_LENGTH,
         allow_blank=True,
@@ -30,7 +30,7 @@ class BusinessIn(serializers.Serializer):
 BusinessBody = inline_serializer("OwnerBusiness", {"data": BusinessOut()})
 
 
-def _body(business: Business) -> dict:
+def _body(business: Business) -> dict[str, object]:
     return {"data": BusinessOut(business).data}
 
 
@@ -38,7 +38,7 @@ class BusinessDetailView(OwnerAPIView):
     required_scopes = {"GET": Scope.BUSINESS_WRITE, "PATCH": Scope.BUSINESS_WRITE}
 
     @extend_schema(responses={200: BusinessBody}, summary="A business of the owner, with its receipt address")
-    def get(self, request, business_id: int):
+    def get(self, request: OwnerApiRequest, business_id: int) -> Response:
         return Response(_body(selectors.owned_business(owner_id=request.user.owner_id, business_id=business_id)))
 
     @extend_schema(
@@ -48,7 +48,7 @@ class BusinessDetailView(OwnerAPIView):
         description="Lines are trimmed and blank ones dropped. 422 VALIDATION_ERROR for more than "
         f"{ADDRESS_MAX_LENGTH} characters or 6 lines; another owner's business is 404 NOT_FOUND.",
     )
-    def patch(self, request, business_id: int):
+    def patch(self, request: OwnerApiRequest, business_id: int) -> Response:
         data = validated(BusinessIn, request.data)
         business = selectors.owned_business(owner_id=request.user.owner_id, business_id=business_id)
         business = account_services.business_update(business=business, address=data["address"])

@@ -4,6 +4,7 @@ from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers
 from rest_framework.response import Response
 
+from apps.accounts.models import Business
 from apps.api.fields import StrictCharField
 from apps.api.inputs import validated
 from apps.core.body_fields import OptionalTextField
@@ -11,16 +12,16 @@ from apps.kiosks import selectors as kiosk_selectors
 from apps.kiosks import services as kiosk_services
 from apps.kiosks.models import Kiosk
 from apps.owner_api import selectors
-from apps.owner_api.api.base import OwnerAPIView
+from apps.owner_api.api.base import OwnerApiRequest, OwnerAPIView
 from apps.owner_api.scopes import Scope
 
 
-class BusinessRefOut(serializers.Serializer):
+class BusinessRefOut(serializers.Serializer[Business]):
     id = serializers.IntegerField()
     name = serializers.CharField()
 
 
-class KioskOut(serializers.Serializer):
+class KioskOut(serializers.Serializer[Kiosk]):
     id = serializers.IntegerField()
     name = serializers.CharField()
     location = OptionalTextField()
@@ -31,19 +32,19 @@ class KioskOut(serializers.Serializer):
     paired = serializers.BooleanField(source="is_paired")
 
 
-class PairingCodeIn(serializers.Serializer):
+class PairingCodeIn(serializers.Serializer[None]):
     business_id = serializers.IntegerField(
         min_value=1, required=False, help_text="Required when the owner has more than one business."
     )
 
 
-class PairingCodeOut(serializers.Serializer):
+class PairingCodeOut(serializers.Serializer[dict[str, object]]):
     code = serializers.CharField(help_text="6 digits, shown only in this response.")
     expires_at = serializers.DateTimeField()
     business = BusinessRefOut()
 
 
-class KioskRenameIn(serializers.Serializer):
+class KioskRenameIn(serializers.Serializer[None]):
     name = StrictCharField(max_length=200, required=False)
     location = StrictCharField(max_length=200, required=False, allow_blank=True)
 
@@ -56,7 +57,7 @@ class PairingCodeCreateView(OwnerAPIView):
         responses={201: PairingCodeOut},
         summary="A new 6-digit pairing code (valid 15 minutes, used once) for a business",
     )
-    def post(self, request):
+    def post(self, request: OwnerApiRequest) -> Response:
         data = validated(PairingCodeIn, request.data)
         business = selectors.business_for_pairing(owner_id=request.user.owner_id, business_id=data.get("business_id"))
         pairing_code, code = kiosk_services.pairing_code_create(business=business)
@@ -71,12 +72,12 @@ class KioskListView(OwnerAPIView):
         responses={200: inline_serializer("OwnerKioskList", {"data": KioskOut(many=True)})},
         summary="The owner's paired kiosks with their presence",
     )
-    def get(self, request):
+    def get(self, request: OwnerApiRequest) -> Response:
         kiosks = kiosk_selectors.seen_as_heard(selectors.paired_kiosks(owner_id=request.user.owner_id))
-        return Response({"data": KioskOut(kiosks, many=True).data})
+        return Response({"data": [KioskOut(kiosk).data for kiosk in kiosks]})
 
 
-def _kiosk_body(kiosk: Kiosk) -> dict:
+def _kiosk_body(kiosk: Kiosk) -> dict[str, object]:
     return {"data": KioskOut(kiosk_selectors.seen_as_heard([kiosk])[0]).data}
 
 
@@ -88,7 +89,7 @@ class KioskDetailView(OwnerAPIView):
         responses={200: inline_serializer("OwnerKiosk", {"data": KioskOut()})},
         summary="Rename a kiosk or change its location",
     )
-    def patch(self, request, kiosk_id: int):
+    def patch(self, request: OwnerApiRequest, kiosk_id: int) -> Response:
         data = validated(KioskRenameIn, request.data)
         kiosk = selectors.paired_kiosk(owner_id=request.user.owner_id, kiosk_id=kiosk_id)
         kiosk = kiosk_services.kiosk_rename(
@@ -105,7 +106,7 @@ class KioskUnpairView(OwnerAPIView):
         responses={200: inline_serializer("OwnerKioskUnpaired", {"data": KioskOut()})},
         summary="Unpair a kiosk: its device token stops working at once",
     )
-    def post(self, request, kiosk_id: int):
+    def post(self, request: OwnerApiRequest, kiosk_id: int) -> Response:
         kiosk = selectors.paired_kiosk(owner_id=request.user.owner_id, kiosk_id=kiosk_id)
         kiosk_services.kiosk_unpair(kiosk=kiosk)
         kiosk.refresh_from_db()

@@ -1,17 +1,20 @@
 """Owner API menu: an item's availability and stock (menu:write)."""
 
+from typing import Any
+
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers
 from rest_framework.response import Response
 
 from apps.api.inputs import validated
 from apps.menu import services as menu_services
+from apps.menu.models import MenuItem
 from apps.owner_api import selectors
-from apps.owner_api.api.base import OwnerAPIView
+from apps.owner_api.api.base import OwnerApiRequest, OwnerAPIView
 from apps.owner_api.scopes import Scope
 
 
-class MenuItemStockIn(serializers.Serializer):
+class MenuItemStockIn(serializers.Serializer[None]):
     active = serializers.BooleanField(required=False, help_text="false hides the item from agents.")
     track_stock = serializers.BooleanField(required=False)
     stock = serializers.IntegerField(
@@ -21,7 +24,7 @@ class MenuItemStockIn(serializers.Serializer):
         min_value=0, max_value=1_000_000, required=False, allow_null=True, help_text="null: no inventory.low."
     )
 
-    def validate(self, attrs):
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if not attrs:
             raise serializers.ValidationError("Send at least one of active, track_stock, stock, low_stock_threshold.")
         if "stock" in attrs and "track_stock" not in attrs:
@@ -29,7 +32,7 @@ class MenuItemStockIn(serializers.Serializer):
         return attrs
 
 
-class MenuItemStockOut(serializers.Serializer):
+class MenuItemStockOut(serializers.Serializer[MenuItem]):
     id = serializers.IntegerField()
     name = serializers.CharField()
     price_cents = serializers.IntegerField()
@@ -48,7 +51,7 @@ class MenuItemView(OwnerAPIView):
         responses={200: inline_serializer("OwnerMenuItem", {"data": MenuItemStockOut()})},
         summary="Change a menu item's availability, stock and low-stock threshold",
     )
-    def patch(self, request, item_id: int):
+    def patch(self, request: OwnerApiRequest, item_id: int) -> Response:
         changes = validated(MenuItemStockIn, request.data)
         item = selectors.menu_item(owner_id=request.user.owner_id, item_id=item_id)
         item = menu_services.menu_item_save(item=item, **changes)

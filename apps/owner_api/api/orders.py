@@ -7,12 +7,13 @@ from rest_framework import serializers
 from rest_framework.response import Response
 
 from apps.api.inputs import validated
+from apps.billing.models import Refund
 from apps.billing.services import refunds
 from apps.orders import fulfilment
 from apps.orders import services as order_services
 from apps.orders.api.integrations import IntegrationOrderListView, IntegrationOrderOut
 from apps.orders.models import Order
-from apps.owner_api.api.base import OwnerAPIView, request_actor
+from apps.owner_api.api.base import OwnerApiRequest, OwnerAPIView, request_actor
 from apps.owner_api.scopes import Scope
 
 
@@ -29,18 +30,18 @@ class OwnerOrderListView(OwnerAPIView, IntegrationOrderListView):
     required_scopes = {"GET": Scope.ORDERS_READ}
 
 
-class FulfilmentStatusIn(serializers.Serializer):
+class FulfilmentStatusIn(serializers.Serializer[None]):
     status = serializers.ChoiceField(choices=[str(status) for status in fulfilment.FULFILMENT_STATUSES])
 
 
-class RefundIn(serializers.Serializer):
+class RefundIn(serializers.Serializer[None]):
     amount_cents = serializers.IntegerField(
         min_value=1, required=False, help_text="Default: everything not yet refunded (a full refund)."
     )
     reason = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
 
 
-class RefundOut(serializers.Serializer):
+class RefundOut(serializers.Serializer[Refund]):
     id = serializers.CharField(source="refund_id", help_text="The processor's refund id.")
     order_id = serializers.IntegerField()
     amount_cents = serializers.IntegerField()
@@ -49,7 +50,7 @@ class RefundOut(serializers.Serializer):
     created_at = serializers.DateTimeField()
 
 
-def _order_body(order_id: int) -> dict:
+def _order_body(order_id: int) -> dict[str, object]:
     order = (
         Order.objects.select_related("business", "session__kiosk", "session__agent")
         .prefetch_related("lines")
@@ -68,7 +69,7 @@ class OrderStatusView(OwnerAPIView):
         description="From confirmed: preparing, ready or completed; from preparing: ready or completed; from "
         "ready: completed. Any other move is 409 INVALID_STATE.",
     )
-    def post(self, request, order_id: int):
+    def post(self, request: OwnerApiRequest, order_id: int) -> Response:
         data = validated(FulfilmentStatusIn, request.data)
         order = order_services.order_set_fulfilment_status(
             order_id=order_id, status=data["status"], actor=request_actor(request)
@@ -86,7 +87,7 @@ class OrderRefundView(OwnerAPIView):
         description="A refund of the whole remaining amount marks the order `refunded`. "
         "An order that is not paid (or already fully refunded) is 409 REFUND_NOT_ALLOWED.",
     )
-    def post(self, request, order_id: int):
+    def post(self, request: OwnerApiRequest, order_id: int) -> Response:
         data = validated(RefundIn, request.data)
         refund = refunds.refund_order(
             order_id=order_id,

@@ -6,10 +6,17 @@ rate limit and the OpenAPI description. OAuth errors keep the RFC 6749 body
 `{"error": "invalid_client", ...}` that OAuth client libraries expect.
 """
 
+from collections.abc import Callable
+from typing import Any
+
+from django.http import HttpResponseBase
 from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema, inline_serializer
 from oauth2_provider.views import TokenView
 from rest_framework import serializers
 from rest_framework.parsers import FormParser
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
 
 from apps.api.drf_request import django_request
 from apps.api.throttles import AtomicWindowThrottle
@@ -26,18 +33,18 @@ class TokenRequestThrottle(AtomicWindowThrottle):
     scope = "owner_api_token"
     security_limit = True
 
-    def get_cache_key(self, request, view):
+    def get_cache_key(self, request: Request, view: APIView) -> str:
         return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
 
 
-class TokenRequestIn(serializers.Serializer):
+class TokenRequestIn(serializers.Serializer[None]):
     grant_type = serializers.ChoiceField(choices=["client_credentials"])
     scope = serializers.CharField(required=False, help_text="Space-separated; default: all of the key's scopes.")
     client_id = serializers.CharField(required=False, help_text="Only when not sent with HTTP Basic auth.")
     client_secret = serializers.CharField(required=False, help_text="Only when not sent with HTTP Basic auth.")
 
 
-class OAuthErrorOut(serializers.Serializer):
+class OAuthErrorOut(serializers.Serializer[None]):
     """RFC 6749 section 5.2 error body, e.g. `invalid_client`, `invalid_scope`, `unsupported_grant_type`."""
 
     error = serializers.CharField()
@@ -48,11 +55,11 @@ class OwnerTokenView(PublicAPIView):
     parser_classes = [FormParser]
     throttle_classes = [TokenRequestThrottle]
 
-    def initial(self, request, *args, **kwargs):
+    def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
         ensure_tls(request)
         super().initial(request, *args, **kwargs)
 
-    def get_exception_handler(self):
+    def get_exception_handler(self) -> Callable[[Exception, dict[str, Any]], Response]:
         return owner_api_exception_handler
 
     @extend_schema(
@@ -75,6 +82,7 @@ class OwnerTokenView(PublicAPIView):
         summary="Exchange an API key's client id and secret for a short-lived bearer token",
         auth=[],
     )
-    def post(self, request):
+    def post(self, request: Request) -> HttpResponseBase:
         # The form body is read by DOT from the Django request; DRF never parses it here.
-        return _dot_token_view(django_request(request))
+        response: HttpResponseBase = _dot_token_view(django_request(request))  # DOT's view is untyped
+        return response
