@@ -2,7 +2,6 @@
 client to the scopes its API key was given (DOT's own backend only knows one global list)."""
 
 from django.db.models import TextChoices
-from django.http import HttpRequest
 from oauth2_provider.models import Application
 from oauth2_provider.scopes import BaseScopes
 
@@ -28,26 +27,12 @@ class OwnerApiKeyScopes(BaseScopes):  # type: ignore[misc]  # django-oauth-toolk
         return ALL_SCOPES
 
     def get_available_scopes(
-        self,
-        application: Application | None = None,
-        request: HttpRequest | None = None,
-        *args: object,
-        **kwargs: object,
+        self, application: Application | None = None, *args: object, **kwargs: object
     ) -> list[str]:
-        if application is None:
-            return list(ALL_SCOPES)
-        return _key_scopes(application)
+        return list(ALL_SCOPES) if application is None else _key_scopes(application)
 
-    def get_default_scopes(
-        self,
-        application: Application | None = None,
-        request: HttpRequest | None = None,
-        *args: object,
-        **kwargs: object,
-    ) -> list[str]:
-        if application is None:
-            return []
-        return _key_scopes(application)
+    def get_default_scopes(self, application: Application | None = None, *args: object, **kwargs: object) -> list[str]:
+        return [] if application is None else _key_scopes(application)
 
 
 def _key_scopes(application: Application) -> list[str]:

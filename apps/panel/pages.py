@@ -3,8 +3,10 @@ the next page (a pairing code, a webhook secret, an API key's client secret), do
 into messages, and the one shape of a POST action on one of the owner's objects."""
 
 from collections.abc import Callable, Mapping
-from typing import TypeVar
+from functools import wraps
+from typing import Any, TypeVar
 
+from django import forms
 from django.contrib import messages
 from django.core.exceptions import ObjectDoesNotExist
 from django.db.models import QuerySet
@@ -93,23 +95,57 @@ def report_error(request: PanelRequest, exc: DomainError) -> None:
 
 def object_action(
     find: Callable[[PanelRequest, int], _T],
-    act: Callable[[_T], object],
-    said: str,
     back: Callable[[_T], HttpResponseBase],
     *,
     access: str,
     id_name: str,
-) -> View[...]:
-    """A POST on one of the owner's objects: `find` it by the URL's `id_name` (a 404 outside the
-    owner), `act` on it (the service call), say `said` (formatted with the object and what `act`
-    returned: "{0.email}", "{1.pk}") and go `back`."""
+) -> Callable[[Callable[[_T], str]], View[...]]:
+    """Make a function that acts on one of the owner's objects (a service call) and returns what
+    to tell the user into the POST view for it: `find` the object by the URL's `id_name` (a 404
+    outside the owner), act, say it, and go `back`."""
 
-    @panel_page(access)
-    @require_POST
-    def view(request: PanelRequest, **ids: int) -> HttpResponseBase:
-        found = find(request, ids[id_name])
-        done = act(found)
-        messages.success(request, said.format(found, done))
-        return back(found)
+    def decorate(act: Callable[[_T], str]) -> View[...]:
+        @panel_page(access)
+        @require_POST
+        @wraps(act)
+        def view(request: PanelRequest, **ids: int) -> HttpResponseBase:
+            found = find(request, ids[id_name])
+            messages.success(request, act(found))
+            return back(found)
 
-    return view
+        return view
+
+    return decorate
+
+
+def form_action(
+    find: Callable[[PanelRequest, int], _T],
+    back: Callable[[_T], HttpResponseBase],
+    form_class: type[forms.Form],
+    *,
+    access: str,
+    id_name: str,
+    invalid: str,
+) -> Callable[[Callable[[PanelRequest, _T, dict[str, Any]], str]], View[...]]:
+    """`object_action` for a POST that sends a small form: an invalid form says `invalid`; a valid
+    one's cleaned data goes to the act, and a service's refusal is said as an error."""
+
+    def decorate(act: Callable[[PanelRequest, _T, dict[str, Any]], str]) -> View[...]:
+        @panel_page(access)
+        @require_POST
+        @wraps(act)
+        def view(request: PanelRequest, **ids: int) -> HttpResponseBase:
+            found = find(request, ids[id_name])
+            form = form_class(request.POST)
+            if not form.is_valid():
+                messages.error(request, invalid)
+                return back(found)
+            try:
+                messages.success(request, act(request, found, form.cleaned_data))
+            except DomainError as exc:
+                report_error(request, exc)
+            return back(found)
+
+        return view
+
+    return decorate

@@ -4,8 +4,9 @@ limit per key, and 403 INSUFFICIENT_SCOPE in the usual {error: {code, message}} 
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from drf_spectacular.utils import inline_serializer
 from oauth2_provider.models import AccessToken
-from rest_framework import exceptions
+from rest_framework import exceptions, serializers
 from rest_framework.permissions import BasePermission
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -66,6 +67,16 @@ def request_actor(request: OwnerApiRequest) -> Actor:
     key, token = request.user, request.auth
     scopes = frozenset(scope for scope in key.scope_list if key.allows(scope) and token.allow_scopes([scope]))
     return Actor(owner_id=key.owner_id, who=API_KEY, scopes=scopes)
+
+
+def enveloped(name: str, serializer: serializers.BaseSerializer[Any]) -> serializers.Serializer[Any]:
+    """The schema of an owner API body, `{"data": serializer}` (what `data_response` sends)."""
+    return inline_serializer(name, {"data": serializer})
+
+
+def data_response(data: object, status: int = 200) -> Response:
+    """An owner API body: `{"data": ...}`."""
+    return Response({"data": data}, status=status)
 
 
 class OwnerApiThrottle(AtomicWindowThrottle):

@@ -1,6 +1,6 @@
 """Owner API business: read a business and change its receipt address (business:write)."""
 
-from drf_spectacular.utils import extend_schema, inline_serializer
+from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.response import Response
 
@@ -9,7 +9,7 @@ from apps.accounts.models import ADDRESS_MAX_LENGTH, Business
 from apps.api.fields import StrictCharField
 from apps.api.inputs import validated
 from apps.owner_api import selectors
-from apps.owner_api.api.base import OwnerApiRequest, OwnerAPIView
+from apps.owner_api.api.base import OwnerApiRequest, OwnerAPIView, data_response, enveloped
 from apps.owner_api.scopes import Scope
 
 
@@ -27,11 +27,11 @@ class BusinessIn(serializers.Serializer[None]):
     )
 
 
-BusinessBody = inline_serializer("OwnerBusiness", {"data": BusinessOut()})
+BusinessBody = enveloped("OwnerBusiness", BusinessOut())
 
 
-def _body(business: Business) -> dict[str, object]:
-    return {"data": BusinessOut(business).data}
+def _body(business: Business) -> Response:
+    return data_response(BusinessOut(business).data)
 
 
 class BusinessDetailView(OwnerAPIView):
@@ -39,7 +39,7 @@ class BusinessDetailView(OwnerAPIView):
 
     @extend_schema(responses={200: BusinessBody}, summary="A business of the owner, with its receipt address")
     def get(self, request: OwnerApiRequest, business_id: int) -> Response:
-        return Response(_body(selectors.owned_business(owner_id=request.user.owner_id, business_id=business_id)))
+        return _body(selectors.owned_business(owner_id=request.user.owner_id, business_id=business_id))
 
     @extend_schema(
         request=BusinessIn,
@@ -52,4 +52,4 @@ class BusinessDetailView(OwnerAPIView):
         data = validated(BusinessIn, request.data)
         business = selectors.owned_business(owner_id=request.user.owner_id, business_id=business_id)
         business = account_services.business_update(business=business, address=data["address"])
-        return Response(_body(business))
+        return _body(business)

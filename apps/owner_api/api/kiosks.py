@@ -1,6 +1,6 @@
 """Owner API kiosks: pairing codes, the list of paired kiosks, rename, unpair (kiosks:write)."""
 
-from drf_spectacular.utils import extend_schema, inline_serializer
+from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.response import Response
 
@@ -12,7 +12,7 @@ from apps.kiosks import selectors as kiosk_selectors
 from apps.kiosks import services as kiosk_services
 from apps.kiosks.models import Kiosk
 from apps.owner_api import selectors
-from apps.owner_api.api.base import OwnerApiRequest, OwnerAPIView
+from apps.owner_api.api.base import OwnerApiRequest, OwnerAPIView, data_response, enveloped
 from apps.owner_api.scopes import Scope
 
 
@@ -69,16 +69,20 @@ class KioskListView(OwnerAPIView):
     required_scopes = {"GET": Scope.KIOSKS_WRITE}
 
     @extend_schema(
-        responses={200: inline_serializer("OwnerKioskList", {"data": KioskOut(many=True)})},
+        responses={200: enveloped("OwnerKioskList", KioskOut(many=True))},
         summary="The owner's paired kiosks with their presence",
     )
     def get(self, request: OwnerApiRequest) -> Response:
         kiosks = kiosk_selectors.seen_as_heard(selectors.paired_kiosks(owner_id=request.user.owner_id))
-        return Response({"data": [KioskOut(kiosk).data for kiosk in kiosks]})
+        return data_response([KioskOut(kiosk).data for kiosk in kiosks])
 
 
-def _kiosk_body(kiosk: Kiosk) -> dict[str, object]:
-    return {"data": KioskOut(kiosk_selectors.seen_as_heard([kiosk])[0]).data}
+def _paired(request: OwnerApiRequest, kiosk_id: int) -> Kiosk:
+    return selectors.paired_kiosk(owner_id=request.user.owner_id, kiosk_id=kiosk_id)
+
+
+def _kiosk_response(kiosk: Kiosk) -> Response:
+    return data_response(KioskOut(kiosk_selectors.seen_as_heard([kiosk])[0]).data)
 
 
 class KioskDetailView(OwnerAPIView):
@@ -86,16 +90,16 @@ class KioskDetailView(OwnerAPIView):
 
     @extend_schema(
         request=KioskRenameIn,
-        responses={200: inline_serializer("OwnerKiosk", {"data": KioskOut()})},
+        responses={200: enveloped("OwnerKiosk", KioskOut())},
         summary="Rename a kiosk or change its location",
     )
     def patch(self, request: OwnerApiRequest, kiosk_id: int) -> Response:
         data = validated(KioskRenameIn, request.data)
-        kiosk = selectors.paired_kiosk(owner_id=request.user.owner_id, kiosk_id=kiosk_id)
+        kiosk = _paired(request, kiosk_id)
         kiosk = kiosk_services.kiosk_rename(
             kiosk=kiosk, name=data.get("name", kiosk.name), location=data.get("location", kiosk.location)
         )
-        return Response(_kiosk_body(kiosk))
+        return _kiosk_response(kiosk)
 
 
 class KioskUnpairView(OwnerAPIView):
@@ -103,11 +107,11 @@ class KioskUnpairView(OwnerAPIView):
 
     @extend_schema(
         request=None,
-        responses={200: inline_serializer("OwnerKioskUnpaired", {"data": KioskOut()})},
+        responses={200: enveloped("OwnerKioskUnpaired", KioskOut())},
         summary="Unpair a kiosk: its device token stops working at once",
     )
     def post(self, request: OwnerApiRequest, kiosk_id: int) -> Response:
-        kiosk = selectors.paired_kiosk(owner_id=request.user.owner_id, kiosk_id=kiosk_id)
+        kiosk = _paired(request, kiosk_id)
         kiosk_services.kiosk_unpair(kiosk=kiosk)
         kiosk.refresh_from_db()
-        return Response(_kiosk_body(kiosk))
+        return _kiosk_response(kiosk)

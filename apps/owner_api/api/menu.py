@@ -2,7 +2,7 @@
 
 from typing import Any
 
-from drf_spectacular.utils import extend_schema, inline_serializer
+from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.response import Response
 
@@ -10,7 +10,7 @@ from apps.api.inputs import validated
 from apps.menu import services as menu_services
 from apps.menu.models import MenuItem
 from apps.owner_api import selectors
-from apps.owner_api.api.base import OwnerApiRequest, OwnerAPIView
+from apps.owner_api.api.base import OwnerApiRequest, OwnerAPIView, data_response, enveloped
 from apps.owner_api.scopes import Scope
 
 
@@ -48,11 +48,11 @@ class MenuItemView(OwnerAPIView):
 
     @extend_schema(
         request=MenuItemStockIn,
-        responses={200: inline_serializer("OwnerMenuItem", {"data": MenuItemStockOut()})},
+        responses={200: enveloped("OwnerMenuItem", MenuItemStockOut())},
         summary="Change a menu item's availability, stock and low-stock threshold",
     )
     def patch(self, request: OwnerApiRequest, item_id: int) -> Response:
         changes = validated(MenuItemStockIn, request.data)
         item = selectors.menu_item(owner_id=request.user.owner_id, item_id=item_id)
         item = menu_services.menu_item_save(item=item, **changes)
-        return Response({"data": MenuItemStockOut(item).data})
+        return data_response(MenuItemStockOut(item).data)

@@ -2,7 +2,7 @@
 (refunds:write). The list is /api/v1/orders' own view and serializer behind this surface's
 authentication; the moves and refunds call the same services as the owner panel."""
 
-from drf_spectacular.utils import extend_schema, extend_schema_view, inline_serializer
+from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import serializers
 from rest_framework.response import Response
 
@@ -13,7 +13,7 @@ from apps.orders import fulfilment
 from apps.orders import services as order_services
 from apps.orders.api.integrations import IntegrationOrderListView, IntegrationOrderOut
 from apps.orders.models import Order
-from apps.owner_api.api.base import OwnerApiRequest, OwnerAPIView, request_actor
+from apps.owner_api.api.base import OwnerApiRequest, OwnerAPIView, data_response, enveloped, request_actor
 from apps.owner_api.scopes import Scope
 
 
@@ -50,13 +50,13 @@ class RefundOut(serializers.Serializer[Refund]):
     created_at = serializers.DateTimeField()
 
 
-def _order_body(order_id: int) -> dict[str, object]:
+def _order_response(order_id: int) -> Response:
     order = (
         Order.objects.select_related("business", "session__kiosk", "session__agent")
         .prefetch_related("lines")
         .get(pk=order_id)
     )
-    return {"data": IntegrationOrderOut(order).data}
+    return data_response(IntegrationOrderOut(order).data)
 
 
 class OrderStatusView(OwnerAPIView):
@@ -64,7 +64,7 @@ class OrderStatusView(OwnerAPIView):
 
     @extend_schema(
         request=FulfilmentStatusIn,
-        responses={200: inline_serializer("OwnerOrder", {"data": IntegrationOrderOut()})},
+        responses={200: enveloped("OwnerOrder", IntegrationOrderOut())},
         summary="Move a fired order to preparing, ready or completed (emits order.status_changed)",
         description="From confirmed: preparing, ready or completed; from preparing: ready or completed; from "
         "ready: completed. Any other move is 409 INVALID_STATE.",
@@ -74,7 +74,7 @@ class OrderStatusView(OwnerAPIView):
         order = order_services.order_set_fulfilment_status(
             order_id=order_id, status=data["status"], actor=request_actor(request)
         )
-        return Response(_order_body(order.pk))
+        return _order_response(order.pk)
 
 
 class OrderRefundView(OwnerAPIView):
@@ -82,7 +82,7 @@ class OrderRefundView(OwnerAPIView):
 
     @extend_schema(
         request=RefundIn,
-        responses={201: inline_serializer("OwnerRefund", {"data": RefundOut()})},
+        responses={201: enveloped("OwnerRefund", RefundOut())},
         summary="Refund a paid order through the processor, in full or in part",
         description="A refund of the whole remaining amount marks the order `refunded`. "
         "An order that is not paid (or already fully refunded) is 409 REFUND_NOT_ALLOWED.",
@@ -95,4 +95,4 @@ class OrderRefundView(OwnerAPIView):
             reason=data["reason"],
             actor=request_actor(request),
         )
-        return Response({"data": RefundOut(refund).data}, status=201)
+        return data_response(RefundOut(refund).data, status=201)

@@ -5,13 +5,13 @@ the owner may unlock."""
 import zoneinfo
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from django.contrib import messages
 from django.db import transaction
 from django.db.models import QuerySet
-from django.http import HttpResponse, HttpResponseBase, HttpResponseRedirect
+from django.http import HttpResponseBase, HttpResponseRedirect
 from django.shortcuts import redirect
-from django.views.decorators.http import require_POST
 
 from apps.accounts import login_throttle
 from apps.accounts import selectors as account_selectors
@@ -20,7 +20,7 @@ from apps.accounts.models import User
 from apps.core.errors import DomainError
 from apps.panel.access import OWNER_ONLY, PanelRequest, owned_or_404, panel_page
 from apps.panel.forms import AgentCreateForm, AgentLanguagesForm
-from apps.panel.pages import error_text, object_action, render_page
+from apps.panel.pages import error_text, form_action, object_action, render_page
 from apps.reports.ranges import owner_time_zone
 from apps.reports.sessions_report import agent_figures_today
 from apps.sessions import ending
@@ -46,6 +46,10 @@ def _agent(request: PanelRequest, agent_id: int) -> User:
 
 def _to_agents(agent: User) -> HttpResponseRedirect:
     return redirect("panel:agents")
+
+
+LANGUAGES_INVALID = "Languages: at most 200 characters."
+_agent_action = object_action(_agent, _to_agents, access=OWNER_ONLY, id_name="agent_id")
 
 
 @panel_page(OWNER_ONLY)
@@ -78,46 +82,30 @@ def agent_list(request: PanelRequest) -> HttpResponseBase:
     return render_page(request, "panel/agents.html", {"agents": rows, "form": form}, section="agents")
 
 
-agent_disable = object_action(
-    _agent,
-    lambda agent: ending.agent_disable(agent=agent),
-    "{0.email} is disabled and its access tokens are revoked.",
-    _to_agents,
-    access=OWNER_ONLY,
-    id_name="agent_id",
-)
-agent_reset_two_factor = object_action(
-    _agent,
-    lambda agent: account_services.agent_reset_two_factor(agent=agent),
-    "Two-factor sign-in of {0.email} is reset; they can enrol again.",
-    _to_agents,
-    access=OWNER_ONLY,
-    id_name="agent_id",
-)
-agent_unlock_sign_in = object_action(
-    _agent,
-    lambda agent: login_throttle.unlock(agent.email),
-    "{0.email} may sign in again.",
-    _to_agents,
-    access=OWNER_ONLY,
-    id_name="agent_id",
-)
+@_agent_action
+def agent_disable(agent: User) -> str:
+    ending.agent_disable(agent=agent)
+    return f"{agent.email} is disabled and its access tokens are revoked."
 
 
-@panel_page(OWNER_ONLY)
-@require_POST
-def agent_languages(request: PanelRequest, agent_id: int) -> HttpResponse:
+@_agent_action
+def agent_reset_two_factor(agent: User) -> str:
+    account_services.agent_reset_two_factor(agent=agent)
+    return f"Two-factor sign-in of {agent.email} is reset; they can enrol again."
+
+
+@_agent_action
+def agent_unlock_sign_in(agent: User) -> str:
+    login_throttle.unlock(agent.email)
+    return f"{agent.email} may sign in again."
+
+
+@form_action(_agent, _to_agents, AgentLanguagesForm, access=OWNER_ONLY, id_name="agent_id", invalid=LANGUAGES_INVALID)
+def agent_languages(request: PanelRequest, agent: User, data: dict[str, Any]) -> str:
     """The languages the agent serves (the router offers it customers of these first)."""
-    agent = _agent(request, agent_id)
-    form = AgentLanguagesForm(request.POST)
-    if not form.is_valid():
-        messages.error(request, "Languages: at most 200 characters.")
-        return redirect("panel:agents")
     try:
-        languages = account_services.agent_set_languages(agent=agent, languages=form.cleaned_data["languages"])
-    except DomainError as exc:
-        messages.error(request, f"{agent.email}: {error_text(exc)}")
-    else:
-        shown = ", ".join(languages) or "every language"
-        messages.success(request, f"{agent.email} serves {shown}.")
-    return redirect("panel:agents")
+        languages = account_services.agent_set_languages(agent=agent, languages=data["languages"])
+    except DomainError as exc:  # said with the agent's address: the page lists every agent
+        raise DomainError(exc.code, f"{agent.email}: {exc.message}", details=exc.details) from exc
+    shown = ", ".join(languages) or "every language"
+    return f"{agent.email} serves {shown}."

@@ -1,6 +1,6 @@
 """Kiosks: list with presence, pairing codes (shown once, with their expiry), rename, unpair."""
 
-from typing import TypedDict
+from typing import Any, TypedDict
 
 from django.contrib import messages
 from django.db.models import QuerySet
@@ -9,16 +9,16 @@ from django.shortcuts import redirect
 from django.utils import timezone
 from django.views.decorators.http import require_POST, require_safe
 
-from apps.core.errors import DomainError
 from apps.core.timefmt import iso_z
 from apps.kiosks import selectors as kiosk_selectors
 from apps.kiosks import services as kiosk_services
 from apps.kiosks.models import Kiosk, PairingCode
 from apps.panel.access import ANY_ROLE, PanelRequest, owned_or_404, panel_page
 from apps.panel.forms import BusinessChoiceForm, KioskRenameForm
-from apps.panel.pages import businesses_of, object_action, put_once, render_page, report_error, take_once
+from apps.panel.pages import businesses_of, form_action, object_action, put_once, render_page, take_once
 
 OWNER_PATH = "business__owner"
+RENAME_INVALID = "Give the kiosk a name (200 characters at most)."
 
 
 class PairingState(TypedDict):
@@ -100,28 +100,13 @@ def pairing_code_create(request: PanelRequest) -> HttpResponseRedirect:
     return redirect("panel:kiosks")
 
 
-@panel_page(ANY_ROLE)
-@require_POST
-def kiosk_rename(request: PanelRequest, kiosk_id: int) -> HttpResponseRedirect:
-    kiosk = _kiosk(request, kiosk_id)
-    form = KioskRenameForm(request.POST)
-    if not form.is_valid():
-        messages.error(request, "Give the kiosk a name (200 characters at most).")
-        return redirect("panel:kiosks")
-    try:
-        kiosk_services.kiosk_rename(kiosk=kiosk, **form.cleaned_data)
-    except DomainError as exc:
-        report_error(request, exc)
-    else:
-        messages.success(request, f"Kiosk renamed to {kiosk.name}.")
-    return redirect("panel:kiosks")
+@form_action(_kiosk, _to_kiosks, KioskRenameForm, access=ANY_ROLE, id_name="kiosk_id", invalid=RENAME_INVALID)
+def kiosk_rename(request: PanelRequest, kiosk: Kiosk, data: dict[str, Any]) -> str:
+    kiosk_services.kiosk_rename(kiosk=kiosk, **data)
+    return f"Kiosk renamed to {kiosk.name}."
 
 
-kiosk_unpair = object_action(
-    _kiosk,
-    lambda kiosk: kiosk_services.kiosk_unpair(kiosk=kiosk),
-    "{0.name} is unpaired: its device token no longer works.",
-    _to_kiosks,
-    access=ANY_ROLE,
-    id_name="kiosk_id",
-)
+@object_action(_kiosk, _to_kiosks, access=ANY_ROLE, id_name="kiosk_id")
+def kiosk_unpair(kiosk: Kiosk) -> str:
+    kiosk_services.kiosk_unpair(kiosk=kiosk)
+    return f"{kiosk.name} is unpaired: its device token no longer works."

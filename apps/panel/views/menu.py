@@ -106,14 +106,10 @@ def catalog_detail(request: PanelRequest, catalog_id: int) -> HttpResponseBase:
     return render_page(request, "panel/catalog.html", context, section="menu")
 
 
-catalog_activate = object_action(
-    _catalog,
-    lambda catalog: menu_services.catalog_activate(catalog=catalog),
-    "{0.name} is now the menu agents sell from.",
-    lambda catalog: redirect("panel:menu"),
-    access=ANY_ROLE,
-    id_name="catalog_id",
-)
+@object_action(_catalog, lambda catalog: redirect("panel:menu"), access=ANY_ROLE, id_name="catalog_id")
+def catalog_activate(catalog: Catalog) -> str:
+    menu_services.catalog_activate(catalog=catalog)
+    return f"{catalog.name} is now the menu agents sell from."
 
 
 @panel_page(ANY_ROLE)

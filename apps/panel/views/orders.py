@@ -6,10 +6,9 @@ from typing import Any
 from django.contrib import messages
 from django.core.paginator import Paginator
 from django.db.models import QuerySet
-from django.http import HttpResponse, HttpResponseBase, HttpResponseRedirect
+from django.http import HttpResponse, HttpResponseBase
 from django.shortcuts import redirect
 from django.utils import timezone
-from django.views.decorators.http import require_POST
 
 from apps.accounts.actors import user_actor
 from apps.billing import selectors as billing_selectors
@@ -21,13 +20,18 @@ from apps.orders import services as order_services
 from apps.orders.models import Order, OrderStatus
 from apps.panel.access import ANY_ROLE, PanelRequest, owned_or_404, panel_page
 from apps.panel.forms import FulfilmentForm, OrderFilterForm, RefundForm
-from apps.panel.pages import render_page, report_error
+from apps.panel.pages import form_action, render_page, report_error
 
 PAGE_SIZE = 25
+MOVE_INVALID = "Choose preparing, ready or completed."
 
 
 def _orders(request: PanelRequest) -> QuerySet[Order]:
     return order_selectors.orders_of_owner(request.user.owner_id)
+
+
+def _order(request: PanelRequest, order_id: int) -> Order:
+    return owned_or_404(_orders(request), request, pk=order_id)
 
 
 def day_start(day: date) -> datetime:
@@ -94,29 +98,23 @@ def order_detail(request: PanelRequest, order_id: int) -> HttpResponse:
     return render_page(request, "panel/order_detail.html", context, section="orders")
 
 
-@panel_page(ANY_ROLE)
-@require_POST
-def order_move(request: PanelRequest, order_id: int) -> HttpResponseRedirect:
-    order = owned_or_404(_orders(request), request, pk=order_id)
-    form = FulfilmentForm(request.POST)
-    if not form.is_valid():
-        messages.error(request, "Choose preparing, ready or completed.")
-        return redirect("panel:order", order_id=order.pk)
-    try:
-        order_services.order_set_fulfilment_status(
-            order_id=order.pk, actor=user_actor(request.user), status=form.cleaned_data["status"]
-        )
-    except DomainError as exc:
-        report_error(request, exc)
-    else:
-        messages.success(request, f"Order {order.number} is {form.cleaned_data['status']}.")
-    return redirect("panel:order", order_id=order.pk)
+@form_action(
+    _order,
+    lambda order: redirect("panel:order", order_id=order.pk),
+    FulfilmentForm,
+    access=ANY_ROLE,
+    id_name="order_id",
+    invalid=MOVE_INVALID,
+)
+def order_move(request: PanelRequest, order: Order, data: dict[str, Any]) -> str:
+    order_services.order_set_fulfilment_status(order_id=order.pk, actor=user_actor(request.user), status=data["status"])
+    return f"Order {order.number} is {data['status']}."
 
 
 @panel_page(ANY_ROLE)
 def order_refund(request: PanelRequest, order_id: int) -> HttpResponseBase:
     """GET asks for confirmation; POST refunds through the processor."""
-    order = owned_or_404(_orders(request), request, pk=order_id)
+    order = _order(request, order_id)
     form = RefundForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:

@@ -29,8 +29,7 @@ def _to_subscription(subscription: WebhookSubscription) -> HttpResponseRedirect:
     return redirect("panel:webhook", subscription_id=subscription.pk)
 
 
-def _to_list(subscription: WebhookSubscription) -> HttpResponseRedirect:
-    return redirect("panel:webhooks")
+_subscription_action = object_action(_subscription, _to_subscription, access=OWNER_ONLY, id_name="subscription_id")
 
 
 @panel_page(OWNER_ONLY)
@@ -62,30 +61,22 @@ def webhook_detail(request: PanelRequest, subscription_id: int) -> HttpResponse:
     return render_page(request, "panel/webhook_detail.html", context, section="webhooks")
 
 
-webhook_test = object_action(
-    _subscription,
-    lambda subscription: webhook_services.subscription_send_test(subscription=subscription),
-    "Test event sent as delivery {1.pk}; its result is in the log below.",
-    _to_subscription,
-    access=OWNER_ONLY,
-    id_name="subscription_id",
-)
-webhook_reenable = object_action(
-    _subscription,
-    lambda subscription: webhook_services.subscription_reenable(subscription=subscription),
-    "Deliveries are on again. Resend any skipped event from the log.",
-    _to_subscription,
-    access=OWNER_ONLY,
-    id_name="subscription_id",
-)
-webhook_delete = object_action(
-    _subscription,
-    lambda subscription: webhook_services.subscription_delete(subscription=subscription),
-    "Webhook to {0.url} deleted.",
-    _to_list,
-    access=OWNER_ONLY,
-    id_name="subscription_id",
-)
+@_subscription_action
+def webhook_test(subscription: WebhookSubscription) -> str:
+    delivery = webhook_services.subscription_send_test(subscription=subscription)
+    return f"Test event sent as delivery {delivery.pk}; its result is in the log below."
+
+
+@_subscription_action
+def webhook_reenable(subscription: WebhookSubscription) -> str:
+    webhook_services.subscription_reenable(subscription=subscription)
+    return "Deliveries are on again. Resend any skipped event from the log."
+
+
+@object_action(_subscription, lambda _: redirect("panel:webhooks"), access=OWNER_ONLY, id_name="subscription_id")
+def webhook_delete(subscription: WebhookSubscription) -> str:
+    webhook_services.subscription_delete(subscription=subscription)
+    return f"Webhook to {subscription.url} deleted."
 
 
 @panel_page(OWNER_ONLY)
