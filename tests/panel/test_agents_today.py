@@ -1,4 +1,4 @@
-"""Issue 26: the Agents page shows each agent's figures for today (the owner's time zone)."""
+"""The Agents page shows each agent's figures for today (the owner's time zone)."""
 
 from datetime import timedelta
 
