@@ -75,7 +75,7 @@ def pairing_code_state(request: PanelRequest, pairing_id: int) -> JsonResponse:
     found = kiosk_selectors.pairing_code_of_owner(owner_id=request.user.owner_id, pairing_id=pairing_id)
     if found is None:
         return JsonResponse({"error": {"code": "NOT_FOUND", "message": "No such pairing code."}}, status=404)
-    return JsonResponse(dict(_pairing_state(found)))
+    return JsonResponse(_pairing_state(found))
 
 
 @panel_page(ANY_ROLE)
