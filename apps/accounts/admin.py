@@ -17,9 +17,9 @@ from apps.accounts.models import (
     Owner,
     PersonalAccessToken,
     SealedTotpDevice,
-    StoredSession,
     User,
 )
+from apps.accounts.session_store import StoredSession
 from apps.billing.models import OwnerBilling, Plan
 from apps.billing.plans import plan_set
 from apps.core.errors import DomainError
