@@ -11,7 +11,7 @@ from apps.orders.api import agent as orders
 from apps.reports.api import agent as reports
 from apps.routing.api import agent as routing
 from apps.sessions.api import agent as sessions
-from apps.video.api import agent as video
+from apps.sessions.api.video import agent as video
 
 urlpatterns = [
     path("csrf-cookie", accounts.CsrfCookieView.as_view()),
