@@ -559,11 +559,6 @@ LOGGING = {
 METRICS_TOKEN = os.environ.get("METRICS_TOKEN", "")
 
 # Sessions
-# What sessions call in billing, named here as EVENT_SUBSCRIBERS is (sessions import no billing
-# code): ending a session in payment cancels its intent first; a session's minutes are priced at
-# the owner's plan.
-SESSION_END_IN_PAYMENT = "apps.billing.services.payments.payment_abandon"
-SESSION_MINUTE_RATE = "apps.billing.plans.rate_for_owner"
 SESSION_PENDING_TIMEOUT = int(os.environ.get("SESSION_PENDING_TIMEOUT", "180"))
 # The kiosk poll serves a session's status from a cached copy that every transition invalidates
 # (apps/sessions/status_cache.py); this long at most it serves an agent's old name or avatar.

@@ -10,7 +10,7 @@ from apps.menu.api import kiosk as menu
 from apps.orders.api import kiosk as orders
 from apps.realtime.api import auth as realtime_auth
 from apps.sessions.api import kiosk as sessions
-from apps.video.api import kiosk as video
+from apps.sessions.api.video import kiosk as video
 
 urlpatterns = [
     path("kiosks/pair", kiosks.PairView.as_view()),

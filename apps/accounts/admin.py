@@ -1,126 +1,20 @@
-"""Super-admin: tenants (suspend, change plan), businesses, users, access tokens, 2FA challenges.
-Secrets' hashes are read-only everywhere; plaintext secrets are never stored or shown. State that
-services own (suspension, plan, a user's active flag and agent status, a token's revocation, a
-record's tenant) is read-only in the forms and changes only through the actions, which call the
-services one object at a time (events, webhooks, released sessions)."""
+"""Super-admin: businesses, access tokens, 2FA challenges, signed-in browsers. Secrets' hashes are
+read-only everywhere; plaintext secrets are never stored or shown. State that services own (a
+token's revocation, a record's tenant) is read-only in the forms and changes only through the
+actions, which call the services one object at a time. The owners' page (suspend, change plan) is
+billing's admin and the users' page (disable, which releases held sessions) is sessions': their
+actions call services of those apps, which sit above accounts."""
 
-from django import forms
 from django.contrib import admin, messages
-from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
-from django.contrib.auth.forms import UserChangeForm
-from django.db.models import Count
 
 from apps.accounts import services
 from apps.accounts.models import (
     Business,
     LoginChallenge,
-    Owner,
     PersonalAccessToken,
     SealedTotpDevice,
-    StoredSession,
-    User,
 )
-from apps.billing.models import OwnerBilling, Plan
-from apps.billing.plans import plan_set
-from apps.core.errors import DomainError
-from apps.sessions import ending
-
-
-class BusinessInline(admin.TabularInline):
-    model = Business
-    extra = 0
-    fields = ["name", "currency", "tax_rate_bps", "session_recording"]
-    show_change_link = True
-
-
-class OwnerBillingInline(admin.StackedInline):
-    """Shown, not edited: the plan moves with the owner actions (plan_set), the rest is the
-    processor's."""
-
-    model = OwnerBilling
-    can_delete = False
-    extra = 0
-    fields = [
-        "plan",
-        "subscription_status",
-        "dunning",
-        "account_id",
-        "charges_enabled",
-        "payouts_enabled",
-        "requirements_status",
-        "customer_id",
-        "subscription_id",
-    ]
-    readonly_fields = fields
-
-    def has_add_permission(self, request, obj=None) -> bool:
-        return False  # made by onboarding or a plan move (plan_set)
-
-
-def _set_plan(modeladmin, request, queryset, plan: str) -> None:
-    owners = list(queryset)
-    for owner in owners:
-        plan_set(owner=owner, plan=plan)
-    modeladmin.message_user(request, f"{len(owners)} owner(s) now on the {plan} plan.", messages.SUCCESS)
-
-
-def _set_suspended(modeladmin, request, queryset, suspended: bool) -> None:
-    changed = sum(services.owner_set_suspended(owner=owner, suspended=suspended) for owner in queryset)
-    verb = "suspended" if suspended else "reinstated"
-    modeladmin.message_user(request, f"{changed} owner(s) {verb}.", messages.SUCCESS)
-
-
-@admin.register(Owner)
-class OwnerAdmin(admin.ModelAdmin):
-    list_display = ["id", "name", "plan", "suspended", "business_count", "user_count", "created_at"]
-    list_filter = ["suspended", "billing__plan", "billing__dunning"]
-    search_fields = ["name", "businesses__name", "users__email"]
-    readonly_fields = ["suspended", "created_at"]
-    inlines = [OwnerBillingInline, BusinessInline]
-    actions = ["suspend", "reactivate", "move_to_free_plan", "move_to_pro_plan"]
-
-    def get_queryset(self, request):
-        return (
-            super()
-            .get_queryset(request)
-            .select_related("billing")
-            .annotate(business_count=Count("businesses", distinct=True), user_count=Count("users", distinct=True))
-        )
-
-    def save_formset(self, request, form, formset, change):
-        super().save_formset(request, form, formset, change)
-        if formset.model is Business:  # the inline's edits reach the businesses' kiosks at once
-            for business, _fields in formset.changed_objects:
-                services.business_saved_elsewhere(business)
-
-    @admin.display(description="plan", ordering="billing__plan")
-    def plan(self, owner: Owner) -> str:
-        billing = getattr(owner, "billing", None)
-        return billing.plan if billing else Plan.FREE
-
-    @admin.display(description="businesses", ordering="business_count")
-    def business_count(self, owner: Owner) -> int:
-        return owner.business_count
-
-    @admin.display(description="users", ordering="user_count")
-    def user_count(self, owner: Owner) -> int:
-        return owner.user_count
-
-    @admin.action(description="Suspend the selected owners (no new sessions, pairing, token or owner API)")
-    def suspend(self, request, queryset):
-        _set_suspended(self, request, queryset, True)
-
-    @admin.action(description="Reinstate the selected owners")
-    def reactivate(self, request, queryset):
-        _set_suspended(self, request, queryset, False)
-
-    @admin.action(description="Move to the free plan")
-    def move_to_free_plan(self, request, queryset):
-        _set_plan(self, request, queryset, Plan.FREE)
-
-    @admin.action(description="Move to the pro plan")
-    def move_to_pro_plan(self, request, queryset):
-        _set_plan(self, request, queryset, Plan.PRO)
+from apps.accounts.session_store import StoredSession
 
 
 @admin.register(Business)
@@ -139,67 +33,6 @@ class BusinessAdmin(admin.ModelAdmin):
     def get_readonly_fields(self, request, obj=None):
         # Moving a business to another tenant would strand its kiosks, sessions and orders.
         return self.readonly_fields + (["owner"] if obj is not None else [])
-
-
-class UserAdminForm(UserChangeForm):
-    """The languages as the panel takes them: codes separated by commas (the service's rule)."""
-
-    languages = forms.CharField(
-        required=False, max_length=200, help_text="Language codes the agent serves, e.g. en, es. Empty: every language."
-    )
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        if self.instance.pk is not None:
-            self.initial["languages"] = ", ".join(self.instance.languages or [])
-
-    def clean_languages(self) -> list[str]:
-        try:
-            return services.clean_languages(self.cleaned_data.get("languages") or "")
-        except DomainError as exc:
-            raise forms.ValidationError(exc.details.get("languages") or exc.message) from exc
-
-
-@admin.register(User)
-class UserAdmin(BaseUserAdmin):
-    form = UserAdminForm
-    ordering = ["email"]
-    list_display = ["email", "name", "owner", "is_agent", "agent_status", "panel_role", "is_active", "last_seen_at"]
-    list_filter = ["is_agent", "agent_status", "panel_role", "is_active", "is_staff"]
-    search_fields = ["email", "name", "owner__name"]
-    list_select_related = ["owner"]
-    readonly_fields = ["last_seen_at", "idle_since", "missed_offers", "status_reason", "date_joined", "last_login"]
-    actions = ["disable_users", "reactivate_users"]
-    fieldsets = [
-        (None, {"fields": ["email", "password", "name", "avatar_url"]}),
-        ("Tenant and role", {"fields": ["owner", "is_agent", "agent_status", "panel_role", "languages"]}),
-        ("Routing", {"fields": ["idle_since", "missed_offers", "status_reason"]}),
-        ("Permissions", {"fields": ["is_active", "is_staff", "is_superuser", "groups", "user_permissions"]}),
-        ("Activity", {"fields": ["last_seen_at", "last_login", "date_joined"]}),
-    ]
-    add_fieldsets = [(None, {"classes": ["wide"], "fields": ["email", "name", "password1", "password2"]})]
-
-    def get_readonly_fields(self, request, obj=None):
-        if obj is None:
-            return self.readonly_fields
-        # Disabling goes through agent_disable (tokens revoked, a held session released); the
-        # agent status is the agent's own; the tenant is fixed once the user exists.
-        return [*self.readonly_fields, "is_active", "agent_status", "owner"]
-
-    @admin.action(description="Disable the selected users (signed out, tokens revoked, sessions released)")
-    def disable_users(self, request, queryset):
-        users = list(queryset)
-        released = sum(len(ending.agent_disable(agent=user)) for user in users)
-        self.message_user(
-            request, f"{len(users)} user(s) disabled; {released} customer session(s) ended.", messages.SUCCESS
-        )
-
-    @admin.action(description="Re-enable the selected users")
-    def reactivate_users(self, request, queryset):
-        users = list(queryset.filter(is_active=False))
-        for user in users:
-            services.user_reactivate(user=user)
-        self.message_user(request, f"{len(users)} user(s) re-enabled.", messages.SUCCESS)
 
 
 @admin.register(PersonalAccessToken)

@@ -5,7 +5,6 @@ import zoneinfo
 
 from django.contrib.auth.base_user import AbstractBaseUser, BaseUserManager
 from django.contrib.auth.models import PermissionsMixin
-from django.contrib.sessions.base_session import AbstractBaseSession
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxLengthValidator, MaxValueValidator, MinValueValidator, RegexValidator
 from django.db import models
@@ -203,18 +202,6 @@ def hash_token_secret(secret: str) -> str:
     return hashlib.sha256(secret.encode()).hexdigest()
 
 
-class StoredSession(AbstractBaseSession):
-    """A browser's signed-in session (agent dashboard, panel, admin), stored under the SHA-256 of
-    its cookie's value (apps/accounts/session_store.py, the SESSION_ENGINE): the table holds no
-    cookie that signs anyone in."""
-
-    session_key = models.CharField(max_length=64, primary_key=True, help_text="SHA-256 of the cookie's value.")
-
-    @classmethod
-    def get_session_store_class(cls):
-        from apps.accounts.session_store import SessionStore
-
-        return SessionStore
-
-
+# The signed-in browsers' table is defined beside the engine that keys it (session_store.py).
+from apps.accounts.session_store import StoredSession  # noqa: E402, F401
 from apps.accounts.totp import SealedTotpDevice  # noqa: E402, F401 - the second-factor device model (see totp.py)

@@ -1,21 +1,25 @@
 """The session engine (SESSION_ENGINE): Django's cached_db engine, storing each session under the
-SHA-256 of its cookie's value rather than the value itself (issue 24). Whoever reads the
-database, a backup of it or the cache's keys gets no cookie that signs anyone in.
+SHA-256 of its cookie's value rather than the value itself. Whoever reads the database, a backup
+of it or the cache's keys gets no cookie that signs anyone in.
 
 Built on Django's documented extension point for database-backed engines (a SessionStore subclass
 with its own AbstractBaseSession model, `get_model_class`); only the lookups by key change. The
 signing salt derives from the class name, SessionStore, as Django's own, so data moved from
-django_session (migration accounts 0004) still decodes.
+django_session (migration accounts 0004) still decodes. The model, StoredSession, is defined
+here beside its engine (accounts' models module re-exports it), so the two do not import each other.
 
-It is also the adapter to Django's session internals (issue 22, part 2): the key lookups of the
-cached_db engine have no public hook, so this module alone uses SessionBase's
-`_get_or_create_session_key`/`_aget_or_create_session_key`, `_session_key` and cached_db's `_cache`
-(Django is pinned exactly; tests/operations/test_library_adapters.py fails if a name disappears).
+It is also the adapter to Django's session internals (no other module reaches into a library's
+private parts): the key lookups of the cached_db engine have no public hook, so this module alone
+uses SessionBase's `_get_or_create_session_key`/`_aget_or_create_session_key`, `_session_key` and
+cached_db's `_cache` (Django is pinned exactly; tests/operations/test_library_adapters.py fails if
+a name disappears).
 """
 
 import hashlib
 
 from django.contrib.sessions.backends import cached_db
+from django.contrib.sessions.base_session import AbstractBaseSession
+from django.db import models
 from django.utils import timezone
 
 
@@ -30,8 +34,6 @@ class SessionStore(cached_db.SessionStore):
 
     @classmethod
     def get_model_class(cls):
-        from apps.accounts.models import StoredSession
-
         return StoredSession
 
     @property
@@ -99,3 +101,15 @@ class SessionStore(cached_db.SessionStore):
             return
         await self.model.objects.filter(session_key=stored_key(session_key)).adelete()
         await self._cache.adelete(self.cache_key_prefix + stored_key(session_key))  # type: ignore[attr-defined]
+
+
+class StoredSession(AbstractBaseSession):
+    """A browser's signed-in session (agent dashboard, panel, admin), stored under the SHA-256 of
+    its cookie's value (SessionStore below, the SESSION_ENGINE): the table holds no
+    cookie that signs anyone in."""
+
+    session_key = models.CharField(max_length=64, primary_key=True, help_text="SHA-256 of the cookie's value.")
+
+    @classmethod
+    def get_session_store_class(cls):
+        return SessionStore

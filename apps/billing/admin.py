@@ -1,13 +1,22 @@
-"""Super-admin: billing state, payments, refunds, processor events (read-only, the audit trail).
-Payments and refunds move only through the processor and the services, never by hand here."""
+"""Super-admin: the owners (tenants: suspend, change plan) with their billing state and
+businesses; billing state, payments, refunds, processor events (read-only, the audit trail).
+Payments and refunds move only through the processor and the services, never by hand here. The
+owners' page is here, not in accounts' admin, because it shows and moves the plan (billing sits
+above accounts); suspension and the plan change only through the actions, which call the services
+one owner at a time (events, webhooks)."""
 
-from typing import TypeVar
+from typing import Any, TypeVar
 
-from django.contrib import admin
-from django.db.models import Model
+from django.contrib import admin, messages
+from django.db.models import Count, Model, QuerySet
+from django.forms import BaseModelForm
+from django.forms.models import BaseInlineFormSet
 from django.http import HttpRequest
 
-from apps.billing.models import OwnerBilling, Payment, PlatformFee, ProcessorCall, ProcessorEvent, Refund
+from apps.accounts import services as account_services
+from apps.accounts.models import Business, Owner
+from apps.billing.models import OwnerBilling, Payment, Plan, PlatformFee, ProcessorCall, ProcessorEvent, Refund
+from apps.billing.plans import plan_set
 
 M = TypeVar("M", bound=Model)
 
@@ -86,3 +95,107 @@ class ProcessorCallAdmin(ReadOnlyAdmin[ProcessorCall]):
     list_display = ["order", "action", "idempotency_key", "started_at", "expires_at"]
     search_fields = ["idempotency_key", "order__number"]
     list_select_related = ["order"]
+
+
+class BusinessInline(admin.TabularInline[Business, Owner]):
+    model = Business
+    extra = 0
+    fields = ["name", "currency", "tax_rate_bps", "session_recording"]
+    show_change_link = True
+
+
+class OwnerBillingInline(admin.StackedInline[OwnerBilling, Owner]):
+    """Shown, not edited: the plan moves with the owner actions (plan_set), the rest is the
+    processor's."""
+
+    model = OwnerBilling
+    can_delete = False
+    extra = 0
+    fields = readonly_fields = (
+        "plan",
+        "subscription_status",
+        "dunning",
+        "account_id",
+        "charges_enabled",
+        "payouts_enabled",
+        "requirements_status",
+        "customer_id",
+        "subscription_id",
+    )
+
+    def has_add_permission(self, request: HttpRequest, obj: Owner | None = None) -> bool:
+        return False  # made by onboarding or a plan move (plan_set)
+
+
+def _set_plan(modeladmin: "OwnerAdmin", request: HttpRequest, queryset: QuerySet[Owner], plan: str) -> None:
+    owners = list(queryset)
+    for owner in owners:
+        plan_set(owner=owner, plan=plan)
+    modeladmin.message_user(request, f"{len(owners)} owner(s) now on the {plan} plan.", messages.SUCCESS)
+
+
+def _set_suspended(modeladmin: "OwnerAdmin", request: HttpRequest, queryset: QuerySet[Owner], suspended: bool) -> None:
+    changed = sum(account_services.owner_set_suspended(owner=owner, suspended=suspended) for owner in queryset)
+    verb = "suspended" if suspended else "reinstated"
+    modeladmin.message_user(request, f"{changed} owner(s) {verb}.", messages.SUCCESS)
+
+
+@admin.register(Owner)
+class OwnerAdmin(admin.ModelAdmin[Owner]):
+    list_display = ["id", "name", "plan", "suspended", "business_count", "user_count", "created_at"]
+    list_filter = ["suspended", "billing__plan", "billing__dunning"]
+    search_fields = ["name", "businesses__name", "users__email"]
+    readonly_fields = ["suspended", "created_at"]
+    inlines = [OwnerBillingInline, BusinessInline]
+    actions = ["suspend", "reactivate", "move_to_free_plan", "move_to_pro_plan"]
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Owner]:
+        return (
+            super()
+            .get_queryset(request)
+            .select_related("billing")
+            .annotate(business_count=Count("businesses", distinct=True), user_count=Count("users", distinct=True))
+        )
+
+    def save_formset(
+        self,
+        request: HttpRequest,
+        form: BaseModelForm[Owner],
+        formset: BaseInlineFormSet[Any, Owner, Any],
+        change: bool,
+    ) -> None:
+        super().save_formset(request, form, formset, change)
+        if formset.model is Business:  # the inline's edits reach the businesses' kiosks at once
+            for business, _fields in formset.changed_objects:
+                account_services.business_saved_elsewhere(business)
+
+    @admin.display(description="plan", ordering="billing__plan")
+    def plan(self, owner: Owner) -> str:
+        billing = getattr(owner, "billing", None)
+        return billing.plan if billing else Plan.FREE
+
+    @admin.display(description="businesses", ordering="business_count")
+    def business_count(self, owner: Owner) -> int:
+        count: int = owner.business_count  # type: ignore[attr-defined]  # annotated in get_queryset
+        return count
+
+    @admin.display(description="users", ordering="user_count")
+    def user_count(self, owner: Owner) -> int:
+        count: int = owner.user_count  # type: ignore[attr-defined]  # annotated in get_queryset
+        return count
+
+    @admin.action(description="Suspend the selected owners (no new sessions, pairing, token or owner API)")
+    def suspend(self, request: HttpRequest, queryset: QuerySet[Owner]) -> None:
+        _set_suspended(self, request, queryset, True)
+
+    @admin.action(description="Reinstate the selected owners")
+    def reactivate(self, request: HttpRequest, queryset: QuerySet[Owner]) -> None:
+        _set_suspended(self, request, queryset, False)
+
+    @admin.action(description="Move to the free plan")
+    def move_to_free_plan(self, request: HttpRequest, queryset: QuerySet[Owner]) -> None:
+        _set_plan(self, request, queryset, Plan.FREE)
+
+    @admin.action(description="Move to the pro plan")
+    def move_to_pro_plan(self, request: HttpRequest, queryset: QuerySet[Owner]) -> None:
+        _set_plan(self, request, queryset, Plan.PRO)

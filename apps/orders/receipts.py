@@ -1,4 +1,4 @@
-"""Receipts (issue 27, part 1): a paid order's receipt page at an unguessable address served
+"""Receipts: a paid order's receipt page at an unguessable address served
 without sign-in (/r/<token>, the token issued with the payment in fulfilment.fire), and the same
 receipt mailed as text and HTML on the customer's request from the kiosk, by a worker job.
 
@@ -22,15 +22,10 @@ from django.template.loader import render_to_string
 from django.utils.crypto import constant_time_compare as compare_digest
 from django.utils.crypto import salted_hmac
 
-from apps.core import cache as counters
-from apps.core import jobs
-from apps.core.errors import DomainError, ErrorCode
-from apps.kiosks.models import Kiosk
 from apps.orders.line_words import lines_in_language, primary_language
 from apps.orders.models import CHARGED_STATUSES, Order, OrderStatus
 from apps.orders.receipt_words import WORDS, ReceiptWords, brand_name, language_of
 from apps.orders.selectors import order_settings_of
-from apps.sessions import selectors as session_selectors
 
 
 def hash_token(token: str) -> str:
@@ -144,22 +139,6 @@ def receipt_context(order: Order) -> dict[str, Any]:
     }
 
 
-def receipt_email_request(*, kiosk: Kiosk, session_public_id: str, email: str) -> Order:
-    """The kiosk asks for its session's receipt by mail: queued once the request commits."""
-    from apps.orders import tasks  # the task module imports this one
-
-    session = session_selectors.session_for_kiosk(kiosk=kiosk, public_id=session_public_id)
-    order = Order.objects.filter(session=session).first()
-    if order is None or receipt_path(order) is None:
-        raise DomainError(ErrorCode.INVALID_STATE, "The order is not paid yet: it has no receipt.")
-    # A paired kiosk could otherwise mail anyone any number of times from one order.
-    sent = counters.increment(f"receipt-mails:{order.pk}", timeout=settings.RECEIPT_EMAILS_WINDOW_SECONDS)
-    if sent is not None and sent > settings.RECEIPT_EMAILS_PER_ORDER:
-        raise DomainError(ErrorCode.RATE_LIMITED, "This receipt has been mailed as often as allowed; try later.")
-    jobs.enqueue_on_commit(tasks.send_receipt, order.pk, email)
-    return order
-
-
 def receipt_send(order_id: int, email: str) -> bool:
     """Mail the receipt (text and HTML); False when the order has no receipt (any more)."""
     order = Order.objects.select_related("business", "session").filter(pk=order_id).first()
@@ -178,16 +157,4 @@ def receipt_send(order_id: int, email: str) -> bool:
     message.send()
     if order_settings_of(order.business_id).keep_receipt_email:
         Order.objects.filter(pk=order.pk).update(receipt_email=email)
-    return True
-
-
-def receipt_after_refund(order: Order) -> bool:
-    """A refund was recorded: the updated receipt (marked refunded) goes to the address kept
-    from the customer's request, through the same worker job, once the refund commits. Nothing
-    is sent when no address was kept (the business does not keep them, or none was asked for)."""
-    from apps.orders import tasks  # the task module imports this one
-
-    if not order.receipt_email or receipt_path(order) is None:
-        return False
-    jobs.enqueue_on_commit(tasks.send_receipt, order.pk, order.receipt_email)
     return True

@@ -1,17 +1,14 @@
 """Ending a session from any state, and disabling an agent who holds one.
 
 A session in payment ends through billing: its open intent is cancelled outside the row lock
-first. Sessions own that call's shape, `end_in_payment(public_id=, agent=, reason=, notes=) ->
-Session`, and settings.SESSION_END_IN_PAYMENT names the function that does it (billing's
-payments.payment_abandon), as settings.EVENT_SUBSCRIBERS names the event registry: sessions import
-no billing code (docs/decisions.md "Ending lives in sessions")."""
+first. Sessions own that call's shape (EndInPayment) and billing registers the function that does
+it (payments.payment_abandon) when the app is ready (apps/billing/apps.py): billing sits above
+sessions, and sessions import no billing code (docs/decisions.md "The order of the domain apps")."""
 
 import logging
-from typing import cast
+from typing import Protocol
 
-from django.conf import settings
 from django.db import transaction
-from django.utils.module_loading import import_string
 
 from apps.accounts import services as account_services
 from apps.accounts.models import User
@@ -25,6 +22,19 @@ logger = logging.getLogger(__name__)
 AGENT_DISABLED_NOTE = "Ended by the service: the agent's account was disabled."
 
 
+class EndInPayment(Protocol):
+    """Ends a session in payment: its open intent cancelled first, outside the row lock."""
+
+    def __call__(self, *, public_id: str, agent: User, reason: str, notes: str) -> Session: ...
+
+
+_end_in_payment: list[EndInPayment] = []  # at most one: the last registered
+
+
+def register_end_in_payment(end: EndInPayment) -> None:
+    _end_in_payment[:] = [end]
+
+
 def session_end(*, public_id: str, agent: User, reason: str, notes: str) -> Session:
     """The accepting agent ends the session with one of the four reasons."""
     with transaction.atomic():
@@ -32,8 +42,9 @@ def session_end(*, public_id: str, agent: User, reason: str, notes: str) -> Sess
         if session.status != SessionStatus.PAYMENT:
             session_services.session_end_locked(session=session, agent=agent, reason=reason, notes=notes)
             return session
-    end_in_payment = import_string(settings.SESSION_END_IN_PAYMENT)  # Any: import_string is untyped
-    return cast(Session, end_in_payment(public_id=public_id, agent=agent, reason=reason, notes=notes))
+    if not _end_in_payment:
+        raise RuntimeError("No way to end a session in payment is registered (apps.billing is not ready).")
+    return _end_in_payment[0](public_id=public_id, agent=agent, reason=reason, notes=notes)
 
 
 def session_release(*, public_id: str, notes: str) -> Session:

@@ -1,19 +1,26 @@
 """What an ended session costs the owner: agent talk time, billed per started minute at the
-rate of the owner's plan. Billing keeps the plans; settings.SESSION_MINUTE_RATE names its
-`rate_for_owner(owner_id) -> cents per minute` (sessions import no billing code)."""
+rate of the owner's plan. Billing keeps the plans and registers its `rate_for_owner(owner_id) ->
+cents per minute` here when the app is ready (apps/billing/apps.py): sessions import no billing
+code."""
 
 from collections.abc import Callable
 from decimal import Decimal
 
-from django.conf import settings
-from django.utils.module_loading import import_string
-
 from apps.sessions.models import Session
+
+MinuteRate = Callable[[int], int]
+
+_minute_rate: list[MinuteRate] = []  # at most one: the last registered
+
+
+def register_minute_rate(rate: MinuteRate) -> None:
+    _minute_rate[:] = [rate]
 
 
 def rate_for_owner(owner_id: int) -> int:
-    rate: Callable[[int], int] = import_string(settings.SESSION_MINUTE_RATE)  # Any: import_string is untyped
-    return rate(owner_id)
+    if not _minute_rate:
+        raise RuntimeError("No minute rate is registered (apps.billing is not ready).")
+    return _minute_rate[0](owner_id)
 
 
 def session_cost_cents(session: Session) -> int:

@@ -9,7 +9,7 @@ from apps.billing import processor, processor_calls
 from apps.billing.models import Payment, PaymentStatus, Refund
 from apps.core.actor import API_KEY, REFUNDS_WRITE, Actor, may_act_for
 from apps.core.errors import DomainError, ErrorCode
-from apps.orders import fulfilment, receipts
+from apps.orders import fulfilment, receipt_mails
 from apps.orders.models import Order, OrderStatus
 
 REFUNDABLE = (OrderStatus.CONFIRMED, OrderStatus.PREPARING, OrderStatus.READY, OrderStatus.COMPLETED)
@@ -63,7 +63,7 @@ def refund_order(*, order_id: int, actor: Actor, amount_cents: int | None = None
                 )
                 if amount >= remaining:
                     fulfilment.move(order, OrderStatus.REFUNDED)
-                receipts.receipt_after_refund(order)  # the updated receipt, if an address was kept
+                receipt_mails.receipt_after_refund(order)  # the updated receipt, if an address was kept
             processor_calls.finish(reservation)
     return refund
 

@@ -1,7 +1,7 @@
 """Kiosk API: GET /sessions/{id}/order, the cart as it was last sent; POST replaces it while the
-customer orders alone (self-service, issue 25 part 4), with the agent's request lines and rules;
+customer orders alone (self-service: nobody answered), with the agent's request lines and rules;
 GET and POST /sessions/{id}/dining, the customer's eat in or take away before paying;
-POST /sessions/{id}/receipt, the paid order's receipt mailed to the customer (issue 27)."""
+POST /sessions/{id}/receipt, the paid order's receipt mailed to the customer."""
 
 from django.db import transaction
 from drf_spectacular.utils import extend_schema, inline_serializer
@@ -10,7 +10,7 @@ from rest_framework.response import Response
 
 from apps.api.inputs import validated
 from apps.api.views import KioskAPIView, KioskRequest
-from apps.orders import receipts, selectors, services
+from apps.orders import receipt_mails, receipts, selectors, services
 from apps.orders.api.agent import OrderLineIn
 from apps.orders.bodies import (
     AgentOrderOut,
@@ -117,5 +117,5 @@ class SessionReceiptView(KioskAPIView):
     def post(self, request: KioskRequest, public_id: str) -> Response:
         data = validated(ReceiptEmailIn, request.data)
         with transaction.atomic():
-            receipts.receipt_email_request(kiosk=request.auth, session_public_id=public_id, email=data["email"])
+            receipt_mails.receipt_email_request(kiosk=request.auth, session_public_id=public_id, email=data["email"])
         return Response(status=202)

@@ -1,6 +1,7 @@
-"""Agent API for sessions: end, and the agent's own sessions (the live one with its order, one by
-id, those accepted since a time). The incoming list, accept and transfer are routing's
-(apps/routing/api/agent.py)."""
+"""Agent API for sessions: end, the agent's own sessions since a time, showing a menu item, and
+the menu of the live session's business. The incoming list, accept and transfer are routing's
+(apps/routing/api/agent.py); the live session and one session by id, each with its order and
+payment, are the dashboard's (apps/agent_app/api/sessions.py)."""
 
 from datetime import UTC, datetime, time
 
@@ -9,14 +10,11 @@ from drf_spectacular.utils import extend_schema, extend_schema_field, inline_ser
 from rest_framework import serializers
 from rest_framework.response import Response
 
-from apps.accounts.models import User
 from apps.api.inputs import validated
 from apps.api.views import AgentAPIView, AgentRequest
-from apps.billing import selectors as billing_selectors
-from apps.billing.models import Payment, PaymentStatus
 from apps.kiosks.bodies import KioskBrief
-from apps.orders import selectors as order_selectors
-from apps.orders.bodies import AgentOrderOut, agent_order_body
+from apps.menu import selectors as menu_selectors
+from apps.menu.bodies import MenuOut, menu_body
 from apps.sessions import ending, pointing, selectors
 from apps.sessions.api.pointing_shapes import MenuItemIn, SessionItemOut, session_item_body
 from apps.sessions.bodies import IdName
@@ -75,59 +73,6 @@ class AgentSessionOut(serializers.Serializer[Session]):
         if viewer is None or session.agent_id in (None, viewer.pk) or session.agent is None:
             return None
         return {"id": str(session.agent_id), "name": session.agent.name}
-
-
-class AgentPaymentOut(serializers.Serializer[Payment]):
-    """The order's latest payment as the agent sees it: what became of the customer's card."""
-
-    status = serializers.ChoiceField(choices=PaymentStatus.choices)
-    failure_code = serializers.CharField(
-        help_text="Why the last card was not taken, as the processor says it (e.g. card_declined, "
-        'insufficient_funds, expired_card, incorrect_cvc, processing_error); "" unless failed.'
-    )
-    failure_message = serializers.CharField(help_text='The processor\'s words for it; "" unless failed.')
-
-
-SessionWithOrderOut = inline_serializer(
-    "AgentSessionWithOrder",
-    {
-        "session": AgentSessionOut(allow_null=True),
-        "order": AgentOrderOut(allow_null=True),
-        "payment": AgentPaymentOut(allow_null=True, help_text="The order's latest payment; null before any."),
-    },
-)
-
-
-def _with_order(session: Session | None, viewer: User) -> dict[str, object]:
-    if session is None:
-        return {"session": None, "order": None, "payment": None}
-    order = order_selectors.order_for_session(session)
-    payment = billing_selectors.payments_of_order(order).last() if order is not None else None
-    return {
-        "session": AgentSessionOut(session, context={"agent": viewer}).data,
-        "order": agent_order_body(session, order),
-        "payment": AgentPaymentOut(payment).data if payment is not None else None,
-    }
-
-
-class CurrentSessionView(AgentAPIView):
-    @extend_schema(
-        responses={200: SessionWithOrderOut},
-        summary="The agent's live session (active or in payment) with its order; both null when there is none",
-    )
-    def get(self, request: AgentRequest) -> Response:
-        return Response(_with_order(selectors.live_session_of_agent(request.user), request.user))
-
-
-class SessionDetailView(AgentAPIView):
-    @extend_schema(
-        responses={200: SessionWithOrderOut},
-        summary="One session this agent accepted or served, in any status, with its order (any other session is 404)",
-        description="A session you handed to a colleague stays readable: `handed_over_to` names who serves it now.",
-    )
-    def get(self, request: AgentRequest, public_id: str) -> Response:
-        session = selectors.session_accepted_by_agent(agent=request.user, public_id=public_id)
-        return Response(_with_order(session, request.user))
 
 
 class MySessionsIn(serializers.Serializer[None]):
@@ -191,3 +136,11 @@ class ShowItemView(AgentAPIView):
         data = validated(MenuItemIn, request.data)
         session, item = pointing.show_item(agent=request.user, public_id=public_id, item_id=int(data["item_id"]))
         return Response(session_item_body(session, item))
+
+
+class MenuView(AgentAPIView):
+    @extend_schema(responses={200: MenuOut}, summary="The active menu of the business of the agent's live session")
+    def get(self, request: AgentRequest) -> Response:
+        session = selectors.current_session_for_agent(request.user)
+        categories = menu_selectors.active_catalog_categories(business_id=session.business_id)
+        return Response(menu_body(categories, request=request))

@@ -10,8 +10,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from apps.api.inputs import validated
+from apps.sessions.api.video.serializers import VideoTokenIn, VideoTokenOut
 from apps.sessions.video_call import VideoToken
-from apps.video.api.serializers import VideoTokenIn, VideoTokenOut
 
 # issue(request, channel, role) -> the token for the caller of that surface (the request as the
 # surface's auth made it: request.user an agent, request.auth a kiosk)

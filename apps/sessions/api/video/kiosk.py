@@ -2,7 +2,7 @@
 
 from apps.api.views import KioskAPIView
 from apps.sessions import video_call
-from apps.video.api.views import video_token_views
+from apps.sessions.api.video.views import video_token_views
 
 VideoTokenView, VideoTokenRefreshView = video_token_views(
     KioskAPIView,

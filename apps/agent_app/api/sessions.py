@@ -1,0 +1,70 @@
+"""Agent API: the agent's live session and one session by id, each with its order and its latest
+payment: the dashboard's one read of a session, composed here above sessions, orders and billing
+(sessions import neither)."""
+
+from drf_spectacular.utils import extend_schema, inline_serializer
+from rest_framework import serializers
+from rest_framework.response import Response
+
+from apps.accounts.models import User
+from apps.api.views import AgentAPIView, AgentRequest
+from apps.billing import selectors as billing_selectors
+from apps.billing.models import Payment, PaymentStatus
+from apps.orders import selectors as order_selectors
+from apps.orders.bodies import AgentOrderOut, agent_order_body
+from apps.sessions import selectors
+from apps.sessions.api.agent import AgentSessionOut
+from apps.sessions.models import Session
+
+
+class AgentPaymentOut(serializers.Serializer[Payment]):
+    """The order's latest payment as the agent sees it: what became of the customer's card."""
+
+    status = serializers.ChoiceField(choices=PaymentStatus.choices)
+    failure_code = serializers.CharField(
+        help_text="Why the last card was not taken, as the processor says it (e.g. card_declined, "
+        'insufficient_funds, expired_card, incorrect_cvc, processing_error); "" unless failed.'
+    )
+    failure_message = serializers.CharField(help_text='The processor\'s words for it; "" unless failed.')
+
+
+SessionWithOrderOut = inline_serializer(
+    "AgentSessionWithOrder",
+    {
+        "session": AgentSessionOut(allow_null=True),
+        "order": AgentOrderOut(allow_null=True),
+        "payment": AgentPaymentOut(allow_null=True, help_text="The order's latest payment; null before any."),
+    },
+)
+
+
+def _with_order(session: Session | None, viewer: User) -> dict[str, object]:
+    if session is None:
+        return {"session": None, "order": None, "payment": None}
+    order = order_selectors.order_for_session(session)
+    payment = billing_selectors.payments_of_order(order).last() if order is not None else None
+    return {
+        "session": AgentSessionOut(session, context={"agent": viewer}).data,
+        "order": agent_order_body(session, order),
+        "payment": AgentPaymentOut(payment).data if payment is not None else None,
+    }
+
+
+class CurrentSessionView(AgentAPIView):
+    @extend_schema(
+        responses={200: SessionWithOrderOut},
+        summary="The agent's live session (active or in payment) with its order; both null when there is none",
+    )
+    def get(self, request: AgentRequest) -> Response:
+        return Response(_with_order(selectors.live_session_of_agent(request.user), request.user))
+
+
+class SessionDetailView(AgentAPIView):
+    @extend_schema(
+        responses={200: SessionWithOrderOut},
+        summary="One session this agent accepted or served, in any status, with its order (any other session is 404)",
+        description="A session you handed to a colleague stays readable: `handed_over_to` names who serves it now.",
+    )
+    def get(self, request: AgentRequest, public_id: str) -> Response:
+        session = selectors.session_accepted_by_agent(agent=request.user, public_id=public_id)
+        return Response(_with_order(session, request.user))
