@@ -151,7 +151,7 @@ django_stubs_ext.monkeypatch()
 
 INSTALLED_APPS = [
     "daphne",
-    "apps.api.admin_config.LimitedAdminConfig",  # django.contrib.admin with sign-in limits
+    "apps.accounts.admin_config.LimitedAdminConfig",  # django.contrib.admin with sign-in limits
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
@@ -179,6 +179,7 @@ INSTALLED_APPS = [
     "apps.video",
     "apps.chat",
     "apps.realtime",
+    "apps.realtime_http",  # realtime's HTTP surface: registers the call channel's member rule
     "apps.displays",
     "apps.panel",
     "apps.owner_api",
@@ -570,7 +571,7 @@ SESSION_PENDING_TIMEOUT = int(os.environ.get("SESSION_PENDING_TIMEOUT", "180"))
 # 0 reads the database on every poll (bench/kiosk_poll.py measures that path with it).
 KIOSK_STATUS_COPY_SECONDS = int(os.environ.get("KIOSK_STATUS_COPY_SECONDS", "10"))
 # The status poll and the heartbeat are answered by a lean ASGI route in front of Django
-# (apps/api/kiosk_hot_path.py); false sends them through Django like every other request.
+# (apps/kiosk_app/hot_path.py); false sends them through Django like every other request.
 KIOSK_HOT_PATH = env_bool("KIOSK_HOT_PATH", True)
 # How long a video token lives (the spec's 60 minutes); tests shorten it to see clients refresh.
 VIDEO_TOKEN_TTL_SECONDS = int(os.environ.get("VIDEO_TOKEN_TTL_SECONDS", "3600"))

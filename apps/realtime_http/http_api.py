@@ -43,7 +43,7 @@ class PusherSignatureAuthentication(BaseAuthentication):
 
 
 class PusherSignatureScheme(OpenApiAuthenticationExtension):
-    target_class = "apps.realtime.api.http_api.PusherSignatureAuthentication"
+    target_class = "apps.realtime_http.http_api.PusherSignatureAuthentication"
     name = "pusherSignature"
 
     def get_security_definition(self, auto_schema):

@@ -8,7 +8,7 @@ from django.conf import settings
 from django.contrib.auth.hashers import MD5PasswordHasher
 from django.test import Client
 
-from apps.api.admin_site import LimitedAdminSite
+from apps.accounts.admin_site import LimitedAdminSite
 from tests import factories
 from tests.support.auth import frozen_clock
 

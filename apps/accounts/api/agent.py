@@ -7,12 +7,13 @@ from rest_framework import serializers
 from rest_framework.response import Response
 
 from apps.accounts import services
+from apps.accounts.api.base import AgentAPIView
 from apps.accounts.backends import SIGN_IN_BACKEND
 from apps.accounts.models import AgentStatus, PersonalAccessToken, User
 from apps.api import xsrf
 from apps.api.drf_request import django_request
 from apps.api.inputs import client_ip, validated
-from apps.api.views import AgentAPIView, PublicAPIView
+from apps.api.views import PublicAPIView
 from apps.core.errors import DomainError, ErrorCode
 from apps.routing.agent_presence import agent_signed_in
 

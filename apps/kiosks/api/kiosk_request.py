@@ -9,17 +9,17 @@
 4. throttling: KioskThrottle judges the count of step 1 (429).
 
 KioskAPIView runs them for the DRF views (`perform_authentication`: 1, 2, 3; DRF's throttle
-check: 4); the kiosk hot path (apps.api.kiosk_hot_path) runs the same functions on the event loop.
+check: 4); the kiosk hot path (apps.kiosk_app.hot_path) runs the same functions on the event loop.
 """
 
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from apps.api.authentication import device_presented
 from apps.api.throttles import KioskThrottle
 from apps.core.cache import aget_many_and_increment, get_many_and_increment
 from apps.kiosks import selectors, services
+from apps.kiosks.api.authentication import device_presented
 from apps.kiosks.models import Kiosk
 
 

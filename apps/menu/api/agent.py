@@ -3,7 +3,7 @@
 from drf_spectacular.utils import extend_schema
 from rest_framework.response import Response
 
-from apps.api.views import AgentAPIView
+from apps.accounts.api.base import AgentAPIView
 from apps.menu import selectors as menu_selectors
 from apps.menu.bodies import MenuOut, menu_body
 from apps.sessions import selectors as session_selectors

@@ -9,9 +9,9 @@ from drf_spectacular.utils import extend_schema, extend_schema_field, inline_ser
 from rest_framework import serializers
 from rest_framework.response import Response
 
+from apps.accounts.api.base import AgentAPIView, AgentRequest
 from apps.accounts.models import User
 from apps.api.inputs import validated
-from apps.api.views import AgentAPIView, AgentRequest
 from apps.billing import selectors as billing_selectors
 from apps.billing.models import Payment, PaymentStatus
 from apps.kiosks.bodies import KioskBrief
