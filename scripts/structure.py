@@ -33,11 +33,12 @@ import grimp
 # - circles, imports running back up, ignored imports: what remains while the domain apps are
 #   being untangled (accounts models <-> session_store, orders receipts <-> tasks; the 13 + 2
 #   "domain untangling in progress" ignores in pyproject.toml). The goal: 0, 10, 10.
-# - ignore_errors modules: today's count while the types work empties the list (goal: 0).
+# - ignore_errors modules: the count today (166 before the layers work, which typed five), while
+#   the types work empties the list (goal: 0).
 MAX_CIRCLES = 2
 MAX_BACK_UP_IMPORTS = 2
 MAX_IGNORED_IMPORTS = 15
-MAX_IGNORE_ERRORS_MODULES = 166
+MAX_IGNORE_ERRORS_MODULES = 161
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("apps", "config")

@@ -6,6 +6,7 @@ below the domain apps and reads none of them."""
 
 import functools
 import time
+from collections.abc import Callable
 
 from django.http import HttpRequest, HttpResponse
 from prometheus_client import Histogram
@@ -24,22 +25,20 @@ _METHODS = {"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"}
 class RequestMetricsMiddleware:
     """Observe every HTTP request's latency (labels kept to a bounded set)."""
 
-    def __init__(self, get_response):
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]):
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         started = time.perf_counter()
         response = self.get_response(request)
-        observe_request(request.path, request.method, response.status_code, time.perf_counter() - started)
+        observe_request(request.path, request.method or "", response.status_code, time.perf_counter() - started)
         return response
 
 
 def observe_request(path: str, method: str, status: int, seconds: float) -> None:
     """Record one answered HTTP request (also called by the kiosk hot path, outside Django)."""
-    surface = surface_for_path(path)
-    if path.startswith("/panel/"):
-        surface = "panel"
-    _latency(str(surface or "other"), method if method in _METHODS else "OTHER", status).observe(seconds)
+    surface = "panel" if path.startswith("/panel/") else str(surface_for_path(path) or "other")
+    _latency(surface, method if method in _METHODS else "OTHER", status).observe(seconds)
 
 
 @functools.lru_cache(maxsize=512)  # the labels are a bounded set; labels() takes a lock per call

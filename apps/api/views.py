@@ -7,8 +7,12 @@ that apps/api imports no domain app (docs/decisions.md "Layers")."""
 from typing import TYPE_CHECKING
 
 from django.conf import settings
+from django.http import HttpRequest
+from rest_framework.authentication import BaseAuthentication
 from rest_framework.exceptions import NotFound
+from rest_framework.permissions import BasePermission
 from rest_framework.request import Request
+from rest_framework.throttling import BaseThrottle
 from rest_framework.views import APIView
 
 from apps.core.errors import DomainError, ErrorCode
@@ -31,7 +35,7 @@ class MethodCheckedFirst(_MixinBase):
         super().initial(request, *args, **kwargs)
 
 
-def ensure_tls(request) -> None:
+def ensure_tls(request: HttpRequest | Request) -> None:
     """The token API refuses plain HTTP (spec 5) unless REQUIRE_TLS is off (tests, embedded)."""
     if settings.REQUIRE_TLS and not request.is_secure():
         raise DomainError(ErrorCode.TLS_REQUIRED, "Use HTTPS: the token API refuses plain HTTP.")
@@ -40,13 +44,13 @@ def ensure_tls(request) -> None:
 class PublicAPIView(MethodCheckedFirst, APIView):
     """Unauthenticated endpoints (login, pairing, CSRF cookie); they add their own throttles."""
 
-    authentication_classes: list = []
-    permission_classes: list = []
-    throttle_classes: list = []
+    authentication_classes: list[type[BaseAuthentication]] = []
+    permission_classes: list[type[BasePermission]] = []
+    throttle_classes: list[type[BaseThrottle]] = []
 
 
 class UnknownRouteView(PublicAPIView):
     """Catch-all at the end of each surface's URLs: unknown routes get the surface's envelope."""
 
-    def initial(self, request, *args, **kwargs):
+    def initial(self, request: Request, *args: object, **kwargs: object) -> None:
         raise NotFound(f"There is no {request.method} {request.path} here.")
