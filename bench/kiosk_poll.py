@@ -1,4 +1,4 @@
-"""The kiosk hot path (issue 18, goal 1) against its references, in one alternating run.
+"""The kiosk hot path (the kiosk's polled status read and heartbeat) against its references, in one alternating run.
 
 Starts, each on its own daphne process on loopback (bench/references.py, bench/harness.py):
 

@@ -45,7 +45,7 @@ DOMAIN_ERRORS: dict[str, list[str]] = {
     "GET /api/public/sessions/{public_id}/order": _SESSION,
     "POST /api/public/sessions/{public_id}/point": [*_SESSION, E.SESSION_ALREADY_ENDED, E.INVALID_STATE],
     "GET /api/public/sessions/{public_id}/payment": [*_SESSION, E.NOT_FOUND],
-    # Self-service (issue 25 part 4): the customer orders and pays alone while no agent holds the session.
+    # Self-service: the customer orders and pays alone while no agent holds the session.
     "POST /api/public/sessions/{public_id}/order": [
         *_SESSION,
         E.SESSION_ALREADY_ACCEPTED,

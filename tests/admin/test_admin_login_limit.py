@@ -1,5 +1,5 @@
-"""/admin/login/ has the sign-in limits of every other route (issue 24: 24 wrong passwords were
-answered 200 and the 25th, right one got in): LOGIN_FAILURE_LIMIT failures per email + address,
+"""/admin/login/ has the sign-in limits of every other route (before them, 24 wrong passwords
+were answered 200 and the 25th, right one got in): LOGIN_FAILURE_LIMIT failures per email + address,
 LOGIN_IP_FAILURE_LIMIT per address, counted with the other routes, then 429 with Retry-After
 before any password is hashed."""
 

@@ -1,7 +1,7 @@
 """Kiosk API: GET /sessions/{id}/order, the cart as it was last sent; POST replaces it while the
-customer orders alone (self-service, issue 25 part 4), with the agent's request lines and rules;
+customer orders alone (self-service), with the agent's request lines and rules;
 GET and POST /sessions/{id}/dining, the customer's eat in or take away before paying;
-POST /sessions/{id}/receipt, the paid order's receipt mailed to the customer (issue 27)."""
+POST /sessions/{id}/receipt, the paid order's receipt mailed to the customer."""
 
 from django.db import transaction
 from drf_spectacular.utils import extend_schema, inline_serializer
