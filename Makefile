@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test test-fast lint format prod bench install install-dev js-deps clean lock lock-upgrade cluster cluster-stop
+.PHONY: run test test-fast lint structure format prod bench install install-dev js-deps clean lock lock-upgrade cluster cluster-stop
 
 $(BIN)/python:
 	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "need $(PYTHON) on PATH (or make PYTHON=python3)"; exit 1; }
@@ -61,7 +61,13 @@ lint: install-dev js-deps
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports --no-cache  # the layers (pyproject.toml [tool.importlinter], docs/decisions.md)
+	$(BIN)/python scripts/structure.py  # circles, imports running back up, ignores: none may grow
 	APP_ENV=test $(BIN)/mypy  # types (pyproject.toml [tool.mypy]; the Django plugin loads the settings)
+
+# The structure's measurements (scripts/structure.py; `-v` lists each import counted): fails when
+# one is over the limit at the top of the script. `make lint` runs it too.
+structure: install-dev
+	$(BIN)/python scripts/structure.py -v
 
 format: install-dev
 	$(BIN)/ruff format .

@@ -1,4 +1,4 @@
-"""The kiosk hot path (issue 18, goal 1) against its references, in one alternating run.
+"""The kiosk hot path (the kiosk's polled status read and heartbeat) against its references, in one alternating run.
 
 Starts, each on its own daphne process on loopback (bench/references.py, bench/harness.py):
 
@@ -15,7 +15,7 @@ over the references and:
   poll-db        the same on the second server: every poll reads PostgreSQL
   heartbeat      POST /api/public/kiosks/heartbeat
 
-Both are answered by the lean route in front of Django (apps/api/kiosk_hot_path.py). A waiting
+Both are answered by the lean route in front of Django (apps/kiosk_app/hot_path.py). A waiting
 kiosk polls every 2 s and its copy lives KIOSK_STATUS_COPY_SECONDS (10), so one poll in five reads
 PostgreSQL: "poll-mix" is that mix (time per request adds up, so the rates mix harmonically).
 Prints req/s, p50/p99 latency and the server's CPU per request of each target, every ratio to
@@ -98,7 +98,7 @@ def profile_in_process(tenant: harness.Tenant, poll_path: str, requests: int) ->
     import pstats
     import time
 
-    from apps.api.kiosk_hot_path import KioskHotPath
+    from apps.kiosk_app.hot_path import KioskHotPath
 
     async def django(scope, receive, send):
         raise AssertionError(f"the hot path handed {scope['method']} {scope['path']} to Django")

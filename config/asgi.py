@@ -21,14 +21,14 @@ start_embedded_beat()  # periodic sweeps in the embedded mode (production runs C
 
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402  (needs Django set up first)
 
-from apps.api.kiosk_hot_path import KioskHotPath  # noqa: E402
 from apps.core.client_address import without_untrusted_proxy_headers  # noqa: E402
+from apps.kiosk_app.hot_path import KioskHotPath  # noqa: E402
 from apps.realtime.routing import websocket_urlpatterns  # noqa: E402
 
 # No origin check on the WebSocket: kiosks connect from their own app origin, and nothing is
 # delivered on a private or presence channel without a subscription signed by our auth endpoints.
 # HTTP: the kiosk's status poll and heartbeat are answered by a lean route in front of Django
-# (apps/api/kiosk_hot_path.py, docs/decisions.md "Kiosk hot path"); everything else by Django.
+# (apps/kiosk_app/hot_path.py, docs/decisions.md "Kiosk hot path"); everything else by Django.
 router = ProtocolTypeRouter({"http": KioskHotPath(django_asgi_app), "websocket": URLRouter(websocket_urlpatterns)})
 
 

@@ -151,7 +151,7 @@ django_stubs_ext.monkeypatch()
 
 INSTALLED_APPS = [
     "daphne",
-    "apps.api.admin_config.LimitedAdminConfig",  # django.contrib.admin with sign-in limits
+    "apps.accounts.admin_config.LimitedAdminConfig",  # django.contrib.admin with sign-in limits
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
@@ -179,6 +179,7 @@ INSTALLED_APPS = [
     "apps.video",
     "apps.chat",
     "apps.realtime",
+    "apps.realtime_http",  # realtime's HTTP surface: registers the call channel's member rule
     "apps.displays",
     "apps.panel",
     "apps.owner_api",
@@ -233,7 +234,7 @@ if DATABASE_URL:
     DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_health_checks=True)}
     # An outage fails fast: a request waits at most DATABASE_POOL_TIMEOUT for a pooled connection
     # and a new connection at most DATABASE_CONNECT_TIMEOUT, then answers 503, so kiosks and load
-    # balancers are not held (issue 24, section 3).
+    # balancers are not held.
     DATABASES["default"]["OPTIONS"] = {
         "pool": {
             "min_size": 1,
@@ -565,7 +566,7 @@ SESSION_PENDING_TIMEOUT = int(os.environ.get("SESSION_PENDING_TIMEOUT", "180"))
 # 0 reads the database on every poll (bench/kiosk_poll.py measures that path with it).
 KIOSK_STATUS_COPY_SECONDS = int(os.environ.get("KIOSK_STATUS_COPY_SECONDS", "10"))
 # The status poll and the heartbeat are answered by a lean ASGI route in front of Django
-# (apps/api/kiosk_hot_path.py); false sends them through Django like every other request.
+# (apps/kiosk_app/hot_path.py); false sends them through Django like every other request.
 KIOSK_HOT_PATH = env_bool("KIOSK_HOT_PATH", True)
 # How long a video token lives (the spec's 60 minutes); tests shorten it to see clients refresh.
 VIDEO_TOKEN_TTL_SECONDS = int(os.environ.get("VIDEO_TOKEN_TTL_SECONDS", "3600"))
@@ -605,7 +606,7 @@ DISPLAY_TICKETS_LIMIT = int(os.environ.get("DISPLAY_TICKETS_LIMIT", "200"))
 BOARD_READY_HIGHLIGHT_SECONDS = float(os.environ.get("BOARD_READY_HIGHLIGHT_SECONDS", "10"))
 BOARD_READY_SECONDS = int(os.environ.get("BOARD_READY_SECONDS", "600"))
 
-# Email (the owner hears when a webhook is paused; customers' receipts, issue 27). Outside
+# Email (the owner hears when a webhook is paused; customers' receipts). Outside
 # production every mail is a file under var/mail (a receipt asked for on the demo kiosk can be
 # read there); production sends through the SMTP server the environment names. Tests: locmem.
 EMAIL_BACKEND = os.environ.get(

@@ -13,17 +13,17 @@ from drf_spectacular.views import SpectacularAPIView
 from apps.agent_app.views import AgentDashboardView
 from apps.api.docs import ApiDocsView
 from apps.api.health import healthz, readyz
-from apps.api.metrics import metrics_view
 from apps.billing.api import processor as processor_webhooks
 from apps.demo.landing import landing_page, new_kiosk_code
 from apps.demo.webhook_receiver import demo_webhook_receiver
 from apps.displays.pages import board_screen, kitchen_screen
 from apps.kiosk_app.views import kiosk_app
 from apps.menu.views import menu_photo
+from apps.operations.metrics import metrics_view
 from apps.orders.receipt_pages import receipt_page, receipt_qr
-from apps.realtime.api import auth as realtime_auth
-from apps.realtime.api import http_api as realtime_http_api
-from apps.realtime.api import http_api_state as realtime_state_api
+from apps.realtime_http import auth as realtime_auth
+from apps.realtime_http import http_api as realtime_http_api
+from apps.realtime_http import http_api_state as realtime_state_api
 
 urlpatterns = [
     path("api/public/", include("config.urls_kiosk")),

@@ -8,7 +8,7 @@ from apps.chat.api import views as chat
 from apps.kiosks.api import kiosk as kiosks
 from apps.menu.api import kiosk as menu
 from apps.orders.api import kiosk as orders
-from apps.realtime.api import auth as realtime_auth
+from apps.realtime_http import auth as realtime_auth
 from apps.sessions.api import kiosk as sessions
 from apps.sessions.api.video import kiosk as video
 

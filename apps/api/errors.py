@@ -112,7 +112,7 @@ def _translate(exc: Exception, path: str) -> tuple[ErrorCode, str, Any, dict]:
 
 def error_answer(exc: Exception, *, path: str, request_id: str | None) -> tuple[int, dict, dict]:
     """(status, body, headers) answering `exc` on a request to `path`: the exception handler's
-    answer, also given by the kiosk hot path (apps.api.kiosk_hot_path), which runs outside DRF."""
+    answer, also given by the kiosk hot path (apps.kiosk_app.hot_path), which runs outside DRF."""
     code, message, details, headers = _translate(exc, path)
     if code == ErrorCode.SERVICE_UNAVAILABLE:
         headers = {**headers, "Retry-After": "5"}

@@ -1,5 +1,6 @@
-"""OpenAPI for the API surfaces: the security scheme of each authentication class, and the
-schema class that documents every operation's error responses in its surface's envelope."""
+"""OpenAPI for the API surfaces: the security scheme of the agent's session (each other
+authentication class's scheme sits beside that class, in the app owning its credentials), and
+the schema class that documents every operation's error responses in its surface's envelope."""
 
 from django.conf import settings
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
@@ -7,18 +8,8 @@ from drf_spectacular.openapi import AutoSchema
 from rest_framework import serializers
 
 from apps.api import schema_errors
+from apps.api.authentication import AgentSessionAuthentication
 from apps.api.surfaces import Surface, surface_for_path
-
-
-class DeviceAuthScheme(OpenApiAuthenticationExtension):
-    target_class = "apps.api.authentication.DeviceAuthentication"
-    name = ["deviceId", "deviceToken"]
-
-    def get_security_definition(self, auto_schema):
-        return [
-            {"type": "apiKey", "in": "header", "name": "X-Device-Id"},
-            {"type": "apiKey", "in": "header", "name": "X-Device-Token"},
-        ]
 
 
 def session_cookie_scheme(description: str) -> dict:
@@ -27,7 +18,7 @@ def session_cookie_scheme(description: str) -> dict:
 
 
 class AgentSessionScheme(OpenApiAuthenticationExtension):
-    target_class = "apps.api.authentication.AgentSessionAuthentication"
+    target_class = AgentSessionAuthentication
     name = ["agentSession", "xsrfToken"]
 
     def get_security_definition(self, auto_schema):
@@ -40,35 +31,6 @@ class AgentSessionScheme(OpenApiAuthenticationExtension):
                 "description": "The XSRF-TOKEN cookie's value; required on POST, PUT, PATCH and DELETE.",
             },
         ]
-
-
-class BearerTokenScheme(OpenApiAuthenticationExtension):
-    target_class = "apps.api.authentication.BearerTokenAuthentication"
-    name = "bearerToken"
-
-    def get_security_definition(self, auto_schema):
-        return {"type": "http", "scheme": "bearer", "description": "Personal access token `{id}|{secret}`."}
-
-
-class OwnerApiKeyScheme(OpenApiAuthenticationExtension):
-    target_class = "apps.api.authentication.OwnerApiKeyAuthentication"
-    name = "ownerApiKey"
-
-    def get_security_definition(self, auto_schema):
-        from apps.owner_api.scopes import ALL_SCOPES
-
-        return {
-            "type": "oauth2",
-            "description": (
-                "Owner API keys: exchange the key's client id and secret (HTTP Basic or form fields) for a "
-                "short-lived bearer token with the client-credentials grant."
-            ),
-            "flows": {"clientCredentials": {"tokenUrl": "/api/owner/oauth/token", "scopes": dict(ALL_SCOPES)}},
-        }
-
-    def get_security_requirement(self, auto_schema):
-        scope = getattr(auto_schema.view, "required_scopes", {}).get(auto_schema.method)
-        return {self.name: [scope] if scope else []}
 
 
 # --- Error responses -----------------------------------------------------------------------
@@ -146,8 +108,6 @@ class SurfaceAutoSchema(AutoSchema):
         return {"content": {media_type: {"schema": schema} for media_type in self.map_renderers("media_type")}}
 
     def _error_codes(self, operation: dict) -> dict[int, list[str]]:
-        from apps.api.authentication import AgentSessionAuthentication
-
         locations = {parameter["in"] for parameter in operation.get("parameters", [])}
         authenticators = self.view.get_authenticators()
         permission_codes = [

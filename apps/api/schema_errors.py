@@ -45,7 +45,7 @@ DOMAIN_ERRORS: dict[str, list[str]] = {
     "GET /api/public/sessions/{public_id}/order": _SESSION,
     "POST /api/public/sessions/{public_id}/point": [*_SESSION, E.SESSION_ALREADY_ENDED, E.INVALID_STATE],
     "GET /api/public/sessions/{public_id}/payment": [*_SESSION, E.NOT_FOUND],
-    # Self-service (issue 25 part 4): the customer orders and pays alone while no agent holds the session.
+    # Self-service: the customer orders and pays alone while no agent holds the session.
     "POST /api/public/sessions/{public_id}/order": [
         *_SESSION,
         E.SESSION_ALREADY_ACCEPTED,
@@ -131,7 +131,7 @@ DOMAIN_ERRORS: dict[str, list[str]] = {
         E.FORBIDDEN,
         *_PROCESSOR,
     ],
-    # Pusher HTTP API (apps/realtime/api): a channel or user id Pusher refuses in the path is a 400
+    # Pusher HTTP API (apps/realtime_http): a channel or user id Pusher refuses in the path is a 400
     "GET /apps/{app_id}/channels/{channel}": [E.MALFORMED_REQUEST],
     "GET /apps/{app_id}/channels/{channel}/users": [E.MALFORMED_REQUEST],
     "POST /apps/{app_id}/users/{user_id}/terminate_connections": [E.MALFORMED_REQUEST],
@@ -167,7 +167,9 @@ def generic_errors(
     if surface in (Surface.TOKEN, Surface.OWNER):
         codes.append(E.TLS_REQUIRED)
     if authenticated and surface in (Surface.TOKEN, Surface.OWNER):
-        codes.append(E.OWNER_SUSPENDED)  # a suspended owner's token or key (apps.api.authentication)
+        codes.append(
+            E.OWNER_SUSPENDED
+        )  # a suspended owner's token or key (apps.accounts.api.authentication, apps.owner_api.api.authentication)
     codes.extend(permission_codes)
     if throttled:
         codes.append(E.RATE_LIMITED)

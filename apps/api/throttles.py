@@ -57,7 +57,7 @@ class AtomicWindowThrottle(SimpleRateThrottle):
 
 class KioskThrottle(AtomicWindowThrottle):
     """Per paired device (its device id and token). Kiosk requests are the hottest, so the
-    request's read step (apps.api.kiosk_request) counts it in the same Redis round trip as its
+    request's read step (apps.kiosks.api.kiosk_request) counts it in the same Redis round trip as its
     credentials read (`window_for`), and this judges that count (the kiosk hot path judges it
     with `admits` and answers `wait()`, outside DRF). A wrong token counts in a bucket of its
     own, so it cannot use up a kiosk's limit."""

@@ -139,7 +139,7 @@ def credentials_cache_keys(device_id: uuid.UUID) -> list[str]:
 def kiosk_for_device_credentials(*, device_id: uuid.UUID, token_hash: str) -> DeviceCredentials | None:
     """The paired kiosk that the device id and the hash of the presented token authenticate, or
     None (unknown, wrong or revoked). Kiosk requests read the same keys in the round trip of
-    apps.api.kiosk_request (which also counts the rate window) and continue with
+    apps.kiosks.api.kiosk_request (which also counts the rate window) and continue with
     `credentials_from_cache`."""
     cached = cache.get_many(credentials_cache_keys(device_id))
     return credentials_from_cache(device_id=device_id, token_hash=token_hash, cached=cached, count=None)

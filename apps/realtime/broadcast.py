@@ -15,8 +15,8 @@ from channels.layers import get_channel_layer
 from django.db import transaction
 
 from apps.realtime import cache_channels
-from apps.realtime.hub import FANOUT_GROUP, fanout_message
-from apps.realtime.user_auth import valid_target
+from apps.realtime.fanout import FANOUT_GROUP, fanout_message
+from apps.realtime.user_channels import valid_target
 
 logger = logging.getLogger(__name__)
 

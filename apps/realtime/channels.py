@@ -1,5 +1,5 @@
 """The names of the private and presence channels the service broadcasts on (docs/realtime.md).
-Who may join each is decided by the channel rule of the realtime surface (apps/realtime/api/access.py)."""
+Who may join each is decided by the channel rule of the realtime surface (apps/realtime_http/access.py)."""
 
 
 def agent_channel(agent_id: int) -> str:

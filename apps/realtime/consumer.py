@@ -17,13 +17,15 @@ from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
-from apps.realtime import cache_channels, guards, membership, user_auth
+from apps.realtime import cache_channels, guards, membership, user_auth, user_channels
 from apps.realtime import protocol as p
 from apps.realtime.addresses import client_address
 from apps.realtime.broadcast import remember_server_loop, send
-from apps.realtime.hub import fanout_message, hub, stop_hub
+from apps.realtime.fanout import fanout_message
+from apps.realtime.hub import hub, stop_hub
 from apps.realtime.keepalive import timer_wheel
-from apps.realtime.presence import Change, presence_store
+from apps.realtime.presence import presence_store
+from apps.realtime.presence_shared import Change
 from apps.realtime.signing import channel_auth_valid
 
 logger = logging.getLogger(__name__)
@@ -247,7 +249,7 @@ class PusherConsumer(AsyncWebsocketConsumer):
             pass
         elif event == "pusher:subscribe":
             data = data if isinstance(data, dict) else {}
-            if user_auth.is_user_channel(data.get("channel")):
+            if user_channels.is_user_channel(data.get("channel")):
                 await user_auth.subscribe(self, data["channel"])
             else:
                 await self._subscribe(data)

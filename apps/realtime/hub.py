@@ -16,32 +16,14 @@ from channels.layers import get_channel_layer
 from django.conf import settings
 
 from apps.realtime import membership, protocol
+from apps.realtime.fanout import FANOUT_GROUP
 from apps.realtime.presence import presence_store
 
 MEMBERSHIP_EVENTS = (protocol.MEMBER_ADDED, protocol.MEMBER_REMOVED)
 
 logger = logging.getLogger(__name__)
 
-FANOUT_GROUP = "pusher.fanout"
-MESSAGE_TYPE = "pusher.fanout"
 RECEIVE_RETRY_SECONDS = 0.5  # after a failed receive (Redis unreachable)
-
-
-def fanout_message(
-    channels: list[str], event: str, data, *, skip: str | None = None, extra=None, revoke: bool = False
-) -> dict:
-    """What travels through the layer: the event once, and where it goes. `skip` is the socket id
-    that caused it (it does not get its own event back). `revoke`: after the event, every
-    connection on the channels loses its subscription (broadcast.broadcast says why)."""
-    message = {"type": MESSAGE_TYPE, "channels": channels, "event": event, "data": data, "skip": skip, "extra": extra}
-    if revoke:
-        message["revoke"] = True
-    return message
-
-
-def terminate_message(user_id: str) -> dict:
-    """The HTTP API's terminate_connections, to every process: close that user's connections."""
-    return {"type": MESSAGE_TYPE, "terminate_user": user_id}
 
 
 class Hub:

@@ -5,7 +5,7 @@ the signer is a member now, whatever the signature.
 A channel signature is an HMAC over `socket_id:channel`: it never expires, and the same socket
 gets the same one each time it is signed. So for these channels the auth endpoint signs who asked
 too (channel_data `{"user_id": ...}`, the presence member id), and every subscription asks the
-channel's rule, registered here by the realtime surface (apps/realtime/api/access.py, which may
+channel's rule, registered here by the realtime surface (apps/realtime_http/access.py, which may
 read the domain: this module imports no domain app), whether that member is one now.
 
 A revoking broadcast (hub.py) that arrives while a rule is being asked means the answer may

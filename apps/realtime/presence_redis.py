@@ -27,8 +27,8 @@ from collections import Counter
 
 from apps.realtime import protocol
 from apps.realtime.broadcast import send
-from apps.realtime.hub import fanout_message
-from apps.realtime.presence import Change, grace_seconds, heartbeat_seconds, lease_seconds
+from apps.realtime.fanout import fanout_message
+from apps.realtime.presence_shared import Change, grace_seconds, heartbeat_seconds, lease_seconds
 from apps.realtime.protocol import MemberId
 
 logger = logging.getLogger(__name__)

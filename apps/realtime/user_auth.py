@@ -20,33 +20,10 @@ import json
 from apps.realtime import protocol
 from apps.realtime.hub import hub
 from apps.realtime.signing import user_auth_valid
+from apps.realtime.user_channels import user_channel, valid_user_id
 
-USER_CHANNEL_PREFIX = "#server-to-user-"
 SIGNIN = "pusher:signin"
 SIGNIN_SUCCESS = "pusher:signin_success"
-
-
-def valid_user_id(user_id: object) -> bool:
-    """Pusher's user ids share the channel-name alphabet and its 200 characters (the libraries
-    refuse others), so a user id always fits in the HTTP API's paths."""
-    return protocol.valid_channel_name(user_id)
-
-
-def user_channel(user_id: str) -> str:
-    return f"{USER_CHANNEL_PREFIX}{user_id}"
-
-
-def is_user_channel(name: object) -> bool:
-    return (
-        isinstance(name, str)
-        and name.startswith(USER_CHANNEL_PREFIX)
-        and valid_user_id(name[len(USER_CHANNEL_PREFIX) :])
-    )
-
-
-def valid_target(channel: object) -> bool:
-    """What a server may publish to: a channel, or a user's group."""
-    return protocol.valid_channel_name(channel) or is_user_channel(channel)
 
 
 def _user_id(user_data: str) -> str | None:

@@ -90,7 +90,7 @@ def customer_locale_changed(event: CustomerLocaleChanged, recorded: DomainEvent 
 def call_members_changed(event: SessionTransferred, recorded: DomainEvent | None = None) -> None:
     """The call's agent changed: everyone on the call channel is dropped from it and told
     CallMembershipChanged; the kiosk and the new agent are signed again, the old agent is refused
-    (apps/realtime/api/access.py), so it hears and sends nothing more there."""
+    (apps/realtime_http/access.py), so it hears and sends nothing more there."""
     session = event.session
     agent_id = None if session.agent_id is None else str(session.agent_id)
     body = {"session_id": session.public_id, "reason": "transferred", "agent_id": agent_id}

@@ -1,5 +1,5 @@
-"""/admin/login/ has the sign-in limits of every other route (issue 24: 24 wrong passwords were
-answered 200 and the 25th, right one got in): LOGIN_FAILURE_LIMIT failures per email + address,
+"""/admin/login/ has the sign-in limits of every other route (before them, 24 wrong passwords
+were answered 200 and the 25th, right one got in): LOGIN_FAILURE_LIMIT failures per email + address,
 LOGIN_IP_FAILURE_LIMIT per address, counted with the other routes, then 429 with Retry-After
 before any password is hashed."""
 
@@ -8,7 +8,7 @@ from django.conf import settings
 from django.contrib.auth.hashers import MD5PasswordHasher
 from django.test import Client
 
-from apps.api.admin_site import LimitedAdminSite
+from apps.accounts.admin_site import LimitedAdminSite
 from tests import factories
 from tests.support.auth import frozen_clock
 

@@ -1,4 +1,4 @@
-"""The kiosk hot path (apps/api/kiosk_hot_path.py): the status poll and the heartbeat are answered
+"""The kiosk hot path (apps/kiosk_app/hot_path.py): the status poll and the heartbeat are answered
 by a lean ASGI route in front of Django. Through the real server (daphne, the Procfile's `web`
 command) it answers exactly what Django answers, header for header and byte for byte, and keeps
 the whole contract: the 401 envelope, the 429 with its headers, the request id, the heartbeat's
@@ -192,7 +192,7 @@ def test_a_status_changed_by_a_transition_is_never_served_stale(servers, kiosk):
 
 def test_steady_requests_are_answered_without_django(kiosk):
     """The route itself answers (in process: Django would fail the test), from the copy too."""
-    from apps.api.kiosk_hot_path import KioskHotPath
+    from apps.kiosk_app.hot_path import KioskHotPath
 
     session = factories.SessionFactory(kiosk=kiosk, status="pending")
 

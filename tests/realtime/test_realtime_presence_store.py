@@ -13,7 +13,7 @@ from channels.layers import channel_layers
 from django.conf import settings
 
 from apps.realtime import presence, protocol
-from apps.realtime.hub import FANOUT_GROUP
+from apps.realtime.fanout import FANOUT_GROUP
 
 needs_redis = pytest.mark.skipif(not settings.REDIS_URL, reason="only the Redis store outlives a process")
 

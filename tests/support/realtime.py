@@ -31,7 +31,7 @@ from channels.layers import get_channel_layer
 from django.conf import settings
 from pusher.http import Request
 
-from apps.realtime.hub import FANOUT_GROUP
+from apps.realtime.fanout import FANOUT_GROUP
 from tests.conftest import AgentClient
 from tests.support.processes import ROOT, LiveServer, database_url_for_child, start_daphne, stop_daphne
 

@@ -8,11 +8,12 @@ from rest_framework import serializers
 from rest_framework.response import Response
 
 from apps.accounts import services
+from apps.accounts.api.base import AgentAPIView
 from apps.accounts.models import AgentStatus, PersonalAccessToken, User
 from apps.api import xsrf
 from apps.api.drf_request import django_request
 from apps.api.inputs import validated
-from apps.api.views import AgentAPIView, PublicAPIView
+from apps.api.views import PublicAPIView
 from apps.core.errors import DomainError, ErrorCode
 
 

@@ -6,9 +6,10 @@ from rest_framework.response import Response
 
 from apps.accounts import login_throttle, services
 from apps.accounts.api.agent import AgentUserOut
+from apps.accounts.api.base import TokenAPIView
 from apps.api.inputs import client_ip, validated
 from apps.api.permissions import HasToken
-from apps.api.views import PublicAPIView, TokenAPIView, ensure_tls
+from apps.api.views import PublicAPIView, ensure_tls
 from apps.core.errors import DomainError, ErrorCode
 
 

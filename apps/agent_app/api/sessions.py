@@ -6,8 +6,8 @@ from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers
 from rest_framework.response import Response
 
+from apps.accounts.api.base import AgentAPIView, AgentRequest
 from apps.accounts.models import User
-from apps.api.views import AgentAPIView, AgentRequest
 from apps.billing import selectors as billing_selectors
 from apps.billing.models import Payment, PaymentStatus
 from apps.orders import selectors as order_selectors

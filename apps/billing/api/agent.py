@@ -4,7 +4,7 @@ from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers
 from rest_framework.response import Response
 
-from apps.api.views import AgentAPIView, AgentRequest
+from apps.accounts.api.base import AgentAPIView, AgentRequest
 from apps.billing.models import Payment
 from apps.billing.services import payments
 from apps.sessions.models import Session

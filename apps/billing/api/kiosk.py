@@ -5,11 +5,11 @@ from drf_spectacular.utils import extend_schema, extend_schema_field, inline_ser
 from rest_framework import serializers
 from rest_framework.response import Response
 
-from apps.api.views import KioskAPIView, KioskRequest
 from apps.billing.api.agent import SessionBrief
 from apps.billing.models import Payment
 from apps.billing.services import payments
 from apps.demo_processor import mode as processor_mode
+from apps.kiosks.api.base import KioskAPIView, KioskRequest
 from apps.sessions import selectors as session_selectors
 
 

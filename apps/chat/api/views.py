@@ -5,11 +5,12 @@ Thin: apps.chat.services decides."""
 from drf_spectacular.utils import extend_schema
 from rest_framework.response import Response
 
+from apps.accounts.api.base import AgentAPIView
 from apps.api.inputs import validated
-from apps.api.views import AgentAPIView, KioskAPIView
 from apps.chat import services
 from apps.chat.api.serializers import ChatMessageIn, ChatPageIn, ChatPageOut
 from apps.chat.bodies import ChatMessageBody, message_body
+from apps.kiosks.api.base import KioskAPIView
 
 
 def page_response(session, query) -> Response:

@@ -6,9 +6,10 @@ from rest_framework.response import Response
 
 from apps.api.inputs import validated
 from apps.api.throttles import PairingThrottle
-from apps.api.views import KioskAPIView, PublicAPIView
+from apps.api.views import PublicAPIView
 from apps.core.body_fields import OptionalTextField
 from apps.kiosks import selectors, services
+from apps.kiosks.api.base import KioskAPIView
 
 
 class PairIn(serializers.Serializer):
@@ -73,7 +74,7 @@ class KioskProfileView(KioskAPIView):
         return Response({**body, **_business_and_settings(kiosk.business)})
 
 
-HEARTBEAT_ANSWER = {"ok": True}  # also the kiosk hot path's (apps.api.kiosk_hot_path)
+HEARTBEAT_ANSWER = {"ok": True}  # also the kiosk hot path's (apps.kiosk_app.hot_path)
 
 
 class HeartbeatView(KioskAPIView):

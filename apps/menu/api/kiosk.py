@@ -12,8 +12,8 @@ from rest_framework import serializers
 from rest_framework.response import Response
 
 from apps.api.inputs import validated
-from apps.api.views import KioskAPIView
 from apps.core.locales import LOCALE_MAX_LENGTH, LOCALE_PATTERN
+from apps.kiosks.api.base import KioskAPIView
 from apps.menu import selectors
 from apps.menu.bodies import PublicMenuOut, public_menu_body
 from apps.menu.labels import LANGUAGES

@@ -4,8 +4,8 @@ from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.response import Response
 
+from apps.accounts.api.base import AgentAPIView, AgentRequest
 from apps.api.inputs import validated
-from apps.api.views import AgentAPIView, AgentRequest
 from apps.orders import services
 from apps.orders.bodies import OrderOut, order_body
 

@@ -10,8 +10,8 @@ from rest_framework.pagination import Cursor, CursorPagination
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from apps.accounts.api.base import AgentRequest, TokenAPIView
 from apps.api.inputs import validated
-from apps.api.views import AgentRequest, TokenAPIView
 from apps.core.body_shapes import serializer_for
 from apps.orders.bodies import ModifierBody, modifier_bodies, payment_status
 from apps.orders.models import Order, OrderLine, OrderStatus

@@ -9,7 +9,7 @@ from rest_framework import serializers
 from rest_framework.response import Response
 
 from apps.api.inputs import validated
-from apps.api.views import KioskAPIView, KioskRequest
+from apps.kiosks.api.base import KioskAPIView, KioskRequest
 from apps.orders import receipt_mails, receipts, selectors, services
 from apps.orders.api.agent import OrderLineIn
 from apps.orders.bodies import (

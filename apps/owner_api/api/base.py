@@ -12,11 +12,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView, set_rollback
 
-from apps.api.authentication import OwnerApiKeyAuthentication
 from apps.api.errors import error_body, exception_handler
 from apps.api.throttles import AtomicWindowThrottle
 from apps.api.views import MethodCheckedFirst, ensure_tls
 from apps.core.actor import API_KEY, Actor
+from apps.owner_api.api.authentication import OwnerApiKeyAuthentication
 from apps.owner_api.models import OwnerApiKey
 
 INSUFFICIENT_SCOPE = "INSUFFICIENT_SCOPE"

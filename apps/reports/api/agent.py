@@ -5,8 +5,8 @@ from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.response import Response
 
+from apps.accounts.api.base import AgentAPIView
 from apps.accounts.models import Business
-from apps.api.views import AgentAPIView
 from apps.reports.api.bodies import MetricsOut
 from apps.reports.sessions_report import my_figures_today
 

@@ -3,8 +3,8 @@
 from drf_spectacular.utils import extend_schema
 from rest_framework.response import Response
 
+from apps.accounts.api.base import TokenAPIView
 from apps.api.inputs import validated
-from apps.api.views import TokenAPIView
 from apps.reports.api.bodies import ItemReportOut, ReportQueryIn, SessionReportOut, SessionReportQueryIn
 from apps.reports.items_report import items_report
 from apps.reports.ranges import ReportRange, report_range

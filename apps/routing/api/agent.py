@@ -9,9 +9,9 @@ from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers
 from rest_framework.response import Response
 
+from apps.accounts.api.base import AgentAPIView, AgentRequest
 from apps.accounts.models import User
 from apps.api.inputs import validated
-from apps.api.views import AgentAPIView, AgentRequest
 from apps.core.timefmt import iso_z
 from apps.routing import accept, offers, services, transfer
 from apps.routing.models import Offer

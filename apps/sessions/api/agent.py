@@ -10,8 +10,8 @@ from drf_spectacular.utils import extend_schema, extend_schema_field, inline_ser
 from rest_framework import serializers
 from rest_framework.response import Response
 
+from apps.accounts.api.base import AgentAPIView, AgentRequest
 from apps.api.inputs import validated
-from apps.api.views import AgentAPIView, AgentRequest
 from apps.kiosks.bodies import KioskBrief
 from apps.menu import selectors as menu_selectors
 from apps.menu.bodies import MenuOut, menu_body

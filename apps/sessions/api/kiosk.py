@@ -5,8 +5,8 @@ from rest_framework import serializers
 from rest_framework.response import Response
 
 from apps.api.inputs import validated
-from apps.api.views import KioskAPIView, KioskRequest
 from apps.core.locales import LOCALE_MAX_LENGTH, LOCALE_PATTERN
+from apps.kiosks.api.base import KioskAPIView, KioskRequest
 from apps.sessions import customer_locale, pointing, selectors, services
 from apps.sessions.api.pointing_shapes import MenuItemIn, SessionItemOut, session_item_body
 from apps.sessions.bodies import StatusOut, status_body

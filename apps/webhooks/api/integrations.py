@@ -4,8 +4,8 @@ from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers
 from rest_framework.response import Response
 
+from apps.accounts.api.base import TokenAPIView
 from apps.api.inputs import validated
-from apps.api.views import TokenAPIView
 from apps.core.errors import DomainError, ErrorCode
 from apps.core.events import EVENT_NAMES
 from apps.webhooks import services

@@ -1,6 +1,6 @@
 """Agent API: video tokens for the session the agent accepted."""
 
-from apps.api.views import AgentAPIView
+from apps.accounts.api.base import AgentAPIView
 from apps.sessions import video_call
 from apps.sessions.api.video.views import video_token_views
 

@@ -1,6 +1,6 @@
 """Kiosk API: video tokens for the kiosk's own live session."""
 
-from apps.api.views import KioskAPIView
+from apps.kiosks.api.base import KioskAPIView
 from apps.sessions import video_call
 from apps.sessions.api.video.views import video_token_views
 

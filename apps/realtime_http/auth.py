@@ -13,15 +13,16 @@ from rest_framework.parsers import FormParser
 from rest_framework.response import Response
 
 from apps.accounts.actors import panel_member
+from apps.accounts.api.base import AgentAPIView
 from apps.api.authentication import AgentSessionAuthentication
 from apps.api.drf_request import django_request
 from apps.api.inputs import validated
 from apps.api.parsers import JSONParser
 from apps.api.schema import session_cookie_scheme
-from apps.api.views import AgentAPIView, KioskAPIView
+from apps.kiosks.api.base import KioskAPIView
 from apps.realtime import protocol
-from apps.realtime.api import access
 from apps.realtime.channels import agent_channel, kiosk_channel, owner_channel
+from apps.realtime_http import access
 from apps.routing import services as routing_services
 
 
@@ -38,7 +39,7 @@ class PanelSessionAuthentication(SessionAuthentication):
 
 
 class PanelSessionScheme(OpenApiAuthenticationExtension):
-    target_class = "apps.realtime.api.auth.PanelSessionAuthentication"
+    target_class = "apps.realtime_http.auth.PanelSessionAuthentication"
     name = "panelSession"
 
     def get_security_definition(self, auto_schema):

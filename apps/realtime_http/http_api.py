@@ -18,7 +18,7 @@ from apps.core.errors import DomainError, ErrorCode
 from apps.realtime import protocol
 from apps.realtime.broadcast import layer_message, send_now
 from apps.realtime.signing import HTTP_API_MAX_SKEW_SECONDS, http_api_request_error
-from apps.realtime.user_auth import USER_CHANNEL_PREFIX, user_channel, valid_target, valid_user_id
+from apps.realtime.user_channels import USER_CHANNEL_PREFIX, user_channel, valid_target, valid_user_id
 
 MAX_CHANNELS_PER_EVENT = 100
 MAX_BATCH = 10
@@ -43,7 +43,7 @@ class PusherSignatureAuthentication(BaseAuthentication):
 
 
 class PusherSignatureScheme(OpenApiAuthenticationExtension):
-    target_class = "apps.realtime.api.http_api.PusherSignatureAuthentication"
+    target_class = "apps.realtime_http.http_api.PusherSignatureAuthentication"
     name = "pusherSignature"
 
     def get_security_definition(self, auto_schema):
@@ -86,7 +86,7 @@ class SignedHttpApiView(PublicAPIView):
 
 
 def _target_field(**kwargs) -> serializers.RegexField:
-    """A channel name, or a user's `#server-to-user-{user id}` (user_auth.py)."""
+    """A channel name, or a user's `#server-to-user-{user id}` (apps/realtime/user_channels.py)."""
     pattern = "^(" + USER_CHANNEL_PREFIX + ")?" + protocol.CHANNEL_NAME_RE.pattern.removeprefix("^")
     return serializers.RegexField(pattern, max_length=protocol.MAX_CHANNEL_NAME + len(USER_CHANNEL_PREFIX), **kwargs)
 

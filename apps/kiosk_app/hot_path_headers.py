@@ -1,4 +1,4 @@
-"""The headers of the kiosk hot path's answers (apps.api.kiosk_hot_path), put on by the code that
+"""The headers of the kiosk hot path's answers (apps.kiosk_app.hot_path), put on by the code that
 puts them on Django's: the view's DRF headers (`APIView.default_response_headers`) and Django's
 middleware chain, built from `settings.MIDDLEWARE` as Django's handler builds it. Adding a
 middleware, or changing one's settings, changes both answers at once.

@@ -15,10 +15,10 @@ from rest_framework.response import Response
 
 from apps.core.errors import DomainError, ErrorCode
 from apps.realtime import protocol
-from apps.realtime.api.http_api import EMPTY_OBJECT, SignedHttpApiView
 from apps.realtime.broadcast import send, server_loop
-from apps.realtime.hub import terminate_message
+from apps.realtime.fanout import terminate_message
 from apps.realtime.presence import presence_store
+from apps.realtime_http.http_api import EMPTY_OBJECT, SignedHttpApiView
 
 logger = logging.getLogger(__name__)
 

@@ -16,7 +16,7 @@ The route answers only what Django routes to the two views (Django's own resolve
 would pass through the middleware unchanged; anything else (another method, a query string, an
 Accept header other than JSON's, a host Django refuses, plain HTTP that production redirects, a
 CORS signal handler, KIOSK_HOT_PATH=false) goes to Django, which answers it as before. The
-answer's headers are put on by DRF's and Django's own code (apps.api.hot_path_headers: the
+answer's headers are put on by DRF's and Django's own code (apps.kiosk_app.hot_path_headers: the
 view's headers and settings.MIDDLEWARE, memoised); tests/kiosks/test_kiosk_hot_path.py holds
 both answers to each other, header for header and byte for byte.
 """
@@ -38,15 +38,15 @@ from django.utils.log import log_response
 from rest_framework import exceptions as drf
 from rest_framework.renderers import JSONRenderer
 
-from apps.api import kiosk_request
-from apps.api.authentication import DeviceAuthentication, device_presented, device_refused
 from apps.api.errors import error_answer
-from apps.api.hot_path_headers import HeaderStack
 from apps.api.logs import current_request_id
 from apps.api.metrics import observe_request
 from apps.api.middleware import request_id_for
 from apps.api.throttles import KioskThrottle
+from apps.kiosk_app.hot_path_headers import HeaderStack
 from apps.kiosks import selectors as kiosk_selectors
+from apps.kiosks.api import kiosk_request
+from apps.kiosks.api.authentication import DeviceAuthentication, device_presented, device_refused
 from apps.kiosks.api.kiosk import HEARTBEAT_ANSWER, HeartbeatView
 from apps.sessions import selectors as session_selectors
 from apps.sessions import status_cache

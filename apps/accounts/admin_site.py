@@ -1,9 +1,9 @@
-"""The super-admin site at /admin/ with the sign-in limits of every other sign-in route (issue 24):
+"""The super-admin site at /admin/ with the sign-in limits of every other sign-in route:
 the same failure counters per email + address and per address (apps/accounts/login_throttle.py,
 keyed on apps.api.inputs.client_ip), so guesses here and on the agent API, the token API and the
 owner panel count together. A refused attempt is answered 429 with Retry-After before the password
 is hashed (each hash costs real CPU). Installed through Django's documented hooks: an AdminConfig
-whose `default_site` is this site (apps/api/admin_config.py, in INSTALLED_APPS), and the site's `login_form`."""
+whose `default_site` is this site (apps/accounts/admin_config.py, in INSTALLED_APPS), and the site's `login_form`."""
 
 from django.contrib.admin import AdminSite
 from django.contrib.admin.forms import AdminAuthenticationForm

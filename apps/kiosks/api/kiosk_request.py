@@ -9,17 +9,20 @@
 4. throttling: KioskThrottle judges the count of step 1 (429).
 
 KioskAPIView runs them for the DRF views (`perform_authentication`: 1, 2, 3; DRF's throttle
-check: 4); the kiosk hot path (apps.api.kiosk_hot_path) runs the same functions on the event loop.
+check: 4); the kiosk hot path (apps.kiosk_app.hot_path) runs the same functions on the event loop.
 """
 
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
-from apps.api.authentication import device_presented
+from rest_framework.request import Request
+
 from apps.api.throttles import KioskThrottle
 from apps.core.cache import aget_many_and_increment, get_many_and_increment
 from apps.kiosks import selectors, services
+from apps.kiosks.api.authentication import device_presented
 from apps.kiosks.models import Kiosk
 
 
@@ -30,7 +33,7 @@ class KioskRead:
 
     device_id: uuid.UUID
     token_hash: str
-    cached: dict
+    cached: dict[str, Any]
     window_key: str | None
     count: int | None
 
@@ -62,7 +65,7 @@ async def aread(
     return KioskRead(device_id, token_hash, cached, window[0], count)
 
 
-def read_request(request) -> KioskRead | None:
+def read_request(request: Request) -> KioskRead | None:
     """Step 1 for a DRF request, kept on it as `request.kiosk_read` for the steps after it. None
     when the device headers are malformed (authentication refuses those)."""
     try:
@@ -70,10 +73,11 @@ def read_request(request) -> KioskRead | None:
             request.headers.get("X-Device-Id", ""), request.headers.get("X-Device-Token", "")
         )
     except Exception:  # noqa: BLE001 - NotAuthenticated/AuthenticationFailed, raised again by step 2
-        request.kiosk_read = None
+        request.kiosk_read = None  # type: ignore[attr-defined]  # read by DeviceAuthentication, step 2
         return None
-    request.kiosk_read = read(device_id, token_hash, KioskThrottle().window_for(device_id, token_hash))
-    return request.kiosk_read
+    found = read(device_id, token_hash, KioskThrottle().window_for(device_id, token_hash))
+    request.kiosk_read = found  # type: ignore[attr-defined]  # read by DeviceAuthentication, step 2
+    return found
 
 
 def record_heartbeat(kiosk: Kiosk, found: KioskRead) -> None:

@@ -1,8 +1,8 @@
-"""django.contrib.admin with the site of apps/api/admin_site.py (sign-in limits), through the
+"""django.contrib.admin with the site of apps/accounts/admin_site.py (sign-in limits), through the
 documented `default_site` hook. A module of its own: INSTALLED_APPS imports it before models load."""
 
 from django.contrib.admin.apps import AdminConfig
 
 
 class LimitedAdminConfig(AdminConfig):
-    default_site = "apps.api.admin_site.LimitedAdminSite"
+    default_site = "apps.accounts.admin_site.LimitedAdminSite"

@@ -1,0 +1,50 @@
+"""The agent and token surfaces' base views: their callers are this app's users (an agent signed in
+with the cookie session, or an owner's agent's bearer token), so they live here, not in apps/api,
+which sits below the domain apps (docs/decisions.md "Layers")."""
+
+from typing import TYPE_CHECKING
+
+from rest_framework.request import Request
+from rest_framework.views import APIView
+
+from apps.accounts.api.authentication import BearerTokenAuthentication
+from apps.api.authentication import AgentSessionAuthentication
+from apps.api.permissions import HasOwnerToken, IsAgent
+from apps.api.throttles import AgentThrottle, TokenApiThrottle
+from apps.api.views import MethodCheckedFirst, ensure_tls
+
+# What the surfaces' authentication and permission classes guarantee about their requests, for
+# the type checker (DRF types `user` for any scheme): at runtime it is DRF's Request.
+if TYPE_CHECKING:
+    from apps.accounts.models import User
+
+    class AgentRequest(Request):
+        """After agent or token authentication and IsAgent or HasOwnerToken: `user` is the agent."""
+
+        @property
+        def user(self) -> User: ...
+        @user.setter
+        def user(self, value: User) -> None: ...
+
+else:
+    AgentRequest = Request
+
+
+class AgentAPIView(MethodCheckedFirst, APIView):
+    """Agent API: `request.user` is the signed-in agent; mutating calls carry X-XSRF-TOKEN."""
+
+    authentication_classes = [AgentSessionAuthentication]
+    permission_classes = [IsAgent]
+    throttle_classes = [AgentThrottle]
+
+
+class TokenAPIView(MethodCheckedFirst, APIView):
+    """Owner-scoped token API: `request.user` is the token's agent, `request.auth` the token."""
+
+    authentication_classes = [BearerTokenAuthentication]
+    permission_classes = [HasOwnerToken]
+    throttle_classes = [TokenApiThrottle]
+
+    def initial(self, request: Request, *args: object, **kwargs: object) -> None:
+        ensure_tls(request)
+        super().initial(request, *args, **kwargs)
