@@ -66,13 +66,14 @@ export function redrawKeepingFocus(container, selectorOf, draw) {
 
 export { money } from "./format.js";
 
-// Status messages go to a polite live region (#announcer), so screen readers hear them.
+/** Status messages go to a polite live region (#announcer), so screen readers hear them. @param {string} text */
 export function announce(text) {
   const region = byId("announcer");
   region.textContent = "";
   window.setTimeout(() => (region.textContent = text), 30);
 }
 
+/** @param {HTMLElement} node @param {string | null | undefined} text */
 export function showError(node, text) {
   node.textContent = text || "";
   node.hidden = !text;
