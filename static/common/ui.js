@@ -19,6 +19,19 @@ export function byId(id, kind = /** @type {any} */ (HTMLElement)) {
 }
 
 /**
+ * The element matching `selector` under `root`; a missing one is a bug in what drew `root`, said
+ * at once rather than as a null later.
+ * @param {ParentNode} root
+ * @param {string} selector
+ * @returns {HTMLElement}
+ */
+export function within(root, selector) {
+  const node = root.querySelector(selector);
+  if (!(node instanceof HTMLElement)) throw new Error(`no ${selector} where it was drawn`);
+  return node;
+}
+
+/**
  * A new element: attributes (`text` is its text, `on…` a listener, false/null/undefined left
  * out) and children (null/undefined/false left out).
  * @param {string} tag
