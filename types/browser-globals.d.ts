@@ -25,6 +25,19 @@ interface Window {
   panelLive?: { connect: (config: PanelLiveConfig) => PusherClient };
 }
 
+/** The agent dashboard's configuration (the agent-config element; apps/agent_app/views.py). */
+interface AgentConfig {
+  realtimeKey: string;
+  authEndpoint: string;
+  forceTLS: boolean;
+  pollSeconds: number;
+  reconnectSeconds?: number;
+  chatMaxLength: number;
+  chatOpenSeconds: number;
+  wsHost?: string;
+  wsPort?: number;
+}
+
 /** The panel's live pages' server-rendered config (the live-status-config element). */
 interface PanelLiveConfig {
   key: string;

@@ -24,6 +24,7 @@ interface PusherClient {
   connection: PusherConnection;
   subscribe(channelName: string): PusherChannel;
   unsubscribe(channelName: string): void;
+  connect(): void;
   disconnect(): void;
 }
 

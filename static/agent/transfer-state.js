@@ -96,6 +96,11 @@ export function transferRefusal(error) {
   }
 }
 
+/**
+ * SessionTransferred, on the sender's and the receiver's channels.
+ * @typedef {{session_id: string, agent: {id: string, name: string} | null}} TransferredMessage
+ */
+
 /** What the sender is told when a colleague took the session. @param {{agent: {name: string} | null}} message @param {string} kioskName */
 export const handedOverWords = (message, kioskName) =>
   `${message.agent ? message.agent.name : "A colleague"} is now serving the customer at ${kioskName}.`;
