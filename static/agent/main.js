@@ -93,7 +93,7 @@ async function startApp() {
   byId("main").focus();
 }
 
-/** A new card: it rings (unless muted) and is announced. @param {any} incoming */
+/** A new card: it rings (unless muted) and is announced. @param {import("./queue-state.js").Incoming} incoming */
 function arrived(incoming) {
   if (!store.get().muted) ring.play();
   const from = incoming.transfer_from ? `Transfer from ${incoming.transfer_from.name}: ` : "New session from ";
@@ -149,7 +149,7 @@ function localeChanged({ session_id: id, customer_locale: locale }) {
 
 /**
  * SessionTransferred: the sender's session went to a colleague; the receiver (another tab, or
- * before its accept's answer) reads its new session. @param {any} message
+ * before its accept's answer) reads its new session. @param {import("./transfer-state.js").TransferredMessage} message
  */
 function transferred(message) {
   const mine = store.get().session;
@@ -223,7 +223,7 @@ byId("mute").addEventListener("click", () => {
 });
 
 // --- sessions -------------------------------------------------------------------------------
-/** @param {any} incoming a queue card's session */
+/** @param {import("./queue-state.js").Incoming} incoming a queue card's session */
 async function accept(incoming) {
   alertText("");
   try {
@@ -309,7 +309,7 @@ async function loadTokens() {
   }
 }
 
-/** @param {any} token */
+/** @param {import("./state.js").Token} token */
 async function revoke(token) {
   try {
     await del(`/api/tokens/${token.id}`);

@@ -7,8 +7,7 @@
 
 const AFTER_DECLINE = "The customer may try another card, or cancel the payment to change the order.";
 
-/** A decline's cause, as the agent can tell the customer. */
-/** @type {Record<string, string>} */
+/** A decline's cause, as the agent can tell the customer. @type {Record<string, string>} */
 const DECLINE_CAUSES = {
   insufficient_funds: "the card has insufficient funds",
   expired_card: "the card has expired",

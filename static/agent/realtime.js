@@ -144,8 +144,8 @@ export class IncomingFeed {
   }
 
   // A poll was answered while the socket is down: the server is back. pusher-js spaces its own
-  // tries out (up to a minute), so the header said "Live updates unavailable" long after
-  // (the dashboard looked dead while it was not); a fresh connection now, at most every `reconnectSeconds`, makes the link
+  // tries out (up to a minute), so the header said "Live updates unavailable" long after the
+  // server was back; a fresh connection now, at most every `reconnectSeconds`, makes the link
   // live as soon as the server takes it (pusher-js subscribes the channel again on connecting).
   reconnectIfDown() {
     if (this.stopped || this.live || !this.pusher) return;

@@ -63,7 +63,7 @@ export function createSessionActions(store, { announce, onEnded, onChat, onVideo
     }
   }
 
-  /** @param {any} item a menu item */
+  /** @param {import("./state.js").MenuItem} item */
   async function choose(item) {
     const chosen = item.modifier_groups.length ? await dialog.ask(item) : { optionIds: [], labels: [] };
     if (!chosen) return;

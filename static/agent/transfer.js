@@ -55,7 +55,7 @@ export function createTransferActions(store, { announce }) {
     setTransfer({ error: "", notice: "" });
     try {
       const answer = await post(`/api/sessions/${session.id}/transfer`, body);
-      const names = answer.offers.map((/** @type {any} */ offer) => offer.agent.name);
+      const names = answer.offers.map((/** @type {{agent: {name: string}}} */ offer) => offer.agent.name);
       setTransfer({ pending: { names, seconds: answer.offer_seconds, startedAt: Date.now() } });
       announce(`Transfer offered to ${names.join(", ")}.`);
     } catch (caught) {

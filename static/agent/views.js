@@ -16,7 +16,7 @@ import { transferChoices, waitingWords } from "./transfer-state.js";
 
 /**
  * @typedef {import("./state.js").AgentState} AgentState
- * @typedef {{accept(session: any): void, choose(item: import("./state.js").MenuItem): void, show(item: import("./state.js").MenuItem): void, change(index: number, change: object): void, revoke(token: any): void, backToAvailable(): void}} Actions
+ * @typedef {{accept(session: import("./queue-state.js").Incoming): void, choose(item: import("./state.js").MenuItem): void, show(item: import("./state.js").MenuItem): void, change(index: number, change: object): void, revoke(token: import("./state.js").Token): void, backToAvailable(): void}} Actions
  */
 
 const BASE_TITLE = document.title;
@@ -399,7 +399,7 @@ function drawHistory(sessions) {
 }
 
 /** What became of a session in "My sessions today": one handed to a colleague says to whom. */
-const historyStatus = (/** @type {any} */ s) =>
+const historyStatus = (/** @type {import("./state.js").HistoryRow} */ s) =>
   s.handed_over_to ? `handed to ${s.handed_over_to.name}` : s.ended_at ? s.status : "in progress";
 
 /** @param {AgentState["today"]} today */
