@@ -1,4 +1,4 @@
-// Eat in or take away (the kitchen needs to know how to pack it): on the payment step the
+// Eat in or take away (the kitchen ticket and the receipt say which): on the payment step the
 // customer is asked (unless the owner
 // turned the question off: GET .../dining says `ask`), and the answer is saved on the order at
 // once (POST .../dining). It never holds the card form back: an order paid without an answer is
