@@ -1,4 +1,4 @@
-// The Access tokens tab (issue 23 defect 13): what a token is for, making one, revoking one.
+// The Access tokens tab, which says what a token is for, makes one and revokes one.
 // A token is what an integration (the owner's accounting or kitchen software) sends as
 // `Authorization: Bearer …` to the token API (/api/v1): it reads the owner's orders and webhooks
 // as this agent. The spec issues tokens only by signing in to the token API (POST /api/auth/login),

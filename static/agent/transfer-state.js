@@ -1,5 +1,6 @@
-// Handing the session in hand to a colleague (issue 25 part 5): the choices the Transfer control
-// offers, the request each makes, and the words said while waiting and after. Pure, unit-tested
+// Handing the session in hand to a colleague (one who speaks the customer's language, or is free):
+// the choices the Transfer control offers, the request each makes, and the words said while
+// waiting and after. Pure, unit-tested
 // (tests/js/agent-transfer.test.js); transfer.js does the calls, views.js draws the control.
 
 import { languageOf } from "./words.js";
