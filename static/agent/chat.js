@@ -1,6 +1,6 @@
-// The dashboard's text chat with the customer (for when the video fails), beside the video of
-// the session in hand. The conversation is read from GET /api/sessions/{id}/chat when the session opens and
-// each time the call channel is joined, then grows from its ChatMessage (video.js hands them to
+// The dashboard's text chat with the customer (for when the video fails), beside the video of the
+// session in hand. The conversation is read from GET /api/sessions/{id}/chat when the session opens
+// and each time the call channel is joined, then grows from its ChatMessage (video.js hands them to
 // `onChat`); each message shows once (common/chat-log.js). It opens by itself when the video is
 // unavailable, when it has not connected within `chatOpenSeconds` (the customer's camera refused:
 // their side never joins), or when the customer writes; the customer's messages are announced by

@@ -1,7 +1,7 @@
 // What became of the customer's card, in the agent's words: the agent's session read carries the
 // processor's cause (`payment.failure_code`), and the dashboard says what happened rather than
-// "declined" for every failure. Pure, unit-tested
-// (tests/js/agent-payment-words.test.js); cart-state.js's paymentView uses it.
+// "declined" for every failure. Pure, unit-tested (tests/js/agent-payment-words.test.js);
+// cart-state.js's paymentView uses it.
 
 /** @typedef {{status: string, failure_code?: string, failure_message?: string}} Payment */
 

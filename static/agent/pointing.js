@@ -1,7 +1,8 @@
 // Show to customer and point at an item (so both talk about the same dish), the agent's side:
-// "Show" on a menu item opens it large on the kiosk (POST /api/sessions/{id}/show); the customer's tap on an item
-// arrives as MenuItemPointed and the session says "The customer is looking at Classic burger".
-// `stockWords` and `pointedWords` are pure and unit-tested (tests/js/agent-pointing.test.js).
+// "Show" on a menu item opens it large on the kiosk (POST /api/sessions/{id}/show); the customer's
+// tap on an item arrives as MenuItemPointed and the session says "The customer is looking at
+// Classic burger". `stockWords` and `pointedWords` are pure and unit-tested
+// (tests/js/agent-pointing.test.js).
 import { asFailure } from "../common/report.js";
 import { watch } from "../common/store.js";
 import { byId } from "../common/ui.js";

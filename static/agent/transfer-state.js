@@ -1,7 +1,7 @@
 // Handing the session in hand to a colleague (one who speaks the customer's language, or is free):
-// the choices the Transfer control offers, the request each makes, and the words said while
-// waiting and after. Pure, unit-tested
-// (tests/js/agent-transfer.test.js); transfer.js does the calls, views.js draws the control.
+// the choices the Transfer control offers, the request each makes, and the words said while waiting
+// and after. Pure, unit-tested (tests/js/agent-transfer.test.js); transfer.js does the calls,
+// views.js draws the control.
 
 import { languageOf } from "./words.js";
 
