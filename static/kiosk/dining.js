@@ -1,8 +1,8 @@
 // Eat in or take away (the kitchen ticket and the receipt say which): on the payment step the
-// customer is asked (unless the owner
-// turned the question off: GET .../dining says `ask`), and the answer is saved on the order at
-// once (POST .../dining). It never holds the card form back: an order paid without an answer is
-// "not asked" for the kitchen and the webhook, and the payment is never kept waiting on it.
+// customer is asked (unless the owner turned the question off: GET .../dining says `ask`), and the
+// answer is saved on the order at once (POST .../dining). It never holds the card form back: an
+// order paid without an answer is "not asked" for the kitchen and the webhook, and the payment is
+// never kept waiting on it.
 import { asFailure, logFailure } from "../common/report.js";
 import { watch } from "../common/store.js";
 import { byId, showError } from "../common/ui.js";

@@ -1,7 +1,7 @@
-// The menu as the customer sees it beside the agent (the customer looks, the agent orders):
-// GET /api/public/menu in the
-// customer's language, drawn as categories of items with photo (or a placeholder), price,
-// allergens, dietary tags and sold-out state. Pure, unit-tested (tests/js/kiosk-menu.test.js).
+// The menu as the customer sees it beside the agent (the customer looks, the agent orders): GET
+// /api/public/menu in the customer's language, drawn as categories of items with photo (or a
+// placeholder), price, allergens, dietary tags and sold-out state. Pure, unit-tested
+// (tests/js/kiosk-menu.test.js).
 import { money } from "../common/format.js";
 import { t } from "./messages.js";
 

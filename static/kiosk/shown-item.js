@@ -1,8 +1,8 @@
 // Show to customer and point at an item (so agent and customer talk about the same dish), the
-// kiosk's side. The agent's "Show"
-// arrives as MenuItemShown and opens that item of the kiosk's own menu large (photo, description,
-// allergens, options) until the customer closes it; a tap on a menu item while an agent serves
-// tells the agent which (POST /api/public/sessions/{id}/point). The cart stays the agent's.
+// kiosk's side. The agent's "Show" arrives as MenuItemShown and opens that item of the kiosk's own
+// menu large (photo, description, allergens, options) until the customer closes it; a tap on a menu
+// item while an agent serves tells the agent which (POST /api/public/sessions/{id}/point). The cart
+// stays the agent's.
 import { logFailure } from "../common/report.js";
 import { watch } from "../common/store.js";
 import { byId, el } from "../common/ui.js";
