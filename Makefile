@@ -57,7 +57,7 @@ js-deps: node_modules/.installed
 
 lint: install-dev js-deps
 	node_modules/.bin/eslint .
-	node_modules/.bin/tsc -p jsconfig.json  # checkJs over the JSDoc types of static/{agent,kiosk,common}
+	node_modules/.bin/tsc -p jsconfig.json  # strict checkJs over the JSDoc types of all of static/ but vendored code
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports --no-cache  # the layers (pyproject.toml [tool.importlinter], docs/decisions.md)

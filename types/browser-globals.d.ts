@@ -14,13 +14,36 @@ interface KioskConfig {
 
 interface Window {
   KIOSK_CONFIG?: KioskConfig;
-  /** pusher-js (vendored classic script) */
-  Pusher?: any;
+  /** pusher-js (vendored classic script; types/vendor.d.ts) */
+  Pusher?: PusherConstructor;
   /** agora-rtc-sdk-ng (vendored classic script) */
-  AgoraRTC?: any;
+  AgoraRTC?: AgoraRTCStatic;
   /** Stripe.js, loaded from the processor */
-  Stripe?: any;
+  Stripe?: StripeConstructor;
   webkitAudioContext?: typeof AudioContext;
   /** the owner panel's live link (static/panel/live-link.js) */
-  panelLive?: { connect: (config: any) => any };
+  panelLive?: { connect: (config: PanelLiveConfig) => PusherClient };
+}
+
+/** The agent dashboard's configuration (the agent-config element; apps/agent_app/views.py). */
+interface AgentConfig {
+  realtimeKey: string;
+  authEndpoint: string;
+  forceTLS: boolean;
+  pollSeconds: number;
+  reconnectSeconds?: number;
+  chatMaxLength: number;
+  chatOpenSeconds: number;
+  wsHost?: string;
+  wsPort?: number;
+}
+
+/** The panel's live pages' server-rendered config (the live-status-config element). */
+interface PanelLiveConfig {
+  key: string;
+  authEndpoint: string;
+  forceTLS: boolean;
+  csrfToken: string;
+  channel: string;
+  [setting: string]: unknown;
 }

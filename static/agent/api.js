@@ -2,9 +2,11 @@
 // (read from the XSRF-TOKEN cookie at call time: it changes at sign-in), errors as ApiError
 // (static/common/http.js turns the error envelope into words).
 import { sendJson } from "../common/http.js";
+import { asFailure } from "../common/report.js";
 
 export { ApiError } from "../common/http.js";
 
+/** @param {string} name */
 export function readCookie(name) {
   const prefix = name + "=";
   const found = document.cookie.split("; ").find((part) => part.startsWith(prefix));
@@ -14,7 +16,9 @@ export function readCookie(name) {
 /** The header every mutating call carries (read now: the cookie changes at sign-in). */
 export const xsrfHeaders = () => ({ "X-XSRF-TOKEN": readCookie("XSRF-TOKEN") });
 
+/** @type {{unauthenticated: Array<(error: import("../common/report.js").Failure) => void>}} */
 const listeners = { unauthenticated: [] };
+/** @param {(error: import("../common/report.js").Failure) => void} handler */
 export function onUnauthenticated(handler) {
   listeners.unauthenticated.push(handler);
 }
@@ -25,11 +29,16 @@ const QUIET_401 = new Set(["/api/user", "/api/login", "/api/login/2fa", "/api/lo
 
 // Requests still on their way. Signing out waits for them: the server saves the cookie session
 // at the end of every request, and one that ends after the sign-out deleted it fails.
+/** @type {Set<Promise<unknown>>} */
 const inFlight = new Set();
 export function settled() {
   return Promise.allSettled([...inFlight]);
 }
 
+/**
+ * @param {string} method @param {string} path @param {unknown} [body]
+ * @returns {Promise<any>} the endpoint's JSON, read by each caller as its shape
+ */
 export function api(method, path, body) {
   const request = send(method, path, body);
   inFlight.add(request);
@@ -38,12 +47,14 @@ export function api(method, path, body) {
   return request;
 }
 
+/** @param {string} method @param {string} path @param {unknown} [body] */
 async function send(method, path, body) {
   const headers = method === "GET" ? {} : xsrfHeaders();
   const unreachable = "The server cannot be reached. Check the connection.";
   try {
     return await sendJson(path, { method, headers, body, credentials: "same-origin", unreachable });
-  } catch (error) {
+  } catch (caught) {
+    const error = asFailure(caught);
     if (error.status === 401 && !QUIET_401.has(path.split("?")[0])) {
       listeners.unauthenticated.forEach((handler) => handler(error));
     }
@@ -51,6 +62,9 @@ async function send(method, path, body) {
   }
 }
 
+/** @param {string} path */
 export const get = (path) => api("GET", path);
+/** @param {string} path @param {unknown} [body] */
 export const post = (path, body) => api("POST", path, body);
+/** @param {string} path */
 export const del = (path) => api("DELETE", path);

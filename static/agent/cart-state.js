@@ -61,7 +61,7 @@ export function cartRefusal(error, order = null) {
 
 /**
  * Whether a refused save puts the cart back to the server's last saved one with "Try again"
- * (issue 23 defect 6: the cart on screen is always the server's). Not for a 422, which goes back
+ * (the cart on screen is always the server's, never lines it refused). Not for a 422, which goes back
  * too but with its words next to the lines and nothing to retry (session.js), nor a 401, whose
  * cart is sent as it is once the agent signs in again.
  * @param {{status?: number}} error
@@ -78,12 +78,13 @@ export function paymentView(status, order, payment = null) {
   return { state: "waiting", text: "Waiting for the customer's card…" };
 }
 
+/** @type {Record<string, string>} */
 const OUTCOME = { completed: "completed", abandoned: "abandoned", failed: "failed" };
 
 /** The words when a session ends. @param {{status: string, duration_seconds?: number}} ended @param {Order | null} [order] the paid order, if any */
 export function finishText(ended, order = null) {
-  const paid = ended.status === "completed" && Boolean(order && order.paid); // the server's one rule
-  const prefix = paid ? `Paid: order ${order.order_number}, ${money(order.total_cents, order.currency)}. ` : "";
+  const paid = ended.status === "completed" && order !== null && Boolean(order.paid); // the server's one rule
+  const prefix = paid && order ? `Paid: order ${order.order_number}, ${money(order.total_cents, order.currency)}. ` : "";
   return `${prefix}Session ${OUTCOME[ended.status] || ended.status} after ${duration(ended.duration_seconds || 0)}.`;
 }
 

@@ -1,12 +1,12 @@
-// The dashboard's text chat with the customer (issue 28 part 3), beside the video of the session
-// in hand. The conversation is read from GET /api/sessions/{id}/chat when the session opens and
-// each time the call channel is joined, then grows from its ChatMessage (video.js hands them to
+// The dashboard's text chat with the customer (for when the video fails), beside the video of the
+// session in hand. The conversation is read from GET /api/sessions/{id}/chat when the session opens
+// and each time the call channel is joined, then grows from its ChatMessage (video.js hands them to
 // `onChat`); each message shows once (common/chat-log.js). It opens by itself when the video is
 // unavailable, when it has not connected within `chatOpenSeconds` (the customer's camera refused:
 // their side never joins), or when the customer writes; the customer's messages are announced by
 // the log's live region. Free text up to the server's CHAT_MESSAGE_MAX_LENGTH, the count shown.
 import { chatFor, chatIntake, NO_CHAT, sendFailed, sent } from "../common/chat-log.js";
-import { logFailure } from "../common/report.js";
+import { asFailure, logFailure } from "../common/report.js";
 import { watch } from "../common/store.js";
 import { byId, el, showError } from "../common/ui.js";
 import { canSend, lengthWords, onVideoState, sendRefusal, speakerOf } from "./chat-state.js";
@@ -49,7 +49,8 @@ export function createChat(store, { get, post, maxLength, openSeconds }) {
     try {
       const message = await post(path(sessionId), { text: draft });
       if (chat().sessionId === sessionId) store.set((s) => ({ chat: sent(s.chat, message, draft) }));
-    } catch (error) {
+    } catch (caught) {
+      const error = asFailure(caught);
       if (chat().sessionId === sessionId) store.set((s) => ({ chat: sendFailed(s.chat, sendRefusal(error)) }));
     }
   }

@@ -2,7 +2,7 @@
 // Everything comes from the public agent API and the agent's private real-time channel, goes
 // into the one store (state.js) and is drawn by views.js.
 import { newestAnswer } from "../common/http.js";
-import { logFailure } from "../common/report.js";
+import { asFailure, logFailure } from "../common/report.js";
 import { $$, announce, byId } from "../common/ui.js";
 import { del, get, onUnauthenticated, post, settled } from "./api.js";
 import { createChat, renderChat } from "./chat.js";
@@ -50,7 +50,8 @@ const alertText = (/** @type {string} */ text) => store.set({ alert: text });
 async function boot() {
   try {
     store.set({ user: await get("/api/user") });
-  } catch (error) {
+  } catch (caught) {
+    const error = asFailure(caught);
     if (error.status !== 401) alertText(`The dashboard could not start: ${error.message}`);
     return askToSignIn("");
   }
@@ -92,7 +93,7 @@ async function startApp() {
   byId("main").focus();
 }
 
-/** A new card: it rings (unless muted) and is announced. @param {any} incoming */
+/** A new card: it rings (unless muted) and is announced. @param {import("./queue-state.js").Incoming} incoming */
 function arrived(incoming) {
   if (!store.get().muted) ring.play();
   const from = incoming.transfer_from ? `Transfer from ${incoming.transfer_from.name}: ` : "New session from ";
@@ -100,10 +101,12 @@ function arrived(incoming) {
 }
 
 function startFeed() {
+  const user = store.get().user;
+  if (!user) throw new Error("the queue is read once the agent is signed in");
   if (feed) feed.stop();
   feed = new IncomingFeed({
     config,
-    agentId: store.get().user.id,
+    agentId: user.id,
     onSnapshot: (sessions, askedAt) => {
       const offered = sessions.filter((incoming) => !lapsedOnArrival(incoming));
       const { queue, added } = mergeSnapshot(store.get().queue, offered, askedAt, Date.now());
@@ -146,7 +149,7 @@ function localeChanged({ session_id: id, customer_locale: locale }) {
 
 /**
  * SessionTransferred: the sender's session went to a colleague; the receiver (another tab, or
- * before its accept's answer) reads its new session. @param {any} message
+ * before its accept's answer) reads its new session. @param {import("./transfer-state.js").TransferredMessage} message
  */
 function transferred(message) {
   const mine = store.get().session;
@@ -172,7 +175,8 @@ byId("signout").addEventListener("click", async () => {
   await settled();
   try {
     await post("/api/logout");
-  } catch (error) {
+  } catch (caught) {
+    const error = asFailure(caught);
     if (error.status !== 401) logFailure("signing out", error); // a 401: signed out already
   }
   window.location.reload();
@@ -187,7 +191,8 @@ async function refreshUser() {
     const user = await get("/api/user");
     if (!newest()) return;
     store.set({ user });
-  } catch (error) {
+  } catch (caught) {
+    const error = asFailure(caught);
     if (error.status !== 401) logFailure("reading who is signed in", error); // a 401 goes to sign-in
   }
 }
@@ -197,7 +202,8 @@ async function setStatus(status, label) {
   try {
     await post("/api/agent/status", { status });
     announce(`Status: ${label}.`);
-  } catch (error) {
+  } catch (caught) {
+    const error = asFailure(caught);
     alertText(`The status was not changed: ${error.message}`);
   }
   await refreshUser(); // show what the server says
@@ -217,14 +223,15 @@ byId("mute").addEventListener("click", () => {
 });
 
 // --- sessions -------------------------------------------------------------------------------
-/** @param {any} incoming a queue card's session */
+/** @param {import("./queue-state.js").Incoming} incoming a queue card's session */
 async function accept(incoming) {
   alertText("");
   try {
     await post(`/api/sessions/${incoming.id}/accept`);
-  } catch (error) {
+  } catch (caught) {
+    const error = asFailure(caught);
     const words = acceptRefusal(error, incoming.kiosk.name);
-    if (["SESSION_ALREADY_ACCEPTED", "SESSION_ALREADY_ENDED", "SESSION_NOT_FOUND"].includes(error.code)) dropCard(incoming.id);
+    if (["SESSION_ALREADY_ACCEPTED", "SESSION_ALREADY_ENDED", "SESSION_NOT_FOUND"].includes(error.code || "")) dropCard(incoming.id);
     if (words) alertText(words);
     if (error.code === "AGENT_HAS_ACTIVE_SESSION") {
       // Accepted elsewhere (another tab or device): show that session and the status it set.
@@ -242,7 +249,8 @@ async function restoreSession() {
   try {
     const current = await get("/api/sessions/current");
     if (current.session) return showSession(current.session, current.order, current.payment);
-  } catch (error) {
+  } catch (caught) {
+    const error = asFailure(caught);
     // A 401 goes to sign-in; otherwise what is on screen stays until the next try.
     if (error.status !== 401) logFailure("reading the session in hand", error);
     return undefined;
@@ -286,7 +294,8 @@ async function loadHistory() {
   try {
     const [mine, today] = await Promise.all([get("/api/sessions/mine"), get("/api/reports/me/today")]);
     store.set({ history: mine.data, today });
-  } catch (error) {
+  } catch (caught) {
+    const error = asFailure(caught);
     if (error.status !== 401) alertText(`Your sessions could not be loaded: ${error.message}`);
   }
 }
@@ -294,17 +303,19 @@ async function loadHistory() {
 async function loadTokens() {
   try {
     store.set({ tokens: (await get("/api/tokens")).data });
-  } catch (error) {
+  } catch (caught) {
+    const error = asFailure(caught);
     if (error.status !== 401) alertText(`Your tokens could not be loaded: ${error.message}`);
   }
 }
 
-/** @param {any} token */
+/** @param {import("./state.js").Token} token */
 async function revoke(token) {
   try {
     await del(`/api/tokens/${token.id}`);
     announce(`Token ${token.name} revoked.`);
-  } catch (error) {
+  } catch (caught) {
+    const error = asFailure(caught);
     if (error.status !== 401 && error.status !== 404) alertText(`The token was not revoked: ${error.message}`);
   }
   loadTokens();

@@ -1,5 +1,6 @@
-// The agent's menu search (issue 23 part 3): the categories whose items match what the agent
-// typed, by name or description, ignoring case and accents. Pure, unit-tested (tests/js/agent-menu-search.test.js).
+// The agent's menu search (the agent finds a dish while talking): the categories whose items
+// match what the agent typed, by name or description, ignoring case and accents. Pure,
+// unit-tested (tests/js/agent-menu-search.test.js).
 
 /** @param {string} text */
 const folded = (text) =>
@@ -10,7 +11,9 @@ const folded = (text) =>
 
 /**
  * @template {{name: string, description?: string}} I
- * @param {Array<{menu_items: I[]}> | null} categories @param {string} query
+ * @template {{menu_items: I[]}} C
+ * @param {C[] | null} categories @param {string} query
+ * @returns {C[]}
  */
 export function searchMenu(categories, query) {
   const wanted = folded(query).trim();

@@ -5,6 +5,7 @@ import { byId, el, showError } from "../common/ui.js";
 
 /**
  * @typedef {{id: string, name: string, required: boolean, min: number, max: number | null, options: Array<{id: string, name: string, price_cents: number}>}} ModifierGroup
+ * @typedef {{optionIds: string[], labels: Array<{group: string, value: string}>}} Chosen what ask() resolves with
  */
 
 /** A group's rule in words. @param {ModifierGroup} group */
@@ -19,7 +20,10 @@ export function rule(group) {
 export class ModifierDialog {
   constructor() {
     this.dialog = byId("modifier-dialog", HTMLDialogElement);
+    /** @type {((value: Chosen | null) => void) | null} */
     this.resolve = null;
+    /** @type {import("./state.js").MenuItem | null} */
+    this.item = null;
     byId("modifier-cancel").addEventListener("click", () => this.close());
     this.dialog.addEventListener("close", () => this.settle(null));
     byId("modifier-form").addEventListener("submit", (event) => {
@@ -28,6 +32,7 @@ export class ModifierDialog {
     });
   }
 
+  /** @param {import("./state.js").MenuItem} item @returns {Promise<Chosen | null>} null when cancelled */
   ask(item) {
     this.item = item;
     byId("modifier-title").textContent = item.name;
@@ -65,8 +70,9 @@ export class ModifierDialog {
   submit() {
     const checkedIn = (/** @type {ModifierGroup} */ group) =>
       /** @type {HTMLInputElement[]} */ ([...this.dialog.querySelectorAll(`input[name="group-${group.id}"]:checked`)]).map(
-        (input) => ({ id: input.value, name: input.dataset.label }),
+        (input) => ({ id: input.value, name: input.dataset.label || "" }),
       );
+    if (!this.item) return; // asked for nothing: the dialog is not open
     const { optionIds, labels, problems } = checkChoices(this.item.modifier_groups, checkedIn);
     if (problems.length) {
       showError(byId("modifier-error"), problems.join(" "));
@@ -76,6 +82,7 @@ export class ModifierDialog {
     this.dialog.close();
   }
 
+  /** @param {Chosen | null} value */
   settle(value) {
     if (!this.resolve) return;
     const resolve = this.resolve;

@@ -1,13 +1,13 @@
-// What became of the customer's card, in the agent's words (issue 23 defect 10): the agent's
-// session read carries the processor's cause (`payment.failure_code`), and the dashboard says
-// what happened rather than "declined" for every failure. Pure, unit-tested
-// (tests/js/agent-payment-words.test.js); cart-state.js's paymentView uses it.
+// What became of the customer's card, in the agent's words: the agent's session read carries the
+// processor's cause (`payment.failure_code`), and the dashboard says what happened rather than
+// "declined" for every failure. Pure, unit-tested (tests/js/agent-payment-words.test.js);
+// cart-state.js's paymentView uses it.
 
 /** @typedef {{status: string, failure_code?: string, failure_message?: string}} Payment */
 
 const AFTER_DECLINE = "The customer may try another card, or cancel the payment to change the order.";
 
-/** A decline's cause, as the agent can tell the customer. */
+/** A decline's cause, as the agent can tell the customer. @type {Record<string, string>} */
 const DECLINE_CAUSES = {
   insufficient_funds: "the card has insufficient funds",
   expired_card: "the card has expired",

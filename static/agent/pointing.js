@@ -1,7 +1,9 @@
-// Show to customer and point at an item (issue 23 part 3), the agent's side: "Show" on a menu item
-// opens it large on the kiosk (POST /api/sessions/{id}/show); the customer's tap on an item
-// arrives as MenuItemPointed and the session says "The customer is looking at Classic burger".
-// `stockWords` and `pointedWords` are pure and unit-tested (tests/js/agent-pointing.test.js).
+// Show to customer and point at an item (so both talk about the same dish), the agent's side:
+// "Show" on a menu item opens it large on the kiosk (POST /api/sessions/{id}/show); the customer's
+// tap on an item arrives as MenuItemPointed and the session says "The customer is looking at
+// Classic burger". `stockWords` and `pointedWords` are pure and unit-tested
+// (tests/js/agent-pointing.test.js).
+import { asFailure } from "../common/report.js";
 import { watch } from "../common/store.js";
 import { byId } from "../common/ui.js";
 import { post } from "./api.js";
@@ -29,7 +31,8 @@ export function createPointing(store, { announce }) {
     try {
       await post(`/api/sessions/${session.id}/show`, { item_id: item.id });
       announce(`${item.name} is shown to the customer.`);
-    } catch (error) {
+    } catch (caught) {
+      const error = asFailure(caught);
       if (error.status !== 401) store.set({ cartError: `${item.name} could not be shown to the customer: ${error.message}` });
     }
   }

@@ -5,9 +5,26 @@
 import { newestAnswer } from "../common/http.js";
 import { get, xsrfHeaders } from "./api.js";
 import { sessionAuthorization } from "../common/channel-auth.js";
-import { logFailure } from "../common/report.js";
+import { asFailure, logFailure } from "../common/report.js";
+
+/** @typedef {import("./queue-state.js").Incoming} Incoming */
 
 export class IncomingFeed {
+  /**
+   * @param {object} options
+   * @param {AgentConfig} options.config
+   * @param {string} options.agentId
+   * @param {(sessions: Incoming[], askedAt: number) => void} options.onSnapshot the queue as polled
+   * @param {(session: Incoming) => void} options.onIncoming SessionIncoming
+   * @param {(sessionId: string, why: string) => void} options.onGone claimed or withdrawn
+   * @param {(link: "connected" | "polling", state?: string) => void} options.onState the connection's state when polling
+   * @param {(status: {status: string, status_reason?: string, status_message?: string}) => void} options.onStatus AgentStatusChanged
+   * @param {(data: {session_id: string, item_id: string, name: string}) => void} [options.onPointed] MenuItemPointed
+   * @param {(data: {session_id: string, customer_locale: string}) => void} [options.onLocale] CustomerLocaleChanged
+   * @param {(data: import("./transfer-state.js").TransferredMessage) => void} options.onTransferred SessionTransferred
+   * @param {(data: {session_id: string, reason: string}) => void} options.onTransferLapsed TransferLapsed
+   * @param {() => Promise<void>} [options.onPoll] with each timed poll
+   */
   constructor({ config, agentId, onSnapshot, onIncoming, onGone, onState, onStatus, onPointed = (data) => data, onLocale = (data) => data, onTransferred, onTransferLapsed, onPoll = async () => {} }) {
     this.config = config;
     this.agentId = agentId;
@@ -23,8 +40,14 @@ export class IncomingFeed {
     this.polls = newestAnswer();
     this.onPoll = onPoll;
     this.live = false;
-    this.pollTimer = null;
+    /** @type {number | undefined} */
+    this.pollTimer = undefined;
+    /** @type {PusherClient | null} */
     this.pusher = null;
+    this.stopped = false;
+    this.timedPollRunning = false;
+    this.timedPollDue = false;
+    this.lastReconnect = 0;
   }
 
   start() {
@@ -36,7 +59,7 @@ export class IncomingFeed {
   stop() {
     this.stopped = true; // the disconnect below changes state: that must not restart polling
     window.clearInterval(this.pollTimer);
-    this.pollTimer = null;
+    this.pollTimer = undefined;
     if (this.pusher) this.pusher.disconnect();
     this.pusher = null;
   }
@@ -86,6 +109,7 @@ export class IncomingFeed {
     channel.bind("TransferLapsed", (data) => this.onTransferLapsed(data));
   }
 
+  /** @param {boolean} live @param {string} [state] the connection's, when not live */
   setLive(live, state) {
     if (this.stopped) return;
     this.live = live;
@@ -97,7 +121,7 @@ export class IncomingFeed {
     if (this.stopped) return;
     if (this.live && this.pollTimer) {
       window.clearInterval(this.pollTimer);
-      this.pollTimer = null;
+      this.pollTimer = undefined;
     } else if (!this.live && !this.pollTimer) {
       this.pollTimer = window.setInterval(() => this.timedPoll(), this.config.pollSeconds * 1000);
     }
@@ -120,8 +144,8 @@ export class IncomingFeed {
   }
 
   // A poll was answered while the socket is down: the server is back. pusher-js spaces its own
-  // tries out (up to a minute), so the header said "Live updates unavailable" long after
-  // (issue 23 defect 13); a fresh connection now, at most every `reconnectSeconds`, makes the link
+  // tries out (up to a minute), so the header said "Live updates unavailable" long after the
+  // server was back; a fresh connection now, at most every `reconnectSeconds`, makes the link
   // live as soon as the server takes it (pusher-js subscribes the channel again on connecting).
   reconnectIfDown() {
     if (this.stopped || this.live || !this.pusher) return;
@@ -147,7 +171,7 @@ export class IncomingFeed {
       this.reconnectIfDown();
     } catch (error) {
       // A 401 is handled by the sign-in flow; other failures wait for the next round.
-      if (error.status !== 401) logFailure("polling the queue", error);
+      if (asFailure(error).status !== 401) logFailure("polling the queue", error);
     }
   }
 }

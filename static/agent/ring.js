@@ -19,15 +19,16 @@ export class Ring {
   }
 
   play() {
-    if (!this.audio || this.audio.state !== "running") return;
-    const now = this.audio.currentTime;
+    const audio = this.audio;
+    if (!audio || audio.state !== "running") return;
+    const now = audio.currentTime;
     [0, 0.25].forEach((offset) => {
-      const tone = this.audio.createOscillator();
-      const gain = this.audio.createGain();
+      const tone = audio.createOscillator();
+      const gain = audio.createGain();
       tone.frequency.value = 880;
       gain.gain.setValueAtTime(0.15, now + offset);
       gain.gain.exponentialRampToValueAtTime(0.001, now + offset + 0.2);
-      tone.connect(gain).connect(this.audio.destination);
+      tone.connect(gain).connect(audio.destination);
       tone.start(now + offset);
       tone.stop(now + offset + 0.2);
     });

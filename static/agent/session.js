@@ -1,7 +1,7 @@
 // The session in hand: menu, cart (every change POSTs the whole cart: replace semantics, and the
 // server's totals come back), payment as it happens, and ending the session. Everything it learns
 // goes into the store; views.js draws it.
-import { logFailure } from "../common/report.js";
+import { asFailure, logFailure } from "../common/report.js";
 import { byId } from "../common/ui.js";
 import { get, post } from "./api.js";
 import { changeLine, endCheck, finishText, linesOf, linesToSend, cartRefusal, refusedLines, revertsToSaved } from "./cart-state.js";
@@ -33,12 +33,23 @@ export function createSessionActions(store, { announce, onEnded, onChat, onVideo
   let pollTimer = 0;
   const state = store.get;
 
+  /** The session in hand: its actions (pay, cancel, end) are on screen only while there is one. */
+  function inHand() {
+    const session = state().session;
+    if (!session) throw new Error("no session is open");
+    return session;
+  }
+
+  /** @param {string} status @returns {(state: Readonly<import("./state.js").AgentState>) => {session: Session | null}} */
+  const withStatus = (status) => ({ session }) => ({ session: session && { ...session, status } });
+
   /**
    * @param {Session} session @param {import("./cart-state.js").Order | null} order
    * @param {import("./payment-words.js").Payment | null} [payment]
    */
   async function open(session, order, payment = null) {
-    const same = state().session && state().session.id === session.id;
+    const before = state().session;
+    const same = before && before.id === session.id;
     const lines = linesOf(order);
     store.set(same ? { session, payment } : { session, lines, saved: lines, lineErrors: {}, order, payment, cartError: "" });
     video.start(session.video_channel);
@@ -46,12 +57,13 @@ export function createSessionActions(store, { announce, onEnded, onChat, onVideo
     try {
       const menu = await get("/api/menu");
       store.set({ menu: menu.categories });
-    } catch (error) {
+    } catch (caught) {
+      const error = asFailure(caught);
       store.set({ cartError: `The menu could not be loaded: ${error.message}` });
     }
   }
 
-  /** @param {any} item a menu item */
+  /** @param {import("./state.js").MenuItem} item */
   async function choose(item) {
     const chosen = item.modifier_groups.length ? await dialog.ask(item) : { optionIds: [], labels: [] };
     if (!chosen) return;
@@ -84,15 +96,18 @@ export function createSessionActions(store, { announce, onEnded, onChat, onVideo
 
   /** @param {Session | null} session @param {Line[]} wanted */
   async function send(session, wanted) {
-    if (!session || !state().session || session.id !== state().session.id) return;
+    const now = state().session;
+    if (!session || !now || session.id !== now.id) return;
     try {
       const order = await post("/api/orders", { session_id: session.id, lines: linesToSend(wanted) });
       store.set({ order, saved: wanted, lineErrors: {}, cartError: "", unsaved: null });
-    } catch (error) {
+    } catch (caught) {
+      const error = asFailure(caught);
       if (error.status === 422) {
-        // The cart on screen is always the server's (defect 13): the saved lines with their
-        // prices, and the refusal said next to the line it was about.
-        store.set(({ saved, order }) => ({ lines: saved, lineErrors: refusedLines(error.details.lines, order), cartError: cartRefusal(error, order), unsaved: null }));
+        // The cart on screen is always the server's (never lines it refused, as if they were
+        // ordered): the saved lines with their prices, and the refusal said next to its line.
+        const refused = /** @type {import("./cart-state.js").LineErrors | undefined} the 422's lines */ (error.details && error.details.lines);
+        store.set(({ saved, order }) => ({ lines: saved, lineErrors: refusedLines(refused, order), cartError: cartRefusal(error, order), unsaved: null }));
         return;
       }
       if (!revertsToSaved(error)) {
@@ -116,23 +131,25 @@ export function createSessionActions(store, { announce, onEnded, onChat, onVideo
   async function sendToPayment() {
     await syncing; // what is sent to payment is the cart the server saved (a refused change went back to it)
     try {
-      const body = await post(`/api/sessions/${state().session.id}/payment`);
-      store.set(({ session }) => ({ session: { ...session, status: body.session.status } }));
+      const body = await post(`/api/sessions/${inHand().id}/payment`);
+      store.set(withStatus(body.session.status));
       schedulePoll();
-    } catch (error) {
+    } catch (caught) {
+      const error = asFailure(caught);
       store.set({ cartError: `Payment could not start: ${error.message}` });
     }
   }
 
   async function cancelPayment() {
     try {
-      const body = await post(`/api/sessions/${state().session.id}/payment/cancel`);
+      const body = await post(`/api/sessions/${inHand().id}/payment/cancel`);
       store.set(({ session, order }) => ({
-        session: { ...session, status: body.session.status },
+        session: session && { ...session, status: body.session.status },
         order: order && { ...order, status: "draft", paid: false },
       }));
       announce("Payment cancelled: the order can be changed.");
-    } catch (error) {
+    } catch (caught) {
+      const error = asFailure(caught);
       store.set({ cartError: `The payment could not be cancelled: ${error.message}` });
     }
   }
@@ -166,7 +183,8 @@ export function createSessionActions(store, { announce, onEnded, onChat, onVideo
           order: now.order && body.order ? { ...now.order, status: body.order.status, paid: body.order.paid } : now.order,
         });
       }
-    } catch (error) {
+    } catch (caught) {
+      const error = asFailure(caught);
       if (error.status === 404) return handedOver("A colleague is now serving this customer."); // transferred
       // A 401 goes to sign-in; others: try again next round.
       if (error.status !== 401) logFailure("reading the session", error);
@@ -183,9 +201,10 @@ export function createSessionActions(store, { announce, onEnded, onChat, onVideo
     if (problem === "reason" || (problem === "unpaid" && !confirmed)) return store.set({ ending: { problem } });
     store.set({ ending: { problem: "" } });
     try {
-      const body = await post(`/api/sessions/${state().session.id}/end`, { reason, notes });
+      const body = await post(`/api/sessions/${inHand().id}/end`, { reason, notes });
       finish(body.session, null);
-    } catch (error) {
+    } catch (caught) {
+      const error = asFailure(caught);
       if (error.code === "SESSION_ALREADY_ENDED") return poll();
       store.set({ cartError: `The session could not be ended: ${error.message}` });
     }

@@ -1,6 +1,7 @@
 // Sign-in as the agent API defines it (Sanctum's SPA flow): GET /api/csrf-cookie, POST /api/login,
 // then POST /api/login/2fa when the account has a second factor. Every refusal is said in words
 // (words.js); the form's state is in the store, the fields are what the agent types.
+import { asFailure } from "../common/report.js";
 import { byId } from "../common/ui.js";
 import { get, post } from "./api.js";
 import { RESTART_CODES, signInRefusal, tooManyAttempts } from "./words.js";
@@ -59,10 +60,11 @@ export function signIn(store, reason) {
         field("signin-code").value = "";
         setSignIn({ open: false });
         resolve(body.user);
-      } catch (error) {
+      } catch (caught) {
+        const error = asFailure(caught);
         if (error.status === 429) return waitOut(error.retryAfter || 60);
         setSignIn({ error: signInRefusal(error) });
-        if (RESTART_CODES.includes(error.code)) {
+        if (RESTART_CODES.includes(error.code || "")) {
           // Back to the first step, as the words ask: the email stays, the password is typed again.
           challenge = null;
           setSignIn({ step: "password" });

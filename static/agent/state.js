@@ -10,6 +10,12 @@ import { NO_TRANSFER } from "./transfer-state.js";
 /**
  * @typedef {{id: string, name?: string, email: string, agent_status: string, languages?: string[], status_reason?: string, status_message?: string}} User
  * @typedef {{id: string, status: string, kiosk: {name: string, location?: string | null}, business: {name: string}, video_channel: string, duration_seconds?: number, customer_locale?: string}} Session
+ * @typedef {{id: string, name: string, description?: string, price_cents: number, photo_url?: string | null, sold_out?: boolean,
+ *   stock_left?: number | null, modifier_groups: import("./modifiers.js").ModifierGroup[]}} MenuItem
+ * @typedef {{id: string, name: string, sort_order: number, menu_items: MenuItem[]}} MenuCategory GET /api/menu
+ * @typedef {{id: string, accepted_at: string | null, ended_at: string | null, status: string, kiosk: {name: string},
+ *   total_cents: number | null, currency: string, handed_over_to?: {name: string} | null}} HistoryRow GET /api/sessions/mine
+ * @typedef {{id: string, name: string, created_at: string, last_used_at: string | null}} Token GET /api/tokens
  *
  * @typedef {object} AgentState
  * @property {User | null} user
@@ -33,15 +39,15 @@ import { NO_TRANSFER } from "./transfer-state.js";
  * @property {string} cartError
  * @property {import("./cart-state.js").Line[] | null} unsaved the cart a refused save wanted (offered again by "Try again")
  * @property {{problem: "" | "reason" | "unpaid"}} ending what holds the end back (cart-state.js endCheck)
- * @property {Array<any> | null} menu the menu's categories (GET /api/menu)
+ * @property {MenuCategory[] | null} menu the menu's categories (GET /api/menu)
  * @property {string} menuQuery what the agent typed in the menu's search box
  * @property {{itemId: string, name: string} | null} pointed the item the customer last pointed at (MenuItemPointed)
  * @property {import("./transfer-state.js").Transfer} transfer handing the session in hand to a colleague
  * @property {import("../common/chat-log.js").Chat} chat the session's text chat with the customer (chat.js)
  * @property {string} result what the last session came to
- * @property {Array<any> | null} history GET /api/sessions/mine
+ * @property {HistoryRow[] | null} history GET /api/sessions/mine
  * @property {import("./today-figures.js").MyToday | null} today GET /api/reports/me/today (my figures for today)
- * @property {Array<any> | null} tokens GET /api/tokens
+ * @property {Token[] | null} tokens GET /api/tokens
  * @property {{error: string, issued: string}} tokenForm making a token: why it failed, or the new token (shown once)
  */
 

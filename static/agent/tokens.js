@@ -1,16 +1,18 @@
-// The Access tokens tab (issue 23 defect 13): what a token is for, making one, revoking one.
+// The Access tokens tab, which says what a token is for, makes one and revokes one.
 // A token is what an integration (the owner's accounting or kitchen software) sends as
 // `Authorization: Bearer …` to the token API (/api/v1): it reads the owner's orders and webhooks
 // as this agent. The spec issues tokens only by signing in to the token API (POST /api/auth/login),
 // so "Create token" makes exactly that call with the agent's email, asking the password again
 // (and the 6-digit code with 2FA): a token is a lasting key to the owner's data. The token is
 // shown once; the server keeps no plaintext copy. Revoking is DELETE /api/tokens/{id} (main.js).
+import { asFailure } from "../common/report.js";
 import { sendJson } from "../common/http.js";
 import { watch } from "../common/store.js";
 import { byId, showError } from "../common/ui.js";
 
 /** @typedef {import("./state.js").AgentState} AgentState */
 
+/** @type {Record<string, string>} */
 const WORDS = {
   INVALID_CREDENTIALS: "The password is incorrect.",
   INVALID_2FA_CODE: "Enter the current 6-digit code from your authentication app.",
@@ -50,7 +52,8 @@ export function createTokens(store, { announce, reload }) {
       store.set({ tokenForm: { error: "", issued: body.token } });
       announce("Token made. Copy it now: it is shown only once.");
       reload();
-    } catch (error) {
+    } catch (caught) {
+      const error = asFailure(caught);
       store.set({ tokenForm: { error: tokenRefusal(error), issued: "" } });
     }
   });

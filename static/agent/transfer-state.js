@@ -1,6 +1,7 @@
-// Handing the session in hand to a colleague (issue 25 part 5): the choices the Transfer control
-// offers, the request each makes, and the words said while waiting and after. Pure, unit-tested
-// (tests/js/agent-transfer.test.js); transfer.js does the calls, views.js draws the control.
+// Handing the session in hand to a colleague (one who speaks the customer's language, or is free):
+// the choices the Transfer control offers, the request each makes, and the words said while waiting
+// and after. Pure, unit-tested (tests/js/agent-transfer.test.js); transfer.js does the calls,
+// views.js draws the control.
 
 import { languageOf } from "./words.js";
 
@@ -95,6 +96,11 @@ export function transferRefusal(error) {
       return error.status === 401 ? "" : `The session could not be transferred: ${error.message}`;
   }
 }
+
+/**
+ * SessionTransferred, on the sender's and the receiver's channels.
+ * @typedef {{session_id: string, agent: {id: string, name: string} | null}} TransferredMessage
+ */
 
 /** What the sender is told when a colleague took the session. @param {{agent: {name: string} | null}} message @param {string} kioskName */
 export const handedOverWords = (message, kioskName) =>

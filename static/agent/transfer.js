@@ -3,6 +3,7 @@
 // out here: the server's tick tells within a second or two). The hand-over itself is heard by
 // main.js (SessionTransferred), which closes the session. Everything goes into the store's
 // `transfer`; views.js draws it.
+import { asFailure } from "../common/report.js";
 import { byId } from "../common/ui.js";
 import { del, get, post } from "./api.js";
 import {
@@ -34,12 +35,14 @@ export function createTransferActions(store, { announce }) {
     const askedAt = Date.now();
     try {
       const body = await get(`/api/sessions/${session.id}/transfer`);
-      if (!state().session || state().session.id !== session.id) return;
+      const now = state().session;
+      if (!now || now.id !== session.id) return;
       const local = state().transfer.pending;
       // A transfer sent while this read was on its way is newer than the read's "none".
       const pending = pendingFromServer(body.pending, Date.now()) || (local && local.startedAt > askedAt ? local : null);
       setTransfer({ candidates: { agents: body.agents, languages: body.languages }, pending, error: "" });
-    } catch (error) {
+    } catch (caught) {
+      const error = asFailure(caught);
       setTransfer({ error: transferRefusal(error) });
     }
   }
@@ -52,10 +55,11 @@ export function createTransferActions(store, { announce }) {
     setTransfer({ error: "", notice: "" });
     try {
       const answer = await post(`/api/sessions/${session.id}/transfer`, body);
-      const names = answer.offers.map((/** @type {any} */ offer) => offer.agent.name);
+      const names = answer.offers.map((/** @type {{agent: {name: string}}} */ offer) => offer.agent.name);
       setTransfer({ pending: { names, seconds: answer.offer_seconds, startedAt: Date.now() } });
       announce(`Transfer offered to ${names.join(", ")}.`);
-    } catch (error) {
+    } catch (caught) {
+      const error = asFailure(caught);
       setTransfer({ error: transferRefusal(error) });
       load();
     }
@@ -70,7 +74,8 @@ export function createTransferActions(store, { announce }) {
       await del(`/api/sessions/${session.id}/transfer`);
       setTransfer({ pending: null, notice: CANCELLED_WORDS });
       announce(CANCELLED_WORDS);
-    } catch (error) {
+    } catch (caught) {
+      const error = asFailure(caught);
       setTransfer({ pending: null, error: cancelRefusal(error) });
       // Already accepted: SessionTransferred (or the session's poll) closes the session here.
       if (error.code === "TRANSFER_ALREADY_ACCEPTED") return;
@@ -92,7 +97,8 @@ export function createTransferActions(store, { announce }) {
   function tick(now) {
     const pending = state().transfer.pending;
     if (pending && pendingLeft(pending, now - LAPSE_GRACE_MS) === 0) {
-      lapsed({ session_id: state().session ? state().session.id : "", reason: "no_answer" });
+      const session = state().session;
+      lapsed({ session_id: session ? session.id : "", reason: "no_answer" });
     }
   }
 

@@ -46,6 +46,13 @@ async function connect() {
   return { Pusher: window.Pusher, key: config.realtimeKey, options };
 }
 
+/** The vendored SDK's address, which the dashboard's page names (templates/agent/index.html). */
+function videoSdkUrl() {
+  const sdkUrl = document.body.dataset.videoSdk;
+  if (!sdkUrl) throw new Error("the page names no video SDK (data-video-sdk)");
+  return sdkUrl;
+}
+
 export class VideoPane extends VideoCall {
   /**
    * @param {(event: string, data: any) => void} [onChat]
@@ -56,7 +63,7 @@ export class VideoPane extends VideoCall {
       pane: byId("video"),
       localVideo: byId("local-video"),
       remoteVideo: byId("remote-video"),
-      sdkUrl: document.body.dataset.videoSdk,
+      sdkUrl: videoSdkUrl(),
       get,
       post,
       tokenUrl: (channel) => `/api/video/token?channel=${encodeURIComponent(channel)}&role=publisher`,

@@ -3,7 +3,7 @@
 import { money } from "../common/format.js";
 import { modifierText } from "../common/modifier-text.js";
 import { watch } from "../common/store.js";
-import { $$, byId, el, redrawKeepingFocus, showError } from "../common/ui.js";
+import { $$, byId, el, redrawKeepingFocus, showError, within } from "../common/ui.js";
 import { endWords, paymentView } from "./cart-state.js";
 import { offerLeftWords, secondsLeft, statusNotice } from "./offer.js";
 import { duration, waitedSeconds } from "./queue-state.js";
@@ -16,7 +16,7 @@ import { transferChoices, waitingWords } from "./transfer-state.js";
 
 /**
  * @typedef {import("./state.js").AgentState} AgentState
- * @typedef {{accept(session: any): void, choose(item: any): void, show(item: any): void, change(index: number, change: object): void, revoke(token: any): void, backToAvailable(): void}} Actions
+ * @typedef {{accept(session: import("./queue-state.js").Incoming): void, choose(item: import("./state.js").MenuItem): void, show(item: import("./state.js").MenuItem): void, change(index: number, change: object): void, revoke(token: import("./state.js").Token): void, backToAvailable(): void}} Actions
  */
 
 const BASE_TITLE = document.title;
@@ -177,8 +177,8 @@ function drawWaiting(queue, now, cards) {
   for (const card of queue.cards) {
     const node = cards.get(card.session.id);
     if (!node) continue;
-    node.querySelector(".waiting").textContent = `waiting ${duration(waitedSeconds(card, now))}`;
-    node.querySelector(".offer-left").textContent = offerLeftWords(secondsLeft(card.session, card.receivedAt, now));
+    within(node, ".waiting").textContent = `waiting ${duration(waitedSeconds(card, now))}`;
+    within(node, ".offer-left").textContent = offerLeftWords(secondsLeft(card.session, card.receivedAt, now));
   }
   byId("queue-empty").hidden = queue.cards.length > 0;
   document.title = queue.cards.length ? `(${queue.cards.length}) Incoming · ${BASE_TITLE}` : BASE_TITLE;
@@ -370,7 +370,7 @@ function drawTransferChoices(candidates) {
     return options.length ? el("optgroup", { label }, options) : null;
   };
   const empty = candidates && !choices.length ? "Nobody is free just now" : "Choose who takes over…";
-  select.replaceChildren(el("option", { value: "", text: empty }), ...[group("Colleagues", "agent"), group("Languages", "language")].filter(Boolean));
+  select.replaceChildren(el("option", { value: "", text: empty }), ...[group("Colleagues", "agent"), group("Languages", "language")].filter((node) => node !== null));
   if (choices.some((choice) => choice.value === chosen)) select.value = chosen;
 }
 
@@ -399,7 +399,7 @@ function drawHistory(sessions) {
 }
 
 /** What became of a session in "My sessions today": one handed to a colleague says to whom. */
-const historyStatus = (/** @type {any} */ s) =>
+const historyStatus = (/** @type {import("./state.js").HistoryRow} */ s) =>
   s.handed_over_to ? `handed to ${s.handed_over_to.name}` : s.ended_at ? s.status : "in progress";
 
 /** @param {AgentState["today"]} today */

@@ -6,6 +6,7 @@
 /**
  * @typedef {{order_id: string, number: string, status: string, changed_at: string}} BoardNumber
  * @typedef {Record<string, {entry: BoardNumber, seenAt: number, readySince: number | null}>} Numbers
+ * @typedef {{number: string, fresh: boolean}} ShownNumber a number in a column, `fresh` highlighted
  */
 
 /** @param {BoardNumber} a @param {BoardNumber} b */
@@ -54,6 +55,7 @@ export function mergeBoard(numbers, list, askedAt, now) {
  * The two columns at `now`: ready numbers older than `readySeconds` left out (by the server's
  * time of the change), `fresh` ready ones highlighted.
  * @param {Numbers} numbers @param {number} now @param {{ready_seconds: number, ready_highlight_seconds: number}} settings
+ * @returns {{preparing: ShownNumber[], ready: ShownNumber[]}}
  */
 export function columns(numbers, now, settings) {
   const all = Object.values(numbers).sort((a, b) => Date.parse(a.entry.changed_at) - Date.parse(b.entry.changed_at));

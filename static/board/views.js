@@ -25,11 +25,12 @@ export function renderBoard(store) {
   });
   let last = "";
   watch(store, (s) => s, (state) => {
-    if (state.screen !== "board") return;
+    if (state.screen !== "board" || !state.me) return; // signed in: me is known
     const { preparing, ready } = columns(state.numbers, state.now, state.me.settings);
     const key = JSON.stringify([preparing, ready]);
     if (key === last) return; // the clock ticks every second; redraw only on a change
     last = key;
+    /** @param {import("./numbers.js").ShownNumber} shown */
     const item = ({ number, fresh }) => el("li", { class: fresh ? "number fresh" : "number", text: number });
     byId("preparing").replaceChildren(...preparing.map(item));
     byId("ready").replaceChildren(...ready.map(item));

@@ -22,8 +22,8 @@ export const CALL_EVENTS = [
 export const MEMBERSHIP_EVENT = "CallMembershipChanged";
 
 /**
- * @typedef {{Pusher: any, key: string, options: object}} PusherSetup what the app's connect() gives
- * @typedef {(event: string, data: any) => void} CallEventHandler
+ * @typedef {{Pusher: PusherConstructor, key: string, options: object}} PusherSetup what the app's connect() gives
+ * @typedef {(event: string, data: PusherEventData) => void} CallEventHandler
  */
 
 export class CallSignal {
@@ -44,19 +44,21 @@ export class CallSignal {
     this.pusher.connection.bind("state_change", ({ current }) => {
       if (current !== "connected") this.joined = false;
     });
-    this.subscribe();
+    this.channel = this.subscribe();
   }
 
+  /** @returns {PusherChannel} */
   subscribe() {
     const { onEvent, onJoined, onRefused } = this.handlers;
-    this.channel = this.pusher.subscribe(this.name);
-    this.channel.bind("pusher:subscription_succeeded", () => {
+    const channel = this.pusher.subscribe(this.name);
+    channel.bind("pusher:subscription_succeeded", () => {
       this.joined = true;
       onJoined();
     });
-    this.channel.bind("pusher:subscription_error", (error) => onRefused(error));
-    this.channel.bind(MEMBERSHIP_EVENT, (change) => this.membershipChanged(change || {}));
-    CALL_EVENTS.forEach((event) => this.channel.bind(event, (data) => onEvent(event, data)));
+    channel.bind("pusher:subscription_error", (error) => onRefused(error));
+    channel.bind(MEMBERSHIP_EVENT, (change) => this.membershipChanged(change || {}));
+    CALL_EVENTS.forEach((event) => channel.bind(event, (data) => onEvent(event, data)));
+    return channel;
   }
 
   // The server no longer counts us on the channel: a fresh channel object, signed again, unless
@@ -68,7 +70,7 @@ export class CallSignal {
     this.channel.unbind_all();
     this.pusher.unsubscribe(this.name);
     if (change.reason === "ended") return;
-    if (this.handlers.stillMember(change)) this.subscribe();
+    if (this.handlers.stillMember(change)) this.channel = this.subscribe();
     else this.handlers.onRefused(new Error("the session has another agent now"));
   }
 

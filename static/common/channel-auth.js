@@ -3,7 +3,7 @@
 // ajax call) to the app's auth endpoint with the app's credentials, read afresh on each signing (a
 // CSRF cookie or a device token may change while the page lives). Unit-tested
 // (tests/js/channel-auth.test.js).
-import { logFailure } from "./report.js";
+import { asFailure, logFailure } from "./report.js";
 
 /**
  * @typedef {{socketId: string, channelName: string}} AuthParams
@@ -34,7 +34,7 @@ export function channelAuthorization({ endpoint, headers, credentials, what = "s
         callback(null, await response.json());
       } catch (error) {
         logFailure(what, error);
-        callback(error, null);
+        callback(asFailure(error), null);
       }
     },
   };

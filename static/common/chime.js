@@ -21,16 +21,17 @@ export class Chime {
 
   /** @param {number[]} notes frequencies in Hz, played one after another */
   play(notes = [660, 880]) {
-    if (!this.audio || this.audio.state !== "running") return;
-    const now = this.audio.currentTime;
+    const audio = this.audio;
+    if (!audio || audio.state !== "running") return;
+    const now = audio.currentTime;
     notes.forEach((frequency, index) => {
       const offset = index * 0.2;
-      const tone = this.audio.createOscillator();
-      const gain = this.audio.createGain();
+      const tone = audio.createOscillator();
+      const gain = audio.createGain();
       tone.frequency.value = frequency;
       gain.gain.setValueAtTime(0.2, now + offset);
       gain.gain.exponentialRampToValueAtTime(0.001, now + offset + 0.18);
-      tone.connect(gain).connect(this.audio.destination);
+      tone.connect(gain).connect(audio.destination);
       tone.start(now + offset);
       tone.stop(now + offset + 0.18);
     });

@@ -3,6 +3,7 @@
 // state read once per (re)connection, and the sound button. Each screen brings its own snapshot
 // merge, events and words.
 import { DisplayFeed } from "./display-feed.js";
+import { asFailure } from "./report.js";
 import { byId } from "./ui.js";
 
 /**
@@ -41,7 +42,8 @@ export function displayApp({ api, store, screen, name, title, snapshotPath, appl
     try {
       applySnapshot(await api.call(snapshotPath), askedAt);
       store.set({ alert: "" });
-    } catch (error) {
+    } catch (caught) {
+      const error = asFailure(caught);
       if (error.status === 401 || error.status === 403) return signIn(error.message);
       store.set({ alert: error.message });
     }
@@ -51,7 +53,8 @@ export function displayApp({ api, store, screen, name, title, snapshotPath, appl
     let me;
     try {
       me = await api.call("me");
-    } catch (error) {
+    } catch (caught) {
+      const error = asFailure(caught);
       if (error.status === 401 || error.status === 403) return signIn(api.token ? error.message : "");
       store.set({ alert: `${name[0].toUpperCase()}${name.slice(1)} could not start: ${error.message}`, screen: "signin" });
       return;

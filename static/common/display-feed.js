@@ -24,6 +24,7 @@ export class DisplayFeed {
     this.live = false;
     this.timer = null;
     this.polling = false;
+    /** @type {PusherClient | null} */
     this.pusher = null;
   }
 
@@ -36,8 +37,9 @@ export class DisplayFeed {
   connect() {
     if (!window.Pusher) return this.setLive(false);
     const port = Number(window.location.port) || undefined;
+    let pusher;
     try {
-      this.pusher = new window.Pusher(this.me.app_key, {
+      pusher = new window.Pusher(this.me.app_key, {
         cluster: "local", // pusher-js insists on one; wsHost decides where it connects
         wsHost: window.location.hostname,
         wsPort: port || 80,
@@ -57,13 +59,14 @@ export class DisplayFeed {
       logFailure("starting the live link (polling meanwhile)", error);
       return this.setLive(false);
     }
-    this.pusher.connection.bind("state_change", ({ current }) => {
+    this.pusher = pusher;
+    pusher.connection.bind("state_change", ({ current }) => {
       if (current !== "connected") this.setLive(false);
     });
     // pusher-js starts connecting inside its constructor: until the channel is subscribed the
     // screen polls (a blocked socket may keep "connecting" without a state change for a while).
     this.setLive(false);
-    const channel = this.pusher.subscribe(this.channel);
+    const channel = pusher.subscribe(this.channel);
     channel.bind("pusher:subscription_succeeded", () => {
       this.setLive(true);
       this.pollOnce(); // what happened while the socket was down

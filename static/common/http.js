@@ -2,6 +2,11 @@
 // an ApiError whose message is the server's words. Each app adds its own credentials, headers
 // and reactions (a 401, a lost network) around sendJson.
 export class ApiError extends Error {
+  /**
+   * @param {number} status 0 when no answer came
+   * @param {{error?: {code?: string, message?: string, details?: Record<string, unknown>}} | null} body
+   * @param {number | null} [retryAfter] seconds, from the Retry-After header
+   */
   constructor(status, body, retryAfter) {
     const error = (body && body.error) || {};
     super(error.message || `The server answered ${status}.`);
@@ -12,9 +17,15 @@ export class ApiError extends Error {
   }
 }
 
-// Resolves with the parsed body of a 2xx answer (null when empty or not JSON); rejects with an
-// ApiError: status 0 and the `unreachable` words when no answer came at all.
+/**
+ * Resolves with the parsed body of a 2xx answer (null when empty or not JSON); rejects with an
+ * ApiError: status 0 and the `unreachable` words when no answer came at all.
+ * @param {string} url
+ * @param {{method?: string, headers?: Record<string, string>, body?: unknown, credentials?: RequestCredentials, unreachable: string}} options
+ * @returns {Promise<any>} the server's JSON, read by each caller as the endpoint's shape
+ */
 export async function sendJson(url, { method = "GET", headers = {}, body, credentials, unreachable }) {
+  /** @type {Record<string, string>} */
   const allHeaders = { Accept: "application/json", ...headers };
   if (body !== undefined) allHeaders["Content-Type"] = "application/json";
   let response;

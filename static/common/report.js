@@ -11,6 +11,21 @@ export function reasonOf(error) {
 }
 
 /**
+ * @typedef {Error & {status?: number, code?: string, details?: Record<string, unknown>, retryAfter?: number | null}} Failure
+ *   what a catch holds here: an Error, often an ApiError (static/common/http.js) with its status
+ */
+
+/**
+ * A caught value as the Failure it is: an Error as it is, anything else (nothing here throws
+ * one) as an Error saying it.
+ * @param {unknown} error
+ * @returns {Failure}
+ */
+export function asFailure(error) {
+  return error instanceof Error ? error : new Error(reasonOf(error));
+}
+
+/**
  * @param {string} what what was being done, e.g. "the heartbeat"
  * @param {unknown} error
  */

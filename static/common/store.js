@@ -31,9 +31,11 @@ export function createStore(initial) {
   const pending = [];
   let notifying = false;
 
+  /** @param {Partial<S> | ((state: Readonly<S>) => Partial<S>)} change */
   function apply(change) {
     const patch = typeof change === "function" ? change(state) : change;
-    if (!patch || Object.keys(patch).every((key) => Object.is(state[key], patch[key]))) return;
+    const same = (/** @type {keyof S} */ key) => Object.is(state[key], patch[key]);
+    if (!patch || /** @type {Array<keyof S>} */ (Object.keys(patch)).every(same)) return;
     const previous = state;
     state = Object.freeze({ ...state, ...patch });
     for (const listener of [...listeners]) listener(state, previous);
@@ -46,7 +48,10 @@ export function createStore(initial) {
       if (notifying) return;
       notifying = true;
       try {
-        while (pending.length) apply(pending.shift());
+        while (pending.length) {
+          const [next] = pending.splice(0, 1);
+          apply(next);
+        }
       } finally {
         notifying = false;
         pending.length = 0;

@@ -19,6 +19,19 @@ export function byId(id, kind = /** @type {any} */ (HTMLElement)) {
 }
 
 /**
+ * The element matching `selector` under `root`; a missing one is a bug in what drew `root`, said
+ * at once rather than as a null later.
+ * @param {ParentNode} root
+ * @param {string} selector
+ * @returns {HTMLElement}
+ */
+export function within(root, selector) {
+  const node = root.querySelector(selector);
+  if (!(node instanceof HTMLElement)) throw new Error(`no ${selector} where it was drawn`);
+  return node;
+}
+
+/**
  * A new element: attributes (`text` is its text, `on…` a listener, false/null/undefined left
  * out) and children (null/undefined/false left out).
  * @param {string} tag
@@ -66,13 +79,14 @@ export function redrawKeepingFocus(container, selectorOf, draw) {
 
 export { money } from "./format.js";
 
-// Status messages go to a polite live region (#announcer), so screen readers hear them.
+/** Status messages go to a polite live region (#announcer), so screen readers hear them. @param {string} text */
 export function announce(text) {
   const region = byId("announcer");
   region.textContent = "";
   window.setTimeout(() => (region.textContent = text), 30);
 }
 
+/** @param {HTMLElement} node @param {string | null | undefined} text */
 export function showError(node, text) {
   node.textContent = text || "";
   node.hidden = !text;

@@ -7,7 +7,7 @@
 // tries again every RETRY_SECONDS; the app words every state through its onState callback (the
 // rest of its screen carries on).
 import { CallSignal } from "./call-signal.js";
-import { logFailure, reasonOf } from "./report.js";
+import { asFailure, logFailure, reasonOf } from "./report.js";
 import { loadScript } from "./scripts.js";
 import { PeerCall } from "./webrtc-call.js";
 
@@ -16,6 +16,21 @@ export const WEBRTC_APP_ID = "webrtc";
 const KIOSK_UID_BASE = 1_000_000_000; // kiosks' uids start here, agents' below (apps/sessions/video_call.py)
 const JOIN_TIMEOUT_SECONDS = 12; // the provider answers a join in a few seconds
 
+/**
+ * A call's token (GET the app's token URL, POST its refresh URL): app_id "webrtc" is the
+ * self-hosted provider, any other the managed one's app.
+ * @typedef {object} VideoToken
+ * @property {string} app_id
+ * @property {string} token
+ * @property {number} uid kiosks' from KIOSK_UID_BASE up, agents' below
+ * @property {string} expires_at ISO 8601
+ * @property {RTCIceServer[]} [ice_servers]
+ * @property {number} [ice_restart_seconds]
+ */
+
+/** @typedef {"idle" | "connecting" | "reconnecting" | "connected" | "unavailable"} CallState */
+
+/** @param {string} src */
 async function loadSdk(src) {
   const AgoraRTC = await loadScript(src, "AgoraRTC", "the video SDK file");
   AgoraRTC.setLogLevel(4); // its own failures are shown on screen, not in the console
@@ -23,8 +38,15 @@ async function loadSdk(src) {
   return AgoraRTC;
 }
 
+/**
+ * @template T
+ * @param {Promise<T>} promise @param {number} seconds @param {string} what
+ * @returns {Promise<T>}
+ */
 function withTimeout(promise, seconds, what) {
+  /** @type {number | undefined} */
   let timer;
+  /** @type {Promise<never>} */
   const timeout = new Promise((_, reject) => {
     timer = window.setTimeout(() => reject(new Error(`${what} took longer than ${seconds} s`)), seconds * 1000);
   });
@@ -51,7 +73,7 @@ export class VideoCall {
    * @param {(path: string, body?: object) => Promise<any>} options.post
    * @param {(channel: string) => string} options.tokenUrl
    * @param {string} options.refreshUrl
-   * @param {(state: "idle" | "connecting" | "reconnecting" | "connected" | "unavailable", detail: {error?: unknown, stage?: string, retrySeconds: number, remote?: {audio: boolean, video: boolean}}) => void} options.onState
+   * @param {(state: CallState, detail: {error?: unknown, stage?: string, retrySeconds: number, remote?: {audio: boolean, video: boolean}}) => void} options.onState
    * @param {(live: boolean) => void} [options.onMedia]
    * @param {() => Promise<import("./call-signal.js").PusherSetup>} [options.connect] the app's pusher-js
    *   and options for the call channel (signalling and chat)
@@ -75,6 +97,7 @@ export class VideoCall {
     this.iceRestartSeconds = iceRestartSeconds;
     /** @type {{audio: boolean, video: boolean}} the other side's microphone and camera (webrtc tells) */
     this.remote = { audio: true, video: true };
+    /** @type {CallState} */
     this.state = "idle";
     this.onChat = onChat || (() => {});
     /** @type {CallSignal | null} */
@@ -82,16 +105,23 @@ export class VideoCall {
     /** @type {PeerCall | null} */
     this.peer = null;
     /** @type {any} */ (this.pane).videoCall = this; // for diagnostics: the browser tests read the peer connection's stats
+    /** @type {string | null} the session the call is for */
     this.channel = null;
+    /** @type {VideoToken | null} */
     this.token = null;
+    /** @type {AgoraClient | null} */
     this.client = null;
+    /** @type {AgoraTrack[]} [microphone, camera] (the managed provider's) */
     this.tracks = [];
-    this.refreshTimer = null;
-    this.retryTimer = null;
+    /** @type {number | undefined} */
+    this.refreshTimer = undefined;
+    /** @type {number | undefined} */
+    this.retryTimer = undefined;
   }
 
   // The states' detail carries `remote`, the other side's microphone and camera, so the words can
   // say "the agent's microphone is off".
+  /** @param {CallState} state @param {{error?: unknown, stage?: string}} [detail] */
   setState(state, detail = {}) {
     this.state = state;
     this.pane.dataset.state = state;
@@ -106,6 +136,7 @@ export class VideoCall {
     this.setState("connected");
   }
 
+  /** @param {string} channel the session's id */
   async start(channel) {
     if (this.channel === channel) return;
     await this.stop();
@@ -124,6 +155,7 @@ export class VideoCall {
 
   scheduleRefresh() {
     window.clearTimeout(this.refreshTimer);
+    if (!this.token) return; // stopped meanwhile: nothing to refresh
     const left = new Date(this.token.expires_at).getTime() - Date.now();
     const margin = Math.min(60_000, left / 4); // well before expiry, whatever the lifetime
     this.refreshTimer = window.setTimeout(() => this.refresh(), Math.max(1000, left - margin));
@@ -142,11 +174,11 @@ export class VideoCall {
       this.scheduleRefresh();
     } catch (error) {
       logFailure("refreshing the video token (trying again in 5 s)", error);
-      if (channel === this.channel && error.status !== 401) this.refreshTimer = window.setTimeout(() => this.refresh(), 5000);
+      if (channel === this.channel && asFailure(error).status !== 401) this.refreshTimer = window.setTimeout(() => this.refresh(), 5000);
     }
   }
 
-  // The call channel, whatever the provider: the chat needs it too.
+  /** The call channel, whatever the provider: the chat needs it too. @param {string} channel */
   async openSignal(channel) {
     if (!this.connect) return;
     let setup;
@@ -176,22 +208,26 @@ export class VideoCall {
   }
 
   async join() {
-    if (this.token.app_id === WEBRTC_APP_ID) return this.joinPeer();
+    const token = this.token;
+    if (!token) return; // stopped meanwhile
+    if (token.app_id === WEBRTC_APP_ID) return this.joinPeer(token);
     const channel = this.channel;
     try {
+      if (!channel) return; // stopped meanwhile
       const AgoraRTC = await loadSdk(this.sdkUrl);
       if (channel !== this.channel) return;
-      this.client = AgoraRTC.createClient({ mode: "rtc", codec: "vp8" });
-      this.client.on("token-privilege-will-expire", () => this.refresh());
-      this.client.on("user-published", (user, mediaType) => this.showRemote(user, mediaType));
+      const client = AgoraRTC.createClient({ mode: "rtc", codec: "vp8" });
+      this.client = client;
+      client.on("token-privilege-will-expire", () => this.refresh());
+      client.on("user-published", (user, mediaType) => this.showRemote(user, mediaType));
       await withTimeout(
-        this.client.join(this.token.app_id, channel, this.token.token, this.token.uid),
+        client.join(token.app_id, channel, token.token, token.uid),
         JOIN_TIMEOUT_SECONDS,
         "reaching the video provider",
       );
       this.tracks = await AgoraRTC.createMicrophoneAndCameraTracks();
       this.tracks[1].play(this.localVideo);
-      await this.client.publish(this.tracks);
+      await client.publish(this.tracks);
       this.onMedia(true);
       this.setState("connected");
     } catch (error) {
@@ -202,14 +238,15 @@ export class VideoCall {
     }
   }
 
-  async joinPeer() {
+  /** @param {VideoToken} token */
+  async joinPeer(token) {
     const channel = this.channel;
     const peer = new PeerCall({
-      token: this.token,
+      token,
       signal: { send: (event, data) => !!this.signal && this.signal.send(event, data) },
       localVideo: this.localVideo,
       remoteVideo: this.remoteVideo,
-      offerer: this.token.uid < KIOSK_UID_BASE,
+      offerer: token.uid < KIOSK_UID_BASE,
       restartSeconds: this.iceRestartSeconds,
       onState: (state) => channel === this.channel && this.setState(state),
       onRemoteMedia: (media) => this.remoteMediaChanged(media),
@@ -242,11 +279,15 @@ export class VideoCall {
     return !!track && track.enabled;
   }
 
+  /** @param {AgoraRemoteUser} user @param {"audio" | "video"} mediaType */
   async showRemote(user, mediaType) {
     try {
+      if (!this.client) return; // left meanwhile
       await this.client.subscribe(user, mediaType);
-      if (mediaType === "video") user.videoTrack.play(this.remoteVideo);
-      if (mediaType === "audio") user.audioTrack.play();
+      const track = mediaType === "video" ? user.videoTrack : user.audioTrack;
+      if (!track) throw new Error(`the ${mediaType} track did not arrive`);
+      if (mediaType === "video") track.play(this.remoteVideo);
+      else track.play();
     } catch (error) {
       this.setState("unavailable", { error, stage: "remote" });
     }

@@ -28,6 +28,7 @@ export function mediaFailure(error) {
   return Object.assign(failure, { code: refused ? "PERMISSION_DENIED" : "DEVICE_NOT_FOUND" });
 }
 
+/** @param {HTMLElement} container @param {boolean} muted */
 function videoElement(container, muted) {
   container.replaceChildren();
   const video = document.createElement("video");
@@ -36,6 +37,12 @@ function videoElement(container, muted) {
   video.style.objectFit = "cover";
   container.append(video);
   return video;
+}
+
+/** The description just set, which setLocalDescription leaves in place. @param {RTCPeerConnection} pc */
+function localSdp(pc) {
+  if (!pc.localDescription) throw new Error("the local description was not set");
+  return pc.localDescription.sdp;
 }
 
 export class PeerCall {
@@ -64,7 +71,9 @@ export class PeerCall {
     /** @type {RTCPeerConnection | null} */
     this.pc = null;
     this.callId = "";
+    /** @type {RTCIceCandidateInit[]} the other side's, until its description is set */
     this.pendingCandidates = [];
+    /** @type {RTCIceCandidateInit[]} ours, sent in a batch */
     this.outgoing = [];
     this.batchTimer = 0;
     this.restartTimer = 0;
@@ -132,16 +141,19 @@ export class PeerCall {
   // The other side still holds our call after one of the sockets came back: whatever it missed
   // meanwhile (an offer, an answer, candidates) is sent again by restarting.
   async resume() {
-    if (this.pc.connectionState === "connected") return this.sendMedia();
+    if (this.pc && this.pc.connectionState === "connected") return this.sendMedia();
     await this.restartIce();
   }
 
+  /** @param {string} callId */
   connect(callId) {
+    const stream = this.stream;
+    if (!stream) throw new Error("the camera is not on"); // its callers start a call only after start()
     this.closePeer();
     this.callId = callId;
     const pc = new RTCPeerConnection({ iceServers: this.token.ice_servers || [] });
     this.pc = pc;
-    this.stream.getTracks().forEach((track) => pc.addTrack(track, this.stream));
+    stream.getTracks().forEach((track) => pc.addTrack(track, stream));
     pc.addEventListener("icecandidate", ({ candidate }) => candidate && this.queueCandidate(candidate));
     pc.addEventListener("track", ({ streams }) => {
       const video = this.remoteVideo.querySelector("video") || videoElement(this.remoteVideo, false);
@@ -152,6 +164,7 @@ export class PeerCall {
     this.onState("connecting");
   }
 
+  /** @param {RTCPeerConnection} pc */
   connectionChanged(pc) {
     if (pc !== this.pc) return;
     window.clearTimeout(this.restartTimer);
@@ -167,6 +180,7 @@ export class PeerCall {
   }
 
   /** Again every restartSeconds until connected: the last ask may have gone out on a dead socket. */
+  /** @param {RTCPeerConnection} pc */
   askRestart(pc) {
     if (pc !== this.pc || pc.connectionState === "connected") return;
     if (this.offerer) this.receive("client-restart", { call: this.callId });
@@ -178,32 +192,42 @@ export class PeerCall {
     const pc = this.pc;
     if (!pc || pc.connectionState === "connected") return;
     // An offer still unanswered goes again as it was (a new one would orphan the answer on its way).
-    if (pc.signalingState === "have-local-offer") this.signal.send("client-offer", { call: this.callId, sdp: pc.localDescription.sdp });
+    if (pc.signalingState === "have-local-offer") this.signal.send("client-offer", { call: this.callId, sdp: localSdp(pc) });
     else await this.offer(true);
   }
 
+  /** @param {boolean} iceRestart */
   async offer(iceRestart) {
-    const pc = this.pc;
+    const pc = this.peerConnection();
     await pc.setLocalDescription(await pc.createOffer({ iceRestart }));
-    this.signal.send("client-offer", { call: this.callId, sdp: pc.localDescription.sdp });
+    this.signal.send("client-offer", { call: this.callId, sdp: localSdp(pc) });
   }
 
+  /** @param {{call: string, sdp: string}} offer */
   async onOffer({ call, sdp }) {
     if (this.offerer || !this.stream) return;
     if (call !== this.callId || !this.pc) this.connect(call);
-    const pc = this.pc;
+    const pc = this.peerConnection();
     await pc.setRemoteDescription({ type: "offer", sdp });
     await this.addPending();
     await pc.setLocalDescription(await pc.createAnswer());
-    this.signal.send("client-answer", { call, sdp: pc.localDescription.sdp });
+    this.signal.send("client-answer", { call, sdp: localSdp(pc) });
   }
 
+  /** The call's connection, which connect() made. */
+  peerConnection() {
+    if (!this.pc) throw new Error("no call is connected");
+    return this.pc;
+  }
+
+  /** @param {{sdp: string}} answer */
   async onAnswer({ sdp }) {
     if (!this.pc || this.pc.signalingState !== "have-local-offer") return;
     await this.pc.setRemoteDescription({ type: "answer", sdp });
     await this.addPending();
   }
 
+  /** @param {RTCIceCandidateInit[] | undefined} candidates */
   async onCandidates(candidates) {
     this.pendingCandidates.push(...(candidates || []));
     if (this.pc && this.pc.remoteDescription) await this.addPending();
@@ -211,9 +235,10 @@ export class PeerCall {
 
   async addPending() {
     const candidates = this.pendingCandidates.splice(0);
-    for (const candidate of candidates) await this.pc.addIceCandidate(candidate);
+    for (const candidate of candidates) await this.peerConnection().addIceCandidate(candidate);
   }
 
+  /** @param {RTCIceCandidate} candidate */
   queueCandidate(candidate) {
     this.outgoing.push(candidate.toJSON());
     if (this.batchTimer) return;

@@ -3,6 +3,7 @@
 // static/common/http.js turns the error envelope into words). A 401 DEVICE_TOKEN_INVALID and a
 // lost network are announced to listeners (main.js decides what to do).
 import { ApiError, sendJson } from "../common/http.js";
+import { asFailure } from "../common/report.js";
 import { device } from "./device.js";
 import { config } from "./settings.js";
 
@@ -10,16 +11,29 @@ export { ApiError, config };
 
 /** @type {{unpaired: Array<(error: ApiError) => void>, network: Array<(reachable: boolean) => void>}} */
 const listeners = { unpaired: [], network: [] };
-/** @param {"unpaired" | "network"} event @param {(payload: any) => void} handler */
+/**
+ * @template {"unpaired" | "network"} E
+ * @param {E} event @param {(typeof listeners)[E][number]} handler
+ */
 export function on(event, handler) {
-  listeners[event].push(handler);
+  /** @type {Array<typeof handler>} */ (listeners[event]).push(handler);
 }
-const emit = (event, payload) => listeners[event].forEach((handler) => handler(payload));
+/**
+ * @template {"unpaired" | "network"} E
+ * @param {E} event @param {Parameters<(typeof listeners)[E][number]>[0]} payload
+ */
+const emit = (event, payload) => listeners[event].forEach((handler) => /** @type {(payload: unknown) => void} */ (handler)(payload));
 
+/** A path on the API server (an absolute URL as it is). @param {string} path */
 export function url(path) {
   return path.startsWith("http") ? path : config.apiBase + path;
 }
 
+/**
+ * @param {string} method @param {string} path @param {unknown} [body]
+ * @param {{signed?: boolean}} [options] signed: with the device headers
+ * @returns {Promise<any>} the endpoint's JSON, read by each caller as its shape
+ */
 export async function api(method, path, body, { signed = true } = {}) {
   const headers = signed ? device.headers() : {};
   const unreachable = "The service cannot be reached.";
@@ -27,12 +41,14 @@ export async function api(method, path, body, { signed = true } = {}) {
     const data = await sendJson(url(path), { method, headers, body, credentials: "omit", unreachable });
     emit("network", true);
     return data;
-  } catch (error) {
+  } catch (caught) {
+    const error = asFailure(caught);
     emit("network", error.status !== 0);
-    if (signed && error.status === 401) emit("unpaired", error);
+    if (signed && error.status === 401 && error instanceof ApiError) emit("unpaired", error);
     throw error;
   }
 }
 
-export const get = (path) => api("GET", path);
+export const get = (/** @type {string} */ path) => api("GET", path);
+/** @param {string} path @param {unknown} [body] */
 export const post = (path, body) => api("POST", path, body);

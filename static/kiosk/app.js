@@ -1,7 +1,7 @@
 // The kiosk app: pairing once, then the attract screen, a customer's session, back to attract.
 // Everything comes from the kiosk API (api.js, any origin) and the kiosk's real-time channel,
 // and goes into the one store (state.js); views.js draws it. main.js loads this module.
-import { logFailure } from "../common/report.js";
+import { asFailure, logFailure } from "../common/report.js";
 import { announce, byId } from "../common/ui.js";
 import { createAlone } from "./alone.js";
 import { get, on, post } from "./api.js";
@@ -130,7 +130,8 @@ byId("start").addEventListener("click", async () => {
     store.set({ attract: { error: "", starting: false } });
   } catch (error) {
     // A 401 goes to pairing (the "unpaired" listener); everything else is said on the screen.
-    const words = error.status === 401 ? "" : startRefusal(error, store.get().locale);
+    const failure = asFailure(error);
+    const words = failure.status === 401 ? "" : startRefusal(failure, store.get().locale);
     if (!words) logFailure("starting a session", error);
     store.set({ attract: { error: words, starting: false } });
   }

@@ -1,8 +1,18 @@
 // What this device keeps across reloads, in localStorage: its id (a UUID v4 made once, kept for
 // the device's lifetime, even across unpairing) and, once paired, the device token, the kiosk id
 // and the last known business settings (shown at once on start, then refreshed from the API);
-// while a customer's session is open, its id and language, so a reload resumes it (issue 23).
+// while a customer's session is open, its id and language, so a reload resumes it (a reload in the
+// middle of an order would otherwise strand the customer).
 const KEY = "kiosk-app.device";
+
+/**
+ * @typedef {object} DeviceData what localStorage keeps
+ * @property {string} [deviceId]
+ * @property {string} [token] the device token, once paired
+ * @property {string} [kioskId]
+ * @property {import("./state.js").Profile} [profile]
+ * @property {{id: string, locale: string, alone?: import("./self-service.js").CartLineIn[]}} [openSession]
+ */
 
 function uuid4() {
   if (window.crypto.randomUUID) return window.crypto.randomUUID();
@@ -13,9 +23,10 @@ function uuid4() {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
+/** @returns {DeviceData} */
 function load() {
   try {
-    return JSON.parse(window.localStorage.getItem(KEY)) || {};
+    return JSON.parse(window.localStorage.getItem(KEY) ?? "null") || {}; // nothing stored: JSON null
   } catch (unreadable) {
     console.warn(`this device's stored pairing is unreadable, starting unpaired: ${unreadable}`);
     return {};
@@ -24,11 +35,10 @@ function load() {
 
 class Device {
   constructor() {
-    this.data = load();
-    if (!this.data.deviceId) {
-      this.data.deviceId = uuid4();
-      this.save();
-    }
+    const stored = load();
+    /** @type {DeviceData & {deviceId: string}} made once, kept for the device's lifetime */
+    this.data = { ...stored, deviceId: stored.deviceId || uuid4() };
+    if (!stored.deviceId) this.save();
   }
 
   save() {
@@ -51,10 +61,13 @@ class Device {
     return this.data.profile || null;
   }
 
+  /** @returns {Record<string, string>} */
   headers() {
-    return this.data.token ? { "X-Device-Id": this.data.deviceId, "X-Device-Token": this.data.token } : {};
+    const { deviceId, token } = this.data;
+    return token ? { "X-Device-Id": deviceId, "X-Device-Token": token } : {};
   }
 
+  /** @param {{device_token: string, kiosk_id: string, business: import("./state.js").Profile["business"], settings: import("./state.js").Profile["settings"]}} result the pairing answer */
   pairedWith(result) {
     this.data.token = result.device_token;
     this.data.kioskId = result.kiosk_id;
@@ -62,6 +75,7 @@ class Device {
     this.save();
   }
 
+  /** @param {import("./state.js").Profile} profile */
   remember(profile) {
     this.data.profile = { business: profile.business, settings: profile.settings, name: profile.name };
     this.save();

@@ -1,8 +1,9 @@
-// Eat in or take away (issue 27): on the payment step the customer is asked (unless the owner
-// turned the question off: GET .../dining says `ask`), and the answer is saved on the order at
-// once (POST .../dining). It never holds the card form back: an order paid without an answer is
-// "not asked" for the kitchen and the webhook, and the payment is never kept waiting on it.
-import { logFailure } from "../common/report.js";
+// Eat in or take away (the kitchen ticket and the receipt say which): on the payment step the
+// customer is asked (unless the owner turned the question off: GET .../dining says `ask`), and the
+// answer is saved on the order at once (POST .../dining). It never holds the card form back: an
+// order paid without an answer is "not asked" for the kitchen and the webhook, and the payment is
+// never kept waiting on it.
+import { asFailure, logFailure } from "../common/report.js";
 import { watch } from "../common/store.js";
 import { byId, showError } from "../common/ui.js";
 import { t } from "./messages.js";
@@ -42,7 +43,7 @@ export function createDining({ store, get, post }) {
       const body = await post(`/api/public/sessions/${sessionId}/dining`, { dining: choice });
       change({ choice: body.dining, saving: false });
     } catch (error) {
-      change({ saving: false, error: t(store.get().locale, "dining.error", { reason: error.message }) });
+      change({ saving: false, error: t(store.get().locale, "dining.error", { reason: asFailure(error).message }) });
     }
   }
   return { choose };

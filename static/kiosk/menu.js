@@ -1,12 +1,14 @@
-// The menu as the customer sees it beside the agent (issue 23 part 3): GET /api/public/menu in the
-// customer's language, drawn as categories of items with photo (or a placeholder), price,
-// allergens, dietary tags and sold-out state. Pure, unit-tested (tests/js/kiosk-menu.test.js).
+// The menu as the customer sees it beside the agent (the customer looks, the agent orders): GET
+// /api/public/menu in the customer's language, drawn as categories of items with photo (or a
+// placeholder), price, allergens, dietary tags and sold-out state. Pure, unit-tested
+// (tests/js/kiosk-menu.test.js).
 import { money } from "../common/format.js";
 import { t } from "./messages.js";
 
 /**
  * @typedef {{id: string, name: string, description?: string, price_cents: number, photo_url: string | null,
- *   sold_out?: boolean, allergens?: string[], dietary?: string[]}} MenuItem
+ *   sold_out?: boolean, allergens?: string[], dietary?: string[], modifier_groups?: MenuModifierGroup[]}} MenuItem
+ * @typedef {{name: string, options: Array<{name: string, price_cents?: number}>}} MenuModifierGroup
  * @typedef {{id: string, name: string, sort_order: number, menu_items: MenuItem[]}} MenuCategory
  * @typedef {{locale?: string, default_locale?: string, categories: MenuCategory[]}} MenuBody
  */

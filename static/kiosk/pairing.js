@@ -1,5 +1,6 @@
 // Pairing, once per device: a 6-digit code from the owner panel and a name for this kiosk.
 // Every refusal is said in words (words.js); resolves with the pairing result (section 2 of the spec).
+import { asFailure } from "../common/report.js";
 import { api } from "./api.js";
 import { device } from "./device.js";
 import { pairingFormProblem, pairingRefusal, suggestedName } from "./words.js";
@@ -30,7 +31,7 @@ export async function tryPairing(store, { code, name }) {
     const body = { code: code.trim(), device_id: device.id, device_name: name.trim() };
     return await api("POST", "/api/public/kiosks/pair", body, { signed: false });
   } catch (error) {
-    setPairing({ error: pairingRefusal(error, locale) });
+    setPairing({ error: pairingRefusal(asFailure(error), locale) });
     return null;
   } finally {
     setPairing({ busy: false });

@@ -30,34 +30,52 @@ export const DEMO_CARDS = [
   { number: "4000 0000 0000 0119", outcome: "card.demo.processing_error" },
 ];
 
+/**
+ * GET /sessions/{id}/payment, or PaymentRequested: what the payment step needs.
+ * @typedef {object} PaymentBody
+ * @property {string} client_secret
+ * @property {number} amount_cents
+ * @property {string} currency
+ * @property {string} [status] "failed" once the service says so
+ * @property {string | null} [failure_message]
+ * @property {string} [processor_account] the owner's connected account (live)
+ * @property {Processor} [processor]
+ * @typedef {{mode: string, publishable_key?: string, confirm_url?: string, notice?: string}} Processor
+ */
+
 /** A text in the kiosk's language that a later change of language redraws (data-i18n, views.js). @param {string} locale @param {string} key */
 const words = (locale, key) => ({ "data-i18n": key, text: t(locale, key) });
 
 class DemoCardPayment {
+  /** @param {PaymentBody} payment @param {Processor} processor */
   constructor(payment, processor) {
     this.payment = payment;
     this.processor = processor;
-    this.mode = "demo";
+    this.mode = /** @type {const} */ ("demo");
+    this.locale = "";
+    /** @type {HTMLInputElement | null} */
+    this.input = null;
   }
 
   /** @param {HTMLElement} container @param {string} locale */
   mount(container, locale) {
     this.locale = locale;
-    this.input = /** @type {HTMLInputElement} */ (el("input", {
+    const input = /** @type {HTMLInputElement} */ (el("input", {
       id: "card-number",
       name: "card_number",
       inputmode: "numeric",
       autocomplete: "off",
       maxlength: "23",
     }));
+    this.input = input;
     // Demo cards are one tap away: typing 16 digits on a tablet is no way to try a demo.
-    const fill = (number) => () => {
-      this.input.value = number;
-      this.input.dispatchEvent(new Event("input", { bubbles: true }));
+    const fill = (/** @type {string} */ number) => () => {
+      input.value = number;
+      input.dispatchEvent(new Event("input", { bubbles: true }));
     };
     container.replaceChildren(
       el("label", { for: "card-number", ...words(locale, "card.number") }),
-      this.input,
+      input,
       el(
         "ul",
         { class: "test-cards note", "aria-label": t(locale, "card.demo_cards"), "data-i18n-label": "card.demo_cards" },
@@ -75,9 +93,12 @@ class DemoCardPayment {
   }
 
   async pay() {
+    if (!this.input) throw new Error("the card field is not drawn"); // mount() comes first
     const number = this.input.value.replace(/\D/g, "");
     if (!number) throw new CardRefused(t(this.locale, "card.enter"), "incomplete");
-    const response = await fetch(url(this.processor.confirm_url), {
+    const confirmUrl = this.processor.confirm_url;
+    if (!confirmUrl) throw new Error("the demo processor gave no confirm_url");
+    const response = await fetch(url(confirmUrl), {
       method: "POST",
       credentials: "omit",
       headers: { "Content-Type": "application/json", Accept: "application/json" },
@@ -103,10 +124,15 @@ class DemoCardPayment {
 }
 
 class ProcessorPayment {
+  /** @param {PaymentBody} payment @param {Processor} processor */
   constructor(payment, processor) {
     this.payment = payment;
     this.processor = processor;
-    this.mode = "live";
+    this.mode = /** @type {const} */ ("live");
+    /** @type {StripeClient | null} */
+    this.stripe = null;
+    /** @type {StripeCardElement | null} */
+    this.card = null;
   }
 
   /** @param {HTMLElement} container @param {string} locale */
@@ -114,14 +140,17 @@ class ProcessorPayment {
     const key = this.processor.publishable_key || config.processorPublishableKey;
     if (!key) throw new Error(t(locale, "card.not_set_up")); // no publishable key
     const Stripe = await loadScript(config.processorJsUrl, "Stripe");
-    this.stripe = Stripe(key, { stripeAccount: this.payment.processor_account });
-    this.card = this.stripe.elements().create("card", { style: { base: { fontSize: "22px" } } });
+    const stripe = Stripe(key, { stripeAccount: this.payment.processor_account });
+    const card = stripe.elements().create("card", { style: { base: { fontSize: "22px" } } });
+    this.stripe = stripe;
+    this.card = card;
     const slot = el("div", { id: "card-element", class: "card-element" });
     container.replaceChildren(el("label", words(locale, "card.label")), slot);
-    this.card.mount(slot);
+    card.mount(slot);
   }
 
   async pay() {
+    if (!this.stripe || !this.card) throw new Error("the card field is not drawn"); // mount() comes first
     const result = await this.stripe.confirmCardPayment(this.payment.client_secret, {
       payment_method: { card: this.card },
     });
@@ -145,6 +174,7 @@ class ProcessorPayment {
 // `payment` is GET /sessions/{id}/payment or PaymentRequested: `processor` {mode, publishable_key,
 // confirm_url, notice} says which processor takes the card (the kiosk says the demo notice in its
 // own words: pay.demo_note).
+/** @param {PaymentBody} payment */
 export function paymentMethodFor(payment) {
   const processor = payment.processor || { mode: "live" };
   return processor.mode === "demo" ? new DemoCardPayment(payment, processor) : new ProcessorPayment(payment, processor);

@@ -21,10 +21,18 @@ const SESSION_EVENTS = [
 ];
 
 export class KioskRealtime {
+  /**
+   * @param {object} handlers
+   * @param {(name: string, data: PusherEventData) => void} handlers.onEvent a session event on the kiosk channel
+   * @param {(live: boolean, reconnected: boolean) => void} handlers.onLive the channel is subscribed, or not
+   */
   constructor({ onEvent, onLive }) {
     this.onEvent = onEvent;
     this.onLive = onLive;
+    /** @type {PusherClient | null} */
     this.pusher = null;
+    /** @type {number | undefined} */
+    this.retryTimer = undefined;
     this.live = false;
     this.everLive = false;
   }
@@ -44,7 +52,7 @@ export class KioskRealtime {
     const api = new URL(config.apiBase);
     const tls = config.forceTLS !== undefined ? String(config.forceTLS) === "true" : api.protocol === "https:";
     const port = Number(config.wsPort) || Number(api.port) || undefined;
-    this.pusher = new Pusher(config.realtimeKey || channels.app_key, {
+    const pusher = new Pusher(config.realtimeKey || channels.app_key, {
       cluster: "local", // pusher-js insists on one; wsHost decides where it connects
       wsHost: config.wsHost || api.hostname,
       wsPort: port || 80,
@@ -54,17 +62,19 @@ export class KioskRealtime {
       disableStats: true,
       channelAuthorization: deviceAuthorization(url("/api/public/broadcasting/auth"), () => device.headers()),
     });
+    this.pusher = pusher;
     this.setLive(false); // until the kiosk channel is subscribed (the first state change is already past)
-    this.pusher.connection.bind("state_change", ({ current }) => {
+    pusher.connection.bind("state_change", ({ current }) => {
       if (current !== "connected") this.setLive(false);
     });
-    const kiosk = this.pusher.subscribe(channels.kiosk_channel);
+    const kiosk = pusher.subscribe(channels.kiosk_channel);
     kiosk.bind("pusher:subscription_succeeded", () => this.setLive(true));
     kiosk.bind("pusher:subscription_error", () => this.setLive(false));
     SESSION_EVENTS.forEach((name) => kiosk.bind(name, (data) => this.onEvent(name, data)));
-    this.pusher.subscribe(channels.owner_channel); // presence: being a member is the point
+    pusher.subscribe(channels.owner_channel); // presence: being a member is the point
   }
 
+  /** @param {boolean} live */
   setLive(live) {
     const reconnected = live && this.everLive && !this.live;
     this.live = live;

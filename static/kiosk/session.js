@@ -4,7 +4,7 @@
 // says the same. After a reconnect the status and the order are read again. Everything it learns
 // goes into the store as the server said it; views.js draws it.
 import { ApiError } from "../common/http.js";
-import { logFailure } from "../common/report.js";
+import { asFailure, logFailure } from "../common/report.js";
 import { get, post } from "./api.js";
 import { device } from "./device.js";
 import { CardRefused, paymentMethodFor } from "./payment.js";
@@ -38,7 +38,10 @@ export function createSession({ store, config, video, paymentForm, announce, onF
   const id = () => state().sessionId;
   /** A sentence in the customer's language (messages.js). @param {string} key @param {Record<string, string | number>} [values] */
   const say = (key, values) => t(state().locale, key, values);
-  const open = () => id() !== null && isOpen(state().status && state().status.status);
+  const open = () => {
+    const { sessionId, status } = state();
+    return sessionId !== null && isOpen(status && status.status);
+  };
 
   function updatePolling() {
     const wanted = open() && !state().live;
@@ -55,8 +58,10 @@ export function createSession({ store, config, video, paymentForm, announce, onF
     let started;
     try {
       started = await post("/api/public/sessions/start", { device_id: device.id, customer_locale: locale });
-    } catch (error) {
-      if (error.code === "SESSION_IN_PROGRESS" && error.details.session_id) return resume(error.details.session_id);
+    } catch (caught) {
+      const error = asFailure(caught);
+      const openId = error.details && error.details.session_id;
+      if (error.code === "SESSION_IN_PROGRESS" && typeof openId === "string" && openId) return resume(openId);
       throw error;
     }
     device.sessionOpened(started.session_id, locale);
@@ -106,7 +111,7 @@ export function createSession({ store, config, video, paymentForm, announce, onF
       status = await get(`/api/public/sessions/${remembered.id}/status`);
     } catch (error) {
       logFailure("reading the session open before the reload", error);
-      if (error.status !== 0) device.sessionClosed(); // gone (404) or refused: nothing to resume
+      if (asFailure(error).status !== 0) device.sessionClosed(); // gone (404) or refused: nothing to resume
       return false;
     }
     if (!isOpen(status.status)) {
@@ -133,7 +138,9 @@ export function createSession({ store, config, video, paymentForm, announce, onF
     if (!sessionId) return;
     const { status: asked, order: cart } = state();
     try {
-      const status = await get(state().pollUrl);
+      const pollUrl = state().pollUrl;
+      if (!pollUrl) throw new Error("the session has no status address"); // the start gives both
+      const status = await get(pollUrl);
       if (sessionId !== id()) return;
       const ordering = status.status !== "pending" || state().alone.on; // alone, the cart is built while waiting
       const order = ordering ? await get(`/api/public/sessions/${sessionId}/order`) : null;
@@ -167,11 +174,12 @@ export function createSession({ store, config, video, paymentForm, announce, onF
     showReadPayment(await get(`/api/public/sessions/${id()}/payment`));
   }
 
-  /** GET .../payment's answer: the card step for it, unless shown already. @param {any} payment */
+  /** GET .../payment's answer: the card step for it, unless shown already. @param {import("./payment.js").PaymentBody} payment */
   function showReadPayment(payment) {
     const shown = state().payment;
     if (!shown || shown.client_secret !== payment.client_secret) enterPayment(payment);
-    if (payment.status === "failed" && !["declined", "error"].includes(state().payment.state)) refused(payment.failure_message);
+    const current = state().payment; // enterPayment above opened it if it was not
+    if (payment.status === "failed" && !(current && ["declined", "error"].includes(current.state))) refused(payment.failure_message);
   }
 
   /** A real-time event of the kiosk's channel. @param {string} name @param {any} data */
@@ -210,7 +218,8 @@ export function createSession({ store, config, video, paymentForm, announce, onF
       store.set({ screen: "session", alone: body.agent ? NOT_ALONE : { ...state().alone, on: true } });
       if (!state().menu.body) loadMenu();
       if (!state().order) readOrder(); // its currency prices the menu before the first cart
-      if (body.agent) video.start(body.video_channel || id());
+      const channel = body.video_channel || id();
+      if (body.agent && channel) video.start(channel);
       if (paymentWithdrawn(previous, body.status)) leavePayment();
       if (body.agent && wasAlone) announce(t(state().locale, "alone.agent_joined", { name: body.agent.name }));
       else if (agentJustArrived(previous, body.status)) announce(agentHere(body.agent && body.agent.name, state().locale));
@@ -246,7 +255,7 @@ export function createSession({ store, config, video, paymentForm, announce, onF
     }
   }
 
-  /** @param {any} payment GET .../payment or PaymentRequested */
+  /** @param {import("./payment.js").PaymentBody} payment GET .../payment or PaymentRequested */
   function enterPayment(payment) {
     if (method) method.unmount();
     const chosen = paymentMethodFor(payment);
@@ -258,7 +267,7 @@ export function createSession({ store, config, video, paymentForm, announce, onF
       .then(() => {
         if (method === chosen) setPayment({ mounted: true });
       })
-      .catch((error) => setPayment({ state: "error", stateText: "", error: say("pay.cannot_start", { reason: error.message }) }));
+      .catch((error) => setPayment({ state: "error", stateText: "", error: say("pay.cannot_start", { reason: asFailure(error).message }) }));
     announce(say("pay.please"));
   }
 
@@ -274,11 +283,12 @@ export function createSession({ store, config, video, paymentForm, announce, onF
     try {
       await method.pay();
       // Accepted by the processor: the service confirms through PaymentSucceeded (or the status).
-      if (state().payment && state().payment.state === "processing") setPayment({ stateText: say("pay.confirming") });
+      const shown = state().payment;
+      if (shown && shown.state === "processing") setPayment({ stateText: say("pay.confirming") });
       if (!state().live) setTimeout(refresh, 500);
     } catch (error) {
       if (error instanceof CardRefused) notTaken(error.code, error.message);
-      else setPayment({ state: "ready", stateText: "", error: say("pay.try_again", { reason: error.message }) });
+      else setPayment({ state: "ready", stateText: "", error: say("pay.try_again", { reason: asFailure(error).message }) });
     }
   }
 
@@ -293,10 +303,11 @@ export function createSession({ store, config, video, paymentForm, announce, onF
 
   /** The card was declined (the service's word, or the processor's). @param {string | null | undefined} message */
   function refused(message) {
-    if (!state().payment) return;
+    const shown = state().payment;
+    if (!shown) return;
     // The processor's direct answer already said a passing fault in its own words; the service's
     // PaymentFailed that follows it carries no cause, so it does not turn it into a decline.
-    if (state().payment.state === "error" && state().payment.error) return;
+    if (shown.state === "error" && shown.error) return;
     setPayment({ state: "declined", stateText: "", error: declined(message, state().locale) });
     if (method) method.clear();
     announce(say("card.declined"));
@@ -324,8 +335,8 @@ export function createSession({ store, config, video, paymentForm, announce, onF
 
   /** @param {string} orderNumber @param {number} totalCents */
   function thankYou(orderNumber, totalCents) {
-    if (!id()) return;
     const { order, payment, sessionId } = state();
+    if (!sessionId) return;
     const currency = (order && order.currency) || (payment && payment.currency) || "USD";
     const demo = Boolean(method && method.mode === "demo");
     close();
@@ -355,7 +366,8 @@ export function createSession({ store, config, video, paymentForm, announce, onF
     if (!sessionId) return;
     try {
       // Paying alone: the payment is taken back first (a session in payment is not cancelled).
-      const payingAlone = state().status && state().status.status === "payment" && state().alone.on;
+      const { status, alone } = state();
+      const payingAlone = status && status.status === "payment" && alone.on;
       if (payingAlone) await post(`/api/public/sessions/${sessionId}/payment/cancel`);
       await post(`/api/public/sessions/${sessionId}/cancel`, reason ? { reason } : undefined);
     } catch (error) {

@@ -20,7 +20,8 @@ const defaults = {
 function readConfig() {
   const merged = { ...defaults, ...(window.KIOSK_CONFIG || {}) };
   const query = new URLSearchParams(window.location.search);
-  // Snake-case names for the timings tests shorten (?idle_seconds=5, issue 23).
+  // Snake-case names for the timings tests shorten (?idle_seconds=5).
+  /** @type {Record<string, string>} */
   const aliases = {
     api: "apiBase",
     idle_seconds: "inactivitySeconds",
@@ -33,8 +34,8 @@ function readConfig() {
   for (const [name, value] of query) {
     const key = aliases[name] || name;
     if (!(key in merged) && !["staticBase", "realtimeKey", "wsHost", "wsPort", "forceTLS", "processorPublishableKey"].includes(key)) continue;
-    const kind = typeof defaults[key];
-    merged[key] = kind === "number" ? Number(value) : kind === "boolean" ? value !== "false" : value;
+    const kind = typeof (/** @type {Record<string, unknown>} */ (defaults))[key];
+    /** @type {Record<string, unknown>} */ (merged)[key] = kind === "number" ? Number(value) : kind === "boolean" ? value !== "false" : value;
   }
   merged.apiBase = (merged.apiBase || window.location.origin).replace(/\/+$/, "");
   return merged;

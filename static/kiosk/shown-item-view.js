@@ -14,9 +14,9 @@ export function shownItemView(menu, itemId, locale, currency) {
     .find((candidate) => candidate.id === itemId);
   if (!item) return null;
   const raw = menu.categories.flatMap((category) => category.menu_items).find((candidate) => candidate.id === itemId);
-  const groups = (/** @type {any} */ (raw).modifier_groups || []).map((/** @type {any} */ group) => ({
+  const groups = ((raw && raw.modifier_groups) || []).map((group) => ({
     name: group.name,
-    options: group.options.map((/** @type {any} */ option) =>
+    options: group.options.map((option) =>
       option.price_cents ? `${option.name} (+${menuPrice(option.price_cents, currency, locale)})` : option.name,
     ),
   }));

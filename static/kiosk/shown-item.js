@@ -1,7 +1,8 @@
-// Show to customer and point at an item (issue 23 part 3), the kiosk's side. The agent's "Show"
-// arrives as MenuItemShown and opens that item of the kiosk's own menu large (photo, description,
-// allergens, options) until the customer closes it; a tap on a menu item while an agent serves
-// tells the agent which (POST /api/public/sessions/{id}/point). The cart stays the agent's.
+// Show to customer and point at an item (so agent and customer talk about the same dish), the
+// kiosk's side. The agent's "Show" arrives as MenuItemShown and opens that item of the kiosk's own
+// menu large (photo, description, allergens, options) until the customer closes it; a tap on a menu
+// item while an agent serves tells the agent which (POST /api/public/sessions/{id}/point). The cart
+// stays the agent's.
 import { logFailure } from "../common/report.js";
 import { watch } from "../common/store.js";
 import { byId, el } from "../common/ui.js";
@@ -95,7 +96,8 @@ function drawPointed({ pointed, menu, locale, status }, announce) {
     note.hidden = true;
     return;
   }
-  const node = document.querySelector(`#kiosk-menu-categories .menu-item[data-item-id="${CSS.escape(pointed.itemId)}"]`);
+  const itemId = view.id; // the view is of the pointed item
+  const node = document.querySelector(`#kiosk-menu-categories .menu-item[data-item-id="${CSS.escape(itemId)}"]`);
   if (node) node.classList.add("pointed");
   const agent = (status && status.agent && status.agent.name) || t(locale, "session.someone");
   note.textContent = t(locale, "menu.pointed", { name: agent, item: view.name });

@@ -12,5 +12,9 @@ export const AGORA_SDK = "vendor/agora-rtc-sdk-ng/AgoraRTC_N-4.24.8.js";
 /** The address of a file under the API server's /static/. @param {string} path */
 export const staticUrl = (path) => staticBase() + path;
 
-/** One <script> per URL (static/common/scripts.js); resolves with window[globalName]. @param {string} src @param {string} globalName */
+/**
+ * One <script> per URL (static/common/scripts.js); resolves with window[globalName].
+ * @template {"Pusher" | "AgoraRTC" | "Stripe"} K
+ * @param {string} src @param {K} globalName
+ */
 export const loadScript = (src, globalName) => loadClassicScript(src, globalName);

@@ -97,8 +97,9 @@ function drawProfile(profile, { locale }) {
   const message = settings.attract_message || "";
   const isDefault = !message.trim() || message.trim() === CATALOGS.en["attract.message"];
   byId("attract-message").textContent = isDefault ? t(locale, "attract.message") : message;
-  if (BRAND_COLOUR.test(settings.primary_color || "")) {
-    document.documentElement.style.setProperty("--brand", settings.primary_color);
+  const colour = settings.primary_color || "";
+  if (BRAND_COLOUR.test(colour)) {
+    document.documentElement.style.setProperty("--brand", colour);
   }
 }
 
@@ -106,7 +107,7 @@ function drawProfile(profile, { locale }) {
 function drawLanguageButtons() {
   byId("languages").replaceChildren(
     ...LOCALES.map((locale) =>
-      el("button", { type: "button", class: "language", "data-locale": locale, lang: locale.split("-")[0], "aria-pressed": "false", text: LANGUAGE_NAMES[locale] }),
+      el("button", { type: "button", class: "language", "data-locale": locale, lang: locale.split("-")[0], "aria-pressed": "false", text: LANGUAGE_NAMES[/** @type {keyof typeof LANGUAGE_NAMES} LOCALES are its keys */ (locale)] }),
     ),
   );
 }
@@ -135,7 +136,7 @@ function drawAgent(status) {
   if (agent.avatar_url) avatar.src = agent.avatar_url;
 }
 
-/** The place in line while waiting (nothing shown before the server says it). @param {KioskState["status"]["queue"]} queue @param {KioskState} state */
+/** The place in line while waiting (nothing shown before the server says it). @param {NonNullable<KioskState["status"]>["queue"]} queue @param {KioskState} state */
 function drawPlaceInLine(queue, { locale }) {
   const { place, agents } = queueWords(queue, locale);
   byId("waiting-place").textContent = place;

@@ -4,7 +4,7 @@
 import { Chime } from "../common/chime.js";
 import { DisplayApi } from "../common/display-api.js";
 import { displayApp } from "../common/display-app.js";
-import { logFailure } from "../common/report.js";
+import { asFailure, logFailure } from "../common/report.js";
 import { announce } from "../common/ui.js";
 import { createKitchenStore } from "./state.js";
 import { applyTicket, mergeSnapshot, NEXT } from "./tickets.js";
@@ -54,7 +54,8 @@ async function move(ticket) {
     heard(await api.call(`kitchen/tickets/${ticket.id}/status`, { method: "POST", body: { status } }));
     store.set({ alert: "" });
     announce(`Order ${ticket.number}: ${status}.`);
-  } catch (error) {
+  } catch (caught) {
+    const error = asFailure(caught);
     store.set({ alert: `Order ${ticket.number} could not be moved: ${error.message}` });
     if (error.status === 409 || error.status === 404) app.poll(Date.now()); // someone else moved it
   } finally {

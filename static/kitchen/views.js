@@ -1,11 +1,14 @@
 // Draws the kitchen display from its store. Tickets are kept by order id: each tick updates a
 // ticket's age in place, so the focused button (keyboard use) stays where it is.
 import { watch } from "../common/store.js";
-import { byId, el, showError } from "../common/ui.js";
+import { byId, el, showError, within } from "../common/ui.js";
 import { ageOf, elapsed, NEXT, ordered } from "./tickets.js";
 
+/** @type {Record<string, string>} the button that moves a ticket to each status */
 const ACTION = { preparing: "Start", ready: "Ready", completed: "Done" };
+/** @type {Record<string, string>} */
 const STATUS = { confirmed: "New", preparing: "Preparing", ready: "Ready" };
+/** @type {Record<string, string>} */
 const DINING = { eat_in: "Eat in", take_away: "Take away" };
 
 /** @param {import("./tickets.js").Ticket} ticket */
@@ -54,7 +57,8 @@ export function renderKitchen(store, onMove) {
     button.textContent = sound ? "Sound on" : "Turn sound on";
   });
 
-  const draw = (state) => {
+  /** @param {import("./state.js").KitchenState} state @param {import("../common/display-api.js").DisplayMe} me */
+  const draw = (state, me) => {
     const tickets = ordered(state.tickets);
     for (const [id, node] of shown) {
       if (!state.tickets[id]) {
@@ -78,17 +82,16 @@ export function renderKitchen(store, onMove) {
       }
       if (list.children[index] !== node) list.insertBefore(node, list.children[index] || null);
       const next = NEXT[ticket.status];
-      const number = node.querySelector(".number");
-      number.textContent = `#${ticket.number}`;
-      node.querySelector(".dining").textContent = DINING[ticket.dining] || "";
-      node.querySelector(".age").textContent = elapsed(ticket, state.now);
-      node.querySelector(".status").textContent = STATUS[ticket.status] || ticket.status;
+      within(node, ".number").textContent = `#${ticket.number}`;
+      within(node, ".dining").textContent = (ticket.dining && DINING[ticket.dining]) || "";
+      within(node, ".age").textContent = elapsed(ticket, state.now);
+      within(node, ".status").textContent = STATUS[ticket.status] || ticket.status;
       if (node.dataset.updatedAt !== ticket.updated_at) {
-        node.querySelector(".lines").replaceChildren(...ticketLines(ticket));
+        within(node, ".lines").replaceChildren(...ticketLines(ticket));
         node.dataset.updatedAt = ticket.updated_at;
       }
       node.dataset.status = ticket.status;
-      node.dataset.age = ageOf(ticket, state.now, state.me.settings);
+      node.dataset.age = ageOf(ticket, state.now, me.settings);
       const button = /** @type {HTMLButtonElement} */ (node.querySelector(".move"));
       button.textContent = ACTION[next];
       button.setAttribute("aria-label", `${ACTION[next]}: order ${ticket.number}`);
@@ -97,6 +100,6 @@ export function renderKitchen(store, onMove) {
     byId("empty").hidden = tickets.length > 0;
   };
   watch(store, (s) => s, (state) => {
-    if (state.screen === "kitchen") draw(state);
+    if (state.screen === "kitchen" && state.me) draw(state, state.me); // signed in: me is known
   });
 }

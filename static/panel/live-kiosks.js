@@ -3,38 +3,53 @@
 (function () {
   "use strict";
   var configElement = document.getElementById("live-status-config");
-  var stateLabel = document.getElementById("live-state");
-  if (!configElement || !window.panelLive) return;
-  var config = JSON.parse(configElement.textContent);
+  var label = document.getElementById("live-state");
+  var live = window.panelLive;
+  // The dashboard renders the config and the label together, only when there is a live link.
+  if (!configElement || !label || !live) return;
+  var stateLabel = label;
+  /** @type {PanelLiveConfig} */
+  var config = JSON.parse(configElement.textContent || "");
 
+  /** @param {string} state @param {string} text */
   function setState(state, text) {
     stateLabel.setAttribute("data-state", state);
     stateLabel.textContent = text;
   }
 
+  /** @param {string} kioskId */
   function row(kioskId) {
     return document.querySelector('#live-kiosks tr[data-kiosk-id="' + String(kioskId) + '"]');
   }
 
+  /** A part of a kiosk's row, which the server renders with each. @param {Element} root @param {string} selector */
+  function part(root, selector) {
+    var node = root.querySelector(selector);
+    if (!node) throw new Error("a kiosk row has no " + selector);
+    return node;
+  }
+
+  /** @param {string} kioskId @param {boolean} online @param {string} [lastSeen] ISO 8601 */
   function show(kioskId, online, lastSeen) {
     var tr = row(kioskId);
     if (!tr) return;
-    var cell = tr.querySelector(".kiosk-status");
+    var cell = part(tr, ".kiosk-status");
     cell.setAttribute("data-online", online ? "true" : "false");
-    cell.querySelector(".dot").className = online ? "dot online" : "dot";
-    cell.querySelector(".label").textContent = online ? "online" : "offline";
-    if (lastSeen) tr.querySelector(".kiosk-seen").textContent = String(lastSeen).replace("T", " ").replace("Z", "");
+    part(cell, ".dot").className = online ? "dot online" : "dot";
+    part(cell, ".label").textContent = online ? "online" : "offline";
+    if (lastSeen) part(tr, ".kiosk-seen").textContent = String(lastSeen).replace("T", " ").replace("Z", "");
   }
 
   var pusher;
   try {
-    pusher = window.panelLive.connect(config);
+    pusher = live.connect(config);
   } catch (error) {
     setState("unavailable", "Live status unavailable; showing status as of page load");
     return;
   }
 
   // pusher-js starts connecting inside its constructor, so read the state once, then follow it.
+  /** @param {string} state pusher-js's connection state */
   function follow(state) {
     if (state === "connected") setState("connected", "Live");
     else if (state === "connecting" || state === "initialized") setState("connecting", "Connecting to live status…");
@@ -46,6 +61,7 @@
   });
 
   // Presence member ids say what the member is: "kiosk.12" (a kiosk), "user.3" (a panel user).
+  /** @param {{id: string | number}} member */
   function kioskIdOf(member) {
     var id = String(member.id);
     return id.indexOf("kiosk.") === 0 ? id.slice(6) : null;
@@ -54,18 +70,21 @@
   var channel = pusher.subscribe(config.channel);
   channel.bind("pusher:subscription_succeeded", function (members) {
     stateLabel.setAttribute("data-subscribed", "true");
-    members.each(function (member) {
-      if (kioskIdOf(member)) show(kioskIdOf(member), true);
+    members.each(function (/** @type {{id: string | number}} */ member) {
+      var id = kioskIdOf(member);
+      if (id) show(id, true);
     });
   });
   channel.bind("pusher:subscription_error", function () {
     setState("unavailable", "Live status unavailable; showing status as of page load");
   });
   channel.bind("pusher:member_added", function (member) {
-    if (kioskIdOf(member)) show(kioskIdOf(member), true);
+    var id = kioskIdOf(member);
+    if (id) show(id, true);
   });
   channel.bind("pusher:member_removed", function (member) {
-    if (kioskIdOf(member)) show(kioskIdOf(member), false);
+    var id = kioskIdOf(member);
+    if (id) show(id, false);
   });
   channel.bind("KioskStatusChanged", function (data) {
     var kiosk = data.kiosk || {};

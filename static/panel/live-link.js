@@ -5,8 +5,10 @@
 // server-rendered config.
 import { sessionAuthorization } from "../common/channel-auth.js";
 
-/** @param {{key: string, authEndpoint: string, forceTLS: boolean, csrfToken: string}} config */
+/** @param {PanelLiveConfig} config */
 function connect(config) {
+  // The page loads pusher-js before this module; without it the live pages say so (they catch).
+  if (!window.Pusher) throw new Error("the real-time client did not load");
   return new window.Pusher(config.key, {
     cluster: "local", // required by pusher-js; wsHost below decides where it connects
     wsHost: window.location.hostname,

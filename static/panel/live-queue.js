@@ -1,20 +1,27 @@
-// The Queue page, live (issue 25 part 6). The board is server-rendered (templates/panel/
+// The Queue page, live (the owner watches the line without reloading). The board is server-rendered (templates/panel/
 // _queue_board.html); this reloads it from /panel/queue/board when the owner's channel says the
 // line moved (QueueBoardChanged), at most once a second, and every 5 s when there is no live link.
 // Between reloads the waits and times in session tick here.
 (function () {
   "use strict";
-  var board = document.getElementById("queue-board");
-  var stateLabel = document.getElementById("live-state");
-  if (!board) return;
+  var found = document.getElementById("queue-board");
+  var label = document.getElementById("live-state");
+  if (!found || !label) return; // the Queue page renders both
+  var board = found;
+  var stateLabel = label;
+  var named = board.getAttribute("data-board-url");
+  if (!named) throw new Error("the queue board names no data-board-url");
+  var boardUrl = named;
   var configElement = document.getElementById("live-status-config");
   var POLL_MS = 5000;
   var MIN_GAP_MS = 1000;
+  /** @type {number | null} */
   var pollTimer = null;
   var loading = false;
   var again = false;
   var lastLoad = 0;
 
+  /** @param {string} state @param {string} text */
   function setState(state, text) {
     stateLabel.setAttribute("data-state", state);
     stateLabel.textContent = text;
@@ -37,7 +44,7 @@
     }
     loading = true;
     lastLoad = Date.now();
-    fetch(board.getAttribute("data-board-url"), { credentials: "same-origin", headers: { Accept: "text/html" } })
+    fetch(boardUrl, { credentials: "same-origin", headers: { Accept: "text/html" } })
       .then(function (response) {
         if (!response.ok) throw new Error("the board answered " + response.status);
         return response.text();
@@ -58,6 +65,7 @@
       });
   }
 
+  /** @param {boolean} on */
   function poll(on) {
     if (on && !pollTimer) pollTimer = window.setInterval(reload, POLL_MS);
     if (!on && pollTimer) {
@@ -75,14 +83,16 @@
     }
   }, 1000);
 
-  if (!configElement || !window.panelLive) {
+  var live = window.panelLive;
+  if (!configElement || !live) {
     poll(true);
     return;
   }
-  var config = JSON.parse(configElement.textContent);
+  /** @type {PanelLiveConfig} */
+  var config = JSON.parse(configElement.textContent || "");
   var pusher;
   try {
-    pusher = window.panelLive.connect(config);
+    pusher = live.connect(config);
   } catch (error) {
     setState("unavailable", "Live updates unavailable; refreshing every 5 seconds");
     poll(true);
