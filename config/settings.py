@@ -474,6 +474,9 @@ if PRODUCTION:
     CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
 
 LANGUAGE_CODE = "en-us"
+# The gettext catalogues (locale/<language>/LC_MESSAGES): django.po for the server's pages and
+# mails, djangojs.po for the browser apps (docs/decisions.md, "Gettext catalogues").
+LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True

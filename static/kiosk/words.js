@@ -47,14 +47,26 @@ export function startRefusal(error, locale = "en-US") {
   return key ? t(locale, key) : t(locale, "start.failed", { reason: error.message || "" });
 }
 
-/** The end reasons the customer reads in their own words; any other reads as customer_abandoned. */
-const ENDINGS = ["timed_out", "customer_abandoned", "refused_service", "technical_issue", "completed"];
+/** The end reasons the customer reads in their own words (catalogue keys, written out whole so
+ * that the catalogue test finds them); any other reads as customer_abandoned. */
+/** @type {Record<string, [string, string]>} */
+const ENDINGS = {
+  timed_out: ["ended.timed_out.title", "ended.timed_out.message"],
+  customer_abandoned: ["ended.customer_abandoned.title", "ended.customer_abandoned.message"],
+  refused_service: ["ended.refused_service.title", "ended.refused_service.message"],
+  technical_issue: ["ended.technical_issue.title", "ended.technical_issue.message"],
+  completed: ["ended.completed.title", "ended.completed.message"],
+};
 
 /** What the customer reads when the session ends without a payment, by end_reason. @param {string | null | undefined} reason @param {string} [locale] @returns {{title: string, message: string}} */
 export function ending(reason, locale = "en-US") {
-  const known = ENDINGS.includes(reason || "") ? reason : "customer_abandoned";
-  return { title: t(locale, `ended.${known}.title`), message: t(locale, `ended.${known}.message`) };
+  const [title, message] = ENDINGS[reason || ""] || ENDINGS.customer_abandoned;
+  return { title: t(locale, title), message: t(locale, message) };
 }
+
+/** Why the camera could not start, when the browser said a known reason (catalogue keys). */
+/** @type {Record<string, string>} */
+const VIDEO_REASONS = { PERMISSION_DENIED: "video.reason.PERMISSION_DENIED", DEVICE_NOT_FOUND: "video.reason.DEVICE_NOT_FOUND" };
 
 /** @param {"idle" | "connecting" | "reconnecting" | "connected" | "unavailable"} state @param {{error?: unknown, remote?: {audio: boolean, video: boolean}}} [detail] @param {string} [locale] */
 export function videoWords(state, detail = {}, locale = "en-US") {
@@ -71,9 +83,8 @@ export function videoWords(state, detail = {}, locale = "en-US") {
       return remote.length ? `${t(locale, "video.connected")}. ${remote.join(" ")}` : t(locale, "video.connected");
     }
     case "unavailable": {
-      const code = /** @type {{code?: string}} */ (detail.error || {}).code;
-      const known = code === "PERMISSION_DENIED" || code === "DEVICE_NOT_FOUND";
-      return t(locale, "video.unavailable", { reason: known ? t(locale, `video.reason.${code}`) : reasonOf(detail.error) });
+      const known = VIDEO_REASONS[/** @type {{code?: string}} */ (detail.error || {}).code || ""];
+      return t(locale, "video.unavailable", { reason: known ? t(locale, known) : reasonOf(detail.error) });
     }
     default:
       return t(locale, "video.idle");
