@@ -28,7 +28,7 @@ from apps.core.errors import DomainError, ErrorCode
 from apps.kiosks.models import Kiosk
 from apps.orders.line_words import lines_in_language, primary_language
 from apps.orders.models import CHARGED_STATUSES, Order, OrderStatus
-from apps.orders.receipt_words import WORDS, ReceiptWords, brand_name, language_of
+from apps.orders.receipt_words import ReceiptWords, brand_name, language_of, words_in
 from apps.orders.selectors import order_settings_of
 from apps.sessions import selectors as session_selectors
 
@@ -105,7 +105,7 @@ def _refunded_cents(order: Order) -> int:
 def receipt_context(order: Order) -> dict[str, Any]:
     """Everything the receipt templates (page, text mail, HTML mail) show, in the customer's words."""
     language = language_of(order.session.customer_locale)
-    words = WORDS[language]
+    words = words_in(language)
     business = order.business
     paid_at = (order.paid_at or order.updated_at).astimezone(zoneinfo.ZoneInfo(business.timezone))
     dining = {"eat_in": words["eat_in"], "take_away": words["take_away"]}.get(order.dining, "")
