@@ -181,6 +181,7 @@ INSTALLED_APPS = [
     "apps.realtime",
     "apps.displays",
     "apps.panel",
+    "apps.kiosk_app",  # the kiosk's catalogue view and its makemessages (no models)
     "apps.owner_api",
     "apps.demo",
     "apps.reports",

@@ -13,7 +13,7 @@ from django.test import Client
 from apps.menu.labels import ALLERGENS, DIETARY
 from apps.orders.receipt_words import LANGUAGES as RECEIPT_LANGUAGES
 from apps.orders.receipt_words import MESSAGES, ReceiptWords, words_in
-from tests.support.po import LANGUAGES, LOCALE, parse_po, po_entries, po_path
+from tests.support.po import LANGUAGES, LOCALE, english_comments, parse_po, po_entries, po_path
 
 DOMAINS = ("django", "djangojs")
 
@@ -67,6 +67,14 @@ def test_the_menus_allergen_and_dietary_codes_have_kiosk_words(language):
     entries = po_entries(language, "djangojs")
     for key in [f"allergen.{code}" for code in ALLERGENS] + [f"dietary.{code}" for code in DIETARY]:
         assert entries.get(key), f"{key} is missing from {language}/djangojs.po"
+
+
+@pytest.mark.parametrize("language", ["es", "fr", "de"])
+def test_each_kiosk_key_shows_translators_its_english(language):
+    english = po_entries("en", "djangojs")
+    assert english_comments(language) == {key: text.replace("\n", " ") for key, text in english.items()}, (
+        "makemessages -d djangojs writes these comments"
+    )
 
 
 def test_the_po_reader_keeps_translations_only():

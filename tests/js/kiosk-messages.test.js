@@ -70,8 +70,8 @@ test("every catalogue key is said somewhere (the menu's allergen and dietary cod
   assert.deepEqual(unused, []);
 });
 
-test("the .po reader keeps translations only: no header, no fuzzy or obsolete entry; escapes read", () => {
-  const po = ['msgid ""', 'msgstr "Language: es\\n"', "", "#, fuzzy", 'msgid "a.b"', 'msgstr "guess"', "", 'msgid "c.d"', 'msgstr ""', '"say \\"hi\\"\\n"', "", '#~ msgid "e.f"', '#~ msgstr "old"', ""].join("\n");
+test("the .po reader keeps translations only: no header, no fuzzy, obsolete or untranslated entry; escapes read", () => {
+  const po = ['msgid ""', 'msgstr "Language: es\\n"', "", "#, fuzzy", 'msgid "a.b"', 'msgstr "guess"', "", 'msgid "c.d"', 'msgstr ""', '"say \\"hi\\"\\n"', "", '#~ msgid "e.f"', '#~ msgstr "old"', "", 'msgid "Not translated"', 'msgstr ""', ""].join("\n");
   assert.deepEqual(parsePo(po), { "c.d": 'say "hi"\n' });
 });
 

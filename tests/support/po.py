@@ -1,6 +1,6 @@
 """A reader of gettext .po files for the catalogue tests: each translated entry's msgid (with its
-msgctxt, joined by EOT as in a compiled .mo) and msgstr. The header, fuzzy and obsolete entries
-are left out, as msgfmt leaves them out."""
+msgctxt, joined by EOT as in a compiled .mo) and msgstr. The header, fuzzy, obsolete and
+untranslated entries (an English msgid needs none) are left out, as msgfmt leaves them out."""
 
 import ast
 import re
@@ -32,9 +32,9 @@ def parse_po(text: str) -> dict[str, str]:
                 fields[field] = _unquote(start[2])
             elif line.startswith('"') and field:
                 fields[field] += _unquote(line)
-        if fields.get("msgid"):
+        if fields.get("msgid") and fields.get("msgstr"):
             key = f"{fields['msgctxt']}\x04{fields['msgid']}" if "msgctxt" in fields else fields["msgid"]
-            entries[key] = fields.get("msgstr", "")
+            entries[key] = fields["msgstr"]
     return entries
 
 
@@ -44,3 +44,11 @@ def po_path(language: str, domain: str) -> Path:
 
 def po_entries(language: str, domain: str) -> dict[str, str]:
     return parse_po(po_path(language, domain).read_text(encoding="utf-8"))
+
+
+def english_comments(language: str) -> dict[str, str]:
+    """msgid -> the "# English: " translator's comment of each entry of a djangojs.po."""
+    found = re.findall(
+        r'^# English: (.*)\n(?:#.*\n)*msgid "(.+)"$', po_path(language, "djangojs").read_text("utf-8"), re.M
+    )
+    return {msgid: english for english, msgid in found}

@@ -11,8 +11,8 @@ const ROOT = new URL("../../../", import.meta.url);
 const unquote = (quoted) => JSON.parse(quoted.replace(/\\t/g, "\\t").replace(/\\'/g, "'"));
 
 /**
- * The msgid -> msgstr entries of a .po file (header and obsolete entries left out; a fuzzy entry
- * is not a translation, as msgfmt leaves it out). @param {string} text
+ * The msgid -> msgstr entries of a .po file, as msgfmt compiles them: the header, obsolete,
+ * fuzzy and untranslated entries (an English msgid needs none) left out. @param {string} text
  * @returns {Record<string, string>}
  */
 export function parsePo(text) {
@@ -31,7 +31,7 @@ export function parsePo(text) {
         fields[field] = unquote(start[2]);
       } else if (line.startsWith('"') && field) fields[field] += unquote(line);
     }
-    if (fields.msgid) entries[fields.msgid] = fields.msgstr || "";
+    if (fields.msgid && fields.msgstr) entries[fields.msgid] = fields.msgstr;
   }
   return entries;
 }
