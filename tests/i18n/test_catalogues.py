@@ -13,7 +13,8 @@ from django.test import Client
 from apps.menu.labels import ALLERGENS, DIETARY
 from apps.orders.receipt_words import LANGUAGES as RECEIPT_LANGUAGES
 from apps.orders.receipt_words import MESSAGES, ReceiptWords, words_in
-from tests.support.po import LANGUAGES, LOCALE, english_comments, parse_po, po_entries, po_path
+from tests.support.po import LANGUAGES, LOCALE, english_comments, parse_po, po_entries, po_msgids, po_path
+from tests.support.processes import ROOT
 
 DOMAINS = ("django", "djangojs")
 
@@ -110,3 +111,19 @@ def test_the_kiosk_catalogue_is_served_per_language_as_django_json():
     assert body["catalog"].keys() == po_entries("es", "djangojs").keys()  # the project's words only
     assert client.get("/api/public/i18n/de").json()["catalog"]["order.total"] == "Gesamt"
     assert client.get("/api/public/i18n/pt").status_code == 404
+
+
+AGENT_WORD = re.compile(r'\bn?pgettext\(\s*"agent",\s*"((?:[^"\\]|\\.)*)"')
+
+
+def test_every_agent_dashboard_word_is_in_the_english_catalogue_only():
+    said = {
+        f"agent\x04{msgid}"
+        for path in (ROOT / "static" / "agent").glob("*.js")
+        for msgid in AGENT_WORD.findall(path.read_text(encoding="utf-8"))
+    }
+    assert len(said) > 20, "the scan finds the agent's words"
+    missing = said - po_msgids("en", "djangojs")
+    assert not missing, f"not in locale/en/LC_MESSAGES/djangojs.po (makemessages -d djangojs): {sorted(missing)}"
+    for language in ("es", "fr", "de"):
+        assert not {msgid for msgid in po_msgids(language, "djangojs") if msgid.startswith("agent\x04")}

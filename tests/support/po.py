@@ -52,3 +52,10 @@ def english_comments(language: str) -> dict[str, str]:
         r'^# English: (.*)\n(?:#.*\n)*msgid "(.+)"$', po_path(language, "djangojs").read_text("utf-8"), re.M
     )
     return {msgid: english for english, msgid in found}
+
+
+def po_msgids(language: str, domain: str) -> set[str]:
+    """Every msgid of a .po file, translated or not (with its msgctxt, joined by EOT)."""
+    text = po_path(language, domain).read_text(encoding="utf-8")
+    found = re.findall(r'^(?:msgctxt (".*")\n)?msgid (".+")$', text, re.M)
+    return {f"{_unquote(context)}\x04{_unquote(msgid)}" if context else _unquote(msgid) for context, msgid in found}
