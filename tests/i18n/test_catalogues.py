@@ -127,3 +127,16 @@ def test_every_agent_dashboard_word_is_in_the_english_catalogue_only():
     assert not missing, f"not in locale/en/LC_MESSAGES/djangojs.po (makemessages -d djangojs): {sorted(missing)}"
     for language in ("es", "fr", "de"):
         assert not {msgid for msgid in po_msgids(language, "djangojs") if msgid.startswith("agent\x04")}
+
+
+TEMPLATE_WORD = re.compile(r"""\{% translate (?:"([^"]*)"|'([^']*)') %\}""")
+
+
+def test_every_panel_and_agent_page_word_is_in_the_english_catalogue_only():
+    pages = [*(ROOT / "templates" / "panel").glob("*.html"), ROOT / "templates" / "agent" / "index.html"]
+    said = {double or single for page in pages for double, single in TEMPLATE_WORD.findall(page.read_text("utf-8"))}
+    assert len(said) > 300, "the scan finds the pages' words"
+    missing = said - po_msgids("en", "django")
+    assert not missing, f"not in locale/en/LC_MESSAGES/django.po (makemessages -d django): {sorted(missing)}"
+    for language in ("es", "fr", "de"):
+        assert all(msgid.startswith("receipt\x04") for msgid in po_msgids(language, "django"))

@@ -5,8 +5,9 @@ English, docs/decisions.md "Gettext catalogues"). xgettext finds a key as the se
 t(locale, key), the first of session.js's say(key) and gettext_noop(key), the second of
 payment.js's words(locale, key); the keys named outside the code (the page's data-i18n,
 data-i18n-label and data-reply attributes, the menu's allergen and dietary codes) are handed to
-it as a list written for the run. Browser words with English msgids (the agent dashboard's, in
-the "agent" context) are English-only: they are kept out of the other languages' files. Each es,
+it as a list written for the run. The owner's and agent's screens are English-only: their words
+(English msgids; in djangojs.po the "agent" context, in django.po any but "receipt") are kept out
+of the other languages' files. Each es,
 fr and de entry then gets its English as a translator's comment, so a translator's tool shows
 what the key says.
 
@@ -45,23 +46,28 @@ class Command(makemessages.Command):
     def handle(self, *args: Any, **options: Any) -> None:
         options["ignore_patterns"] = [*options.get("ignore_patterns", []), *NOT_CODE]
         options["no_wrap"] = True  # one line an entry: diffs stay small and _translations reads them
-        if options.get("domain") != "djangojs":
-            super().handle(*args, **options)
-            return
-        lines = [f'gettext_noop("{key}"); // static/kiosk/index.html or apps/menu/labels.py' for key in named_keys()]
-        NAMED_KEYS.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        domain = options.get("domain")
+        if domain == "djangojs":
+            lines = [
+                f'gettext_noop("{key}"); // static/kiosk/index.html or apps/menu/labels.py' for key in named_keys()
+            ]
+            NAMED_KEYS.write_text("\n".join(lines) + "\n", encoding="utf-8")
         try:
             super().handle(*args, **options)
         finally:
             NAMED_KEYS.unlink(missing_ok=True)
-        for po in Path(settings.LOCALE_PATHS[0]).glob("*/LC_MESSAGES/djangojs.po"):
-            if po.parent.parent.name != "en":
-                self._only_kiosk_words(po)
+        for po in Path(settings.LOCALE_PATHS[0]).glob(f"*/LC_MESSAGES/{domain}.po"):
+            if po.parent.parent.name == "en":
+                continue
+            if domain == "djangojs":
+                self._msggrep(po, ["--invert-match", "-J", "-e", "^agent$"])  # the agent's words
                 self._english_comments(po)
+            else:
+                self._msggrep(po, ["-J", "-e", "^receipt$"])  # the panel's and agent page's words
 
-    def _only_kiosk_words(self, po: Path) -> None:
-        """The agent's words (context "agent") are English-only: out of the other languages."""
-        args = ["msggrep", "--no-wrap", "--invert-match", "-J", "-e", "^agent$", "-o", str(po), str(po)]
+    def _msggrep(self, po: Path, selection: list[str]) -> None:
+        """Keeps the customer's words only: the owner's and agent's screens are English-only."""
+        args = ["msggrep", "--no-wrap", *selection, "-o", str(po), str(po)]
         _, errors, status = popen_wrapper(args)  # as Django's own command runs msgmerge
         if status != makemessages.STATUS_OK:
             raise CommandError(f"msggrep failed on {po}:\n{errors}")
