@@ -134,8 +134,9 @@ TEMPLATE_BLOCK = re.compile(r"\{% blocktranslate[^%]*%\}(.*?)\{% endblocktransla
 
 
 def block_msgid(body: str) -> str:
-    """A blocktranslate's msgid: its {{ name }} as %(name)s, as makemessages writes it."""
-    return re.sub(r"\{\{ (\w+) \}\}", r"%(\1)s", body)
+    """A blocktranslate's msgid (its singular, when it has a plural): its {{ name }} as %(name)s,
+    as makemessages writes it."""
+    return re.sub(r"\{\{ (\w+) \}\}", r"%(\1)s", body.split("{% plural %}")[0])
 
 
 def test_every_panel_and_agent_page_word_is_in_the_english_catalogue_only():
