@@ -7,6 +7,7 @@ import zoneinfo
 from django.contrib import messages
 from django.db import transaction
 from django.shortcuts import redirect
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from apps.accounts import login_throttle
@@ -38,7 +39,9 @@ def agent_list(request):
         except DomainError as exc:
             form.add_error(None, error_text(exc))
         else:
-            messages.success(request, f"Agent {agent.email} created. They sign in to the agent dashboard.")
+            messages.success(
+                request, _("Agent {email} created. They sign in to the agent dashboard.").format(email=agent.email)
+            )
             return redirect("panel:agents")
     agents = list(_agents(request).order_by("-is_active", "name", "pk"))
     figures = agent_figures_today(request.user.owner_id)
@@ -58,7 +61,7 @@ def agent_list(request):
 def agent_disable(request, agent_id: int):
     agent = owned_or_404(_agents(request), request, pk=agent_id)
     ending.agent_disable(agent=agent)
-    messages.success(request, f"{agent.email} is disabled and its access tokens are revoked.")
+    messages.success(request, _("{email} is disabled and its access tokens are revoked.").format(email=agent.email))
     return redirect("panel:agents")
 
 
@@ -67,7 +70,9 @@ def agent_disable(request, agent_id: int):
 def agent_reset_two_factor(request, agent_id: int):
     agent = owned_or_404(_agents(request), request, pk=agent_id)
     account_services.agent_reset_two_factor(agent=agent)
-    messages.success(request, f"Two-factor sign-in of {agent.email} is reset; they can enrol again.")
+    messages.success(
+        request, _("Two-factor sign-in of {email} is reset; they can enrol again.").format(email=agent.email)
+    )
     return redirect("panel:agents")
 
 
@@ -78,15 +83,15 @@ def agent_languages(request, agent_id: int):
     agent = owned_or_404(_agents(request), request, pk=agent_id)
     form = AgentLanguagesForm(request.POST)
     if not form.is_valid():
-        messages.error(request, "Languages: at most 200 characters.")
+        messages.error(request, _("Languages: at most 200 characters."))
         return redirect("panel:agents")
     try:
         languages = account_services.agent_set_languages(agent=agent, languages=form.cleaned_data["languages"])
     except DomainError as exc:
-        messages.error(request, f"{agent.email}: {error_text(exc)}")
+        messages.error(request, _("{email}: {exc}").format(email=agent.email, exc=error_text(exc)))
     else:
         shown = ", ".join(languages) or "every language"
-        messages.success(request, f"{agent.email} serves {shown}.")
+        messages.success(request, _("{email} serves {shown}.").format(email=agent.email, shown=shown))
     return redirect("panel:agents")
 
 
@@ -95,5 +100,5 @@ def agent_languages(request, agent_id: int):
 def agent_unlock_sign_in(request, agent_id: int):
     agent = owned_or_404(_agents(request), request, pk=agent_id)
     login_throttle.unlock(agent.email)
-    messages.success(request, f"{agent.email} may sign in again.")
+    messages.success(request, _("{email} may sign in again.").format(email=agent.email))
     return redirect("panel:agents")

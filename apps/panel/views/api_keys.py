@@ -5,6 +5,7 @@ raises is put back on the form."""
 
 from django.contrib import messages
 from django.shortcuts import redirect
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from apps.core.errors import DomainError
@@ -56,8 +57,11 @@ def api_key_list(request):
 def api_key_revoke(request, key_id: int):
     key = owned_or_404(_keys(request), request, pk=key_id)
     if key.revoked_at is not None:
-        messages.info(request, f"API key “{key.name}” was already revoked.")
+        messages.info(request, _("API key “{name}” was already revoked.").format(name=key.name))
         return redirect("panel:api_keys")
     key_services.owner_api_key_revoke(key=key, revoked_by=request.user)
-    messages.success(request, f"API key “{key.name}” revoked: its tokens stopped working and no new ones are issued.")
+    messages.success(
+        request,
+        _("API key “{name}” revoked: its tokens stopped working and no new ones are issued.").format(name=key.name),
+    )
     return redirect("panel:api_keys")

@@ -4,6 +4,7 @@ from django.contrib import messages
 from django.http import JsonResponse
 from django.shortcuts import redirect
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
 from apps.core.errors import DomainError
@@ -64,7 +65,7 @@ def pairing_code_state(request, pairing_id: int):
 def pairing_code_create(request):
     form = BusinessChoiceForm(request.POST, businesses=businesses_of(request))
     if not form.is_valid():
-        messages.error(request, "Choose one of your businesses.")
+        messages.error(request, _("Choose one of your businesses."))
         return redirect("panel:kiosks")
     business = form.cleaned_data["business"]
     pairing_code, code = kiosk_services.pairing_code_create(business=business)
@@ -87,14 +88,14 @@ def kiosk_rename(request, kiosk_id: int):
     kiosk = owned_or_404(_kiosks(request), request, OWNER_PATH, pk=kiosk_id, unpaired_at=None)
     form = KioskRenameForm(request.POST)
     if not form.is_valid():
-        messages.error(request, "Give the kiosk a name (200 characters at most).")
+        messages.error(request, _("Give the kiosk a name (200 characters at most)."))
         return redirect("panel:kiosks")
     try:
         kiosk_services.kiosk_rename(kiosk=kiosk, **form.cleaned_data)
     except DomainError as exc:
         report_error(request, exc)
     else:
-        messages.success(request, f"Kiosk renamed to {kiosk.name}.")
+        messages.success(request, _("Kiosk renamed to {name}.").format(name=kiosk.name))
     return redirect("panel:kiosks")
 
 
@@ -103,5 +104,5 @@ def kiosk_rename(request, kiosk_id: int):
 def kiosk_unpair(request, kiosk_id: int):
     kiosk = owned_or_404(_kiosks(request), request, OWNER_PATH, pk=kiosk_id, unpaired_at=None)
     kiosk_services.kiosk_unpair(kiosk=kiosk)
-    messages.success(request, f"{kiosk.name} is unpaired: its device token no longer works.")
+    messages.success(request, _("{name} is unpaired: its device token no longer works.").format(name=kiosk.name))
     return redirect("panel:kiosks")

@@ -5,6 +5,7 @@ is read through the menu's tenant-scoped selectors, inside the signed-in owner."
 from django.contrib import messages
 from django.http import Http404
 from django.shortcuts import redirect
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from apps.core.errors import DomainError
@@ -42,7 +43,10 @@ def catalog_list(request):
         except DomainError as exc:
             form.add_error(None, error_text(exc))
         else:
-            messages.success(request, f"Catalog {catalog.name} created; add categories and items, then activate it.")
+            messages.success(
+                request,
+                _("Catalog {name} created; add categories and items, then activate it.").format(name=catalog.name),
+            )
             return redirect("panel:catalog", catalog_id=catalog.pk)
     catalogs = menu_selectors.catalogs_of_owner(owner_id=request.user.owner_id)
     context = {"catalogs": catalogs, "form": form, "business_form": business_form}
@@ -73,7 +77,7 @@ def catalog_detail(request, catalog_id: int):
 def catalog_activate(request, catalog_id: int):
     catalog = _or_404(menu_selectors.catalog_of_owner(owner_id=request.user.owner_id, catalog_id=catalog_id))
     menu_services.catalog_activate(catalog=catalog)
-    messages.success(request, f"{catalog.name} is now the menu agents sell from.")
+    messages.success(request, _("{name} is now the menu agents sell from.").format(name=catalog.name))
     return redirect("panel:menu")
 
 
@@ -83,7 +87,7 @@ def category_edit(request, category_id: int):
     category = _or_404(menu_selectors.category_of_owner(owner_id=request.user.owner_id, category_id=category_id))
     if request.POST.get("action") == "delete":
         menu_services.menu_entry_delete(entry=category)
-        messages.success(request, f"Category {category.name} deleted.")
+        messages.success(request, _("Category {name} deleted.").format(name=category.name))
         return redirect("panel:catalog", catalog_id=category.catalog_id)
     form = CategoryForm(request.POST, catalog_language=category.catalog.language)
     if form.is_valid():
@@ -92,7 +96,7 @@ def category_edit(request, category_id: int):
         except DomainError as exc:
             report_error(request, exc)
     else:
-        messages.error(request, "Give the category a name and a sort order.")
+        messages.error(request, _("Give the category a name and a sort order."))
     return redirect("panel:catalog", catalog_id=category.catalog_id)
 
 
@@ -102,7 +106,7 @@ def _save_item(request, item: MenuItem, form: MenuItemForm):
     except DomainError as exc:
         form.add_error("photo" if "photo" in (exc.details or {}) else None, error_text(exc))
         return None
-    messages.success(request, f"{item.name} saved.")
+    messages.success(request, _("{name} saved.").format(name=item.name))
     return redirect("panel:menu_item", item_id=item.pk)
 
 
@@ -131,7 +135,7 @@ def item_edit(request, item_id: int):
     catalog = item.category.catalog
     if request.method == "POST" and request.POST.get("action") == "delete":
         menu_services.menu_entry_delete(entry=item)
-        messages.success(request, f"{item.name} deleted.")
+        messages.success(request, _("{name} deleted.").format(name=item.name))
         return redirect("panel:catalog", catalog_id=catalog.pk)
     form = _item_form(request, catalog, item)
     if request.method == "POST" and form.is_valid():
@@ -169,7 +173,7 @@ def group_save(request, item_id: int, group_id: int | None = None):
         except DomainError as exc:
             report_error(request, exc)
     else:
-        messages.error(request, "Check the group: a name, and 0 <= min <= max <= 50.")
+        messages.error(request, _("Check the group: a name, and 0 <= min <= max <= 50."))
     return redirect("panel:menu_item", item_id=item.pk)
 
 
@@ -192,5 +196,5 @@ def option_save(request, group_id: int, option_id: int | None = None):
         except DomainError as exc:
             report_error(request, exc)
     else:
-        messages.error(request, "Give the option a name and a price of 0 or more.")
+        messages.error(request, _("Give the option a name and a price of 0 or more."))
     return redirect("panel:menu_item", item_id=group.item_id)

@@ -6,6 +6,7 @@ from django.contrib import messages
 from django.core.paginator import Paginator
 from django.shortcuts import redirect
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from apps.accounts.actors import user_actor
@@ -97,7 +98,7 @@ def order_move(request, order_id: int):
     order = owned_or_404(_orders(request), request, pk=order_id)
     form = FulfilmentForm(request.POST)
     if not form.is_valid():
-        messages.error(request, "Choose preparing, ready or completed.")
+        messages.error(request, _("Choose preparing, ready or completed."))
         return redirect("panel:order", order_id=order.pk)
     try:
         order_services.order_set_fulfilment_status(
@@ -106,7 +107,9 @@ def order_move(request, order_id: int):
     except DomainError as exc:
         report_error(request, exc)
     else:
-        messages.success(request, f"Order {order.number} is {form.cleaned_data['status']}.")
+        messages.success(
+            request, _("Order {number} is {status}.").format(number=order.number, status=form.cleaned_data["status"])
+        )
     return redirect("panel:order", order_id=order.pk)
 
 
@@ -127,7 +130,9 @@ def order_refund(request, order_id: int):
             report_error(request, exc)
         else:
             amount = f"{refund.amount_cents / 100:.2f} {order.currency}"
-            messages.success(request, f"Refunded {amount} on order {order.number}.")
+            messages.success(
+                request, _("Refunded {amount} on order {number}.").format(amount=amount, number=order.number)
+            )
             return redirect("panel:order", order_id=order.pk)
     refunded = billing_selectors.refunded_cents(order)
     context = {"order": order, "form": form, "remaining_cents": order.total_cents - refunded}

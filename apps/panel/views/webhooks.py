@@ -2,6 +2,7 @@
 
 from django.contrib import messages
 from django.shortcuts import redirect
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from apps.core.errors import DomainError
@@ -52,7 +53,10 @@ def webhook_detail(request, subscription_id: int):
 def webhook_test(request, subscription_id: int):
     subscription = owned_or_404(_subscriptions(request), request, pk=subscription_id)
     delivery = webhook_services.subscription_send_test(subscription=subscription)
-    messages.success(request, f"Test event sent as delivery {delivery.pk}; its result is in the log below.")
+    messages.success(
+        request,
+        _("Test event sent as delivery {delivery}; its result is in the log below.").format(delivery=delivery.pk),
+    )
     return redirect("panel:webhook", subscription_id=subscription.pk)
 
 
@@ -61,7 +65,7 @@ def webhook_test(request, subscription_id: int):
 def webhook_reenable(request, subscription_id: int):
     subscription = owned_or_404(_subscriptions(request), request, pk=subscription_id)
     webhook_services.subscription_reenable(subscription=subscription)
-    messages.success(request, "Deliveries are on again. Resend any skipped event from the log.")
+    messages.success(request, _("Deliveries are on again. Resend any skipped event from the log."))
     return redirect("panel:webhook", subscription_id=subscription.pk)
 
 
@@ -70,7 +74,7 @@ def webhook_reenable(request, subscription_id: int):
 def webhook_delete(request, subscription_id: int):
     subscription = owned_or_404(_subscriptions(request), request, pk=subscription_id)
     webhook_services.subscription_delete(subscription=subscription)
-    messages.success(request, f"Webhook to {subscription.url} deleted.")
+    messages.success(request, _("Webhook to {url} deleted.").format(url=subscription.url))
     return redirect("panel:webhooks")
 
 
@@ -85,5 +89,5 @@ def delivery_resend(request, delivery_id: int):
     except DomainError as exc:
         report_error(request, exc)
     else:
-        messages.success(request, f"Delivery {delivery.pk} sent again.")
+        messages.success(request, _("Delivery {delivery} sent again.").format(delivery=delivery.pk))
     return redirect("panel:webhook", subscription_id=delivery.subscription_id)
