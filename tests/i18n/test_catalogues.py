@@ -150,3 +150,17 @@ def test_every_panel_and_agent_page_word_is_in_the_english_catalogue_only():
     assert not missing, f"not in locale/en/LC_MESSAGES/django.po (makemessages -d django): {sorted(missing)}"
     for language in ("es", "fr", "de"):
         assert all(msgid.startswith("receipt\x04") for msgid in po_msgids(language, "django"))
+
+
+PYTHON_WORD = re.compile(r'\b_\("((?:[^"\\]|\\.)*)"\)')
+
+
+def test_every_panel_message_is_in_the_english_catalogue():
+    said = {
+        msgid
+        for view in (ROOT / "apps" / "panel" / "views").glob("*.py")
+        for msgid in PYTHON_WORD.findall(view.read_text("utf-8"))
+    }
+    assert len(said) > 25, "the scan finds the panel's messages"
+    missing = said - po_msgids("en", "django")
+    assert not missing, f"not in locale/en/LC_MESSAGES/django.po (makemessages -d django): {sorted(missing)}"
