@@ -182,6 +182,7 @@ INSTALLED_APPS = [
     "apps.realtime_http",  # realtime's HTTP surface: registers the call channel's member rule
     "apps.displays",
     "apps.panel",
+    "apps.kiosk_app",  # the kiosk's catalogue view and its makemessages (no models)
     "apps.owner_api",
     "apps.demo",
     "apps.reports",
@@ -475,6 +476,9 @@ if PRODUCTION:
     CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
 
 LANGUAGE_CODE = "en-us"
+# The gettext catalogues (locale/<language>/LC_MESSAGES): django.po for the server's pages and
+# mails, djangojs.po for the browser apps (docs/decisions.md, "Gettext catalogues").
+LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True

@@ -5,6 +5,7 @@ from django.urls import path, re_path
 from apps.api.views import UnknownRouteView
 from apps.billing.api import kiosk as billing
 from apps.chat.api import views as chat
+from apps.kiosk_app.catalogue import KioskCatalogueView
 from apps.kiosks.api import kiosk as kiosks
 from apps.menu.api import kiosk as menu
 from apps.orders.api import kiosk as orders
@@ -13,6 +14,7 @@ from apps.sessions.api import kiosk as sessions
 from apps.sessions.api.video import kiosk as video
 
 urlpatterns = [
+    path("i18n/<str:language>", KioskCatalogueView.as_view(), name="kiosk_catalogue"),
     path("kiosks/pair", kiosks.PairView.as_view()),
     path("kiosks/heartbeat", kiosks.HeartbeatView.as_view()),
     path("kiosks/me", kiosks.KioskProfileView.as_view()),

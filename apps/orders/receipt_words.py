@@ -1,8 +1,16 @@
-"""The receipt's words in the kiosk's four languages (en, es, fr, de): a small dict per language,
-like the kiosk's own catalogs (static/kiosk/messages.js), so a receipt page or mail reads in the
-language the customer chose on the kiosk. Any other language falls back to English."""
+"""The receipt's words, from the gettext catalogues (locale/<language>/LC_MESSAGES/django.po:
+English msgids in the "receipt" context), in the kiosk's four languages (en, es, fr, de), so a
+receipt page or mail reads in the language the customer chose on the kiosk. Any other language
+falls back to English. `makemessages -d django` finds them here (pgettext_lazy)."""
 
-from typing import TypedDict
+from typing import TypedDict, cast
+
+from django.utils import translation
+from django.utils.functional import Promise
+from django.utils.translation import pgettext_lazy
+
+# The languages a receipt speaks (the kiosk's: static/kiosk/messages.js LANGUAGES).
+LANGUAGES = ("en", "es", "fr", "de")
 
 
 class ReceiptWords(TypedDict):
@@ -22,72 +30,30 @@ class ReceiptWords(TypedDict):
     subject_refunded: str
 
 
-WORDS: dict[str, ReceiptWords] = {
-    "en": {
-        "title": "Receipt",
-        "order": "Order",
-        "subtotal": "Subtotal",
-        "tax": "Tax",
-        "total": "Total",
-        "paid_with": "Paid with",
-        "eat_in": "Eat in",
-        "take_away": "Take away",
-        "refunded": "Refunded",
-        "refunded_amount": "Refunded {amount}",
-        "card_ending": "{brand} ending {last4}",
-        "thanks": "Thank you!",
-        "subject": "Your receipt from {business}, order {number}",
-        "subject_refunded": "Your updated receipt from {business}, order {number} (refunded)",
-    },
-    "es": {
-        "title": "Recibo",
-        "order": "Pedido",
-        "subtotal": "Subtotal",
-        "tax": "Impuestos",
-        "total": "Total",
-        "paid_with": "Pagado con",
-        "eat_in": "Para comer aquí",
-        "take_away": "Para llevar",
-        "refunded": "Reembolsado",
-        "refunded_amount": "Reembolsado {amount}",
-        "card_ending": "{brand} terminada en {last4}",
-        "thanks": "¡Gracias!",
-        "subject": "Tu recibo de {business}, pedido {number}",
-        "subject_refunded": "Tu recibo actualizado de {business}, pedido {number} (reembolsado)",
-    },
-    "fr": {
-        "title": "Reçu",
-        "order": "Commande",
-        "subtotal": "Sous-total",
-        "tax": "Taxes",
-        "total": "Total",
-        "paid_with": "Payé par",
-        "eat_in": "Sur place",
-        "take_away": "À emporter",
-        "refunded": "Remboursé",
-        "refunded_amount": "Remboursé {amount}",
-        "card_ending": "{brand} se terminant par {last4}",
-        "thanks": "Merci !",
-        "subject": "Votre reçu de {business}, commande {number}",
-        "subject_refunded": "Votre reçu mis à jour de {business}, commande {number} (remboursée)",
-    },
-    "de": {
-        "title": "Beleg",
-        "order": "Bestellung",
-        "subtotal": "Zwischensumme",
-        "tax": "Steuer",
-        "total": "Gesamt",
-        "paid_with": "Bezahlt mit",
-        "eat_in": "Hier essen",
-        "take_away": "Zum Mitnehmen",
-        "refunded": "Erstattet",
-        "refunded_amount": "Erstattet {amount}",
-        "card_ending": "{brand} mit Endziffern {last4}",
-        "thanks": "Vielen Dank!",
-        "subject": "Ihr Beleg von {business}, Bestellung {number}",
-        "subject_refunded": "Ihr aktualisierter Beleg von {business}, Bestellung {number} (erstattet)",
-    },
+# Each word by its name in ReceiptWords; {placeholders} are filled by receipts.py (str.format).
+MESSAGES: dict[str, Promise] = {
+    "title": pgettext_lazy("receipt", "Receipt"),
+    "order": pgettext_lazy("receipt", "Order"),
+    "subtotal": pgettext_lazy("receipt", "Subtotal"),
+    "tax": pgettext_lazy("receipt", "Tax"),
+    "total": pgettext_lazy("receipt", "Total"),
+    "paid_with": pgettext_lazy("receipt", "Paid with"),
+    "eat_in": pgettext_lazy("receipt", "Eat in"),
+    "take_away": pgettext_lazy("receipt", "Take away"),
+    "refunded": pgettext_lazy("receipt", "Refunded"),
+    "refunded_amount": pgettext_lazy("receipt", "Refunded {amount}"),
+    "card_ending": pgettext_lazy("receipt", "{brand} ending {last4}"),
+    "thanks": pgettext_lazy("receipt", "Thank you!"),
+    "subject": pgettext_lazy("receipt", "Your receipt from {business}, order {number}"),
+    "subject_refunded": pgettext_lazy("receipt", "Your updated receipt from {business}, order {number} (refunded)"),
 }
+
+
+def words_in(language: str) -> ReceiptWords:
+    """Every receipt word in `language` (one of LANGUAGES), read from its catalogue."""
+    with translation.override(language):
+        words = {name: str(message) for name, message in MESSAGES.items()}
+    return cast(ReceiptWords, words)  # MESSAGES has ReceiptWords' names (tests/i18n)
 
 
 # The processor's card brands as a receipt names them; another brand is shown capitalised.
@@ -107,6 +73,6 @@ def brand_name(brand: str) -> str:
 
 
 def language_of(locale: str) -> str:
-    """ "es-MX" -> "es"; a language the catalogs lack -> "en"."""
+    """ "es-MX" -> "es"; a language the catalogues lack -> "en"."""
     language = (locale or "").replace("_", "-").split("-")[0].lower()
-    return language if language in WORDS else "en"
+    return language if language in LANGUAGES else "en"

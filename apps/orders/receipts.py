@@ -24,7 +24,7 @@ from django.utils.crypto import salted_hmac
 
 from apps.orders.line_words import lines_in_language, primary_language
 from apps.orders.models import CHARGED_STATUSES, Order, OrderStatus
-from apps.orders.receipt_words import WORDS, ReceiptWords, brand_name, language_of
+from apps.orders.receipt_words import ReceiptWords, brand_name, language_of, words_in
 from apps.orders.selectors import order_settings_of
 
 
@@ -100,7 +100,7 @@ def _refunded_cents(order: Order) -> int:
 def receipt_context(order: Order) -> dict[str, Any]:
     """Everything the receipt templates (page, text mail, HTML mail) show, in the customer's words."""
     language = language_of(order.session.customer_locale)
-    words = WORDS[language]
+    words = words_in(language)
     business = order.business
     paid_at = (order.paid_at or order.updated_at).astimezone(zoneinfo.ZoneInfo(business.timezone))
     dining = {"eat_in": words["eat_in"], "take_away": words["take_away"]}.get(order.dining, "")

@@ -13,6 +13,7 @@ from django.db.models import QuerySet
 from django.http import HttpResponse, HttpResponseBase
 from django.shortcuts import render
 from django.views.decorators.http import require_POST
+from django_stubs_ext import StrPromise
 
 from apps.accounts import selectors as account_selectors
 from apps.accounts.models import Business, User
@@ -125,10 +126,11 @@ def form_action(
     *,
     access: str,
     id_name: str,
-    invalid: str,
+    invalid: "str | StrPromise",
 ) -> Callable[[Callable[[PanelRequest, _T, dict[str, Any]], str]], View[...]]:
-    """`object_action` for a POST that sends a small form: an invalid form says `invalid`; a valid
-    one's cleaned data goes to the act, and a service's refusal is said as an error."""
+    """`object_action` for a POST that sends a small form: an invalid form says `invalid` (a lazy
+    translation is said in the request's language); a valid one's cleaned data goes to the act,
+    and a service's refusal is said as an error."""
 
     def decorate(act: Callable[[PanelRequest, _T, dict[str, Any]], str]) -> View[...]:
         @panel_page(access)

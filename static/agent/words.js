@@ -1,15 +1,19 @@
-// The dashboard's sentences about what happened (sign-in refusals, accepting, the live link):
-// one catalogue, free of the DOM, unit-tested (tests/js/agent.test.js).
+// The dashboard's sentences about what happened (sign-in refusals, accepting, the live link),
+// free of the DOM, unit-tested (tests/js/agent.test.js). Each is a gettext msgid in the "agent"
+// context (English only: locale/en/LC_MESSAGES/djangojs.po, made by makemessages).
+import { interpolate, npgettext, pgettext } from "../common/gettext.js";
 
+/** Each refusal's words, said when needed (a catalogue may load after this module). */
+/** @type {Record<string, () => string>} */
 const SIGN_IN_WORDS = {
-  INVALID_CREDENTIALS: "The email or password is incorrect.",
-  ACCOUNT_DISABLED: "This account has been disabled. Ask your manager to enable it again.",
-  PANEL_ONLY_ACCOUNT: "This is an owner panel account: sign in at /panel/ instead.",
-  INVALID_2FA_CODE: "The authentication code is incorrect. Enter the current code from your app.",
-  CHALLENGE_EXPIRED: "The sign-in took too long. Enter your password again.",
-  CHALLENGE_ALREADY_USED: "That sign-in step was already used. Enter your password again.",
-  CHALLENGE_NOT_FOUND: "That sign-in step is unknown. Enter your password again.",
-  NETWORK: "The server cannot be reached. Check the connection and try again.",
+  INVALID_CREDENTIALS: () => pgettext("agent", "The email or password is incorrect."),
+  ACCOUNT_DISABLED: () => pgettext("agent", "This account has been disabled. Ask your manager to enable it again."),
+  PANEL_ONLY_ACCOUNT: () => pgettext("agent", "This is an owner panel account: sign in at /panel/ instead."),
+  INVALID_2FA_CODE: () => pgettext("agent", "The authentication code is incorrect. Enter the current code from your app."),
+  CHALLENGE_EXPIRED: () => pgettext("agent", "The sign-in took too long. Enter your password again."),
+  CHALLENGE_ALREADY_USED: () => pgettext("agent", "That sign-in step was already used. Enter your password again."),
+  CHALLENGE_NOT_FOUND: () => pgettext("agent", "That sign-in step is unknown. Enter your password again."),
+  NETWORK: () => pgettext("agent", "The server cannot be reached. Check the connection and try again."),
 };
 
 /** The refusals after which sign-in starts again at the password. */
@@ -17,14 +21,17 @@ export const RESTART_CODES = Object.freeze(["CHALLENGE_EXPIRED", "CHALLENGE_ALRE
 
 /** @param {{code?: string, message?: string}} error */
 export function signInRefusal(error) {
-  if (SIGN_IN_WORDS[error.code]) return SIGN_IN_WORDS[error.code];
-  if (error.code === "VALIDATION_ERROR") return "Enter a valid email address, your password and, when asked, the 6-digit code.";
+  const words = SIGN_IN_WORDS[error.code || ""];
+  if (words) return words();
+  if (error.code === "VALIDATION_ERROR") return pgettext("agent", "Enter a valid email address, your password and, when asked, the 6-digit code.");
   return error.message;
 }
 
 /** The rate limit's countdown. @param {number} left seconds, 0 when over */
 export const tooManyAttempts = (left) =>
-  left > 0 ? `Too many attempts. Try again in ${left} second${left === 1 ? "" : "s"}.` : "You can try again now.";
+  left > 0
+    ? interpolate(npgettext("agent", "Too many attempts. Try again in %(count)s second.", "Too many attempts. Try again in %(count)s seconds.", left), { count: left })
+    : pgettext("agent", "You can try again now.");
 
 /**
  * Why a session could not be accepted, or "" when nothing is to be said (a 401 goes to sign-in).
@@ -33,19 +40,20 @@ export const tooManyAttempts = (left) =>
 export function acceptRefusal(error, kioskName) {
   switch (error.code) {
     case "SESSION_ALREADY_ACCEPTED":
-      return `${kioskName}: taken by another agent.`;
+      return interpolate(pgettext("agent", "%(kiosk)s: taken by another agent."), { kiosk: kioskName });
     case "AGENT_HAS_ACTIVE_SESSION":
-      return "You already have a session in progress: finish it before accepting another.";
+      return pgettext("agent", "You already have a session in progress: finish it before accepting another.");
     case "SESSION_ALREADY_ENDED":
     case "SESSION_NOT_FOUND":
-      return `${kioskName}: the customer has left.`;
+      return interpolate(pgettext("agent", "%(kiosk)s: the customer has left."), { kiosk: kioskName });
     default:
-      return error.status === 401 ? "" : `The session could not be accepted: ${error.message}`;
+      return error.status === 401 ? "" : interpolate(pgettext("agent", "The session could not be accepted: %(reason)s"), { reason: error.message || "" });
   }
 }
 
 /** The live link's label. @param {string} state "connected", else the socket's state */
-export const liveLabel = (state) => (state === "connected" ? "Live" : "Live updates unavailable: checking every 2 s");
+export const liveLabel = (state) =>
+  state === "connected" ? pgettext("agent", "Live") : pgettext("agent", "Live updates unavailable: checking every 2 s");
 
 /**
  * Why a queue card left ("" when the agent's own doing needs no words). @param {string} why
@@ -54,15 +62,15 @@ export const liveLabel = (state) => (state === "connected" ? "Live" : "Live upda
 export function goneReason(why) {
   switch (why) {
     case "claimed":
-      return "taken by another agent";
+      return pgettext("agent", "taken by another agent");
     case "lapsed":
     case "offer_expired":
-      return "the offer lapsed and went to the next agent";
+      return pgettext("agent", "the offer lapsed and went to the next agent");
     case "agent_unavailable":
     case "accepted_elsewhere":
       return "";
     default:
-      return "withdrawn by the kiosk";
+      return pgettext("agent", "withdrawn by the kiosk");
   }
 }
 
@@ -81,11 +89,13 @@ export function languageOf(locale, displayIn = "en") {
   }
 }
 
+/** The status line's title and meaning, by the agent's wire status (said when needed). */
+/** @type {Record<string, () => [string, string]>} */
 const STATUS_BANNER = {
-  available: ["Available", "Customers are offered to you as they arrive."],
-  busy: ["Busy", "You are serving a customer; the next is offered when you finish."],
-  break: ["On break", "No customers are offered to you. Set yourself available when you are ready."],
-  offline: ["Offline", "No customers are offered to you. Set yourself available to take customers."],
+  available: () => [pgettext("agent", "Available"), pgettext("agent", "Customers are offered to you as they arrive.")],
+  busy: () => [pgettext("agent", "Busy"), pgettext("agent", "You are serving a customer; the next is offered when you finish.")],
+  break: () => [pgettext("agent", "On break"), pgettext("agent", "No customers are offered to you. Set yourself available when you are ready.")],
+  offline: () => [pgettext("agent", "Offline"), pgettext("agent", "No customers are offered to you. Set yourself available to take customers.")],
 };
 
 /**
@@ -93,6 +103,7 @@ const STATUS_BANNER = {
  * @param {string} status the agent's wire status @returns {{title: string, detail: string}}
  */
 export function statusBanner(status) {
-  const [title, detail] = STATUS_BANNER[status] || [status, ""];
+  const words = STATUS_BANNER[status];
+  const [title, detail] = words ? words() : [status, ""];
   return { title, detail };
 }

@@ -4,7 +4,7 @@
 import { asFailure, logFailure } from "../common/report.js";
 import { announce, byId } from "../common/ui.js";
 import { createAlone } from "./alone.js";
-import { get, on, post } from "./api.js";
+import { api, get, on, post } from "./api.js";
 import { createChat, renderChat } from "./chat.js";
 import { device } from "./device.js";
 import { createDining, renderDining } from "./dining.js";
@@ -14,11 +14,16 @@ import { createSession } from "./session.js";
 import { createShownItem } from "./shown-item.js";
 import { config } from "./settings.js";
 import { createReceipt, renderThanks } from "./receipt.js";
+import { loadCatalogs } from "./messages.js";
 import { createKioskStore } from "./state.js";
 import { inactivityApplies, leavingAsks } from "./status.js";
 import { createVideo } from "./video.js";
 import { renderKiosk } from "./views.js";
 import { nextBackoff, startRefusal, UNPAIRED_BY_OWNER } from "./words.js";
+
+// The words before anything is drawn: the four languages' catalogues, once (messages.js). When
+// they cannot be read this module fails to load, and main.js says so and starts over.
+await loadCatalogs((language) => api("GET", `/api/public/i18n/${language}`, undefined, { signed: false }));
 
 const store = createKioskStore();
 const chat = createChat({ store, get, post });

@@ -10,7 +10,7 @@
 //   - demo: the demo processor served by the project (no money moves).
 import { el } from "../common/ui.js";
 import { url } from "./api.js";
-import { t } from "./messages.js";
+import { gettext_noop, t } from "./messages.js";
 import { config } from "./settings.js";
 import { loadScript } from "./vendor.js";
 
@@ -24,10 +24,10 @@ export class CardRefused extends Error {
 
 // The demo processor's test cards (docs/kiosk-and-agent.md); each outcome is a messages.js key.
 export const DEMO_CARDS = [
-  { number: "4242 4242 4242 4242", outcome: "card.demo.succeeds" },
-  { number: "4000 0000 0000 0002", outcome: "card.demo.declined" },
-  { number: "4000 0000 0000 9995", outcome: "card.demo.insufficient_funds" },
-  { number: "4000 0000 0000 0119", outcome: "card.demo.processing_error" },
+  { number: "4242 4242 4242 4242", outcome: gettext_noop("card.demo.succeeds") },
+  { number: "4000 0000 0000 0002", outcome: gettext_noop("card.demo.declined") },
+  { number: "4000 0000 0000 9995", outcome: gettext_noop("card.demo.insufficient_funds") },
+  { number: "4000 0000 0000 0119", outcome: gettext_noop("card.demo.processing_error") },
 ];
 
 /**

@@ -8,7 +8,7 @@ import { watch } from "../common/store.js";
 import { byId, money, showError } from "../common/ui.js";
 import { cartView } from "./cart.js";
 import { cartLineElement } from "./cart-line.js";
-import { t } from "./messages.js";
+import { gettext_noop, t } from "./messages.js";
 
 /**
  * @typedef {{busy: boolean, error: string, sent: string}} ReceiptMail the error is a messages.js key; `sent` the address it went to
@@ -24,17 +24,17 @@ const LOOKS_LIKE_EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /** The messages.js key saying why an address is not sent yet ("" when it may be). @param {string} email */
 export function addressProblem(email) {
-  if (!email) return "receipt.empty";
-  return LOOKS_LIKE_EMAIL.test(email) && email.length <= 254 ? "" : "receipt.invalid";
+  if (!email) return gettext_noop("receipt.empty");
+  return LOOKS_LIKE_EMAIL.test(email) && email.length <= 254 ? "" : gettext_noop("receipt.invalid");
 }
 
 /** The messages.js key for a mail the service refused or never heard of. @param {any} error */
 export function mailRefusal(error) {
   const code = error && error.code;
-  if (code === "VALIDATION_ERROR") return "receipt.invalid";
-  if (code === "RATE_LIMITED") return "receipt.too_many";
-  if (code === "INVALID_STATE") return "receipt.not_paid";
-  return "receipt.failed";
+  if (code === "VALIDATION_ERROR") return gettext_noop("receipt.invalid");
+  if (code === "RATE_LIMITED") return gettext_noop("receipt.too_many");
+  if (code === "INVALID_STATE") return gettext_noop("receipt.not_paid");
+  return gettext_noop("receipt.failed");
 }
 
 /**
@@ -128,7 +128,7 @@ function drawThanks({ thanks, receiptMail, locale }) {
   }
   const button = byId("receipt-send", HTMLButtonElement);
   button.disabled = receiptMail.busy;
-  button.textContent = t(locale, receiptMail.busy ? "receipt.sending" : "receipt.send");
+  button.textContent = receiptMail.busy ? t(locale, "receipt.sending") : t(locale, "receipt.send");
   showError(byId("receipt-error"), receiptMail.error ? t(locale, receiptMail.error) : "");
   const sent = byId("receipt-sent");
   sent.textContent = receiptMail.sent ? t(locale, "receipt.sent", { email: receiptMail.sent }) : "";

@@ -100,7 +100,7 @@ export function choiceProblem(item, chosen, locale) {
 /** A group's rule in words, beside its name. @param {Group} group @param {string} locale */
 export function groupRule(group, locale) {
   const min = group.required ? Math.max(1, group.min) : group.min;
-  if (group.max === 1) return t(locale, min ? "alone.rule_one" : "alone.rule_optional_one");
+  if (group.max === 1) return min ? t(locale, "alone.rule_one") : t(locale, "alone.rule_optional_one");
   return min ? t(locale, "alone.rule_at_least", { count: min }) : t(locale, "alone.rule_optional");
 }
 

@@ -7,7 +7,7 @@ import { $$, byId, el, redrawKeepingFocus, showError } from "../common/ui.js";
 import { cartView } from "./cart.js";
 import { cartLineElement } from "./cart-line.js";
 import { menuView } from "./menu.js";
-import { CATALOGS, LANGUAGE_NAMES, LOCALES, t } from "./messages.js";
+import { CATALOGS, gettext_noop, LANGUAGE_NAMES, LOCALES, t } from "./messages.js";
 import { groupRule, optionLabel } from "./self-service.js";
 import { connectionLost, queueWords, videoWords } from "./words.js";
 
@@ -169,7 +169,7 @@ function drawCart(order, { locale, alone, payment }) {
 function lineButtons(index, name, locale) {
   const button = (/** @type {number} */ delta, /** @type {string} */ text, /** @type {string} */ key) =>
     el("button", { type: "button", class: "line-change", "data-index": index, "data-delta": delta, "aria-label": t(locale, key, { name }), text });
-  return el("span", { class: "line-buttons" }, button(-1, "−", "alone.less"), button(1, "+", "alone.more"));
+  return el("span", { class: "line-buttons" }, button(-1, "−", gettext_noop("alone.less")), button(1, "+", gettext_noop("alone.more")));
 }
 
 /** Ordering alone: the note in place of the agent, the pay and back buttons, what went wrong. @param {KioskState["alone"]} alone @param {KioskState} state */
@@ -305,7 +305,7 @@ function drawLeaving(leaving) {
 function drawMenu(menu, { locale, order, status, alone }) {
   const agentName = (status && status.agent && status.agent.name) || t(locale, "session.someone");
   const hint = byId("kiosk-menu-hint");
-  const hintKey = menu.error ? "menu.unavailable" : alone.on ? "alone.menu_hint" : "menu.hint";
+  const hintKey = menu.error ? gettext_noop("menu.unavailable") : alone.on ? gettext_noop("alone.menu_hint") : gettext_noop("menu.hint");
   hint.textContent = t(locale, hintKey, { name: agentName });
   const currency = (order && order.currency) || null;
   byId("kiosk-menu-categories").replaceChildren(

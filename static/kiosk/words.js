@@ -1,19 +1,19 @@
 // Every sentence the kiosk shows about something that happened (refusals, endings, the network,
 // the video): one catalogue, free of the DOM, unit-tested (tests/js/kiosk-words.test.js).
 import { reasonOf } from "../common/report.js";
-import { t } from "./messages.js";
+import { gettext_noop, t } from "./messages.js";
 
 /** @typedef {{code?: string, status?: number, message?: string, details?: Record<string, unknown>, retryAfter?: number | null}} ApiFailure */
 
 /** Why pairing was refused, in the kiosk's language (section 2 of the spec). @param {ApiFailure} error @param {string} [locale] */
 export function pairingRefusal(error, locale = "en-US") {
   const known = {
-    PAIRING_CODE_EXPIRED: "pairing.expired",
-    PAIRING_CODE_ALREADY_USED: "pairing.used",
-    PAIRING_CODE_INVALID: "pairing.unknown",
-    DEVICE_ALREADY_PAIRED: "pairing.already_paired",
-    OWNER_SUSPENDED: "pairing.suspended",
-    NETWORK: "pairing.network",
+    PAIRING_CODE_EXPIRED: gettext_noop("pairing.expired"),
+    PAIRING_CODE_ALREADY_USED: gettext_noop("pairing.used"),
+    PAIRING_CODE_INVALID: gettext_noop("pairing.unknown"),
+    DEVICE_ALREADY_PAIRED: gettext_noop("pairing.already_paired"),
+    OWNER_SUSPENDED: gettext_noop("pairing.suspended"),
+    NETWORK: gettext_noop("pairing.network"),
   }[error.code || ""];
   if (known) return t(locale, known);
   if (error.code === "VALIDATION_ERROR") return Object.values(error.details || {}).flat().join(" ") || error.message || "";
@@ -39,22 +39,34 @@ export function pairingFormProblem(/** @type {string} */ code, /** @type {string
 }
 
 /** The pairing screen's note after the owner unpaired this kiosk: a messages.js key. */
-export const UNPAIRED_BY_OWNER = "pairing.unpaired";
+export const UNPAIRED_BY_OWNER = gettext_noop("pairing.unpaired");
 
 /** Why a customer's session could not start. @param {ApiFailure} error @param {string} [locale] */
 export function startRefusal(error, locale = "en-US") {
-  const key = { OWNER_SUSPENDED: "start.suspended", RATE_LIMITED: "start.rate_limited", NETWORK: "alone.offline" }[error.code || ""];
+  const key = { OWNER_SUSPENDED: gettext_noop("start.suspended"), RATE_LIMITED: gettext_noop("start.rate_limited"), NETWORK: gettext_noop("alone.offline") }[error.code || ""];
   return key ? t(locale, key) : t(locale, "start.failed", { reason: error.message || "" });
 }
 
-/** The end reasons the customer reads in their own words; any other reads as customer_abandoned. */
-const ENDINGS = ["timed_out", "customer_abandoned", "refused_service", "technical_issue", "completed"];
+/** The end reasons the customer reads in their own words (catalogue keys, written out whole so
+ * that makemessages finds them); any other reads as customer_abandoned. */
+/** @type {Record<string, [string, string]>} */
+const ENDINGS = {
+  timed_out: [gettext_noop("ended.timed_out.title"), gettext_noop("ended.timed_out.message")],
+  customer_abandoned: [gettext_noop("ended.customer_abandoned.title"), gettext_noop("ended.customer_abandoned.message")],
+  refused_service: [gettext_noop("ended.refused_service.title"), gettext_noop("ended.refused_service.message")],
+  technical_issue: [gettext_noop("ended.technical_issue.title"), gettext_noop("ended.technical_issue.message")],
+  completed: [gettext_noop("ended.completed.title"), gettext_noop("ended.completed.message")],
+};
 
 /** What the customer reads when the session ends without a payment, by end_reason. @param {string | null | undefined} reason @param {string} [locale] @returns {{title: string, message: string}} */
 export function ending(reason, locale = "en-US") {
-  const known = ENDINGS.includes(reason || "") ? reason : "customer_abandoned";
-  return { title: t(locale, `ended.${known}.title`), message: t(locale, `ended.${known}.message`) };
+  const [title, message] = ENDINGS[reason || ""] || ENDINGS.customer_abandoned;
+  return { title: t(locale, title), message: t(locale, message) };
 }
+
+/** Why the camera could not start, when the browser said a known reason (catalogue keys). */
+/** @type {Record<string, string>} */
+const VIDEO_REASONS = { PERMISSION_DENIED: gettext_noop("video.reason.PERMISSION_DENIED"), DEVICE_NOT_FOUND: gettext_noop("video.reason.DEVICE_NOT_FOUND") };
 
 /** @param {"idle" | "connecting" | "reconnecting" | "connected" | "unavailable"} state @param {{error?: unknown, remote?: {audio: boolean, video: boolean}}} [detail] @param {string} [locale] */
 export function videoWords(state, detail = {}, locale = "en-US") {
@@ -71,9 +83,8 @@ export function videoWords(state, detail = {}, locale = "en-US") {
       return remote.length ? `${t(locale, "video.connected")}. ${remote.join(" ")}` : t(locale, "video.connected");
     }
     case "unavailable": {
-      const code = /** @type {{code?: string}} */ (detail.error || {}).code;
-      const known = code === "PERMISSION_DENIED" || code === "DEVICE_NOT_FOUND";
-      return t(locale, "video.unavailable", { reason: known ? t(locale, `video.reason.${code}`) : reasonOf(detail.error) });
+      const known = VIDEO_REASONS[/** @type {{code?: string}} */ (detail.error || {}).code || ""];
+      return t(locale, "video.unavailable", { reason: known ? t(locale, known) : reasonOf(detail.error) });
     }
     default:
       return t(locale, "video.idle");

@@ -4,6 +4,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
+import "./support/catalogues.js"; // the kiosk's words, from the .po files
 import { canSend, lengthWords, onVideoState, sendRefusal, speakerOf } from "../../static/agent/chat-state.js";
 import { chatFor, lastId, newMessages, readAfter, sendFailed, sent, withMessages } from "../../static/common/chat-log.js";
 import { createStore } from "../../static/common/store.js";

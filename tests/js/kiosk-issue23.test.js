@@ -3,6 +3,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
+import "./support/catalogues.js"; // the kiosk's words, from the .po files
 import { inactivityApplies, leavingAsks } from "../../static/kiosk/status.js";
 import { cardRefusal } from "../../static/kiosk/words.js";
 

@@ -3,6 +3,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
+import "./support/catalogues.js"; // the kiosk's words, from the .po files
 import { addCard, EMPTY_QUEUE, mergeSnapshot, withLocale } from "../../static/agent/queue-state.js";
 import { CATALOGS, LANGUAGE_NAMES, LOCALES, t } from "../../static/kiosk/messages.js";
 import { connectionLost, pairingFormProblem, pairingRefusal, startRefusal } from "../../static/kiosk/words.js";

@@ -2,6 +2,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
+import "./support/catalogues.js"; // the kiosk's words, from the .po files
 import { aboutWait, queueWords } from "../../static/kiosk/words.js";
 
 test("the wait in words, rounded to the minute", () => {

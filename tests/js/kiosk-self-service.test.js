@@ -3,6 +3,8 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
+import "./support/catalogues.js"; // the kiosk's words, from the .po files
+
 import {
   aloneRefusal,
   choiceProblem,

@@ -3,6 +3,8 @@
 import assert from "node:assert/strict";
 import { afterEach, test } from "node:test";
 
+import "./support/catalogues.js"; // the kiosk's words, from the .po files
+
 const stored = new Map();
 globalThis.window = /** @type {any} */ ({
   localStorage: { getItem: (k) => stored.get(k) ?? null, setItem: (k, v) => stored.set(k, v) },

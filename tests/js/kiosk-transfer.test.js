@@ -3,6 +3,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
+import "./support/catalogues.js"; // the kiosk's words, from the .po files
 import { agentChanged } from "../../static/kiosk/status.js";
 import { agentTookOver } from "../../static/kiosk/words.js";
 

@@ -2,6 +2,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
+import "./support/catalogues.js"; // the kiosk's words, from the .po files
 import { cartView } from "../../static/kiosk/cart.js";
 import { agentJustArrived, destinationOf, isOpen, paidOrderNumber, paymentWithdrawn } from "../../static/kiosk/status.js";
 import { connectionLost, declined, ending, nextBackoff, pairingFormProblem, pairingRefusal, startRefusal, suggestedName, videoWords } from "../../static/kiosk/words.js";

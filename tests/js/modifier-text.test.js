@@ -2,6 +2,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
+import "./support/catalogues.js"; // the kiosk's words, from the .po files
 import { cartView } from "../../static/kiosk/cart.js";
 import { modifierText } from "../../static/common/modifier-text.js";
 

@@ -3,6 +3,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
+import "./support/catalogues.js"; // the kiosk's words, from the .po files
 import { cartRefusal, endCheck, endWords, finishText, revertsToSaved } from "../../static/agent/cart-state.js";
 import { paidOrderNumber } from "../../static/kiosk/status.js";
 

@@ -1,7 +1,8 @@
-"""The owner's default attract line is the kiosk's own sentence (static/kiosk/messages.js,
-`attract.message`): the kiosk recognises it and shows it in the customer's language instead."""
+"""The owner's default attract line is the kiosk's own sentence (the English of `attract.message`
+in locale/en/LC_MESSAGES/djangojs.po): the kiosk recognises it and shows it in the customer's
+language instead."""
 
-import json
+import gettext
 
 from apps.accounts.models import Business
 from tests.support.processes import ROOT
@@ -9,6 +10,6 @@ from tests.support.processes import ROOT
 
 def test_the_models_default_attract_line_is_the_english_catalogue_sentence():
     default = Business._meta.get_field("attract_message").default
-    catalogue = (ROOT / "static" / "kiosk" / "messages.js").read_text(encoding="utf-8")
-    english = catalogue[catalogue.index("const en = {") : catalogue.index("const es = {")]
-    assert f'"attract.message": {json.dumps(default)},' in english
+    with open(ROOT / "locale" / "en" / "LC_MESSAGES" / "djangojs.mo", "rb") as compiled:
+        english = gettext.GNUTranslations(compiled)
+    assert english.gettext("attract.message") == default

@@ -1,5 +1,6 @@
-"""Every word on the kiosk comes from its message catalogue (static/kiosk/messages.js), in each of
-its four languages: a real Chromium walks every screen (pairing with a refused code, attract,
+"""Every word on the kiosk comes from its gettext catalogue (locale/<language>/LC_MESSAGES/
+djangojs.po, as the server serves it to the kiosk: /api/public/i18n/<language>), in each of its
+four languages: a real Chromium walks every screen (pairing with a refused code, attract,
 waiting in line, the session with the menu, the item the agent shows, the cart, the payment with
 a declined card, the thank-you) and reads every visible text node, accessible name and image
 text; each must be a catalogue sentence of that language (its {placeholders} filled by anything)
@@ -41,10 +42,11 @@ VISIBLE_TEXTS = """() => {
   return out;
 }"""
 
-# The catalogue as the kiosk holds it (the same module the app imports).
+# The catalogue as the server gives it to the kiosk, and the language buttons' names.
 CATALOGUE = """async (language) => {
+  const served = await (await fetch(new URL(`/api/public/i18n/${language}`, document.baseURI))).json();
   const messages = await import(new URL("/static/kiosk/messages.js", document.baseURI).href);
-  return { sentences: Object.values(messages.CATALOGS[language]), names: Object.values(messages.LANGUAGE_NAMES) };
+  return { sentences: Object.values(served.catalog), names: Object.values(messages.LANGUAGE_NAMES) };
 }"""
 
 # Server data made of digits: prices, totals, quantities, order numbers, card numbers.

@@ -12,6 +12,8 @@ from django.db import transaction
 from django.db.models import QuerySet
 from django.http import HttpResponseBase, HttpResponseRedirect
 from django.shortcuts import redirect
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from apps.accounts import login_throttle
 from apps.accounts import selectors as account_selectors
@@ -48,7 +50,7 @@ def _to_agents(agent: User) -> HttpResponseRedirect:
     return redirect("panel:agents")
 
 
-LANGUAGES_INVALID = "Languages: at most 200 characters."
+LANGUAGES_INVALID = gettext_lazy("Languages: at most 200 characters.")
 _agent_action = object_action(_agent, _to_agents, access=OWNER_ONLY, id_name="agent_id")
 
 
@@ -65,7 +67,9 @@ def agent_list(request: PanelRequest) -> HttpResponseBase:
         except DomainError as exc:
             form.add_error(None, error_text(exc))
         else:
-            messages.success(request, f"Agent {agent.email} created. They sign in to the agent dashboard.")
+            messages.success(
+                request, _("Agent {email} created. They sign in to the agent dashboard.").format(email=agent.email)
+            )
             return redirect("panel:agents")
     agents = list(_agents(request).order_by("-is_active", "name", "pk"))
     figures = agent_figures_today(request.user.owner_id)
@@ -85,19 +89,19 @@ def agent_list(request: PanelRequest) -> HttpResponseBase:
 @_agent_action
 def agent_disable(agent: User) -> str:
     ending.agent_disable(agent=agent)
-    return f"{agent.email} is disabled and its access tokens are revoked."
+    return _("{email} is disabled and its access tokens are revoked.").format(email=agent.email)
 
 
 @_agent_action
 def agent_reset_two_factor(agent: User) -> str:
     account_services.agent_reset_two_factor(agent=agent)
-    return f"Two-factor sign-in of {agent.email} is reset; they can enrol again."
+    return _("Two-factor sign-in of {email} is reset; they can enrol again.").format(email=agent.email)
 
 
 @_agent_action
 def agent_unlock_sign_in(agent: User) -> str:
     login_throttle.unlock(agent.email)
-    return f"{agent.email} may sign in again."
+    return _("{email} may sign in again.").format(email=agent.email)
 
 
 @form_action(_agent, _to_agents, AgentLanguagesForm, access=OWNER_ONLY, id_name="agent_id", invalid=LANGUAGES_INVALID)
@@ -108,4 +112,4 @@ def agent_languages(request: PanelRequest, agent: User, data: dict[str, Any]) ->
     except DomainError as exc:  # said with the agent's address: the page lists every agent
         raise DomainError(exc.code, f"{agent.email}: {exc.message}", details=exc.details) from exc
     shown = ", ".join(languages) or "every language"
-    return f"{agent.email} serves {shown}."
+    return _("{email} serves {shown}.").format(email=agent.email, shown=shown)

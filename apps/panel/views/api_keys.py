@@ -7,6 +7,7 @@ from django.contrib import messages
 from django.db.models import QuerySet
 from django.http import HttpResponseBase, HttpResponseRedirect
 from django.shortcuts import redirect
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from apps.core.errors import DomainError
@@ -59,8 +60,11 @@ def api_key_list(request: PanelRequest) -> HttpResponseBase:
 def api_key_revoke(request: PanelRequest, key_id: int) -> HttpResponseRedirect:
     key = owned_or_404(_keys(request), request, pk=key_id)
     if key.revoked_at is not None:
-        messages.info(request, f"API key “{key.name}” was already revoked.")
+        messages.info(request, _("API key “{name}” was already revoked.").format(name=key.name))
         return redirect("panel:api_keys")
     key_services.owner_api_key_revoke(key=key, revoked_by=request.user)
-    messages.success(request, f"API key “{key.name}” revoked: its tokens stopped working and no new ones are issued.")
+    messages.success(
+        request,
+        _("API key “{name}” revoked: its tokens stopped working and no new ones are issued.").format(name=key.name),
+    )
     return redirect("panel:api_keys")

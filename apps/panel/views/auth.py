@@ -12,6 +12,7 @@ from django.contrib.auth import logout as django_logout
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 from django_otp import devices_for_user
 from django_otp import login as otp_login
@@ -96,7 +97,7 @@ def login_two_factor_view(request: HttpRequest) -> HttpResponse:
 @require_POST
 def logout_view(request: HttpRequest) -> HttpResponseRedirect:
     django_logout(request)
-    messages.info(request, "You are signed out.")
+    messages.info(request, _("You are signed out."))
     return redirect("panel:login")
 
 
@@ -121,11 +122,11 @@ def two_factor_view(request: PanelRequest) -> HttpResponse:
             return redirect("panel:two_factor")
         if action == "disable":
             account_services.totp_disable(user=user)
-            messages.success(request, "Two-factor sign-in is off.")
+            messages.success(request, _("Two-factor sign-in is off."))
             return redirect("panel:two_factor")
         if action == "confirm" and form.is_valid():
             if account_services.totp_enrol_confirm(user=user, code=form.cleaned_data["code"]):
-                messages.success(request, "Two-factor sign-in is on: you will be asked for a code at sign-in.")
+                messages.success(request, _("Two-factor sign-in is on: you will be asked for a code at sign-in."))
                 return redirect("panel:two_factor")
             form.add_error("code", "That code is not right; check the time on your phone and try again.")
     context: dict[str, object] = {"enrolled": enrolled, "pending": pending, "form": form}

@@ -4,6 +4,7 @@ session recording; and the owner's routing settings (how customers reach its age
 from django.contrib import messages
 from django.http import Http404, HttpResponseBase, QueryDict
 from django.shortcuts import redirect
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from apps.accounts import services as account_services
@@ -35,7 +36,7 @@ def settings_page(request: PanelRequest) -> HttpResponseBase:
         except DomainError as exc:
             form.add_error(None, error_text(exc))
         else:
-            messages.success(request, f"Settings of {business.name} saved.")
+            messages.success(request, _("Settings of {name} saved.").format(name=business.name))
             return redirect(f"{request.path}?business={business.pk}")
     context = {"business": business, "businesses": businesses, "form": form, "routing_form": _routing_form(request)}
     return render_page(request, "panel/settings.html", context, section="settings")
@@ -57,7 +58,7 @@ def routing_settings_page(request: PanelRequest) -> HttpResponseBase:
         except DomainError as exc:
             form.add_error(None, error_text(exc))
         else:
-            messages.success(request, "Routing settings saved: they apply to the next offers.")
+            messages.success(request, _("Routing settings saved: they apply to the next offers."))
             return redirect("panel:settings")
     business = businesses_of(request).first()
     context: dict[str, object] = {"business": business, "businesses": businesses_of(request), "routing_form": form}

@@ -6,6 +6,7 @@ from django import forms
 from django.contrib import messages
 from django.http import Http404, HttpResponseBase, HttpResponseRedirect
 from django.shortcuts import redirect
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from apps.core.errors import DomainError
@@ -70,7 +71,9 @@ def display_revoke(request: PanelRequest, display_id: int) -> HttpResponseRedire
     if token is None:
         raise Http404("No such display in your account.")
     display_services.display_token_revoke(owner_id=request.user.owner_id, token_id=token.pk)
-    messages.success(request, f"Display “{token.name}” revoked: that screen is signed out at its next request.")
+    messages.success(
+        request, _("Display “{name}” revoked: that screen is signed out at its next request.").format(name=token.name)
+    )
     return redirect("panel:displays")
 
 

@@ -7,6 +7,8 @@ from django.db.models import QuerySet
 from django.http import HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import redirect
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST, require_safe
 
 from apps.core.timefmt import iso_z
@@ -18,7 +20,7 @@ from apps.panel.forms import BusinessChoiceForm, KioskRenameForm
 from apps.panel.pages import businesses_of, form_action, object_action, put_once, render_page, take_once
 
 OWNER_PATH = "business__owner"
-RENAME_INVALID = "Give the kiosk a name (200 characters at most)."
+RENAME_INVALID = gettext_lazy("Give the kiosk a name (200 characters at most).")
 
 
 class PairingState(TypedDict):
@@ -83,7 +85,7 @@ def pairing_code_state(request: PanelRequest, pairing_id: int) -> JsonResponse:
 def pairing_code_create(request: PanelRequest) -> HttpResponseRedirect:
     form = BusinessChoiceForm(request.POST, businesses=businesses_of(request))
     if not form.is_valid():
-        messages.error(request, "Choose one of your businesses.")
+        messages.error(request, _("Choose one of your businesses."))
         return redirect("panel:kiosks")
     business = form.cleaned_data["business"]
     pairing_code, code = kiosk_services.pairing_code_create(business=business)
@@ -103,10 +105,10 @@ def pairing_code_create(request: PanelRequest) -> HttpResponseRedirect:
 @form_action(_kiosk, _to_kiosks, KioskRenameForm, access=ANY_ROLE, id_name="kiosk_id", invalid=RENAME_INVALID)
 def kiosk_rename(request: PanelRequest, kiosk: Kiosk, data: dict[str, Any]) -> str:
     kiosk_services.kiosk_rename(kiosk=kiosk, **data)
-    return f"Kiosk renamed to {kiosk.name}."
+    return _("Kiosk renamed to {name}.").format(name=kiosk.name)
 
 
 @object_action(_kiosk, _to_kiosks, access=ANY_ROLE, id_name="kiosk_id")
 def kiosk_unpair(kiosk: Kiosk) -> str:
     kiosk_services.kiosk_unpair(kiosk=kiosk)
-    return f"{kiosk.name} is unpaired: its device token no longer works."
+    return _("{name} is unpaired: its device token no longer works.").format(name=kiosk.name)

@@ -8,6 +8,7 @@ from typing import Any, TypeVar
 from django.contrib import messages
 from django.http import Http404, HttpResponse, HttpResponseBase, HttpResponseRedirect
 from django.shortcuts import redirect
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from apps.core.errors import DomainError
@@ -80,7 +81,10 @@ def catalog_list(request: PanelRequest) -> HttpResponseBase:
         except DomainError as exc:
             form.add_error(None, error_text(exc))
         else:
-            messages.success(request, f"Catalog {catalog.name} created; add categories and items, then activate it.")
+            messages.success(
+                request,
+                _("Catalog {name} created; add categories and items, then activate it.").format(name=catalog.name),
+            )
             return redirect("panel:catalog", catalog_id=catalog.pk)
     catalogs = menu_selectors.catalogs_of_owner(owner_id=request.user.owner_id)
     context = {"catalogs": catalogs, "form": form, "business_form": business_form}
@@ -109,7 +113,7 @@ def catalog_detail(request: PanelRequest, catalog_id: int) -> HttpResponseBase:
 @object_action(_catalog, lambda catalog: redirect("panel:menu"), access=ANY_ROLE, id_name="catalog_id")
 def catalog_activate(catalog: Catalog) -> str:
     menu_services.catalog_activate(catalog=catalog)
-    return f"{catalog.name} is now the menu agents sell from."
+    return _("{name} is now the menu agents sell from.").format(name=catalog.name)
 
 
 @panel_page(ANY_ROLE)
@@ -121,9 +125,9 @@ def category_edit(request: PanelRequest, category_id: int) -> HttpResponseRedire
         category,
         CategoryForm(request.POST, catalog_language=category.catalog.language),
         lambda category, fields: menu_services.category_save(category=category, **fields),
-        invalid="Give the category a name and a sort order.",
+        invalid=_("Give the category a name and a sort order."),
         back=redirect("panel:catalog", catalog_id=category.catalog_id),
-        deleted=f"Category {category.name} deleted.",
+        deleted=_("Category {name} deleted.").format(name=category.name),
     )
 
 
@@ -133,7 +137,7 @@ def _save_item(request: PanelRequest, item: MenuItem, form: MenuItemForm) -> Htt
     except DomainError as exc:
         form.add_error("photo" if "photo" in (exc.details or {}) else None, error_text(exc))
         return None
-    messages.success(request, f"{item.name} saved.")
+    messages.success(request, _("{name} saved.").format(name=item.name))
     return redirect("panel:menu_item", item_id=item.pk)
 
 
@@ -162,7 +166,7 @@ def item_edit(request: PanelRequest, item_id: int) -> HttpResponse:
     catalog = item.category.catalog
     if request.method == "POST" and request.POST.get("action") == "delete":
         menu_services.menu_entry_delete(entry=item)
-        messages.success(request, f"{item.name} deleted.")
+        messages.success(request, _("{name} deleted.").format(name=item.name))
         return redirect("panel:catalog", catalog_id=catalog.pk)
     form = _item_form(request, catalog, item)
     if request.method == "POST" and form.is_valid():
@@ -195,7 +199,7 @@ def group_save(request: PanelRequest, item_id: int, group_id: int | None = None)
         group,
         ModifierGroupForm(request.POST, catalog_language=item.category.catalog.language),
         lambda group, fields: menu_services.modifier_group_save(group=group, **fields),
-        invalid="Check the group: a name, and 0 <= min <= max <= 50.",
+        invalid=_("Check the group: a name, and 0 <= min <= max <= 50."),
         back=redirect("panel:menu_item", item_id=item.pk),
     )
 
@@ -214,6 +218,6 @@ def option_save(request: PanelRequest, group_id: int, option_id: int | None = No
         option,
         ModifierOptionForm(request.POST, catalog_language=group.item.category.catalog.language),
         lambda option, fields: menu_services.modifier_option_save(option=option, **fields),
-        invalid="Give the option a name and a price of 0 or more.",
+        invalid=_("Give the option a name and a price of 0 or more."),
         back=redirect("panel:menu_item", item_id=group.item_id),
     )

@@ -9,6 +9,8 @@ from django.db.models import QuerySet
 from django.http import HttpResponse, HttpResponseBase
 from django.shortcuts import redirect
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from apps.accounts.actors import user_actor
 from apps.billing import selectors as billing_selectors
@@ -23,7 +25,7 @@ from apps.panel.forms import FulfilmentForm, OrderFilterForm, RefundForm
 from apps.panel.pages import form_action, render_page, report_error
 
 PAGE_SIZE = 25
-MOVE_INVALID = "Choose preparing, ready or completed."
+MOVE_INVALID = gettext_lazy("Choose preparing, ready or completed.")
 
 
 def _orders(request: PanelRequest) -> QuerySet[Order]:
@@ -108,7 +110,7 @@ def order_detail(request: PanelRequest, order_id: int) -> HttpResponse:
 )
 def order_move(request: PanelRequest, order: Order, data: dict[str, Any]) -> str:
     order_services.order_set_fulfilment_status(order_id=order.pk, actor=user_actor(request.user), status=data["status"])
-    return f"Order {order.number} is {data['status']}."
+    return _("Order {number} is {status}.").format(number=order.number, status=data["status"])
 
 
 @panel_page(ANY_ROLE)
@@ -128,7 +130,9 @@ def order_refund(request: PanelRequest, order_id: int) -> HttpResponseBase:
             report_error(request, exc)
         else:
             amount = f"{refund.amount_cents / 100:.2f} {order.currency}"
-            messages.success(request, f"Refunded {amount} on order {order.number}.")
+            messages.success(
+                request, _("Refunded {amount} on order {number}.").format(amount=amount, number=order.number)
+            )
             return redirect("panel:order", order_id=order.pk)
     refunded = billing_selectors.refunded_cents(order)
     context = {"order": order, "form": form, "remaining_cents": order.total_cents - refunded}

@@ -4,6 +4,7 @@ from django.contrib import messages
 from django.db.models import QuerySet
 from django.http import HttpResponse, HttpResponseBase, HttpResponseRedirect
 from django.shortcuts import redirect
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from apps.core.errors import DomainError
@@ -64,19 +65,19 @@ def webhook_detail(request: PanelRequest, subscription_id: int) -> HttpResponse:
 @_subscription_action
 def webhook_test(subscription: WebhookSubscription) -> str:
     delivery = webhook_services.subscription_send_test(subscription=subscription)
-    return f"Test event sent as delivery {delivery.pk}; its result is in the log below."
+    return _("Test event sent as delivery {delivery}; its result is in the log below.").format(delivery=delivery.pk)
 
 
 @_subscription_action
 def webhook_reenable(subscription: WebhookSubscription) -> str:
     webhook_services.subscription_reenable(subscription=subscription)
-    return "Deliveries are on again. Resend any skipped event from the log."
+    return _("Deliveries are on again. Resend any skipped event from the log.")
 
 
 @object_action(_subscription, lambda _: redirect("panel:webhooks"), access=OWNER_ONLY, id_name="subscription_id")
 def webhook_delete(subscription: WebhookSubscription) -> str:
     webhook_services.subscription_delete(subscription=subscription)
-    return f"Webhook to {subscription.url} deleted."
+    return _("Webhook to {url} deleted.").format(url=subscription.url)
 
 
 @panel_page(OWNER_ONLY)
@@ -90,5 +91,5 @@ def delivery_resend(request: PanelRequest, delivery_id: int) -> HttpResponseRedi
     except DomainError as exc:
         report_error(request, exc)
     else:
-        messages.success(request, f"Delivery {delivery.pk} sent again.")
+        messages.success(request, _("Delivery {delivery} sent again.").format(delivery=delivery.pk))
     return redirect("panel:webhook", subscription_id=delivery.subscription_id)

@@ -1,0 +1,166 @@
+"""The gettext catalogues (locale/<language>/LC_MESSAGES): the kiosk's words (djangojs.po, message
+keys as msgids) and the receipt's (django.po, English msgids in the "receipt" context), in the
+kiosk's four languages. A word missing from a catalogue, untranslated, with other placeholders, or
+a committed .mo that says something else than its .po fails here; the kiosk's own key checks are
+in tests/js/kiosk-messages.test.js."""
+
+import gettext
+import re
+
+import pytest
+from django.test import Client
+
+from apps.menu.labels import ALLERGENS, DIETARY
+from apps.orders.receipt_words import LANGUAGES as RECEIPT_LANGUAGES
+from apps.orders.receipt_words import MESSAGES, ReceiptWords, words_in
+from tests.support.po import LANGUAGES, LOCALE, english_comments, parse_po, po_entries, po_msgids, po_path
+from tests.support.processes import ROOT
+
+DOMAINS = ("django", "djangojs")
+
+
+def placeholders(text: str) -> list[str]:
+    return sorted(re.findall(r"\{(\w+)\}", text))
+
+
+def compiled(language: str, domain: str) -> gettext.GNUTranslations:
+    with open(LOCALE / language / "LC_MESSAGES" / f"{domain}.mo", "rb") as mo:
+        return gettext.GNUTranslations(mo)
+
+
+@pytest.mark.parametrize("domain", DOMAINS)
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_each_committed_mo_says_what_its_po_says(language, domain):
+    entries = po_entries(language, domain)
+    assert entries, f"{po_path(language, domain)} holds no translation"
+    mo = compiled(language, domain)
+    for key, text in entries.items():
+        context, _, msgid = key.rpartition("\x04")
+        said = mo.pgettext(context, msgid) if context else mo.gettext(msgid)
+        assert said == (text or msgid), f"{language}/{domain}.mo is stale for {msgid!r}: compilemessages"
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_receipt_word_is_in_each_languages_catalogue_translated(language):
+    entries = po_entries(language, "django")
+    english = words_in("en")  # the msgids: an English word the catalogue lacks reads itself
+    for name in MESSAGES:
+        key = f"receipt\x04{english[name]}"
+        assert key in entries, f"{name} is missing from {language}/django.po: makemessages -d django"
+        if language != "en":
+            assert entries[key], f"{name} is not translated in {language}/django.po"
+            assert placeholders(entries[key]) == placeholders(key), f"{language} {name}"
+    words = words_in(language)
+    assert words["card_ending"].format(brand="Visa", last4="4242").count("4242") == 1
+
+
+def test_the_receipt_reads_each_language_from_its_catalogue():
+    assert RECEIPT_LANGUAGES == LANGUAGES
+    assert set(MESSAGES) == set(ReceiptWords.__annotations__)
+    assert words_in("es")["tax"] == "Impuestos"
+    assert words_in("fr")["take_away"] == "À emporter"
+    assert words_in("de")["subject"] == "Ihr Beleg von {business}, Bestellung {number}"
+    assert words_in("en")["eat_in"] == "Eat in"
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_menus_allergen_and_dietary_codes_have_kiosk_words(language):
+    entries = po_entries(language, "djangojs")
+    for key in [f"allergen.{code}" for code in ALLERGENS] + [f"dietary.{code}" for code in DIETARY]:
+        assert entries.get(key), f"{key} is missing from {language}/djangojs.po"
+
+
+@pytest.mark.parametrize("language", ["es", "fr", "de"])
+def test_each_kiosk_key_shows_translators_its_english(language):
+    english = po_entries("en", "djangojs")
+    assert english_comments(language) == {key: text.replace("\n", " ") for key, text in english.items()}, (
+        "makemessages -d djangojs writes these comments"
+    )
+
+
+def test_the_po_reader_keeps_translations_only():
+    po = "\n".join(
+        [
+            'msgid ""',
+            'msgstr "Language: es\\n"',
+            "",
+            "#, fuzzy",
+            'msgid "a"',
+            'msgstr "b"',
+            "",
+            'msgctxt "receipt"',
+            'msgid "Tax"',
+            'msgstr ""',
+            '"Imp\\"uestos\\n"',
+            "",
+            '#~ msgid "old"',
+            '#~ msgstr "x"',
+        ]
+    )
+    assert parse_po(po) == {"receipt\x04Tax": 'Imp"uestos\n'}
+
+
+@pytest.mark.django_db
+def test_the_kiosk_catalogue_is_served_per_language_as_django_json():
+    client = Client()
+    spanish = client.get("/api/public/i18n/es", HTTP_ORIGIN="http://localhost:5173")
+    assert spanish.status_code == 200
+    assert spanish["Cache-Control"] == "public, max-age=300"
+    body = spanish.json()
+    assert body["catalog"]["order.tax"] == "Impuestos"
+    assert body["catalog"].keys() == po_entries("es", "djangojs").keys()  # the project's words only
+    assert client.get("/api/public/i18n/de").json()["catalog"]["order.total"] == "Gesamt"
+    assert client.get("/api/public/i18n/pt").status_code == 404
+
+
+AGENT_WORD = re.compile(r'\bn?pgettext\(\s*"agent",\s*"((?:[^"\\]|\\.)*)"')
+
+
+def test_every_agent_dashboard_word_is_in_the_english_catalogue_only():
+    said = {
+        f"agent\x04{msgid}"
+        for path in (ROOT / "static" / "agent").glob("*.js")
+        for msgid in AGENT_WORD.findall(path.read_text(encoding="utf-8"))
+    }
+    assert len(said) > 20, "the scan finds the agent's words"
+    missing = said - po_msgids("en", "djangojs")
+    assert not missing, f"not in locale/en/LC_MESSAGES/djangojs.po (makemessages -d djangojs): {sorted(missing)}"
+    for language in ("es", "fr", "de"):
+        assert not {msgid for msgid in po_msgids(language, "djangojs") if msgid.startswith("agent\x04")}
+
+
+TEMPLATE_WORD = re.compile(r"""\{% translate (?:"([^"]*)"|'([^']*)') %\}""")
+TEMPLATE_BLOCK = re.compile(r"\{% blocktranslate[^%]*%\}(.*?)\{% endblocktranslate %\}", re.S)
+
+
+def block_msgid(body: str) -> str:
+    """A blocktranslate's msgid (its singular, when it has a plural): its {{ name }} as %(name)s,
+    as makemessages writes it."""
+    return re.sub(r"\{\{ (\w+) \}\}", r"%(\1)s", body.split("{% plural %}")[0])
+
+
+def test_every_panel_and_agent_page_word_is_in_the_english_catalogue_only():
+    pages = [*(ROOT / "templates" / "panel").glob("*.html"), ROOT / "templates" / "agent" / "index.html"]
+    texts = [page.read_text("utf-8") for page in pages]
+    said = {double or single for text in texts for double, single in TEMPLATE_WORD.findall(text)}
+    blocks = {block_msgid(body) for text in texts for body in TEMPLATE_BLOCK.findall(text)}
+    assert len(said) > 300 and len(blocks) > 30, "the scan finds the pages' words"
+    said |= blocks
+    missing = said - po_msgids("en", "django")
+    assert not missing, f"not in locale/en/LC_MESSAGES/django.po (makemessages -d django): {sorted(missing)}"
+    for language in ("es", "fr", "de"):
+        assert all(msgid.startswith("receipt\x04") for msgid in po_msgids(language, "django"))
+
+
+PYTHON_WORD = re.compile(r'\b_\("((?:[^"\\]|\\.)*)"\)')
+
+
+def test_every_panel_message_is_in_the_english_catalogue():
+    said = {
+        msgid
+        for view in (ROOT / "apps" / "panel" / "views").glob("*.py")
+        for msgid in PYTHON_WORD.findall(view.read_text("utf-8"))
+    }
+    assert len(said) > 25, "the scan finds the panel's messages"
+    missing = said - po_msgids("en", "django")
+    assert not missing, f"not in locale/en/LC_MESSAGES/django.po (makemessages -d django): {sorted(missing)}"
