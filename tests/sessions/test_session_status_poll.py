@@ -54,13 +54,8 @@ def test_another_kiosks_or_an_unknown_session_is_not_found(kiosk, other_business
 EMBEDDED_PROBE = """
 import json, django
 django.setup()
-from django.apps import apps
-from django.conf import settings
-from django.core.management import call_command
-# The tables straight from the models (the migrations' own tests are elsewhere; running them all
-# takes half a minute): every app as one without migrations, created by --run-syncdb.
-settings.MIGRATION_MODULES = {config.label: None for config in apps.get_app_configs()}
-call_command("migrate", run_syncdb=True, verbosity=0)
+from tests.support.schema import tables_from_models
+tables_from_models()
 from django.utils import timezone
 from apps.sessions import ending
 from apps.sessions import selectors, services
