@@ -1,7 +1,8 @@
-"""Zero "paid but no order" (a customer charged with no order to show for it): the reconciliation sweep asks the processor,
-through the real `stripe` library against the processor stand-in, about payments still waiting;
-a succeeded intent confirms its order once (the same path, webhooks and kiosk message as the
-processor's event), a declined one fails it; the late event afterwards changes nothing."""
+"""Zero "paid but no order" (a customer charged with no order to show for it): the reconciliation
+sweep asks the processor, through the real `stripe` library against the processor stand-in, about
+payments still waiting; a succeeded intent confirms its order once (the same path, webhooks and
+kiosk message as the processor's event), a declined one fails it; the late event afterwards
+changes nothing."""
 
 import json
 import threading
