@@ -18,6 +18,7 @@ from django.test.testcases import LiveServerThread
 from django.utils import timezone
 
 from tests import factories
+from tests.support.database import flush_only_written_databases
 from tests.support.receivers import Receiver
 
 pytest_plugins = ["tests.support.payments", "tests.support.browser", "tests.support.realtime", "tests.support.live"]
@@ -108,6 +109,7 @@ def pytest_configure(config):
     live server answers one request at a time; on PostgreSQL each thread has its own connection."""
     if settings.DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         LiveServerThread.server_class = _SerialWSGIServer
+    flush_only_written_databases()  # a transactional test that wrote no row skips the flush
 
 
 def clear_cache() -> None:

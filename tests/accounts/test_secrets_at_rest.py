@@ -1,6 +1,9 @@
-"""Secrets at rest (issue 24, section 4): the database holds no usable payment client secret,
-2FA challenge id, session key or TOTP seed; the flows that use them work as before; the data
-migrations convert existing rows."""
+"""Secrets at rest: the database holds no usable payment client secret, 2FA challenge id, session
+key or TOTP seed (a copy of the database must not sign anyone in or charge a card); the flows that
+use them work as before; the data migrations convert existing rows.
+
+Each migration round trip renders every app's model states again and again (tens of seconds on a
+loaded machine): the four data migrations share one round trip."""
 
 import pytest
 from django.db import connection
@@ -17,19 +20,20 @@ def stored_row_text(model, pk) -> str:
         return " ".join(str(value) for value in cursor.fetchone())
 
 
-def migrated(app: str, before: str, make_rows, check_after, check_reversed) -> None:
-    """Migrate `app` back to `before`, make rows with the historical models, migrate forward and
-    back again, checking each way; always leave the schema at its latest: every app's, since
-    going back also unapplies other apps' migrations that depend on this one (routing's tables)."""
+def migrated(targets: list, make_rows, check_after, check_reversed) -> None:
+    """Migrate back to `targets` (app, migration), make rows with the historical models, migrate
+    forward and back again, checking each way; always leave the schema at its latest: every
+    app's, since going back also unapplies other apps' migrations that depend on these (routing's
+    tables)."""
     executor = MigrationExecutor(connection)
     latest = executor.loader.graph.leaf_nodes()
     try:
-        executor.migrate([(app, before)])
-        old_apps = MigrationExecutor(connection).loader.project_state([(app, before)]).apps
+        executor.migrate(targets)
+        old_apps = MigrationExecutor(connection).loader.project_state(targets).apps
         made = make_rows(old_apps)
         MigrationExecutor(connection).migrate(latest)
         check_after(made)
-        MigrationExecutor(connection).migrate([(app, before)])
+        MigrationExecutor(connection).migrate(targets)
         check_reversed(made)
     finally:
         MigrationExecutor(connection).migrate(latest)
@@ -50,36 +54,6 @@ def test_the_payment_client_secret_is_stored_encrypted_and_still_reaches_the_kio
     assert data["client_secret"] == secret
     fetched = kiosk_client.get(f"/api/public/sessions/{cart_session.public_id}/payment")
     assert fetched.status_code == 200 and fetched.json()["client_secret"] == secret
-
-
-@pytest.mark.django_db(transaction=True)
-def test_the_migration_encrypts_existing_client_secrets_and_its_reverse_decrypts_them():
-    order = factories.OrderFactory()
-    plain = "pi_old_secret_" + "c" * 24
-
-    def make(old_apps):
-        old = old_apps.get_model("billing", "Payment")
-        row = old.objects.create(
-            order_id=order.pk,
-            account_id="acct_x",
-            intent_id="pi_old",
-            client_secret=plain,
-            amount_cents=100,
-            currency="USD",
-            status="requires_payment_method",
-        )
-        return row.pk
-
-    def after(pk):
-        assert plain not in stored_row_text(Payment, pk)
-        assert Payment.objects.get(pk=pk).client_secret == plain
-
-    def reversed_(pk):
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT client_secret FROM billing_payment WHERE id = %s", [pk])
-            assert cursor.fetchone()[0] == plain
-
-    migrated("billing", "0003_payment_reconciled", make, after, reversed_)
 
 
 # ----------------------------------------------------------------------------- 2FA challenge ids
@@ -103,26 +77,6 @@ def test_a_2fa_challenge_id_is_stored_only_as_its_hash_and_still_signs_in(agent)
     # The stored hash itself is no challenge id.
     again = client.post("/api/login/2fa", {"challenge_id": challenge.id_hash, "code": current_code(device)})
     assert again.status_code == 404
-
-
-@pytest.mark.django_db(transaction=True)
-def test_the_migration_hashes_pending_challenge_ids_which_keep_working(settings):
-    from django.utils import timezone
-
-    from apps.accounts.models import LoginChallenge
-
-    agent = factories.AgentFactory()
-
-    def make(old_apps):
-        old = old_apps.get_model("accounts", "LoginChallenge")
-        expires = timezone.now() + settings.TWO_FACTOR_CHALLENGE_TTL
-        return old.objects.create(public_id="pending-challenge-id", user_id=agent.pk, expires_at=expires).pk
-
-    def after(pk):
-        assert "pending-challenge-id" not in stored_row_text(LoginChallenge, pk)
-        assert LoginChallenge.for_id("pending-challenge-id").get().pk == pk
-
-    migrated("accounts", "0002_business_order_sequence", make, after, lambda pk: None)
 
 
 # ----------------------------------------------------------------------------- session keys
@@ -165,38 +119,6 @@ def test_an_uncached_session_is_read_from_the_database(agent, settings):
     assert client.get("/api/user").status_code == 200
 
 
-@pytest.mark.django_db(transaction=True)
-def test_the_migration_moves_live_sessions_under_their_hash_and_keeps_them_signed_in(settings):
-    from datetime import timedelta
-
-    from django.contrib.sessions.backends.db import SessionStore as DjangoDbStore
-    from django.utils import timezone
-
-    from apps.accounts.models import StoredSession
-    from apps.accounts.session_store import SessionStore, stored_key
-
-    agent = factories.AgentFactory()
-    old = DjangoDbStore()
-    old.update({"_auth_user_id": str(agent.pk), "marker": "kept"})
-    old.create()
-    cookie = old.session_key
-
-    def make(old_apps):
-        from django.contrib.sessions.models import Session as DjangoSession
-
-        DjangoSession.objects.create(session_key="e" * 32, session_data="x", expire_date=timezone.now() - timedelta(1))
-        return cookie
-
-    def after(key):
-        from django.contrib.sessions.models import Session as DjangoSession
-
-        assert not DjangoSession.objects.exists()  # no cookie value left in the old table
-        assert list(StoredSession.objects.values_list("session_key", flat=True)) == [stored_key(key)]
-        assert SessionStore(key).load()["marker"] == "kept"
-
-    migrated("accounts", "0003_hash_challenge_ids", make, after, lambda key: None)
-
-
 # ----------------------------------------------------------------------------- TOTP seeds
 
 
@@ -235,25 +157,74 @@ def test_panel_enrolment_shows_the_seed_once_and_confirms_with_a_code(db, owner)
     assert SealedTotpDevice.objects.get(user=user).confirmed
 
 
+# ----------------------------------------------------------------------------- the data migrations
+
+
 @pytest.mark.django_db(transaction=True)
-def test_the_migration_seals_django_otp_seeds_and_its_reverse_unseals_them():
+def test_the_data_migrations_convert_existing_rows_and_their_reverses_restore_them(settings):
+    """Rows as they were before the data migrations (plain payment client secrets, pending 2FA
+    challenges by their id, sessions under their cookie, plain TOTP seeds), then migrated: the
+    client secrets and seeds are sealed, the challenge ids and cookies stored only as hashes, and
+    all keep working; the reverse opens the client secrets and seeds again."""
+    from datetime import timedelta
+
+    from django.contrib.sessions.backends.db import SessionStore as DjangoDbStore
+    from django.contrib.sessions.models import Session as DjangoSession
+    from django.utils import timezone
     from django_otp.plugins.otp_totp.models import TOTPDevice
 
-    from apps.accounts.models import SealedTotpDevice
+    from apps.accounts.models import LoginChallenge, SealedTotpDevice, StoredSession
+    from apps.accounts.session_store import SessionStore, stored_key
 
+    order = factories.OrderFactory()
+    plain_client_secret = "pi_old_secret_" + "c" * 24
     agent = factories.AgentFactory()
+    old_session = DjangoDbStore()
+    old_session.update({"_auth_user_id": str(agent.pk), "marker": "kept"})
+    old_session.create()
+    cookie = old_session.session_key
     seed = "ab" * 20
 
-    def make(old_apps):
-        return TOTPDevice.objects.create(user=agent, name="phone", confirmed=True, key=seed, last_t=7).pk
+    def make(old_apps) -> dict:
+        payment = old_apps.get_model("billing", "Payment").objects.create(
+            order_id=order.pk,
+            account_id="acct_x",
+            intent_id="pi_old",
+            client_secret=plain_client_secret,
+            amount_cents=100,
+            currency="USD",
+            status="requires_payment_method",
+        )
+        expires = timezone.now() + settings.TWO_FACTOR_CHALLENGE_TTL
+        challenge = old_apps.get_model("accounts", "LoginChallenge").objects.create(
+            public_id="pending-challenge-id", user_id=agent.pk, expires_at=expires
+        )
+        DjangoSession.objects.create(session_key="e" * 32, session_data="x", expire_date=timezone.now() - timedelta(1))
+        TOTPDevice.objects.create(user=agent, name="phone", confirmed=True, key=seed, last_t=7)
+        return {"payment": payment.pk, "challenge": challenge.pk}
 
-    def after(_):
+    def after(made: dict) -> None:
+        assert plain_client_secret not in stored_row_text(Payment, made["payment"])
+        assert Payment.objects.get(pk=made["payment"]).client_secret == plain_client_secret
+
+        assert "pending-challenge-id" not in stored_row_text(LoginChallenge, made["challenge"])
+        assert LoginChallenge.for_id("pending-challenge-id").get().pk == made["challenge"]
+
+        assert not DjangoSession.objects.exists()  # no cookie value left in the old table
+        assert list(StoredSession.objects.values_list("session_key", flat=True)) == [stored_key(cookie)]
+        assert SessionStore(cookie).load()["marker"] == "kept"
+
         assert not TOTPDevice.objects.exists()
         sealed = SealedTotpDevice.objects.get(user=agent)
         assert (sealed.key, sealed.confirmed, sealed.last_t, sealed.name) == (seed, True, 7, "phone")
         assert seed not in stored_row_text(SealedTotpDevice, sealed.pk)
 
-    def reversed_(_):
+    def reversed_(made: dict) -> None:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT client_secret FROM billing_payment WHERE id = %s", [made["payment"]])
+            assert cursor.fetchone()[0] == plain_client_secret
         assert TOTPDevice.objects.get(user=agent).key == seed
 
-    migrated("accounts", "0004_stored_sessions", make, after, reversed_)
+    migrated(
+        [("billing", "0003_payment_reconciled"), ("accounts", "0002_business_order_sequence")], make, after, reversed_
+    )

@@ -15,7 +15,7 @@ from playwright.sync_api import expect
 from tests import factories
 from tests.kiosk_app.conftest import as_paired
 from tests.support.browser import page_opener
-from tests.support.live import SERVER_CHECKED_HASHERS, Server, serving  # noqa: F401 (Server: tests import it from here)
+from tests.support.live import SERVER_CHECKED_HASHERS, Server  # noqa: F401 (Server: tests import it from here)
 from tests.support.payments import ACCOUNT
 
 # Chromium logs every failed resource load as a console error; that is the browser's network log,
@@ -74,15 +74,6 @@ def world(live_db, settings) -> World:
         items={"burger": burger, "fries": fries, "shake": shake},
         options={"brioche": brioche},
     )
-
-
-@pytest.fixture
-def serve(world, request):
-    """serve(**env) -> a Server: the worker's shared daphne, or with `env` (or a `processor`) one
-    of the test's own started on the rows made so far (tests/support/live.py)."""
-    processor = request.getfixturevalue("processor") if "processor" in request.fixturenames else None
-    with serving(request, "agent-dashboard-", processor=processor) as serve_:
-        yield serve_
 
 
 @pytest.fixture

@@ -1,11 +1,11 @@
-"""Zero "paid but no order" (issue 24, section 5): the reconciliation sweep asks the processor,
-through the real `stripe` library against the processor stand-in, about payments still waiting;
-a succeeded intent confirms its order once (the same path, webhooks and kiosk message as the
-processor's event), a declined one fails it; the late event afterwards changes nothing."""
+"""Zero "paid but no order" (a customer charged with no order to show for it): the reconciliation
+sweep asks the processor, through the real `stripe` library against the processor stand-in, about
+payments still waiting; a succeeded intent confirms its order once (the same path, webhooks and
+kiosk message as the processor's event), a declined one fails it; the late event afterwards
+changes nothing."""
 
 import json
 import threading
-import time
 from datetime import timedelta
 
 import pytest
@@ -213,6 +213,16 @@ def test_the_embedded_beat_runs_the_sweep_in_process(
     assert Payment.objects.get().reconciled_outcome == "confirmed"
 
 
+def sessions_waiting_on_a_lock() -> int:
+    """Other connections to this test database now waiting for a lock (PostgreSQL)."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT count(*) FROM pg_stat_activity"
+            " WHERE datname = current_database() AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()"
+        )
+        return cursor.fetchone()[0]
+
+
 @pytest.mark.postgres  # row locks
 @pytest.mark.django_db(transaction=True)
 def test_the_sweep_and_the_late_event_at_the_same_moment_confirm_the_order_once(
@@ -244,7 +254,7 @@ def test_the_sweep_and_the_late_event_at_the_same_moment_confirm_the_order_once(
         for thread in threads:
             thread.start()
         wait_until(lambda: len(lookups(processor, payment)) >= 2, 10, "both asked the processor", every=0.05)
-        time.sleep(0.5)  # both are now blocked on the lock
+        wait_until(lambda: sessions_waiting_on_a_lock() >= 2, 10, "both waiting on the row lock", every=0.05)
     for thread in threads:
         thread.join(20)
 

@@ -1,8 +1,9 @@
 """The kiosk app (static/kiosk/) in a real Chromium (tests/support/browser.py) against the real ASGI
 server, daphne started by tests/support/processes.py, as the agent dashboard's tests do: a test makes its
 rows (a business with a menu, an agent, pairing codes) first, then calls `serve()`, and after that
-talks to the server only over HTTP, as the kiosk, the agent and the owner do. On the embedded
-default the server gets a copy of the SQLite test database made at `serve()`.
+talks to the server only over HTTP, as the kiosk, the agent and the owner do. `serve()` is the
+worker's shared server on the worker's live database; `serve(**env)` starts one of the test's own
+(tests/support/live.py).
 
 A kiosk page can be opened from the server itself (/kiosk/) or from a second origin: a plain
 static file server on another port serving static/kiosk/ with its own config.js pointing at the
@@ -28,7 +29,7 @@ from apps.kiosks import services as kiosk_services
 from apps.kiosks.models import PairingCode
 from tests import factories
 from tests.support.browser import page_opener
-from tests.support.live import SERVER_CHECKED_HASHERS, Server, serving  # noqa: F401 (Server: tests import it from here)
+from tests.support.live import SERVER_CHECKED_HASHERS, Server  # noqa: F401 (Server: tests import it from here)
 from tests.support.processes import ROOT
 
 KIOSK_STATIC = ROOT / "static" / "kiosk"
@@ -110,14 +111,6 @@ def as_paired(kiosk):
         )
 
     return install
-
-
-@pytest.fixture
-def serve(world, request):
-    """serve(**env) -> a Server: the worker's shared daphne, or with `env` one of the test's own
-    started on the rows made so far (tests/support/live.py)."""
-    with serving(request, "kiosk-app-") as serve_:
-        yield serve_
 
 
 class _QuietHandler(SimpleHTTPRequestHandler):

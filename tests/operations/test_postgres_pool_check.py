@@ -2,12 +2,12 @@
 Django's pool runs psycopg_pool's documented check (`ConnectionPool.check_connection`, an empty
 query) when CONN_HEALTH_CHECKS is on (docs/decisions.md, "PostgreSQL connection pool")."""
 
-import time
-
 import psycopg
 import pytest
 from django.db import connection
 from psycopg_pool import ConnectionPool
+
+from tests.support.private_servers import wait_until
 
 pytestmark = pytest.mark.postgres  # PostgreSQL's connection pool
 
@@ -34,11 +34,16 @@ def pool(conninfo):
         yield p
 
 
+def backends_gone(admin, pids: list[int]) -> bool:
+    """None of these server processes is left: each has sent its client the FATAL and exited."""
+    return not admin.execute("SELECT 1 FROM pg_stat_activity WHERE pid = ANY(%s)", (pids,)).fetchone()
+
+
 def test_a_connection_the_server_dropped_is_not_lent(pool, admin):
     with pool.connection() as conn:
         pid = conn.info.backend_pid
     admin.execute("SELECT pg_terminate_backend(%s)", (pid,))
-    time.sleep(0.3)  # the FATAL message reaches the idle connection's socket
+    wait_until(lambda: backends_gone(admin, [pid]), 10, "the terminated backend's exit")  # its FATAL sent
     with pool.connection() as conn:
         assert conn.info.backend_pid != pid
         assert conn.execute("SELECT 1").fetchone() == (1,)
@@ -62,11 +67,11 @@ def test_django_lends_through_the_check(transactional_db, admin):
         [pid] = cursor.fetchone()
     connection.close()  # back to Django's pool, as at the end of a request
     # every connection the pool holds (it lends first in, first out), as a server restart would
-    admin.execute(
-        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+    terminated = admin.execute(
+        "SELECT pid, pg_terminate_backend(pid) FROM pg_stat_activity"
         " WHERE datname = current_database() AND pid <> pg_backend_pid()"
-    )
-    time.sleep(0.3)
+    ).fetchall()
+    wait_until(lambda: backends_gone(admin, [row[0] for row in terminated]), 10, "the terminated backends' exit")
     with connection.cursor() as cursor:  # the next request borrows: no dropped one is lent
         cursor.execute("SELECT pg_backend_pid()")
         assert cursor.fetchone()[0] != pid

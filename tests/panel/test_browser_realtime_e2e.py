@@ -35,7 +35,7 @@ def daphne_server(tmp_path_factory):
         CACHE_KEY_PREFIX="panel-e2e",
     )
     env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
-    manage(env, "migrate", "--noinput")
+    manage(env, "shell", "-c", "from tests.support.schema import tables_from_models; tables_from_models()")
     demo = json.loads(manage(env, "seed_demo", "--json"))
     manage(env, "shell", "-c", "from apps.kiosks.models import Kiosk; Kiosk.objects.update(online=False)")
     port = free_port()

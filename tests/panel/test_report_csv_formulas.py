@@ -17,7 +17,9 @@ RANGE = {"preset": "custom", "date_from": DAY, "date_to": DAY}
 
 
 @pytest.fixture
-def scene(db):
+def business(db):
+    """The tenant whose reports are read (tests/conftest.py's `owner_client` signs in as its owner):
+    kiosks, an agent and locales named like formulas, one session each."""
     business = factories.BusinessFactory(timezone="UTC")
     agent = factories.AgentFactory(owner=business.owner, name="@SUM(1+1)")
     started = datetime(2026, 7, 1, 12, tzinfo=UTC)
@@ -29,12 +31,6 @@ def scene(db):
             accepted_at=started + timedelta(seconds=5), ended_at=started + timedelta(seconds=60),
         )  # fmt: skip
     return business
-
-
-@pytest.fixture
-def owner_client(client, scene):
-    client.force_login(factories.PanelUserFactory(owner=scene.owner, panel_role="owner"))
-    return client
 
 
 def rows_of(response) -> list[list[str]]:

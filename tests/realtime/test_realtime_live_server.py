@@ -3,9 +3,9 @@ Pusher WebSocket client the real-time tests share live in tests/support/realtime
 
 The child process gets the test process's realtime credentials and its Redis (when REDIS_URL is
 set), under a cache prefix of its own that is cleaned when it stops. Tests that need the database
-in the child (`live_app`) use `transaction=True` so their rows are committed: on PostgreSQL the
-child opens the pytest-django test database by name; on the embedded SQLite default (an in-memory
-database the child cannot see) the committed rows are copied into a file the child opens.
+in the child (`live_app`) make their rows on the worker's live database, committed, which the
+worker's shared server reads (tests/support/live.py); a server of a test's own opens it too on
+PostgreSQL, and a copy of it made at its start on the embedded SQLite default.
 """
 
 import asyncio

@@ -14,7 +14,6 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 django.setup()
 
 from django.conf import settings  # noqa: E402
-from django.core.management import call_command  # noqa: E402
 from django.db import transaction  # noqa: E402
 
 from apps.core import jobs  # noqa: E402
@@ -22,6 +21,7 @@ from apps.webhooks import services  # noqa: E402
 from apps.webhooks.models import WebhookAttempt, WebhookDelivery, WebhookSubscription  # noqa: E402
 from tests import factories  # noqa: E402
 from tests.support.receivers import Receiver, Reply  # noqa: E402
+from tests.support.schema import tables_from_models  # noqa: E402
 from tests.support.webhook_events import emit_webhook  # noqa: E402
 
 PAYLOAD = {"kiosk_id": 1, "kiosk_name": "K", "location": "Door", "offline_at": "2026-01-01T00:00:00Z"}
@@ -29,7 +29,7 @@ PAYLOAD = {"kiosk_id": 1, "kiosk_name": "K", "location": "Door", "offline_at": "
 
 def main() -> None:
     assert settings.TASK_MODE == "thread" and settings.DATABASES["default"]["ENGINE"].endswith("sqlite3")
-    call_command("migrate", verbosity=0)
+    tables_from_models()
     owner = factories.BusinessFactory().owner
     with Receiver() as receiver:
         receiver.default = Reply(status=500, delay=0.1, body=b"down")

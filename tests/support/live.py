@@ -241,3 +241,14 @@ def serving(request, prefix: str, *, processor=None) -> Iterator:
         for server in own:
             stop_daphne(server)
         shutil.rmtree(workdir, ignore_errors=True)
+
+
+@pytest.fixture
+def serve(world, request) -> Iterator:
+    """serve(**env) -> a Server for the browser tests: the worker's shared daphne, or with `env`
+    (or when the test uses the `processor` stand-in) one of the test's own, started on the rows
+    made so far. `world` is the folder's own rows (tests/kiosk_app, tests/agent_dashboard), made
+    first so the server sees them."""
+    processor = request.getfixturevalue("processor") if "processor" in request.fixturenames else None
+    with serving(request, f"{request.node.path.parent.name}-", processor=processor) as serve_:
+        yield serve_

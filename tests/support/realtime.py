@@ -1,5 +1,5 @@
 """Real-time test helpers: a hand-written Pusher WebSocket client (`PusherSocket`), daphne
-servers (`protocol_server` per module with no database rows, `live_app` on the test database),
+servers (`protocol_server` per module with no database rows, `live_app` on the live database),
 the official `pusher` library pointed at a server (`library`, `library_request`), the
 channel-layer inbox of the fan-out group (`listener`), the channel-auth request as pusher-js
 sends it (`ask`), agent HTTP sign-in and subscription against a live server (`agent_headers`,
@@ -8,8 +8,8 @@ processes on one Redis (`two_servers`, `needs_redis`), and `broadcasts`, the one
 real-time message the services send.
 
 Fixtures here are imported by the test modules that use them. The child servers get the test
-process's realtime credentials and Redis; `live_app` needs `transaction=True` tests so the
-child sees committed rows (see tests/support/processes.py).
+process's realtime credentials and Redis; `live_app`'s rows go to the worker's live database,
+committed, where its servers read them (tests/support/live.py).
 """
 
 import asyncio
@@ -45,11 +45,16 @@ def protocol_server(tmp_path_factory):
 
 
 @pytest.fixture
-def live_app(transactional_db, tmp_path):
-    """`launch()` starts a server on the test database; call it after creating the rows."""
+def live_app(live_db, request, tmp_path):
+    """`launch()` -> the worker's shared server (tests/support/live.py): the test's rows are made
+    on the worker's live database, which it reads, so make a fresh owner and talk to it over HTTP
+    and WebSockets only. `launch(**env)` starts a server of the test's own with those settings,
+    on the rows made so far; call it after creating them."""
     servers: list[LiveServer] = []
 
     def launch(**env_extra: str) -> LiveServer:
+        if not env_extra:
+            return request.getfixturevalue("shared_live_server")
         server = start_daphne(tmp_path, database_url=database_url_for_child(tmp_path), **env_extra)
         servers.append(server)
         return server

@@ -7,7 +7,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from tests.kiosk_app.conftest import kiosk, serve, world  # noqa: F401 (fixtures used by the call tests)
+from tests.kiosk_app.conftest import kiosk, world  # noqa: F401 (fixtures used by the call tests)
 from tests.support.browser import (
     CHROMIUM,
     CHROMIUM_ARGS,
