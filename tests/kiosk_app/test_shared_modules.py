@@ -17,6 +17,7 @@ import pytest
 from django.test import Client
 from playwright.sync_api import expect
 
+from apps.kiosk_app.catalogue import KIOSK_LANGUAGES
 from tests.kiosk_app.conftest import KIOSK_STATIC
 from tests.support.processes import free_port
 
@@ -41,7 +42,8 @@ class _Quiet(SimpleHTTPRequestHandler):
 
 
 class _PublicStatic(_Quiet):
-    """A stand-in for the service's static files, with WhiteNoise's CORS header."""
+    """A stand-in for the service's static files, with WhiteNoise's CORS header, and the kiosk's
+    catalogues (written out from the service's answers)."""
 
     def end_headers(self):
         self.send_header("Access-Control-Allow-Origin", "*")
@@ -64,6 +66,10 @@ def test_a_kiosk_started_while_the_service_is_unreachable_says_so_and_starts_onc
     (folder / "kiosk" / "config.js").write_text(config)
     shutil.copytree(COMMON, folder / "api" / "static" / "common")
     shutil.copytree(KIOSK_STATIC, folder / "api" / "static" / "kiosk")
+    catalogues = folder / "api" / "api" / "public" / "i18n"  # the words the app loads with its code
+    catalogues.mkdir(parents=True)
+    for language in KIOSK_LANGUAGES:
+        (catalogues / language).write_bytes(Client().get(f"/api/public/i18n/{language}").content)
     servers = [_serve(folder / "kiosk", kiosk_port, _Quiet)]
     try:
         kiosk_url = f"http://127.0.0.1:{kiosk_port}/"
