@@ -1,7 +1,7 @@
 """The three authentication classes, one per surface (spec section 5)."""
 
 import uuid
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from rest_framework import authentication, exceptions
 from rest_framework.request import Request
@@ -12,7 +12,10 @@ from apps.api.drf_request import django_request
 from apps.core.errors import DomainError, ErrorCode
 
 if TYPE_CHECKING:
+    from apps.accounts.models import PersonalAccessToken, User
+    from apps.kiosks.models import Kiosk
     from apps.kiosks.selectors import DeviceCredentials
+    from apps.owner_api.models import OwnerApiKey
 
 _DEVICE_TOKEN_INVALID = "The device token is invalid or has been revoked."
 
@@ -58,7 +61,7 @@ class DeviceAuthentication(authentication.BaseAuthentication):
     KioskAPIView around it and by the kiosk hot path.
     """
 
-    def authenticate(self, request: Request):
+    def authenticate(self, request: Request) -> "tuple[None, Kiosk]":
         from apps.kiosks import selectors
 
         device_uuid, token_hash = device_presented(
@@ -80,9 +83,12 @@ class DeviceAuthentication(authentication.BaseAuthentication):
 class AgentSessionAuthentication(authentication.BaseAuthentication):
     """Agent API: the `app_session` cookie session of an active agent user, plus X-XSRF-TOKEN."""
 
-    def authenticate(self, request: Request):
+    def authenticate(self, request: Request) -> "tuple[User, None] | None":
+        from apps.accounts.models import User
+
+        # AuthenticationMiddleware's lazy user (isinstance sees through it), or AnonymousUser
         user = getattr(django_request(request), "user", None)
-        if user is None or not user.is_authenticated or not user.is_active or not user.is_agent:
+        if not isinstance(user, User) or not user.is_active or not user.is_agent:
             return None
         xsrf.enforce(django_request(request))
         return (user, None)
@@ -95,7 +101,7 @@ class BearerTokenAuthentication(authentication.BaseAuthentication):
     """Token API: `Authorization: Bearer {id}|{secret}` personal access tokens. A suspended
     owner's agents' tokens answer 403 OWNER_SUSPENDED."""
 
-    def authenticate(self, request: Request):
+    def authenticate(self, request: Request) -> "tuple[User, PersonalAccessToken] | None":
         from apps.accounts import selectors
 
         header = request.headers.get("Authorization", "")
@@ -124,7 +130,7 @@ class OwnerApiKeyAuthentication(authentication.BaseAuthentication):
 
     www_authenticate_realm = "owner-api"
 
-    def authenticate(self, request: Request):
+    def authenticate(self, request: Request) -> "tuple[OwnerApiKey, Any] | None":  # Any: oauthlib's token
         from oauth2_provider.oauth2_backends import get_oauthlib_core
 
         from apps.owner_api import selectors

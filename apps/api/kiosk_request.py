@@ -15,6 +15,9 @@ check: 4); the kiosk hot path (apps.api.kiosk_hot_path) runs the same functions 
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
+
+from rest_framework.request import Request
 
 from apps.api.authentication import device_presented
 from apps.api.throttles import KioskThrottle
@@ -30,7 +33,7 @@ class KioskRead:
 
     device_id: uuid.UUID
     token_hash: str
-    cached: dict
+    cached: dict[str, Any]  # cache values: whatever each key's owner stored
     window_key: str | None
     count: int | None
 
@@ -62,7 +65,7 @@ async def aread(
     return KioskRead(device_id, token_hash, cached, window[0], count)
 
 
-def read_request(request) -> KioskRead | None:
+def read_request(request: Request) -> KioskRead | None:
     """Step 1 for a DRF request, kept on it as `request.kiosk_read` for the steps after it. None
     when the device headers are malformed (authentication refuses those)."""
     try:
@@ -70,10 +73,11 @@ def read_request(request) -> KioskRead | None:
             request.headers.get("X-Device-Id", ""), request.headers.get("X-Device-Token", "")
         )
     except Exception:  # noqa: BLE001 - NotAuthenticated/AuthenticationFailed, raised again by step 2
-        request.kiosk_read = None
+        request.kiosk_read = None  # type: ignore[attr-defined]  # read back with getattr by the later steps
         return None
-    request.kiosk_read = read(device_id, token_hash, KioskThrottle().window_for(device_id, token_hash))
-    return request.kiosk_read
+    found = read(device_id, token_hash, KioskThrottle().window_for(device_id, token_hash))
+    request.kiosk_read = found  # type: ignore[attr-defined]  # as above
+    return found
 
 
 def record_heartbeat(kiosk: Kiosk, found: KioskRead) -> None:

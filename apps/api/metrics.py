@@ -11,14 +11,16 @@ Set METRICS_TOKEN to require `Authorization: Bearer <token>` on the scrape; prod
 import functools
 import hmac
 import time
+from collections.abc import Iterator
 
 from django.conf import settings
-from django.db.models import Count
+from django.db.models import Count, Model, QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseNotFound
 from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, Gauge, Histogram, generate_latest
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
 from prometheus_client.registry import Collector
 
+from apps.api.middleware import GetResponse
 from apps.api.surfaces import surface_for_path
 from apps.realtime.consumer import closed_connection_count, open_connection_count
 
@@ -37,22 +39,20 @@ _METHODS = {"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"}
 class RequestMetricsMiddleware:
     """Observe every HTTP request's latency (labels kept to a bounded set)."""
 
-    def __init__(self, get_response):
+    def __init__(self, get_response: GetResponse) -> None:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         started = time.perf_counter()
         response = self.get_response(request)
-        observe_request(request.path, request.method, response.status_code, time.perf_counter() - started)
+        observe_request(request.path, request.method or "", response.status_code, time.perf_counter() - started)
         return response
 
 
 def observe_request(path: str, method: str, status: int, seconds: float) -> None:
     """Record one answered HTTP request (also called by the kiosk hot path, outside Django)."""
-    surface = surface_for_path(path)
-    if path.startswith("/panel/"):
-        surface = "panel"
-    _latency(str(surface or "other"), method if method in _METHODS else "OTHER", status).observe(seconds)
+    surface = "panel" if path.startswith("/panel/") else str(surface_for_path(path) or "other")
+    _latency(surface, method if method in _METHODS else "OTHER", status).observe(seconds)
 
 
 @functools.lru_cache(maxsize=512)  # the labels are a bounded set; labels() takes a lock per call
@@ -72,24 +72,24 @@ class DatabaseFiguresCollector(Collector):
     """Sessions and webhook deliveries by status and reconciled payments by outcome, counted in the
     database at scrape time."""
 
-    def describe(self):
+    def describe(self) -> Iterator[GaugeMetricFamily]:
         # Registration would otherwise call collect() at import, before the database is ready.
         yield GaugeMetricFamily("kiosk_sessions", "Sessions by status.", labels=["status"])
         yield GaugeMetricFamily("kiosk_webhook_deliveries", "Webhook deliveries by status.", labels=["status"])
         yield GaugeMetricFamily("kiosk_payments_reconciled", _RECONCILED_HELP, labels=["outcome"])
 
-    def collect(self):
+    def collect(self) -> Iterator[GaugeMetricFamily]:
         from apps.billing.models import Payment
         from apps.sessions.models import Session, SessionStatus
         from apps.webhooks.models import DeliveryStatus, WebhookDelivery
 
         yield _by_status(
-            "kiosk_sessions", "Sessions by status.", Session.objects, [choice.value for choice in SessionStatus]
+            "kiosk_sessions", "Sessions by status.", Session.objects.all(), [choice.value for choice in SessionStatus]
         )
         yield _by_status(
             "kiosk_webhook_deliveries",
             "Webhook deliveries by status (pending includes those waiting for a retry).",
-            WebhookDelivery.objects,
+            WebhookDelivery.objects.all(),
             [choice.value for choice in DeliveryStatus],
         )
         reconciled = Payment.objects.exclude(reconciled_outcome="")
@@ -104,7 +104,13 @@ class DatabaseFiguresCollector(Collector):
 
 
 def _by_status(
-    name: str, documentation: str, manager, statuses: list[str], *, column: str = "status", label: str = "status"
+    name: str,
+    documentation: str,
+    manager: QuerySet[Model],
+    statuses: list[str],
+    *,
+    column: str = "status",
+    label: str = "status",
 ) -> GaugeMetricFamily:
     counts = dict.fromkeys(statuses, 0)
     counts.update({row[column]: row["n"] for row in manager.values(column).annotate(n=Count("pk"))})
@@ -120,7 +126,7 @@ REGISTRY.register(DatabaseFiguresCollector())
 class ClosedWebSocketsCollector(Collector):
     """WebSockets this process has closed (config/memory_trim.py collects after many)."""
 
-    def collect(self):
+    def collect(self) -> Iterator[CounterMetricFamily]:
         yield CounterMetricFamily(
             "kiosk_websocket_closed", "WebSocket connections this process has closed.", value=closed_connection_count()
         )

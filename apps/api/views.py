@@ -1,11 +1,15 @@
 """Base views, one per surface: each sets that surface's authentication, permissions and
 throttles once, so endpoint views only declare what they do."""
 
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
+from rest_framework.authentication import BaseAuthentication
 from rest_framework.exceptions import NotFound
+from rest_framework.permissions import BasePermission
 from rest_framework.request import Request
+from rest_framework.throttling import BaseThrottle
 from rest_framework.views import APIView
 
 from apps.api import kiosk_request
@@ -13,6 +17,7 @@ from apps.api.authentication import AgentSessionAuthentication, BearerTokenAuthe
 from apps.api.permissions import HasOwnerToken, IsAgent, IsKiosk
 from apps.api.throttles import AgentThrottle, KioskThrottle, TokenApiThrottle
 from apps.core.errors import DomainError, ErrorCode
+from apps.kiosks.models import Kiosk
 
 # The mixin goes before APIView; for the type checker it is one.
 if TYPE_CHECKING:
@@ -24,7 +29,6 @@ else:
 # the type checker (DRF types `user` and `auth` for any scheme): at runtime both are DRF's Request.
 if TYPE_CHECKING:
     from apps.accounts.models import User
-    from apps.kiosks.models import Kiosk
 
     class KioskRequest(Request):
         """After DeviceAuthentication and IsKiosk: `auth` is the Kiosk."""
@@ -50,8 +54,8 @@ class MethodCheckedFirst(_MixinBase):
     """An unsupported method is 405 before authentication, CSRF (419), throttles or content
     negotiation run: the answer depends on the route alone, as the schema documents it."""
 
-    def initial(self, request, *args, **kwargs):
-        method = request.method.lower()
+    def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
+        method = (request.method or "").lower()
         if method not in self.http_method_names or not hasattr(self, method):
             self.http_method_not_allowed(request, *args, **kwargs)  # raises MethodNotAllowed
         super().initial(request, *args, **kwargs)
@@ -67,10 +71,10 @@ class KioskAPIView(MethodCheckedFirst, APIView):
     permission_classes = [IsKiosk]
     throttle_classes = [KioskThrottle]
 
-    def perform_authentication(self, request):
+    def perform_authentication(self, request: Request) -> None:
         found = kiosk_request.read_request(request)
         super().perform_authentication(request)
-        if found is not None and request.auth is not None:
+        if found is not None and isinstance(request.auth, Kiosk):  # None: not authenticated
             kiosk_request.record_heartbeat(request.auth, found)
 
 
@@ -82,7 +86,7 @@ class AgentAPIView(MethodCheckedFirst, APIView):
     throttle_classes = [AgentThrottle]
 
 
-def ensure_tls(request) -> None:
+def ensure_tls(request: Request) -> None:
     """The token API refuses plain HTTP (spec 5) unless REQUIRE_TLS is off (tests, embedded)."""
     if settings.REQUIRE_TLS and not request.is_secure():
         raise DomainError(ErrorCode.TLS_REQUIRED, "Use HTTPS: the token API refuses plain HTTP.")
@@ -95,7 +99,7 @@ class TokenAPIView(MethodCheckedFirst, APIView):
     permission_classes = [HasOwnerToken]
     throttle_classes = [TokenApiThrottle]
 
-    def initial(self, request, *args, **kwargs):
+    def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
         ensure_tls(request)
         super().initial(request, *args, **kwargs)
 
@@ -103,13 +107,13 @@ class TokenAPIView(MethodCheckedFirst, APIView):
 class PublicAPIView(MethodCheckedFirst, APIView):
     """Unauthenticated endpoints (login, pairing, CSRF cookie); they add their own throttles."""
 
-    authentication_classes: list = []
-    permission_classes: list = []
-    throttle_classes: list = []
+    authentication_classes: Sequence[type[BaseAuthentication]] = []
+    permission_classes: Sequence[type[BasePermission]] = []
+    throttle_classes: Sequence[type[BaseThrottle]] = []
 
 
 class UnknownRouteView(PublicAPIView):
     """Catch-all at the end of each surface's URLs: unknown routes get the surface's envelope."""
 
-    def initial(self, request, *args, **kwargs):
+    def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
         raise NotFound(f"There is no {request.method} {request.path} here.")
