@@ -4,11 +4,14 @@ services own (suspension, plan, a user's active flag and agent status, a token's
 record's tenant) is read-only in the forms and changes only through the actions, which call the
 services one object at a time (events, webhooks, released sessions)."""
 
+from typing import TYPE_CHECKING, Any, TypedDict
+
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
 from django.contrib.auth.forms import UserChangeForm
-from django.db.models import Count
+from django.db.models import Count, QuerySet
+from django.http import HttpRequest
 
 from apps.accounts import services
 from apps.accounts.models import (
@@ -16,62 +19,75 @@ from apps.accounts.models import (
     LoginChallenge,
     Owner,
     PersonalAccessToken,
-    SealedTotpDevice,
     StoredSession,
     User,
 )
+from apps.accounts.totp import SealedTotpDevice
 from apps.billing.models import OwnerBilling, Plan
 from apps.billing.plans import plan_set
 from apps.core.errors import DomainError
 from apps.sessions import ending
 
+if TYPE_CHECKING:  # a generic alias Python 3.11 cannot build at run time
+    from django_stubs_ext import WithAnnotations
 
-class BusinessInline(admin.TabularInline):
+
+class BusinessInline(admin.TabularInline[Business, Owner]):
     model = Business
     extra = 0
     fields = ["name", "currency", "tax_rate_bps", "session_recording"]
     show_change_link = True
 
 
-class OwnerBillingInline(admin.StackedInline):
+_BILLING_FIELDS = (
+    "plan",
+    "subscription_status",
+    "dunning",
+    "account_id",
+    "charges_enabled",
+    "payouts_enabled",
+    "requirements_status",
+    "customer_id",
+    "subscription_id",
+)
+
+
+class OwnerBillingInline(admin.StackedInline[OwnerBilling, Owner]):
     """Shown, not edited: the plan moves with the owner actions (plan_set), the rest is the
     processor's."""
 
     model = OwnerBilling
     can_delete = False
     extra = 0
-    fields = [
-        "plan",
-        "subscription_status",
-        "dunning",
-        "account_id",
-        "charges_enabled",
-        "payouts_enabled",
-        "requirements_status",
-        "customer_id",
-        "subscription_id",
-    ]
-    readonly_fields = fields
+    fields = _BILLING_FIELDS
+    readonly_fields = _BILLING_FIELDS
 
-    def has_add_permission(self, request, obj=None) -> bool:
+    def has_add_permission(self, request: HttpRequest, obj: Owner | None = None) -> bool:
         return False  # made by onboarding or a plan move (plan_set)
 
 
-def _set_plan(modeladmin, request, queryset, plan: str) -> None:
+def _set_plan(modeladmin: admin.ModelAdmin[Owner], request: HttpRequest, queryset: QuerySet[Owner], plan: str) -> None:
     owners = list(queryset)
     for owner in owners:
         plan_set(owner=owner, plan=plan)
     modeladmin.message_user(request, f"{len(owners)} owner(s) now on the {plan} plan.", messages.SUCCESS)
 
 
-def _set_suspended(modeladmin, request, queryset, suspended: bool) -> None:
+def _set_suspended(
+    modeladmin: admin.ModelAdmin[Owner], request: HttpRequest, queryset: QuerySet[Owner], suspended: bool
+) -> None:
     changed = sum(services.owner_set_suspended(owner=owner, suspended=suspended) for owner in queryset)
     verb = "suspended" if suspended else "reinstated"
     modeladmin.message_user(request, f"{changed} owner(s) {verb}.", messages.SUCCESS)
 
 
+class _OwnerCounts(TypedDict):
+    business_count: int
+    user_count: int
+
+
 @admin.register(Owner)
-class OwnerAdmin(admin.ModelAdmin):
+class OwnerAdmin(admin.ModelAdmin[Owner]):
     list_display = ["id", "name", "plan", "suspended", "business_count", "user_count", "created_at"]
     list_filter = ["suspended", "billing__plan", "billing__dunning"]
     search_fields = ["name", "businesses__name", "users__email"]
@@ -79,7 +95,7 @@ class OwnerAdmin(admin.ModelAdmin):
     inlines = [OwnerBillingInline, BusinessInline]
     actions = ["suspend", "reactivate", "move_to_free_plan", "move_to_pro_plan"]
 
-    def get_queryset(self, request):
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Owner]:
         return (
             super()
             .get_queryset(request)
@@ -87,7 +103,7 @@ class OwnerAdmin(admin.ModelAdmin):
             .annotate(business_count=Count("businesses", distinct=True), user_count=Count("users", distinct=True))
         )
 
-    def save_formset(self, request, form, formset, change):
+    def save_formset(self, request: HttpRequest, form: Any, formset: Any, change: bool) -> None:
         super().save_formset(request, form, formset, change)
         if formset.model is Business:  # the inline's edits reach the businesses' kiosks at once
             for business, _fields in formset.changed_objects:
@@ -99,56 +115,56 @@ class OwnerAdmin(admin.ModelAdmin):
         return billing.plan if billing else Plan.FREE
 
     @admin.display(description="businesses", ordering="business_count")
-    def business_count(self, owner: Owner) -> int:
+    def business_count(self, owner: "WithAnnotations[Owner, _OwnerCounts]") -> int:
         return owner.business_count
 
     @admin.display(description="users", ordering="user_count")
-    def user_count(self, owner: Owner) -> int:
+    def user_count(self, owner: "WithAnnotations[Owner, _OwnerCounts]") -> int:
         return owner.user_count
 
     @admin.action(description="Suspend the selected owners (no new sessions, pairing, token or owner API)")
-    def suspend(self, request, queryset):
+    def suspend(self, request: HttpRequest, queryset: QuerySet[Owner]) -> None:
         _set_suspended(self, request, queryset, True)
 
     @admin.action(description="Reinstate the selected owners")
-    def reactivate(self, request, queryset):
+    def reactivate(self, request: HttpRequest, queryset: QuerySet[Owner]) -> None:
         _set_suspended(self, request, queryset, False)
 
     @admin.action(description="Move to the free plan")
-    def move_to_free_plan(self, request, queryset):
+    def move_to_free_plan(self, request: HttpRequest, queryset: QuerySet[Owner]) -> None:
         _set_plan(self, request, queryset, Plan.FREE)
 
     @admin.action(description="Move to the pro plan")
-    def move_to_pro_plan(self, request, queryset):
+    def move_to_pro_plan(self, request: HttpRequest, queryset: QuerySet[Owner]) -> None:
         _set_plan(self, request, queryset, Plan.PRO)
 
 
 @admin.register(Business)
-class BusinessAdmin(admin.ModelAdmin):
+class BusinessAdmin(admin.ModelAdmin[Business]):
     list_display = ["id", "name", "owner", "currency", "tax_rate_bps", "session_recording", "created_at"]
     list_filter = ["currency", "session_recording", "owner__suspended"]
     search_fields = ["name", "owner__name"]
     list_select_related = ["owner"]
     readonly_fields = ["order_sequence", "created_at"]
 
-    def save_model(self, request, obj, form, change):
+    def save_model(self, request: HttpRequest, obj: Business, form: Any, change: bool) -> None:
         super().save_model(request, obj, form, change)
         if change:  # a new business has no kiosks yet
             services.business_saved_elsewhere(obj)
 
-    def get_readonly_fields(self, request, obj=None):
+    def get_readonly_fields(self, request: HttpRequest, obj: Business | None = None) -> list[str]:
         # Moving a business to another tenant would strand its kiosks, sessions and orders.
-        return self.readonly_fields + (["owner"] if obj is not None else [])
+        return [*self.readonly_fields, *(["owner"] if obj is not None else [])]
 
 
-class UserAdminForm(UserChangeForm):
+class UserAdminForm(UserChangeForm[User]):
     """The languages as the panel takes them: codes separated by commas (the service's rule)."""
 
     languages = forms.CharField(
         required=False, max_length=200, help_text="Language codes the agent serves, e.g. en, es. Empty: every language."
     )
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         if self.instance.pk is not None:
             self.initial["languages"] = ", ".join(self.instance.languages or [])
@@ -161,7 +177,7 @@ class UserAdminForm(UserChangeForm):
 
 
 @admin.register(User)
-class UserAdmin(BaseUserAdmin):
+class UserAdmin(BaseUserAdmin[User]):
     form = UserAdminForm
     ordering = ["email"]
     list_display = ["email", "name", "owner", "is_agent", "agent_status", "panel_role", "is_active", "last_seen_at"]
@@ -179,15 +195,15 @@ class UserAdmin(BaseUserAdmin):
     ]
     add_fieldsets = [(None, {"classes": ["wide"], "fields": ["email", "name", "password1", "password2"]})]
 
-    def get_readonly_fields(self, request, obj=None):
+    def get_readonly_fields(self, request: HttpRequest, obj: User | None = None) -> list[str]:
         if obj is None:
-            return self.readonly_fields
+            return list(self.readonly_fields)
         # Disabling goes through agent_disable (tokens revoked, a held session released); the
         # agent status is the agent's own; the tenant is fixed once the user exists.
         return [*self.readonly_fields, "is_active", "agent_status", "owner"]
 
     @admin.action(description="Disable the selected users (signed out, tokens revoked, sessions released)")
-    def disable_users(self, request, queryset):
+    def disable_users(self, request: HttpRequest, queryset: QuerySet[User]) -> None:
         users = list(queryset)
         released = sum(len(ending.agent_disable(agent=user)) for user in users)
         self.message_user(
@@ -195,7 +211,7 @@ class UserAdmin(BaseUserAdmin):
         )
 
     @admin.action(description="Re-enable the selected users")
-    def reactivate_users(self, request, queryset):
+    def reactivate_users(self, request: HttpRequest, queryset: QuerySet[User]) -> None:
         users = list(queryset.filter(is_active=False))
         for user in users:
             services.user_reactivate(user=user)
@@ -203,7 +219,7 @@ class UserAdmin(BaseUserAdmin):
 
 
 @admin.register(PersonalAccessToken)
-class PersonalAccessTokenAdmin(admin.ModelAdmin):
+class PersonalAccessTokenAdmin(admin.ModelAdmin[PersonalAccessToken]):
     list_display = ["id", "user", "name", "created_at", "last_used_at", "revoked_at"]
     list_filter = ["revoked_at"]
     search_fields = ["user__email", "name"]
@@ -211,11 +227,11 @@ class PersonalAccessTokenAdmin(admin.ModelAdmin):
     readonly_fields = ["user", "token_hash", "created_at", "last_used_at", "revoked_at"]
     actions = ["revoke"]
 
-    def has_add_permission(self, request) -> bool:
+    def has_add_permission(self, request: HttpRequest) -> bool:
         return False  # tokens are issued by signing in; a hash typed here would match no secret
 
     @admin.action(description="Revoke the selected tokens")
-    def revoke(self, request, queryset):
+    def revoke(self, request: HttpRequest, queryset: QuerySet[PersonalAccessToken]) -> None:
         live = list(queryset.filter(revoked_at=None))
         for token in live:
             services.access_token_revoke(token=token)
@@ -223,37 +239,35 @@ class PersonalAccessTokenAdmin(admin.ModelAdmin):
 
 
 @admin.register(LoginChallenge)
-class LoginChallengeAdmin(admin.ModelAdmin):
+class LoginChallengeAdmin(admin.ModelAdmin[LoginChallenge]):
     list_display = ["id", "user", "created_at", "expires_at", "used_at", "failed_attempts"]
     search_fields = ["user__email"]
     readonly_fields = ["id_hash", "user", "created_at", "expires_at", "used_at", "failed_attempts", "remember"]
 
-    def has_add_permission(self, request) -> bool:
+    def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
 
 @admin.register(SealedTotpDevice)
-class SealedTotpDeviceAdmin(admin.ModelAdmin):
+class SealedTotpDeviceAdmin(admin.ModelAdmin[SealedTotpDevice]):
     """Authenticator apps: who has one, never the seed (stored encrypted). Deleting one turns the
     user's second factor off, as the panel's reset does."""
 
     list_display = ["id", "user", "name", "confirmed", "created_at", "last_used_at"]
     search_fields = ["user__email"]
-    fields = ["user", "name", "confirmed", "created_at", "last_used_at", "throttling_failure_count"]
-    readonly_fields = fields
+    fields = readonly_fields = ("user", "name", "confirmed", "created_at", "last_used_at", "throttling_failure_count")
 
-    def has_add_permission(self, request) -> bool:
+    def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
 
 @admin.register(StoredSession)
-class StoredSessionAdmin(admin.ModelAdmin):
+class StoredSessionAdmin(admin.ModelAdmin[StoredSession]):
     """Signed-in browsers, by the hash of their cookie (the cookie itself is not stored). Deleting
     one signs that browser out."""
 
     list_display = ["session_key", "expire_date"]
-    fields = ["session_key", "expire_date"]
-    readonly_fields = fields
+    fields = readonly_fields = ("session_key", "expire_date")
 
-    def has_add_permission(self, request) -> bool:
+    def has_add_permission(self, request: HttpRequest) -> bool:
         return False

@@ -2,9 +2,11 @@
 
 import hashlib
 import zoneinfo
+from typing import Any
 
 from django.contrib.auth.base_user import AbstractBaseUser, BaseUserManager
 from django.contrib.auth.models import PermissionsMixin
+from django.contrib.sessions.backends.base import SessionBase
 from django.contrib.sessions.base_session import AbstractBaseSession
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxLengthValidator, MaxValueValidator, MinValueValidator, RegexValidator
@@ -74,10 +76,10 @@ class Business(models.Model):
         return self.name
 
 
-class UserManager(BaseUserManager):
+class UserManager(BaseUserManager["User"]):
     use_in_migrations = True
 
-    def create_user(self, email: str, password: str | None = None, **fields):
+    def create_user(self, email: str, password: str | None = None, **fields: Any) -> "User":
         if not email:
             raise ValueError("An email is required.")
         user = self.model(email=self.normalize_email(email).lower(), **fields)
@@ -85,7 +87,7 @@ class UserManager(BaseUserManager):
         user.save(using=self._db)
         return user
 
-    def create_superuser(self, email: str, password: str | None = None, **fields):
+    def create_superuser(self, email: str, password: str | None = None, **fields: Any) -> "User":
         fields.update(is_staff=True, is_superuser=True)
         return self.create_user(email, password, **fields)
 
@@ -173,7 +175,8 @@ class LoginChallenge(models.Model):
         """The id given to the client: known only on the challenge just issued."""
         if "_public_id" not in self.__dict__:
             raise AttributeError("a stored challenge keeps only the hash of its id")
-        return self.__dict__["_public_id"]
+        public_id: str = self.__dict__["_public_id"]
+        return public_id
 
     @public_id.setter
     def public_id(self, value: str) -> None:
@@ -181,7 +184,7 @@ class LoginChallenge(models.Model):
         self.id_hash = hash_challenge_id(value)
 
     @classmethod
-    def for_id(cls, public_id: str) -> models.QuerySet:
+    def for_id(cls, public_id: str) -> "models.QuerySet[LoginChallenge]":
         return cls.objects.filter(id_hash=hash_challenge_id(public_id))
 
 
@@ -211,7 +214,7 @@ class StoredSession(AbstractBaseSession):
     session_key = models.CharField(max_length=64, primary_key=True, help_text="SHA-256 of the cookie's value.")
 
     @classmethod
-    def get_session_store_class(cls):
+    def get_session_store_class(cls) -> type[SessionBase]:
         from apps.accounts.session_store import SessionStore
 
         return SessionStore

@@ -4,8 +4,10 @@ import logging
 import math
 import re
 import secrets
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import timedelta
+from typing import Any
 
 from django.conf import settings
 from django.db import transaction
@@ -17,15 +19,16 @@ from apps.accounts.actors import display_member
 from apps.accounts.domain_events import AgentStatusChanged, BusinessChanged, OwnerReinstated, OwnerSuspended
 from apps.accounts.models import (
     AgentStatus,
+    Business,
     LoginChallenge,
     Owner,
     PersonalAccessToken,
-    SealedTotpDevice,
     StatusReason,
     User,
     hash_token_secret,
 )
 from apps.accounts.suspension import ensure_owner_not_suspended
+from apps.accounts.totp import SealedTotpDevice
 from apps.core import events
 from apps.core.errors import DomainError, ErrorCode
 
@@ -213,7 +216,7 @@ def status_message(*, reason: str, missed_offers: int) -> str:
 LANGUAGE_TAG = re.compile(r"^[a-z]{2,3}$")
 
 
-def agent_set_languages(*, agent: User, languages) -> list[str]:
+def agent_set_languages(*, agent: User, languages: str | Iterable[object]) -> list[str]:
     """The languages an agent serves, as primary subtags ("en", "es"); an empty list means not
     set (offered every language). Set by the owner on the panel, by the super-admin for
     platform agents."""
@@ -223,7 +226,7 @@ def agent_set_languages(*, agent: User, languages) -> list[str]:
     return cleaned
 
 
-def clean_languages(languages) -> list[str]:
+def clean_languages(languages: str | Iterable[object]) -> list[str]:
     """A list of languages, or a string of them separated by commas or spaces, as the stored list
     (lower case, each once); 422 VALIDATION_ERROR for anything that is not a language code."""
     if isinstance(languages, str):
@@ -334,7 +337,7 @@ def panel_login(*, email: str, password: str, ip: str) -> LoginResult:
     return LoginResult(user=user)
 
 
-def agent_create(*, owner, name: str, email: str, password: str) -> User:
+def agent_create(*, owner: Owner | None, name: str, email: str, password: str) -> User:
     """A new agent of `owner`, offline until it signs in and sets its status."""
     email = User.objects.normalize_email(email).strip().lower()
     with transaction.atomic():
@@ -366,7 +369,7 @@ BUSINESS_SETTINGS_FIELDS = (
 )
 
 
-def business_update(*, business, **fields):
+def business_update(*, business: Business, **fields: Any) -> Business:
     """Change a business's settings (what kiosks show, money, session recording). Fields are
     validated by the model's own validators."""
     from django.core.exceptions import ValidationError
@@ -390,13 +393,13 @@ def business_update(*, business, **fields):
     return business
 
 
-def business_saved_elsewhere(business) -> None:
+def business_saved_elsewhere(business: Business) -> None:
     """A business the admin's forms saved (they validate and save it themselves): what depends on
     its settings hears of it as from `business_update`. Call inside the save's transaction."""
     events.emit(BusinessChanged(business))
 
 
-def totp_enrol_start(*, user: User):
+def totp_enrol_start(*, user: User) -> SealedTotpDevice:
     """An unconfirmed TOTP device for `user` (replacing an earlier unconfirmed one); it counts
     only once confirmed with a code from the authenticator app."""
     with transaction.atomic():

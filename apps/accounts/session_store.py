@@ -1,5 +1,5 @@
 """The session engine (SESSION_ENGINE): Django's cached_db engine, storing each session under the
-SHA-256 of its cookie's value rather than the value itself (issue 24). Whoever reads the
+SHA-256 of its cookie's value rather than the value itself, so that whoever reads the
 database, a backup of it or the cache's keys gets no cookie that signs anyone in.
 
 Built on Django's documented extension point for database-backed engines (a SessionStore subclass
@@ -7,15 +7,18 @@ with its own AbstractBaseSession model, `get_model_class`); only the lookups by 
 signing salt derives from the class name, SessionStore, as Django's own, so data moved from
 django_session (migration accounts 0004) still decodes.
 
-It is also the adapter to Django's session internals (issue 22, part 2): the key lookups of the
+It is also the one adapter to Django's session internals, so that only one module breaks if
+they change: the key lookups of the
 cached_db engine have no public hook, so this module alone uses SessionBase's
 `_get_or_create_session_key`/`_aget_or_create_session_key`, `_session_key` and cached_db's `_cache`
 (Django is pinned exactly; tests/operations/test_library_adapters.py fails if a name disappears).
 """
 
 import hashlib
+from typing import Any
 
 from django.contrib.sessions.backends import cached_db
+from django.contrib.sessions.base_session import AbstractBaseSession
 from django.utils import timezone
 
 
@@ -29,7 +32,7 @@ class SessionStore(cached_db.SessionStore):
     cache_key_prefix = "apps.accounts.session_store"
 
     @classmethod
-    def get_model_class(cls):
+    def get_model_class(cls) -> type[AbstractBaseSession]:
         from apps.accounts.models import StoredSession
 
         return StoredSession
@@ -41,7 +44,7 @@ class SessionStore(cached_db.SessionStore):
     async def acache_key(self) -> str:
         return self.cache_key_prefix + stored_key(await self._aget_or_create_session_key())  # type: ignore[attr-defined]
 
-    def _get_session_from_db(self):
+    def _get_session_from_db(self) -> AbstractBaseSession | None:
         found = self.model.objects.filter(
             session_key=stored_key(self.session_key or ""), expire_date__gt=timezone.now()
         )
@@ -50,7 +53,7 @@ class SessionStore(cached_db.SessionStore):
             self._session_key = None
         return session
 
-    async def _aget_session_from_db(self):
+    async def _aget_session_from_db(self) -> AbstractBaseSession | None:
         found = self.model.objects.filter(
             session_key=stored_key(self.session_key or ""), expire_date__gt=timezone.now()
         )
@@ -59,41 +62,41 @@ class SessionStore(cached_db.SessionStore):
             self._session_key = None
         return session
 
-    def exists(self, session_key) -> bool:
+    def exists(self, session_key: str) -> bool:
         if not session_key:
             return False
         key = stored_key(session_key)
         return self.cache_key_prefix + key in self._cache or self.model.objects.filter(session_key=key).exists()  # type: ignore[attr-defined]
 
-    async def aexists(self, session_key) -> bool:
+    async def aexists(self, session_key: str) -> bool:
         if not session_key:
             return False
         key = stored_key(session_key)
         in_cache = await self._cache.ahas_key(self.cache_key_prefix + key)  # type: ignore[attr-defined]
         return in_cache or await self.model.objects.filter(session_key=key).aexists()
 
-    def create_model_instance(self, data):
+    def create_model_instance(self, data: dict[str, Any]) -> AbstractBaseSession:
         return self.model(
             session_key=stored_key(self._get_or_create_session_key()),  # type: ignore[attr-defined]
             session_data=self.encode(data),
             expire_date=self.get_expiry_date(),
         )
 
-    async def acreate_model_instance(self, data):
+    async def acreate_model_instance(self, data: dict[str, Any]) -> AbstractBaseSession:
         return self.model(
             session_key=stored_key(await self._aget_or_create_session_key()),  # type: ignore[attr-defined]
             session_data=self.encode(data),
             expire_date=await self.aget_expiry_date(),
         )
 
-    def delete(self, session_key=None) -> None:
+    def delete(self, session_key: str | None = None) -> None:
         session_key = session_key or self.session_key
         if session_key is None:
             return
         self.model.objects.filter(session_key=stored_key(session_key)).delete()
         self._cache.delete(self.cache_key_prefix + stored_key(session_key))  # type: ignore[attr-defined]
 
-    async def adelete(self, session_key=None) -> None:
+    async def adelete(self, session_key: str | None = None) -> None:
         session_key = session_key or self.session_key
         if session_key is None:
             return

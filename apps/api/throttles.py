@@ -3,7 +3,7 @@ process shares them. Every throttle counts with the atomic window below and keys
 address on `client_ip` (TRUSTED_PROXIES), never on a raw X-Forwarded-For."""
 
 import uuid
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 from rest_framework.request import Request
 from rest_framework.throttling import SimpleRateThrottle
@@ -11,6 +11,14 @@ from rest_framework.views import APIView
 
 from apps.api.inputs import client_ip
 from apps.core.cache import increment
+
+
+@runtime_checkable
+class _PairedDevice(Protocol):
+    """What a kiosk request's `auth` (apps.kiosks.models.Kiosk) has for its bucket."""
+
+    device_id: uuid.UUID | None
+    token_hash: str
 
 
 class _CountedRead(Protocol):
@@ -77,10 +85,8 @@ class KioskThrottle(AtomicWindowThrottle):
     scope = "kiosk"
 
     def get_cache_key(self, request: Request, view: APIView) -> str:
-        from apps.kiosks.models import Kiosk
-
         kiosk = request.auth
-        assert isinstance(kiosk, Kiosk)  # DeviceAuthentication and IsKiosk ran before the throttles
+        assert isinstance(kiosk, _PairedDevice)  # DeviceAuthentication and IsKiosk ran before the throttles
         return self._bucket_key(kiosk.device_id, kiosk.token_hash)
 
     def _bucket_key(self, device_id: uuid.UUID | None, token_hash: str) -> str:

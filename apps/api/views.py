@@ -28,7 +28,7 @@ else:
 # What each surface's authentication and permission classes guarantee about its requests, for
 # the type checker (DRF types `user` and `auth` for any scheme): at runtime both are DRF's Request.
 if TYPE_CHECKING:
-    from apps.accounts.models import User
+    from apps.accounts.models import PersonalAccessToken, User
 
     class KioskRequest(Request):
         """After DeviceAuthentication and IsKiosk: `auth` is the Kiosk."""
@@ -46,8 +46,16 @@ if TYPE_CHECKING:
         @user.setter
         def user(self, value: User) -> None: ...
 
+    class TokenRequest(AgentRequest):
+        """After BearerTokenAuthentication: `auth` is the personal access token presented."""
+
+        @property
+        def auth(self) -> PersonalAccessToken: ...
+        @auth.setter
+        def auth(self, value: PersonalAccessToken) -> None: ...
+
 else:
-    KioskRequest = AgentRequest = Request
+    KioskRequest = AgentRequest = TokenRequest = Request
 
 
 class MethodCheckedFirst(_MixinBase):
