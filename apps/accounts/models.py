@@ -55,7 +55,7 @@ class Business(models.Model):
     )
     primary_color = models.CharField(max_length=7, default="#1F6FEB", validators=[hex_color])
     attract_message = models.CharField(max_length=200, default="Tap to order with a real person")
-    # Printed on receipts (issue 27); a TextField's max_length is not enforced: the validator is.
+    # Printed on receipts; a TextField's max_length is not enforced: the validator is.
     address = models.TextField(
         blank=True,
         max_length=ADDRESS_MAX_LENGTH,

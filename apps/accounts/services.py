@@ -311,7 +311,7 @@ def login_challenges_purge() -> int:
     return deleted
 
 
-# --- Owner panel (issue 8) ---------------------------------------------------------------
+# --- Owner panel ---------------------------------------------------------------------------------
 
 
 def panel_login(*, email: str, password: str, ip: str) -> LoginResult:
