@@ -105,7 +105,7 @@ def _replace_locked(session: Session, lines: list[cart.CartLineIn]) -> Order:
     )
     session.business = business
     order = Order.objects.prefetch_related("lines").get(pk=order.pk)
-    events.emit(CartReplaced(session, order))  # the kiosk shows the cart as it is built
+    events.emit(CartReplaced(order=order, session=session))  # the kiosk shows the cart as it is built
     return order
 
 
