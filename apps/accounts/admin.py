@@ -25,6 +25,7 @@ from apps.accounts.models import (
 from apps.accounts.totp import SealedTotpDevice
 from apps.billing.models import OwnerBilling, Plan
 from apps.billing.plans import plan_set
+from apps.core.admin_actions import each_through_service
 from apps.core.errors import DomainError
 from apps.sessions import ending
 
@@ -67,10 +68,8 @@ class OwnerBillingInline(admin.StackedInline[OwnerBilling, Owner]):
 
 
 def _set_plan(modeladmin: admin.ModelAdmin[Owner], request: HttpRequest, queryset: QuerySet[Owner], plan: str) -> None:
-    owners = list(queryset)
-    for owner in owners:
-        plan_set(owner=owner, plan=plan)
-    modeladmin.message_user(request, f"{len(owners)} owner(s) now on the {plan} plan.", messages.SUCCESS)
+    told = f"{{count}} owner(s) now on the {plan} plan."
+    each_through_service(modeladmin, request, queryset, lambda owner: plan_set(owner=owner, plan=plan), told)
 
 
 def _set_suspended(
@@ -212,10 +211,9 @@ class UserAdmin(BaseUserAdmin[User]):
 
     @admin.action(description="Re-enable the selected users")
     def reactivate_users(self, request: HttpRequest, queryset: QuerySet[User]) -> None:
-        users = list(queryset.filter(is_active=False))
-        for user in users:
-            services.user_reactivate(user=user)
-        self.message_user(request, f"{len(users)} user(s) re-enabled.", messages.SUCCESS)
+        disabled = queryset.filter(is_active=False)
+        reactivate = services.user_reactivate
+        each_through_service(self, request, disabled, lambda user: reactivate(user=user), "{count} user(s) re-enabled.")
 
 
 @admin.register(PersonalAccessToken)
@@ -232,10 +230,9 @@ class PersonalAccessTokenAdmin(admin.ModelAdmin[PersonalAccessToken]):
 
     @admin.action(description="Revoke the selected tokens")
     def revoke(self, request: HttpRequest, queryset: QuerySet[PersonalAccessToken]) -> None:
-        live = list(queryset.filter(revoked_at=None))
-        for token in live:
-            services.access_token_revoke(token=token)
-        self.message_user(request, f"{len(live)} token(s) revoked.", messages.SUCCESS)
+        live = queryset.filter(revoked_at=None)
+        revoke = services.access_token_revoke
+        each_through_service(self, request, live, lambda token: revoke(token=token), "{count} token(s) revoked.")
 
 
 @admin.register(LoginChallenge)

@@ -52,8 +52,9 @@ def _check_password(email: str, password: str) -> User | None:
     return user if user.check_password(password) else None
 
 
-def _authenticate_agent(*, email: str, password: str, ip: str) -> User:
-    """Check an agent's password, counting failures per email + IP (429 after the limit)."""
+def _signed_in_user(*, email: str, password: str, ip: str) -> User:
+    """The active user with this email and password, counting failures on the sign-in counters
+    (429 after a limit: apps/accounts/login_throttle.py): the agent, token API and panel sign-ins."""
     login_throttle.ensure_allowed(email, ip)
     user = _check_password(email, password)
     if user is None:
@@ -62,6 +63,12 @@ def _authenticate_agent(*, email: str, password: str, ip: str) -> User:
     login_throttle.reset(email, ip)
     if not user.is_active:
         raise DomainError(ErrorCode.ACCOUNT_DISABLED, "This account has been disabled.")
+    return user
+
+
+def _authenticate_agent(*, email: str, password: str, ip: str) -> User:
+    """Check an agent's password, counting failures per email + IP (429 after the limit)."""
+    user = _signed_in_user(email=email, password=password, ip=ip)
     if not user.is_agent:
         raise DomainError(ErrorCode.PANEL_ONLY_ACCOUNT, "This account signs in to the owner panel, not here.")
     return user
@@ -317,14 +324,7 @@ def login_challenges_purge() -> int:
 def panel_login(*, email: str, password: str, ip: str) -> LoginResult:
     """Check an owner's or manager's password for the owner panel, counting failures per email +
     IP like the agent sign-in. A TOTP-enrolled user gets a 2FA challenge (two_factor_verify)."""
-    login_throttle.ensure_allowed(email, ip)
-    user = _check_password(email, password)
-    if user is None:
-        login_throttle.record_failure(email, ip)
-        raise DomainError(ErrorCode.INVALID_CREDENTIALS, "The email or password is incorrect.")
-    login_throttle.reset(email, ip)
-    if not user.is_active:
-        raise DomainError(ErrorCode.ACCOUNT_DISABLED, "This account has been disabled.")
+    user = _signed_in_user(email=email, password=password, ip=ip)
     if not display_member(user):  # kitchen users sign in here too, for the kitchen display
         raise DomainError(ErrorCode.FORBIDDEN, "Agents sign in to the agent dashboard, not the owner panel.")
     if _has_two_factor(user):

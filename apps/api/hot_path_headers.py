@@ -37,6 +37,7 @@ from rest_framework.views import APIView
 from apps.api.metrics import RequestMetricsMiddleware
 
 Headers = list[tuple[bytes, bytes]]
+Extra = dict[str, str]  # the answer's own headers (Retry-After, WWW-Authenticate)
 WireHeaders = tuple[tuple[bytes, bytes], ...]  # a memoised answer's headers
 # (view, method, path, scheme, request headers but the id, status, body length)
 RequestKey = tuple[type[APIView], str, str, str | None, WireHeaders, int, int]
@@ -88,13 +89,7 @@ class HeaderStack:
         self._memo: dict[MemoKey, WireHeaders | None] = {}
 
     def memoised(
-        self,
-        view: type[APIView],
-        scope: HTTPScope,
-        status: int,
-        content: bytes,
-        extra: dict[str, str],
-        request_id: str,
+        self, view: type[APIView], scope: HTTPScope, status: int, content: bytes, extra: Extra, request_id: str
     ) -> Answer | None:
         """The answer from the memo without running the chain (safe on the event loop), or None:
         then `answer` runs it, in a worker thread."""
@@ -104,13 +99,7 @@ class HeaderStack:
         return _with_request_id(memo, status, content, request_id)  # type: ignore[arg-type]
 
     def answer(
-        self,
-        view: type[APIView],
-        scope: HTTPScope,
-        status: int,
-        content: bytes,
-        extra: dict[str, str],
-        request_id: str,
+        self, view: type[APIView], scope: HTTPScope, status: int, content: bytes, extra: Extra, request_id: str
     ) -> Answer:
         """The answer Django's stack gives for `content` (status `status`, `extra` headers) to
         the request of `scope`, with its id `request_id`. Runs the chain: synchronous code only."""

@@ -116,8 +116,8 @@ class PairingThrottle(AtomicWindowThrottle):
         return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
 
 
-class AgentThrottle(AtomicWindowThrottle):
-    scope = "agent"
+class _PerUserThrottle(AtomicWindowThrottle):
+    """One bucket per signed-in user, whichever session or token it came with."""
 
     def get_cache_key(self, request: Request, view: APIView) -> str | None:
         if request.user is None:
@@ -125,12 +125,11 @@ class AgentThrottle(AtomicWindowThrottle):
         return self.cache_format % {"scope": self.scope, "ident": f"user-{request.user.pk}"}
 
 
-class TokenApiThrottle(AtomicWindowThrottle):
+class AgentThrottle(_PerUserThrottle):
+    scope = "agent"
+
+
+class TokenApiThrottle(_PerUserThrottle):
     """120 requests a minute per user: every token of one user shares the bucket (spec 8)."""
 
     scope = "token_api"
-
-    def get_cache_key(self, request: Request, view: APIView) -> str | None:
-        if request.user is None:
-            return None
-        return self.cache_format % {"scope": self.scope, "ident": f"user-{request.user.pk}"}

@@ -4,10 +4,11 @@ at once); the super-admin may rename a kiosk or unpair it."""
 
 from typing import Any
 
-from django.contrib import admin, messages
+from django.contrib import admin
 from django.db.models import QuerySet
 from django.http import HttpRequest
 
+from apps.core.admin_actions import each_through_service
 from apps.kiosks import services
 from apps.kiosks.models import Kiosk, PairingCode
 
@@ -30,10 +31,9 @@ class KioskAdmin(admin.ModelAdmin[Kiosk]):
 
     @admin.action(description="Unpair the selected kiosks (their device tokens stop at once)")
     def unpair(self, request: HttpRequest, queryset: QuerySet[Kiosk]) -> None:
-        paired = list(queryset.filter(unpaired_at=None).select_related("business"))
-        for kiosk in paired:
-            services.kiosk_unpair(kiosk=kiosk)
-        self.message_user(request, f"{len(paired)} kiosk(s) unpaired.", messages.SUCCESS)
+        paired = queryset.filter(unpaired_at=None).select_related("business")
+        unpair = services.kiosk_unpair
+        each_through_service(self, request, paired, lambda kiosk: unpair(kiosk=kiosk), "{count} kiosk(s) unpaired.")
 
 
 @admin.register(PairingCode)

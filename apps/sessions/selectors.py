@@ -203,14 +203,20 @@ def accept_precheck(*, agent: User, public_id: str) -> tuple[str, bool] | None:
         f"SELECT s.status, EXISTS (SELECT 1 FROM {table} b WHERE b.agent_id = %s AND b.status IN (%s, %s))"  # noqa: S608
         f" FROM {table} s WHERE s.public_id = %s"
     )
-    params: list[int | str] = [agent.pk, SessionStatus.ACTIVE, SessionStatus.PAYMENT, public_id]
-    if agent.owner_id is not None:  # as sessions_visible_to_agent
+    row = visible_row(sql, [agent.pk, SessionStatus.ACTIVE, SessionStatus.PAYMENT, public_id], agent=agent)
+    return None if row is None else (row[0], bool(row[1]))
+
+
+def visible_row(sql: str, params: list[int | str], *, agent: User) -> tuple[Any, ...] | None:
+    """The first row of `sql`, a statement on the sessions table as `s` ending in its WHERE
+    clause, among the sessions `agent` may see (the rule of sessions_visible_to_agent)."""
+    if agent.owner_id is not None:
         sql += " AND s.owner_id = %s"
-        params.append(agent.owner_id)
+        params = [*params, agent.owner_id]
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
-        row = cursor.fetchone()
-    return None if row is None else (row[0], bool(row[1]))
+        row: tuple[Any, ...] | None = cursor.fetchone()
+    return row
 
 
 def sessions_of_owner(owner_id: int) -> QuerySet[Session]:
