@@ -150,15 +150,7 @@ class KioskHotPath:
         content = _renderer.render(body)
         answer = self.header_stack.memoised(view, scope, status, content, extra, request_id)
         if answer is None:  # Django's middleware chain: sync code (a session cookie's read and save)
-            answer = await _in_thread(
-                self.header_stack.answer,
-                view,
-                scope,
-                status,
-                content,
-                extra,
-                request_id,
-            )
+            answer = await _in_thread(self.header_stack.answer, view, scope, status, content, extra, request_id)
         status = answer.status
         start: HTTPResponseStartEvent = {
             "type": "http.response.start",
