@@ -1,13 +1,17 @@
-"""The super-admin site at /admin/ with the sign-in limits of every other sign-in route:
+"""The super-admin site at /admin/ with the sign-in limits of every other sign-in route (no
+sign-in route may be an open door for password guessing):
 the same failure counters per email + address and per address (apps/accounts/login_throttle.py,
 keyed on apps.api.inputs.client_ip), so guesses here and on the agent API, the token API and the
 owner panel count together. A refused attempt is answered 429 with Retry-After before the password
 is hashed (each hash costs real CPU). Installed through Django's documented hooks: an AdminConfig
 whose `default_site` is this site (apps/accounts/admin_config.py, in INSTALLED_APPS), and the site's `login_form`."""
 
+from typing import Any
+
 from django.contrib.admin import AdminSite
 from django.contrib.admin.forms import AdminAuthenticationForm
 from django.core.exceptions import ValidationError
+from django.http import HttpRequest, HttpResponse
 
 from apps.accounts import login_throttle
 from apps.api.inputs import client_ip
@@ -17,7 +21,7 @@ from apps.core.errors import DomainError
 class LimitedAdminLoginForm(AdminAuthenticationForm):
     refusal: DomainError | None = None
 
-    def clean(self):
+    def clean(self) -> dict[str, Any]:
         assert self.request is not None  # the admin's login view always passes its request
         email, ip = self.cleaned_data.get("username") or "", client_ip(self.request)
         try:
@@ -37,7 +41,7 @@ class LimitedAdminLoginForm(AdminAuthenticationForm):
 class LimitedAdminSite(AdminSite):
     login_form = LimitedAdminLoginForm
 
-    def login(self, request, extra_context=None):
+    def login(self, request: HttpRequest, extra_context: dict[str, Any] | None = None) -> HttpResponse:
         response = super().login(request, extra_context)
         form = (getattr(response, "context_data", None) or {}).get("form")
         refusal = getattr(form, "refusal", None)

@@ -1,7 +1,10 @@
 """The authentication backend: Django's ModelBackend with a cheaper per-request user read."""
 
+from typing import Any
+
 from django.contrib.auth.backends import ModelBackend
 from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest
 
 from apps.accounts.models import User
 
@@ -10,7 +13,9 @@ _BY_ID = f"SELECT * FROM {User._meta.db_table} WHERE {User._meta.pk.column} = %s
 
 
 class AccountsBackend(ModelBackend):
-    def authenticate(self, request, username=None, password=None, **kwargs):
+    def authenticate(
+        self, request: HttpRequest | None, username: str | None = None, password: str | None = None, **kwargs: Any
+    ) -> User | None:
         """A refusal here is final (Django's documented PermissionDenied): otherwise Django would
         try the next backend, ModelBackend (kept for old sessions), and hash the password twice."""
         user = super().authenticate(request, username=username, password=password, **kwargs)
@@ -18,7 +23,7 @@ class AccountsBackend(ModelBackend):
             raise PermissionDenied
         return user
 
-    def get_user(self, user_id):
+    def get_user(self, user_id: object) -> User | None:
         """Every signed-in request (the agent API, the panel) loads its user here. A raw read,
         the same row as ModelBackend's `get(pk=...)`: compiling that query cost more than running
         it (bench/accept_race.py)."""

@@ -3,10 +3,23 @@
 
 from dataclasses import dataclass
 from datetime import datetime
+from typing import TypedDict
 
 from apps.accounts.models import Business, Owner
 from apps.core.events import Event
 from apps.core.timefmt import iso_z
+
+
+class OwnerSuspendedPayload(TypedDict):
+    owner_id: int
+    owner_name: str
+    suspended_at: str
+
+
+class OwnerReinstatedPayload(TypedDict):
+    owner_id: int
+    owner_name: str
+    reinstated_at: str
 
 
 @dataclass(frozen=True)
@@ -23,7 +36,7 @@ class _OwnerEvent(Event):
 class OwnerSuspended(_OwnerEvent):
     webhook_name = "owner.suspended"
 
-    def webhook_payload(self) -> dict:
+    def webhook_payload(self) -> OwnerSuspendedPayload:
         return {"owner_id": self.owner.pk, "owner_name": self.owner.name, "suspended_at": iso_z(self.at)}
 
 
@@ -31,7 +44,7 @@ class OwnerSuspended(_OwnerEvent):
 class OwnerReinstated(_OwnerEvent):
     webhook_name = "owner.reinstated"
 
-    def webhook_payload(self) -> dict:
+    def webhook_payload(self) -> OwnerReinstatedPayload:
         return {"owner_id": self.owner.pk, "owner_name": self.owner.name, "reinstated_at": iso_z(self.at)}
 
 

@@ -22,10 +22,8 @@ import logging
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from django.conf import settings
-
 from apps.core import failure_windows
-from apps.core.failure_windows import FailureWindow
+from apps.core.failure_windows import FailureWindow, Guard
 
 logger = logging.getLogger(__name__)
 
@@ -34,31 +32,25 @@ def _digest(text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:32]
 
 
+_PER_EMAIL = Guard("login-failures", "LOGIN_FAILURE", "Too many failed sign-in attempts.")
+_PER_IP = Guard("login-failures-ip", "LOGIN_IP_FAILURE", "Too many failed sign-in attempts from this address.")
+_PER_ACCOUNT = Guard(
+    "login-failures-account",
+    "LOGIN_ACCOUNT_FAILURE",
+    "Too many failed sign-in attempts on this account: its sign-in is locked for now.",
+)
+
+
 def _per_email(email: str, ip: str) -> FailureWindow:
-    return FailureWindow(
-        f"login-failures:{_digest(f'{email.strip().lower()}|{ip}')}",
-        settings.LOGIN_FAILURE_LIMIT,
-        settings.LOGIN_FAILURE_WINDOW,
-        "Too many failed sign-in attempts.",
-    )
+    return _PER_EMAIL.window(_digest(f"{email.strip().lower()}|{ip}"))
 
 
 def _per_ip(ip: str) -> FailureWindow:
-    return FailureWindow(
-        f"login-failures-ip:{_digest(ip)}",
-        settings.LOGIN_IP_FAILURE_LIMIT,
-        settings.LOGIN_IP_FAILURE_WINDOW,
-        "Too many failed sign-in attempts from this address.",
-    )
+    return _PER_IP.window(_digest(ip))
 
 
 def _per_account(email: str) -> FailureWindow:
-    return FailureWindow(
-        f"login-failures-account:{_digest(email.strip().lower())}",
-        settings.LOGIN_ACCOUNT_FAILURE_LIMIT,
-        settings.LOGIN_ACCOUNT_FAILURE_WINDOW,
-        "Too many failed sign-in attempts on this account: its sign-in is locked for now.",
-    )
+    return _PER_ACCOUNT.window(_digest(email.strip().lower()))
 
 
 def _counters(email: str, ip: str) -> tuple[FailureWindow, ...]:

@@ -2,6 +2,7 @@
 
 import hashlib
 import zoneinfo
+from typing import Any
 
 from django.contrib.auth.base_user import AbstractBaseUser, BaseUserManager
 from django.contrib.auth.models import PermissionsMixin
@@ -52,7 +53,7 @@ class Business(models.Model):
     )
     primary_color = models.CharField(max_length=7, default="#1F6FEB", validators=[hex_color])
     attract_message = models.CharField(max_length=200, default="Tap to order with a real person")
-    # Printed on receipts (issue 27); a TextField's max_length is not enforced: the validator is.
+    # Printed on receipts; a TextField's max_length is not enforced: the validator is.
     address = models.TextField(
         blank=True,
         max_length=ADDRESS_MAX_LENGTH,
@@ -73,10 +74,10 @@ class Business(models.Model):
         return self.name
 
 
-class UserManager(BaseUserManager):
+class UserManager(BaseUserManager["User"]):
     use_in_migrations = True
 
-    def create_user(self, email: str, password: str | None = None, **fields):
+    def create_user(self, email: str, password: str | None = None, **fields: Any) -> "User":
         if not email:
             raise ValueError("An email is required.")
         user = self.model(email=self.normalize_email(email).lower(), **fields)
@@ -84,7 +85,7 @@ class UserManager(BaseUserManager):
         user.save(using=self._db)
         return user
 
-    def create_superuser(self, email: str, password: str | None = None, **fields):
+    def create_superuser(self, email: str, password: str | None = None, **fields: Any) -> "User":
         fields.update(is_staff=True, is_superuser=True)
         return self.create_user(email, password, **fields)
 
@@ -172,7 +173,8 @@ class LoginChallenge(models.Model):
         """The id given to the client: known only on the challenge just issued."""
         if "_public_id" not in self.__dict__:
             raise AttributeError("a stored challenge keeps only the hash of its id")
-        return self.__dict__["_public_id"]
+        public_id: str = self.__dict__["_public_id"]
+        return public_id
 
     @public_id.setter
     def public_id(self, value: str) -> None:
@@ -180,7 +182,7 @@ class LoginChallenge(models.Model):
         self.id_hash = hash_challenge_id(value)
 
     @classmethod
-    def for_id(cls, public_id: str) -> models.QuerySet:
+    def for_id(cls, public_id: str) -> "models.QuerySet[LoginChallenge]":
         return cls.objects.filter(id_hash=hash_challenge_id(public_id))
 
 

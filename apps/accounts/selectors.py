@@ -7,10 +7,10 @@ from apps.accounts.models import (
     Business,
     LoginChallenge,
     PersonalAccessToken,
-    SealedTotpDevice,
     User,
     hash_token_secret,
 )
+from apps.accounts.totp import SealedTotpDevice
 
 
 def access_token_for_bearer(raw_token: str) -> PersonalAccessToken | None:

@@ -4,8 +4,10 @@ import logging
 import math
 import re
 import secrets
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import timedelta
+from typing import Any
 
 from django.conf import settings
 from django.db import transaction
@@ -21,12 +23,12 @@ from apps.accounts.models import (
     LoginChallenge,
     Owner,
     PersonalAccessToken,
-    SealedTotpDevice,
     StatusReason,
     User,
     hash_token_secret,
 )
 from apps.accounts.suspension import ensure_owner_not_suspended
+from apps.accounts.totp import SealedTotpDevice
 from apps.core import events
 from apps.core.errors import DomainError, ErrorCode
 
@@ -50,8 +52,9 @@ def _check_password(email: str, password: str) -> User | None:
     return user if user.check_password(password) else None
 
 
-def _authenticate_agent(*, email: str, password: str, ip: str) -> User:
-    """Check an agent's password, counting failures per email + IP (429 after the limit)."""
+def _signed_in_user(*, email: str, password: str, ip: str) -> User:
+    """The active user with this email and password, counting failures on the sign-in counters
+    (429 after a limit: apps/accounts/login_throttle.py): the agent, token API and panel sign-ins."""
     login_throttle.ensure_allowed(email, ip)
     user = _check_password(email, password)
     if user is None:
@@ -60,6 +63,12 @@ def _authenticate_agent(*, email: str, password: str, ip: str) -> User:
     login_throttle.reset(email, ip)
     if not user.is_active:
         raise DomainError(ErrorCode.ACCOUNT_DISABLED, "This account has been disabled.")
+    return user
+
+
+def _authenticate_agent(*, email: str, password: str, ip: str) -> User:
+    """Check an agent's password, counting failures per email + IP (429 after the limit)."""
+    user = _signed_in_user(email=email, password=password, ip=ip)
     if not user.is_agent:
         raise DomainError(ErrorCode.PANEL_ONLY_ACCOUNT, "This account signs in to the owner panel, not here.")
     return user
@@ -214,7 +223,7 @@ def status_message(*, reason: str, missed_offers: int) -> str:
 LANGUAGE_TAG = re.compile(r"^[a-z]{2,3}$")
 
 
-def agent_set_languages(*, agent: User, languages) -> list[str]:
+def agent_set_languages(*, agent: User, languages: str | Iterable[object]) -> list[str]:
     """The languages an agent serves, as primary subtags ("en", "es"); an empty list means not
     set (offered every language). Set by the owner on the panel, by the super-admin for
     platform agents."""
@@ -224,7 +233,7 @@ def agent_set_languages(*, agent: User, languages) -> list[str]:
     return cleaned
 
 
-def clean_languages(languages) -> list[str]:
+def clean_languages(languages: str | Iterable[object]) -> list[str]:
     """A list of languages, or a string of them separated by commas or spaces, as the stored list
     (lower case, each once); 422 VALIDATION_ERROR for anything that is not a language code."""
     if isinstance(languages, str):
@@ -315,14 +324,7 @@ def login_challenges_purge() -> int:
 def panel_login(*, email: str, password: str, ip: str) -> LoginResult:
     """Check an owner's or manager's password for the owner panel, counting failures per email +
     IP like the agent sign-in. A TOTP-enrolled user gets a 2FA challenge (two_factor_verify)."""
-    login_throttle.ensure_allowed(email, ip)
-    user = _check_password(email, password)
-    if user is None:
-        login_throttle.record_failure(email, ip)
-        raise DomainError(ErrorCode.INVALID_CREDENTIALS, "The email or password is incorrect.")
-    login_throttle.reset(email, ip)
-    if not user.is_active:
-        raise DomainError(ErrorCode.ACCOUNT_DISABLED, "This account has been disabled.")
+    user = _signed_in_user(email=email, password=password, ip=ip)
     if not display_member(user):  # kitchen users sign in here too, for the kitchen display
         raise DomainError(ErrorCode.FORBIDDEN, "Agents sign in to the agent dashboard, not the owner panel.")
     if _has_two_factor(user):
@@ -335,7 +337,7 @@ def panel_login(*, email: str, password: str, ip: str) -> LoginResult:
     return LoginResult(user=user)
 
 
-def agent_create(*, owner, name: str, email: str, password: str) -> User:
+def agent_create(*, owner: Owner | None, name: str, email: str, password: str) -> User:
     """A new agent of `owner`, offline until it signs in and sets its status."""
     email = User.objects.normalize_email(email).strip().lower()
     with transaction.atomic():
@@ -367,7 +369,7 @@ BUSINESS_SETTINGS_FIELDS = (
 )
 
 
-def business_update(*, business: Business, **fields: object) -> Business:
+def business_update(*, business: Business, **fields: Any) -> Business:
     """Change a business's settings (what kiosks show, money, session recording). Fields are
     validated by the model's own validators."""
     from django.core.exceptions import ValidationError
@@ -391,13 +393,13 @@ def business_update(*, business: Business, **fields: object) -> Business:
     return business
 
 
-def business_saved_elsewhere(business) -> None:
+def business_saved_elsewhere(business: Business) -> None:
     """A business the admin's forms saved (they validate and save it themselves): what depends on
     its settings hears of it as from `business_update`. Call inside the save's transaction."""
     events.emit(BusinessChanged(business))
 
 
-def totp_enrol_start(*, user: User):
+def totp_enrol_start(*, user: User) -> SealedTotpDevice:
     """An unconfirmed TOTP device for `user` (replacing an earlier unconfirmed one); it counts
     only once confirmed with a code from the authenticator app."""
     with transaction.atomic():

@@ -16,8 +16,10 @@ a name disappears).
 """
 
 import hashlib
+from typing import Any
 
 from django.contrib.sessions.backends import cached_db
+from django.contrib.sessions.backends.base import SessionBase
 from django.contrib.sessions.base_session import AbstractBaseSession
 from django.db import models
 from django.utils import timezone
@@ -33,7 +35,7 @@ class SessionStore(cached_db.SessionStore):
     cache_key_prefix = "apps.accounts.session_store"
 
     @classmethod
-    def get_model_class(cls):
+    def get_model_class(cls) -> type[AbstractBaseSession]:
         return StoredSession
 
     @property
@@ -43,7 +45,7 @@ class SessionStore(cached_db.SessionStore):
     async def acache_key(self) -> str:
         return self.cache_key_prefix + stored_key(await self._aget_or_create_session_key())  # type: ignore[attr-defined]
 
-    def _get_session_from_db(self):
+    def _get_session_from_db(self) -> AbstractBaseSession | None:
         found = self.model.objects.filter(
             session_key=stored_key(self.session_key or ""), expire_date__gt=timezone.now()
         )
@@ -52,7 +54,7 @@ class SessionStore(cached_db.SessionStore):
             self._session_key = None
         return session
 
-    async def _aget_session_from_db(self):
+    async def _aget_session_from_db(self) -> AbstractBaseSession | None:
         found = self.model.objects.filter(
             session_key=stored_key(self.session_key or ""), expire_date__gt=timezone.now()
         )
@@ -61,41 +63,41 @@ class SessionStore(cached_db.SessionStore):
             self._session_key = None
         return session
 
-    def exists(self, session_key) -> bool:
+    def exists(self, session_key: str) -> bool:
         if not session_key:
             return False
         key = stored_key(session_key)
         return self.cache_key_prefix + key in self._cache or self.model.objects.filter(session_key=key).exists()  # type: ignore[attr-defined]
 
-    async def aexists(self, session_key) -> bool:
+    async def aexists(self, session_key: str) -> bool:
         if not session_key:
             return False
         key = stored_key(session_key)
         in_cache = await self._cache.ahas_key(self.cache_key_prefix + key)  # type: ignore[attr-defined]
         return in_cache or await self.model.objects.filter(session_key=key).aexists()
 
-    def create_model_instance(self, data):
+    def create_model_instance(self, data: dict[str, Any]) -> AbstractBaseSession:
         return self.model(
             session_key=stored_key(self._get_or_create_session_key()),  # type: ignore[attr-defined]
             session_data=self.encode(data),
             expire_date=self.get_expiry_date(),
         )
 
-    async def acreate_model_instance(self, data):
+    async def acreate_model_instance(self, data: dict[str, Any]) -> AbstractBaseSession:
         return self.model(
             session_key=stored_key(await self._aget_or_create_session_key()),  # type: ignore[attr-defined]
             session_data=self.encode(data),
             expire_date=await self.aget_expiry_date(),
         )
 
-    def delete(self, session_key=None) -> None:
+    def delete(self, session_key: str | None = None) -> None:
         session_key = session_key or self.session_key
         if session_key is None:
             return
         self.model.objects.filter(session_key=stored_key(session_key)).delete()
         self._cache.delete(self.cache_key_prefix + stored_key(session_key))  # type: ignore[attr-defined]
 
-    async def adelete(self, session_key=None) -> None:
+    async def adelete(self, session_key: str | None = None) -> None:
         session_key = session_key or self.session_key
         if session_key is None:
             return
@@ -111,5 +113,5 @@ class StoredSession(AbstractBaseSession):
     session_key = models.CharField(max_length=64, primary_key=True, help_text="SHA-256 of the cookie's value.")
 
     @classmethod
-    def get_session_store_class(cls):
+    def get_session_store_class(cls) -> type[SessionBase]:
         return SessionStore

@@ -1,7 +1,7 @@
 """The authenticator-app second factor: a django-otp device whose seed is stored encrypted.
 
 django-otp's own SealedTotpDevice keeps its seed as plain hex, so anyone reading the database (or a
-backup) could compute every user's codes (issue 24). This device is written the way django-otp
+backup) could compute every user's codes. This device is written the way django-otp
 documents custom devices (a `Device` subclass implementing `verify_token`, with its
 `ThrottlingMixin` and `TimestampMixin`, and `django_otp.oath.TOTP` for the arithmetic); the seed
 is a Fernet token under WEBHOOK_SECRET_KEYS (apps.core.secret_box), read only to verify a code or
@@ -56,7 +56,7 @@ class SealedTotpDevice(TimestampMixin, ThrottlingMixin, Device):
     def get_throttle_factor(self) -> int:
         return getattr(settings, "OTP_TOTP_THROTTLE_FACTOR", 1)
 
-    def verify_token(self, token) -> bool:
+    def verify_token(self, token: str) -> bool:
         allowed, _ = self.verify_is_allowed()
         if not allowed:
             return False

@@ -1,6 +1,8 @@
 """Serves the agent dashboard's one HTML page. Everything the dashboard shows comes from the public
 agent API and the real-time channels; the page only carries the public client configuration."""
 
+from typing import Any
+
 from django.conf import settings
 from django.views.generic import TemplateView
 
@@ -10,7 +12,7 @@ from apps.agent_app.vendor import AGORA_SDK, PUSHER_JS
 class AgentDashboardView(TemplateView):
     template_name = "agent/index.html"
 
-    def get_context_data(self, **kwargs):
+    def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
         context = super().get_context_data(**kwargs)
         context["config"] = {
             "realtimeKey": settings.REALTIME_APP_KEY,  # public, like in every Pusher client

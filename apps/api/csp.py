@@ -1,7 +1,8 @@
-"""Content-Security-Policy on the server-rendered pages (issue 24): nothing is loaded inline, so
-the policies allow scripts and style sheets only from this origin (plus, for the apps, the two
-third parties they need). An injected `<script>` (stored XSS in a menu name, say) does not run,
-nothing is sent to an origin not listed, no page frames them, and forms post only here.
+"""Content-Security-Policy on the server-rendered pages, so that injected markup cannot run:
+nothing is loaded inline, so the policies allow scripts and style sheets only from this origin
+(plus, for the apps, the two third parties they need). An injected `<script>` (stored XSS in a
+menu name, say) does not run, nothing is sent to an origin not listed, no page frames them, and
+forms post only here.
 
 Two policies, each for its path prefixes ("/" alone means the landing page only):
 - POLICY (CSP_PATHS): the owner panel, the landing page, and the kitchen and board screens.
@@ -27,6 +28,8 @@ its own header: docs/deploy.md gives the policy to send there.
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
+
+from apps.api.middleware import GetResponse
 
 STRICT = {
     "default-src": ["'self'"],
@@ -81,7 +84,7 @@ def policy_for(path: str) -> str | None:
 
 
 class ContentSecurityPolicyMiddleware:
-    def __init__(self, get_response):
+    def __init__(self, get_response: GetResponse) -> None:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:

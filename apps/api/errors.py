@@ -7,7 +7,7 @@ unknown routes (served by a catch-all view per surface) get the same envelope.
 """
 
 import logging
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
 from django.conf import settings
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
@@ -22,6 +22,20 @@ from apps.api.surfaces import Surface, surface_for_path
 from apps.core.errors import STATUS_BY_CODE, DomainError, ErrorCode
 
 logger = logging.getLogger(__name__)
+
+Headers = dict[str, str]
+Translation = tuple[ErrorCode, str, Any, Headers]  # (code, message, details, headers)
+
+
+class ErrorFields(TypedDict):
+    code: str
+    message: str
+    details: NotRequired[Any]  # the validation errors (field -> messages), any JSON
+    request_id: NotRequired[str | None]  # the kiosk surface's only
+
+
+class ErrorEnvelope(TypedDict):
+    error: ErrorFields
 
 
 class CsrfMismatch(drf.APIException):
@@ -41,13 +55,13 @@ def json_errors_for_path(path: str) -> bool:
     return surface_for_path(path) is not None or path.startswith(OTHER_JSON_PREFIXES)
 
 
-def error_body(request: HttpRequest, code: str, message: str, details: Any = None) -> dict:
+def error_body(request: HttpRequest, code: str, message: str, details: Any = None) -> ErrorEnvelope:
     return envelope(code, message, details, path=request.path, request_id=getattr(request, "request_id", None))
 
 
-def envelope(code: str, message: str, details: Any = None, *, path: str, request_id: str | None) -> dict:
+def envelope(code: str, message: str, details: Any = None, *, path: str, request_id: str | None) -> ErrorEnvelope:
     """The error body for a request to `path` (the kiosk surface's carries the request id)."""
-    error: dict[str, Any] = {"code": str(code), "message": message}
+    error: ErrorFields = {"code": str(code), "message": message}
     if details is not None:
         error["details"] = details
     if surface_for_path(path) == Surface.KIOSK:
@@ -55,11 +69,13 @@ def envelope(code: str, message: str, details: Any = None, *, path: str, request
     return {"error": error}
 
 
-def error_response(request: HttpRequest, code: ErrorCode, message: str, *, details: Any = None, headers=None):
+def error_response(
+    request: HttpRequest, code: ErrorCode, message: str, *, details: Any = None, headers: Headers | None = None
+) -> Response:
     return Response(error_body(request, code, message, details), status=STATUS_BY_CODE[code], headers=headers)
 
 
-def too_large(exc: RequestDataTooBig | TooManyFieldsSent) -> tuple[ErrorCode, str, Any, dict]:
+def too_large(exc: RequestDataTooBig | TooManyFieldsSent) -> Translation:
     """Django's upload limits (DATA_UPLOAD_MAX_MEMORY_SIZE, DATA_UPLOAD_MAX_NUMBER_FIELDS)."""
     if isinstance(exc, TooManyFieldsSent):
         return ErrorCode.MALFORMED_REQUEST, "The form has too many fields.", None, {}
@@ -73,7 +89,7 @@ def _auth_code(path: str) -> ErrorCode:
     return ErrorCode.UNAUTHENTICATED
 
 
-def _translate(exc: Exception, path: str) -> tuple[ErrorCode, str, Any, dict]:
+def _translate(exc: Exception, path: str) -> Translation:
     """Map any exception to (code, message, details, headers)."""
     if isinstance(exc, DomainError):
         return exc.code, exc.message, exc.details, exc.headers
@@ -88,7 +104,8 @@ def _translate(exc: Exception, path: str) -> tuple[ErrorCode, str, Any, dict]:
     if isinstance(exc, CsrfMismatch):
         return ErrorCode.CSRF_MISMATCH, str(exc.detail), None, {}
     if isinstance(exc, drf.Throttled):
-        wait = max(1, int(exc.wait or 1))
+        retry_in: float | None = getattr(exc, "wait", None)  # set by Throttled, not in its stubs
+        wait = max(1, int(retry_in or 1))
         message = f"Too many requests. Retry in {wait} seconds."
         return ErrorCode.RATE_LIMITED, message, None, {"Retry-After": str(wait)}
     if isinstance(exc, (drf.PermissionDenied, DjangoPermissionDenied)):
@@ -110,18 +127,20 @@ def _translate(exc: Exception, path: str) -> tuple[ErrorCode, str, Any, dict]:
     return ErrorCode.INTERNAL_ERROR, "An unexpected error occurred.", None, {}
 
 
-def error_answer(exc: Exception, *, path: str, request_id: str | None) -> tuple[int, dict, dict]:
+def error_answer(exc: Exception, *, path: str, request_id: str | None) -> tuple[int, ErrorEnvelope, Headers]:
     """(status, body, headers) answering `exc` on a request to `path`: the exception handler's
     answer, also given by the kiosk hot path (apps.kiosk_app.hot_path), which runs outside DRF."""
     code, message, details, headers = _translate(exc, path)
     if code == ErrorCode.SERVICE_UNAVAILABLE:
         headers = {**headers, "Retry-After": "5"}
-    if getattr(exc, "auth_header", None):  # DRF names the surface's scheme on a 401 (RFC 9110)
-        headers = {**headers, "WWW-Authenticate": exc.auth_header}
+    # DRF names the surface's scheme on a 401 (RFC 9110), on the exception it raises.
+    auth_header: str | None = getattr(exc, "auth_header", None)
+    if auth_header:
+        headers = {**headers, "WWW-Authenticate": auth_header}
     return STATUS_BY_CODE[code], envelope(code, message, details, path=path, request_id=request_id), headers
 
 
-def exception_handler(exc: Exception, context: dict) -> Response:
+def exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
     """DRF EXCEPTION_HANDLER: every error on every surface goes through here."""
     request = context["request"]
     status, body, headers = error_answer(exc, path=request.path, request_id=getattr(request, "request_id", None))

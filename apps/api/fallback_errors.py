@@ -8,7 +8,7 @@ import sys
 
 from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent
 from django.db import DatabaseError
-from django.http import HttpRequest, JsonResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.views import defaults
 
 from apps.api.errors import error_body, json_errors_for_path, too_large
@@ -27,7 +27,9 @@ def _caused_by_database(exc: BaseException | None) -> bool:
     return False
 
 
-def _envelope(request: HttpRequest, exc: BaseException | None, code: ErrorCode, message: str, status: int):
+def _envelope(
+    request: HttpRequest, exc: BaseException | None, code: ErrorCode, message: str, status: int
+) -> JsonResponse:
     if _caused_by_database(exc):
         response = JsonResponse(error_body(request, ErrorCode.SERVICE_UNAVAILABLE, _UNAVAILABLE), status=503)
         response["Retry-After"] = "5"
@@ -35,7 +37,7 @@ def _envelope(request: HttpRequest, exc: BaseException | None, code: ErrorCode, 
     return JsonResponse(error_body(request, code, message), status=status)
 
 
-def bad_request(request: HttpRequest, exception: Exception):
+def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
     if not json_errors_for_path(request.path):
         return defaults.bad_request(request, exception)
     if isinstance(exception, (RequestDataTooBig, TooManyFieldsSent)):
@@ -44,7 +46,7 @@ def bad_request(request: HttpRequest, exception: Exception):
     return _envelope(request, exception, ErrorCode.MALFORMED_REQUEST, "The request could not be processed.", 400)
 
 
-def server_error(request: HttpRequest):
+def server_error(request: HttpRequest) -> HttpResponse:
     if not json_errors_for_path(request.path):
         return defaults.server_error(request)
     return _envelope(request, sys.exc_info()[1], ErrorCode.INTERNAL_ERROR, "An unexpected error occurred.", 500)

@@ -9,7 +9,7 @@ class StrictCharField(serializers.CharField):
 
     default_error_messages = {"not_a_string": "Not a valid string."}
 
-    def to_internal_value(self, data):
+    def to_internal_value(self, data: object) -> str:
         if not isinstance(data, str):
             self.fail("not_a_string")
         return super().to_internal_value(data)

@@ -18,12 +18,13 @@ to the event loop; the hot paths that need async live in front of Django in conf
 from asgiref.sync import sync_to_async
 from django.core.handlers.asgi import ASGIHandler
 from django.core.handlers.base import BaseHandler
+from django.http import HttpRequest, HttpResponseBase
 
 
 class OneHopASGIHandler(ASGIHandler):
-    def __init__(self):
+    def __init__(self) -> None:
         BaseHandler.__init__(self)  # not ASGIHandler's, which builds the chain in async mode
         self.load_middleware(is_async=False)
 
-    async def get_response_async(self, request):
+    async def get_response_async(self, request: HttpRequest) -> HttpResponseBase:
         return await sync_to_async(self.get_response, thread_sensitive=True)(request)

@@ -9,7 +9,7 @@ does not pull every web process at once when Redis fails over.
 
 from django.conf import settings
 from django.db import connection
-from django.http import JsonResponse
+from django.http import HttpRequest, JsonResponse
 from prometheus_client import Gauge
 
 DEPENDENCY_UP = Gauge(
@@ -20,7 +20,7 @@ DEPENDENCY_UP = Gauge(
 REQUIRED = {"database": True, "redis": False}
 
 
-def healthz(request):
+def healthz(request: HttpRequest) -> JsonResponse:
     return JsonResponse({"status": "ok"})
 
 
@@ -43,8 +43,9 @@ def _check_redis() -> str:
     return "ok"
 
 
-def readyz(request):
-    checks, ready, degraded = {}, True, False
+def readyz(request: HttpRequest) -> JsonResponse:
+    checks: dict[str, str] = {}
+    ready, degraded = True, False
     for name, check in (("database", _check_database), ("redis", _check_redis)):
         try:
             checks[name] = check()

@@ -16,6 +16,8 @@ tests/operations/test_library_adapters.py fails if a name used here disappears.
 """
 
 import json
+from collections.abc import Callable
+from typing import Any
 
 HEADERS_TOO_LARGE = "REQUEST_HEADERS_TOO_LARGE"
 
@@ -46,15 +48,17 @@ def install() -> None:
     channel = http.HTTPChannel
     if getattr(channel, "_answers_431", False):
         return
-    line_received = channel.lineReceived
+    line_received: Callable[[http.HTTPChannel, bytes], None] = channel.lineReceived
 
-    def refuse(self) -> None:
+    # `self` is an HTTPChannel (patched below); Any because these keep their own state on it
+    # (_refused_431, _kiosk_head_bytes), attributes HTTPChannel does not declare.
+    def refuse(self: Any) -> None:
         if not getattr(self, "_refused_431", False):
             self._refused_431 = True
             self.transport.write(_response(min(self.totalHeadersSize, self.MAX_LENGTH)))
             self.loseConnection()
 
-    def lineReceived(self, line):  # noqa: N802  (Twisted's name)
+    def lineReceived(self: Any, line: bytes) -> None:  # noqa: N802  (Twisted's name)
         # The same count as Twisted's: the request line and every header line; a blank line ends
         # the head (Twisted reads bodies in raw mode, so only heads pass through here).
         received = getattr(self, "_kiosk_head_bytes", 0) + len(line)
@@ -63,7 +67,7 @@ def install() -> None:
         self._kiosk_head_bytes = 0 if not line else received
         return line_received(self, line)
 
-    def lineLengthExceeded(self, line):  # noqa: N802
+    def lineLengthExceeded(self: Any, line: bytes) -> None:  # noqa: N802
         return refuse(self)
 
     # Set on the class itself: daphne builds Twisted's HTTPChannel (see the module docstring).

@@ -6,11 +6,11 @@ below the domain apps and reads none of them."""
 
 import functools
 import time
-from collections.abc import Callable
 
 from django.http import HttpRequest, HttpResponse
 from prometheus_client import Histogram
 
+from apps.api.middleware import GetResponse
 from apps.api.surfaces import surface_for_path
 
 REQUEST_LATENCY = Histogram(
@@ -25,7 +25,7 @@ _METHODS = {"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"}
 class RequestMetricsMiddleware:
     """Observe every HTTP request's latency (labels kept to a bounded set)."""
 
-    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]):
+    def __init__(self, get_response: GetResponse) -> None:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:

@@ -1,11 +1,14 @@
 import re
 import secrets
+from collections.abc import Callable
 
 from django.http import HttpRequest, HttpResponse, HttpResponseNotFound, JsonResponse
 
 from apps.api.errors import error_body, json_errors_for_path
 from apps.api.logs import current_request_id
 from apps.core.errors import STATUS_BY_CODE, ErrorCode
+
+GetResponse = Callable[[HttpRequest], HttpResponse]  # the next step of a middleware chain
 
 _CLIENT_REQUEST_ID = re.compile(r"[A-Za-z0-9._:-]{1,128}")  # fullmatch: "$" would let a trailing newline in
 
@@ -21,16 +24,18 @@ class RequestIdMiddleware:
     The id is echoed in the X-Request-Id response header and in kiosk error bodies.
     """
 
-    def __init__(self, get_response):
+    def __init__(self, get_response: GetResponse) -> None:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        request.request_id = request_id_for(request.headers.get("X-Request-Id", ""))
+        request_id = request_id_for(request.headers.get("X-Request-Id", ""))
+        # Read back with getattr (apps.api.errors): HttpRequest declares no such attribute.
+        request.request_id = request_id  # type: ignore[attr-defined]
         # Not reset on the way out: Django logs 4xx/5xx answers after the middleware returns.
         # The next request on this thread or task sets its own id.
-        current_request_id.set(request.request_id)
+        current_request_id.set(request_id)
         response = self.get_response(request)
-        response["X-Request-Id"] = request.request_id
+        response["X-Request-Id"] = request_id
         return response
 
 
@@ -39,7 +44,7 @@ class NulByteMiddleware:
     before any view hands it to PostgreSQL, whose text cannot store it (a DataError, a 500).
     JSON bodies are checked by apps.api.parsers, OAuth client ids by the owner API's validator."""
 
-    def __init__(self, get_response):
+    def __init__(self, get_response: GetResponse) -> None:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:

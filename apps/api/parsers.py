@@ -7,6 +7,8 @@ The processor webhooks parse their raw body with `loads` below for the same reas
 
 import codecs
 import json
+from collections.abc import Mapping
+from typing import IO, Any
 
 from django.conf import settings
 from rest_framework import parsers
@@ -18,9 +20,9 @@ class BodyRejected(ValueError):
     """The body is JSON we refuse: nested too deeply or holding a NUL character."""
 
 
-def _check(value, max_depth: int) -> None:
+def _check(value: object, max_depth: int) -> None:
     """Walk the parsed value without recursion: depth within the limit, no NUL in any string."""
-    stack = [(value, 1)]
+    stack: list[tuple[object, int]] = [(value, 1)]
     while stack:
         item, depth = stack.pop()
         if isinstance(item, str):
@@ -38,7 +40,7 @@ def _check(value, max_depth: int) -> None:
             stack.extend((child, depth + 1) for child in item)
 
 
-def loads(text: str | bytes):
+def loads(text: str | bytes) -> Any:
     """Strict json.loads (no NaN or Infinity) within the depth limit and without NUL characters;
     ValueError (BodyRejected for the limits) otherwise."""
     max_depth = settings.API_JSON_MAX_DEPTH
@@ -51,8 +53,11 @@ def loads(text: str | bytes):
 
 
 class JSONParser(parsers.JSONParser):
-    def parse(self, stream, media_type=None, parser_context=None):
-        encoding = parsers.get_encoding(parser_context or {})
+    def parse(
+        self, stream: IO[Any], media_type: str | None = None, parser_context: Mapping[str, Any] | None = None
+    ) -> Any:
+        # get_encoding (refusing bytes-to-bytes codecs) is newer than the DRF stubs.
+        encoding: str = parsers.get_encoding(parser_context or {})  # type: ignore[attr-defined]
         try:
             return loads(codecs.getreader(encoding)(stream).read())
         except BodyRejected as exc:

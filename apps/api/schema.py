@@ -2,17 +2,22 @@
 authentication class's scheme sits beside that class, in the app owning its credentials), and
 the schema class that documents every operation's error responses in its surface's envelope."""
 
+from typing import Any
+
 from django.conf import settings
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from drf_spectacular.openapi import AutoSchema
+from drf_spectacular.plumbing import ComponentRegistry
 from rest_framework import serializers
 
 from apps.api import schema_errors
 from apps.api.authentication import AgentSessionAuthentication
 from apps.api.surfaces import Surface, surface_for_path
 
+Schema = dict[str, Any]  # an OpenAPI object, as drf-spectacular types it
 
-def session_cookie_scheme(description: str) -> dict:
+
+def session_cookie_scheme(description: str) -> Schema:
     """Django's session cookie as an OpenAPI security scheme (the agent, panel and screen sign-ins)."""
     return {"type": "apiKey", "in": "cookie", "name": settings.SESSION_COOKIE_NAME, "description": description}
 
@@ -21,7 +26,7 @@ class AgentSessionScheme(OpenApiAuthenticationExtension):
     target_class = AgentSessionAuthentication
     name = ["agentSession", "xsrfToken"]
 
-    def get_security_definition(self, auto_schema):
+    def get_security_definition(self, auto_schema: AutoSchema) -> list[Schema]:
         return [
             session_cookie_scheme("A signed-in agent (POST /api/login)."),
             {
@@ -36,13 +41,13 @@ class AgentSessionScheme(OpenApiAuthenticationExtension):
 # --- Error responses -----------------------------------------------------------------------
 
 
-class ErrorDetail(serializers.Serializer):
+class ErrorDetail(serializers.Serializer[Any]):
     code = serializers.CharField(help_text="A stable error code, e.g. VALIDATION_ERROR.")
     message = serializers.CharField()
     details = serializers.JSONField(required=False, help_text="Field -> messages, on 422 and some others.")
 
 
-class Error(serializers.Serializer):
+class Error(serializers.Serializer[Any]):
     """The agent, token and owner API error envelope `{error: {code, message}}`."""
 
     error = ErrorDetail()
@@ -52,13 +57,13 @@ class KioskErrorDetail(ErrorDetail):
     request_id = serializers.CharField(allow_null=True, help_text="The X-Request-Id of this request.")
 
 
-class KioskError(serializers.Serializer):
+class KioskError(serializers.Serializer[Any]):
     """The kiosk API error envelope `{error: {code, message, request_id}}`."""
 
     error = KioskErrorDetail()
 
 
-_PERMISSION_CODES = {
+_PERMISSION_CODES: dict[str, list[str]] = {
     "HasOwnerToken": [schema_errors.E.FORBIDDEN],
     "HasRequiredScope": [schema_errors.INSUFFICIENT_SCOPE],
 }
@@ -69,7 +74,7 @@ _HEADERS = {
 }
 
 
-def _allow_empty(parameter: dict) -> None:
+def _allow_empty(parameter: Schema) -> None:
     """DRF reads an optional field sent empty in a query string (`?status=`, what an HTML form
     sends for a blank field) as absent; say so, so that `status=` is not taken for invalid."""
     parameter["allowEmptyValue"] = True
@@ -82,7 +87,9 @@ class SurfaceAutoSchema(AutoSchema):
     its surface's envelope, with the codes each status carries. A status the view documents
     itself (e.g. the OAuth token endpoint's RFC 6749 errors) is left as the view wrote it."""
 
-    def get_operation(self, path, path_regex, path_prefix, method, registry):
+    def get_operation(
+        self, path: str, path_regex: str, path_prefix: str, method: str, registry: ComponentRegistry
+    ) -> Schema | None:
         operation = super().get_operation(path, path_regex, path_prefix, method, registry)
         if operation is None:
             return None
@@ -101,13 +108,13 @@ class SurfaceAutoSchema(AutoSchema):
             responses[str(status)] = response
         return operation
 
-    def _error_response(self, envelope: type) -> dict:
+    def _error_response(self, envelope: type[serializers.Serializer[Any]]) -> Schema:
         """An error response in the surface's envelope, through AutoSchema's public methods (the
         component reference of the envelope serializer, one content entry per renderer)."""
         schema = self.resolve_serializer(envelope, "response").ref
         return {"content": {media_type: {"schema": schema} for media_type in self.map_renderers("media_type")}}
 
-    def _error_codes(self, operation: dict) -> dict[int, list[str]]:
+    def _error_codes(self, operation: Schema) -> dict[int, list[str]]:
         locations = {parameter["in"] for parameter in operation.get("parameters", [])}
         authenticators = self.view.get_authenticators()
         permission_codes = [

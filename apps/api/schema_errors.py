@@ -5,6 +5,8 @@ and path parameters) by `generic_errors`. The refusals a service makes are liste
 in DOMAIN_ERRORS, one place to keep in step with the services; tests/api/test_api_fuzz.py checks every
 answer's status against the schema, so a missing entry fails the fuzz run."""
 
+from collections.abc import Sequence
+
 from apps.api.surfaces import Surface
 from apps.core.errors import STATUS_BY_CODE, ErrorCode
 
@@ -16,21 +18,20 @@ EXTRA_STATUS = {INSUFFICIENT_SCOPE: 403}
 
 _SESSION = [E.SESSION_NOT_FOUND]
 _AGENT_SESSION = [E.SESSION_NOT_FOUND, E.SESSION_NOT_OWNED, E.SESSION_ALREADY_ENDED, E.INVALID_STATE]
-_PAYMENT = [*_AGENT_SESSION, E.ORDER_EMPTY, E.PROCESSOR_ACCOUNT_NOT_READY, E.PROCESSOR_CALL_IN_PROGRESS]
+_PAYMENT_START = [E.ORDER_EMPTY, E.PROCESSOR_ACCOUNT_NOT_READY, E.PROCESSOR_CALL_IN_PROGRESS]
+_PAYMENT = [*_AGENT_SESSION, *_PAYMENT_START]
 _PROCESSOR = [E.PROCESSOR_ERROR, E.PROCESSOR_NOT_CONFIGURED, E.PROCESSOR_UNAVAILABLE]
 _SELF_SERVICE_PAYMENT = [
     *_SESSION,
     E.SESSION_ALREADY_ACCEPTED,
     E.SESSION_ALREADY_ENDED,
     E.INVALID_STATE,
-    E.ORDER_EMPTY,
-    E.PROCESSOR_ACCOUNT_NOT_READY,
-    E.PROCESSOR_CALL_IN_PROGRESS,
+    *_PAYMENT_START,
 ]
 _VIDEO = [E.SESSION_NOT_FOUND, E.SESSION_ALREADY_ENDED, E.INVALID_STATE]
 _SIGN_IN = [E.INVALID_CREDENTIALS, E.ACCOUNT_DISABLED, E.PANEL_ONLY_ACCOUNT, E.OWNER_SUSPENDED, E.RATE_LIMITED]
 
-DOMAIN_ERRORS: dict[str, list[str]] = {
+DOMAIN_ERRORS: dict[str, Sequence[str]] = {
     # Kiosk API
     "POST /api/public/kiosks/pair": [
         E.PAIRING_CODE_INVALID,
@@ -138,7 +139,7 @@ DOMAIN_ERRORS: dict[str, list[str]] = {
     "POST /apps/{app_id}/users/{user_id}/events": [E.MALFORMED_REQUEST],
 }
 
-_UNAUTHENTICATED = {Surface.KIOSK: E.DEVICE_TOKEN_INVALID}
+_UNAUTHENTICATED: dict[Surface | None, str] = {Surface.KIOSK: E.DEVICE_TOKEN_INVALID}
 _UNSAFE = {"POST", "PUT", "PATCH", "DELETE"}
 
 

@@ -3,11 +3,31 @@ process shares them. Every throttle counts with the atomic window below and keys
 address on `client_ip` (TRUSTED_PROXIES), never on a raw X-Forwarded-For."""
 
 import uuid
+from typing import Protocol, runtime_checkable
 
+from rest_framework.request import Request
 from rest_framework.throttling import SimpleRateThrottle
+from rest_framework.views import APIView
 
 from apps.api.inputs import client_ip
 from apps.core.cache import increment
+
+
+@runtime_checkable
+class _PairedDevice(Protocol):
+    """What a kiosk request's `auth` (apps.kiosks.models.Kiosk) has for its bucket."""
+
+    device_id: uuid.UUID | None
+    token_hash: str
+
+
+class _CountedRead(Protocol):
+    """The part of apps.kiosks.api.kiosk_request.KioskRead (which imports this module) read here."""
+
+    @property
+    def window_key(self) -> str | None: ...
+    @property
+    def count(self) -> int | None: ...
 
 
 class AtomicWindowThrottle(SimpleRateThrottle):
@@ -24,10 +44,10 @@ class AtomicWindowThrottle(SimpleRateThrottle):
     num_requests: int
     duration: int
 
-    def get_ident(self, request) -> str:
+    def get_ident(self, request: Request) -> str:
         return client_ip(request)
 
-    def allow_request(self, request, view) -> bool:
+    def allow_request(self, request: Request, view: APIView) -> bool:
         if self.rate is None:
             return True
         self.key = self.get_cache_key(request, view)
@@ -48,7 +68,7 @@ class AtomicWindowThrottle(SimpleRateThrottle):
         # None: the cache keeps losing the key: fail open, as on a cache outage
         return count is None or count <= self.num_requests
 
-    def count_request(self, request, window_key: str, timeout: int) -> int | None:
+    def count_request(self, request: Request, window_key: str, timeout: int) -> int | None:
         return increment(window_key, timeout, security=self.security_limit)
 
     def wait(self) -> float:
@@ -64,10 +84,12 @@ class KioskThrottle(AtomicWindowThrottle):
 
     scope = "kiosk"
 
-    def get_cache_key(self, request, view):
-        return self._bucket_key(request.auth.device_id, request.auth.token_hash)
+    def get_cache_key(self, request: Request, view: APIView) -> str:
+        kiosk = request.auth
+        assert isinstance(kiosk, _PairedDevice)  # DeviceAuthentication and IsKiosk ran before the throttles
+        return self._bucket_key(kiosk.device_id, kiosk.token_hash)
 
-    def _bucket_key(self, device_id: uuid.UUID, token_hash: str) -> str:
+    def _bucket_key(self, device_id: uuid.UUID | None, token_hash: str) -> str:
         return self.cache_format % {"scope": self.scope, "ident": f"device-{device_id}-{token_hash[:16]}"}
 
     def window_for(self, device_id: uuid.UUID, token_hash: str) -> tuple[str, int] | None:
@@ -77,8 +99,8 @@ class KioskThrottle(AtomicWindowThrottle):
         window = self.start_window(self.timer())
         return f"{self._bucket_key(device_id, token_hash)}:{window}", int(self.duration) + 1
 
-    def count_request(self, request, window_key: str, timeout: int) -> int | None:
-        found = getattr(request, "kiosk_read", None)
+    def count_request(self, request: Request, window_key: str, timeout: int) -> int | None:
+        found: _CountedRead | None = getattr(request, "kiosk_read", None)
         if found is not None and found.window_key == window_key:
             return found.count
         return super().count_request(request, window_key, timeout)  # counted in an earlier window
@@ -90,25 +112,24 @@ class PairingThrottle(AtomicWindowThrottle):
     scope = "pairing"
     security_limit = True
 
-    def get_cache_key(self, request, view):
+    def get_cache_key(self, request: Request, view: APIView) -> str:
         return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
 
 
-class AgentThrottle(AtomicWindowThrottle):
-    scope = "agent"
+class _PerUserThrottle(AtomicWindowThrottle):
+    """One bucket per signed-in user, whichever session or token it came with."""
 
-    def get_cache_key(self, request, view):
+    def get_cache_key(self, request: Request, view: APIView) -> str | None:
         if request.user is None:
             return None
         return self.cache_format % {"scope": self.scope, "ident": f"user-{request.user.pk}"}
 
 
-class TokenApiThrottle(AtomicWindowThrottle):
+class AgentThrottle(_PerUserThrottle):
+    scope = "agent"
+
+
+class TokenApiThrottle(_PerUserThrottle):
     """120 requests a minute per user: every token of one user shares the bucket (spec 8)."""
 
     scope = "token_api"
-
-    def get_cache_key(self, request, view):
-        if request.user is None:
-            return None
-        return self.cache_format % {"scope": self.scope, "ident": f"user-{request.user.pk}"}

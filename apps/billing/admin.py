@@ -5,7 +5,7 @@ owners' page is here, not in accounts' admin, because it shows and moves the pla
 above accounts); suspension and the plan change only through the actions, which call the services
 one owner at a time (events, webhooks)."""
 
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypedDict, TypeVar
 
 from django.contrib import admin, messages
 from django.db.models import Count, Model, QuerySet
@@ -17,6 +17,10 @@ from apps.accounts import services as account_services
 from apps.accounts.models import Business, Owner
 from apps.billing.models import OwnerBilling, Payment, Plan, PlatformFee, ProcessorCall, ProcessorEvent, Refund
 from apps.billing.plans import plan_set
+from apps.core.admin_actions import each_through_service
+
+if TYPE_CHECKING:  # a generic alias Python 3.11 cannot build at run time
+    from django_stubs_ext import WithAnnotations
 
 M = TypeVar("M", bound=Model)
 
@@ -128,16 +132,21 @@ class OwnerBillingInline(admin.StackedInline[OwnerBilling, Owner]):
 
 
 def _set_plan(modeladmin: "OwnerAdmin", request: HttpRequest, queryset: QuerySet[Owner], plan: str) -> None:
-    owners = list(queryset)
-    for owner in owners:
-        plan_set(owner=owner, plan=plan)
-    modeladmin.message_user(request, f"{len(owners)} owner(s) now on the {plan} plan.", messages.SUCCESS)
+    told = f"{{count}} owner(s) now on the {plan} plan."
+    each_through_service(modeladmin, request, queryset, lambda owner: plan_set(owner=owner, plan=plan), told)
 
 
 def _set_suspended(modeladmin: "OwnerAdmin", request: HttpRequest, queryset: QuerySet[Owner], suspended: bool) -> None:
     changed = sum(account_services.owner_set_suspended(owner=owner, suspended=suspended) for owner in queryset)
     verb = "suspended" if suspended else "reinstated"
     modeladmin.message_user(request, f"{changed} owner(s) {verb}.", messages.SUCCESS)
+
+
+class _OwnerCounts(TypedDict):
+    """What OwnerAdmin.get_queryset annotates on each owner."""
+
+    business_count: int
+    user_count: int
 
 
 @admin.register(Owner)
@@ -175,14 +184,12 @@ class OwnerAdmin(admin.ModelAdmin[Owner]):
         return billing.plan if billing else Plan.FREE
 
     @admin.display(description="businesses", ordering="business_count")
-    def business_count(self, owner: Owner) -> int:
-        count: int = owner.business_count  # type: ignore[attr-defined]  # annotated in get_queryset
-        return count
+    def business_count(self, owner: "WithAnnotations[Owner, _OwnerCounts]") -> int:
+        return owner.business_count
 
     @admin.display(description="users", ordering="user_count")
-    def user_count(self, owner: Owner) -> int:
-        count: int = owner.user_count  # type: ignore[attr-defined]  # annotated in get_queryset
-        return count
+    def user_count(self, owner: "WithAnnotations[Owner, _OwnerCounts]") -> int:
+        return owner.user_count
 
     @admin.action(description="Suspend the selected owners (no new sessions, pairing, token or owner API)")
     def suspend(self, request: HttpRequest, queryset: QuerySet[Owner]) -> None:

@@ -5,41 +5,31 @@ in realtime_messages.py."""
 from dataclasses import dataclass
 
 from apps.billing.models import Payment
-from apps.core.events import Event
 from apps.orders.models import Order
-from apps.sessions.models import Session
+from apps.sessions.domain_events import _SessionEvent
 
 
 @dataclass(frozen=True)
-class _PaymentEvent(Event):
-    session: Session
-
-    @property
-    def owner_id(self) -> int:
-        return self.session.owner_id
-
-
-@dataclass(frozen=True)
-class PaymentRequested(_PaymentEvent):
+class PaymentRequested(_SessionEvent):
     """The agent sent the cart to payment: the kiosk gets what it needs to take the card."""
 
     payment: Payment
 
 
 @dataclass(frozen=True)
-class PaymentFailed(_PaymentEvent):
+class PaymentFailed(_SessionEvent):
     """The card was declined; the kiosk stays in payment for another card."""
 
     message: str = ""
 
 
 @dataclass(frozen=True)
-class PaymentCancelled(_PaymentEvent):
+class PaymentCancelled(_SessionEvent):
     """The agent took the cart back (the intent was cancelled)."""
 
 
 @dataclass(frozen=True)
-class PaymentSucceeded(_PaymentEvent):
+class PaymentSucceeded(_SessionEvent):
     """The processor confirmed the payment: the order is confirmed."""
 
     order: Order

@@ -9,6 +9,8 @@ import time
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from django.conf import settings
+
 from apps.core.cache import security_counters
 from apps.core.errors import DomainError, ErrorCode
 
@@ -27,6 +29,23 @@ class FailureWindow:
     @property
     def started_key(self) -> str:
         return f"{self.key}:started"
+
+
+@dataclass(frozen=True)
+class Guard:
+    """A kind of failure window, one per subject (an address, an account; none: the whole
+    service): keyed `prefix:subject`, with the limit and length of the settings `<setting>_LIMIT`
+    and `<setting>_WINDOW`, read when the window is made (tests override them)."""
+
+    prefix: str
+    setting: str
+    refusal: str
+
+    def window(self, subject: str = "") -> FailureWindow:
+        key = f"{self.prefix}:{subject}" if subject else self.prefix
+        limit: int = getattr(settings, f"{self.setting}_LIMIT")
+        seconds: int = getattr(settings, f"{self.setting}_WINDOW")
+        return FailureWindow(key, limit, seconds, self.refusal)
 
 
 @dataclass(frozen=True)

@@ -23,8 +23,9 @@ import contextvars
 import io
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import cast
+from typing import Any, cast
 
+from asgiref.typing import HTTPScope
 from django.conf import settings
 from django.core.exceptions import MiddlewareNotUsed
 from django.core.handlers.asgi import ASGIRequest
@@ -36,6 +37,11 @@ from rest_framework.views import APIView
 from apps.api.metrics import RequestMetricsMiddleware
 
 Headers = list[tuple[bytes, bytes]]
+Extra = dict[str, str]  # the answer's own headers (Retry-After, WWW-Authenticate)
+WireHeaders = tuple[tuple[bytes, bytes], ...]  # a memoised answer's headers
+# (view, method, path, scheme, request headers but the id, status, body length)
+RequestKey = tuple[type[APIView], str, str, str | None, WireHeaders, int, int]
+MemoKey = tuple[RequestKey, tuple[tuple[str, str], ...]]  # and the answer's extra headers
 _REQUEST_ID = "kiosk-hot-path-request-id"  # well-formed, so RequestIdMiddleware keeps it
 _REQUEST_ID_HEADER = b"x-request-id"
 _MEMO_SIZE = 10_000
@@ -58,7 +64,8 @@ def _chain() -> Callable[[HttpRequest], HttpResponse]:
     its work, and a second observation would count each twice."""
 
     def answer(request: HttpRequest) -> HttpResponse:
-        return request.hot_path_answer  # type: ignore[attr-defined]  # set by HeaderStack._run
+        response: HttpResponse = request.hot_path_answer  # type: ignore[attr-defined]  # set by HeaderStack._run
+        return response
 
     handler = convert_exception_to_response(answer)
     for path in reversed(settings.MIDDLEWARE):
@@ -79,10 +86,10 @@ class HeaderStack:
     def __init__(self, views: list[type[APIView]]):
         self.chain = _chain()
         self.view_headers = {view: _view_headers(view) for view in views}
-        self._memo: dict[tuple, tuple[tuple[bytes, bytes], ...] | None] = {}
+        self._memo: dict[MemoKey, WireHeaders | None] = {}
 
     def memoised(
-        self, view: type[APIView], scope: dict, status: int, content: bytes, extra: dict, request_id: str
+        self, view: type[APIView], scope: HTTPScope, status: int, content: bytes, extra: Extra, request_id: str
     ) -> Answer | None:
         """The answer from the memo without running the chain (safe on the event loop), or None:
         then `answer` runs it, in a worker thread."""
@@ -92,7 +99,7 @@ class HeaderStack:
         return _with_request_id(memo, status, content, request_id)  # type: ignore[arg-type]
 
     def answer(
-        self, view: type[APIView], scope: dict, status: int, content: bytes, extra: dict, request_id: str
+        self, view: type[APIView], scope: HTTPScope, status: int, content: bytes, extra: Extra, request_id: str
     ) -> Answer:
         """The answer Django's stack gives for `content` (status `status`, `extra` headers) to
         the request of `scope`, with its id `request_id`. Runs the chain: synchronous code only."""
@@ -109,7 +116,7 @@ class HeaderStack:
             return Answer(response.status_code, response.content, _wire_headers(response))
         return _with_request_id(memo, status, content, request_id)  # type: ignore[arg-type]
 
-    def _through_chain(self, key: tuple, extra: tuple) -> tuple[tuple[bytes, bytes], ...] | None:
+    def _through_chain(self, key: RequestKey, extra: tuple[tuple[str, str], ...]) -> WireHeaders | None:
         status, length = key[5:]
         content = b"\x00" * length  # a stand-in of the body's length: the memo must not see its bytes
         response = self._run(key, dict(extra), content, _REQUEST_ID)
@@ -117,9 +124,9 @@ class HeaderStack:
             return None
         return tuple(_wire_headers(response))
 
-    def _run(self, key: tuple, extra: dict, content: bytes, request_id: str) -> HttpResponse:
+    def _run(self, key: RequestKey, extra: dict[str, str], content: bytes, request_id: str) -> HttpResponse:
         view, method, path, scheme, request_headers, status, _length = key
-        scope = {"type": "http", "method": method, "path": path, "scheme": scheme, "query_string": b""}
+        scope: dict[str, Any] = {"type": "http", "method": method, "path": path, "scheme": scheme, "query_string": b""}
         scope["headers"] = [*request_headers, (_REQUEST_ID_HEADER, request_id.encode())]
         request = ASGIRequest(scope, io.BytesIO())
         response = HttpResponse(content, status=status, content_type="application/json")
@@ -130,13 +137,13 @@ class HeaderStack:
         return contextvars.copy_context().run(self.chain, request)
 
 
-def _memo_key(view: type[APIView], scope: dict, status: int, content: bytes, extra: dict) -> tuple[tuple, tuple]:
+def _memo_key(view: type[APIView], scope: HTTPScope, status: int, content: bytes, extra: dict[str, str]) -> MemoKey:
     request_headers = tuple(item for item in scope["headers"] if item[0].lower() != _REQUEST_ID_HEADER)
-    key = (view, scope["method"], scope["path"], scope.get("scheme"), request_headers, status, len(content))
+    key: RequestKey = (view, scope["method"], scope["path"], scope.get("scheme"), request_headers, status, len(content))
     return key, tuple(extra.items())
 
 
-def _with_request_id(memo: tuple[tuple[bytes, bytes], ...], status: int, content: bytes, request_id: str) -> Answer:
+def _with_request_id(memo: WireHeaders, status: int, content: bytes, request_id: str) -> Answer:
     placeholder, request_id_bytes = _REQUEST_ID.encode(), request_id.encode()
     headers = [(name, request_id_bytes if value == placeholder else value) for name, value in memo]
     return Answer(status, content, headers)

@@ -4,7 +4,7 @@ folder so its relative links (config.js, main.js, kiosk.css) load from there."""
 
 from django.conf import settings
 from django.contrib.staticfiles import finders
-from django.http import Http404, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.templatetags.static import static
 from django.utils.html import escape
 
@@ -19,7 +19,7 @@ def _shell_path() -> str | None:
     return str(collected) if collected.exists() else None
 
 
-def kiosk_app(request):
+def kiosk_app(request: HttpRequest) -> HttpResponse:
     path = _shell_path()
     if path is None:
         raise Http404("The kiosk app is not installed.")

@@ -3,10 +3,26 @@ changes that make its cached credentials stale (pairing, unpairing, renaming).""
 
 from dataclasses import dataclass
 from datetime import datetime
+from typing import TypedDict
 
 from apps.core.events import Event
 from apps.core.timefmt import iso_z
 from apps.kiosks.models import Kiosk
+
+
+class _KioskPayload(TypedDict):
+    kiosk_id: int
+    kiosk_name: str
+    location: str
+
+
+class KioskOnlinePayload(_KioskPayload):
+    online_at: str | None
+
+
+class KioskOfflinePayload(_KioskPayload):
+    offline_at: str | None
+    last_seen_at: str | None
 
 
 @dataclass(frozen=True)
@@ -17,6 +33,10 @@ class _KioskEvent(Event):
     def owner_id(self) -> int:
         return self.kiosk.business.owner_id
 
+    def _kiosk_payload(self) -> _KioskPayload:
+        kiosk = self.kiosk
+        return {"kiosk_id": kiosk.pk, "kiosk_name": kiosk.name, "location": kiosk.location}
+
 
 @dataclass(frozen=True)
 class KioskCameOnline(_KioskEvent):
@@ -25,9 +45,8 @@ class KioskCameOnline(_KioskEvent):
     at: datetime | None = None
     webhook_name = "kiosk.online"
 
-    def webhook_payload(self) -> dict:
-        kiosk = self.kiosk
-        return {"kiosk_id": kiosk.pk, "kiosk_name": kiosk.name, "location": kiosk.location, "online_at": iso_z(self.at)}
+    def webhook_payload(self) -> KioskOnlinePayload:
+        return {**self._kiosk_payload(), "online_at": iso_z(self.at)}
 
 
 @dataclass(frozen=True)
@@ -38,15 +57,8 @@ class KioskWentOffline(_KioskEvent):
     last_seen_at: datetime | None = None
     webhook_name = "kiosk.offline"
 
-    def webhook_payload(self) -> dict:
-        kiosk = self.kiosk
-        return {
-            "kiosk_id": kiosk.pk,
-            "kiosk_name": kiosk.name,
-            "location": kiosk.location,
-            "offline_at": iso_z(self.at),
-            "last_seen_at": iso_z(self.last_seen_at),
-        }
+    def webhook_payload(self) -> KioskOfflinePayload:
+        return {**self._kiosk_payload(), "offline_at": iso_z(self.at), "last_seen_at": iso_z(self.last_seen_at)}
 
 
 @dataclass(frozen=True)

@@ -13,28 +13,23 @@ a wrong guess that matches no code cannot be laid at any owner's door. Two limit
 Both answer 429 RATE_LIMITED with Retry-After and count in failure windows
 (apps/core/failure_windows.py: shared by every web process, never failing open)."""
 
-from django.conf import settings
-
 from apps.core import failure_windows
-from apps.core.failure_windows import FailureWindow
+from apps.core.failure_windows import FailureWindow, Guard
+
+_EVERYONE = Guard("pairing-failures", "PAIRING_FAILURE", "Too many wrong pairing codes were tried; pairing is paused.")
+_PER_OWNER = Guard(
+    "pairing-failures-owner",
+    "PAIRING_OWNER_FAILURE",
+    "Too many wrong pairing codes were tried on this account; its pairing is paused.",
+)
 
 
 def _everyone() -> FailureWindow:
-    return FailureWindow(
-        "pairing-failures",
-        settings.PAIRING_FAILURE_LIMIT,
-        settings.PAIRING_FAILURE_WINDOW,
-        "Too many wrong pairing codes were tried; pairing is paused.",
-    )
+    return _EVERYONE.window()
 
 
 def _owner(owner_id: int) -> FailureWindow:
-    return FailureWindow(
-        f"pairing-failures-owner:{owner_id}",
-        settings.PAIRING_OWNER_FAILURE_LIMIT,
-        settings.PAIRING_OWNER_FAILURE_WINDOW,
-        "Too many wrong pairing codes were tried on this account; its pairing is paused.",
-    )
+    return _PER_OWNER.window(str(owner_id))
 
 
 def ensure_allowed() -> None:

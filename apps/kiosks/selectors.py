@@ -5,7 +5,7 @@ import uuid
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any, TypeVar
+from typing import Any, TypedDict, TypeVar
 
 from django.core.cache import cache
 from django.db import models
@@ -20,6 +20,17 @@ from apps.kiosks.models import Kiosk, PairingCode
 # cache. Every change of what it holds (pair, unpair, rename, online/offline, the business's
 # settings) emits an event whose subscriber forgets it (kiosks/device_cache.py), so revocation is
 # immediate and the lifetime only bounds what a change made outside the services leaves stale.
+# A model instance's concrete field values as JSON data, in field order (_plain_row).
+PlainRow = list[str | int | float | bool | None]
+
+
+class CachedRow(TypedDict):
+    """A paired kiosk's cached credentials row: the kiosk and its business."""
+
+    kiosk: PlainRow
+    business: PlainRow
+
+
 CREDENTIALS_CACHE_SECONDS = 120
 
 
@@ -39,9 +50,9 @@ def credentials_cache_key(device_id: uuid.UUID | None) -> str:
     return f"kiosk-credentials:{CREDENTIALS_SHAPE_VERSION}:{device_id}"
 
 
-def _plain_row(instance: models.Model) -> list:
+def _plain_row(instance: models.Model) -> PlainRow:
     """The instance's concrete field values as JSON data, in field order."""
-    row = []
+    row: PlainRow = []
     for field in instance._meta.concrete_fields:
         value = field.value_from_object(instance)
         row.append(
@@ -53,7 +64,7 @@ def _plain_row(instance: models.Model) -> list:
 M = TypeVar("M", bound=models.Model)
 
 
-def _converter(field: models.Field) -> Callable[[Any], Any]:
+def _converter(field: models.Field[Any, Any]) -> Callable[[Any], Any]:
     """How `_from_plain_row` turns a field's plain value back (the common types without
     Field.to_python's checks: this runs on every kiosk request)."""
     if isinstance(field, models.DateTimeField):
@@ -83,11 +94,11 @@ def _from_plain_row(model: type[M], row: list[Any]) -> M:
     return model.from_db("default", names, values)
 
 
-def _cached_row(kiosk: Kiosk) -> dict:
+def _cached_row(kiosk: Kiosk) -> CachedRow:
     return {"kiosk": _plain_row(kiosk), "business": _plain_row(kiosk.business)}
 
 
-def _kiosk_from_cached_row(row: dict) -> Kiosk:
+def _kiosk_from_cached_row(row: CachedRow) -> Kiosk:
     kiosk = _from_plain_row(Kiosk, row["kiosk"])
     kiosk.business = _from_plain_row(Business, row["business"])
     return kiosk
@@ -106,20 +117,24 @@ class DeviceCredentials:
     presence, and building the kiosk and its business was the largest single cost of the kiosk
     hot path (docs/scaling.md)."""
 
-    cached_row: dict | None
+    cached_row: CachedRow | None
     loaded: Kiosk | None
     heartbeat_recent: bool  # no heartbeat write is due yet
     count: int | None = None  # the caller's counter after this request (see below)
 
     @functools.cached_property
     def kiosk(self) -> Kiosk:
-        return self.loaded if self.loaded is not None else _kiosk_from_cached_row(self.cached_row or {})
+        if self.loaded is not None:
+            return self.loaded
+        assert self.cached_row is not None  # credentials_from_cache sets one of the two
+        return _kiosk_from_cached_row(self.cached_row)
 
     def _kiosk_value(self, attname: str) -> Any:
         built = self.loaded or self.__dict__.get("kiosk")
         if built is not None:
             return getattr(built, attname)
-        return (self.cached_row or {})["kiosk"][_column_index(Kiosk, attname)]
+        assert self.cached_row is not None  # as in `kiosk`
+        return self.cached_row["kiosk"][_column_index(Kiosk, attname)]
 
     @property
     def kiosk_id(self) -> int:
@@ -187,13 +202,13 @@ def seen_as_heard(kiosks: Iterable[Kiosk]) -> list[Kiosk]:
     return kiosks
 
 
-def heartbeat_due(kiosk: Kiosk, cached: dict) -> bool:
+def heartbeat_due(kiosk: Kiosk, cached: dict[str, Any]) -> bool:
     """Whether a request of `kiosk` whose round trip found `cached` must write a heartbeat."""
     return heartbeat_cache_key(kiosk.device_id) not in cached or not kiosk.online
 
 
 def credentials_from_cache(
-    *, device_id: uuid.UUID, token_hash: str, cached: dict, count: int | None
+    *, device_id: uuid.UUID, token_hash: str, cached: dict[str, Any], count: int | None
 ) -> DeviceCredentials | None:
     """`kiosk_for_device_credentials` after its round trip: `cached` holds what was found of
     `credentials_cache_keys`. Only a missing row reads the database (`credentials_need_database`)."""
@@ -213,7 +228,7 @@ def credentials_from_cache(
     return DeviceCredentials(cached_row=None, loaded=kiosk, heartbeat_recent=heartbeat_recent, count=count)
 
 
-def credentials_need_database(*, device_id: uuid.UUID, cached: dict) -> bool:
+def credentials_need_database(*, device_id: uuid.UUID, cached: dict[str, Any]) -> bool:
     """Whether `credentials_from_cache` will read the database (async callers run it in a thread then)."""
     return credentials_cache_key(device_id) not in cached
 

@@ -4,19 +4,25 @@ kiosk's read (`PublicMenuOut`) in the customer's, with allergens and dietary tag
 serializer context carries `language` (None: the catalog's own words) and `request` (for
 absolute photo URLs)."""
 
+from collections.abc import Iterable
+from typing import Any, TypedDict
+
+from django.http import HttpRequest
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
+from rest_framework.request import Request
 
 from apps.core.body_fields import OptionalTextField
 from apps.menu import photos
 from apps.menu.labels import ALLERGENS, DIETARY, LANGUAGE_CODES
-from apps.menu.translations import translated
+from apps.menu.models import Category, MenuItem, ModifierGroup, ModifierOption
+from apps.menu.translations import Translatable, translated
 
 
 class TranslatedText(serializers.CharField):
     """The entry's own field, or its translation into the context's `language` when it has one."""
 
-    def get_attribute(self, instance):
+    def get_attribute(self, instance: Translatable) -> str:
         return translated(instance, str(self.field_name), self.context.get("language"))
 
 
@@ -24,17 +30,17 @@ class TranslatedText(serializers.CharField):
 class PhotoUrl(OptionalTextField):
     """The item's photo as an absolute URL, null without one (the apps show a placeholder)."""
 
-    def get_attribute(self, instance):
-        return photos.photo_url(instance.photo.name, self.context.get("request"))
+    def get_attribute(self, instance: MenuItem) -> str | None:
+        return photos.photo_url(instance.photo.name or "", self.context.get("request"))
 
 
-class OptionOut(serializers.Serializer):
+class OptionOut(serializers.Serializer[ModifierOption]):
     id = serializers.CharField()
     name = TranslatedText()
     price_cents = serializers.IntegerField()
 
 
-class GroupOut(serializers.Serializer):
+class GroupOut(serializers.Serializer[ModifierGroup]):
     id = serializers.CharField()
     name = TranslatedText()
     # The spec's field name; DRF's metaclass takes declared fields off the class, so it does not
@@ -45,7 +51,7 @@ class GroupOut(serializers.Serializer):
     options = OptionOut(many=True)
 
 
-class ItemOut(serializers.Serializer):
+class ItemOut(serializers.Serializer[MenuItem]):
     id = serializers.CharField()
     name = TranslatedText()
     description = TranslatedText(allow_blank=True)
@@ -55,7 +61,7 @@ class ItemOut(serializers.Serializer):
     modifier_groups = GroupOut(many=True)
 
 
-class CategoryOut(serializers.Serializer):
+class CategoryOut(serializers.Serializer[Category]):
     id = serializers.CharField()
     name = TranslatedText()
     sort_order = serializers.IntegerField()
@@ -67,7 +73,7 @@ class AgentItemOut(ItemOut):
         help_text="Units left of an item whose stock is tracked (0: sold out); null when it is not tracked."
     )
 
-    def get_stock_left(self, item) -> int | None:
+    def get_stock_left(self, item: MenuItem) -> int | None:
         return max(item.stock, 0) if item.track_stock else None
 
 
@@ -75,7 +81,16 @@ class AgentCategoryOut(CategoryOut):
     menu_items = AgentItemOut(many=True, source="items.all")
 
 
-class MenuOut(serializers.Serializer):
+class Menu(TypedDict):
+    categories: Iterable[Category]
+
+
+class PublicMenu(Menu):
+    locale: str
+    default_locale: str
+
+
+class MenuOut(serializers.Serializer[Menu]):
     """The agent's menu: the spec's shape plus `stock_left` on each item."""
 
     categories = AgentCategoryOut(many=True)
@@ -93,7 +108,7 @@ class PublicCategoryOut(CategoryOut):
     menu_items = PublicItemOut(many=True, source="items.all")
 
 
-class PublicMenuOut(serializers.Serializer):
+class PublicMenuOut(serializers.Serializer[PublicMenu]):
     locale = serializers.ChoiceField(
         choices=LANGUAGE_CODES, help_text="The language asked for, where the menu has its words."
     )
@@ -103,12 +118,14 @@ class PublicMenuOut(serializers.Serializer):
     categories = PublicCategoryOut(many=True)
 
 
-def menu_body(categories, *, request) -> dict:
+def menu_body(categories: Iterable[Category], *, request: Request | HttpRequest) -> dict[str, Any]:
     """The agent's menu: the catalog's own words."""
     return MenuOut({"categories": categories}, context={"request": request, "language": None}).data
 
 
-def public_menu_body(categories, *, language: str, default_language: str, request) -> dict:
+def public_menu_body(
+    categories: Iterable[Category], *, language: str, default_language: str, request: Request | HttpRequest
+) -> dict[str, Any]:
     context = {"request": request, "language": language}
-    body = {"locale": language, "default_locale": default_language, "categories": categories}
+    body: PublicMenu = {"locale": language, "default_locale": default_language, "categories": categories}
     return PublicMenuOut(body, context=context).data

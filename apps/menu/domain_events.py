@@ -1,9 +1,18 @@
 """What happens to a menu (apps.core.events)."""
 
 from dataclasses import dataclass
+from typing import TypedDict
 
 from apps.core.events import Event
 from apps.menu.models import MenuItem
+
+
+class InventoryLowPayload(TypedDict):
+    menu_item_id: int
+    name: str
+    stock: int | None
+    low_stock_threshold: int | None
+    sold_out: bool
 
 
 @dataclass(frozen=True)
@@ -14,7 +23,7 @@ class InventoryLow(Event):
     owner_id: int
     webhook_name = "inventory.low"
 
-    def webhook_payload(self) -> dict:
+    def webhook_payload(self) -> InventoryLowPayload:
         item = self.item
         return {
             "menu_item_id": item.pk,

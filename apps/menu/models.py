@@ -11,16 +11,16 @@ from apps.menu.photos import photo_storage
 from apps.menu.translations import item_translations, name_translations
 
 
-def _check_codes(value, known: dict, what: str) -> None:
+def _check_codes(value: object, known: dict[str, str], what: str) -> None:
     if not isinstance(value, list) or any(code not in known for code in value) or len(set(value)) != len(value):
         raise ValidationError(f"{what} is a list of distinct codes among: {', '.join(known)}.")
 
 
-def validate_allergens(value) -> None:
+def validate_allergens(value: object) -> None:
     _check_codes(value, ALLERGENS, "Allergens")
 
 
-def validate_dietary(value) -> None:
+def validate_dietary(value: object) -> None:
     _check_codes(value, DIETARY, "Dietary")
 
 

@@ -12,6 +12,8 @@ import io
 from django.conf import settings
 from django.core.files.base import ContentFile
 from django.core.files.storage import Storage, storages
+from django.core.files.uploadedfile import UploadedFile
+from django.http import HttpRequest
 from PIL import Image, ImageOps, UnidentifiedImageError
 
 from apps.core.errors import DomainError, ErrorCode
@@ -29,7 +31,7 @@ def _refuse(message: str) -> DomainError:
     return DomainError(ErrorCode.VALIDATION_ERROR, message, details={"photo": [message]})
 
 
-def photo_prepare(upload) -> ContentFile:
+def photo_prepare(upload: UploadedFile[bytes]) -> ContentFile[bytes]:
     """The upload as a stripped, resized WebP named by its hash; DomainError when it is not an
     accepted image or exceeds the limits (nothing is decoded past the header then)."""
     max_bytes = settings.MENU_PHOTO_MAX_BYTES
@@ -57,7 +59,7 @@ def photo_prepare(upload) -> ContentFile:
     return ContentFile(content, name=f"{hashlib.sha256(content).hexdigest()[:32]}.webp")
 
 
-def photo_save(content: ContentFile) -> str:
+def photo_save(content: ContentFile[bytes]) -> str:
     """Store a prepared photo; its name (the same content twice is stored once)."""
     storage = photo_storage()
     name = str(content.name)  # photo_prepare names every file by its content hash
@@ -66,7 +68,7 @@ def photo_save(content: ContentFile) -> str:
     return storage.save(name, content)
 
 
-def photo_url(name: str, request=None) -> str | None:
+def photo_url(name: str, request: HttpRequest | None = None) -> str | None:
     """The photo's absolute URL, or None without a photo (the apps show a placeholder)."""
     if not name:
         return None

@@ -1,7 +1,7 @@
 """Reads of the menu: the active catalog of a business, fully loaded in a fixed number of
 queries (one per level), whatever the menu's size."""
 
-from django.db.models import Count, Prefetch
+from django.db.models import Count, Prefetch, QuerySet
 
 from apps.menu.models import Catalog, Category, MenuItem, ModifierGroup, ModifierOption
 
@@ -37,7 +37,7 @@ def items_for_order(*, business_id: int, item_ids: set[int]) -> dict[int, MenuIt
 # Each returns None for another owner's object (the panel answers 404).
 
 
-def catalogs_of_owner(*, owner_id: int):
+def catalogs_of_owner(*, owner_id: int) -> QuerySet[Catalog]:
     """The owner's catalogs with their category and item counts, by business, active first."""
     return (
         Catalog.objects.filter(business__owner_id=owner_id)

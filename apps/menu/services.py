@@ -1,6 +1,9 @@
 """State changes for menus."""
 
+from typing import Any, TypeVar
+
 from django.core.exceptions import ValidationError
+from django.core.files.uploadedfile import UploadedFile
 from django.db import transaction
 from django.db.models import F
 
@@ -18,7 +21,11 @@ def catalog_touch(*, catalog_id: int) -> None:
     Catalog.objects.filter(pk=catalog_id).update(version=F("version") + 1)
 
 
-def catalog_id_of(entry) -> int:
+MenuEntry = Catalog | Category | MenuItem | ModifierGroup | ModifierOption
+_E = TypeVar("_E", bound=MenuEntry)
+
+
+def catalog_id_of(entry: MenuEntry) -> int:
     if isinstance(entry, Catalog):
         return entry.pk
     if isinstance(entry, Category):
@@ -30,7 +37,7 @@ def catalog_id_of(entry) -> int:
     return ModifierGroup.objects.values_list("item__category__catalog_id", flat=True).get(pk=entry.group_id)
 
 
-def catalog_import(*, business: Business, spec: dict, activate: bool = True) -> Catalog:
+def catalog_import(*, business: Business, spec: dict[str, Any], activate: bool = True) -> Catalog:
     """Create a whole catalog from nested data:
     {name, categories: [{name, items: [{name, price_cents, ..., modifier_groups: [{name,
     required, min, max, options: [{name, price_cents}]}]}]}]}. Activating it deactivates the
@@ -80,10 +87,10 @@ def stock_consume(*, quantities: dict[int, int], owner_id: int) -> None:
         catalog_touch(catalog_id=catalog_id)
 
 
-# --- Owner panel edits (issue 8). Each validates with the model's own validators. ----------
+# --- Owner panel edits. Each validates with the model's own validators. -------------------
 
 
-def _save_validated(instance, fields: dict, *, exclude: list[str]):
+def _save_validated(instance: _E, fields: dict[str, Any], *, exclude: list[str]) -> _E:
     for name, value in fields.items():
         setattr(instance, name, value)
     try:
@@ -112,11 +119,13 @@ def catalog_activate(*, catalog: Catalog) -> None:
     catalog.is_active = True
 
 
-def category_save(*, category: Category, **fields) -> Category:
+def category_save(*, category: Category, **fields: Any) -> Category:
     return _save_validated(category, fields, exclude=["catalog"])
 
 
-def menu_item_save(*, item: MenuItem, photo_upload=None, remove_photo: bool = False, **fields) -> MenuItem:
+def menu_item_save(
+    *, item: MenuItem, photo_upload: UploadedFile[bytes] | None = None, remove_photo: bool = False, **fields: Any
+) -> MenuItem:
     """Create or edit an item: names and translations, price, allergens, dietary tags,
     availability, stock and low-stock threshold; and its photo: `photo_upload` (an uploaded file,
     checked and re-encoded by apps.menu.photos before anything is saved) or `remove_photo`."""
@@ -127,7 +136,7 @@ def menu_item_save(*, item: MenuItem, photo_upload=None, remove_photo: bool = Fa
     return _save_validated(item, fields, exclude=["category", "photo"])
 
 
-def modifier_group_save(*, group: ModifierGroup, **fields) -> ModifierGroup:
+def modifier_group_save(*, group: ModifierGroup, **fields: Any) -> ModifierGroup:
     if fields.get("min", group.min) > fields.get("max", group.max):
         raise DomainError(
             ErrorCode.VALIDATION_ERROR, "The menu entry is invalid.", details={"min": ["Must not exceed max."]}
@@ -135,7 +144,7 @@ def modifier_group_save(*, group: ModifierGroup, **fields) -> ModifierGroup:
     return _save_validated(group, fields, exclude=["item"])
 
 
-def modifier_option_save(*, option: ModifierOption, **fields) -> ModifierOption:
+def modifier_option_save(*, option: ModifierOption, **fields: Any) -> ModifierOption:
     return _save_validated(option, fields, exclude=["group"])
 
 

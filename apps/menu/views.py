@@ -6,14 +6,14 @@ import mimetypes
 
 from django.core.exceptions import SuspiciousFileOperation
 from django.core.files.storage import FileSystemStorage
-from django.http import FileResponse, Http404
+from django.http import FileResponse, Http404, HttpRequest
 from django.views.decorators.http import require_safe
 
 from apps.menu import photos
 
 
 @require_safe
-def menu_photo(request, name: str):
+def menu_photo(request: HttpRequest, name: str) -> FileResponse:
     storage = photos.photo_storage()
     if not isinstance(storage, FileSystemStorage):
         raise Http404

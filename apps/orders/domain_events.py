@@ -11,10 +11,7 @@ from apps.sessions.models import Session
 
 
 @dataclass(frozen=True)
-class CartReplaced(Event):
-    """The agent posted a whole cart: only the kiosk hears of it (OrderUpdated)."""
-
-    session: Session
+class _OrderEvent(Event):
     order: Order
 
     @property
@@ -23,12 +20,10 @@ class CartReplaced(Event):
 
 
 @dataclass(frozen=True)
-class _OrderEvent(Event):
-    order: Order
+class CartReplaced(_OrderEvent):
+    """The agent posted a whole cart: only the kiosk hears of it (OrderUpdated)."""
 
-    @property
-    def owner_id(self) -> int:
-        return self.order.owner_id
+    session: Session
 
 
 @dataclass(frozen=True)

@@ -58,8 +58,9 @@ def _ensure_self_service(session: Session) -> None:
 def cart_replace_by_kiosk(
     *, kiosk: Kiosk, session_public_id: str, lines: list[cart.CartLineIn]
 ) -> tuple[Session, Order]:
-    """Self-service (issue 25 part 4): the customer nobody has answered yet replaces the whole
-    cart of the kiosk's own waiting session, with the agent's rules, totals and OrderUpdated.
+    """Self-service, so that nobody answering is not a lost sale: the customer nobody has answered
+    yet replaces the whole cart of the kiosk's own waiting session, with the agent's rules, totals
+    and OrderUpdated.
     Once an agent has accepted, the cart is the agent's (409 SESSION_ALREADY_ACCEPTED)."""
     with transaction.atomic():
         session = session_selectors.session_for_kiosk(kiosk=kiosk, public_id=session_public_id, lock=True)
@@ -105,7 +106,7 @@ def _replace_locked(session: Session, lines: list[cart.CartLineIn]) -> Order:
     )
     session.business = business
     order = Order.objects.prefetch_related("lines").get(pk=order.pk)
-    events.emit(CartReplaced(session, order))  # the kiosk shows the cart as it is built
+    events.emit(CartReplaced(order=order, session=session))  # the kiosk shows the cart as it is built
     return order
 
 

@@ -3,8 +3,14 @@ a percentile aggregate. Both run in the database, on PostgreSQL and on the embed
 the percentile is a small aggregate registered on the connection, as Django registers its own)."""
 
 import math
+from typing import Any
 
+from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models import Aggregate, FloatField, Func
+from django.db.models.expressions import Combinable
+from django.db.models.sql.compiler import SQLCompiler
+
+Sql = tuple[str, tuple[str | int, ...]]  # a compiled expression and its parameters
 
 
 class SecondsBetween(Func):
@@ -14,10 +20,10 @@ class SecondsBetween(Func):
     template = "EXTRACT(EPOCH FROM (%(expressions)s))::float8"
     arg_joiner = " - "
 
-    def __init__(self, start, end):
+    def __init__(self, start: Combinable, end: Combinable) -> None:
         super().__init__(end, start)  # rendered "end - start"
 
-    def as_sqlite(self, compiler, connection, **extra_context):
+    def as_sqlite(self, compiler: SQLCompiler, connection: BaseDatabaseWrapper, **extra_context: Any) -> Sql:
         end, start = (compiler.compile(expression) for expression in self.get_source_expressions())
         return f"((julianday({end[0]}) - julianday({start[0]})) * 86400.0)", (*end[1], *start[1])
 
@@ -31,14 +37,14 @@ class Percentile(Aggregate):
     output_field = FloatField()
     allow_distinct = False
 
-    def __init__(self, expression, fraction: float, **extra):
+    def __init__(self, expression: Combinable, fraction: float, **extra: Any) -> None:
         if not 0 <= fraction <= 1:
             raise ValueError("fraction must be within 0..1")
         self.fraction = float(fraction)
         super().__init__(expression, **extra)
         self.template = f"%(function)s({self.fraction!r}) WITHIN GROUP (ORDER BY %(expressions)s)"
 
-    def as_sqlite(self, compiler, connection, **extra_context):
+    def as_sqlite(self, compiler: SQLCompiler, connection: BaseDatabaseWrapper, **extra_context: Any) -> Sql:
         connection.connection.create_aggregate("reports_percentile", 2, _SqlitePercentile)
         return self.as_sql(
             compiler,
@@ -56,7 +62,7 @@ class _SqlitePercentile:
         self.values: list[float] = []
         self.fraction = 0.5
 
-    def step(self, value, fraction) -> None:
+    def step(self, value: float | None, fraction: float) -> None:
         self.fraction = fraction
         if value is not None:
             self.values.append(float(value))

@@ -9,11 +9,12 @@ from django.utils import timezone
 
 from apps.accounts.domain_events import AgentStatusChanged
 from apps.accounts.models import AgentStatus
+from apps.core.models import DomainEvent
 from apps.reports.models import AgentBreak
 from apps.reports.ranges import ReportRange
 
 
-def record_break(event: AgentStatusChanged, record=None) -> None:
+def record_break(event: AgentStatusChanged, recorded: DomainEvent | None = None) -> None:
     """Subscriber: "break" opens the agent's break (unless one is open: a repeated status), any
     other status closes it."""
     now = timezone.now()

@@ -7,6 +7,7 @@ written with a leading single quote, which spreadsheets show as text and hide. A
 (apps/reports/session_copy.py), so both paths still print the same bytes."""
 
 import re
+from collections.abc import Iterable
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 NUMBER = r"[-+]?[0-9]+(\.[0-9]+)?"  # the same pattern in Python and PostgreSQL, whole cells
@@ -27,5 +28,5 @@ def cell_sql(expression: str) -> str:
     return f"CASE WHEN {formula} THEN chr(39) || {expression} ELSE {expression} END"
 
 
-def row(values) -> list:
+def row(values: Iterable[object]) -> list[object]:
     return [cell(value) for value in values]

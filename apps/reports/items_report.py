@@ -1,18 +1,38 @@
 """Sales by item and by modifier option over the paid orders of a range's sessions."""
 
+from typing import TypedDict
+
 from django.db import connection
-from django.db.models import F, Sum
+from django.db.models import F, QuerySet, Sum
 
 from apps.orders.models import OrderLine
+from apps.reports.definitions import PAID, KeyBody
 from apps.reports.ranges import ReportRange
-from apps.reports.sessions_report import PAID
 
 
-def _paid_lines(report: ReportRange):
+def _paid_lines(report: ReportRange) -> QuerySet[OrderLine]:
     return OrderLine.objects.filter(**report.session_scope("order__session__"), order__status__in=PAID)
 
 
-def item_sales(report: ReportRange) -> list[dict]:
+class ItemSales(TypedDict):
+    item: KeyBody
+    quantity: int
+    revenue_cents: int
+
+
+class OptionSales(TypedDict):
+    group: str
+    option: KeyBody
+    quantity: int
+    revenue_cents: int
+
+
+class ItemsReport(TypedDict):
+    items: list[ItemSales]
+    options: list[OptionSales]
+
+
+def item_sales(report: ReportRange) -> list[ItemSales]:
     """[{item: {id, name}, quantity, revenue_cents}], best sellers (by revenue) first. Lines
     keep the name sold under, so a renamed item shows under each of its names."""
     rows = (
@@ -49,7 +69,7 @@ _OPTIONS_SQL = {
 }
 
 
-def option_sales(report: ReportRange) -> list[dict]:
+def option_sales(report: ReportRange) -> list[OptionSales]:
     """[{group, option: {id, name}, quantity, revenue_cents}]: `quantity` items sold with the
     option, `revenue_cents` those lines' sales (options carry no price of their own on a line)."""
     lines_sql, params = _paid_lines(report).values("quantity", "unit_price_cents", "modifiers").query.sql_with_params()
@@ -67,5 +87,5 @@ def option_sales(report: ReportRange) -> list[dict]:
     ]
 
 
-def items_report(report: ReportRange) -> dict:
+def items_report(report: ReportRange) -> ItemsReport:
     return {"items": item_sales(report), "options": option_sales(report)}

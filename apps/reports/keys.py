@@ -1,15 +1,20 @@
 """What a report row is keyed by (group_by), as an SQL expression, and each key's display name."""
 
-from django.db.models import F
+from collections.abc import Sequence
+
+from django.db.models import F, Func
 from django.db.models.functions import ExtractHour, TruncDate
 from django.utils.translation import get_language_info
 
 from apps.accounts.models import User
 from apps.kiosks.models import Kiosk
+from apps.reports.definitions import KeyBody, ReportKey
 from apps.reports.ranges import ReportRange
 
 
-def key_expression(group_by: str, report: ReportRange, session_path: str = "", agent_path: str | None = None):
+def key_expression(
+    group_by: str, report: ReportRange, session_path: str = "", agent_path: str | None = None
+) -> F | Func:
     """The row key of a model whose path to its session is `session_path` ("" for Session
     itself). `agent_path` overrides where the agent is read (an offer's own agent)."""
     if group_by == "agent":
@@ -25,7 +30,7 @@ def key_expression(group_by: str, report: ReportRange, session_path: str = "", a
     raise ValueError(f"unknown group_by {group_by!r}")
 
 
-def key_bodies(group_by: str, keys: list) -> dict:
+def key_bodies(group_by: str, keys: Sequence[ReportKey]) -> dict[ReportKey, KeyBody]:
     """{key: {id, name}} for the keys found (one query for agents or kiosks)."""
     if group_by == "agent":
         names = dict(User.objects.filter(pk__in=[key for key in keys if key is not None]).values_list("pk", "name"))
@@ -42,6 +47,7 @@ def key_bodies(group_by: str, keys: list) -> dict:
 
 def _language_name(locale: str) -> str:
     try:
-        return get_language_info(locale.split("-")[0].lower())["name"]
+        name: str = get_language_info(locale.split("-")[0].lower())["name"]
+        return name
     except KeyError:
         return locale

@@ -36,7 +36,7 @@ class ReportRange:
     def days(self) -> list[date]:
         return [self.first_day + timedelta(days=n) for n in range((self.last_day - self.first_day).days + 1)]
 
-    def session_scope(self, prefix: str = "") -> dict:
+    def session_scope(self, prefix: str = "") -> dict[str, object]:
         """ORM filters selecting the owner's sessions started in the range, from a model whose
         path to the session is `prefix` (e.g. "order__session__")."""
         scope = {

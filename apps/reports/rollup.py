@@ -15,6 +15,7 @@ from typing import Any
 from django.conf import settings
 from django.db import connection, transaction
 
+from apps.reports.definitions import RawFigures, ReportKey
 from apps.reports.histogram import ANSWER_EDGES, HANDLE_EDGES, columns, percentile
 from apps.reports.models import COUNTS
 from apps.reports.ranges import ReportRange
@@ -41,7 +42,7 @@ def whole_hour_offsets(report: ReportRange) -> bool:
     return True
 
 
-def _rows(report: ReportRange, group_by: str, params: dict) -> str:
+def _rows(report: ReportRange, group_by: str, params: dict[str, Any]) -> str:
     """The rollup rows of the range, as UNION ALL of index range scans (an OR of the ranges
     made PostgreSQL scan the whole table)."""
     start, end = report.start.astimezone(UTC), report.end.astimezone(UTC)
@@ -65,7 +66,7 @@ def _rows(report: ReportRange, group_by: str, params: dict) -> str:
     )
 
 
-def _raw(row: dict) -> dict:
+def _raw(row: dict[str, Any]) -> RawFigures:
     """The aggregates the exact report's metrics_of reads, from one group's summed row."""
     answers, handles = [int(row.pop(name) or 0) for name in _ANSWER], [int(row.pop(name) or 0) for name in _HANDLE]
     handle_sum, handled = row.pop("handle_seconds_sum") or 0, row.pop("handle_count") or 0
@@ -78,7 +79,7 @@ def _raw(row: dict) -> dict:
     }
 
 
-def _key(group_by: str, value):
+def _key(group_by: str, value: ReportKey) -> ReportKey:
     if group_by == "agent":
         return int(value) if value else None
     if group_by == "kiosk":
@@ -86,7 +87,7 @@ def _key(group_by: str, value):
     return value
 
 
-def rollup_figures(report: ReportRange, group_by: str) -> tuple[dict, dict] | None:
+def rollup_figures(report: ReportRange, group_by: str) -> tuple[dict[ReportKey, RawFigures], RawFigures] | None:
     """({key: raw aggregates}, totals) from the rollup, or None when the exact report should
     answer (not PostgreSQL, a single day, a zone with part-hour offsets, or few sessions)."""
     if connection.vendor != "postgresql" or report.first_day == report.last_day or not whole_hour_offsets(report):
@@ -107,7 +108,8 @@ def rollup_figures(report: ReportRange, group_by: str) -> tuple[dict, dict] | No
         cursor.execute(sql, params)
         names = [column.name for column in cursor.description]
         rows = [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
-    grouped, totals = {}, {}
+    grouped: dict[ReportKey, RawFigures] = {}
+    totals: RawFigures = {}
     for row in rows:
         key, total = row.pop("k"), row.pop("total")
         if total:

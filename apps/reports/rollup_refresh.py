@@ -28,7 +28,7 @@ ANALYZE_AFTER_HOURS = 24 * 7
 _PAID = ", ".join(f"'{status}'" for status in PAID)  # enum values, not input
 
 
-def _histogram(prefix: str, bucket: str) -> dict:
+def _histogram(prefix: str, bucket: str) -> dict[str, str]:
     return {f"{prefix}_h{index:02d}": f"count(*) FILTER (WHERE {bucket} = {index + 1})" for index in range(BUCKETS)}
 
 

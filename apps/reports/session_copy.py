@@ -13,9 +13,9 @@ from collections.abc import Iterator
 from django.db import connection, transaction
 
 from apps.reports.csv_cells import cell_sql
+from apps.reports.definitions import PAID, ReportKey
 from apps.reports.ranges import ReportRange
 from apps.reports.session_rows import ROW_COLUMNS, sessions_behind
-from apps.reports.sessions_report import PAID
 from apps.sessions.models import SessionStatus
 
 
@@ -64,11 +64,11 @@ def _select(where: str) -> str:
     )
 
 
-def copy_statement(report: ReportRange, group_by: str | None = None, key=None) -> tuple[str, list]:
+def copy_statement(report: ReportRange, group_by: str | None = None, key: ReportKey = None) -> tuple[str, list[object]]:
     """The COPY statement and its parameters for the sessions of the range (one group's with
     `group_by`, as sessions_behind selects them), for a transaction whose TimeZone is the
     report's (copy_csv)."""
-    params: list = []
+    params: list[object] = []
     if group_by is None:
         where = "s.owner_id = %s AND s.created_at >= %s AND s.created_at < %s"
         params += [report.owner_id, report.start, report.end]
@@ -82,7 +82,7 @@ def copy_statement(report: ReportRange, group_by: str | None = None, key=None) -
     return f"COPY ({_select(where)}) TO STDOUT WITH (FORMAT csv, HEADER true)", params
 
 
-def copy_csv(report: ReportRange, group_by: str | None = None, key=None) -> Iterator[bytes]:
+def copy_csv(report: ReportRange, group_by: str | None = None, key: ReportKey = None) -> Iterator[bytes]:
     """The CSV (header first) in the blocks COPY sends; PostgreSQL only. The transaction holds
     the report's zone as TimeZone (set_config local to it), so times print in local time."""
     statement, params = copy_statement(report, group_by, key)

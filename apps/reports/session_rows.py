@@ -4,14 +4,15 @@ as flat tuples so a year exports in constant memory (an iterator over a server-s
 
 from collections.abc import Iterator
 from datetime import date
+from typing import Any
 
 from django.db.models import Case, CharField, F, IntegerField, QuerySet, Value, When
 from django.db.models.functions import Coalesce
 
 from apps.reports.aggregates import SecondsBetween
+from apps.reports.definitions import PAID, ReportKey
 from apps.reports.keys import key_expression
 from apps.reports.ranges import ReportRange
-from apps.reports.sessions_report import PAID
 from apps.sessions.models import Session, SessionStatus
 
 ROW_COLUMNS = (
@@ -31,7 +32,7 @@ ROW_COLUMNS = (
 CHUNK = 2000
 
 
-def parse_key(group_by: str, raw: str):
+def parse_key(group_by: str, raw: str) -> ReportKey:
     """A key as the report renders it (`key.id`) back to the value it groups on; None for
     "No agent". Raises ValueError on a key that cannot be one."""
     if group_by == "agent":
@@ -50,7 +51,7 @@ def parse_key(group_by: str, raw: str):
     raise ValueError(f"unknown group_by {group_by!r}")
 
 
-def sessions_behind(report: ReportRange, group_by: str | None = None, key=None) -> QuerySet[Session]:
+def sessions_behind(report: ReportRange, group_by: str | None = None, key: ReportKey = None) -> QuerySet[Session]:
     sessions = Session.objects.filter(**report.session_scope())
     if group_by is not None:
         sessions = sessions.annotate(report_key=key_expression(group_by, report))
@@ -58,7 +59,7 @@ def sessions_behind(report: ReportRange, group_by: str | None = None, key=None) 
     return sessions
 
 
-def _outcome():
+def _outcome() -> Case:
     return Case(
         When(order__status__in=PAID, accepted_at__isnull=True, then=Value("self-service sale")),
         When(order__status__in=PAID, then=Value("sale")),
@@ -69,7 +70,7 @@ def _outcome():
     )
 
 
-def export_rows(sessions: QuerySet[Session]) -> Iterator[tuple]:
+def export_rows(sessions: QuerySet[Session]) -> Iterator[tuple[Any, ...]]:
     """One tuple per session (ROW_COLUMNS), oldest first, streamed from the database."""
     rows = (
         sessions.annotate(

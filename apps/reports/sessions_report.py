@@ -4,19 +4,36 @@ Exact: each figure is an SQL aggregate (the database does the counting): one que
 their order, one-to-one), and one each over order lines, refunds, transfers and offers, both
 grouped and for the totals. Every figure belongs to the sessions started in the range."""
 
-from django.db.models import Avg, Count, F, Q, QuerySet, Sum
+from typing import Any, TypedDict
+
+from django.db.models import Aggregate, Avg, Count, F, Model, Q, QuerySet, Sum
 
 from apps.billing.models import Refund
 from apps.orders.models import OrderLine
 from apps.reports import ranges
 from apps.reports.aggregates import Percentile, SecondsBetween
 from apps.reports.breaks import break_seconds
-from apps.reports.definitions import ANSWER_TARGET, PAID
+from apps.reports.definitions import ANSWER_TARGET, PAID, KeyBody, Metrics, RawFigures, ReportKey
 from apps.reports.keys import key_bodies, key_expression
 from apps.reports.ranges import ReportRange
 from apps.reports.rollup import rollup_figures
 from apps.routing.models import Offer, OfferStatus
 from apps.sessions.models import Assignment, AssignmentVia, Session, SessionStatus
+
+# A report row: {"key": KeyBody, **Metrics}, its metrics read by name (METRICS).
+ReportRow = dict[str, Any]
+
+
+class AgentBreakRow(TypedDict):
+    agent: KeyBody
+    break_seconds: int
+
+
+class SessionReport(TypedDict):
+    rows: list[ReportRow]
+    totals: Metrics
+    agent_breaks: list[AgentBreakRow]
+
 
 METRICS = (
     "sessions_started",
@@ -43,7 +60,7 @@ METRICS = (
 )
 
 
-def _session_aggregates() -> dict:
+def _session_aggregates() -> dict[str, Aggregate]:
     wait = SecondsBetween(F("created_at"), F("accepted_at"))
     handle = SecondsBetween(F("accepted_at"), F("ended_at"))
     paid = Q(order__status__in=PAID)
@@ -64,7 +81,7 @@ def _session_aggregates() -> dict:
     }
 
 
-def _part_queries(report: ReportRange) -> list[tuple[QuerySet, str, str | None, dict]]:
+def _part_queries(report: ReportRange) -> list[tuple[QuerySet[Model], str, str | None, dict[str, Aggregate]]]:
     """(rows, path to the session, path to the agent, aggregates) of each query."""
     return [
         (Session.objects.filter(**report.session_scope()), "", None, _session_aggregates()),
@@ -99,10 +116,10 @@ def _part_queries(report: ReportRange) -> list[tuple[QuerySet, str, str | None, 
     ]
 
 
-def exact_figures(report: ReportRange, group_by: str) -> tuple[dict, dict]:
+def exact_figures(report: ReportRange, group_by: str) -> tuple[dict[ReportKey, RawFigures], RawFigures]:
     """({key: raw aggregates}, totals) counted from the base tables (every database)."""
-    grouped: dict = {}
-    totals: dict = {}
+    grouped: dict[ReportKey, RawFigures] = {}
+    totals: RawFigures = {}
     for rows, session_path, agent_path, aggregates in _part_queries(report):
         key = key_expression(group_by, report, session_path, agent_path)
         for row in rows.values(report_key=key).annotate(**aggregates).order_by():
@@ -111,7 +128,7 @@ def exact_figures(report: ReportRange, group_by: str) -> tuple[dict, dict]:
     return grouped, totals
 
 
-def session_report(report: ReportRange, group_by: str) -> dict:
+def session_report(report: ReportRange, group_by: str) -> SessionReport:
     """{rows: [{key: {id, name}, **metrics}], totals: {**metrics}}: from the rollup for a long
     range on PostgreSQL (apps/reports/rollup.py), else exact."""
     grouped, totals = rollup_figures(report, group_by) or exact_figures(report, group_by)
@@ -130,19 +147,21 @@ def session_report(report: ReportRange, group_by: str) -> dict:
     }
 
 
-def agent_breaks(report: ReportRange) -> list[dict]:
+def agent_breaks(report: ReportRange) -> list[AgentBreakRow]:
     """[{agent: {id, name}, break_seconds}] of the agents on break within the range, by name."""
     seconds = break_seconds(report)
     names = key_bodies("agent", list(seconds))
-    rows = [{"agent": names[agent_id], "break_seconds": total} for agent_id, total in seconds.items()]
+    rows: list[AgentBreakRow] = [
+        {"agent": names[agent_id], "break_seconds": total} for agent_id, total in seconds.items()
+    ]
     return sorted(rows, key=lambda row: (row["agent"]["name"], row["agent"]["id"]))
 
 
-def _sort_key(key) -> tuple:
+def _sort_key(key: ReportKey) -> tuple[bool, str]:
     return (key is None, str(key) if not isinstance(key, int) else f"{key:010d}")
 
 
-def metrics_of(raw: dict) -> dict:
+def metrics_of(raw: RawFigures) -> Metrics:
     """The named metrics from one group's raw aggregates (absent parts count zero)."""
 
     def count(name: str) -> int:
@@ -175,7 +194,7 @@ def metrics_of(raw: dict) -> dict:
     }
 
 
-def _seconds(value) -> float | None:
+def _seconds(value: float | None) -> float | None:
     return None if value is None else round(float(value), 1)
 
 
@@ -183,13 +202,13 @@ def _share(part: int, whole: int) -> float | None:
     return round(part / whole, 4) if whole else None
 
 
-def agent_figures_today(owner_id: int) -> dict:
+def agent_figures_today(owner_id: int) -> dict[int, ReportRow]:
     """{agent id: metrics} for today in the owner's time zone (the Agents page)."""
     body = session_report(_today_range(owner_id), "agent")
     return {row["key"]["id"]: row for row in body["rows"] if row["key"]["id"] is not None}
 
 
-def my_figures_today(*, owner_id: int, agent_id: int) -> tuple[ReportRange, dict]:
+def my_figures_today(*, owner_id: int, agent_id: int) -> tuple[ReportRange, Metrics]:
     """One agent's metrics for today in the owner's time zone (the agent dashboard): its row of
     the by-agent report (zeros when it had no session), so both pages show the same figures."""
     report = _today_range(owner_id)

@@ -3,12 +3,10 @@
 an active session over (transfer.transfer_accept). One unlocked read tells which, and refuses
 most of a burst of losing accepts without a transaction (bench/accept_race.py)."""
 
-from django.db import connection
-
 from apps.accounts.models import User
 from apps.routing import transfer
 from apps.routing.models import Offer, OfferStatus
-from apps.sessions import services
+from apps.sessions import selectors, services
 from apps.sessions.models import Session, SessionStatus
 
 
@@ -33,12 +31,7 @@ def accept_precheck(*, agent: User, public_id: str) -> tuple[str, bool, bool] | 
         OfferStatus.LIVE,
         public_id,
     ]
-    if agent.owner_id is not None:  # as sessions_visible_to_agent
-        sql += " AND s.owner_id = %s"
-        params.append(agent.owner_id)
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        row = cursor.fetchone()
+    row = selectors.visible_row(sql, params, agent=agent)
     return None if row is None else (row[0], bool(row[1]), bool(row[2]))
 
 

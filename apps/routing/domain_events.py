@@ -6,23 +6,14 @@ from dataclasses import dataclass
 
 from apps.core.events import Event
 from apps.routing.models import Offer
-from apps.sessions.models import Session
-
-
-@dataclass(frozen=True)
-class _SessionEvent(Event):
-    session: Session
-
-    @property
-    def owner_id(self) -> int:
-        return self.session.owner_id
+from apps.sessions.domain_events import _SessionEvent
 
 
 @dataclass(frozen=True)
 class SessionTransferred(_SessionEvent):
     """A colleague took the active session over (apps/routing/transfer.py): `session.agent` is
     the receiver now. No webhook: the spec's event list is closed and session.accepted is sent
-    once; the Assignment rows keep who served it when (docs/decisions.md, issue 25 part 5)."""
+    once; the Assignment rows keep who served it when (docs/decisions.md, "Transfer")."""
 
     from_agent_id: int = 0
     offered_agent_ids: tuple[int, ...] = ()  # the other receivers of the wave, whose offer it withdrew
@@ -39,9 +30,7 @@ class TransferLapsed(_SessionEvent):
 
 
 @dataclass(frozen=True)
-class OfferMade(Event):
-    """An agent is offered a waiting session until the offer's expiry (apps/routing/offers.py)."""
-
+class _OfferEvent(Event):
     offer: Offer
 
     @property
@@ -50,17 +39,17 @@ class OfferMade(Event):
 
 
 @dataclass(frozen=True)
-class OfferClosed(Event):
+class OfferMade(_OfferEvent):
+    """An agent is offered a waiting session until the offer's expiry (apps/routing/offers.py)."""
+
+
+@dataclass(frozen=True)
+class OfferClosed(_OfferEvent):
     """An agent's live offer ended without the agent accepting it: it lapsed (`offer_expired`)
     or was withdrawn (`agent_unavailable`, `accepted_elsewhere`). Ends of offers caused by the
     session being accepted or ended are told by SessionAccepted and SessionEnded."""
 
-    offer: Offer
     reason: str
-
-    @property
-    def owner_id(self) -> int:
-        return self.offer.session.owner_id
 
 
 @dataclass(frozen=True)

@@ -15,6 +15,7 @@ from django.http import HttpRequest
 
 from apps.accounts import services as account_services
 from apps.accounts.models import User
+from apps.core.admin_actions import each_through_service
 from apps.core.errors import DomainError
 from apps.sessions import ending
 from apps.sessions.models import Assignment, Session, SessionStatus
@@ -119,7 +120,6 @@ class UserAdmin(BaseUserAdmin[User]):
 
     @admin.action(description="Re-enable the selected users")
     def reactivate_users(self, request: HttpRequest, queryset: QuerySet[User]) -> None:
-        users = list(queryset.filter(is_active=False))
-        for user in users:
-            account_services.user_reactivate(user=user)
-        self.message_user(request, f"{len(users)} user(s) re-enabled.", messages.SUCCESS)
+        disabled = queryset.filter(is_active=False)
+        reactivate = account_services.user_reactivate
+        each_through_service(self, request, disabled, lambda user: reactivate(user=user), "{count} user(s) re-enabled.")

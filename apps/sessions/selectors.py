@@ -1,18 +1,20 @@
 """Reads of sessions, always scoped to the caller's tenant: a session outside it is 404."""
 
 import functools
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import Any, TypeVar
 
 from django.db import connection
-from django.db.models import DateTimeField, Q, QuerySet
+from django.db.models import DateTimeField, Field, Model, Q, QuerySet
 from django.utils import timezone
 
 from apps.accounts.models import User
 from apps.core.errors import DomainError, ErrorCode
 from apps.kiosks.models import Kiosk
 from apps.sessions import status_cache
-from apps.sessions.bodies import status_body
+from apps.sessions.bodies import StatusBody, status_body
 from apps.sessions.models import Assignment, Session, SessionStatus
 from apps.sessions.queue_hook import queue_of
 
@@ -70,8 +72,14 @@ _STATUS_AGENT_FIELDS = ("id", "name", "avatar_url")
 @dataclass(frozen=True)
 class _StatusRead:
     sql: str
-    session_fields: list  # in the model's field order, as from_db wants them
-    agent_fields: list
+    session_fields: list[Field[Any, Any]]  # in the model's field order, as from_db wants them
+    agent_fields: list[Field[Any, Any]]
+
+
+def _column(model: type[Model], name: str) -> str:
+    field = model._meta.get_field(name)
+    assert isinstance(field, Field) and field.column is not None  # a concrete field, not a reverse relation
+    return field.column
 
 
 @functools.cache
@@ -80,7 +88,7 @@ def _status_read() -> _StatusRead:
     session_fields = [field for field in Session._meta.concrete_fields if field.name in _STATUS_FIELDS]
     agent_fields = [field for field in User._meta.concrete_fields if field.name in _STATUS_AGENT_FIELDS]
     columns = [f's."{field.column}"' for field in session_fields] + [f'a."{field.column}"' for field in agent_fields]
-    session_column = {name: f's."{Session._meta.get_field(name).column}"' for name in ("agent", "kiosk", "public_id")}
+    session_column = {name: f's."{_column(Session, name)}"' for name in ("agent", "kiosk", "public_id")}
     return _StatusRead(
         # Only identifiers from the models' metadata are formatted in; values are parameters.
         sql=(
@@ -94,15 +102,18 @@ def _status_read() -> _StatusRead:
     )
 
 
-def _instance(model, fields: list, values) -> object:
-    values = [
+_M = TypeVar("_M", bound=Model)
+
+
+def _instance(model: type[_M], fields: Sequence[Field[Any, Any]], values: Sequence[object]) -> _M:
+    loaded = [
         # SQLite hands back naive datetimes (stored in UTC); PostgreSQL aware ones.
         timezone.make_aware(value, UTC)
-        if isinstance(field, DateTimeField) and value is not None and timezone.is_naive(value)
+        if isinstance(field, DateTimeField) and isinstance(value, datetime) and timezone.is_naive(value)
         else value
         for field, value in zip(fields, values, strict=True)
     ]
-    return model.from_db(connection.alias, [field.attname for field in fields], values)
+    return model.from_db(connection.alias, [field.attname for field in fields], loaded)
 
 
 def session_status_for_kiosk(*, kiosk: Kiosk, public_id: str) -> Session:
@@ -121,10 +132,10 @@ def session_status_for_kiosk(*, kiosk: Kiosk, public_id: str) -> Session:
     return session
 
 
-def session_status_body_for_kiosk(*, kiosk: Kiosk, public_id: str) -> dict:
+def session_status_body_for_kiosk(*, kiosk: Kiosk, public_id: str) -> Mapping[str, object]:
     """The status poll's body: the cached copy while the session has not moved (status_cache)."""
 
-    def read() -> dict:
+    def read() -> StatusBody:
         session = session_status_for_kiosk(kiosk=kiosk, public_id=public_id)
         return status_body(session, queue=queue_of(session))
 
@@ -192,14 +203,20 @@ def accept_precheck(*, agent: User, public_id: str) -> tuple[str, bool] | None:
         f"SELECT s.status, EXISTS (SELECT 1 FROM {table} b WHERE b.agent_id = %s AND b.status IN (%s, %s))"  # noqa: S608
         f" FROM {table} s WHERE s.public_id = %s"
     )
-    params: list[int | str] = [agent.pk, SessionStatus.ACTIVE, SessionStatus.PAYMENT, public_id]
-    if agent.owner_id is not None:  # as sessions_visible_to_agent
+    row = visible_row(sql, [agent.pk, SessionStatus.ACTIVE, SessionStatus.PAYMENT, public_id], agent=agent)
+    return None if row is None else (row[0], bool(row[1]))
+
+
+def visible_row(sql: str, params: list[int | str], *, agent: User) -> tuple[Any, ...] | None:
+    """The first row of `sql`, a statement on the sessions table as `s` ending in its WHERE
+    clause, among the sessions `agent` may see (the rule of sessions_visible_to_agent)."""
+    if agent.owner_id is not None:
         sql += " AND s.owner_id = %s"
-        params.append(agent.owner_id)
+        params = [*params, agent.owner_id]
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
-        row = cursor.fetchone()
-    return None if row is None else (row[0], bool(row[1]))
+        row: tuple[Any, ...] | None = cursor.fetchone()
+    return row
 
 
 def sessions_of_owner(owner_id: int) -> QuerySet[Session]:

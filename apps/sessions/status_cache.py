@@ -12,7 +12,7 @@ Agent name and avatar edits do not move the session: they show within the copy's
 poll reads the database.
 """
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, cast
 
 from django.conf import settings
@@ -39,16 +39,16 @@ def copy_keys(public_id: str) -> list[str]:
     return [_copy_key(public_id), _generation_key(public_id)]
 
 
-def current_copy(cached: dict[str, Any], *, kiosk_id: int, public_id: str) -> dict[str, object] | None:
+def current_copy(cached: dict[str, Any], *, kiosk_id: int, public_id: str) -> Mapping[str, object] | None:
     """The copied body in `cached` (what was found of `copy_keys`) if it is current and kiosk
     `kiosk_id`'s, else None (the poll reads the database: `status_body`)."""
     copy, generation = cached.get(_copy_key(public_id)), cached.get(_generation_key(public_id))
     if copy is not None and copy["generation"] == generation and copy["kiosk_id"] == kiosk_id:
-        return cast(dict[str, object], copy["body"])  # Any: what the cache holds is untyped
+        return cast(Mapping[str, object], copy["body"])  # Any: what the cache holds is untyped
     return None
 
 
-def status_body(*, kiosk_id: int, public_id: str, read: Callable[[], dict[str, object]]) -> dict[str, object]:
+def status_body(*, kiosk_id: int, public_id: str, read: Callable[[], Mapping[str, object]]) -> Mapping[str, object]:
     """The session's status body for kiosk `kiosk_id`: the cached copy while current, else
     `read()` (the database; it raises for a session that is not this kiosk's) stored anew."""
     cached = cache.get_many(copy_keys(public_id))

@@ -247,3 +247,17 @@ def test_chart_labels_are_whole(owner_client):
     assert re.findall(r"<li>(.*?)</li>", labels) == ["2026-10-24", "2026-10-25"]
     chart = page[page.index('id="report-chart"') : page.index('id="report-table"')]
     assert "…" not in chart and "..." not in chart
+
+
+def test_time_on_break_shows_each_agents_seconds_and_hours_minutes_seconds(owner_client, scene):
+    from apps.reports.models import AgentBreak
+    from tests.support.reports import utc
+
+    start = utc(2026, 10, 24, 10, 0, 0)  # inside the range, Madrid time
+    AgentBreak.objects.create(
+        agent=scene.ana, owner=scene.business.owner, started_at=start, ended_at=start + timedelta(seconds=3723)
+    )
+    page = owner_client.get("/panel/reports", RANGE).content.decode()
+    row = re.search(rf'<tr data-agent="{scene.ana.pk}">(.*?)</tr>', page, re.S).group(1)
+    cells = re.findall(r'<td class="num">(.*?)</td>', row)
+    assert "Ana" in row and cells == ["3723", "1:02:03"]

@@ -5,10 +5,11 @@ which is routing's."""
 from django.contrib.auth import logout as django_logout
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers
+from rest_framework.request import Request
 from rest_framework.response import Response
 
 from apps.accounts import services
-from apps.accounts.api.base import AgentAPIView
+from apps.accounts.api.base import AgentAPIView, AgentRequest
 from apps.accounts.models import AgentStatus, PersonalAccessToken, User
 from apps.api import xsrf
 from apps.api.drf_request import django_request
@@ -17,7 +18,7 @@ from apps.api.views import PublicAPIView
 from apps.core.errors import DomainError, ErrorCode
 
 
-class AgentUserOut(serializers.ModelSerializer):
+class AgentUserOut(serializers.ModelSerializer[User]):
     languages = serializers.ListField(
         child=serializers.CharField(), help_text="Languages served (primary subtags); empty: every language."
     )
@@ -32,13 +33,13 @@ class AgentUserOut(serializers.ModelSerializer):
         return services.status_message(reason=user.status_reason, missed_offers=user.missed_offers)
 
 
-class AgentStatusIn(serializers.Serializer):
+class AgentStatusIn(serializers.Serializer[None]):
     status = serializers.ChoiceField(choices=AgentStatus.values)
 
 
 class CsrfCookieView(PublicAPIView):
     @extend_schema(responses={204: None}, summary="Set the XSRF-TOKEN cookie before signing in")
-    def get(self, request):
+    def get(self, request: Request) -> Response:
         response = Response(status=204)
         xsrf.issue_token(django_request(request), response)
         return response
@@ -46,7 +47,7 @@ class CsrfCookieView(PublicAPIView):
 
 class LogoutView(AgentAPIView):
     @extend_schema(request=None, responses={204: None}, summary="Sign out and invalidate the session")
-    def post(self, request):
+    def post(self, request: AgentRequest) -> Response:
         django_logout(django_request(request))  # flushes the server-side session
         response = Response(status=204)
         xsrf.clear_cookie(response)
@@ -55,7 +56,7 @@ class LogoutView(AgentAPIView):
 
 class CurrentUserView(AgentAPIView):
     @extend_schema(responses={200: AgentUserOut}, summary="The signed-in agent")
-    def get(self, request):
+    def get(self, request: AgentRequest) -> Response:
         return Response(AgentUserOut(request.user).data)
 
 
@@ -65,13 +66,13 @@ class AgentStatusView(AgentAPIView):
         responses={200: inline_serializer("Ok", {"ok": serializers.BooleanField()})},
         summary="Set the agent's availability",
     )
-    def post(self, request):
+    def post(self, request: AgentRequest) -> Response:
         data = validated(AgentStatusIn, request.data)
         services.agent_set_status(agent=request.user, status=data["status"])
         return Response({"ok": True})
 
 
-class AccessTokenOut(serializers.ModelSerializer):
+class AccessTokenOut(serializers.ModelSerializer[PersonalAccessToken]):
     id = serializers.CharField()  # a string, as every agent API id but the user's (docs/decisions.md "Ids")
 
     class Meta:
@@ -84,14 +85,14 @@ class AccessTokenListView(AgentAPIView):
         responses={200: inline_serializer("AccessTokenList", {"data": AccessTokenOut(many=True)})},
         summary="The agent's live access tokens (never their secrets)",
     )
-    def get(self, request):
+    def get(self, request: AgentRequest) -> Response:
         tokens = PersonalAccessToken.objects.filter(user=request.user, revoked_at=None).order_by("-created_at")
         return Response({"data": AccessTokenOut(tokens, many=True).data})
 
 
 class AccessTokenDetailView(AgentAPIView):
     @extend_schema(request=None, responses={204: None}, summary="Revoke one of the agent's access tokens")
-    def delete(self, request, token_id: int):
+    def delete(self, request: AgentRequest, token_id: int) -> Response:
         token = PersonalAccessToken.objects.filter(pk=token_id, user=request.user, revoked_at=None).first()
         if token is None:
             raise DomainError(ErrorCode.NOT_FOUND, "No such access token.")

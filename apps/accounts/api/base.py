@@ -16,7 +16,7 @@ from apps.api.views import MethodCheckedFirst, ensure_tls
 # What the surfaces' authentication and permission classes guarantee about their requests, for
 # the type checker (DRF types `user` for any scheme): at runtime it is DRF's Request.
 if TYPE_CHECKING:
-    from apps.accounts.models import User
+    from apps.accounts.models import PersonalAccessToken, User
 
     class AgentRequest(Request):
         """After agent or token authentication and IsAgent or HasOwnerToken: `user` is the agent."""
@@ -26,8 +26,16 @@ if TYPE_CHECKING:
         @user.setter
         def user(self, value: User) -> None: ...
 
+    class TokenRequest(AgentRequest):
+        """After BearerTokenAuthentication: `auth` is the personal access token presented."""
+
+        @property
+        def auth(self) -> PersonalAccessToken: ...
+        @auth.setter
+        def auth(self, value: PersonalAccessToken) -> None: ...
+
 else:
-    AgentRequest = Request
+    AgentRequest = TokenRequest = Request
 
 
 class AgentAPIView(MethodCheckedFirst, APIView):

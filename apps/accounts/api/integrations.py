@@ -2,18 +2,19 @@
 
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers
+from rest_framework.request import Request
 from rest_framework.response import Response
 
 from apps.accounts import login_throttle, services
 from apps.accounts.api.agent import AgentUserOut
-from apps.accounts.api.base import TokenAPIView
+from apps.accounts.api.base import AgentRequest, TokenAPIView, TokenRequest
 from apps.api.inputs import client_ip, validated
 from apps.api.permissions import HasToken
 from apps.api.views import PublicAPIView, ensure_tls
 from apps.core.errors import DomainError, ErrorCode
 
 
-class TokenLoginIn(serializers.Serializer):
+class TokenLoginIn(serializers.Serializer[None]):
     email = serializers.EmailField(max_length=254)
     password = serializers.CharField(max_length=256, trim_whitespace=False)
     code = serializers.RegexField(r"^\d{6}$", required=False, help_text="TOTP code, for agents with 2FA.")
@@ -26,7 +27,7 @@ class TokenLoginView(PublicAPIView):
         summary="Exchange an agent's email and password for a bearer token (shown once)",
         auth=[],
     )
-    def post(self, request):
+    def post(self, request: Request) -> Response:
         ensure_tls(request)
         data = validated(TokenLoginIn, request.data)
         ip = client_ip(request)
@@ -51,12 +52,12 @@ class TokenLogoutView(TokenAPIView):
     allowed_while_suspended = True  # giving a token up is always allowed
 
     @extend_schema(request=None, responses={204: None}, summary="Revoke the token used for this request")
-    def post(self, request):
+    def post(self, request: TokenRequest) -> Response:
         services.access_token_revoke(token=request.auth)
         return Response(status=204)
 
 
 class TokenUserView(TokenAPIView):
     @extend_schema(responses={200: AgentUserOut}, summary="The agent this token belongs to")
-    def get(self, request):
+    def get(self, request: AgentRequest) -> Response:
         return Response(AgentUserOut(request.user).data)

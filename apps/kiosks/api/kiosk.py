@@ -2,23 +2,25 @@
 
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers
+from rest_framework.request import Request
 from rest_framework.response import Response
 
+from apps.accounts.models import Business
 from apps.api.inputs import validated
 from apps.api.throttles import PairingThrottle
 from apps.api.views import PublicAPIView
 from apps.core.body_fields import OptionalTextField
 from apps.kiosks import selectors, services
-from apps.kiosks.api.base import KioskAPIView
+from apps.kiosks.api.base import KioskAPIView, KioskRequest
 
 
-class PairIn(serializers.Serializer):
+class PairIn(serializers.Serializer[None]):
     code = serializers.RegexField(r"^\d{6}$", error_messages={"invalid": "Enter the 6-digit pairing code."})
     device_id = serializers.UUIDField()
     device_name = serializers.CharField(max_length=200)
 
 
-class PairOut(serializers.Serializer):
+class PairOut(serializers.Serializer[None]):
     kiosk_id = serializers.CharField()
     device_token = serializers.CharField()
     business = inline_serializer("PairedBusiness", {"name": serializers.CharField(), "logo_url": OptionalTextField()})
@@ -27,7 +29,7 @@ class PairOut(serializers.Serializer):
     )
 
 
-def _business_and_settings(business) -> dict:
+def _business_and_settings(business: Business) -> dict[str, dict[str, str | None]]:
     return {
         "business": {"name": business.name, "logo_url": business.logo_url or None},
         "settings": {"primary_color": business.primary_color, "attract_message": business.attract_message},
@@ -44,7 +46,7 @@ class PairView(PublicAPIView):
         description="403 OWNER_SUSPENDED while the code's owner is suspended; the code stays unused.",
         auth=[],
     )
-    def post(self, request):
+    def post(self, request: Request) -> Response:
         data = validated(PairIn, request.data)
         kiosk, token = services.kiosk_pair(
             code=data["code"], device_id=data["device_id"], device_name=data["device_name"]
@@ -52,7 +54,7 @@ class PairView(PublicAPIView):
         return Response({"kiosk_id": str(kiosk.pk), "device_token": token, **_business_and_settings(kiosk.business)})
 
 
-class KioskProfileOut(serializers.Serializer):
+class KioskProfileOut(serializers.Serializer[None]):
     kiosk_id = serializers.CharField()
     name = serializers.CharField()
     location = OptionalTextField()
@@ -68,7 +70,7 @@ class KioskProfileView(KioskAPIView):
         responses={200: KioskProfileOut},
         summary="This kiosk, its business and its settings as they are now",
     )
-    def get(self, request):
+    def get(self, request: KioskRequest) -> Response:
         kiosk = selectors.kiosk_profile(request.auth)
         body = {"kiosk_id": str(kiosk.pk), "name": kiosk.name, "location": kiosk.location or None}
         return Response({**body, **_business_and_settings(kiosk.business)})
@@ -85,5 +87,5 @@ class HeartbeatView(KioskAPIView):
         responses={200: inline_serializer("HeartbeatOut", {"ok": serializers.BooleanField()})},
         summary="Tell the service this kiosk is alive",
     )
-    def post(self, request):
+    def post(self, request: KioskRequest) -> Response:
         return Response(HEARTBEAT_ANSWER)

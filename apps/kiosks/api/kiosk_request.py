@@ -33,7 +33,7 @@ class KioskRead:
 
     device_id: uuid.UUID
     token_hash: str
-    cached: dict[str, Any]
+    cached: dict[str, Any]  # cache values: whatever each key's owner stored
     window_key: str | None
     count: int | None
 

@@ -5,6 +5,8 @@ by every menu change, stock running out included) and the language, so a kiosk t
 If-None-Match gets 304 after one indexed query; a changed menu is built once per language and
 host and kept in the cache for MENU_BODY_CACHE_SECONDS under that version."""
 
+from typing import Any
+
 from django.conf import settings
 from django.core.cache import cache
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
@@ -13,7 +15,7 @@ from rest_framework.response import Response
 
 from apps.api.inputs import validated
 from apps.core.locales import LOCALE_MAX_LENGTH, LOCALE_PATTERN
-from apps.kiosks.api.base import KioskAPIView
+from apps.kiosks.api.base import KioskAPIView, KioskRequest
 from apps.menu import selectors
 from apps.menu.bodies import PublicMenuOut, public_menu_body
 from apps.menu.labels import LANGUAGES
@@ -21,7 +23,7 @@ from apps.menu.labels import LANGUAGES
 CACHE_CONTROL = "private, no-cache"  # keep it, but ask (If-None-Match) before each use
 
 
-class PublicMenuQuery(serializers.Serializer):
+class PublicMenuQuery(serializers.Serializer[None]):
     locale = serializers.RegexField(
         LOCALE_PATTERN,
         max_length=LOCALE_MAX_LENGTH,
@@ -29,7 +31,7 @@ class PublicMenuQuery(serializers.Serializer):
         error_messages={"invalid": "Give a language tag such as es or es-MX."},
     )
 
-    def validate(self, attrs):
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         unknown = sorted(set(self.initial_data) - set(self.fields))
         if unknown:  # a misspelt `locale` must not silently answer the default language
             raise serializers.ValidationError({name: ["Unknown query parameter: only locale."] for name in unknown})
@@ -72,7 +74,7 @@ class PublicMenuView(KioskAPIView):
         responses={200: PublicMenuOut, 304: OpenApiResponse(description="The menu held is current.")},
         summary="The active menu of this kiosk's business, in the customer's language",
     )
-    def get(self, request):
+    def get(self, request: KioskRequest) -> Response:
         query = validated(PublicMenuQuery, request.query_params)
         business_id = request.auth.business_id
         head = selectors.active_catalog_head(business_id=business_id)

@@ -21,6 +21,7 @@ from apps.accounts import selectors as account_selectors
 from apps.accounts import services as account_services
 from apps.accounts.backends import SIGN_IN_BACKEND
 from apps.accounts.services import LoginResult
+from apps.accounts.totp import SealedTotpDevice
 from apps.api.inputs import client_ip
 from apps.core.errors import DomainError, ErrorCode
 from apps.panel.access import ANY_ROLE, PanelRequest, is_panel_user, panel_page
@@ -113,7 +114,7 @@ def two_factor_view(request: PanelRequest) -> HttpResponse:
     """Enrol: start shows a QR code and the key; a correct code from the app confirms it."""
     user = request.user
     enrolled = any(devices_for_user(user, confirmed=True))
-    pending = next(iter(devices_for_user(user, confirmed=False)), None)
+    pending = next((d for d in devices_for_user(user, confirmed=False) if isinstance(d, SealedTotpDevice)), None)
     form = TotpCodeForm(request.POST or None)
     if request.method == "POST":
         action = request.POST.get("action")

@@ -78,6 +78,11 @@ def _chart(rows: list[ReportRow]) -> dict[str, object]:
     return {"groups": groups, "width": max(30 * len(rows), 30), "peak": peak, "series": legend}
 
 
+def _duration(seconds: int) -> str:
+    hours, rest = divmod(seconds, 3600)
+    return f"{hours}:{rest // 60:02d}:{rest % 60:02d}"
+
+
 def _cell(name: str, value: float | None, currency: str) -> str:
     """A metric as the table shows it (the CSV keeps the raw value): money as the panel writes
     it ("1,234.50 EUR")."""
@@ -107,12 +112,11 @@ def reports_page(request: PanelRequest) -> HttpResponse:
         for row in body["rows"]:
             row["drill"] = _range_query(report, group_by, key="" if row["key"]["id"] is None else row["key"]["id"])
             row["cells"] = [_cell(name, row[name], currency) for name in METRICS]
-        body["totals"]["cells"] = [_cell(name, body["totals"][name], currency) for name in METRICS]
-        for row in body["agent_breaks"]:
-            hours, rest = divmod(row["break_seconds"], 3600)
-            row["duration"] = f"{hours}:{rest // 60:02d}:{rest % 60:02d}"
+        # The totals and the breaks are typed figures: the table's extra cells go on copies.
+        totals = {**body["totals"], "cells": [_cell(name, body["totals"][name], currency) for name in METRICS]}
+        breaks = [{**row, "duration": _duration(row["break_seconds"])} for row in body["agent_breaks"]]
         context.update(
-            body=body,
+            body={**body, "totals": totals, "agent_breaks": breaks},
             chart=_chart(body["rows"]),
             group_label=GROUP_LABELS[group_by],
             query=_range_query(report, group_by),

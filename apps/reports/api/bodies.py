@@ -8,7 +8,7 @@ _SHARE = "A fraction 0..1 (4 decimals), null when its denominator is 0."
 _SECONDS = "Seconds (1 decimal), null when no session qualifies."
 
 
-class ReportQueryIn(serializers.Serializer):
+class ReportQueryIn(serializers.Serializer[None]):
     locals()["from"] = serializers.DateField(help_text="First day (YYYY-MM-DD) in the business's time zone.")
     to = serializers.DateField(help_text="Last day, included (at most 366 days after `from`).")
     business = serializers.IntegerField(
@@ -20,7 +20,7 @@ class SessionReportQueryIn(ReportQueryIn):
     group_by = serializers.ChoiceField(choices=GROUPS, default="day")
 
 
-class MetricsOut(serializers.Serializer):
+class MetricsOut(serializers.Serializer[None]):
     """Every metric of docs/reports.md, same names as the panel."""
 
     sessions_started = serializers.IntegerField()
@@ -46,7 +46,7 @@ class MetricsOut(serializers.Serializer):
     offer_acceptance = serializers.FloatField(allow_null=True, help_text=_SHARE)
 
 
-class ReportKeyOut(serializers.Serializer):
+class ReportKeyOut(serializers.Serializer[None]):
     id = serializers.JSONField(help_text="Agent or kiosk id, locale, hour 0-23 or day; null: no agent.")
     name = serializers.CharField()
 
@@ -55,14 +55,14 @@ class SessionReportRowOut(MetricsOut):
     key = ReportKeyOut()
 
 
-class AgentBreakOut(serializers.Serializer):
+class AgentBreakOut(serializers.Serializer[None]):
     agent = ReportKeyOut()
     break_seconds = serializers.IntegerField(
         help_text="Whole seconds on break within the range (an open break: to now)."
     )
 
 
-class SessionReportOut(serializers.Serializer):
+class SessionReportOut(serializers.Serializer[None]):
     locals()["from"] = serializers.DateField()
     to = serializers.DateField()
     group_by = serializers.ChoiceField(choices=GROUPS)
@@ -72,25 +72,25 @@ class SessionReportOut(serializers.Serializer):
     agent_breaks = AgentBreakOut(many=True, help_text="Per agent: time on break in the range (any group_by).")
 
 
-class NamedOut(serializers.Serializer):
+class NamedOut(serializers.Serializer[None]):
     id = serializers.IntegerField(allow_null=True)
     name = serializers.CharField()
 
 
-class ItemSalesOut(serializers.Serializer):
+class ItemSalesOut(serializers.Serializer[None]):
     item = NamedOut()
     quantity = serializers.IntegerField()
     revenue_cents = serializers.IntegerField(help_text="Quantity x unit price, before tax.")
 
 
-class OptionSalesOut(serializers.Serializer):
+class OptionSalesOut(serializers.Serializer[None]):
     group = serializers.CharField()
     option = NamedOut()
     quantity = serializers.IntegerField(help_text="Items sold with this option.")
     revenue_cents = serializers.IntegerField(help_text="Sales of the lines carrying this option.")
 
 
-class ItemReportOut(serializers.Serializer):
+class ItemReportOut(serializers.Serializer[None]):
     locals()["from"] = serializers.DateField()
     to = serializers.DateField()
     timezone = serializers.CharField()

@@ -1,9 +1,13 @@
 """Token API: GET /api/v1/reports/sessions and /api/v1/reports/items, for the token's owner."""
 
+from collections.abc import Callable
+from typing import Any, TypeVar
+
 from drf_spectacular.utils import extend_schema
+from rest_framework import serializers
 from rest_framework.response import Response
 
-from apps.accounts.api.base import TokenAPIView
+from apps.accounts.api.base import AgentRequest, TokenAPIView
 from apps.api.inputs import validated
 from apps.reports.api.bodies import ItemReportOut, ReportQueryIn, SessionReportOut, SessionReportQueryIn
 from apps.reports.items_report import items_report
@@ -13,41 +17,46 @@ from apps.reports.sessions_report import session_report
 _DEFINITIONS = "Every metric is defined in docs/reports.md; days are the business's (its `timezone`)."
 
 
-def _range(request, query: dict) -> ReportRange:
-    return report_range(
-        owner_id=request.user.owner_id,
-        first_day=query["from"],
-        last_day=query["to"],
-        business_id=query.get("business"),
+View = TypeVar("View", bound=Callable[..., Response])
+
+
+def _documented(
+    query: type[ReportQueryIn], body: type[serializers.Serializer[None]], summary: str
+) -> Callable[[View], View]:
+    """A report's schema: its query, its body, and where its metrics are defined."""
+    return extend_schema(parameters=[query], responses={200: body}, summary=summary, description=_DEFINITIONS)
+
+
+def _asked(request: AgentRequest, query_in: type[ReportQueryIn]) -> tuple[dict[str, Any], ReportRange]:
+    """The report's query and its range, in the owner's business's days."""
+    query = validated(query_in, request.query_params)
+    assert request.user.owner_id is not None  # HasOwnerToken refused an ownerless token
+    first, last = query["from"], query["to"]
+    return query, report_range(
+        owner_id=request.user.owner_id, first_day=first, last_day=last, business_id=query.get("business")
     )
 
 
-def _head(report: ReportRange) -> dict:
+def _head(report: ReportRange) -> dict[str, str]:
     return {"from": report.first_day.isoformat(), "to": report.last_day.isoformat(), "timezone": report.timezone}
 
 
 class SessionReportView(TokenAPIView):
-    @extend_schema(
-        parameters=[SessionReportQueryIn],
-        responses={200: SessionReportOut},
-        summary="Sessions, answer and handle times, abandonment, conversion and revenue per group",
-        description=_DEFINITIONS,
+    @_documented(
+        SessionReportQueryIn,
+        SessionReportOut,
+        "Sessions, answer and handle times, abandonment, conversion and revenue per group",
     )
-    def get(self, request):
-        query = validated(SessionReportQueryIn, request.query_params)
-        report = _range(request, query)
+    def get(self, request: AgentRequest) -> Response:
+        query, report = _asked(request, SessionReportQueryIn)
         body = session_report(report, query["group_by"])
         return Response({**_head(report), "group_by": query["group_by"], **body})
 
 
 class ItemReportView(TokenAPIView):
-    @extend_schema(
-        parameters=[ReportQueryIn],
-        responses={200: ItemReportOut},
-        summary="Sales by item and by modifier option (paid orders of the range's sessions)",
-        description=_DEFINITIONS,
+    @_documented(
+        ReportQueryIn, ItemReportOut, "Sales by item and by modifier option (paid orders of the range's sessions)"
     )
-    def get(self, request):
-        query = validated(ReportQueryIn, request.query_params)
-        report = _range(request, query)
+    def get(self, request: AgentRequest) -> Response:
+        _query, report = _asked(request, ReportQueryIn)
         return Response({**_head(report), **items_report(report)})
