@@ -22,7 +22,7 @@ class _SessionEvent(Event):
 class SessionTransferred(_SessionEvent):
     """A colleague took the active session over (apps/routing/transfer.py): `session.agent` is
     the receiver now. No webhook: the spec's event list is closed and session.accepted is sent
-    once; the Assignment rows keep who served it when (docs/decisions.md, issue 25 part 5)."""
+    once; the Assignment rows keep who served it when (docs/decisions.md)."""
 
     from_agent_id: int = 0
     offered_agent_ids: tuple[int, ...] = ()  # the other receivers of the wave, whose offer it withdrew
