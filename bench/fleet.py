@@ -1,4 +1,4 @@
-"""bench/fleet: the whole service under a fleet's load, with one fault at a time (issue 24 section 7).
+"""bench/fleet: the whole service under a fleet's load, with one fault at a time.
 
     .venv/bin/python bench/fleet.py [--kiosks 20] [--ws-kiosks 6] [--agents 4] [--rate 0.5]
                                     [--seconds 40] [--fault none|kill-web|restart-redis|restart-postgres|kill-worker]

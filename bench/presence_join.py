@@ -1,4 +1,4 @@
-"""10,000 kiosks join one owner's presence channel across two web processes (issue 24, section 3).
+"""10,000 kiosks join one owner's presence channel across two web processes.
 
     .venv/bin/python bench/presence_join.py [--kiosks 10000] [--redis-url redis://127.0.0.1:6379/1]
 

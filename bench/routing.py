@@ -1,4 +1,4 @@
-"""bench/routing: the router (issue 25, "Measured") in process, on PostgreSQL and Redis.
+"""bench/routing: the router in process, on PostgreSQL and Redis.
 
 1. Messages per session with --many agents (default 5,000) signed in and available: a kiosk
    starts a session, the router offers it, one offered agent accepts, the session ends; every

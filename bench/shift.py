@@ -1,5 +1,5 @@
-"""bench/shift: a simulated shift (issue 25, "Measured"): is the wait a kiosk shows true, and is
-nobody answered before an older customer the same agent could have taken?
+"""bench/shift: a simulated shift: is the wait a kiosk shows true, and is nobody answered before an
+older customer the same agent could have taken?
 
 A discrete-time simulation (0.5 s steps) of one owner's shift, running the service's own rules:
 the router (apps.routing.router.plan_offers: waves of K by language and turn, longest idle

@@ -1,4 +1,4 @@
-"""Soak one web process with WebSocket churn and watch its memory (issue 24, section 2).
+"""Soak one web process with WebSocket churn and watch its memory.
 
     .venv/bin/python bench/soak.py [--modes embedded,redis] [--cycles 100000] [--every 10000]
 

@@ -19,8 +19,8 @@ clients on a trigger message. For each client count (`--clients 500,5000,10000`)
 
 Delivery latency = the time a client read the event - the time just before the send started
 (time.perf_counter is CLOCK_MONOTONIC, one clock for all the processes). Prints p50/p99 of both,
-the ratios, and each goal of issue 18 with whether it is met: idle, at most 32 KiB per
-connection and under 5 % of a core; the fan-out to 500, p99 <= 3x and p50 <= 1.5x the reference.
+the ratios, and each goal with whether it is met: idle, at most 32 KiB per connection and
+under 5 % of a core; the fan-out to 500, p99 <= 3x and p50 <= 1.5x the reference.
 
     .venv/bin/python bench/ws_fanout.py [--clients 500,5000,10000] [--rounds 50] [--idle-seconds 30]
 
@@ -350,7 +350,7 @@ def main() -> int:
 
     say("")
     say(f"load average at the end: {os.getloadavg()[0]:.1f} (2 cores shared with other work: compare within this run)")
-    say("goals (issue 18, goal 4):")
+    say("goals (idle memory and CPU per connection, fan-out latency against the reference):")
     for text, value, met in goals:
         say(f"  {'MET    ' if met else 'NOT MET'}  {text}  ({value:.2f})")
     return 1 if args.check and not all(met for _, _, met in goals) else 0

@@ -1,8 +1,8 @@
-"""One definition per body (issue 22, part 1): a response body's shape is a `TypedDict`. Its
-builder is annotated to return it, so mypy holds the builder to the shape, and the serializer
-that documents it for the OpenAPI schema is derived from it here (`serializer_for`), so adding
-a field is one change. Builders stay plain functions: the status poll is the hottest request and
-a DRF serializer would cost as much as its query.
+"""One definition per body: a response body's shape is a `TypedDict`. Its builder is annotated to
+return it, so mypy holds the builder to the shape, and the serializer that documents it for the
+OpenAPI schema is derived from it here (`serializer_for`), so adding a field is one change. Builders
+stay plain functions: the status poll is the hottest request and a DRF serializer would cost as much
+as its query.
 
 What the annotations say, field by field:
 - `str`, `int`, `bool`, `float`: a string, integer, boolean, number;

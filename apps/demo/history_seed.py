@@ -1,6 +1,6 @@
-"""A few weeks of generated history for a demo business (issue 26), so the panel's Reports page
-has numbers after `make run`: sessions answered, abandoned and transferred (with their Assignment
-rows), self-service and agent sales (paid orders with lines), and a refund or two.
+"""A few weeks of generated history for a demo business, so the panel's Reports page has numbers
+after `make run`: sessions answered, abandoned and transferred (with their Assignment rows),
+self-service and agent sales (paid orders with lines), and a refund or two.
 
 Deterministic (a random generator seeded by the business's name, days counted back from today),
 idempotent (a business that already has demo history gets none more) and fast (bulk_create).

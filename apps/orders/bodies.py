@@ -64,7 +64,7 @@ class OrderBody(TypedDict, Generic[Line]):
 class KioskOrderBody(OrderBody[Line]):
     receipt_url: Annotated[
         str | None,
-        Doc("Once the order is paid: its receipt page, an unguessable address opened without sign-in (issue 27)."),
+        Doc("Once the order is paid: its receipt page, an unguessable address opened without sign-in."),
     ]
 
 

@@ -58,10 +58,9 @@ def _ensure_self_service(session: Session) -> None:
 def cart_replace_by_kiosk(
     *, kiosk: Kiosk, session_public_id: str, lines: list[cart.CartLineIn]
 ) -> tuple[Session, Order]:
-    """Self-service, so that nobody answering is not a lost sale: the customer nobody has answered
-    yet replaces the whole cart of the kiosk's own waiting session, with the agent's rules, totals
-    and OrderUpdated.
-    Once an agent has accepted, the cart is the agent's (409 SESSION_ALREADY_ACCEPTED)."""
+    """Self-service: the customer nobody has answered yet replaces the whole cart of the kiosk's
+    own waiting session, with the agent's rules, totals and OrderUpdated. Once an agent has
+    accepted, the cart is the agent's (409 SESSION_ALREADY_ACCEPTED)."""
     with transaction.atomic():
         session = session_selectors.session_for_kiosk(kiosk=kiosk, public_id=session_public_id, lock=True)
         _ensure_self_service(session)

@@ -35,7 +35,7 @@ class OrderCreatedPayload(TypedDict):
     kiosk_name: str
     status: str
     created_at: int
-    dining: str | None  # added by issue 27: eat_in, take_away, or null when not asked
+    dining: str | None  # beyond the spec's payload: eat_in, take_away, or null when not asked
 
 
 class OrderStatusChangedPayload(TypedDict):

@@ -6,7 +6,7 @@ agents_available}` in the status body while the session is pending (docs/kiosk-a
   its agents and the platform's);
 - agents_available: the pool's agents signed in and available (free or holding an offer);
 - self_service_after_seconds: the owner's self-service threshold: past this wait (or estimate),
-  or with no agent available, the kiosk offers to order alone (issue 25 part 4);
+  or with no agent available, the kiosk offers to order alone;
 - estimated_wait_seconds: from the owner's recent sessions (the last RECENT of the last hour):
   their answer times (with the size of the wave each answered) and handle times, the languages
   of the available agents, and how long each busy agent has been in its session, as

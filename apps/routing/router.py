@@ -1,7 +1,7 @@
 """Who is offered which waiting session: a pure function of the waiting sessions and the free
 agents, so its rules are tested on their own (tests/routing/test_router_properties.py, Hypothesis).
 
-The rules (DESIGN.md section 5, issue 25 part 2):
+The rules (DESIGN.md section 5):
 - sessions are served oldest first; each holds up to its wave size K of live offers;
 - an agent may take a session of its own owner or, with no owner, any owner's (the platform
   pool); the owner's own agents come first, then the platform's;

@@ -112,9 +112,9 @@ def offers_settle_end(*, session: Session, now: datetime) -> tuple[int, ...]:
 
 def offers_withdraw_session(*, session: Session, now: datetime, reason: str) -> None:
     """In the transaction that takes a waiting session out of the queue without an accept or an
-    end (its customer pays alone, issue 25 part 4): each live offer of it is withdrawn and its
-    agent told (OfferClosed, SessionWithdrawn with `reason`); the router runs on commit, so those
-    agents are offered the next customer at once."""
+    end (its customer pays alone): each live offer of it is withdrawn and its agent told
+    (OfferClosed, SessionWithdrawn with `reason`); the router runs on commit, so those agents are
+    offered the next customer at once."""
     for offer in Offer.objects.filter(status=OfferStatus.LIVE, session=session).select_related("session"):
         if close_offer(offer, OfferStatus.WITHDRAWN, now):
             events.emit(OfferClosed(offer, reason=reason))

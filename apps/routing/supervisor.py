@@ -1,6 +1,6 @@
-"""The supervisor's view of an owner's line (issue 25 part 6, the panel's Queue page): the waiting
-sessions, the owner's agents by state, and today's answered-within-30-s and abandoned-waiting
-shares. A read, scoped to one owner: its sessions and its own agents (not the platform's)."""
+"""The supervisor's view of an owner's line (the panel's Queue page): the waiting sessions, the
+owner's agents by state, and today's answered-within-30-s and abandoned-waiting shares. A read,
+scoped to one owner: its sessions and its own agents (not the platform's)."""
 
 from dataclasses import dataclass
 from datetime import UTC, datetime, time, timedelta

@@ -1,5 +1,5 @@
-"""Transfer: the serving agent hands an active session to a colleague (docs/kiosk-and-agent.md
-"Transfer", issue 25 part 5).
+"""Transfer: the serving agent hands an active session to a colleague (docs/kiosk-and-agent.md,
+"Transfer").
 
 A transfer is a set of live offers (apps/routing/offers.py rows with `transfer_from`): one to a
 named colleague, or a wave to up to K free agents of the pool who speak a language, chosen by

@@ -2,9 +2,9 @@
 the server reads about the pool (apps/routing/queue.py builds the `Pool`), so bench/shift.py runs
 the very same code on a simulated shift and tests/routing/test_wait_estimate.py checks it by hand.
 
-The kiosk's promise is judged within +-25 % of the actual wait (issue 25, docs/scaling.md), so
-the estimate is not a mean: it is the number of seconds most likely to be within 25 % of the
-wait, given what the wait may be. Three cases:
+The kiosk's promise is judged within +-25 % of the actual wait (docs/scaling.md), so the estimate is
+not a mean: it is the number of seconds most likely to be within 25 % of the wait, given what the
+wait may be. Three cases:
 
 - an agent who speaks the customer's language is available for it (position within the
   available agents): the wait is an agent's answer time. Of the recent answer times, the value

@@ -1,4 +1,4 @@
-// The offer on an incoming card (issue 25): the time left before the offer lapses, and why the
+// The offer on an incoming card: the time left before the offer lapses, and why the
 // server set the agent on break (the customer's language is words.js languageOf). Pure, unit-tested
 // (tests/js/agent-offer.test.js); views.js draws them.
 //

@@ -76,8 +76,8 @@ export function goneReason(why) {
 
 /**
  * The customer's language in the agent's words ("es-ES" -> "Spanish (Spain)", "es" -> "Spanish"),
- * the one wording of it everywhere in the dashboard: the incoming card and the session header
- * (issue 23 parts 2 and 5); the tag itself when Intl does not know it.
+ * the one wording of it everywhere in the dashboard: the incoming card and the session header;
+ * the tag itself when Intl does not know it.
  * @param {string | null | undefined} locale @param {string} [displayIn] the agent's language
  */
 export function languageOf(locale, displayIn = "en") {

@@ -1,4 +1,4 @@
-// Ordering alone while waiting (issue 25 part 4): the customer builds the cart from the menu
+// Ordering alone while waiting: the customer builds the cart from the menu
 // (POST /api/public/sessions/{id}/order, the whole cart each time) and pays with the kiosk's card
 // step (POST .../payment; POST .../payment/cancel goes back to the cart and the queue). The session
 // stays in the queue: when an agent accepts, session.js switches to the agent with the same cart.

@@ -1,4 +1,4 @@
-// The kiosk's text chat with the agent (issue 28 part 3), for when the video fails or the customer
+// The kiosk's text chat with the agent, for when the video fails or the customer
 // would rather write. The conversation is read from GET .../sessions/{id}/chat when an agent starts
 // serving (so a reload loses nothing) and again each time the call channel is joined (messages
 // missed meanwhile), then grows from the channel's ChatMessage (video.js hands them to `onChat`);

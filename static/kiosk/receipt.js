@@ -1,4 +1,4 @@
-// The thank-you screen's receipt (issue 27): what was bought, read again from the server once the
+// The thank-you screen's receipt: what was bought, read again from the server once the
 // session closed (GET .../order: the lines, and `receipt_url` only if the order is paid), a QR code
 // of the receipt page (an SVG the server draws from that address, /r/<token>/qr.svg) and "Email
 // me the receipt" (POST .../receipt, answered 202). Nothing of the receipt shows before the

@@ -1,4 +1,4 @@
-// Ordering alone while waiting (issue 25 part 4): when the kiosk offers it, the cart the customer
+// Ordering alone while waiting: when the kiosk offers it, the cart the customer
 // builds (the request lines POST .../order takes, kept as the server last answered them), the
 // options chosen for one item, and what each refusal says. Pure, unit-tested
 // (tests/js/kiosk-self-service.test.js); alone.js acts, views.js draws.

@@ -39,7 +39,7 @@ import { NOT_ALONE } from "./self-service.js";
  * @property {boolean} leaving "I'm done, leave" with a cart: the customer is asked to confirm
  * @property {{body: import("./menu.js").MenuBody | null, error: boolean}} menu GET /api/public/menu in the customer's language, while an agent serves
  * @property {boolean} aloneOffered the waiting screen offers to order alone (self-service.js offersSelfService)
- * @property {import("./self-service.js").Alone} alone the customer orders alone while waiting (issue 25 part 4)
+ * @property {import("./self-service.js").Alone} alone the customer orders alone while waiting, before an agent answers
  * @property {string | null} shownItem the menu item the agent showed (MenuItemShown), open large until closed
  * @property {{itemId: string, told: boolean} | null} pointed the item the customer last tapped; `told` once the agent heard
  * @property {import("./dining.js").Dining} dining eat in or take away, asked on the payment step (dining.js)

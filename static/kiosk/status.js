@@ -31,7 +31,7 @@ export const agentJustArrived = (previous, next) =>
   (next === "active" || next === "payment") && (previous === "pending" || previous === null);
 
 /**
- * Whether another agent took the session over (a transfer, issue 25 part 5): it was served and
+ * Whether another agent took the session over (a transfer): it was served and
  * still is, by someone else. @param {{status: string, agent?: {id?: string, name: string} | null} | null} previous
  * @param {{status: string, agent?: {id?: string, name: string} | null}} next
  */
@@ -57,10 +57,10 @@ export const paidOrderNumber = (order) => (order && order.paid && order.order_nu
 /**
  * Whether "Are you still there?" may end the session: only while the customer waits for an agent
  * (or orders alone). While an agent serves (active, payment) the agent decides: a customer who
- * talks without touching the screen is still there (issue 23 defect 2).
+ * talks without touching the screen is still there.
  * @param {string | null | undefined} status
  */
 export const inactivityApplies = (status) => status === "pending";
 
-/** Whether leaving asks first: the cart holds something (issue 23 defect 8). @param {{lines?: unknown[]} | null} order */
+/** Whether leaving asks first: the cart holds something. @param {{lines?: unknown[]} | null} order */
 export const leavingAsks = (order) => Boolean(order && order.lines && order.lines.length > 0);

@@ -25,7 +25,7 @@ export function pairingRefusal(error, locale = "en-US") {
 
 /**
  * The name the pairing form suggests: "Kiosk " and the first four characters of the device id,
- * so each tablet suggests its own (issue 23 defect 13: the form suggested "Front counter", the
+ * so each tablet suggests its own (the form once suggested "Front counter", the
  * demo kiosk's name, and a newcomer paired a second "Front counter"). The owner may type any name.
  * @param {string} deviceId
  */
@@ -98,7 +98,7 @@ export function declined(message, locale = "en-US") {
 }
 
 /**
- * A card not taken, by the processor's code (issue 23 defect 10: each cause in its own words):
+ * A card not taken, by the processor's code, each cause in its own words:
  * an empty field and a mistyped number are the customer's to fix (state "ready", the number kept);
  * a processing error is a passing fault (state "error", the same card may be tried again); only
  * a decline says "declined" (state "declined", the field cleared for another card).

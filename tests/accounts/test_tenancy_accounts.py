@@ -1,6 +1,6 @@
-"""The super-admin at /admin/ (issue 2 point 3): every model of our apps is reachable there
-(registered, or edited inline on its parent), every registered model's changelist, search and
-change page answer 200 for a superuser with demo data in place, and nobody else gets in."""
+"""The super-admin at /admin/: every model of our apps is reachable there (registered, or edited
+inline on its parent), every registered model's changelist, search and change page answer 200 for a
+superuser with demo data in place, and nobody else gets in."""
 
 import io
 

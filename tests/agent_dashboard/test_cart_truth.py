@@ -1,7 +1,7 @@
-"""Issue 23 defects on the agent's side. The sign-in form sets each label above its field (defect
-9). Defect 6: a cart edit the server refuses (here its answer is a
-503, as when the service is down) puts the cart back to the last saved one, says so, and offers
-to try again; "Try again" sends the refused cart and the cart on screen is the server's again."""
+"""What the agent sees is true. The sign-in form sets each label above its field. A cart edit the
+server refuses (here its answer is a 503, as when the service is down) puts the cart back to the
+last saved one, says so, and offers to try again; "Try again" sends the refused cart and the cart on
+screen is the server's again."""
 
 import re
 
@@ -24,7 +24,7 @@ def test_a_refused_cart_edit_goes_back_to_the_saved_cart_says_so_and_offers_to_t
     session_id = server.start_session(world.kiosk)
     card(page, session_id).locator("button.accept").click()
     expect(page.locator("button.menu-item")).to_have_count(3)
-    page.fill("#menu-search", "FRI")  # the menu's search box (part 3)
+    page.fill("#menu-search", "FRI")  # the menu's search box
     expect(page.locator("button.menu-item")).to_have_count(1)
     page.fill("#menu-search", "")
     expect(page.locator("button.menu-item")).to_have_count(3)

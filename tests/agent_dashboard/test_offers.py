@@ -1,12 +1,12 @@
-"""Offers on the dashboard (issue 25 parts 1 and 2): the card is the agent's current offer, with
-the customer's language and the seconds left to answer. A Spanish customer rings only the
-Spanish-speaking agent until the any-language time, then the English-only agent too (its card
-names the language). A missed offer goes, on its own, to the next agent; two misses set the
-agent on break, the dashboard says why in words and offers the way back to available (told on
-the agent's channel, or, with the WebSocket refused, read from GET /api/user after the lapse).
-The Spanish customer picks Español on the kiosk app, which shows its place meanwhile. Timings
-are shortened through the ROUTING_* settings; the server runs its jobs in-process (TASK_MODE
-"thread"), so the embedded beat runs the routing tick that lapses offers and widens the waves."""
+"""Offers on the dashboard: the card is the agent's current offer, with the customer's language and
+the seconds left to answer. A Spanish customer rings only the Spanish-speaking agent until the
+any-language time, then the English-only agent too (its card names the language). A missed offer
+goes, on its own, to the next agent; two misses set the agent on break, the dashboard says why in
+words and offers the way back to available (told on the agent's channel, or, with the WebSocket
+refused, read from GET /api/user after the lapse). The Spanish customer picks Español on the kiosk
+app, which shows its place meanwhile. Timings are shortened through the ROUTING_* settings; the
+server runs its jobs in-process (TASK_MODE "thread"), so the embedded beat runs the routing tick
+that lapses offers and widens the waves."""
 
 import re
 import time

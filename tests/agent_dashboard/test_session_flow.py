@@ -1,11 +1,10 @@
-"""The agent's whole working loop in the dashboard (issue 15, first bullet): sign in, go available,
-a kiosk starts a session through the kiosk API and the card appears live, accept, build a cart with
-a required modifier group (one 422 shown next to its line), the kiosk API's order shows the same
-cart, send to payment against the processor stand-in, a signed payment_failed shows "declined",
-cancelling the payment reopens the cart, a signed payment_intent.succeeded completes the session,
-and the agent is back in the queue as available. The video pane says it is unavailable (no
-internet here) and nothing else cares. PANEL_SCREENSHOTS=1 refreshes
-docs/screenshots/agent-session.png from this test."""
+"""The agent's whole working loop in the dashboard: sign in, go available, a kiosk starts a session
+through the kiosk API and the card appears live, accept, build a cart with a required modifier group
+(one 422 shown next to its line), the kiosk API's order shows the same cart, send to payment against
+the processor stand-in, a signed payment_failed shows "declined", cancelling the payment reopens the
+cart, a signed payment_intent.succeeded completes the session, and the agent is back in the queue as
+available. The video pane says it is unavailable (no internet here) and nothing else cares.
+PANEL_SCREENSHOTS=1 refreshes docs/screenshots/agent-session.png from this test."""
 
 import os
 import re
@@ -72,7 +71,7 @@ def test_an_agent_serves_a_kiosk_from_card_to_paid_order(world, serve, processor
     expect(page.locator("#cart-total")).to_have_text("$11.42")  # 10.50 + 8.75 % tax
 
     # Only one portion of fries is left (the menu says so): the second is refused by the server,
-    # said next to its line, and the line is the server's again, price and all (defect 13).
+    # said next to its line, and the line is the server's again, price and all.
     expect(
         page.locator("#menu li.menu-entry", has=page.locator(".name", has_text="Fries")).locator(".stock")
     ).to_have_text("1 left")
@@ -131,7 +130,7 @@ def test_an_agent_serves_a_kiosk_from_card_to_paid_order(world, serve, processor
 
     server.processor_event("payment_intent.payment_failed", intent["id"])
     expect(page.locator("#payment")).to_have_attribute("data-state", "declined")
-    # The recorded event's cause (generic_decline), in words (defect 10).
+    # The recorded event's cause (generic_decline), in words, not "declined" for every failure.
     expect(page.locator("#payment-state")).to_contain_text("Card declined: the bank refused the card without saying")
 
     # The customer wants fewer fries after all: cancel the payment, edit, send again.
@@ -160,7 +159,7 @@ def test_an_agent_serves_a_kiosk_from_card_to_paid_order(world, serve, processor
     expect(row).to_contain_text("Front counter")
     expect(row).to_contain_text("completed")
     expect(row).to_contain_text("$11.42")
-    # Issue 26: the agent's own figures for today, from GET /api/reports/me/today.
+    # The agent's own figures for today, from GET /api/reports/me/today.
     figures = page.locator("#history-figures")
     expect(figures.locator("dd")).to_have_text(["1", re.compile(r"\d+ (min \d\d )?s"), "100 %", "$11.42"])
     assert_no_console_errors(page)

@@ -1,8 +1,8 @@
-"""A transfer in the browsers (issue 25 part 5): two agents' dashboards and one kiosk against the
-real server. Ann serves the customer, picks Bea in the Transfer list; Bea's dashboard shows the
-transfer card (who sends it) and she accepts; the kiosk names Bea, Ann's dashboard says who took
-over and is back in the queue, Bea's shows the session with its cart. A second transfer nobody
-takes leaves the customer with the sender, said in words. Keyboard only on the sender's side."""
+"""A transfer in the browsers: two agents' dashboards and one kiosk against the real server. Ann
+serves the customer, picks Bea in the Transfer list; Bea's dashboard shows the transfer card (who
+sends it) and she accepts; the kiosk names Bea, Ann's dashboard says who took over and is back in
+the queue, Bea's shows the session with its cart. A second transfer nobody takes leaves the customer
+with the sender, said in words. Keyboard only on the sender's side."""
 
 import pytest
 from playwright.sync_api import expect

@@ -1,8 +1,8 @@
-"""The sender's side of a transfer in the browser (issue 25 part 5): Ann offers her customer to
-Bea, reloads her dashboard and finds "waiting for Bea" again (from the server's state), then
-takes the transfer back with Cancel: Bea's card goes, the customer stays with Ann, said in words.
-And with Ann's WebSocket refused, a hand-over she does not hear of is read from her session poll
-(`handed_over_to`): her dashboard names Bea, with no error."""
+"""The sender's side of a transfer in the browser: Ann offers her customer to Bea, reloads her
+dashboard and finds "waiting for Bea" again (from the server's state), then takes the transfer back
+with Cancel: Bea's card goes, the customer stays with Ann, said in words. And with Ann's WebSocket
+refused, a hand-over she does not hear of is read from her session poll (`handed_over_to`): her
+dashboard names Bea, with no error."""
 
 import re
 

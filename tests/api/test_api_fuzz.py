@@ -1,11 +1,11 @@
 """Bad input, generated: schemathesis reads our OpenAPI schema and throws valid and invalid requests
-at every operation of every API surface, each with that surface's real credentials (device
-headers, agent cookie + X-XSRF-TOKEN, bearer token, owner API key token). No answer may be a 5xx;
-every answer's status must be one the schema documents for the operation, with the documented
-body and content type; input the schema forbids must be refused. Then the bad inputs that once
-answered 500 (issue 14) are sent to every operation, and every undocumented method to every path.
-The number of generated examples per operation is bounded so the suite stays fast; FUZZ_EXAMPLES
-raises it for a longer hunt."""
+at every operation of every API surface, each with that surface's real credentials (device headers,
+agent cookie + X-XSRF-TOKEN, bearer token, owner API key token). No answer may be a 5xx; every
+answer's status must be one the schema documents for the operation, with the documented body and
+content type; input the schema forbids must be refused. Then the bad inputs that once answered 500
+are sent to every operation, and every undocumented method to every path. The number of generated
+examples per operation is bounded so the suite stays fast; FUZZ_EXAMPLES raises it for a longer
+hunt."""
 
 import json
 import os
@@ -92,7 +92,7 @@ def test_no_operation_answers_5xx_or_breaks_the_schema(case, credentials):
 
 
 # --- Known bad input, on every operation -----------------------------------------------------
-# Each answered a 500 (or an HTML page) once (issue 14). They are sent to every operation the
+# Each answered a 500 (or an HTML page) once. They are sent to every operation the
 # schema lists, with that surface's credentials, and must be a 4xx the schema documents.
 
 OPERATIONS = [result.ok() for result in schema.get_all_operations()]

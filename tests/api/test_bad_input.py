@@ -1,7 +1,7 @@
-"""Bad input answers a clear 4xx in the surface's envelope, never a 500, and writes nothing
-(issue 14): NUL bytes in ids and credentials, bodies over the upload limit, JSON nested past the
-depth limit, webhook URLs with impossible ports, malformed signed processor events, and the
-method check before the CSRF check."""
+"""Bad input answers a clear 4xx in the surface's envelope, never a 500, and writes nothing: NUL
+bytes in ids and credentials, bodies over the upload limit, JSON nested past the depth limit,
+webhook URLs with impossible ports, malformed signed processor events, and the method check before
+the CSRF check."""
 
 import json
 import logging

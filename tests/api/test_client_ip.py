@@ -1,7 +1,7 @@
-"""One client-IP rule (apps.api.inputs.client_ip, TRUSTED_PROXIES): a forged X-Forwarded-For
-cannot give a caller a fresh rate-limit bucket per request. Only a peer among the trusted proxies
-may name the caller; from it, the right-most entry that is not itself a trusted proxy is the caller.
-A client reaching a web process directly is its own address, whatever it sends (issue 24)."""
+"""One client-IP rule (apps.api.inputs.client_ip, TRUSTED_PROXIES): a forged X-Forwarded-For cannot
+give a caller a fresh rate-limit bucket per request. Only a peer among the trusted proxies may name
+the caller; from it, the right-most entry that is not itself a trusted proxy is the caller. A client
+reaching a web process directly is its own address, whatever it sends."""
 
 import base64
 import os

@@ -1,8 +1,8 @@
-"""X-Forwarded-Proto is believed only from TRUSTED_PROXIES (issue 24, the client address rule in
-apps.core.client_address applied to the scheme too): with TRUST_PROXY on (production's default),
-a client reaching a web process directly over plain HTTP used to be taken for an https one by
-saying so. The rule is applied to every ASGI scope (config/asgi.py), before Django, the kiosk hot
-path and the WebSocket consumer see the headers."""
+"""X-Forwarded-Proto is believed only from TRUSTED_PROXIES (the client address rule in
+apps.core.client_address applied to the scheme too): with TRUST_PROXY on (production's default), a
+client reaching a web process directly over plain HTTP used to be taken for an https one by saying
+so. The rule is applied to every ASGI scope (config/asgi.py), before Django, the kiosk hot path and
+the WebSocket consumer see the headers."""
 
 import json
 import re

@@ -1,6 +1,6 @@
-"""Oversized request heads (issue 14): through the real web server, a 40-60 KB header used to make
-daphne drop the connection without a response. It is answered 431 in the JSON envelope; a head
-under the limit is still served."""
+"""Oversized request heads: through the real web server, a 40-60 KB header used to make daphne drop
+the connection without a response. It is answered 431 in the JSON envelope; a head under the limit
+is still served."""
 
 import json
 import socket

@@ -239,7 +239,7 @@ def test_readyz_is_503_when_the_database_is_down(db, monkeypatch):
 
 
 def test_readyz_is_200_degraded_when_redis_is_configured_but_unreachable(db):
-    """The REST surfaces work without Redis: a balancer must not pull every process (issue 24, 3)."""
+    """The REST surfaces work without Redis: a balancer must not pull every process when Redis is down."""
     with override_settings(REDIS_URL="redis://127.0.0.1:1/0"):  # nothing listens on port 1
         response = Client().get("/readyz")
     assert response.status_code == 200

@@ -1,7 +1,7 @@
-"""The schema tells the truth (issue 14): every operation documents the error responses it can
-give, in its surface's envelope, and schema and validation agree (an empty optional `status=`
-filter is documented as absent, a number where a string is documented is refused, a blank video
-channel is refused as documented)."""
+"""The schema tells the truth: every operation documents the error responses it can give, in its
+surface's envelope, and schema and validation agree (an empty optional `status=` filter is
+documented as absent, a number where a string is documented is refused, a blank video channel is
+refused as documented)."""
 
 import pytest
 from django.test import Client

@@ -1,8 +1,8 @@
-"""The demo processor in process (issue 16): the kiosk's confirm (authorised by the client
-secret; every bad input a clear 4xx, never a 500), its events through the connect webhook's real
-signature check, CORS for the kiosk app origins, the API's key and idempotency rules, demo
-onboarding, the `processor` block the kiosk app reads, the panel's demo notice, and production's
-refusal. The stripe library against it over HTTP: tests/billing/test_demo_processor_live.py."""
+"""The demo processor in process: the kiosk's confirm (authorised by the client secret; every bad
+input a clear 4xx, never a 500), its events through the connect webhook's real signature check, CORS
+for the kiosk app origins, the API's key and idempotency rules, demo onboarding, the `processor`
+block the kiosk app reads, the panel's demo notice, and production's refusal. The stripe library
+against it over HTTP: tests/billing/test_demo_processor_live.py."""
 
 import json
 import os

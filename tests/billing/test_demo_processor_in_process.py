@@ -1,6 +1,6 @@
-"""Issue 23, defect 15: the demo processor is reached through the same `stripe` library calls
-without the network, so it does not depend on the port (or the existence) of a web server: a
-server started on any port, with PORT pointing anywhere, pays through its own demo processor."""
+"""The demo processor is reached through the same `stripe` library calls without the network, so it
+does not depend on the port (or the existence) of a web server: a server started on any port, with
+PORT pointing anywhere, pays through its own demo processor."""
 
 import json
 

@@ -1,8 +1,8 @@
-"""The demo processor end to end over HTTP (issue 16): the web server started as `make run`
-starts it, with no processor key, so send to payment goes through the real `stripe` library to
-the server's own /demo-processor/, the kiosk confirms with demo cards, and the signed events pass
-the real signature check of /processor/connect/webhook. On PostgreSQL the server shares the test
-database; on the embedded default it runs on a copy of it (read back through its SQLite file)."""
+"""The demo processor end to end over HTTP: the web server started as `make run` starts it, with no
+processor key, so send to payment goes through the real `stripe` library to the server's own
+/demo-processor/, the kiosk confirms with demo cards, and the signed events pass the real signature
+check of /processor/connect/webhook. On PostgreSQL the server shares the test database; on the
+embedded default it runs on a copy of it (read back through its SQLite file)."""
 
 import json
 import re

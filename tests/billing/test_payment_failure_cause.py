@@ -1,6 +1,6 @@
-"""Defect 10, the agent's side: a failed card's cause, as the processor gives it (decline_code,
-else code), is kept on the payment and read by the agent with the session, so the dashboard can
-say what happened instead of "declined" for every failure."""
+"""The agent's side of a card not taken: a failed card's cause, as the processor gives it
+(decline_code, else code), is kept on the payment and read by the agent with the session, so the
+dashboard can say what happened instead of "declined" for every failure."""
 
 import pytest
 from django.test import Client

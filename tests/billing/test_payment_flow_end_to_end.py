@@ -1,6 +1,6 @@
-"""The whole paid flow over the HTTP stack (issue 7 "done when"): kiosk start -> agent accept ->
-cart -> send to payment (the real `stripe` library against the local processor stand-in) -> a
-signed payment_intent.succeeded -> session completed, order confirmed, the kiosk told, and both
+"""The whole paid flow over the HTTP stack: kiosk start -> agent accept -> cart -> send to payment
+(the real `stripe` library against the local processor stand-in) -> a signed
+payment_intent.succeeded -> session completed, order confirmed, the kiosk told, and both
 `payment.captured` and `order.created` delivered, signed, to a real HTTP receiver."""
 
 import hashlib

@@ -1,7 +1,7 @@
-"""`payment_intent.succeeded` is checked against the payment before an order is confirmed (issue
-24, section 4): the event's account, amount and currency must be the payment's, and the processor
-itself (the real `stripe` library against the stand-in) must say the intent succeeded for that
-amount. A signed event dated in the future beyond a small tolerance is refused."""
+"""`payment_intent.succeeded` is checked against the payment before an order is confirmed: the
+event's account, amount and currency must be the payment's, and the processor itself (the real
+`stripe` library against the stand-in) must say the intent succeeded for that amount. A signed event
+dated in the future beyond a small tolerance is refused."""
 
 import time
 

@@ -1,7 +1,7 @@
-"""Self-service payment (issue 25 part 4): POST /api/public/sessions/{id}/payment sends a waiting
-customer's own cart to payment through the agent's flow (intent on the owner's account,
-PaymentRequested, processor events, order.* and payment.* webhooks); the session leaves the queue
-and its offers are withdrawn; POST .../payment/cancel returns it to the queue."""
+"""Self-service payment: POST /api/public/sessions/{id}/payment sends a waiting customer's own cart
+to payment through the agent's flow (intent on the owner's account, PaymentRequested, processor
+events, order.* and payment.* webhooks); the session leaves the queue and its offers are withdrawn;
+POST .../payment/cancel returns it to the queue."""
 
 import pytest
 from django.test import Client

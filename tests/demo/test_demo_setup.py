@@ -1,6 +1,6 @@
-"""Issue 23, defect 14: the first run says exactly what to do. `/` shows the kiosk app's pairing
-code (while it can pair) and makes a new one; the demo owner's webhooks go to a receiver the
-project serves, and each delivery shows in the panel."""
+"""The first run says exactly what to do. `/` shows the kiosk app's pairing code (while it can pair)
+and makes a new one; the demo owner's webhooks go to a receiver the project serves, and each
+delivery shows in the panel."""
 
 import io
 import json

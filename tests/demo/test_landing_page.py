@@ -1,6 +1,6 @@
-"""`/` (issue 16): links to the kiosk app, the agent dashboard, the owner panel and the API docs;
-outside production the demo credentials seed_demo made and the demo payments notice; in
-production only the links."""
+"""`/`: links to the kiosk app, the agent dashboard, the owner panel and the API docs; outside
+production the demo credentials seed_demo made and the demo payments notice; in production only the
+links."""
 
 import io
 import re

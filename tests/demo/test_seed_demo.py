@@ -1,7 +1,7 @@
-"""`manage.py seed_demo` (issue 2 point 7): demo tenants made idempotently, and credentials that
-really work. `--json` prints one object: owners (id, email, password, businesses, agents,
-pairing_codes, kiosks, processor_account), platform_agents, realtime, kiosk_app (a fresh code
-no kiosk uses, for the kiosk app in a browser) and payments (the demo processor and its cards)."""
+"""`manage.py seed_demo`: demo tenants made idempotently, and credentials that really work. `--json`
+prints one object: owners (id, email, password, businesses, agents, pairing_codes, kiosks,
+processor_account), platform_agents, realtime, kiosk_app (a fresh code no kiosk uses, for the kiosk
+app in a browser) and payments (the demo processor and its cards)."""
 
 import io
 import json
@@ -250,7 +250,7 @@ def test_text_output_prints_the_credentials(db):
     assert data["platform_agents"][0]["email"] in output
     assert data["owners"][0]["password"] in output
     assert "  2. Agent        http://127.0.0.1:8000/agent/  sign in as agent1@burgers.demo.test" in output
-    # Issue 23, defect 14: one code is said to be the kiosk app's; the others are spares.
+    # One code is said to be the kiosk app's; the others are spares.
     kiosk_app_line = next(line for line in output.splitlines() if line.startswith("  1. Kiosk app"))
     code = re.search(r"http://127\.0\.0\.1:8000/kiosk/  pair it with code (\d{6}) \(Burger Barn", kiosk_app_line)
     assert code
@@ -273,7 +273,7 @@ def test_refuses_to_run_in_production_without_force(db, settings):
     assert not Owner.objects.exists()
 
 
-# --- The demo menu (issue 23): translations, allergens, real photos served by the project ------
+# --- The demo menu: translations, allergens, real photos served by the project -----------------
 
 
 def test_the_demo_menu_has_spanish_names_allergens_and_served_photos(data):

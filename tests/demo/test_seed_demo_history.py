@@ -1,6 +1,6 @@
-"""seed_demo's generated history (issue 26): a few weeks of sessions and orders per demo
-business, marked as demo data, the same on a second run (not duplicated), and the sessions
-report over the seeded range is not empty (answered, abandoned, transferred, paid, refunded)."""
+"""seed_demo's generated history: a few weeks of sessions and orders per demo business, marked as
+demo data, the same on a second run (not duplicated), and the sessions report over the seeded range
+is not empty (answered, abandoned, transferred, paid, refunded)."""
 
 import io
 from datetime import timedelta

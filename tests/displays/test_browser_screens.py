@@ -1,7 +1,7 @@
-"""The kitchen display and the order board in a real Chromium against a live server (issue 27): a
-paid demo order reaches the kitchen within a second; tapping it through preparing and ready shows
-its number under "Ready" on the board within a second (highlighted); the keyboard moves a ticket
-too; with the kitchen's socket blocked a new ticket still shows within 3 s, once."""
+"""The kitchen display and the order board in a real Chromium against a live server: a paid demo
+order reaches the kitchen within a second; tapping it through preparing and ready shows its number
+under "Ready" on the board within a second (highlighted); the keyboard moves a ticket too; with the
+kitchen's socket blocked a new ticket still shows within 3 s, once."""
 
 import os
 import re

@@ -1,6 +1,6 @@
-"""The kitchen display's API (issue 27): a paid order is a ticket at once (and TicketChanged on
-the business's kitchen channel), a move goes through the orders service so order.status_changed
-is recorded as from the panel, and a display token sees its own business only."""
+"""The kitchen display's API: a paid order is a ticket at once (and TicketChanged on the business's
+kitchen channel), a move goes through the orders service so order.status_changed is recorded as from
+the panel, and a display token sees its own business only."""
 
 import hashlib
 

@@ -1,4 +1,4 @@
-// The incoming card's offer (issue 25): time left on the agent's clock, the customer's language,
+// The incoming card's offer: time left on the agent's clock, the customer's language,
 // why the server set the agent on break, and why a card left.
 import assert from "node:assert/strict";
 import { test } from "node:test";
@@ -40,7 +40,7 @@ test("the countdown and the language in words", () => {
   assert.equal(offerLeftWords(12), "12 s to answer");
   assert.equal(offerLeftWords(0), "Offer lapsed");
   assert.equal(offerLeftWords(null), "");
-  // One wording of the customer's language on the card and in the session header (part 5).
+  // One wording of the customer's language on the card and in the session header.
   assert.equal(languageOf("es-MX"), "Spanish (Mexico)");
   assert.equal(languageOf("es-ES"), "Spanish (Spain)");
   assert.equal(languageOf("en"), "English");

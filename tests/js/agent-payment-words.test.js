@@ -1,4 +1,4 @@
-// Defect 10 on the agent's side: a failed card is said by its cause, not "declined" for all.
+// The agent's side of a card not taken: a failed card is said by its cause, not "declined" for all.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 

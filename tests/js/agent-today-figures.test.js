@@ -1,4 +1,4 @@
-// Issue 26: the agent's "My sessions today" figures, in words.
+// The agent's "My sessions today" figures, in words.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 

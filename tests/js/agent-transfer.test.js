@@ -1,4 +1,4 @@
-// The agent's Transfer control (issue 25 part 5): the choices, the request each makes, the words
+// The agent's Transfer control: the choices, the request each makes, the words
 // while waiting, after a lapse and on a refusal.
 import assert from "node:assert/strict";
 import { test } from "node:test";

@@ -1,4 +1,4 @@
-// The chat's store parts (issue 28 part 3): the shared log (each message once, in order, only the
+// The chat's store parts, for when the video fails: the shared log (each message once, in order, only the
 // session's; a failed send keeps the draft), the kiosk's when-it-shows and words in every language,
 // and the dashboard's length, speaker and opening rules.
 import assert from "node:assert/strict";

@@ -1,4 +1,4 @@
-// The kiosk's place in line in words (issue 25 part 3).
+// The kiosk's place in line in words, while it waits.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 

@@ -116,7 +116,7 @@ test("a session already in progress is resumed from its status and order", async
     "POST /api/public/sessions/start",
     "GET /api/public/sessions/s9/status",
     "GET /api/public/sessions/s9/order",
-    "GET /api/public/menu", // the menu beside the agent (issue 23 part 3)
+    "GET /api/public/menu", // the menu beside the agent
   ]);
 });
 

@@ -1,4 +1,4 @@
-// The kiosk when a colleague takes the session over (issue 25 part 5): seen from two status
+// The kiosk when a colleague takes the session over: seen from two status
 // bodies, said in the customer's language.
 import assert from "node:assert/strict";
 import { test } from "node:test";

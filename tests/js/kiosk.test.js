@@ -92,7 +92,7 @@ test("starting, endings, the card, the video and the network, in words", () => {
   assert.deepEqual([0, 2, 4, 8, 16, 30].map(nextBackoff), [2, 4, 8, 16, 30, 30]);
 });
 
-test("the pairing form suggests a name of this device's own, never the demo kiosk's (defect 13)", () => {
+test("the pairing form suggests a name of this device's own, never the demo kiosk's", () => {
   assert.equal(suggestedName("3f9a2c1d-0000-4000-8000-000000000000"), "Kiosk 3F9A");
   assert.notEqual(suggestedName("0b7e0000-0000-4000-8000-000000000000"), suggestedName("3f9a2c1d-0000-4000-8000-000000000000"));
   assert.doesNotMatch(pairingFormProblem("123456", ""), /Front counter/);

@@ -1,4 +1,4 @@
-// Defect 13: a line's modifiers name each group once.
+// A line's modifiers name each group once.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 

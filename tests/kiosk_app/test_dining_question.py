@@ -1,6 +1,6 @@
-"""Eat in or take away on the kiosk (issue 27): on the payment step the customer is asked in their
-language, the answer is saved at once, the card form is never held back, and the paid order's
-kitchen ticket says it."""
+"""Eat in or take away on the kiosk: on the payment step the customer is asked in their language,
+the answer is saved at once, the card form is never held back, and the paid order's kitchen ticket
+says it."""
 
 import pytest
 import requests

@@ -1,9 +1,9 @@
-"""Issue 23's kiosk defects in a real Chromium against the real server: the kiosk says "Paid"
-only for a paid order (the agent confirms ending as Completed with an unpaid cart, and no end
-reason is preselected); an agent serving longer than the inactivity limit keeps the session,
-while nobody answering the prompt in the queue cancels with the reason "inactivity"; a reload
-during the active session and during payment resumes without a tap; the Pay button lies within
-the viewport in both orientations."""
+"""What the kiosk says is true, in a real Chromium against the real server: the kiosk says "Paid"
+only for a paid order (the agent confirms ending as Completed with an unpaid cart, and no end reason
+is preselected); an agent serving longer than the inactivity limit keeps the session, while nobody
+answering the prompt in the queue cancels with the reason "inactivity"; a reload during the active
+session and during payment resumes without a tap; the Pay button lies within the viewport in both
+orientations."""
 
 import re
 import time
@@ -208,7 +208,7 @@ def test_each_card_failure_in_its_own_words_and_leaving_with_a_cart_asks_first(w
 
 
 def test_the_kiosk_speaks_the_chosen_language_on_every_screen_and_the_agent_sees_it(world, kiosk, serve, open_page):
-    """Issue 23 parts 2 and 3: the choice applies at once, customer_locale goes as chosen, prices
+    """The choice applies at once, customer_locale goes as chosen, prices
     are formatted for the language, the menu shows beside the video in it, and the agent's session
     header names the customer's language."""
     burger = world.items["burger"]
@@ -240,7 +240,7 @@ def test_the_kiosk_speaks_the_chosen_language_on_every_screen_and_the_agent_sees
     expect(tablet.locator("body")).to_have_attribute("data-screen", "session")
     expect(tablet.locator("#leave-session")).to_have_text("He terminado, salir")
     expect(tablet.locator("#cart-empty")).to_have_text("Dinos qué te apetece: tu pedido aparece aquí.")
-    menu = tablet.locator("#kiosk-menu")  # part 3: the menu beside the video, in Spanish
+    menu = tablet.locator("#kiosk-menu")  # the menu beside the video, in Spanish
     expect(menu.locator("#kiosk-menu-title")).to_have_text("Nuestra carta")
     burger = menu.locator(f".menu-item[data-item-id='{world.items['burger'].pk}']")
     expect(burger.locator(".name")).to_have_text("Burger")

@@ -1,10 +1,10 @@
-"""The payment adapter's live side (issue 16): with a processor configured (the stand-in here) the
-kiosk loads the processor's own browser library from the processor at run time, opens it with
-the publishable key on the owner's connected account, and confirms the intent's client secret
-with the card field it mounted. There is no internet here, so the library's address is answered
-by a small stand-in script that records what the kiosk asked of it; the outcome still comes from
-the signed processor events: a card error the library reports shows "card declined" at once,
-and the thank-you screen waits for payment_intent.succeeded."""
+"""The payment adapter's live side: with a processor configured (the stand-in here) the kiosk loads
+the processor's own browser library from the processor at run time, opens it with the publishable
+key on the owner's connected account, and confirms the intent's client secret with the card field it
+mounted. There is no internet here, so the library's address is answered by a small stand-in script
+that records what the kiosk asked of it; the outcome still comes from the signed processor events: a
+card error the library reports shows "card declined" at once, and the thank-you screen waits for
+payment_intent.succeeded."""
 
 import pytest
 from playwright.sync_api import expect

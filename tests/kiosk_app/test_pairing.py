@@ -1,7 +1,7 @@
-"""Pairing the kiosk app (issue 16, first bullet): a fresh code pairs and the attract screen shows
-the business's name, colour and message; the device id is a UUID v4 kept with the token on the
-device (a reload stays paired); a used code, an expired code and an unknown code and too many
-attempts (429) are refused in words on another device."""
+"""Pairing the kiosk app: a fresh code pairs and the attract screen shows the business's name,
+colour and message; the device id is a UUID v4 kept with the token on the device (a reload stays
+paired); a used code, an expired code and an unknown code and too many attempts (429) are refused in
+words on another device."""
 
 import json
 import re
@@ -25,7 +25,7 @@ def test_pairing_with_a_fresh_code_then_refusals_in_words(world, serve, open_pag
     expect(page.locator("body")).to_have_attribute("data-screen", "pairing")
     device_id = stored_device(page)["deviceId"]
     assert UUID4.match(device_id)
-    # The suggested name is this device's own (defect 13: it was the demo kiosk's "Front counter").
+    # The suggested name is this device's own, not the demo kiosk's "Front counter".
     expect(page.locator("#pairing-name")).to_have_value(f"Kiosk {device_id.replace('-', '')[:4].upper()}")
 
     page.fill("#pairing-code", "12345")

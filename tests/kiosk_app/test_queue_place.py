@@ -1,8 +1,8 @@
-"""The kiosk's place in line while it waits (issue 25 part 3): "You are number 2 · about 5
-minutes" with how many of the team are free, from the status body and then from QueueUpdated on
-the kiosk's channel, or, with the WebSocket blocked, from the status poll; the honest words while
-there is no estimate (nobody signed in). The estimate comes from one answered session of the last
-hour (40 s to answer, 5 min handled) made before the server starts."""
+"""The kiosk's place in line while it waits: "You are number 2 · about 5 minutes" with how many of
+the team are free, from the status body and then from QueueUpdated on the kiosk's channel, or, with
+the WebSocket blocked, from the status poll; the honest words while there is no estimate (nobody
+signed in). The estimate comes from one answered session of the last hour (40 s to answer, 5 min
+handled) made before the server starts."""
 
 import re
 from datetime import timedelta

@@ -1,10 +1,10 @@
-"""Ordering alone (issue 25 part 4) in a real Chromium against a live server with the demo
-processor: with no agent signed in, the waiting screen offers "Order on your own"; the customer
-adds items with their options from the menu, changes quantities, sees the server's totals, pays
-with the demo card (a declined card, back to the cart, then a good card) and gets the thank-you;
-the order records no agent and the webhooks go out. And when an agent accepts mid-cart, the kiosk
-switches to the agent with the same cart, which the agent's dashboard shows. Keyboard only where a
-customer could use it so."""
+"""Ordering alone while waiting, in a real Chromium against a live server with the demo processor:
+with no agent signed in, the waiting screen offers "Order on your own"; the customer adds items with
+their options from the menu, changes quantities, sees the server's totals, pays with the demo card
+(a declined card, back to the cart, then a good card) and gets the thank-you; the order records no
+agent and the webhooks go out. And when an agent accepts mid-cart, the kiosk switches to the agent
+with the same cart, which the agent's dashboard shows. Keyboard only where a customer could use it
+so."""
 
 import json
 import re

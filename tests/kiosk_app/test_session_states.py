@@ -1,11 +1,10 @@
-"""The kiosk app's session without a WebSocket and its endings (issue 16): with the WebSocket
-blocked the kiosk says so, polls, and learns of the accept within 3 s, then sees the agent's cart
-(the video unavailable, its token refreshed before expiry) and the agent's end (a polite message,
-then the attract screen); cancelling while waiting goes back to attract; "are you still there?"
-after the inactivity timeout (cancelling when nobody answers) and the pending timeout said in
-words; a lost network shows a banner until it is back; the owner's new attract message and
-colour show without pairing again; unpairing the kiosk in the owner panel sends the app back to
-pairing."""
+"""The kiosk app's session without a WebSocket and its endings: with the WebSocket blocked the kiosk
+says so, polls, and learns of the accept within 3 s, then sees the agent's cart (the video
+unavailable, its token refreshed before expiry) and the agent's end (a polite message, then the
+attract screen); cancelling while waiting goes back to attract; "are you still there?" after the
+inactivity timeout (cancelling when nobody answers) and the pending timeout said in words; a lost
+network shows a banner until it is back; the owner's new attract message and colour show without
+pairing again; unpairing the kiosk in the owner panel sends the app back to pairing."""
 
 import re
 import time

@@ -1,7 +1,7 @@
-"""Show to customer and point at an item (issue 23 part 3) in two real Chromium pages against the
-real server: the agent's "Show" opens the item large on the kiosk (photo or placeholder,
-description, options), the customer's tap on an item is said on the agent's dashboard, neither
-touches the cart; the agent's menu shows the stock left of a tracked item."""
+"""Show to customer and point at an item in two real Chromium pages against the real server: the
+agent's "Show" opens the item large on the kiosk (photo or placeholder, description, options), the
+customer's tap on an item is said on the agent's dashboard, neither touches the cart; the agent's
+menu shows the stock left of a tracked item."""
 
 import re
 

@@ -1,10 +1,9 @@
-"""The whole demo order in Spanish (issue 23 part 6), the kiosk app and the agent dashboard in two
-real Chromium pages against the real server with the demo processor (no processor key, as
-`make run`): the customer picks Español, the kiosk's words, the menu's names and the cart are
-Spanish, the agent's card and session header say the customer's language, the agent's menu and
-cart stay in the catalog's own words with the customer's beside each line; a card with a
-processing error is said as such on both sides (not "declined"), the next card pays, and the
-kiosk thanks the customer in Spanish."""
+"""The whole demo order in Spanish, the kiosk app and the agent dashboard in two real Chromium pages
+against the real server with the demo processor (no processor key, as `make run`): the customer
+picks Español, the kiosk's words, the menu's names and the cart are Spanish, the agent's card and
+session header say the customer's language, the agent's menu and cart stay in the catalog's own
+words with the customer's beside each line; a card with a processing error is said as such on both
+sides (not "declined"), the next card pays, and the kiosk thanks the customer in Spanish."""
 
 import re
 

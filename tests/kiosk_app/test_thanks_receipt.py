@@ -1,10 +1,10 @@
-"""The thank-you screen's receipt (issue 27 part 1) in a real Chromium against a live server with the
-demo processor: a customer orders alone and pays with the demo Visa; the thank-you screen shows the
-number, the lines with their options and quantities, the total, and a QR code of the receipt page
-(its image is the server's drawing of exactly the kiosk's `receipt_url`); the customer reaches
-"Email me the receipt" with the keyboard, a slip is said in words, typing holds the return to the
-attract screen, and the sent receipt lands in the mail folder with the card ("Visa ending 4242")
-and the business's address. Sending lets the screen go back to the attract screen."""
+"""The thank-you screen's receipt in a real Chromium against a live server with the demo processor:
+a customer orders alone and pays with the demo Visa; the thank-you screen shows the number, the
+lines with their options and quantities, the total, and a QR code of the receipt page (its image is
+the server's drawing of exactly the kiosk's `receipt_url`); the customer reaches "Email me the
+receipt" with the keyboard, a slip is said in words, typing holds the return to the attract screen,
+and the sent receipt lands in the mail folder with the card ("Visa ending 4242") and the business's
+address. Sending lets the screen go back to the attract screen."""
 
 import re
 import time

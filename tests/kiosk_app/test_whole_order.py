@@ -1,11 +1,11 @@
-"""The whole order (issue 16): the kiosk app and the agent dashboard in two browser contexts
-against a live server with the demo processor (no processor key, as `make run`): the customer
-starts, the agent accepts in the dashboard, the cart appears live on the kiosk as the agent edits
-it, send to payment, the demo card is declined ("card declined, try another card", still in
-payment), the second card succeeds, thank-you with the order number, then attract; the owner panel
-shows the order paid and `order.created` and `payment.captured` reach a webhook receiver. Once
-with the app served by the project at /kiosk/, once from a second origin (a plain static server
-on another port, its config.js pointing at the API server, in KIOSK_APP_ORIGINS): CORS."""
+"""The whole order: the kiosk app and the agent dashboard in two browser contexts against a live
+server with the demo processor (no processor key, as `make run`): the customer starts, the agent
+accepts in the dashboard, the cart appears live on the kiosk as the agent edits it, send to payment,
+the demo card is declined ("card declined, try another card", still in payment), the second card
+succeeds, thank-you with the order number, then attract; the owner panel shows the order paid and
+`order.created` and `payment.captured` reach a webhook receiver. Once with the app served by the
+project at /kiosk/, once from a second origin (a plain static server on another port, its config.js
+pointing at the API server, in KIOSK_APP_ORIGINS): CORS."""
 
 import json
 import os

@@ -1,7 +1,7 @@
-"""`kiosk.offline` fires only after more than 90 s without any request from the kiosk (issue 24,
-section 3). Heartbeat writes are coalesced to one per 15 s, so a request inside that interval is
-not written to the row; the sweep must still count it: offline is decided from the last request
-actually received, never from the last one written."""
+"""`kiosk.offline` fires only after more than 90 s without any request from the kiosk. Heartbeat
+writes are coalesced to one per 15 s, so a request inside that interval is not written to the row;
+the sweep must still count it: offline is decided from the last request actually received, never
+from the last one written."""
 
 from datetime import timedelta
 

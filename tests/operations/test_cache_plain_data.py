@@ -1,6 +1,6 @@
-"""Nothing in the cache is a pickled model (issue 22, part 2): the kiosk's cached credentials row
-is plain data under a key that carries the version of its shape, and the Redis cache stores JSON,
-so a deploy that changes a model cannot break the reads of entries written before it."""
+"""Nothing in the cache is a pickled model: the kiosk's cached credentials row is plain data under a
+key that carries the version of its shape, and the Redis cache stores JSON, so a deploy that changes
+a model cannot break the reads of entries written before it."""
 
 import json
 import pickle

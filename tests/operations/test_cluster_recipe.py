@@ -1,6 +1,6 @@
-"""The cluster recipe (issue 24, section 6): `deploy/cluster.sh` starts two web processes, a worker
-and beat on PgBouncer (transaction pooling) and Redis, behind HAProxy, from Debian packages; the
-settings PgBouncer needs; HAProxy's configuration is valid and overwrites the client address."""
+"""The cluster recipe: `deploy/cluster.sh` starts two web processes, a worker and beat on PgBouncer
+(transaction pooling) and Redis, behind HAProxy, from Debian packages; the settings PgBouncer needs;
+HAProxy's configuration is valid and overwrites the client address."""
 
 import os
 import shutil

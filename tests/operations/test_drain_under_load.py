@@ -1,9 +1,9 @@
-"""SIGTERM on a web process under load (issue 24 section 3): a fleet's worth of clients opening a
-new connection for every request (as kiosks behind a balancer do), slow requests in flight, and
-open WebSockets, when the signal arrives.
+"""SIGTERM on a web process under load: a fleet's worth of clients opening a new connection for
+every request (as kiosks behind a balancer do), slow requests in flight, and open WebSockets, when
+the signal arrives.
 
-The run that filed the issue saw a SIGTERM'd process keep taking new requests for 9.5 s and exit
-at 11.7 s, past its 10 s grace, cutting 9 requests. Here, from the client's side:
+A measured run once saw a SIGTERM'd process keep taking new requests for 9.5 s and exit at 11.7 s,
+past its 10 s grace, cutting 9 requests. Here, from the client's side:
 - every request whose connection was established before the signal completes with 200;
 - a connection attempted from shortly after the signal on is refused (nobody listens), never
   accepted, reset or left hanging;

@@ -1,7 +1,7 @@
-"""A PostgreSQL outage fails fast (issue 24, section 3): while the database is down, a kiosk's
-status poll, its heartbeat and /readyz answer 503 within about 2 s (the connection pool's wait and
-the connect timeout, DATABASE_POOL_TIMEOUT and DATABASE_CONNECT_TIMEOUT), so kiosks and load
-balancers are not held for 5-10 s."""
+"""A PostgreSQL outage fails fast: while the database is down, a kiosk's status poll, its heartbeat
+and /readyz answer 503 within about 2 s (the connection pool's wait and the connect timeout,
+DATABASE_POOL_TIMEOUT and DATABASE_CONNECT_TIMEOUT), so kiosks and load balancers are not held for
+5-10 s."""
 
 import json
 import os

@@ -1,6 +1,6 @@
 """The web process gives the memory it freed back to the system every MEMORY_TRIM_SECONDS
-(config/memory_trim.py, issue 24 section 2: a WebSocket churn grew it without end otherwise;
-bench/soak.py shows the process flat with it)."""
+(config/memory_trim.py: a WebSocket churn grew it without end otherwise; bench/soak.py shows the
+process flat with it)."""
 
 import gc
 from pathlib import Path

@@ -1,6 +1,6 @@
-"""The embedded default's files under var/ are this user's only (issue 24: var/db.sqlite3 was
-world-readable): the database, its journal, secrets.json and the directory itself, whether
-created now or left world-readable by an older version."""
+"""The embedded default's files under var/ are this user's only (var/db.sqlite3 was once
+world-readable): the database, its journal, secrets.json and the directory itself, whether created
+now or left world-readable by an older version."""
 
 import os
 import stat

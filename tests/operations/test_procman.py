@@ -1,5 +1,5 @@
 """`make prod`'s process manager waits longer than the web process's drain before it kills
-(config/procman.py, issue 24 section 3): honcho alone kills 5 s after a stop, inside the 10 s grace."""
+(config/procman.py): honcho alone kills 5 s after a stop, inside the 10 s grace."""
 
 import subprocess
 import sys

@@ -1,9 +1,9 @@
-"""The run modes of one settings file (issue 2 point 2, issue 14 item 5, DESIGN.md section 1),
-each checked in a fresh interpreter with a controlled environment: the embedded default (SQLite
-under VAR_DIR, local-memory cache, in-memory channel layer, in-process jobs, secrets generated
-once into an ignored file) and the production stack (DATABASE_URL, REDIS_URL). APP_ENV says the
-rules (local, test, production); infrastructure without APP_ENV is production: it refuses to
-start without its secrets, ALLOWED_HOSTS and METRICS_TOKEN, and writes no file at import."""
+"""The run modes of one settings file (DESIGN.md section 1), each checked in a fresh interpreter
+with a controlled environment: the embedded default (SQLite under VAR_DIR, local-memory cache,
+in-memory channel layer, in-process jobs, secrets generated once into an ignored file) and the
+production stack (DATABASE_URL, REDIS_URL). APP_ENV says the rules (local, test, production);
+infrastructure without APP_ENV is production: it refuses to start without its secrets, ALLOWED_HOSTS
+and METRICS_TOKEN, and writes no file at import."""
 
 import base64
 import json

@@ -1,6 +1,6 @@
 """The web process reaches into daphne and Twisted where they have no public API (config/serve.py,
-config/twisted_eager_write.py; issue 22, part 2). Both libraries are pinned exactly; these tests
-fail loudly, naming the adapter, when an upgrade removes or changes what the adapters rely on."""
+config/twisted_eager_write.py). Both libraries are pinned exactly; these tests fail loudly, naming
+the adapter, when an upgrade removes or changes what the adapters rely on."""
 
 import inspect
 import socket

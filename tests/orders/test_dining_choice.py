@@ -1,5 +1,5 @@
-"""Eat in or take away (issue 27): the kiosk asks before paying unless the owner turned the
-question off; the choice is on the order, the kitchen ticket, the panel and `order.created`."""
+"""Eat in or take away: the kiosk asks before paying unless the owner turned the question off; the
+choice is on the order, the kitchen ticket, the panel and `order.created`."""
 
 import pytest
 from django.test import Client

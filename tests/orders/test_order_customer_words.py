@@ -1,8 +1,8 @@
-"""The order in the customer's words (issue 23 part 2): each line of the order object keeps the
-catalog's words (`name`, `modifiers`: the spec's shape, the same on every surface) and adds
-`customer_words`, the name and modifiers in the session's language from the menu's translations,
-for the kiosk to show and the agent to read beside the line; null when nothing reads differently.
-A word not translated, or an item taken off the menu since, keeps the words it was ordered with."""
+"""The order in the customer's words: each line of the order object keeps the catalog's words
+(`name`, `modifiers`: the spec's shape, the same on every surface) and adds `customer_words`, the
+name and modifiers in the session's language from the menu's translations, for the kiosk to show and
+the agent to read beside the line; null when nothing reads differently. A word not translated, or an
+item taken off the menu since, keeps the words it was ordered with."""
 
 import pytest
 

@@ -1,7 +1,7 @@
-"""Receipts (issue 27 part 1), what they tell beyond the lines: the card that paid ("Visa ending
-4242", from the processor's latest charge; the demo processor gives it too), the business's
-address (set on the panel's Settings page), and the updated receipt a refund mails to an address
-the owner's setting kept, in the customer's language."""
+"""Receipts, what they tell beyond the lines: the card that paid ("Visa ending 4242", from the
+processor's latest charge; the demo processor gives it too), the business's address (set on the
+panel's Settings page), and the updated receipt a refund mails to an address the owner's setting
+kept, in the customer's language."""
 
 import json
 

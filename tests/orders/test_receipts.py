@@ -1,5 +1,5 @@
-"""Receipts (issue 27, part 1): the paid order's receipt page at its unguessable address, and the
-receipt mailed on the kiosk's request by a worker job, in the customer's language."""
+"""Receipts: the paid order's receipt page at its unguessable address, and the receipt mailed on the
+kiosk's request by a worker job, in the customer's language."""
 
 import zoneinfo
 

@@ -1,6 +1,6 @@
-"""Self-service cart (issue 25 part 4): POST /api/public/sessions/{id}/order lets a customer nobody
-has answered build the cart alone, with the agent's request lines, replace semantics, server
-totals and 422 rules; once an agent accepts, the cart is the agent's."""
+"""Self-service cart: POST /api/public/sessions/{id}/order lets a customer nobody has answered build
+the cart alone, with the agent's request lines, replace semantics, server totals and 422 rules; once
+an agent accepts, the cart is the agent's."""
 
 from datetime import timedelta
 

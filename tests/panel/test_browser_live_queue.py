@@ -1,8 +1,8 @@
-"""The Queue page, live (issue 25 part 6), in Chromium against the real ASGI server: the page
-subscribes to the owner's channel on the real realtime server; a customer who starts waiting
-appears on the board, and leaves it when answered, without the page reloading (static/panel/
-live-queue.js reloads only the board, on QueueBoardChanged); the agent's state follows; the waits
-tick. The panel's CSP holds: no console errors."""
+"""The Queue page, live, in Chromium against the real ASGI server: the page subscribes to the
+owner's channel on the real realtime server; a customer who starts waiting appears on the board, and
+leaves it when answered, without the page reloading (static/panel/ live-queue.js reloads only the
+board, on QueueBoardChanged); the agent's state follows; the waits tick. The panel's CSP holds: no
+console errors."""
 
 import re
 

@@ -1,6 +1,6 @@
-"""Issue 26: an owner opens Reports in a real Chromium, picks a custom range and a grouping with
-the keyboard, reads the chart and table, downloads the CSV and follows a figure to its sessions
-and a session's timeline (its chat too); no console errors (the panel's CSP allows no inline script)."""
+"""An owner opens Reports in a real Chromium, picks a custom range and a grouping with the keyboard,
+reads the chart and table, downloads the CSV and follows a figure to its sessions and a session's
+timeline (its chat too); no console errors (the panel's CSP allows no inline script)."""
 
 import re
 from pathlib import Path

@@ -1,7 +1,7 @@
-"""A strict Content-Security-Policy on the owner panel and the landing page (issue 24): scripts
-and style sheets from this origin only, no inline script, no framing, forms to this origin only.
-In a real Chromium every panel page loads without a single violation, and an injected inline
-script does not run."""
+"""A strict Content-Security-Policy on the owner panel and the landing page: scripts and style
+sheets from this origin only, no inline script, no framing, forms to this origin only. In a real
+Chromium every panel page loads without a single violation, and an injected inline script does not
+run."""
 
 import pytest
 from django.test import Client

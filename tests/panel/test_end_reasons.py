@@ -1,5 +1,5 @@
-"""Issue 23, defect 12: the dashboard says in words how sessions ended, and a customer's own
-cancel and an unanswered inactivity prompt are counted apart."""
+"""The dashboard says in words how sessions ended, and a customer's own cancel and an unanswered
+inactivity prompt are counted apart."""
 
 import pytest
 

@@ -1,4 +1,4 @@
-"""Issue 23, defect 13: the Kiosks page does not keep showing a used (or expired) pairing code."""
+"""The Kiosks page does not keep showing a used (or expired) pairing code."""
 
 import re
 import uuid

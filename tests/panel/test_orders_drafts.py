@@ -1,5 +1,5 @@
-"""Issue 23, defect 7: draft and abandoned orders are findable in the panel and the list's number
-gaps are explained; defect 13: the orders table is usable on a phone."""
+"""Draft and abandoned orders are findable in the panel and the list's number gaps are explained;
+the orders table is usable on a phone."""
 
 import pytest
 from django.utils import timezone

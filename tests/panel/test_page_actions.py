@@ -163,7 +163,7 @@ def test_settings_are_saved_through_the_service(manager_client, business):
     assert response.status_code == 302
     business.refresh_from_db()
     assert (business.name, business.currency, business.session_recording) == ("New name", "EUR", True)
-    assert business.tax_rate_bps == 875  # typed as a percentage (issue 23, defect 13)
+    assert business.tax_rate_bps == 875  # typed as a percentage, not in basis points
     bad = manager_client.post("/panel/settings", {"business_id": business.pk, "name": "x", "currency": "euro"})
     assert bad.status_code == 200 and bad.context["form"].errors
 

@@ -1,6 +1,6 @@
-"""One tenant rule (issue 22, part 3): the owner panel reads every model through its app's
-selectors (`..._of_owner`), so what an owner may see is written once per model, not once per
-view. The panel's menu pages are being moved over separately (apps/panel/views/menu.py)."""
+"""One tenant rule: the owner panel reads every model through its app's selectors (`..._of_owner`),
+so what an owner may see is written once per model, not once per view. The panel's menu pages are
+being moved over separately (apps/panel/views/menu.py)."""
 
 import re
 

@@ -1,5 +1,5 @@
-"""The supervisor's Queue page (issue 25 part 6, server-rendered): who waits with their language
-and wait, the owner's agents by state, today's shares; another owner's line never shows."""
+"""The supervisor's Queue page (server-rendered): who waits with their language and wait, the
+owner's agents by state, today's shares; another owner's line never shows."""
 
 from datetime import timedelta
 

@@ -1,5 +1,5 @@
-"""Issue 26: the panel's Reports page, its CSV exports and drill-down, and a session's timeline,
-over the Madrid scene of tests/support/reports.py (figures hand-computed there)."""
+"""The panel's Reports page, its CSV exports and drill-down, and a session's timeline, over the
+Madrid scene of tests/support/reports.py (figures hand-computed there)."""
 
 import csv
 import io

@@ -1,4 +1,4 @@
-"""Issue 23, defect 13: the tax rate is typed as a percentage, not in basis points."""
+"""The tax rate is typed as a percentage, not in basis points."""
 
 import pytest
 

@@ -1,5 +1,5 @@
-"""Issue 26: a business's IANA time zone is set on the Settings page; a name zoneinfo does not
-know is refused, and a form posted without it keeps the current one."""
+"""A business's IANA time zone is set on the Settings page; a name zoneinfo does not know is
+refused, and a form posted without it keeps the current one."""
 
 from apps.accounts.models import Business
 

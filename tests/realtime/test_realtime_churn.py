@@ -1,9 +1,9 @@
-"""Connections are let go (issue 24, section 2): thousands of connect, subscribe, close cycles, as
-reconnecting kiosks and reloading dashboards make all day, including clients that close before the
-server's answer reaches them, leave nothing behind, and the web process collects their objects.
-The process's connection limit is set low, so a connection that was never released shows as a
-4004 refusal of the next one; presence members and subscription counts are read back through the
-Pusher HTTP API (the official library).
+"""Connections are let go: thousands of connect, subscribe, close cycles, as reconnecting kiosks and
+reloading dashboards make all day, including clients that close before the server's answer reaches
+them, leave nothing behind, and the web process collects their objects. The process's connection
+limit is set low, so a connection that was never released shows as a 4004 refusal of the next one;
+presence members and subscription counts are read back through the Pusher HTTP API (the official
+library).
 
 Runs in both modes (in-memory state on the embedded default, Redis with REDIS_URL)."""
 

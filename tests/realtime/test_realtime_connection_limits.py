@@ -1,7 +1,7 @@
-"""One client cannot take every WebSocket slot (issue 24, section 4): a per-address limit (4100, so
-pusher-js backs off and retries) and an app-wide limit across every web process (4004, Pusher's
-"over connection quota"), both with the error frame before the close; a closed connection gives
-its slot back. The address rule is the HTTP surfaces' (TRUSTED_PROXIES)."""
+"""One client cannot take every WebSocket slot: a per-address limit (4100, so pusher-js backs off
+and retries) and an app-wide limit across every web process (4004, Pusher's "over connection
+quota"), both with the error frame before the close; a closed connection gives its slot back. The
+address rule is the HTTP surfaces' (TRUSTED_PROXIES)."""
 
 import asyncio
 import json

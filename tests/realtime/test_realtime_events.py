@@ -129,7 +129,7 @@ def test_each_cart_post_sends_the_order_object_to_the_kiosk(
     [(channels, order)] = of(broadcasts, "OrderUpdated")
     assert channels == [f"private-kiosk.{kiosk.pk}"]
     kiosk_read = kiosk_client.get(f"/api/public/sessions/{pending.public_id}/order").json()
-    # The kiosk's read adds the receipt's address, null until paid (issue 27); the message is the order.
+    # The kiosk's read adds the receipt's address, null until paid; the message is the order.
     assert kiosk_read.pop("receipt_url") is None
     assert order == response.json() == kiosk_read
 

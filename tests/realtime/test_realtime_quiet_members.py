@@ -1,8 +1,8 @@
-"""Kiosks on their owner's presence channel are quiet members (issue 24, sections 3 and 4): listed
-for the panel and announced to it, but they see no other members (not the panel users' names, not
-the other kiosks), hear nothing on that channel, and may not send client events there. So a join
-costs the same with 10 kiosks or 10,000 (no member list to each joiner, no member_added to every
-kiosk), and one kiosk cannot reach the panel or the other kiosks through the owner's channel.
+"""Kiosks on their owner's presence channel are quiet members: listed for the panel and announced to
+it, but they see no other members (not the panel users' names, not the other kiosks), hear nothing
+on that channel, and may not send client events there. So a join costs the same with 10 kiosks or
+10,000 (no member list to each joiner, no member_added to every kiosk), and one kiosk cannot reach
+the panel or the other kiosks through the owner's channel.
 
 The auth endpoint marks a kiosk's presence membership quiet in the signed channel_data; these tests
 sign their own (the server trusts only a valid signature)."""

@@ -1,6 +1,6 @@
-"""Real-time across a Redis restart (issue 24, section 1): a private redis-server is killed and started
-again on the same port under a live web process. An agent's pusher-js socket, opened before the
-restart and never reconnected, hears a session started after it within 5 s of Redis answering again.
+"""Real-time across a Redis restart: a private redis-server is killed and started again on the same
+port under a live web process. An agent's pusher-js socket, opened before the restart and never
+reconnected, hears a session started after it within 5 s of Redis answering again.
 
 Needs `node` and `redis-server`; runs in both modes (the web process's database is the test
 database on PostgreSQL, a copy of it on the embedded default)."""
@@ -90,7 +90,7 @@ def start_session(server, kiosk) -> str:
 
 def cancel_session(server, kiosk, session_id: str) -> None:
     """The customer leaves: the agent's offer for it is withdrawn, so the next session is offered
-    to the agent (an agent holds one offer at a time, issue 25)."""
+    to the agent (an agent holds one offer at a time)."""
     headers = {"X-Device-Id": str(kiosk.device_id), "X-Device-Token": kiosk.raw_token}
     url = f"{server.base_url}/api/public/sessions/{session_id}/cancel"
     response = requests.post(url, json={}, headers=headers, timeout=15)

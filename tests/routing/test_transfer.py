@@ -1,7 +1,7 @@
-"""Transfer (apps/routing/transfer.py, issue 25 part 5): the serving agent hands the active
-session to a named colleague or a language's wave; the receiver accepts through the accept
-endpoint; the session keeps its cart, video channel and history; the sender returns to the queue
-or, unanswered, keeps the session and is told."""
+"""Transfer (apps/routing/transfer.py): the serving agent hands the active session to a named
+colleague or a language's wave; the receiver accepts through the accept endpoint; the session keeps
+its cart, video channel and history; the sender returns to the queue or, unanswered, keeps the
+session and is told."""
 
 from datetime import timedelta
 

@@ -1,7 +1,6 @@
-"""The sender's side of a transfer (issue 25 part 5): taking it back before anyone accepts
-(DELETE /api/sessions/{id}/transfer), finding it again after a reload (GET .../transfer's
-`pending`), and reading the session after handing it over (GET /api/sessions/{id}: read-only,
-`handed_over_to`)."""
+"""The sender's side of a transfer: taking it back before anyone accepts (DELETE
+/api/sessions/{id}/transfer), finding it again after a reload (GET .../transfer's `pending`), and
+reading the session after handing it over (GET /api/sessions/{id}: read-only, `handed_over_to`)."""
 
 from datetime import timedelta
 

@@ -1,5 +1,5 @@
-"""The agent sees the customer's language (issue 23 part 2): the accept answer, the current
-session and one session's detail carry `customer_locale` as the kiosk sent it."""
+"""The agent sees the customer's language: the accept answer, the current session and one session's
+detail carry `customer_locale` as the kiosk sent it."""
 
 from tests import factories
 

@@ -1,7 +1,7 @@
-"""Retention of webhook history (issue 14, item 13): final deliveries (succeeded, given up,
-skipped) past EVENT_RETENTION_DAYS go with their attempt logs, then the events no delivery
-references; recent and pending ones stay; pruning works in batches over more rows than one batch;
-the beat schedule (and so the embedded in-process beat) runs it."""
+"""Retention of webhook history: final deliveries (succeeded, given up, skipped) past
+EVENT_RETENTION_DAYS go with their attempt logs, then the events no delivery references; recent and
+pending ones stay; pruning works in batches over more rows than one batch; the beat schedule (and so
+the embedded in-process beat) runs it."""
 
 from datetime import timedelta
 

@@ -1,8 +1,7 @@
-"""Auto-pause is exact under concurrency (issue 14, item 9): however many batches of one
-subscription are sent at once, a failing receiver gets exactly 10 attempts, the subscription's
-failure_count ends at 10 and it is paused; nothing is attempted after the pause. Tried with
-several threads draining at once (PostgreSQL), with the embedded thread pool, and with several
-real Celery worker processes."""
+"""Auto-pause is exact under concurrency: however many batches of one subscription are sent at once,
+a failing receiver gets exactly 10 attempts, the subscription's failure_count ends at 10 and it is
+paused; nothing is attempted after the pause. Tried with several threads draining at once
+(PostgreSQL), with the embedded thread pool, and with several real Celery worker processes."""
 
 import json
 import os

@@ -1,8 +1,7 @@
-"""Webhook signing secrets at rest (issue 14, item 6): only a Fernet token under
-WEBHOOK_SECRET_KEYS is stored; deliveries are still signed with the plain secret; a secret written
-under an old key signs while that key is still listed; `rotate_webhook_secrets` re-encrypts every
-secret with the first key; the data migration encrypts existing plain secrets and decrypts them
-when reversed."""
+"""Webhook signing secrets at rest: only a Fernet token under WEBHOOK_SECRET_KEYS is stored;
+deliveries are still signed with the plain secret; a secret written under an old key signs while
+that key is still listed; `rotate_webhook_secrets` re-encrypts every secret with the first key; the
+data migration encrypts existing plain secrets and decrypts them when reversed."""
 
 import hashlib
 import hmac

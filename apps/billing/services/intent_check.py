@@ -1,9 +1,8 @@
-"""Whether a payment intent, as an event or the processor describes it, is the one we asked for:
-the same connected account, amount and currency as our Payment. Both the processor event and the
-reconciliation sweep confirm an order only for a matching intent that the processor itself says
-has succeeded (issue 24: a signed event with another amount once confirmed a 978-cent order for
-1 cent); a failure event that does not match is applied only if the processor's record says the
-intent failed."""
+"""Whether a payment intent, as an event or the processor describes it, is the one we asked for: the
+same connected account, amount and currency as our Payment. Both the processor event and the
+reconciliation sweep confirm an order only for a matching intent that the processor itself says has
+succeeded (a signed event with another amount once confirmed a 978-cent order for 1 cent); a failure
+event that does not match is applied only if the processor's record says the intent failed."""
 
 from apps.billing.models import Payment
 from apps.billing.processor import IntentState

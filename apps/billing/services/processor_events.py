@@ -1,9 +1,8 @@
 """Handle verified processor events, each exactly once (by event id) and never moving state
 backwards when events arrive out of order (spec 6.3). A signed `payment_intent.succeeded` still
-confirms nothing until it matches the payment and the processor itself confirms the intent
-succeeded (`_succeeded_refusal`, issue 24); a `payment_intent.payment_failed` fails a payment
-only when it matches it or the processor's own record says the intent failed
-(`_failed_refusal`)."""
+confirms nothing until it matches the payment and the processor itself confirms the intent succeeded
+(`_succeeded_refusal`); a `payment_intent.payment_failed` fails a payment only when it matches it or
+the processor's own record says the intent failed (`_failed_refusal`)."""
 
 from collections.abc import Callable
 from datetime import UTC, datetime

@@ -1,4 +1,4 @@
-"""The reconciliation sweep: no card charged without its order (issue 24, section 5).
+"""The reconciliation sweep: no card charged without its order.
 
 A processor event can be lost, or fail on our side and be given up. Every
 PAYMENT_RECONCILE_EVERY_SECONDS the beat looks up, with the processor, each payment still waiting

@@ -1,5 +1,5 @@
-"""The chat when video fails (issue 28 part 3), in one call: the customer refuses the camera, so
-the kiosk's chat appears by itself and the agent's opens when the call has not connected within
+"""The chat when video fails, in one call: the customer refuses the camera, so the kiosk's chat
+appears by itself and the agent's opens when the call has not connected within
 CHAT_AGENT_OPEN_SECONDS (and again when the customer writes); a canned reply and a typed message
 reach the agent, the agent's reaches the kiosk; a failed send is said and keeps the text; a reload
 of the kiosk keeps the conversation (read from the API, nothing doubled) and the live link."""

@@ -102,7 +102,7 @@ def _seed_tenant(spec: dict) -> dict:
         code=pair_code, device_id=device_id, device_name=spec["kiosk"]["name"]
     )
     kiosk_services.kiosk_rename(kiosk=kiosk, name=kiosk.name, location=spec["kiosk"]["location"])
-    seed_history(business=business, kiosk=kiosk, agents=agents)  # issue 26: Reports are not empty
+    seed_history(business=business, kiosk=kiosk, agents=agents)  # so the panel's Reports are not empty
     fresh_codes = [kiosk_services.pairing_code_create(business=business)[1] for _ in range(2)]
     return {
         "id": owner.pk,

@@ -1,4 +1,4 @@
-// The kiosk's rules from issue 23's defects that are not DOM: when the inactivity prompt may end a
+// The kiosk's rules that are not DOM: when the inactivity prompt may end a
 // session, when leaving asks first, and each cause of a card not taken in its own words.
 import assert from "node:assert/strict";
 import { test } from "node:test";
