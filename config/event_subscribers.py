@@ -58,7 +58,7 @@ SUBSCRIBERS = {
         routing_queue.queue_changed,
         routing_messages.queue_board_changed,
     ],
-    SessionTransferred: [  # no webhook: docs/decisions.md (issue 25 part 5)
+    SessionTransferred: [  # no webhook: the spec's event list is closed (docs/decisions.md)
         forget_status,
         routing_messages.session_transferred,  # SessionTransferred to both agents and the kiosk
         routing_messages.call_members_changed,  # the old agent is dropped from the call channel

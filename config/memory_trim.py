@@ -1,4 +1,4 @@
-"""Give the memory the web process has freed back to the system (issue 24, section 2).
+"""Give the memory the web process has freed back to the system, so that it stays flat under churn.
 
 A WebSocket churn (connect, subscribe, close, as reconnecting kiosks and reloading dashboards do
 all day) grew the web process on Redis by about 4.5 MB per 1,000 cycles, in steps, with no end in

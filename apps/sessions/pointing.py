@@ -1,4 +1,4 @@
-"""Show to customer and point at an item (issue 23 part 3): while an agent serves a session, the
+"""Show to customer and point at an item: while an agent serves a session, the
 agent may open a menu item large on the kiosk (`MenuItemShown` on the kiosk's channel) and the
 customer may point at one (`MenuItemPointed` on the agent's channel).
 

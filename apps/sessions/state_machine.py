@@ -14,7 +14,7 @@ TRANSITIONS: dict[tuple[str, str], str] = {
     (S.PENDING, "accept"): S.ACTIVE,
     (S.PENDING, "kiosk_cancel"): S.ABANDONED,
     (S.PENDING, "timeout"): S.ABANDONED,
-    # Self-service (issue 25 part 4): a customer nobody has answered pays alone and leaves the
+    # Self-service: a customer nobody has answered pays alone and leaves the
     # queue; taking the payment back returns to the queue, in its old place.
     (S.PENDING, "self_service_payment"): S.PAYMENT,
     (S.PAYMENT, "self_service_cancel_payment"): S.PENDING,
