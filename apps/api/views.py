@@ -50,8 +50,8 @@ class MethodCheckedFirst(_MixinBase):
     """An unsupported method is 405 before authentication, CSRF (419), throttles or content
     negotiation run: the answer depends on the route alone, as the schema documents it."""
 
-    def initial(self, request, *args, **kwargs):
-        method = request.method.lower()
+    def initial(self, request: Request, *args: object, **kwargs: object) -> None:
+        method = (request.method or "").lower()
         if method not in self.http_method_names or not hasattr(self, method):
             self.http_method_not_allowed(request, *args, **kwargs)  # raises MethodNotAllowed
         super().initial(request, *args, **kwargs)

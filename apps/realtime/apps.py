@@ -6,7 +6,7 @@ class RealtimeConfig(AppConfig):
     label = "realtime"
     verbose_name = "Real-time (Pusher protocol)"
 
-    def ready(self):
+    def ready(self) -> None:
         # The call channel's members are checked at every subscription (membership.py); the rule
         # reads the sessions, so it lives in the realtime surface, which may import domain apps.
         from apps.realtime import membership
