@@ -234,7 +234,7 @@ if DATABASE_URL:
     DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_health_checks=True)}
     # An outage fails fast: a request waits at most DATABASE_POOL_TIMEOUT for a pooled connection
     # and a new connection at most DATABASE_CONNECT_TIMEOUT, then answers 503, so kiosks and load
-    # balancers are not held (issue 24, section 3).
+    # balancers are not held.
     DATABASES["default"]["OPTIONS"] = {
         "pool": {
             "min_size": 1,
@@ -612,7 +612,7 @@ DISPLAY_TICKETS_LIMIT = int(os.environ.get("DISPLAY_TICKETS_LIMIT", "200"))
 BOARD_READY_HIGHLIGHT_SECONDS = float(os.environ.get("BOARD_READY_HIGHLIGHT_SECONDS", "10"))
 BOARD_READY_SECONDS = int(os.environ.get("BOARD_READY_SECONDS", "600"))
 
-# Email (the owner hears when a webhook is paused; customers' receipts, issue 27). Outside
+# Email (the owner hears when a webhook is paused; customers get their receipts). Outside
 # production every mail is a file under var/mail (a receipt asked for on the demo kiosk can be
 # read there); production sends through the SMTP server the environment names. Tests: locmem.
 EMAIL_BACKEND = os.environ.get(
