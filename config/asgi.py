@@ -2,8 +2,10 @@
 WebSocket at /app/{key})."""
 
 import os
+from typing import Any
 
 import django
+from asgiref.typing import ASGIReceiveCallable, ASGISendCallable
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 django.setup(set_prefix=False)  # what get_asgi_application() does before building its handler
@@ -32,9 +34,9 @@ from apps.realtime.routing import websocket_urlpatterns  # noqa: E402
 router = ProtocolTypeRouter({"http": KioskHotPath(django_asgi_app), "websocket": URLRouter(websocket_urlpatterns)})
 
 
-async def application(scope, receive, send):
+async def application(scope: dict[str, Any], receive: ASGIReceiveCallable, send: ASGISendCallable) -> None:
     """Only a trusted proxy may say the request came over https (apps.core.client_address)."""
-    return await router(without_untrusted_proxy_headers(scope), receive, send)
+    await router(without_untrusted_proxy_headers(scope), receive, send)
 
 
 # Garbage collection: what starting made (modules, settings, the URLconf and every view it imports)

@@ -21,7 +21,7 @@ from django.core.handlers.base import BaseHandler
 
 
 class OneHopASGIHandler(ASGIHandler):
-    def __init__(self):
+    def __init__(self) -> None:
         BaseHandler.__init__(self)  # not ASGIHandler's, which builds the chain in async mode
         self.load_middleware(is_async=False)
 

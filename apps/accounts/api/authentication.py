@@ -47,7 +47,7 @@ class BearerTokenAuthentication(authentication.BaseAuthentication):
         return "Bearer"
 
 
-class BearerTokenScheme(OpenApiAuthenticationExtension):  # type: ignore[no-untyped-call]  # drf-spectacular's extension base is untyped
+class BearerTokenScheme(OpenApiAuthenticationExtension):
     """The OpenAPI security scheme of BearerTokenAuthentication (drf-spectacular finds it by its class)."""
 
     target_class = BearerTokenAuthentication

@@ -60,7 +60,7 @@ class DeviceAuthentication(authentication.BaseAuthentication):
         return "Device"
 
 
-class DeviceAuthScheme(OpenApiAuthenticationExtension):  # type: ignore[no-untyped-call]  # drf-spectacular's extension base is untyped
+class DeviceAuthScheme(OpenApiAuthenticationExtension):
     """The OpenAPI security scheme of DeviceAuthentication (drf-spectacular finds it by its class)."""
 
     target_class = DeviceAuthentication

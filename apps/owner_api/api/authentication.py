@@ -53,7 +53,7 @@ class OwnerApiKeyAuthentication(authentication.BaseAuthentication):
         return f'Bearer realm="{self.www_authenticate_realm}"'
 
 
-class OwnerApiKeyScheme(OpenApiAuthenticationExtension):  # type: ignore[no-untyped-call]  # drf-spectacular's extension base is untyped
+class OwnerApiKeyScheme(OpenApiAuthenticationExtension):
     """The OpenAPI security scheme of OwnerApiKeyAuthentication (drf-spectacular finds it by its class)."""
 
     target_class = OwnerApiKeyAuthentication
