@@ -36,7 +36,7 @@ import grimp
 MAX_CIRCLES = 0
 MAX_BACK_UP_IMPORTS = 0
 MAX_IGNORED_IMPORTS = 0
-MAX_IGNORE_ERRORS_MODULES = 127
+MAX_IGNORE_ERRORS_MODULES = 61
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("apps", "config")
