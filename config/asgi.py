@@ -2,8 +2,13 @@
 WebSocket at /app/{key})."""
 
 import os
+from typing import TYPE_CHECKING, Any, cast
+
+if TYPE_CHECKING:
+    from asgiref.typing import ASGI3Application
 
 import django
+from asgiref.typing import ASGIReceiveCallable, ASGISendCallable
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 django.setup(set_prefix=False)  # what get_asgi_application() does before building its handler
@@ -29,12 +34,15 @@ from apps.realtime.routing import websocket_urlpatterns  # noqa: E402
 # delivered on a private or presence channel without a subscription signed by our auth endpoints.
 # HTTP: the kiosk's status poll and heartbeat are answered by a lean route in front of Django
 # (apps/kiosk_app/hot_path.py, docs/decisions.md "Kiosk hot path"); everything else by Django.
-router = ProtocolTypeRouter({"http": KioskHotPath(django_asgi_app), "websocket": URLRouter(websocket_urlpatterns)})
+# django-stubs types Django's ASGIHandler with plain dicts, asgiref with its own scope types: one
+# application, two typings.
+django_asgi3 = cast("ASGI3Application", django_asgi_app)
+router = ProtocolTypeRouter({"http": KioskHotPath(django_asgi3), "websocket": URLRouter(websocket_urlpatterns)})
 
 
-async def application(scope, receive, send):
+async def application(scope: dict[str, Any], receive: ASGIReceiveCallable, send: ASGISendCallable) -> None:
     """Only a trusted proxy may say the request came over https (apps.core.client_address)."""
-    return await router(without_untrusted_proxy_headers(scope), receive, send)
+    await router(without_untrusted_proxy_headers(scope), receive, send)
 
 
 # Garbage collection: what starting made (modules, settings, the URLconf and every view it imports)

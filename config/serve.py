@@ -41,13 +41,43 @@ import socket
 import sys
 import threading
 import time
+from collections.abc import Callable
+from typing import Any, Protocol, cast
 
-from twisted.internet import defer, reactor, tcp
+from asgiref.typing import ASGISendEvent
+from twisted.internet import defer, tcp
+from twisted.internet import reactor as installed_reactor
+from twisted.internet.interfaces import IDelayedCall, IReadDescriptor, IWriteDescriptor
 
 from config import memory_trim
 from config.twisted_eager_write import use_eager_writes
 
 logger = logging.getLogger("config.serve")
+
+
+class Reactor(Protocol):
+    """The parts of the installed reactor used here (IReactorCore, IReactorTime, IReactorFDSet)."""
+
+    running: bool
+
+    def callLater(self, delay: float, callable: Callable[..., object], *args: object) -> IDelayedCall: ...
+    def callWhenRunning(self, callable: Callable[..., object], *args: object) -> int | None: ...
+    def stop(self) -> None: ...
+    def getReaders(self) -> list[IReadDescriptor]: ...
+    def getWriters(self) -> list[IWriteDescriptor]: ...
+
+
+class ListeningPort(Protocol):
+    """A port daphne listens on (tcp.Port, or another endpoint's); Twisted declares its interfaces
+    with zope.interface, whose methods a type checker reads without `self`."""
+
+    def doRead(self) -> None: ...
+    def stopListening(self) -> object: ...
+
+
+# Twisted's type information describes the module `twisted.internet.reactor`, not the reactor
+# object that importing it installs.
+reactor = cast(Reactor, installed_reactor)
 
 QUIET_SECONDS = 1.0  # idle keep-alive connections are closed once no request started for this long
 SHUTDOWN_RESERVE_SECONDS = 1.0  # of the grace time, kept for stopping background work
@@ -58,14 +88,15 @@ APPLICATION_SWEEP_SECONDS = 5.0
 TIMEOUT_SWEEP_SECONDS = 10.0
 
 
-class DrainingServer(Server):
+class DrainingServer(Server):  # type: ignore[misc]  # daphne ships no type information
     draining_since: float | None = None
+    signal_handlers: bool  # daphne's: whether it installs Twisted's (which stop the reactor at once)
     last_request_at = 0.0
     last_application_sweep = last_timeout_sweep = 0.0
     closed_at_last_collection = 0
 
-    def run(self):
-        self.ports = []
+    def run(self) -> None:
+        self.ports: list[ListeningPort] = []
         if self.signal_handlers:  # ours instead of Twisted's (which stop the reactor at once)
             self.signal_handlers = False
             # Startup callbacks fire just before the loop starts turning; one loop turn later
@@ -97,12 +128,12 @@ class DrainingServer(Server):
         for signum in (signal.SIGTERM, signal.SIGINT):
             loop.add_signal_handler(signum, self.on_signal, signum)
 
-    def listen_success(self, port):
+    def listen_success(self, port: ListeningPort) -> None:
         self.ports.append(port)
         use_eager_writes(port)
-        return super().listen_success(port)
+        super().listen_success(port)
 
-    def application_checker(self):
+    def application_checker(self) -> None:
         now = time.monotonic()
         if now - self.last_application_sweep < APPLICATION_SWEEP_SECONDS:
             reactor.callLater(1, self.application_checker)  # daphne's own period: a cheap wake-up
@@ -110,7 +141,7 @@ class DrainingServer(Server):
         self.last_application_sweep = now
         super().application_checker()  # walks the connections and schedules the next call
 
-    def timeout_checker(self):
+    def timeout_checker(self) -> None:
         now = time.monotonic()
         if now - self.last_timeout_sweep < TIMEOUT_SWEEP_SECONDS:
             reactor.callLater(2, self.timeout_checker)
@@ -118,11 +149,11 @@ class DrainingServer(Server):
         self.last_timeout_sweep = now
         super().timeout_checker()
 
-    def protocol_connected(self, protocol):
+    def protocol_connected(self, protocol: object) -> None:
         self.last_request_at = time.monotonic()
         super().protocol_connected(protocol)
 
-    async def handle_reply(self, protocol, message):
+    async def handle_reply(self, protocol: object, message: ASGISendEvent) -> None:
         if self.draining_since is not None and message["type"] == "http.response.start":
             channel = getattr(protocol, "channel", None)
             if channel is not None:
@@ -130,7 +161,7 @@ class DrainingServer(Server):
                 message = {**message, "headers": [*message.get("headers", []), (b"connection", b"close")]}
         await super().handle_reply(protocol, message)
 
-    def kill_all_applications(self):
+    def kill_all_applications(self) -> "defer.Deferred[list[Any | BaseException] | None]":
         # daphne's own raises KeyError on a request whose body is still arriving (no application
         # yet), which skips the cancellation of the others.
         running = [d["application_instance"] for d in self.connections.values() if "application_instance" in d]
@@ -156,7 +187,7 @@ class DrainingServer(Server):
         last_resort = threading.Timer(grace, self.give_up, args=(grace,))
         last_resort.daemon = True  # a clean exit does not wait for it
         last_resort.start()
-        asyncio.ensure_future(self.drain(self.draining_since + grace))
+        asyncio.ensure_future(self.drain(self.draining_since, self.draining_since + grace))
 
     def give_up(self, grace: float) -> None:
         """The last resort: work still running after the grace time (a stuck request thread)
@@ -167,7 +198,7 @@ class DrainingServer(Server):
         finally:
             os._exit(1)
 
-    async def drain(self, hard_deadline: float) -> None:
+    async def drain(self, since: float, hard_deadline: float) -> None:
         deadline = hard_deadline - SHUTDOWN_RESERVE_SECONDS
         for port in self.ports:
             port.doRead()  # accept connections already queued, or closing the socket resets them
@@ -193,7 +224,7 @@ class DrainingServer(Server):
         remaining = max(0.1, hard_deadline - time.monotonic() - 0.5)
         if not await asyncio.to_thread(stop_background_work, remaining):
             logger.warning("background jobs still running at shutdown; the periodic sweeps will redo them")
-        logger.info("stopping, %.1f s after the signal", time.monotonic() - self.draining_since)
+        logger.info("stopping, %.1f s after the signal", time.monotonic() - since)
         if reactor.running:  # not stopped already by a second Ctrl-C
             reactor.stop()
 
@@ -212,10 +243,11 @@ class DrainingServer(Server):
         # Every connection left is an idle keep-alive one: close it once no request has started
         # for a moment (its client may be about to send one, which then gets `Connection: close`).
         open_connections = {c for c in reactor.getReaders() + reactor.getWriters() if isinstance(c, tcp.Connection)}
-        return not open_connections or time.monotonic() - max(self.last_request_at, self.draining_since) > QUIET_SECONDS
+        since = self.draining_since if self.draining_since is not None else self.last_request_at
+        return not open_connections or time.monotonic() - max(self.last_request_at, since) > QUIET_SECONDS
 
 
-class DrainingCommandLine(CommandLineInterface):
+class DrainingCommandLine(CommandLineInterface):  # type: ignore[misc]  # daphne ships no type information
     server_class = DrainingServer
 
 

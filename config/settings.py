@@ -161,6 +161,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "corsheaders",
+    "csp",
     "channels",
     "django_otp",
     "django_otp.plugins.otp_totp",
@@ -192,7 +193,7 @@ MIDDLEWARE = [
     "apps.api.middleware.RequestIdMiddleware",
     "apps.api.metrics.RequestMetricsMiddleware",
     "django.middleware.security.SecurityMiddleware",
-    "apps.api.csp.ContentSecurityPolicyMiddleware",
+    "apps.api.csp.PathPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "corsheaders.middleware.CorsMiddleware",
     "apps.api.middleware.NulByteMiddleware",  # after CORS: the kiosk app can read its refusals
@@ -259,7 +260,7 @@ else:
     DATABASES = {
         "default": {
             "ENGINE": "django.db.backends.sqlite3",
-            "NAME": VAR_DIR / "db.sqlite3",
+            "NAME": str(VAR_DIR / "db.sqlite3"),
             "OPTIONS": {"timeout": 20, "transaction_mode": "IMMEDIATE"},
         }
     }
@@ -457,9 +458,10 @@ SPECTACULAR_SETTINGS = {
     },
 }
 
-# Pages answered with a strict Content-Security-Policy (apps/api/csp.py): path prefixes, "/" the
-# landing page alone, the super-admin and the API docs too. The apps' policy adds the video SDK's
-# and the card element's sources.
+# Pages answered with a strict Content-Security-Policy (apps/api/csp.py, django-csp's middleware
+# choosing its policy by path): path prefixes, "/" the landing page alone, the super-admin and the
+# API docs too. The apps' policy adds the video SDK's and the card element's sources. Other paths
+# get no header.
 CSP_PATHS = env_list("CSP_PATHS", "/,/panel/,/kitchen/,/board/,/r/,/admin/,/api/docs/")
 CSP_APP_PATHS = env_list("CSP_APP_PATHS", "/agent/,/kiosk/")
 

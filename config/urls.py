@@ -5,7 +5,7 @@ import time
 
 from django.conf import settings
 from django.contrib import admin
-from django.http import JsonResponse
+from django.http import HttpRequest, JsonResponse
 from django.urls import include, path
 from django.views.generic import RedirectView
 from drf_spectacular.views import SpectacularAPIView
@@ -80,10 +80,12 @@ if settings.DEMO_PROCESSOR:  # local and test runs without a processor key (docs
 
 if settings.BENCH_ROUTES:  # the reference for bench/kiosk_poll.py: a bare Django JSON view
 
-    def bench_ping(request):
+    def bench_ping(request: HttpRequest) -> JsonResponse:
         return JsonResponse({"ok": True})
 
-    def bench_sleep(request):  # a slow request in flight for tests/operations/test_graceful_shutdown.py
+    def bench_sleep(
+        request: HttpRequest,
+    ) -> JsonResponse:  # a slow request in flight for tests/operations/test_graceful_shutdown.py
         time.sleep(min(float(request.GET.get("seconds", "1")), 30.0))
         return JsonResponse({"ok": True})
 

@@ -1,10 +1,11 @@
-"""Content-Security-Policy on the server-rendered pages, so that injected markup cannot run:
-nothing is loaded inline, so the policies allow scripts and style sheets only from this origin
-(plus, for the apps, the two third parties they need). An injected `<script>` (stored XSS in a
-menu name, say) does not run, nothing is sent to an origin not listed, no page frames them, and
-forms post only here.
+"""Content-Security-Policy on the server-rendered pages, sent by django-csp's middleware: nothing
+is loaded inline, so the policies allow scripts and style sheets only from this origin (plus, for
+the apps, the two third parties they need). An injected `<script>` (stored XSS in a menu name,
+say) does not run, nothing is sent to an origin not listed, no page frames them, and forms post
+only here.
 
-Two policies, each for its path prefixes ("/" alone means the landing page only):
+Two policies, each for its path prefixes ("/" alone means the landing page only); every other
+path (the API, static files, health checks) gets no header:
 - POLICY (CSP_PATHS): the owner panel, the landing page, and the kitchen and board screens.
 - APP_POLICY (CSP_APP_PATHS): the agent dashboard and the kiosk app. POLICY plus
   - the video SDK (static/vendor/agora-rtc-sdk-ng, served from here): it talks to the provider's
@@ -22,74 +23,85 @@ SDK sets some on elements it creates; attributes cannot run code. Script, style-
 on their own hosts) and data: (the 2FA QR code, the empty favicon). The WebSockets of the live
 dashboards and the apps go to this host ('self' covers ws/wss in CSP 3).
 
+django-csp keeps each directive's sources in the order given here; the order of the directives
+within the header is its own (it collects them in a set), which a browser does not read.
+
 A kiosk app hosted on its own origin (KIOSK_APP_ORIGINS) is served by that origin, which sends
 its own header: docs/deploy.md gives the policy to send there.
 """
 
+from csp.constants import NONE, SELF
+from csp.middleware import CSPMiddleware, PolicyParts
+from csp.utils import build_policy
 from django.conf import settings
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponseBase
 
-from apps.api.middleware import GetResponse
+Directives = dict[str, list[str]]
 
-STRICT = {
-    "default-src": ["'self'"],
-    "script-src": ["'self'"],
-    "style-src": ["'self'"],
+STRICT: Directives = {
+    "default-src": [SELF],
+    "script-src": [SELF],
+    "style-src": [SELF],
     "style-src-attr": ["'unsafe-inline'"],
-    "img-src": ["'self'", "data:", "https:"],
-    "font-src": ["'self'"],
-    "connect-src": ["'self'"],
-    "object-src": ["'none'"],
-    "base-uri": ["'none'"],
-    "frame-ancestors": ["'none'"],
-    "form-action": ["'self'"],
+    "img-src": [SELF, "data:", "https:"],
+    "font-src": [SELF],
+    "connect-src": [SELF],
+    "object-src": [NONE],
+    "base-uri": [NONE],
+    "frame-ancestors": [NONE],
+    "form-action": [SELF],
 }
 
 VIDEO_PROVIDER_DOMAINS = ("agora.io", "sd-rtn.com", "rtnsvc.com", "rtesvc.com")
-VIDEO_SDK = {
+VIDEO_SDK: Directives = {
     "connect-src": [f"{scheme}://*.{domain}:*" for domain in VIDEO_PROVIDER_DOMAINS for scheme in ("https", "wss")],
-    "worker-src": ["'self'", "blob:"],
+    "worker-src": [SELF, "blob:"],
 }
-CARD_ELEMENT = {  # https://docs.stripe.com/security/guide#content-security-policy
+CARD_ELEMENT: Directives = {  # https://docs.stripe.com/security/guide#content-security-policy
     "script-src": ["https://js.stripe.com", "https://*.js.stripe.com"],
     "frame-src": ["https://js.stripe.com", "https://*.js.stripe.com", "https://hooks.stripe.com"],
     "connect-src": ["https://api.stripe.com"],
 }
 
 
-def combined(*parts: dict[str, list[str]]) -> str:
-    directives: dict[str, list[str]] = {}
+def combined(*parts: Directives) -> Directives:
+    directives: Directives = {}
     for part in parts:
         for name, sources in part.items():
             known = directives.setdefault(name, [])
             known.extend(source for source in sources if source not in known)
-    return "; ".join(f"{name} {' '.join(sources)}" for name, sources in directives.items())
+    return directives
 
 
-POLICY = combined(STRICT)
 # The kiosk's shell has a <base> at its static folder (apps/kiosk_app/views.py): this origin only.
-APP_POLICY = combined({**STRICT, "base-uri": ["'self'"]}, VIDEO_SDK, CARD_ELEMENT)
+APP: Directives = combined({**STRICT, "base-uri": [SELF]}, VIDEO_SDK, CARD_ELEMENT)
+NO_POLICY: Directives = {}  # django-csp sends no header for an empty policy
+
+# The header values, as django-csp writes them in this process.
+POLICY = build_policy(config=STRICT)
+APP_POLICY = build_policy(config=APP)
 
 
 def _matches(path: str, prefixes: list[str]) -> bool:
     return any(path == prefix if prefix == "/" else path.startswith(prefix) for prefix in prefixes)
 
 
-def policy_for(path: str) -> str | None:
+def directives_for(path: str) -> Directives:
     if _matches(path, settings.CSP_APP_PATHS):
-        return APP_POLICY
+        return APP
     if _matches(path, settings.CSP_PATHS):
-        return POLICY
-    return None
+        return STRICT
+    return NO_POLICY
 
 
-class ContentSecurityPolicyMiddleware:
-    def __init__(self, get_response: GetResponse) -> None:
-        self.get_response = get_response
+class PathPolicyMiddleware(CSPMiddleware):
+    """django-csp's middleware, its policy chosen by path (its documented extension point,
+    `get_policy_parts`); a view's own `@csp`, `@csp_update` or `@csp_replace` still applies."""
 
-    def __call__(self, request: HttpRequest) -> HttpResponse:
-        response = self.get_response(request)
-        policy = policy_for(request.path)
-        if policy is not None and "Content-Security-Policy" not in response:
-            response["Content-Security-Policy"] = policy
-        return response
+    def get_policy_parts(
+        self, request: HttpRequest, response: HttpResponseBase, report_only: bool = False
+    ) -> PolicyParts:
+        parts = super().get_policy_parts(request, response, report_only)
+        if not report_only and parts.config is None:
+            parts.config = directives_for(request.path)
+        return parts

@@ -1,12 +1,14 @@
 """The one shape of a chat message, for the API and the real-time event alike."""
 
+from typing import TypedDict
+
 from rest_framework import serializers
 
 from apps.chat.models import ChatMessage, Sender
 from apps.core.timefmt import iso_z
 
 
-class ChatMessageBody(serializers.Serializer):
+class ChatMessageBody(serializers.Serializer[None]):
     """For the OpenAPI schema; `message_body` builds it."""
 
     id = serializers.CharField()
@@ -17,7 +19,16 @@ class ChatMessageBody(serializers.Serializer):
     created_at = serializers.DateTimeField()
 
 
-def message_body(message: ChatMessage) -> dict:
+class MessageBody(TypedDict):
+    id: str
+    session_id: str
+    sender: str
+    sender_name: str | None
+    text: str
+    created_at: str
+
+
+def message_body(message: ChatMessage) -> MessageBody:
     return {
         "id": str(message.pk),
         "session_id": message.session.public_id,

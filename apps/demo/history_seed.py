@@ -9,6 +9,7 @@ with "H", so the panel and exports show it is demo data."""
 
 import random
 import zoneinfo
+from dataclasses import dataclass
 from datetime import datetime, time, timedelta
 
 from django.utils import timezone
@@ -25,6 +26,28 @@ DAYS = 21
 LOCALES = ("en-US", "en-US", "en-GB", "es-ES", "es-MX", "fr-FR")
 
 
+@dataclass
+class Plan:
+    """One session's story: who answered when, how it ended, whether it was paid."""
+
+    started: datetime
+    locale: str
+    handle: int  # seconds from the answer (or the start, unanswered) to the end
+    status: SessionStatus = SessionStatus.COMPLETED
+    agent: User | None = None
+    wait: int | None = None  # seconds until an agent answered; None: none did
+    paid: bool = False
+    transferred_from: User | None = None  # the agent who handed it over to `agent`
+
+    @property
+    def accepted(self) -> datetime | None:
+        return self.started + timedelta(seconds=self.wait) if self.wait is not None else None
+
+    @property
+    def ended(self) -> datetime:
+        return (self.accepted or self.started) + timedelta(seconds=self.handle)
+
+
 def seed_history(*, business: Business, kiosk: Kiosk, agents: list[User], days: int = DAYS) -> int:
     """Create the history unless the business has it; the number of sessions made."""
     if Session.objects.filter(business=business, notes=DEMO_HISTORY_NOTE).exists():
@@ -33,7 +56,7 @@ def seed_history(*, business: Business, kiosk: Kiosk, agents: list[User], days: 
     rng = random.Random(f"demo-history:{business.name}")
     zone = zoneinfo.ZoneInfo(business.timezone or "UTC")
     today = timezone.now().astimezone(zone).date()
-    plans: list[dict] = []
+    plans: list[Plan] = []
     for back in range(days, 0, -1):
         day = today - timedelta(days=back)
         for _ in range(rng.randint(6, 14)):
@@ -45,7 +68,7 @@ def seed_history(*, business: Business, kiosk: Kiosk, agents: list[User], days: 
     Assignment.objects.bulk_create(
         [row for session, plan in zip(sessions, plans, strict=True) for row in _assignments(session, plan)]
     )
-    paid = [(session, plan) for session, plan in zip(sessions, plans, strict=True) if plan["paid"]]
+    paid = [(session, plan) for session, plan in zip(sessions, plans, strict=True) if plan.paid]
     orders = Order.objects.bulk_create(
         [_order(business, session, plan, n) for n, (session, plan) in enumerate(paid, start=1)]
     )
@@ -61,66 +84,62 @@ def seed_history(*, business: Business, kiosk: Kiosk, agents: list[User], days: 
     return len(sessions)
 
 
-def _plan(rng: random.Random, started: datetime, agents: list[User], n: int) -> dict:
-    """One session's story: who answered when, how it ended, whether it was paid."""
+def _plan(rng: random.Random, started: datetime, agents: list[User], n: int) -> Plan:
+    """The random draws in a fixed order: the same business gets the same history."""
     roll = rng.random()
     agent = agents[n % len(agents)]
-    plan = {"started": started, "locale": rng.choice(LOCALES), "agent": None, "wait": None, "paid": False}
-    plan["handle"] = rng.randint(90, 600)
+    plan = Plan(started=started, locale=rng.choice(LOCALES), handle=rng.randint(90, 600))
     if roll < 0.12:  # nobody answered in time: the customer left
-        plan.update(status=SessionStatus.ABANDONED, handle=rng.randint(20, 120))
+        plan.status, plan.handle = SessionStatus.ABANDONED, rng.randint(20, 120)
     elif roll < 0.27:  # self-service: the customer ordered alone
-        plan.update(status=SessionStatus.COMPLETED, paid=True)
+        plan.paid = True
     else:
-        plan.update(agent=agent, wait=rng.randint(4, 70), status=SessionStatus.COMPLETED, paid=rng.random() < 0.7)
+        plan.agent = agent
+        plan.wait = rng.randint(4, 70)
+        plan.paid = rng.random() < 0.7
         if roll < 0.33:  # answered, then the customer left
-            plan.update(status=SessionStatus.ABANDONED, paid=False)
+            plan.status, plan.paid = SessionStatus.ABANDONED, False
         elif roll < 0.42 and len(agents) > 1:  # handed over to a colleague
-            plan.update(transferred_from=agent, agent=agents[(n + 1) % len(agents)])
+            plan.transferred_from, plan.agent = agent, agents[(n + 1) % len(agents)]
     return plan
 
 
-def _session(business: Business, kiosk: Kiosk, plan: dict, public_id: str) -> Session:
-    started = plan["started"]
-    accepted = started + timedelta(seconds=plan["wait"]) if plan["wait"] is not None else None
-    plan.update(accepted=accepted, ended=(accepted or started) + timedelta(seconds=plan["handle"]))
-    abandoned = plan["status"] == SessionStatus.ABANDONED
+def _session(business: Business, kiosk: Kiosk, plan: Plan, public_id: str) -> Session:
+    abandoned = plan.status == SessionStatus.ABANDONED
     return Session(
         public_id=public_id,
         owner_id=business.owner_id,
         business=business,
         kiosk=kiosk,
-        agent=plan["agent"],
-        status=plan["status"],
-        customer_locale=plan["locale"],
-        created_at=started,
-        accepted_at=accepted,
-        ended_at=plan["ended"],
+        agent=plan.agent,
+        status=plan.status,
+        customer_locale=plan.locale,
+        created_at=plan.started,
+        accepted_at=plan.accepted,
+        ended_at=plan.ended,
         end_reason=EndReason.CUSTOMER_ABANDONED if abandoned else EndReason.COMPLETED,
         notes=DEMO_HISTORY_NOTE,
     )
 
 
-def _assignments(session: Session, plan: dict) -> list[Assignment]:
-    accepted, ended, first = plan["accepted"], plan["ended"], plan.get("transferred_from")
+def _assignments(session: Session, plan: Plan) -> list[Assignment]:
+    accepted, ended, first = plan.accepted, plan.ended, plan.transferred_from
     if accepted is None:
         return []
     if first is None:
         return [
-            Assignment(
-                session=session, agent=plan["agent"], via=AssignmentVia.ACCEPT, started_at=accepted, ended_at=ended
-            )
+            Assignment(session=session, agent=plan.agent, via=AssignmentVia.ACCEPT, started_at=accepted, ended_at=ended)
         ]
     handed_over = accepted + (ended - accepted) / 3
     return [
         Assignment(session=session, agent=first, via=AssignmentVia.ACCEPT, started_at=accepted, ended_at=handed_over),
         Assignment(
-            session=session, agent=plan["agent"], via=AssignmentVia.TRANSFER, started_at=handed_over, ended_at=ended
+            session=session, agent=plan.agent, via=AssignmentVia.TRANSFER, started_at=handed_over, ended_at=ended
         ),
     ]
 
 
-def _order(business: Business, session: Session, plan: dict, n: int) -> Order:
+def _order(business: Business, session: Session, plan: Plan, n: int) -> Order:
     return Order(
         session=session,
         owner_id=business.owner_id,
@@ -128,9 +147,9 @@ def _order(business: Business, session: Session, plan: dict, n: int) -> Order:
         number=f"H{n:05d}",
         status=OrderStatus.COMPLETED,
         currency=business.currency,
-        created_at=plan["accepted"] or plan["started"],
-        updated_at=plan["ended"],
-        paid_at=plan["ended"] - timedelta(seconds=20),
+        created_at=plan.accepted or plan.started,
+        updated_at=plan.ended,
+        paid_at=plan.ended - timedelta(seconds=20),
     )
 
 
@@ -149,10 +168,10 @@ def _lines(rng: random.Random, order: Order, items: list[MenuItem]) -> list[Orde
     ]
 
 
-def _refunds(refunded: list[tuple[Order, dict]]) -> None:
+def _refunds(refunded: list[tuple[Order, Plan]]) -> None:
     """A payment for each refunded order and a refund of half of it (only refunds need one here)."""
     for order, plan in refunded:
-        paid_at = plan["ended"] - timedelta(seconds=20)
+        paid_at = plan.ended - timedelta(seconds=20)
         payment = Payment.objects.create(
             order=order,
             account_id="acct_demo_history",

@@ -4,6 +4,7 @@ show while it is unused and unexpired; `/` can make a new one for the first demo
 
 import json
 from pathlib import Path
+from typing import TypedDict
 
 from django.conf import settings
 from django.utils import timezone
@@ -26,10 +27,17 @@ def remember(pairing: PairingCode, code: str) -> None:
     _file().write_text(json.dumps({**record, "expires_at": iso_z(pairing.expires_at)}))
 
 
-def current() -> dict | None:
+class KioskAppCode(TypedDict):
+    pairing_id: int
+    code: str
+    business: str
+    expires_at: str
+
+
+def current() -> KioskAppCode | None:
     """The remembered code while it can still pair a kiosk: {code, business, expires_at}."""
     try:
-        record = json.loads(_file().read_text())
+        record: KioskAppCode = json.loads(_file().read_text())  # remember() wrote it
         pairing_id = int(record["pairing_id"])
     except (OSError, ValueError, KeyError, TypeError):
         return None
@@ -41,7 +49,7 @@ def demo_business() -> Business | None:
     return Business.objects.filter(name=DEMO_BUSINESS, owner__name=DEMO_OWNER).first()
 
 
-def renew() -> dict | None:
+def renew() -> KioskAppCode | None:
     """A fresh code for the demo burger business (None without demo data)."""
     business = demo_business()
     if business is None:

@@ -4,7 +4,7 @@
 from pathlib import Path
 
 from django.conf import settings
-from django.http import Http404
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import get_language_info
 from django.views.decorators.http import require_POST, require_safe
@@ -16,7 +16,7 @@ from apps.demo_processor import mode
 
 
 @require_safe
-def landing_page(request):
+def landing_page(request: HttpRequest) -> HttpResponse:
     context = {"production": settings.PRODUCTION, "demo_payments": mode.active(), "notice": mode.NOTICE}
     if not settings.PRODUCTION:
         users = User.objects.filter(email__endswith=DEMO_DOMAIN, is_active=True).order_by("email")
@@ -57,7 +57,7 @@ def _languages(codes: list[str]) -> str:
 
 
 @require_POST
-def new_kiosk_code(request):
+def new_kiosk_code(request: HttpRequest) -> HttpResponse:
     """Outside production: a fresh pairing code for the demo kiosk app (the last one was used or
     expired), shown on `/`."""
     if settings.PRODUCTION:

@@ -5,10 +5,12 @@ it lacks, entry by entry matched on names, so `make run` on an old var/ shows th
 import copy
 from typing import Any
 
+from apps.accounts.models import Business
+from apps.demo.menus import Spec
 from apps.demo.photos import demo_photo
 from apps.menu import photos
 from apps.menu import services as menu_services
-from apps.menu.models import Catalog
+from apps.menu.models import Catalog, Category, MenuItem, ModifierGroup, ModifierOption
 
 
 def _stored_photo(key: str) -> str:
@@ -16,7 +18,7 @@ def _stored_photo(key: str) -> str:
     return photos.photo_save(photos.photo_prepare(demo_photo(key)))
 
 
-def _with_photos(spec: dict) -> dict:
+def _with_photos(spec: Spec) -> Spec:
     spec = copy.deepcopy(spec)
     for category in spec["categories"]:
         for item in category["items"]:
@@ -26,7 +28,7 @@ def _with_photos(spec: dict) -> dict:
     return spec
 
 
-def seed_menu(*, business) -> None:
+def seed_menu(*, business: Business) -> None:
     from apps.demo.menus import DEMO_MENUS
 
     spec = DEMO_MENUS[business.name]
@@ -37,14 +39,16 @@ def seed_menu(*, business) -> None:
         _complete(catalog, spec)
 
 
-def _missing_languages(entry, spec: dict) -> dict | None:
+def _missing_languages(
+    entry: Category | MenuItem | ModifierGroup | ModifierOption, spec: Spec
+) -> dict[str, dict[str, str]] | None:
     """The entry's translations with the languages of `spec` it lacks added (None: none lacking)."""
     have = entry.translations or {}
     wanted = {**spec.get("translations", {}), **have}
     return wanted if wanted != have else None
 
 
-def _complete(catalog: Catalog, spec: dict) -> None:
+def _complete(catalog: Catalog, spec: Spec) -> None:
     categories = {category.name: category for category in catalog.categories.all()}
     for category_spec in spec["categories"]:
         category = categories.get(category_spec["name"])
@@ -59,7 +63,7 @@ def _complete(catalog: Catalog, spec: dict) -> None:
                 _complete_item(item, item_spec)
 
 
-def _complete_item(item, item_spec: dict) -> None:
+def _complete_item(item: MenuItem, item_spec: Spec) -> None:
     changes: dict[str, Any] = {}
     if (translations := _missing_languages(item, item_spec)) is not None:
         changes["translations"] = translations

@@ -3,15 +3,20 @@ with low stock, Spanish, French and German translations of every name (the catal
 in English), allergens, dietary tags, and a photo per item (`photo_key`: a drawing of apps/demo/photos.py,
 stored by seed_demo like an owner's upload)."""
 
+from typing import Any
 
-def es(name: str, description: str = "") -> dict:
+# The nested catalog data apps.menu.services.catalog_import reads (it takes a plain dict of JSON).
+Spec = dict[str, Any]
+
+
+def es(name: str, description: str = "") -> dict[str, dict[str, str]]:
     words = {"name": name}
     if description:
         words["description"] = description
     return {"es": words}
 
 
-def _drink_sizes() -> dict:
+def _drink_sizes() -> Spec:
     return {
         "name": "Size",
         "translations": es("Tamaño"),
@@ -229,7 +234,7 @@ NOODLE_MENU = {
 }
 
 
-DEMO_MENUS = {"Burger Barn": BURGER_MENU, "Noodle Bar": NOODLE_MENU}  # by demo business name
+DEMO_MENUS: dict[str, Spec] = {"Burger Barn": BURGER_MENU, "Noodle Bar": NOODLE_MENU}  # by demo business name
 
 
 # French and German words, by the English ones: the demo shows every kiosk language.
@@ -281,7 +286,7 @@ FR_DE = {
 }
 
 
-def _add_french_and_german(entry: dict) -> None:
+def _add_french_and_german(entry: Spec) -> None:
     for field in ("name", "description"):
         words = FR_DE.get(entry.get(field, ""))
         if words:

@@ -5,13 +5,17 @@ shows what an uploaded photo looks like on every screen."""
 
 import io
 import random
+from collections.abc import Callable
 
 from PIL import Image, ImageDraw, ImageFilter
 
 WIDTH, HEIGHT, SCALE = 800, 600, 2  # drawn at twice the size, then shrunk: smooth edges
 
+Color = tuple[int, int, int]
+Draw = ImageDraw.ImageDraw
 
-def _canvas(top: tuple, bottom: tuple) -> tuple[Image.Image, ImageDraw.ImageDraw]:
+
+def _canvas(top: Color, bottom: Color) -> tuple[Image.Image, Draw]:
     width, height = WIDTH * SCALE, HEIGHT * SCALE
     image = Image.new("RGB", (width, height))
     draw = ImageDraw.Draw(image)
@@ -24,24 +28,26 @@ def _canvas(top: tuple, bottom: tuple) -> tuple[Image.Image, ImageDraw.ImageDraw
     return image, draw
 
 
-def _box(x0, y0, x1, y1):
+def _box(x0: float, y0: float, x1: float, y1: float) -> list[float]:
     return [x * SCALE for x in (x0, y0, x1, y1)]
 
 
-def _plate(draw, cx=400, cy=470, rx=300, ry=70):
+def _plate(draw: Draw, cx: float = 400, cy: float = 470, rx: float = 300, ry: float = 70) -> None:
     draw.ellipse(_box(cx - rx + 12, cy - ry + 18, cx + rx + 12, cy + ry + 18), fill=(70, 48, 32))
     draw.ellipse(_box(cx - rx, cy - ry, cx + rx, cy + ry), fill=(245, 245, 240))
     draw.ellipse(_box(cx - rx * 0.72, cy - ry * 0.62, cx + rx * 0.72, cy + ry * 0.62), fill=(232, 232, 226))
 
 
-def _seeds(draw, box, count, rng):
+def _seeds(draw: Draw, box: tuple[float, float, float, float], count: int, rng: random.Random) -> None:
     x0, y0, x1, y1 = box
     for _ in range(count):
         x, y = rng.uniform(x0, x1), rng.uniform(y0, y1)
         draw.ellipse(_box(x - 4, y - 2, x + 4, y + 2), fill=(250, 238, 200))
 
 
-def _burger(draw, rng, bun=(214, 140, 60), patty=(96, 52, 30), extra=None):
+def _burger(
+    draw: Draw, rng: random.Random, bun: Color = (214, 140, 60), patty: Color = (96, 52, 30), extra: Color | None = None
+) -> None:
     _plate(draw)
     draw.chord(_box(210, 390, 590, 500), 0, 180, fill=(196, 124, 52))  # bottom bun
     draw.rounded_rectangle(_box(195, 360, 605, 420), radius=28 * SCALE, fill=patty)
@@ -54,7 +60,7 @@ def _burger(draw, rng, bun=(214, 140, 60), patty=(96, 52, 30), extra=None):
     _seeds(draw, (260, 210, 540, 280), 18, rng)
 
 
-def _fries(draw, rng):
+def _fries(draw: Draw, rng: random.Random) -> None:
     _plate(draw)
     for _ in range(26):
         x = rng.uniform(300, 500)
@@ -65,14 +71,14 @@ def _fries(draw, rng):
     draw.rectangle(_box(300, 330, 500, 350), fill=(250, 210, 60))
 
 
-def _rings(draw, rng):
+def _rings(draw: Draw, rng: random.Random) -> None:
     _plate(draw)
     for cx, cy in ((300, 400), (420, 410), (520, 395), (360, 350), (470, 345)):
         draw.ellipse(_box(cx - 70, cy - 40, cx + 70, cy + 40), fill=(214, 150, 62))
         draw.ellipse(_box(cx - 36, cy - 18, cx + 36, cy + 18), fill=(232, 232, 226))
 
 
-def _glass(draw, rng, drink, fizz=True, slice_color=None):
+def _glass(draw: Draw, rng: random.Random, drink: Color, fizz: bool = True, slice_color: Color | None = None) -> None:
     draw.ellipse(_box(300, 480, 500, 520), fill=(70, 48, 32))
     draw.polygon([p * SCALE for p in (300, 150, 500, 150, 480, 500, 320, 500)], fill=(225, 240, 245))
     draw.polygon([p * SCALE for p in (308, 200, 492, 200, 478, 492, 322, 492)], fill=drink)
@@ -88,7 +94,7 @@ def _glass(draw, rng, drink, fizz=True, slice_color=None):
     draw.line(_box(420, 60, 380, 400), fill=(230, 60, 60), width=10 * SCALE)  # straw
 
 
-def _bowl(draw, rng, broth, toppings):
+def _bowl(draw: Draw, rng: random.Random, broth: Color, toppings: tuple[Callable[[Draw], None], ...]) -> None:
     draw.ellipse(_box(150, 430, 650, 540), fill=(70, 48, 32))
     draw.chord(_box(150, 150, 650, 560), 0, 180, fill=(40, 40, 48))  # bowl
     draw.ellipse(_box(150, 300, 650, 400), fill=(40, 40, 48))
@@ -100,26 +106,26 @@ def _bowl(draw, rng, broth, toppings):
         shape(draw)
 
 
-def _egg(draw):
+def _egg(draw: Draw) -> None:
     draw.ellipse(_box(430, 318, 520, 368), fill=(250, 250, 245))
     draw.ellipse(_box(455, 330, 495, 356), fill=(240, 160, 40))
 
 
-def _pork(draw):
+def _pork(draw: Draw) -> None:
     draw.ellipse(_box(260, 322, 360, 372), fill=(200, 140, 110))
     draw.ellipse(_box(276, 332, 344, 362), fill=(230, 190, 170))
 
 
-def _chilli(draw):
+def _chilli(draw: Draw) -> None:
     for x in (330, 380, 420):
         draw.ellipse(_box(x, 340, x + 22, 356), fill=(210, 40, 30))
 
 
-def _nori(draw):
+def _nori(draw: Draw) -> None:
     draw.rectangle(_box(540, 250, 590, 350), fill=(30, 50, 36))
 
 
-def _gyoza(draw, rng):
+def _gyoza(draw: Draw, rng: random.Random) -> None:
     _plate(draw)
     for n in range(5):
         x = 210 + n * 80
@@ -129,7 +135,7 @@ def _gyoza(draw, rng):
             draw.arc(_box(x + 20 + k * 18, 345, x + 40 + k * 18, 365), 180, 360, fill=(210, 196, 170), width=2 * SCALE)
 
 
-def _edamame(draw, rng):
+def _edamame(draw: Draw, rng: random.Random) -> None:
     draw.ellipse(_box(180, 420, 620, 530), fill=(70, 48, 32))
     draw.ellipse(_box(180, 380, 620, 500), fill=(250, 250, 245))
     for _ in range(30):
@@ -139,7 +145,7 @@ def _edamame(draw, rng):
             draw.ellipse(_box(x + 8 + k * 20, y + 5, x + 22 + k * 20, y + 19), fill=(130, 196, 80))
 
 
-def _tea(draw, rng):
+def _tea(draw: Draw, rng: random.Random) -> None:
     draw.ellipse(_box(270, 470, 530, 520), fill=(70, 48, 32))
     draw.rounded_rectangle(_box(290, 260, 510, 500), radius=40 * SCALE, fill=(236, 232, 220))
     draw.ellipse(_box(300, 250, 500, 300), fill=(150, 170, 70))
@@ -147,7 +153,8 @@ def _tea(draw, rng):
         draw.arc(_box(x - 20, 150, x + 20, 230), 270, 90, fill=(250, 250, 250), width=4 * SCALE)
 
 
-DRAWINGS = {
+# key -> (the background's top colour, its bottom colour, what draws the food)
+DRAWINGS: dict[str, tuple[Color, Color, Callable[[Draw, random.Random], None]]] = {
     "classic-burger": ((255, 214, 170), (250, 180, 130), lambda d, r: _burger(d, r, extra=(250, 200, 40))),
     "truffle-burger": ((90, 80, 90), (50, 44, 50), lambda d, r: _burger(d, r, bun=(120, 80, 46), patty=(70, 40, 24))),
     "fries": ((255, 230, 160), (250, 200, 120), _fries),

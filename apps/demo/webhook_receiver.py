@@ -5,7 +5,7 @@ It answers 200 to any signed-looking POST of at most 256 KiB and keeps nothing."
 
 import json
 
-from django.http import JsonResponse
+from django.http import HttpRequest, JsonResponse
 from django.views.decorators.csrf import csrf_exempt
 
 MAX_BODY_BYTES = 256 * 1024
@@ -13,7 +13,7 @@ RECEIVER_PATH = "/demo-webhooks/receiver"
 
 
 @csrf_exempt
-def demo_webhook_receiver(request):
+def demo_webhook_receiver(request: HttpRequest) -> JsonResponse:
     if request.method != "POST":
         return JsonResponse({"error": "POST a webhook delivery here."}, status=405, headers={"Allow": "POST"})
     if len(request.body) > MAX_BODY_BYTES:

@@ -2,13 +2,14 @@
 project's own demo receiver (apps/demo/webhook_receiver.py) on the address `make run` serves, so
 a demo order's webhooks are delivered and show in the panel's Webhooks page."""
 
+from apps.accounts.models import Owner
 from apps.core.events import EVENT_NAMES
 from apps.demo.webhook_receiver import RECEIVER_PATH
 from apps.webhooks import services as webhook_services
 from apps.webhooks.models import WebhookSubscription
 
 
-def seed_demo_webhook(*, owner, base_url: str) -> WebhookSubscription:
+def seed_demo_webhook(*, owner: Owner, base_url: str) -> WebhookSubscription:
     """One subscription to `base_url` + the receiver path: kept when it is already there (and
     re-enabled if it was auto-paused while no server ran), replaced when the address changed."""
     url = base_url.rstrip("/") + RECEIVER_PATH

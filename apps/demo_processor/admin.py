@@ -1,27 +1,33 @@
 """Super-admin: the demo processor's records (local and test runs only), read-only like the real
 processor's: they change only through its API, as the processor's would."""
 
+from typing import TypeVar
+
 from django.contrib import admin
+from django.db.models import Model
+from django.http import HttpRequest
 
 from apps.demo_processor.models import DemoAccount, DemoIdempotentAnswer, DemoPaymentIntent, DemoRefund
 
+M = TypeVar("M", bound=Model)
 
-class ReadOnlyAdmin(admin.ModelAdmin):
-    def has_add_permission(self, request, obj=None) -> bool:
+
+class ReadOnlyAdmin(admin.ModelAdmin[M]):
+    def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
-    def has_change_permission(self, request, obj=None) -> bool:
+    def has_change_permission(self, request: HttpRequest, obj: M | None = None) -> bool:
         return False
 
 
 @admin.register(DemoAccount)
-class DemoAccountAdmin(ReadOnlyAdmin):
+class DemoAccountAdmin(ReadOnlyAdmin[DemoAccount]):
     list_display = ["account_id", "charges_enabled", "created_at"]
     search_fields = ["account_id"]
 
 
 @admin.register(DemoPaymentIntent)
-class DemoPaymentIntentAdmin(ReadOnlyAdmin):
+class DemoPaymentIntentAdmin(ReadOnlyAdmin[DemoPaymentIntent]):
     list_display = ["intent_id", "account_id", "amount", "currency", "status", "created_at"]
     list_filter = ["status"]
     search_fields = ["intent_id", "account_id"]
@@ -29,12 +35,12 @@ class DemoPaymentIntentAdmin(ReadOnlyAdmin):
 
 
 @admin.register(DemoRefund)
-class DemoRefundAdmin(ReadOnlyAdmin):
+class DemoRefundAdmin(ReadOnlyAdmin[DemoRefund]):
     list_display = ["refund_id", "intent", "amount", "reason", "created_at"]
     search_fields = ["refund_id"]
 
 
 @admin.register(DemoIdempotentAnswer)
-class DemoIdempotentAnswerAdmin(ReadOnlyAdmin):
+class DemoIdempotentAnswerAdmin(ReadOnlyAdmin[DemoIdempotentAnswer]):
     list_display = ["key", "account_id", "path", "status", "created_at"]
     search_fields = ["key"]

@@ -10,7 +10,7 @@ INSUFFICIENT_FUNDS = "4000000000009995"
 PROCESSING_ERROR = "4000000000000119"  # a passing fault: the same card may be tried again
 
 # card number -> None (the payment succeeds) or the error the processor answers with.
-OUTCOMES: dict[str, dict | None] = {
+OUTCOMES: dict[str, dict[str, str] | None] = {
     SUCCEEDS: None,
     DECLINED: {"code": "card_declined", "decline_code": "generic_decline", "message": "Your card was declined."},
     INSUFFICIENT_FUNDS: {
@@ -34,7 +34,7 @@ def brand_of(digits: str) -> str:
     return next((brand for prefix, brand in _BRANDS if digits.startswith(prefix)), "unknown")
 
 
-def normalised(raw) -> str:
+def normalised(raw: object) -> str:
     """The digits of a card number typed with spaces or dashes; a DemoError (422) otherwise."""
     digits = _SEPARATORS.sub("", raw) if isinstance(raw, str) and len(raw) <= 40 else ""
     if not (digits.isascii() and digits.isdigit() and 12 <= len(digits) <= 19 and _luhn_ok(digits)):

@@ -4,15 +4,27 @@
 
 from django.http import JsonResponse
 
+# A JSON object as the processor's API reads and answers it (an intent, an event, an error).
+ProcessorJson = dict[str, object]
+
 
 class DemoError(Exception):
-    def __init__(self, status: int, kind: str, message: str, *, code: str = "", param: str = "", extra=None):
+    def __init__(
+        self,
+        status: int,
+        kind: str,
+        message: str,
+        *,
+        code: str = "",
+        param: str = "",
+        extra: ProcessorJson | None = None,
+    ) -> None:
         super().__init__(message)
         self.status, self.kind, self.message, self.code, self.param = status, kind, message, code, param
         self.extra = extra or {}
 
-    def body(self) -> dict:
-        error = {"type": self.kind, "message": self.message, **self.extra}
+    def body(self) -> ProcessorJson:
+        error: ProcessorJson = {"type": self.kind, "message": self.message, **self.extra}
         if self.code:
             error["code"] = self.code
         if self.param:

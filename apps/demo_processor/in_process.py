@@ -12,10 +12,12 @@ The real processor's path (a PROCESSOR_SECRET_KEY, or a PROCESSOR_API_BASE set b
 `stripe.RequestsClient`."""
 
 import io
+from collections.abc import Mapping
 from urllib.parse import urlsplit
 
 import stripe
 from django.conf import settings
+from django.http import HttpResponse
 from django.test import RequestFactory
 from django.urls import Resolver404, resolve
 
@@ -36,18 +38,35 @@ def handles(api_base: str) -> bool:
 class InProcessDemoClient(stripe.HTTPClient):
     name = "demo-processor-in-process"
 
-    def request(self, method, url, headers, post_data=None, *, _usage=None):
+    # stripe.HTTPClient's signatures: the body is the library's form-encoded string.
+    def request(
+        self,
+        method: str,
+        url: str,
+        headers: Mapping[str, str] | None,
+        post_data: str | None = None,
+        *,
+        _usage: list[str] | None = None,
+    ) -> tuple[str, int, Mapping[str, str]]:
         response = self._dispatch(method, url, headers or {}, post_data)
         return response.content.decode("utf-8"), response.status_code, dict(response.headers)
 
-    def request_stream(self, method, url, headers, post_data=None, *, _usage=None):
+    def request_stream(
+        self,
+        method: str,
+        url: str,
+        headers: Mapping[str, str] | None,
+        post_data: str | None = None,
+        *,
+        _usage: list[str] | None = None,
+    ) -> tuple[io.BytesIO, int, Mapping[str, str]]:
         response = self._dispatch(method, url, headers or {}, post_data)
         return io.BytesIO(response.content), response.status_code, dict(response.headers)
 
-    def close(self):
+    def close(self) -> None:
         pass  # no connections
 
-    def _dispatch(self, method: str, url: str, headers, post_data):
+    def _dispatch(self, method: str, url: str, headers: Mapping[str, str], post_data: str | None) -> HttpResponse:
         parts = urlsplit(url)
         path = parts.path + (f"?{parts.query}" if parts.query else "")
         forwarded = {name: headers[name] for name in _FORWARDED if name in headers}
@@ -62,5 +81,7 @@ class InProcessDemoClient(stripe.HTTPClient):
         try:
             match = resolve(parts.path)
         except Resolver404:
-            raise stripe.APIConnectionError(f"No demo processor route for {parts.path}.") from None
-        return match.func(request, *match.args, **match.kwargs)
+            message = f"No demo processor route for {parts.path}."
+            raise stripe.APIConnectionError(message) from None  # type: ignore[no-untyped-call]  # stripe leaves its __init__ unannotated
+        response: HttpResponse = match.func(request, *match.args, **match.kwargs)  # a demo processor view
+        return response

@@ -12,14 +12,17 @@ import time
 
 import stripe
 from django.conf import settings
+from django.core.handlers.wsgi import WSGIRequest
 from django.test import RequestFactory
 from django.urls import resolve
+
+from apps.demo_processor.errors import ProcessorJson
 
 log = logging.getLogger(__name__)
 WEBHOOK_PATH = "/processor/connect/webhook"
 
 
-def signed_request(payload: str, secret: str):
+def signed_request(payload: str, secret: str) -> WSGIRequest:
     header = stripe.WebhookSignature.generate_signature_header(payload, secret)
     return RequestFactory().post(
         WEBHOOK_PATH, payload, content_type="application/json", headers={"Stripe-Signature": header}
@@ -30,7 +33,7 @@ def signing_secret() -> str:
     return settings.PROCESSOR_CONNECT_WEBHOOK_SECRET
 
 
-def send(event_type: str, obj: dict, *, account: str) -> dict:
+def send(event_type: str, obj: ProcessorJson, *, account: str) -> ProcessorJson:
     """Deliver one event; returns the webhook's JSON answer (its `outcome`)."""
     event = {
         "id": "evt_demo_" + secrets.token_hex(10),
@@ -42,7 +45,7 @@ def send(event_type: str, obj: dict, *, account: str) -> dict:
         "data": {"object": obj},
     }
     response = resolve(WEBHOOK_PATH).func(signed_request(json.dumps(event), signing_secret()))
-    answer = json.loads(response.content)
+    answer: ProcessorJson = json.loads(response.content)  # the webhook view answers a JSON object
     if response.status_code != 200:
         log.warning("demo processor event %s refused: %s", event_type, answer)
     return answer

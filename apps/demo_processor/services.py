@@ -9,13 +9,13 @@ from django.db import transaction
 from django.db.models import Sum
 
 from apps.demo_processor import cards, processor_webhooks
-from apps.demo_processor.errors import DemoError, invalid, missing
+from apps.demo_processor.errors import DemoError, ProcessorJson, invalid, missing
 from apps.demo_processor.models import DemoAccount, DemoIntentStatus, DemoPaymentIntent, DemoRefund
 
 MAX_AMOUNT = 99_999_999
 
 
-def _charge_json(intent: DemoPaymentIntent) -> dict:
+def _charge_json(intent: DemoPaymentIntent) -> ProcessorJson:
     """The charge of a succeeded intent, as the processor gives it when asked to expand it."""
     return {
         "id": "ch_demo_" + intent.intent_id.removeprefix("pi_demo_"),
@@ -31,7 +31,7 @@ def _charge_json(intent: DemoPaymentIntent) -> dict:
     }
 
 
-def intent_json(intent: DemoPaymentIntent, *, expand: tuple[str, ...] = ()) -> dict:
+def intent_json(intent: DemoPaymentIntent, *, expand: tuple[str, ...] = ()) -> ProcessorJson:
     """The intent; its `latest_charge` is the charge's id, or the charge itself when expanded."""
     charge = _charge_json(intent) if intent.status == DemoIntentStatus.SUCCEEDED else None
     return {
@@ -52,7 +52,7 @@ def intent_json(intent: DemoPaymentIntent, *, expand: tuple[str, ...] = ()) -> d
     }
 
 
-def account_json(account: DemoAccount) -> dict:
+def account_json(account: DemoAccount) -> ProcessorJson:
     return {
         "id": account.account_id,
         "object": "account",
@@ -74,7 +74,7 @@ def _charging_account(account_id: str) -> DemoAccount:
     return account
 
 
-def intent_create(*, account_id: str, params: dict) -> dict:
+def intent_create(*, account_id: str, params: dict[str, str]) -> ProcessorJson:
     _charging_account(account_id)
     try:
         amount = int(params.get("amount", ""))
@@ -108,11 +108,11 @@ def _intent_on(account_id: str, intent_id: str, *, lock: bool = False) -> DemoPa
     return intent
 
 
-def intent_retrieve(*, account_id: str, intent_id: str, expand: tuple[str, ...] = ()) -> dict:
+def intent_retrieve(*, account_id: str, intent_id: str, expand: tuple[str, ...] = ()) -> ProcessorJson:
     return intent_json(_intent_on(account_id, intent_id), expand=expand)
 
 
-def intent_cancel(*, account_id: str, intent_id: str) -> dict:
+def intent_cancel(*, account_id: str, intent_id: str) -> ProcessorJson:
     intent = _intent_on(account_id, intent_id, lock=True)
     if intent.status == DemoIntentStatus.SUCCEEDED:
         raise _unexpected_state(intent, "cancel")
@@ -131,7 +131,7 @@ def _unexpected_state(intent: DemoPaymentIntent, verb: str) -> DemoError:
     )
 
 
-def refund_create(*, account_id: str, params: dict) -> dict:
+def refund_create(*, account_id: str, params: dict[str, str]) -> ProcessorJson:
     intent = _intent_on(account_id, params.get("payment_intent", ""), lock=True)
     if intent.status != DemoIntentStatus.SUCCEEDED:
         raise invalid("payment_intent", "This PaymentIntent has not succeeded: there is nothing to refund.")
@@ -156,14 +156,14 @@ def refund_create(*, account_id: str, params: dict) -> dict:
     }
 
 
-def account_create(*, params: dict) -> dict:
+def account_create(*, params: dict[str, str]) -> ProcessorJson:
     """A new connected account; it takes charges once demo onboarding is finished."""
     metadata = {key[9:-1]: value for key, value in params.items() if key.startswith("metadata[") and key.endswith("]")}
     account = DemoAccount.objects.create(account_id="acct_demo_" + secrets.token_hex(8), metadata=metadata)
     return account_json(account)
 
 
-def account_link_create(*, params: dict, onboarding_url: str) -> dict:
+def account_link_create(*, params: dict[str, str], onboarding_url: str) -> ProcessorJson:
     account = DemoAccount.objects.filter(account_id=params.get("account", "")).first()
     if account is None:
         raise missing("account", params.get("account", ""), "account")
@@ -193,7 +193,7 @@ def onboarding_finish(account_id: str) -> DemoAccount:
     return account
 
 
-def confirm(*, intent_id: str, client_secret: str, card_number) -> tuple[int, dict]:
+def confirm(*, intent_id: str, client_secret: object, card_number: object) -> tuple[int, ProcessorJson]:
     """The kiosk's demo card form: authorised by the client secret. A succeeding card answers 200
     with the intent; a declined one 402 with the processor's card error and the intent, which
     stays payable with another card. The event goes to the service once the change is committed."""

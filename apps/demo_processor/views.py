@@ -6,18 +6,19 @@ objects and processor-shaped errors. The kiosk's confirm takes JSON and the clie
 allows the kiosk app origins). Onboarding is a small page the owner is sent to from the panel."""
 
 import hmac
+from collections.abc import Callable
 from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.http import JsonResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.csrf import csrf_exempt
 
 from apps.api import parsers
 from apps.demo_processor import services
-from apps.demo_processor.errors import DemoError, missing
+from apps.demo_processor.errors import DemoError, ProcessorJson, missing
 from apps.demo_processor.models import DemoAccount, DemoIdempotentAnswer
 
 
@@ -26,23 +27,28 @@ def _method_not_allowed(allowed: str) -> JsonResponse:
     return JsonResponse(error.body(), status=405, headers={"Allow": allowed})
 
 
-def _authorised(request) -> None:
+def _authorised(request: HttpRequest) -> None:
     given = request.headers.get("Authorization", "").removeprefix("Bearer ").strip()
     if not given or not hmac.compare_digest(given.encode(), settings.PROCESSOR_SECRET_KEY.encode()):
         raise DemoError(401, "invalid_request_error", "Invalid API Key provided.")
 
 
-def _params(request) -> dict:
+def _params(request: HttpRequest) -> dict[str, str]:
     if request.content_type not in ("", "application/x-www-form-urlencoded"):
         raise DemoError(400, "invalid_request_error", "Send form-encoded parameters.")
-    return {key: request.POST.get(key) for key in request.POST}
+    return {key: request.POST[key] for key in request.POST}
 
 
-def _api(operation):
+# An operation takes the request, the connected account, the form parameters and the route's own
+# arguments (an intent id), and answers the processor's JSON object.
+Operation = Callable[..., ProcessorJson]
+
+
+def _api(operation: Operation) -> Callable[..., HttpResponse]:
     """An API call: authorised, idempotent by (account, Idempotency-Key), in one transaction."""
 
     @csrf_exempt
-    def view(request, **kwargs):
+    def view(request: HttpRequest, **kwargs: str) -> HttpResponse:
         if request.method not in ("POST", "GET"):
             return _method_not_allowed("POST")
         try:
@@ -75,36 +81,38 @@ def _api(operation):
 
 
 @_api
-def payment_intents(request, *, account_id, params):
+def payment_intents(request: HttpRequest, *, account_id: str, params: dict[str, str]) -> ProcessorJson:
     if request.method != "POST":
         raise DemoError(405, "invalid_request_error", "Listing intents is not part of the demo processor.")
     return services.intent_create(account_id=account_id, params=params)
 
 
 @_api
-def payment_intent(request, *, account_id, params, intent_id):
+def payment_intent(request: HttpRequest, *, account_id: str, params: dict[str, str], intent_id: str) -> ProcessorJson:
     # The library sends expand=["latest_charge"] as expand[0]=latest_charge in the query.
-    expand = tuple(value for key, value in request.GET.items() if key == "expand[]" or key.startswith("expand["))
+    expand = tuple(request.GET[key] for key in request.GET if key == "expand[]" or key.startswith("expand["))
     return services.intent_retrieve(account_id=account_id, intent_id=intent_id, expand=expand)
 
 
 @_api
-def payment_intent_cancel(request, *, account_id, params, intent_id):
+def payment_intent_cancel(
+    request: HttpRequest, *, account_id: str, params: dict[str, str], intent_id: str
+) -> ProcessorJson:
     return services.intent_cancel(account_id=account_id, intent_id=intent_id)
 
 
 @_api
-def refunds(request, *, account_id, params):
+def refunds(request: HttpRequest, *, account_id: str, params: dict[str, str]) -> ProcessorJson:
     return services.refund_create(account_id=account_id, params=params)
 
 
 @_api
-def accounts(request, *, account_id, params):
+def accounts(request: HttpRequest, *, account_id: str, params: dict[str, str]) -> ProcessorJson:
     return services.account_create(params=params)
 
 
 @_api
-def account_links(request, *, account_id, params):
+def account_links(request: HttpRequest, *, account_id: str, params: dict[str, str]) -> ProcessorJson:
     """The onboarding page is on the server the owner came from: the host of the link's
     `return_url` (the panel's billing page). The service calls this API in-process
     (apps/demo_processor/in_process.py), so the request's own host says nothing about it."""
@@ -118,7 +126,7 @@ def account_links(request, *, account_id, params):
 
 
 @csrf_exempt
-def confirm(request, intent_id: str):
+def confirm(request: HttpRequest, intent_id: str) -> HttpResponse:
     """POST {client_secret, card_number}: the kiosk's demo card form (docs/kiosk-and-agent.md)."""
     if request.method != "POST":
         return _method_not_allowed("POST")
@@ -137,7 +145,7 @@ def confirm(request, intent_id: str):
     return JsonResponse(answer, status=status)
 
 
-def onboarding(request, account_id: str):
+def onboarding(request: HttpRequest, account_id: str) -> HttpResponse:
     """GET: the demo onboarding page; POST: finish it (charges enabled) and go back to the panel."""
     account = DemoAccount.objects.filter(account_id=account_id).first()
     if account is None:

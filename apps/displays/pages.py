@@ -6,6 +6,7 @@ Django's CSRF cookie: a signed-in user's writes carry it."""
 
 import posixpath
 import re
+from collections.abc import Callable
 
 from django.conf import settings
 from django.contrib.staticfiles import finders
@@ -28,7 +29,7 @@ def _shell(folder: str) -> str:
 RELATIVE_LINK = re.compile(r'(\s(?:src|href)=")(?![a-z][a-z0-9+.-]*:|/|#)([^"]+)"')
 
 
-def _screen(folder: str):
+def _screen(folder: str) -> Callable[[HttpRequest], HttpResponse]:
     @ensure_csrf_cookie
     def view(request: HttpRequest) -> HttpResponse:
         html = RELATIVE_LINK.sub(

@@ -8,11 +8,11 @@ and can be cached for a year."""
 
 import hashlib
 import io
+from typing import Protocol
 
 from django.conf import settings
 from django.core.files.base import ContentFile
 from django.core.files.storage import Storage, storages
-from django.core.files.uploadedfile import UploadedFile
 from django.http import HttpRequest
 from PIL import Image, ImageOps, UnidentifiedImageError
 
@@ -31,7 +31,13 @@ def _refuse(message: str) -> DomainError:
     return DomainError(ErrorCode.VALIDATION_ERROR, message, details={"photo": [message]})
 
 
-def photo_prepare(upload: UploadedFile[bytes]) -> ContentFile[bytes]:
+class Readable(Protocol):
+    """What a photo is read from: an upload, or the demo's drawing in memory."""
+
+    def read(self, size: int = ..., /) -> bytes: ...
+
+
+def photo_prepare(upload: Readable) -> ContentFile[bytes]:
     """The upload as a stripped, resized WebP named by its hash; DomainError when it is not an
     accepted image or exceeds the limits (nothing is decoded past the header then)."""
     max_bytes = settings.MENU_PHOTO_MAX_BYTES

@@ -9,13 +9,15 @@ the polling endpoints stay the truth.
 
 import asyncio
 import logging
+from collections.abc import Mapping
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
 
 from apps.realtime import cache_channels
-from apps.realtime.fanout import FANOUT_GROUP, fanout_message
+from apps.realtime.fanout import FANOUT_GROUP, ChannelLayer, fanout_message
+from apps.realtime.protocol import FanoutMessage
 from apps.realtime.user_channels import valid_target
 
 logger = logging.getLogger(__name__)
@@ -39,7 +41,7 @@ def server_loop() -> asyncio.AbstractEventLoop | None:
     return loop if loop is not None and loop.is_running() else None
 
 
-def broadcast(channels: list[str], event: str, data: dict, *, revoke: bool = False) -> None:
+def broadcast(channels: list[str], event: str, data: Mapping[str, object], *, revoke: bool = False) -> None:
     """Send `event` with `data` to every connection subscribed to any of `channels`, after commit.
     `revoke`: each of those connections is then dropped from the channel. A signature is checked
     once, at subscription; when who may join changes (a call's agent after a transfer) the event
@@ -49,8 +51,8 @@ def broadcast(channels: list[str], event: str, data: dict, *, revoke: bool = Fal
 
 
 def layer_message(
-    channels: list[str], event: str, data, *, skip_socket_id: str | None = None, revoke: bool = False
-) -> dict:
+    channels: list[str], event: str, data: object, *, skip_socket_id: str | None = None, revoke: bool = False
+) -> FanoutMessage:
     """The one channel-layer message for an event. `data` that is already a string (the HTTP
     API) is sent as it is; a dict is JSON-encoded once per frame."""
     bad = [channel for channel in channels if not valid_target(channel)]
@@ -59,9 +61,9 @@ def layer_message(
     return fanout_message(list(channels), event, data, skip=skip_socket_id, revoke=revoke)
 
 
-def send_now(message: dict) -> None:
+def send_now(message: FanoutMessage) -> None:
     """Hand the message to the channel layer now; never raises."""
-    if not message["channels"]:
+    if not message.get("channels"):
         return
     cache_channels.remember(message)  # a server's event: a cache channel keeps it (not a client's)
     try:
@@ -84,8 +86,8 @@ def _on_loop_thread(loop: asyncio.AbstractEventLoop) -> bool:
         return False
 
 
-async def send(message: dict) -> None:
-    layer = get_channel_layer()
+async def send(message: FanoutMessage) -> None:
+    layer: ChannelLayer | None = get_channel_layer()  # channels ships no type information
     if layer is not None:
         # asyncio.timeout, not wait_for: on Python 3.11 wait_for loses a cancellation that meets
         # the send's completion, and a background loop calling this (the presence lease) would
@@ -94,7 +96,7 @@ async def send(message: dict) -> None:
             await layer.group_send(FANOUT_GROUP, message)
 
 
-async def _send_logged(message: dict) -> None:
+async def _send_logged(message: FanoutMessage) -> None:
     try:
         await send(message)
     except Exception:

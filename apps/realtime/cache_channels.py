@@ -13,6 +13,7 @@ then live), never not at all. The cache fails open: with Redis away a subscriber
 import asyncio
 import json
 import logging
+from typing import Protocol
 
 from django.conf import settings
 from django.core.cache import cache
@@ -33,20 +34,26 @@ def _key(channel: str) -> str:
     return f"realtime:last-event:{channel}"
 
 
-def remember(message: dict) -> None:
+class Listener(Protocol):
+    """A connection that can be written a frame (consumer.PusherConsumer)."""
+
+    async def send(self, text_data: str) -> None: ...
+
+
+def remember(message: protocol.FanoutMessage) -> None:
     """Keep a server-triggered fan-out message's event as the last one of each cache channel it
     names. Never raises: the event is still delivered live."""
     channels = [channel for channel in message.get("channels") or () if is_cache_channel(channel)]
     if not channels:
         return
-    last = {"event": message["event"], "data": message["data"]}
+    last = {"event": message.get("event"), "data": message.get("data")}
     try:
         cache.set_many({_key(channel): last for channel in channels}, timeout=settings.REALTIME_CACHE_CHANNEL_SECONDS)
     except Exception:
         logger.warning("could not keep the last event of %s", channels, exc_info=True)
 
 
-async def replay(consumer, channel: str) -> None:
+async def replay(consumer: Listener, channel: str) -> None:
     """After a subscription to a cache channel succeeded: its last event, or `pusher:cache_miss`.
     The read runs on a worker thread (the cache client is synchronous), not on the server loop."""
     if not is_cache_channel(channel):

@@ -10,8 +10,17 @@ import json
 import logging
 import time
 from collections import Counter
+from collections.abc import Mapping
 from urllib.parse import parse_qs
 
+from asgiref.typing import (
+    ASGIReceiveCallable,
+    ASGIReceiveEvent,
+    ASGISendCallable,
+    ASGISendEvent,
+    WebSocketDisconnectEvent,
+    WebSocketScope,
+)
 from channels.consumer import get_handler_name
 from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -49,11 +58,17 @@ def closed_connection_count() -> int:
     return _closed_connections
 
 
-class PusherConsumer(AsyncWebsocketConsumer):
+class RoutedScope(WebSocketScope):
+    url_route: dict[str, dict[str, str]]  # Channels' URLRouter: the route's arguments (`key`)
+
+
+class PusherConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels ships no type information
     # No channel-layer inbox per connection: the process's hub receives for all of them.
     channel_layer_alias = "none: the hub receives for every connection"
 
-    async def __call__(self, scope, receive, send):
+    scope: RoutedScope
+
+    async def __call__(self, scope: RoutedScope, receive: ASGIReceiveCallable, send: ASGISendCallable) -> None:
         # Channels' own loop (await_many_dispatch) keeps a second task per connection waiting on
         # `receive` and makes a new one per frame; with no channel-layer inbox there is only
         # one source, so one plain loop on the application's task does the same job.
@@ -67,7 +82,7 @@ class PusherConsumer(AsyncWebsocketConsumer):
             # daphne cancels every application when it shuts down: tell the client to reconnect
             # at once (to another process) and let the other members know this one has left.
             await self._leave_everything()
-            await send({"type": "websocket.close", "code": p.RECONNECT})
+            await send({"type": "websocket.close", "code": p.RECONNECT, "reason": None})
             raise
         finally:
             # However the connection ended (an error too), it gives back its slot, subscriptions
@@ -75,14 +90,14 @@ class PusherConsumer(AsyncWebsocketConsumer):
             await self._leave_everything()
 
     @staticmethod
-    def _send_unless_gone(send):
+    def _send_unless_gone(send: ASGISendCallable) -> ASGISendCallable:
         """daphne raises when a frame is sent to a client that has already closed (a kiosk that
         reconnects before its subscription's answer arrives). That is not an error of this
         connection: its websocket.disconnect is already queued, and the frame has no reader. Left
         to propagate it ended the application without its clean-up (a leaked slot each time) and,
         inside the hub, stopped a broadcast from reaching the remaining connections."""
 
-        async def send_or_drop(message):
+        async def send_or_drop(message: ASGISendEvent) -> None:
             try:
                 await send(message)
             except Exception as exc:
@@ -90,12 +105,12 @@ class PusherConsumer(AsyncWebsocketConsumer):
 
         return send_or_drop
 
-    async def dispatch(self, message):
+    async def dispatch(self, message: ASGIReceiveEvent) -> None:
         # Channels' dispatch closes stale database connections on a worker thread before every
         # message; this consumer never touches the database, so skip that thread hop.
         await getattr(self, get_handler_name(message))(message)
 
-    async def websocket_disconnect(self, message):
+    async def websocket_disconnect(self, message: WebSocketDisconnectEvent) -> None:
         # Channels' own also hops to a thread to close database connections (10,000 hops when
         # a process closes its sockets at a deploy); there are no groups to leave either.
         await self.disconnect(message["code"])
@@ -103,7 +118,7 @@ class PusherConsumer(AsyncWebsocketConsumer):
 
     # --------------------------------------------------------------------------- lifecycle
 
-    async def connect(self):
+    async def connect(self) -> None:
         remember_server_loop()
         if _shutting_down:  # no more listening, but a keep-alive connection may still upgrade
             await self.accept()
@@ -156,7 +171,7 @@ class PusherConsumer(AsyncWebsocketConsumer):
             return p.OVER_CAPACITY, "Too many connections from this address; try again later."
         return None
 
-    async def disconnect(self, code):
+    async def disconnect(self, code: int) -> None:
         await self._leave_everything()
 
     async def close_for_shutdown(self) -> None:
@@ -227,11 +242,13 @@ class PusherConsumer(AsyncWebsocketConsumer):
 
     # --------------------------------------------------------------------------- messages in
 
-    async def receive(self, text_data=None, bytes_data=None):
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         await self._heard_from_client()
         try:
-            message = guards.parse_json(text_data if text_data is not None else bytes_data)
-            event = message["event"]  # type: ignore[index]
+            message = guards.parse_json(text_data if text_data is not None else bytes_data or b"")
+            if not isinstance(message, dict):
+                raise TypeError
+            event = message["event"]
             if not isinstance(event, str):
                 raise TypeError
         except (ValueError, TypeError, KeyError):
@@ -264,9 +281,9 @@ class PusherConsumer(AsyncWebsocketConsumer):
             await self._client_event(event, channel if isinstance(channel, str) else None, data)
         # Anything else is ignored, as Pusher does.
 
-    async def _subscribe(self, data: dict) -> None:
+    async def _subscribe(self, data: dict[str, object]) -> None:
         channel = data.get("channel")
-        if not p.valid_channel_name(channel):
+        if not isinstance(channel, str) or not p.valid_channel_name(channel):
             await self.send(p.error_frame(p.INVALID_MESSAGE, "Invalid channel name."))
             return
         if channel not in self.subscriptions and guards.over_subscription_limit(len(self.subscriptions)):
@@ -274,8 +291,10 @@ class PusherConsumer(AsyncWebsocketConsumer):
             return
         kind = p.channel_kind(channel)
         signs_member = kind == p.ChannelKind.PRESENCE or membership.rule_for(channel) is not None
-        channel_data = data.get("channel_data") if signs_member else None
-        if kind == p.ChannelKind.PRESENCE and not isinstance(channel_data, str):
+        signed_data = data.get("channel_data") if signs_member else None
+        # Signed as the client sent it (as text: that is what a signature covers).
+        channel_data = str(signed_data) if signed_data is not None else None
+        if kind == p.ChannelKind.PRESENCE and not isinstance(signed_data, str):
             await self.send(p.subscription_error_frame(channel, "Presence subscriptions need channel_data.", 401))
             return
         if kind != p.ChannelKind.PUBLIC and not channel_auth_valid(
@@ -357,8 +376,8 @@ class PusherConsumer(AsyncWebsocketConsumer):
         known.discard(user_id)
         return True
 
-    async def _client_event(self, event: str, channel, data) -> None:
-        if channel not in self.subscriptions or p.channel_kind(channel) == p.ChannelKind.PUBLIC:
+    async def _client_event(self, event: str, channel: str | None, data: object) -> None:
+        if channel is None or channel not in self.subscriptions or p.channel_kind(channel) == p.ChannelKind.PUBLIC:
             message = "Client events are only allowed on private and presence channels this connection joined."
             await self.send(p.error_frame(p.UNAUTHORIZED, message))
             return
@@ -383,19 +402,27 @@ class PusherConsumer(AsyncWebsocketConsumer):
         extra = {"user_id": user_id} if user_id is not None else None
         await self._publish(channel, event, data, skip_self=True, extra=extra)
 
-    async def _publish(self, channel: str, event: str, data, *, skip_self: bool = False, extra=None) -> None:
+    async def _publish(
+        self,
+        channel: str,
+        event: str,
+        data: object,
+        *,
+        skip_self: bool = False,
+        extra: Mapping[str, object] | None = None,
+    ) -> None:
         """To every connection on `channel`, in every process (through the channel layer)."""
         skip = self.socket_id if skip_self else None
         await send(fanout_message([channel], event, data, skip=skip, extra=extra))
 
 
-def _member(channel_data: str) -> tuple[p.MemberId, object, bool] | None:
+def _member(channel_data: str | None) -> tuple[p.MemberId, object, bool] | None:
     """(user id, user info, quiet) from the signed channel_data. The id keeps its JSON type (2
     stays a number: clients compare member ids with ===). `"quiet": true` (set by the auth
     endpoint, e.g. for a kiosk on its owner's channel) makes a member that is listed and announced
     but sees no other member, hears nothing on the channel and sends no client events there."""
     user_id = membership.signer(channel_data)
-    if user_id is None:
+    if user_id is None or channel_data is None:
         return None
     parsed = json.loads(channel_data)  # signer() has parsed it once: a dict with that user_id
     return user_id, parsed.get("user_info", {}), parsed.get("quiet") is True

@@ -4,6 +4,7 @@ the parser's stack included), hold more than its share of subscriptions."""
 
 import json
 
+from asgiref.typing import WebSocketScope
 from django.conf import settings
 
 
@@ -39,7 +40,7 @@ def over_subscription_limit(held: int) -> bool:
     return held >= settings.REALTIME_MAX_SUBSCRIPTIONS_PER_CONNECTION
 
 
-def came_over_tls(scope: dict) -> bool:
+def came_over_tls(scope: WebSocketScope) -> bool:
     """The HTTP surfaces' rule (Django's request.is_secure()) for a WebSocket upgrade: with
     SECURE_PROXY_SSL_HEADER set (TRUST_PROXY) and the header present, the header says; otherwise
     the connection's own scheme. config/asgi.py has already removed X-Forwarded-Proto unless a
@@ -54,5 +55,5 @@ def came_over_tls(scope: dict) -> bool:
     return scope.get("scheme") in ("wss", "https")
 
 
-def plain_upgrade_refused(scope: dict) -> bool:
-    return settings.REQUIRE_TLS and not came_over_tls(scope)
+def plain_upgrade_refused(scope: WebSocketScope) -> bool:
+    return bool(settings.REQUIRE_TLS) and not came_over_tls(scope)

@@ -11,19 +11,34 @@ not 500 (one Channels group per Pusher channel would), and Pusher channel names 
 import asyncio
 import logging
 import time
+from collections.abc import Awaitable, Callable
+from typing import Protocol
 
-from channels.layers import get_channel_layer
+from asgiref.typing import WebSocketSendEvent
 from django.conf import settings
 
 from apps.realtime import membership, protocol
-from apps.realtime.fanout import FANOUT_GROUP
+from apps.realtime.fanout import FANOUT_GROUP, ChannelLayer, channel_layer
 from apps.realtime.presence import presence_store
+from apps.realtime.protocol import FanoutMessage
 
 MEMBERSHIP_EVENTS = (protocol.MEMBER_ADDED, protocol.MEMBER_REMOVED)
 
 logger = logging.getLogger(__name__)
 
 RECEIVE_RETRY_SECONDS = 0.5  # after a failed receive (Redis unreachable)
+
+
+class Subscriber(Protocol):
+    """A connection as the hub sees it (consumer.PusherConsumer)."""
+
+    socket_id: str
+
+    async def base_send(self, message: WebSocketSendEvent) -> None: ...
+    async def drop_subscription(self, channel: str) -> None: ...
+    async def terminate(self) -> None: ...
+    def membership_news(self, channel: str, event: str, user_id: protocol.MemberId) -> bool: ...
+    def holds_user(self, user_id: str) -> bool: ...
 
 
 class Hub:
@@ -36,27 +51,28 @@ class Hub:
     (pusher-js retries after a second and meanwhile reports "connecting", so the apps poll), until
     a check succeeds again."""
 
-    def __init__(self):
-        self.subscribers: dict[str, set] = {}  # Pusher channel -> this process's consumers on it
-        self.quiet: dict[str, set] = {}  # presence channel -> its quiet members here (join says why)
-        self._started: asyncio.Task | None = None
-        self._layer = None
+    def __init__(self) -> None:
+        self.subscribers: dict[str, set[Subscriber]] = {}  # Pusher channel -> this process's consumers on it
+        self.quiet: dict[str, set[Subscriber]] = {}  # presence channel -> its quiet members here (join says why)
+        self._started: asyncio.Task[None] | None = None
+        self._layer: ChannelLayer | None = None
         self._inbox = ""
-        self._tasks: list[asyncio.Task] = []  # the receive loop and the membership watch
+        self._tasks: list[asyncio.Task[None]] = []  # the receive loop and the membership watch
         self._failing_since: float | None = None  # the first failed check or receive of an outage
         self._receive_failed_at = float("-inf")
         self.delivering = True  # False once the outage has lasted REALTIME_UNDELIVERABLE_SECONDS
-        self.on_undeliverable = None  # async callable: the consumer module closes its connections
-        self.count_connections = lambda: 0  # this process's open connections (set by the consumer)
+        # The consumer module closes its connections.
+        self.on_undeliverable: Callable[[], Awaitable[None]] | None = None
+        self.count_connections: Callable[[], int] = lambda: 0  # this process's open connections (set by the consumer)
         self.connections_elsewhere = 0  # the other live processes' open connections, at the last check
 
-    def join(self, channel: str, consumer, *, quiet: bool = False) -> None:
+    def join(self, channel: str, consumer: Subscriber, *, quiet: bool = False) -> None:
         """A quiet member (a kiosk on its owner's presence channel) hears nothing on the channel, so
         it is kept apart: a broadcast or a member_added there walks only the listening connections
         (the panel's), not every kiosk of the owner. It is still found by terminate_connections."""
         (self.quiet if quiet else self.subscribers).setdefault(channel, set()).add(consumer)
 
-    def leave(self, channel: str, consumer) -> None:
+    def leave(self, channel: str, consumer: Subscriber) -> None:
         for registry in (self.subscribers, self.quiet):
             consumers = registry.get(channel)
             if consumers is not None:
@@ -76,12 +92,15 @@ class Hub:
             logger.exception("could not join the real-time fan-out group; broadcasts will not reach this process")
 
     async def _join_and_listen(self) -> None:
-        self._layer = get_channel_layer()
-        self._inbox = await self._layer.new_channel("pusher.process.")
+        layer = channel_layer()
+        if layer is None:
+            raise RuntimeError("no channel layer is configured (CHANNEL_LAYERS)")
+        self._layer = layer
+        self._inbox = await layer.new_channel("pusher.process.")
         await self._renew()
         loop = asyncio.get_running_loop()
         self._tasks = [
-            loop.create_task(self._listen(self._layer, self._inbox)),
+            loop.create_task(self._listen(layer, self._inbox)),
             loop.create_task(self._watch()),
         ]
 
@@ -97,6 +116,8 @@ class Hub:
                 logger.warning("could not leave the fan-out group; its membership expires on its own")
 
     async def _renew(self) -> None:
+        if self._layer is None:
+            raise RuntimeError("the hub has not joined the fan-out group yet")
         async with asyncio.timeout(max(1.0, settings.REALTIME_FANOUT_CHECK_SECONDS)):
             await self._layer.group_add(FANOUT_GROUP, self._inbox)
 
@@ -140,7 +161,7 @@ class Hub:
         self._failing_since = None
         self.delivering = True
 
-    async def _listen(self, layer, inbox: str) -> None:
+    async def _listen(self, layer: ChannelLayer, inbox: str) -> None:
         while True:
             try:
                 message = await layer.receive(inbox)
@@ -157,23 +178,28 @@ class Hub:
             except Exception:
                 logger.exception("could not deliver a real-time message")
 
-    async def deliver(self, message: dict) -> None:
+    async def deliver(self, message: FanoutMessage) -> None:
         if "terminate_user" in message:
             await self._terminate(message["terminate_user"])
             return
+        channels = message.get("channels", [])
         if message.get("revoke"):
-            membership.note_revoked(message["channels"])  # a check under way there asks again
+            membership.note_revoked(channels)  # a check under way there asks again
         event, data, skip, extra = message["event"], message["data"], message.get("skip"), message.get("extra")
         frames = protocol.FrameMaker(event, data, extra)  # the data is JSON-encoded once for all channels
-        for channel in message["channels"]:
+        # A member_added/removed carries the member's user_id (presence.py, consumer.py).
+        member = data.get("user_id") if isinstance(data, dict) else None
+        for channel in channels:
             consumers = self.subscribers.get(channel)
             if not consumers:
                 continue
-            reply = {"type": "websocket.send", "text": frames.for_channel(channel)}
+            reply: WebSocketSendEvent = {"type": "websocket.send", "text": frames.for_channel(channel), "bytes": None}
             for consumer in list(consumers):
                 if consumer.socket_id == skip:
                     continue
-                if event in MEMBERSHIP_EVENTS and not consumer.membership_news(channel, event, data["user_id"]):
+                if event in MEMBERSHIP_EVENTS and not (
+                    protocol.valid_member_id(member) and consumer.membership_news(channel, event, member)
+                ):
                     continue
                 await consumer.base_send(reply)
                 if message.get("revoke"):

@@ -38,7 +38,7 @@ class TimerWheel:
         self._slots: dict[int, set[Watched]] = {}  # slot number -> connections to look at then
         self._slot_of: dict[Watched, int] = {}
         self._next_slot = math.floor(time.monotonic() / resolution) + 1  # slots before it have turned
-        self._task: asyncio.Task | None = None
+        self._task: asyncio.Task[None] | None = None
 
     def __len__(self) -> int:
         return len(self._slot_of)
@@ -54,8 +54,8 @@ class TimerWheel:
 
     def cancel(self, connection: Watched) -> None:
         slot = self._slot_of.pop(connection, None)
-        connections = self._slots.get(slot)  # None: its slot is being turned right now
-        if connections is not None:
+        connections = self._slots.get(slot) if slot is not None else None  # None: its slot is being turned
+        if slot is not None and connections is not None:
             connections.discard(connection)
             if not connections:
                 del self._slots[slot]

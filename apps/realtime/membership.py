@@ -60,7 +60,7 @@ async def member_now(channel: str, channel_data: object) -> bool:
         revoked: set[str] = set()
         _asking.setdefault(channel, []).append(revoked)
         try:
-            allowed = await database_sync_to_async(rule)(channel, member)
+            allowed: bool = await database_sync_to_async(rule)(channel, member)
         finally:
             flags = _asking[channel]
             flags.remove(revoked)

@@ -13,6 +13,7 @@ processes drop the entries of an expired lease and send `member_removed` (see pr
 
 import asyncio
 from collections import Counter
+from typing import Protocol
 
 from django.conf import settings
 
@@ -20,16 +21,33 @@ from apps.realtime.presence_shared import Change, announce_gone, grace_seconds
 from apps.realtime.protocol import MemberId
 
 
+class PresenceStore(Protocol):
+    """Where the shared state lives: this process's memory (MemoryPresence) or Redis (RedisPresence)."""
+
+    async def close(self) -> None: ...
+    async def census(self, here: int) -> int: ...
+    async def subscribe(self, channel: str) -> None: ...
+    async def unsubscribe(self, channel: str) -> None: ...
+    async def join(
+        self, channel: str, socket_id: str, user_id: MemberId, user_info: object, *, quiet: bool = False
+    ) -> Change: ...
+    async def leave(self, channel: str, socket_id: str) -> Change: ...
+    async def subscription_counts(self, prefix: str = "") -> dict[str, int]: ...
+    async def subscription_count(self, channel: str) -> int: ...
+    async def user_ids(self, channel: str) -> list[MemberId]: ...
+    async def user_counts(self, channels: list[str]) -> dict[str, int]: ...
+
+
 class MemoryPresence:
     """One process holds every connection, so nothing can die unannounced: no leases."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         # A user is its id as signed: 2 and "2" are two members (the JSON types differ).
         self._sockets: dict[str, dict[str, MemberId]] = {}  # channel -> socket -> user
         self._members: dict[str, dict[MemberId, object]] = {}  # channel -> user -> info
         self._counts: dict[str, Counter[MemberId]] = {}  # channel -> user -> its connections (a join is O(1))
         self._leaving: dict[tuple[str, MemberId], asyncio.TimerHandle] = {}  # (channel, user) in its grace
-        self._announcing: set[asyncio.Task] = set()  # member_removed sends under way
+        self._announcing: set[asyncio.Task[None]] = set()  # member_removed sends under way
         self._subscriptions: Counter[str] = Counter()  # channel -> connections subscribed
 
     async def close(self) -> None:
@@ -47,7 +65,9 @@ class MemoryPresence:
         if self._subscriptions[channel] <= 0:
             del self._subscriptions[channel]
 
-    async def join(self, channel: str, socket_id: str, user_id: MemberId, user_info, *, quiet: bool = False) -> Change:
+    async def join(
+        self, channel: str, socket_id: str, user_id: MemberId, user_info: object, *, quiet: bool = False
+    ) -> Change:
         """A quiet member is told only about itself (no copy of the member list per join)."""
         sockets = self._sockets.setdefault(channel, {})
         members = self._members.setdefault(channel, {})
@@ -111,10 +131,10 @@ class MemoryPresence:
         return {channel: len(self._members.get(channel, {})) for channel in channels}
 
 
-_store: dict[int, tuple[asyncio.AbstractEventLoop, object]] = {}
+_store: dict[int, tuple[asyncio.AbstractEventLoop, PresenceStore]] = {}
 
 
-def presence_store():
+def presence_store() -> PresenceStore:
     """This event loop's store (a Redis client belongs to the loop it was made on; daphne runs
     one loop per process, and the HTTP API's sync views run their reads on it)."""
     loop = asyncio.get_running_loop()
@@ -126,7 +146,7 @@ def presence_store():
         if settings.REDIS_URL:
             from apps.realtime.presence_redis import RedisPresence
 
-            store = RedisPresence(settings.REDIS_URL, f"{settings.CACHE_KEY_PREFIX}:rt")
+            store: PresenceStore = RedisPresence(settings.REDIS_URL, f"{settings.CACHE_KEY_PREFIX}:rt")
         else:
             _store.clear()  # embedded mode: one loop per process
             store = MemoryPresence()

@@ -24,12 +24,16 @@ import logging
 import time
 import uuid
 from collections import Counter
+from typing import TYPE_CHECKING, cast
 
 from apps.realtime import protocol
 from apps.realtime.broadcast import send
 from apps.realtime.fanout import fanout_message
 from apps.realtime.presence_shared import Change, grace_seconds, heartbeat_seconds, lease_seconds
 from apps.realtime.protocol import MemberId
+
+if TYPE_CHECKING:
+    from redis.typing import EncodableT
 
 logger = logging.getLogger(__name__)
 
@@ -154,7 +158,7 @@ if redis.call('HINCRBY', KEYS[1], ARGV[1], -1) <= 0 then redis.call('HDEL', KEYS
 
 
 class RedisPresence:
-    def __init__(self, url: str, prefix: str):
+    def __init__(self, url: str, prefix: str) -> None:
         import redis.asyncio
 
         # A blocking pool: a burst of joins waits for a connection instead of failing.
@@ -166,7 +170,7 @@ class RedisPresence:
         self._vacate = self._redis.register_script(_VACATE)
         self._leaving = f"{prefix}:leaving"
         self._connections = f"{prefix}:connections"  # process id -> its open WebSocket connections
-        self._vacating: asyncio.Task | None = None
+        self._vacating: asyncio.Task[None] | None = None
         self._prefix = prefix
         self.process_id = uuid.uuid4().hex
         self._procs = f"{prefix}:procs"
@@ -176,8 +180,8 @@ class RedisPresence:
         # (its loop stalled longer than the lease).
         self._local_subscriptions: Counter[str] = Counter()
         self._local_presence: dict[tuple[str, str], tuple[MemberId, str]] = {}  # (channel, socket) -> (user, info)
-        self._registered: asyncio.Task | None = None
-        self._heartbeat: asyncio.Task | None = None
+        self._registered: asyncio.Task[bool] | None = None
+        self._heartbeat: asyncio.Task[None] | None = None
         self._lease_until = 0.0  # when the lease this process last wrote runs out
 
     def _channel_keys(self, channel: str) -> list[str]:
@@ -229,7 +233,9 @@ class RedisPresence:
         except Exception:
             logger.warning("could not count an unsubscription from %s", channel, exc_info=True)
 
-    async def join(self, channel: str, socket_id: str, user_id: MemberId, user_info, *, quiet: bool = False) -> Change:
+    async def join(
+        self, channel: str, socket_id: str, user_id: MemberId, user_info: object, *, quiet: bool = False
+    ) -> Change:
         await self._ensure_registered()
         info = json.dumps(user_info)
         if (channel, socket_id) not in self._local_presence:
@@ -310,7 +316,8 @@ class RedisPresence:
         async with self._redis.pipeline(transaction=True) as pipe:
             pipe.delete(self._subs)
             if self._local_subscriptions:
-                pipe.hset(self._subs, mapping=dict(self._local_subscriptions))
+                counts: dict[EncodableT, EncodableT] = {channel: n for channel, n in self._local_subscriptions.items()}
+                pipe.hset(self._subs, mapping=counts)
             await pipe.execute()
 
     async def _vacate_when_due(self) -> None:
@@ -327,7 +334,7 @@ class RedisPresence:
         """Members whose grace ran out without a new connection: gone now, announced once (the
         script lets one process win each)."""
         now = time.time()
-        for entry in await self._redis.zrangebyscore(self._leaving, "-inf", now, start=0, num=500):
+        for entry in await self._by_score(self._leaving, "-inf", now, start=0, num=500):
             channel, _, user_key = entry.decode().partition(" ")  # channel names hold no spaces
             base = f"{self._prefix}:ch:{channel}"
             keys = [self._leaving, f"{base}:members", f"{base}:counts"]
@@ -339,7 +346,7 @@ class RedisPresence:
         await self._renew_if_due()
         await self.vacate_due()
         now = time.time()
-        for pid in await self._redis.zrangebyscore(self._procs, "-inf", now):
+        for pid in await self._by_score(self._procs, "-inf", now):
             if pid.decode() == self.process_id:
                 continue
             flat = await self._reap(keys=[self._procs], args=[pid, now, self._prefix])
@@ -351,7 +358,14 @@ class RedisPresence:
 
     async def _live_processes(self) -> list[bytes]:
         await self.sweep()
-        return await self._redis.zrangebyscore(self._procs, f"({time.time()}", "+inf")
+        return await self._by_score(self._procs, f"({time.time()}", "+inf")
+
+    async def _by_score(
+        self, key: str, low: str | float, high: str | float, start: int | None = None, num: int | None = None
+    ) -> list[bytes]:
+        # redis-py types a reply as any shape its options could give; this client does not decode
+        # responses and asks for no scores, so a sorted-set range is a list of bytes.
+        return cast(list[bytes], await self._redis.zrangebyscore(key, low, high, start=start, num=num))
 
     async def subscription_counts(self, prefix: str = "") -> dict[str, int]:
         """Channel -> connections subscribed, summed over the live processes."""

@@ -8,7 +8,9 @@ Close and error codes follow Pusher's table, because pusher-js decides what to d
 import json
 import re
 import secrets
+from collections.abc import Mapping
 from enum import StrEnum
+from typing import NotRequired, TypedDict, TypeGuard
 
 PROTOCOL_VERSIONS = {5, 6, 7}
 
@@ -40,7 +42,21 @@ SOCKET_ID_RE = re.compile(r"^[0-9]+\.[0-9]+\Z")
 MemberId = str | int  # a presence member's user_id, with the JSON type it was signed with
 
 
-def valid_member_id(value: object) -> bool:
+class FanoutMessage(TypedDict):
+    """One channel-layer message to every process: an event for some channels, or (the HTTP API's
+    terminate_connections) a user whose connections close."""
+
+    type: str
+    channels: NotRequired[list[str]]
+    event: NotRequired[str]
+    data: NotRequired[object]  # a JSON value, or the JSON string the HTTP API was given
+    skip: NotRequired[str | None]
+    extra: NotRequired[Mapping[str, object] | None]
+    revoke: NotRequired[bool]
+    terminate_user: NotRequired[str]
+
+
+def valid_member_id(value: object) -> TypeGuard[MemberId]:
     """A user_id as channel_data may carry it: a non-empty string or an integer (not a boolean)."""
     return (isinstance(value, str) and value != "") or (isinstance(value, int) and not isinstance(value, bool))
 
@@ -68,9 +84,9 @@ def channel_kind(name: str) -> ChannelKind:
     return ChannelKind.PUBLIC
 
 
-def frame(event: str, data, channel: str | None = None, **extra) -> str:
+def frame(event: str, data: object, channel: str | None = None, **extra: object) -> str:
     """One protocol message. `data` travels as a JSON-encoded string, as Pusher sends it."""
-    message: dict = {"event": event}
+    message: dict[str, object] = {"event": event}
     if channel is not None:
         message["channel"] = channel
     message["data"] = data if isinstance(data, str) else json.dumps(data, separators=(",", ":"))
@@ -82,7 +98,7 @@ class FrameMaker:
     """The same event for many channels: the frame differs only in `channel`, so the data is
     encoded once (the fan-out to 500 agents writes 500 frames)."""
 
-    def __init__(self, event: str, data, extra: dict | None = None):
+    def __init__(self, event: str, data: object, extra: Mapping[str, object] | None = None) -> None:
         data_string = data if isinstance(data, str) else json.dumps(data, separators=(",", ":"))
         self._head = '{"event":' + json.dumps(event) + ',"channel":'
         tail = ',"data":' + json.dumps(data_string)

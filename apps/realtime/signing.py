@@ -16,7 +16,9 @@ def _hmac_hex(secret: str, message: str) -> str:
     return hmac.new(secret.encode(), message.encode(), hashlib.sha256).hexdigest()
 
 
-def channel_auth(socket_id: str, channel: str, channel_data: str | None = None, *, key=None, secret=None) -> str:
+def channel_auth(
+    socket_id: str, channel: str, channel_data: str | None = None, *, key: str | None = None, secret: str | None = None
+) -> str:
     """`key:signature` over `socket_id:channel` (and `:channel_data` for presence, over the
     exact string the client will send back)."""
     key = key or settings.REALTIME_APP_KEY

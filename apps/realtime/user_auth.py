@@ -16,9 +16,10 @@ integrators holding the app secret, so there is no user-authentication endpoint 
 """
 
 import json
+from typing import Protocol
 
 from apps.realtime import protocol
-from apps.realtime.hub import hub
+from apps.realtime.hub import Subscriber, hub
 from apps.realtime.signing import user_auth_valid
 from apps.realtime.user_channels import user_channel, valid_user_id
 
@@ -35,7 +36,16 @@ def _user_id(user_data: str) -> str | None:
     return user_id if valid_user_id(user_id) else None
 
 
-async def sign_in(consumer, data: object) -> None:
+class Connection(Subscriber, Protocol):
+    """A connection as signing in sees it (consumer.PusherConsumer)."""
+
+    user_id: str | None
+
+    async def send(self, text_data: str) -> None: ...
+    async def terminate(self, message: str = ...) -> None: ...
+
+
+async def sign_in(consumer: Connection, data: object) -> None:
     """`pusher:signin`. Signing in again (another id) moves the connection to the new user."""
     data = data if isinstance(data, dict) else {}
     user_data = data.get("user_data")
@@ -52,7 +62,7 @@ async def sign_in(consumer, data: object) -> None:
     await consumer.send(protocol.frame(SIGNIN_SUCCESS, {"user_data": user_data}))
 
 
-def sign_out(consumer) -> None:
+def sign_out(consumer: Connection) -> None:
     """The connection leaves its user's group (it closes, or signs in as someone else)."""
     user_id = getattr(consumer, "user_id", None)
     if user_id is not None:
@@ -60,7 +70,7 @@ def sign_out(consumer) -> None:
         consumer.user_id = None
 
 
-async def subscribe(consumer, channel: str) -> None:
+async def subscribe(consumer: Connection, channel: str) -> None:
     """pusher-js subscribes to `#server-to-user-{id}` once signed in: succeeded for the connection's
     own user (it already receives there), refused for anyone else's."""
     if consumer.user_id is not None and channel == user_channel(consumer.user_id):

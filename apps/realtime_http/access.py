@@ -18,6 +18,8 @@ a user with the same primary key stay two members.
 """
 
 import json
+from collections.abc import Mapping
+from typing import NotRequired, TypedDict
 
 from apps.accounts.actors import panel_member
 from apps.accounts.models import User
@@ -30,7 +32,12 @@ from apps.sessions.video_call import may_join_call
 
 CALL_PREFIX = "private-call."
 
-Member = tuple[str, dict]
+Member = tuple[str, Mapping[str, object]]  # presence: (user_id, user_info)
+
+
+class ChannelAuthorization(TypedDict):
+    auth: str
+    channel_data: NotRequired[str]
 
 
 def _refuse(channel: str) -> DomainError:
@@ -57,10 +64,6 @@ def kiosk_may_join(kiosk: Kiosk, channel: str) -> tuple[bool, Member | None]:
     return False, None
 
 
-def _signer(user: User | None, kiosk: Kiosk | None) -> str:
-    return f"user.{user.pk}" if user is not None else f"kiosk.{kiosk.pk}"  # type: ignore[union-attr]
-
-
 def call_member_now(channel: str, member: object) -> bool:
     """The call channel's rule at subscription time (apps/realtime/membership.py): whether the
     member the signature names (`user.3`, `kiosk.12`) takes part in the call now."""
@@ -77,18 +80,25 @@ def call_member_now(channel: str, member: object) -> bool:
     return False
 
 
-def channel_authorization(*, socket_id: str, channel: str, user: User | None = None, kiosk: Kiosk | None = None):
+def channel_authorization(
+    *, socket_id: str, channel: str, user: User | None = None, kiosk: Kiosk | None = None
+) -> ChannelAuthorization:
     """The body /broadcasting/auth answers: `{auth}`, plus `channel_data` for presence."""
-    allowed, member = user_may_join(user, channel) if user is not None else kiosk_may_join(kiosk, channel)
+    if user is not None:
+        (allowed, member), signer = user_may_join(user, channel), f"user.{user.pk}"
+    elif kiosk is not None:
+        (allowed, member), signer = kiosk_may_join(kiosk, channel), f"kiosk.{kiosk.pk}"
+    else:
+        raise _refuse(channel)
     if not allowed:
         raise _refuse(channel)
     if member is None and membership.rule_for(channel) is not None:
-        signed = json.dumps({"user_id": _signer(user, kiosk)}, separators=(",", ":"))
+        signed = json.dumps({"user_id": signer}, separators=(",", ":"))
         return {"auth": channel_auth(socket_id, channel, signed), "channel_data": signed}
     if member is None:
         return {"auth": channel_auth(socket_id, channel)}
     user_id, user_info = member
-    data = {"user_id": user_id, "user_info": user_info}
+    data: dict[str, object] = {"user_id": user_id, "user_info": user_info}
     if kiosk is not None:
         # A kiosk is on its owner's channel to be seen online, nothing more: a quiet member sees
         # no other member (no panel users' names), hears nothing there and sends no client

@@ -6,20 +6,23 @@ the spec, has no owner id)."""
 
 from django.conf import settings
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
+from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers
 from rest_framework.authentication import SessionAuthentication
 from rest_framework.parsers import FormParser
+from rest_framework.request import Request
 from rest_framework.response import Response
 
 from apps.accounts.actors import panel_member
-from apps.accounts.api.base import AgentAPIView
+from apps.accounts.api.base import AgentAPIView, AgentRequest
+from apps.accounts.models import User
 from apps.api.authentication import AgentSessionAuthentication
 from apps.api.drf_request import django_request
 from apps.api.inputs import validated
 from apps.api.parsers import JSONParser
 from apps.api.schema import session_cookie_scheme
-from apps.kiosks.api.base import KioskAPIView
+from apps.kiosks.api.base import KioskAPIView, KioskRequest
 from apps.realtime import protocol
 from apps.realtime.channels import agent_channel, kiosk_channel, owner_channel
 from apps.realtime_http import access
@@ -30,7 +33,7 @@ class PanelSessionAuthentication(SessionAuthentication):
     """An owner panel user's Django session (panel_role, not an agent), with Django's CSRF check
     (the panel's pages carry the csrftoken)."""
 
-    def authenticate(self, request):
+    def authenticate(self, request: Request) -> tuple[User, None] | None:
         user = getattr(django_request(request), "user", None)
         if user is None or not user.is_authenticated or not panel_member(user):
             return None
@@ -42,11 +45,11 @@ class PanelSessionScheme(OpenApiAuthenticationExtension):
     target_class = "apps.realtime_http.auth.PanelSessionAuthentication"
     name = "panelSession"
 
-    def get_security_definition(self, auto_schema):
+    def get_security_definition(self, auto_schema: AutoSchema) -> dict[str, object]:
         return session_cookie_scheme("A signed-in owner panel user (owner or manager); writes carry X-CSRFToken.")
 
 
-class ChannelAuthIn(serializers.Serializer):
+class ChannelAuthIn(serializers.Serializer[None]):
     socket_id = serializers.RegexField(r"^\d+\.\d+$", max_length=64)
     channel_name = serializers.CharField(max_length=protocol.MAX_CHANNEL_NAME)
 
@@ -61,7 +64,7 @@ class BroadcastingAuthView(AgentAPIView):
     parser_classes = [FormParser, JSONParser]
 
     @extend_schema(request=ChannelAuthIn, responses={200: ChannelAuthOut}, summary="Sign a channel subscription")
-    def post(self, request):
+    def post(self, request: AgentRequest) -> Response:
         data = validated(ChannelAuthIn, request.data)
         body = access.channel_authorization(
             socket_id=data["socket_id"], channel=data["channel_name"], user=request.user
@@ -75,7 +78,7 @@ class KioskBroadcastingAuthView(KioskAPIView):
     parser_classes = [FormParser, JSONParser]
 
     @extend_schema(request=ChannelAuthIn, responses={200: ChannelAuthOut}, summary="Sign a kiosk channel subscription")
-    def post(self, request):
+    def post(self, request: KioskRequest) -> Response:
         data = validated(ChannelAuthIn, request.data)
         body = access.channel_authorization(
             socket_id=data["socket_id"], channel=data["channel_name"], kiosk=request.auth
@@ -95,7 +98,7 @@ KioskChannelsOut = inline_serializer(
 
 class KioskChannelsView(KioskAPIView):
     @extend_schema(responses={200: KioskChannelsOut}, summary="The kiosk's real-time app key and channel names")
-    def get(self, request):
+    def get(self, request: KioskRequest) -> Response:
         kiosk = request.auth
         return Response(
             {

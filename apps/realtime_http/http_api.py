@@ -6,9 +6,11 @@ What is subscribed (the read side) and terminate_connections are in http_api_sta
 
 from django.conf import settings
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
+from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import exceptions, serializers
 from rest_framework.authentication import BaseAuthentication
+from rest_framework.request import Request
 from rest_framework.response import Response
 
 from apps.api import parsers
@@ -17,6 +19,7 @@ from apps.api.views import PublicAPIView
 from apps.core.errors import DomainError, ErrorCode
 from apps.realtime import protocol
 from apps.realtime.broadcast import layer_message, send_now
+from apps.realtime.protocol import FanoutMessage
 from apps.realtime.signing import HTTP_API_MAX_SKEW_SECONDS, http_api_request_error
 from apps.realtime.user_channels import USER_CHANNEL_PREFIX, user_channel, valid_target, valid_user_id
 
@@ -26,10 +29,10 @@ MAX_DATA_BYTES = 10 * 1024
 
 
 class PusherSignatureAuthentication(BaseAuthentication):
-    def authenticate(self, request):
+    def authenticate(self, request: Request) -> tuple[None, str]:
         wrapped = django_request(request)
         error = http_api_request_error(
-            method=wrapped.method,
+            method=wrapped.method or "",
             path=wrapped.path,
             params=wrapped.GET.dict(),
             body=wrapped.body,
@@ -38,7 +41,7 @@ class PusherSignatureAuthentication(BaseAuthentication):
             raise exceptions.AuthenticationFailed(error)
         return (None, "pusher-app")
 
-    def authenticate_header(self, request) -> str:
+    def authenticate_header(self, request: Request) -> str:
         return "Pusher"
 
 
@@ -46,7 +49,7 @@ class PusherSignatureScheme(OpenApiAuthenticationExtension):
     target_class = "apps.realtime_http.http_api.PusherSignatureAuthentication"
     name = "pusherSignature"
 
-    def get_security_definition(self, auto_schema):
+    def get_security_definition(self, auto_schema: AutoSchema) -> dict[str, object]:
         return {
             "type": "apiKey",
             "in": "query",
@@ -67,12 +70,12 @@ class SignedHttpApiView(PublicAPIView):
 
     authentication_classes = [PusherSignatureAuthentication]
 
-    def initial(self, request, *args, **kwargs):
+    def initial(self, request: Request, *args: object, **kwargs: object) -> None:
         if "app_id" in kwargs and kwargs["app_id"] != str(settings.REALTIME_APP_ID):
             raise exceptions.NotFound("Unknown app id.")
         super().initial(request, *args, **kwargs)  # authenticates: the signature is checked first
 
-    def body_json(self, request):
+    def body_json(self, request: Request) -> object:
         try:
             return parsers.loads(django_request(request).body or b"{}")  # the API's depth and NUL limits
         except parsers.BodyRejected as exc:
@@ -85,15 +88,17 @@ class SignedHttpApiView(PublicAPIView):
 # limits and messages, which these serializers repeat from the same constants.
 
 
-def _target_field(**kwargs) -> serializers.RegexField:
+def _target_field(*, required: bool = True, help_text: str | None = None) -> serializers.RegexField:
     """A channel name, or a user's `#server-to-user-{user id}` (apps/realtime/user_channels.py)."""
     pattern = "^(" + USER_CHANNEL_PREFIX + ")?" + protocol.CHANNEL_NAME_RE.pattern.removeprefix("^")
-    return serializers.RegexField(pattern, max_length=protocol.MAX_CHANNEL_NAME + len(USER_CHANNEL_PREFIX), **kwargs)
+    max_length = protocol.MAX_CHANNEL_NAME + len(USER_CHANNEL_PREFIX)
+    return serializers.RegexField(pattern, max_length=max_length, required=required, help_text=help_text)
 
 
-class PusherEventIn(serializers.Serializer):
+class PusherEventIn(serializers.Serializer[None]):
     name = serializers.CharField(max_length=200)
-    data = serializers.CharField(
+    # Pusher names the field `data`, as DRF's Serializer names its output.
+    data = serializers.CharField(  # type: ignore[assignment]
         allow_blank=True,
         max_length=MAX_DATA_BYTES,
         help_text="The event's data, JSON-encoded by the server library; at most 10 KB.",
@@ -134,13 +139,13 @@ BATCH_EVENTS_OUT = {
 }
 
 
-def _event_message(event: object) -> dict:
+def _event_message(event: object) -> FanoutMessage:
     """Validate one event of the HTTP API and turn it into its channel-layer message."""
     if not isinstance(event, dict):
         raise exceptions.ValidationError({"event": ["Each event is a JSON object."]})
     name, data = event.get("name"), event.get("data")
     channels = event.get("channels") if "channels" in event else [event.get("channel")]
-    errors = {}
+    errors: dict[str, list[str]] = {}
     if not isinstance(name, str) or not 0 < len(name) <= 200:
         errors["name"] = ["A string of 1 to 200 characters."]
     if not isinstance(data, str):
@@ -156,7 +161,9 @@ def _event_message(event: object) -> dict:
         errors["socket_id"] = ["Use the `digits.digits` socket id of a connection."]
     if errors:
         raise exceptions.ValidationError(errors)
-    return layer_message(channels, name, data, skip_socket_id=socket_id)
+    # Each is of the type checked above (valid targets are strings).
+    targets = [str(channel) for channel in channels] if isinstance(channels, list) else []
+    return layer_message(targets, str(name), data, skip_socket_id=socket_id)
 
 
 class EventsView(SignedHttpApiView):
@@ -166,7 +173,7 @@ class EventsView(SignedHttpApiView):
         summary="Publish an event (Pusher HTTP API)",
         description=f"Pusher's `POST /apps/{{app_id}}/events`: one event to 1 to {MAX_CHANNELS_PER_EVENT} channels.",
     )
-    def post(self, request, app_id: str):
+    def post(self, request: Request, app_id: str) -> Response:
         send_now(_event_message(self.body_json(request)))
         return Response({})
 
@@ -180,7 +187,7 @@ class BatchEventsView(SignedHttpApiView):
             f"Pusher's `POST /apps/{{app_id}}/batch_events`: 1 to {MAX_BATCH} events, all validated before any is sent."
         ),
     )
-    def post(self, request, app_id: str):
+    def post(self, request: Request, app_id: str) -> Response:
         body = self.body_json(request)
         batch = body.get("batch") if isinstance(body, dict) else None
         if not isinstance(batch, list) or not 0 < len(batch) <= MAX_BATCH:
@@ -191,9 +198,10 @@ class BatchEventsView(SignedHttpApiView):
         return Response({"batch": [{} for _ in batch]})
 
 
-class PusherUserEventIn(serializers.Serializer):
+class PusherUserEventIn(serializers.Serializer[None]):
     name = serializers.CharField(max_length=200)
-    data = serializers.CharField(
+    # Pusher names the field `data`, as DRF's Serializer names its output.
+    data = serializers.CharField(  # type: ignore[assignment]
         allow_blank=True,
         max_length=MAX_DATA_BYTES,
         help_text="The event's data, JSON-encoded by the server library; at most 10 KB.",
@@ -211,7 +219,7 @@ class UserEventsView(SignedHttpApiView):
             "name through `/events`, which the libraries' `send_to_user` does."
         ),
     )
-    def post(self, request, app_id: str, user_id: str):
+    def post(self, request: Request, app_id: str, user_id: str) -> Response:
         if not valid_user_id(user_id):  # Pusher's user ids share the channel alphabet
             raise DomainError(ErrorCode.MALFORMED_REQUEST, "Invalid user id.")
         body = self.body_json(request)

@@ -7,10 +7,13 @@ process's memory alone; terminate_connections reaches every process through the 
 
 import asyncio
 import logging
+from collections.abc import Callable, Coroutine
+from typing import TypeVar
 
 from asgiref.sync import async_to_sync
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import serializers
+from rest_framework.request import Request
 from rest_framework.response import Response
 
 from apps.core.errors import DomainError, ErrorCode
@@ -26,8 +29,10 @@ READ_TIMEOUT_SECONDS = 5.0
 CHANNELS_INFO = ("user_count",)
 CHANNEL_INFO = ("user_count", "subscription_count")
 
+T = TypeVar("T")
 
-def _on_server_loop(make_coroutine):
+
+def _on_server_loop(make_coroutine: Callable[[], Coroutine[object, object, T]]) -> T:
     """Run `make_coroutine()` where the shared state lives: the loop of this process's WebSockets
     (the embedded mode keeps it in that loop's memory), else through async_to_sync. A failure
     (Redis down) is a 503, not a wrong answer."""
@@ -45,7 +50,7 @@ def _bad_request(message: str) -> DomainError:
     return DomainError(ErrorCode.MALFORMED_REQUEST, message)
 
 
-def _info_attributes(request, allowed: tuple[str, ...]) -> set[str]:
+def _info_attributes(request: Request, allowed: tuple[str, ...]) -> set[str]:
     wanted = {name for name in request.query_params.get("info", "").split(",") if name}
     unknown = wanted - set(allowed)
     if unknown:
@@ -109,13 +114,13 @@ class ChannelsView(SignedHttpApiView):
         summary="List the occupied channels (Pusher HTTP API)",
         description="`info=user_count` needs `filter_by_prefix=presence-`.",
     )
-    def get(self, request, app_id: str):
+    def get(self, request: Request, app_id: str) -> Response:
         prefix = request.query_params.get("filter_by_prefix", "")
         info = _info_attributes(request, CHANNELS_INFO)
         if "user_count" in info:
             _presence_channel(prefix, "user_count (with filter_by_prefix=presence-)")
 
-        async def read():
+        async def read() -> dict[str, dict[str, int]]:
             store = presence_store()
             occupied = sorted(await store.subscription_counts(prefix))
             user_counts = await store.user_counts(occupied) if "user_count" in info else {}
@@ -132,16 +137,16 @@ class ChannelView(SignedHttpApiView):
         summary="Describe one channel (Pusher HTTP API)",
         description="`info=user_count` is for presence channels only.",
     )
-    def get(self, request, app_id: str, channel: str):
+    def get(self, request: Request, app_id: str, channel: str) -> Response:
         _channel_name(channel)
         info = _info_attributes(request, CHANNEL_INFO)
         if "user_count" in info:
             _presence_channel(channel, "user_count")
 
-        async def read():
+        async def read() -> dict[str, bool | int]:
             store = presence_store()
             subscriptions = await store.subscription_count(channel)
-            body = {"occupied": subscriptions > 0}
+            body: dict[str, bool | int] = {"occupied": subscriptions > 0}
             if "user_count" in info:
                 body["user_count"] = (await store.user_counts([channel]))[channel]
             if "subscription_count" in info:
@@ -157,11 +162,11 @@ class ChannelUsersView(SignedHttpApiView):
         summary="List a presence channel's users (Pusher HTTP API)",
         description="Presence channels only; any other channel is a 400.",
     )
-    def get(self, request, app_id: str, channel: str):
+    def get(self, request: Request, app_id: str, channel: str) -> Response:
         _channel_name(channel)
         _presence_channel(channel, "The user list")
 
-        async def read():
+        async def read() -> dict[str, list[dict[str, str]]]:
             # Pusher's HTTP API lists ids as strings (the socket protocol echoes them as signed).
             user_ids = sorted({str(user_id) for user_id in await presence_store().user_ids(channel)})
             return {"users": [{"id": user_id} for user_id in user_ids]}
@@ -179,12 +184,12 @@ class TerminateUserConnectionsView(SignedHttpApiView):
         summary="Disconnect a user's connections (Pusher HTTP API)",
         description="Closes (4009) every connection that joined a presence channel as `user_id`.",
     )
-    def post(self, request, user_id: str, app_id: str | None = None):
+    def post(self, request: Request, user_id: str, app_id: str | None = None) -> Response:
         if not protocol.valid_channel_name(user_id):  # Pusher's user ids share the channel alphabet
             raise _bad_request("Invalid user id.")
         self.body_json(request)  # a malformed body is still a 400
 
-        async def hand_over():
+        async def hand_over() -> None:
             await send(terminate_message(user_id))
 
         _on_server_loop(hand_over)

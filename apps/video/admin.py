@@ -4,7 +4,7 @@ from apps.video.models import SessionRecording
 
 
 @admin.register(SessionRecording)
-class SessionRecordingAdmin(admin.ModelAdmin):
+class SessionRecordingAdmin(admin.ModelAdmin[SessionRecording]):
     list_display = ["id", "session", "started_at", "purged_at", "files_deleted"]
     list_filter = ["purged_at"]
     search_fields = ["session__public_id", "storage_prefix"]

@@ -1,3 +1,5 @@
+from collections.abc import Sequence
+
 from django.apps import AppConfig
 from django.conf import settings
 from django.core import checks
@@ -13,7 +15,9 @@ class VideoConfig(AppConfig):
         checks.register(check_video_provider)
 
 
-def check_video_credentials(app_configs=None, **kwargs) -> list[checks.CheckMessage]:
+def check_video_credentials(
+    app_configs: Sequence[AppConfig] | None = None, **kwargs: object
+) -> list[checks.CheckMessage]:
     """The provider issues app ids and certificates as 32 hexadecimal characters and refuses
     tokens built from anything else: catch a mistyped secret at start-up, not at the first call."""
     from apps.video.tokens import is_provider_key
@@ -25,7 +29,7 @@ def check_video_credentials(app_configs=None, **kwargs) -> list[checks.CheckMess
     ]
 
 
-def check_video_provider(app_configs=None, **kwargs) -> list[checks.CheckMessage]:
+def check_video_provider(app_configs: Sequence[AppConfig] | None = None, **kwargs: object) -> list[checks.CheckMessage]:
     """A provider we do not know, or TURN servers without the secret their credentials are
     derived from, would only show at the first call: say it at start-up."""
     errors: list[checks.CheckMessage] = []

@@ -160,10 +160,12 @@ class _Reader:
         return chunk
 
     def uint16(self) -> int:
-        return struct.unpack("<H", self.take(2))[0]
+        (value,) = struct.unpack("<H", self.take(2))
+        return int(value)
 
     def uint32(self) -> int:
-        return struct.unpack("<I", self.take(4))[0]
+        (value,) = struct.unpack("<I", self.take(4))
+        return int(value)
 
     def string(self) -> bytes:
         return self.take(self.uint16())

@@ -11,6 +11,7 @@ import base64
 import hashlib
 import hmac
 from datetime import datetime
+from typing import TypedDict
 
 from django.conf import settings
 from django.core import signing
@@ -26,10 +27,10 @@ def turn_credentials(*, secret: str, uid: int, expires_at: int) -> tuple[str, st
     return username, base64.b64encode(digest).decode("ascii")
 
 
-def ice_servers(*, uid: int, expires_at: datetime) -> list[dict]:
+def ice_servers(*, uid: int, expires_at: datetime) -> list[dict[str, object]]:
     """RTCPeerConnection's `iceServers` for one participant: the STUN URLs, and the TURN URLs
     with credentials that expire with its token. Empty on a LAN (host candidates suffice)."""
-    servers: list[dict] = []
+    servers: list[dict[str, object]] = []
     if settings.VIDEO_STUN_URLS:
         servers.append({"urls": list(settings.VIDEO_STUN_URLS)})
     if settings.VIDEO_TURN_URLS:
@@ -47,6 +48,13 @@ def grant(*, channel: str, uid: int, expires_at: datetime) -> str:
     return signing.dumps({"channel": channel, "uid": uid, "exp": int(expires_at.timestamp())}, salt=_GRANT_SALT)
 
 
-def read_grant(token: str) -> dict:
+class Grant(TypedDict):
+    channel: str
+    uid: int
+    exp: int  # unix seconds
+
+
+def read_grant(token: str) -> Grant:
     """The grant's fields; raises signing.BadSignature for a forged or altered token."""
-    return signing.loads(token, salt=_GRANT_SALT)
+    fields: Grant = signing.loads(token, salt=_GRANT_SALT)  # signed by grant() above: its shape
+    return fields

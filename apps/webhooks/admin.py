@@ -1,35 +1,43 @@
 """Super-admin: webhook subscriptions (the signing secret is never shown), deliveries with their
 attempt log, read-only."""
 
+from typing import TypeVar
+
 from django.contrib import admin
+from django.db.models import Model, QuerySet
+from django.http import HttpRequest
 
 from apps.webhooks import services
 from apps.webhooks.models import WebhookAttempt, WebhookDelivery, WebhookFailureAllowance, WebhookSubscription
 
+M = TypeVar("M", bound=Model)
 
-class ReadOnlyAdmin(admin.ModelAdmin):
-    def has_add_permission(self, request, obj=None) -> bool:
+ALLOWANCE_FIELDS = ("failures", "until")
+ATTEMPT_FIELDS = ("attempted_at", "succeeded", "status_code", "duration_ms", "error", "response_excerpt")
+
+
+class ReadOnlyAdmin(admin.ModelAdmin[M]):
+    def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
-    def has_change_permission(self, request, obj=None) -> bool:
+    def has_change_permission(self, request: HttpRequest, obj: M | None = None) -> bool:
         return False
 
 
-class WebhookFailureAllowanceInline(admin.TabularInline):
+class WebhookFailureAllowanceInline(admin.TabularInline[WebhookFailureAllowance, WebhookSubscription]):
     """Failures the batches being sent may still add (they clear themselves)."""
 
     model = WebhookFailureAllowance
     extra = 0
     can_delete = False
-    fields = ["failures", "until"]
-    readonly_fields = fields
+    fields = readonly_fields = ALLOWANCE_FIELDS
 
-    def has_add_permission(self, request, obj=None) -> bool:
+    def has_add_permission(self, request: HttpRequest, obj: WebhookSubscription | None = None) -> bool:
         return False
 
 
 @admin.register(WebhookSubscription)
-class WebhookSubscriptionAdmin(admin.ModelAdmin):
+class WebhookSubscriptionAdmin(admin.ModelAdmin[WebhookSubscription]):
     list_display = ["id", "owner", "url", "active", "failure_count", "last_delivered_at", "last_failed_at"]
     list_filter = ["active", "owner"]
     search_fields = ["url", "owner__name"]
@@ -51,29 +59,28 @@ class WebhookSubscriptionAdmin(admin.ModelAdmin):
     actions = ["reenable"]
 
     @admin.action(description="Re-enable the selected (paused) subscriptions")
-    def reenable(self, request, queryset):
+    def reenable(self, request: HttpRequest, queryset: QuerySet[WebhookSubscription]) -> None:
         paused = list(queryset.filter(active=False))
         for subscription in paused:
             services.subscription_reenable(subscription=subscription)
         self.message_user(request, f"{len(paused)} subscription(s) re-enabled.")
 
-    def has_add_permission(self, request) -> bool:
+    def has_add_permission(self, request: HttpRequest) -> bool:
         return False  # created by owners, who alone see the secret once
 
 
-class WebhookAttemptInline(admin.TabularInline):
+class WebhookAttemptInline(admin.TabularInline[WebhookAttempt, WebhookDelivery]):
     model = WebhookAttempt
     extra = 0
     can_delete = False
-    fields = ["attempted_at", "succeeded", "status_code", "duration_ms", "error", "response_excerpt"]
-    readonly_fields = fields
+    fields = readonly_fields = ATTEMPT_FIELDS
 
-    def has_add_permission(self, request, obj=None) -> bool:
+    def has_add_permission(self, request: HttpRequest, obj: WebhookDelivery | None = None) -> bool:
         return False
 
 
 @admin.register(WebhookDelivery)
-class WebhookDeliveryAdmin(ReadOnlyAdmin):
+class WebhookDeliveryAdmin(ReadOnlyAdmin[WebhookDelivery]):
     list_display = ["id", "subscription", "event_name", "status", "attempts", "next_attempt_at", "delivered_at"]
     list_filter = ["status", "event__name", "subscription__owner"]
     search_fields = ["=id", "subscription__url", "event__name"]
@@ -87,7 +94,7 @@ class WebhookDeliveryAdmin(ReadOnlyAdmin):
 
 
 @admin.register(WebhookAttempt)
-class WebhookAttemptAdmin(ReadOnlyAdmin):
+class WebhookAttemptAdmin(ReadOnlyAdmin[WebhookAttempt]):
     list_display = ["id", "delivery", "attempted_at", "succeeded", "status_code", "duration_ms", "error"]
     list_filter = ["succeeded", "status_code"]
     search_fields = ["=delivery__id", "error"]

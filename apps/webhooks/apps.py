@@ -1,3 +1,5 @@
+from collections.abc import Sequence
+
 from django.apps import AppConfig
 from django.core import checks
 from django.core.exceptions import ImproperlyConfigured
@@ -15,7 +17,7 @@ class WebhooksConfig(AppConfig):
         jobs.on_stop(transport.stop_watchdog)  # the delivery watchdog thread ends with the jobs
 
 
-def _secret_keys_check(app_configs, **kwargs) -> list[checks.CheckMessage]:
+def _secret_keys_check(app_configs: Sequence[AppConfig] | None, **kwargs: object) -> list[checks.CheckMessage]:
     """Malformed WEBHOOK_SECRET_KEYS are reported by `manage.py check` and before migrate, not
     at the first subscription or delivery."""
     try:

@@ -17,6 +17,7 @@ apps.webhooks.delivery_services (which imports no task: tasks -> batch -> delive
 """
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from django.utils import timezone
@@ -45,14 +46,17 @@ def has_due(subscription_id: int) -> bool:
 
 
 def deliver(
-    subscription_id: int, only: list[int] | None = None, limit: int = BATCH_SIZE, when_full=None
+    subscription_id: int,
+    only: list[int] | None = None,
+    limit: int = BATCH_SIZE,
+    when_full: Callable[[], None] | None = None,
 ) -> BatchResult:
     """Claim, send and record one batch of the subscription's due deliveries (or of `only`).
     `when_full` is called once a full batch is claimed, before sending: there is probably more,
     and another worker can claim the next batch meanwhile."""
     claim = delivery_services.claim(subscription_id, only, limit)
     result = BatchResult(claimed=len(claim.ids))
-    if claim.allowance is None:
+    if claim.allowance is None or claim.subscription is None:
         return result  # nothing claimed, or all of it skipped (paused subscription)
     if when_full is not None and len(claim.ids) == limit:
         when_full()

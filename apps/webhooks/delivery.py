@@ -8,6 +8,7 @@ sweep sends them again. Receivers may therefore see a duplicate (same X-Service-
 
 import logging
 import time
+from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import timedelta
 
@@ -47,7 +48,7 @@ def lease() -> timedelta:
 
 
 @contextmanager
-def bookkeeping():
+def bookkeeping() -> Iterator[None]:
     """A transaction for the worker's own records (lease, attempt log, outcome) that does not
     wait for PostgreSQL to flush its WAL at commit. Losing the last few hundred milliseconds of
     these in a database crash can only make a delivery be sent again (same id), never lost: the

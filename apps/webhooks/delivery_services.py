@@ -88,7 +88,8 @@ def _lease_due(subscription_id: int, only: list[int] | None, limit: int, now: da
         # One statement; SKIP LOCKED lets concurrent drains of one subscription take
         # disjoint batches instead of queueing on each other's rows.
         table = WebhookDelivery._meta.db_table
-        where, params = "subscription_id = %s", [subscription_id]
+        where = "subscription_id = %s"
+        params: list[int | list[int]] = [subscription_id]
         if only is not None:
             where, params = where + " AND id = ANY(%s)", params + [list(only)]
         with connection.cursor() as cursor:
@@ -123,7 +124,9 @@ def _allowances_held(subscription: WebhookSubscription, now: datetime) -> int:
 def record(claim: Claim, outcomes: list[Outcome], unsent: list[int]) -> float | None:
     """One transaction for the whole batch, which also gives its allowance back; returns the
     seconds until its earliest retry."""
-    subscription = claim.subscription
+    subscription, allowance = claim.subscription, claim.allowance
+    if subscription is None or allowance is None:
+        return None  # nothing was claimed: nothing to record
     now = timezone.now()
     failed = [o for o in outcomes if not o.ok]
     retries: list[datetime] = []
@@ -163,7 +166,7 @@ def record(claim: Claim, outcomes: list[Outcome], unsent: list[int]) -> float | 
             )
         if unsent:
             WebhookDelivery.objects.filter(pk__in=unsent, status=DeliveryStatus.PENDING).update(lease_until=None)
-        WebhookFailureAllowance.objects.filter(pk=claim.allowance.pk).delete()
+        WebhookFailureAllowance.objects.filter(pk=allowance.pk).delete()
         if _count_failures(subscription, outcomes, now):
             transaction.on_commit(lambda: rules.tell_owner_paused(subscription))
             return None

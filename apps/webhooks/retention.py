@@ -8,10 +8,10 @@ PRUNE_BATCH rows, each its own short transaction, so pruning a large backlog nei
 locks nor one huge transaction; a run stops after MAX_BATCHES and the next run goes on.
 """
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from django.conf import settings
-from django.db.models import Exists, OuterRef, Q
+from django.db.models import Exists, Model, OuterRef, Q, QuerySet
 from django.utils import timezone
 
 from apps.core.models import DomainEvent
@@ -21,17 +21,17 @@ PRUNE_BATCH = 1000
 MAX_BATCHES = 200  # per run and table: 200,000 rows an hour is far above the event rate
 
 
-def cutoff():
+def cutoff() -> datetime:
     return timezone.now() - timedelta(days=settings.EVENT_RETENTION_DAYS)
 
 
-def _in_batches(queryset, batch_size: int, max_batches: int) -> int:
+def _in_batches(queryset: QuerySet[Model], batch_size: int, max_batches: int) -> int:
     deleted = 0
     for _ in range(max_batches):
         ids = list(queryset.order_by("pk").values_list("pk", flat=True)[:batch_size])
         if not ids:
             break
-        queryset.model.objects.filter(pk__in=ids).delete()
+        queryset.model._default_manager.filter(pk__in=ids).delete()
         deleted += len(ids)
         if len(ids) < batch_size:
             break

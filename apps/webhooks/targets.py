@@ -40,5 +40,5 @@ def check_url(url: str, *, resolve: bool = True) -> None:
         infos = socket.getaddrinfo(parts.hostname, port or (443 if parts.scheme == "https" else 80))
     except (socket.gaierror, UnicodeError) as exc:
         raise TargetRefused(f"{parts.hostname} does not resolve.") from exc
-    if any(_is_internal(info[4][0]) for info in infos):
+    if any(_is_internal(str(info[4][0])) for info in infos):
         raise TargetRefused(f"{parts.hostname} resolves to a private, loopback or link-local address.")

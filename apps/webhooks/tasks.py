@@ -6,6 +6,7 @@ A short cache mark ("a drain is queued") keeps a burst of events from queueing o
 """
 
 from datetime import timedelta
+from typing import Any
 
 from celery import Task, shared_task
 from django.conf import settings
@@ -31,14 +32,17 @@ def _mark(subscription_id: int) -> str:
     return f"webhooks:drain-queued:{subscription_id}"
 
 
-class _DrainTask(Task):
+class _DrainTask(Task):  # type: ignore[misc]  # celery is untyped
     """Publishing a drain while one for the same subscription waits in the queue adds nothing:
     that one will claim everything committed before it starts. So a publish without a delay
     first sets the subscription's mark and is dropped if the mark was already there. Only the
     broker path is deduplicated: "thread" and "sync" modes run the task in-process (apply)."""
 
-    def apply_async(self, args=None, kwargs=None, **options):
-        if not options.get("countdown") and not cache.add(_mark(args[0]), 1, DRAIN_MARK_SECONDS):
+    # Celery's own signature: the options are the broker's (countdown, eta, queue, ...).
+    def apply_async(
+        self, args: tuple[Any, ...] | None = None, kwargs: dict[str, Any] | None = None, **options: Any
+    ) -> object:
+        if not options.get("countdown") and args and not cache.add(_mark(args[0]), 1, DRAIN_MARK_SECONDS):
             return None
         return super().apply_async(args, kwargs, **options)
 
@@ -63,7 +67,7 @@ def _after_batch(subscription_id: int, result: batch.BatchResult) -> None:
         jobs.enqueue(drain_subscription, subscription_id)
 
 
-@shared_task(base=_DrainTask, name="webhooks.drain", acks_late=True, ignore_result=True)
+@shared_task(base=_DrainTask, name="webhooks.drain", acks_late=True, ignore_result=True)  # type: ignore[untyped-decorator]  # celery is untyped
 def drain_subscription(subscription_id: int) -> None:
     # Cleared before the claim: an event committed from here on queues a new drain, one
     # committed before is claimed below. No wake-up is lost in between.
@@ -75,7 +79,7 @@ def drain_subscription(subscription_id: int) -> None:
     _after_batch(subscription_id, result)
 
 
-@shared_task(name="webhooks.deliver", acks_late=True, ignore_result=True)
+@shared_task(name="webhooks.deliver", acks_late=True, ignore_result=True)  # type: ignore[untyped-decorator]  # celery is untyped
 def deliver_webhook(delivery_id: int) -> None:
     """One delivery now (the panel's resend); also runs `webhooks.deliver` messages queued by a
     version that sent one task per delivery."""
@@ -87,7 +91,7 @@ def deliver_webhook(delivery_id: int) -> None:
         jobs.enqueue_later(drain_subscription, result.retry_in, subscription_id)
 
 
-@shared_task(name="webhooks.dispatch_due", ignore_result=True)
+@shared_task(name="webhooks.dispatch_due", ignore_result=True)  # type: ignore[untyped-decorator]  # celery is untyped
 def dispatch_due_webhooks(limit: int = 500) -> int:
     """Queue a drain for each subscription with due work not held by a worker (retries, and
     anything whose task was lost: Redis down, worker killed), skipping those whose drain is
@@ -108,13 +112,13 @@ def dispatch_due_webhooks(limit: int = 500) -> int:
     return queued
 
 
-@shared_task(name="webhooks.prune_history", ignore_result=True)
+@shared_task(name="webhooks.prune_history", ignore_result=True)  # type: ignore[untyped-decorator]  # celery is untyped
 def prune_history() -> dict[str, int]:
     """Deliveries, then the events they no longer hold, past EVENT_RETENTION_DAYS (retention.py)."""
     return {"deliveries": retention.prune_deliveries(), "events": retention.prune_events()}
 
 
-@shared_task(name="webhooks.prune_attempts", ignore_result=True)
+@shared_task(name="webhooks.prune_attempts", ignore_result=True)  # type: ignore[untyped-decorator]  # celery is untyped
 def prune_webhook_attempts() -> int:
     deleted, _ = WebhookAttempt.objects.filter(attempted_at__lt=timezone.now() - ATTEMPT_LOG_RETENTION).delete()
     return deleted

@@ -23,7 +23,9 @@ import itertools
 import socket
 import threading
 import time
+from collections.abc import Iterator
 from contextlib import contextmanager, suppress
+from typing import TypedDict
 
 import requests
 
@@ -36,6 +38,12 @@ class DeadlinePassed(Exception):
     """The attempt's overall deadline passed; the connection was cut."""
 
 
+class Attempt(TypedDict):
+    deadline: float  # time.monotonic()
+    cut: bool  # the watchdog cut its socket
+    done: bool  # over: its sockets are never cut
+
+
 class _Watchdog:
     """Cuts the socket of every attempt still running at its deadline. Entries of finished
     attempts stay in the heap until their time (removing them would cost more than skipping
@@ -44,14 +52,14 @@ class _Watchdog:
 
     TICK = 0.05
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.lock = threading.Condition()
-        self.heap: list[tuple[float, int, socket.socket, dict]] = []
+        self.heap: list[tuple[float, int, socket.socket, Attempt]] = []
         self.order = itertools.count()
-        self.thread = None
+        self.thread: threading.Thread | None = None
         self.stopping = False
 
-    def watch(self, sock: socket.socket, attempt: dict) -> None:
+    def watch(self, sock: socket.socket, attempt: Attempt) -> None:
         with self.lock:
             if self.thread is None or not self.thread.is_alive():  # also after a fork (prefork pool)
                 self.stopping = False
@@ -62,7 +70,7 @@ class _Watchdog:
             if first:
                 self.lock.notify()
 
-    def finish(self, attempt: dict) -> None:
+    def finish(self, attempt: Attempt) -> None:
         """After this, the attempt's sockets are never cut (they may be back in the pool)."""
         with self.lock:
             attempt["done"] = True
@@ -113,11 +121,11 @@ def session() -> requests.Session:
 
 
 @contextmanager
-def deadline(seconds: float):
+def deadline(seconds: float) -> Iterator[None]:
     """Everything in the block (connect, send, the answer's head and the part of its body that
     is read) must be over within `seconds`; a request failing because the time ran out raises
     DeadlinePassed."""
-    attempt = {"deadline": time.monotonic() + seconds, "cut": False, "done": False}
+    attempt: Attempt = {"deadline": time.monotonic() + seconds, "cut": False, "done": False}
     _local.attempt = attempt
     try:
         yield

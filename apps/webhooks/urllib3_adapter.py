@@ -13,11 +13,13 @@ and tests/operations/test_library_adapters.py fails if `_new_conn` or the pool t
 
 import socket
 from collections.abc import Callable
+from typing import Any
 
 from requests.adapters import HTTPAdapter
 from urllib3.connection import HTTPConnection, HTTPSConnection
 from urllib3.connectionpool import HTTPConnectionPool, HTTPSConnectionPool
 from urllib3.exceptions import NewConnectionError
+from urllib3.response import HTTPResponse
 
 RefusesAddress = Callable[[str], bool]
 WatchSocket = Callable[[socket.socket], None]
@@ -28,25 +30,24 @@ def guarded_adapter(refuses_address: RefusesAddress, watch: WatchSocket) -> HTTP
     `refuses_address(ip)` is true (NewConnectionError, nothing sent) and call `watch(sock)` each
     time a request starts waiting for its answer."""
 
-    class Guarded:
-        def _new_conn(self):
-            sock = super()._new_conn()  # type: ignore[misc]
-            peer = sock.getpeername()[0]
+    # GuardedHTTPSConnection's order is (GuardedHTTPConnection, HTTPSConnection, HTTPConnection):
+    # there the guard's super() is HTTPSConnection, which connects through HTTPConnection._new_conn.
+    class GuardedHTTPConnection(HTTPConnection):
+        def _new_conn(self) -> socket.socket:
+            sock = super()._new_conn()
+            peer = str(sock.getpeername()[0])
             if refuses_address(peer):
                 sock.close()
-                message = f"{self.host} connected to a refused address ({peer})"  # type: ignore[attr-defined]
-                raise NewConnectionError(self, message)  # type: ignore[arg-type]  # a connection (mixin)
+                raise NewConnectionError(self, f"{self.host} connected to a refused address ({peer})")
             return sock
 
-        def getresponse(self, *args, **kwargs):
-            if self.sock is not None:  # type: ignore[attr-defined]
-                watch(self.sock)  # type: ignore[attr-defined]
-            return super().getresponse(*args, **kwargs)  # type: ignore[misc]
+        # urllib3 narrows http.client's return type here, with the same ignore.
+        def getresponse(self) -> HTTPResponse:  # type: ignore[override]
+            if self.sock is not None:
+                watch(self.sock)
+            return super().getresponse()
 
-    class GuardedHTTPConnection(Guarded, HTTPConnection):
-        pass
-
-    class GuardedHTTPSConnection(Guarded, HTTPSConnection):
+    class GuardedHTTPSConnection(GuardedHTTPConnection, HTTPSConnection):
         pass
 
     class GuardedHTTPPool(HTTPConnectionPool):
@@ -56,7 +57,8 @@ def guarded_adapter(refuses_address: RefusesAddress, watch: WatchSocket) -> HTTP
         ConnectionCls = GuardedHTTPSConnection
 
     class GuardedAdapter(HTTPAdapter):
-        def init_poolmanager(self, *args, **kwargs):
+        # requests' own signature: the pool options are urllib3's.
+        def init_poolmanager(self, *args: Any, **kwargs: Any) -> None:
             super().init_poolmanager(*args, **kwargs)
             self.poolmanager.pool_classes_by_scheme = {"http": GuardedHTTPPool, "https": GuardedHTTPSPool}
 

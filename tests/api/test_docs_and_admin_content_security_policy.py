@@ -14,6 +14,11 @@ from tests.support.browser import new_page
 from tests.support.live import SERVER_CHECKED_HASHERS
 
 
+def directives(header: str) -> dict[str, list[str]]:
+    """The policy's directives: in another process django-csp orders them its own way."""
+    return {name: values for name, *values in (part.split() for part in header.split(";"))}
+
+
 @pytest.mark.parametrize("path", ["/api/docs/", "/admin/login/", "/admin/"])
 def test_the_docs_and_the_admin_send_the_strict_policy(db, path):
     assert Client().get(path)["Content-Security-Policy"] == POLICY
@@ -45,7 +50,7 @@ def test_the_docs_and_the_admin_work_under_the_policy_in_a_browser(live_db, shar
     context, page = new_page(chromium, shared_live_server.base_url, (1280, 860))
     try:
         response = page.goto("/api/docs/")
-        assert response.headers["content-security-policy"] == POLICY
+        assert directives(response.headers["content-security-policy"]) == directives(POLICY)
         expect(page.locator(".swagger-ui .info .title")).to_contain_text("Kiosk ordering service API")
         expect(page.locator(".opblock").first).to_be_visible()  # the operations, from the schema
         page.wait_for_load_state("networkidle")
@@ -60,7 +65,7 @@ def test_the_docs_and_the_admin_work_under_the_policy_in_a_browser(live_db, shar
         expect(page.locator("#user-tools")).to_contain_text("Log out")  # signed in
         for path in ("/admin/", "/admin/accounts/user/", f"/admin/kiosks/kiosk/{kiosk.pk}/change/",
                      "/admin/accounts/user/add/"):  # fmt: skip
-            assert page.goto(path).headers["content-security-policy"] == POLICY
+            assert directives(page.goto(path).headers["content-security-policy"]) == directives(POLICY)
             page.wait_for_load_state("networkidle")
         page.console_errors.assert_none()
         _injected_script_does_not_run(page)

@@ -1,6 +1,7 @@
 """Webhook delivery to a real HTTP receiver on loopback: headers and signatures exactly as spec
 6.1, retries on the DESIGN.md schedule, auto-pause at 10 consecutive failures, skip while paused."""
 
+import base64
 import hashlib
 import hmac
 import json
@@ -58,6 +59,12 @@ def test_delivery_carries_the_spec_headers_and_a_verifiable_signature(
     assert request.headers["X-Service-Delivery"] == str(delivery.pk)
     expected = hmac.new(secret.encode(), request.body, hashlib.sha256).hexdigest()
     assert hmac.compare_digest(request.headers["X-Service-Signature"], expected)
+    # The Standard Webhooks signature, computed here by its definition rather than by the library
+    # the service signs with: the bytes on the wire.
+    assert request.headers["webhook-id"] == f"msg_{delivery.pk}"
+    signed = f"msg_{delivery.pk}.{request.headers['webhook-timestamp']}.".encode() + request.body
+    digest = hmac.new(secret.encode(), signed, hashlib.sha256).digest()
+    assert request.headers["webhook-signature"] == "v1," + base64.b64encode(digest).decode()
     envelope = json.loads(request.body)
     assert envelope == {"event": "kiosk.offline", "data": PAYLOAD, "timestamp": envelope["timestamp"]}
     assert envelope["timestamp"] == event.created_at.isoformat().replace("+00:00", "Z")

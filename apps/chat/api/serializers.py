@@ -9,14 +9,14 @@ from apps.chat.services import PAGE_MAX
 TEXT_INPUT_MAX = 10_000  # anything longer is refused before the service's own (shorter) limit
 
 
-class ChatPageIn(serializers.Serializer):
+class ChatPageIn(serializers.Serializer[None]):
     after = serializers.IntegerField(
         min_value=0, required=False, default=0, help_text="A message id: the page after it."
     )
     limit = serializers.IntegerField(min_value=1, max_value=PAGE_MAX, required=False, default=50)
 
 
-class ChatMessageIn(serializers.Serializer):
+class ChatMessageIn(serializers.Serializer[None]):
     text = StrictCharField(
         max_length=TEXT_INPUT_MAX,
         trim_whitespace=False,
@@ -25,6 +25,6 @@ class ChatMessageIn(serializers.Serializer):
     )
 
 
-class ChatPageOut(serializers.Serializer):
+class ChatPageOut(serializers.Serializer[None]):
     messages = ChatMessageBody(many=True)
     has_more = serializers.BooleanField(help_text="More messages follow: ask again with after = the last id.")

@@ -2,12 +2,18 @@
 or the Django session of a signed-in owner, manager or kitchen user (with Django's CSRF check on
 writes, as panel pages do). Either way the view gets a `Viewer` (apps.displays.services)."""
 
+from typing import TYPE_CHECKING
+
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
+from drf_spectacular.openapi import AutoSchema
 from rest_framework import exceptions
 from rest_framework.authentication import BaseAuthentication, SessionAuthentication
 from rest_framework.permissions import BasePermission
+from rest_framework.request import Request
+from rest_framework.views import APIView
 
 from apps.accounts.actors import display_member
+from apps.accounts.models import User
 from apps.api.drf_request import django_request
 from apps.api.schema import session_cookie_scheme
 from apps.api.throttles import AtomicWindowThrottle
@@ -15,11 +21,30 @@ from apps.displays import services
 
 TOKEN_HEADER = "X-Display-Token"
 
+# What the two schemes below guarantee, for the type checker (DRF types `auth` and `user` for any
+# scheme): at run time it is DRF's Request.
+if TYPE_CHECKING:
+
+    class DisplayRequest(Request):
+        """`auth` is the token's Viewer, or None for a signed-in user (then `user` is that user)."""
+
+        @property
+        def auth(self) -> services.Viewer | None: ...
+        @auth.setter
+        def auth(self, value: services.Viewer | None) -> None: ...
+        @property
+        def user(self) -> User: ...
+        @user.setter
+        def user(self, value: User) -> None: ...
+
+else:
+    DisplayRequest = Request
+
 
 class DisplayTokenAuthentication(BaseAuthentication):
     """`request.auth` is the token's Viewer; a wrong or revoked token is 401."""
 
-    def authenticate(self, request):
+    def authenticate(self, request: Request) -> tuple[None, services.Viewer] | None:
         raw = request.headers.get(TOKEN_HEADER, "")
         if not raw:
             return None
@@ -28,7 +53,7 @@ class DisplayTokenAuthentication(BaseAuthentication):
             raise exceptions.AuthenticationFailed("The display token is invalid or has been revoked.")
         return (None, viewer)
 
-    def authenticate_header(self, request) -> str:
+    def authenticate_header(self, request: Request) -> str:
         return "Display"
 
 
@@ -36,7 +61,7 @@ class DisplaySessionAuthentication(SessionAuthentication):
     """`request.user` is the signed-in owner, manager or kitchen user; its Viewer is made by the
     view (it names the business in `?business=`)."""
 
-    def authenticate(self, request):
+    def authenticate(self, request: Request) -> tuple[User, None] | None:
         user = getattr(django_request(request), "user", None)
         if user is None or not user.is_authenticated or not display_member(user):
             return None
@@ -45,15 +70,15 @@ class DisplaySessionAuthentication(SessionAuthentication):
 
 
 class IsDisplay(BasePermission):
-    def has_permission(self, request, view) -> bool:
+    def has_permission(self, request: Request, view: APIView) -> bool:
         return request.auth is not None or bool(getattr(request.user, "is_authenticated", False))
 
 
 class DisplayThrottle(AtomicWindowThrottle):
     scope = "display"
 
-    def get_cache_key(self, request, view):
-        viewer = request.auth
+    def get_cache_key(self, request: Request, view: APIView) -> str:
+        viewer = request.auth if isinstance(request.auth, services.Viewer) else None
         ident = (
             f"user-{request.user.pk}" if viewer is None else f"display-{viewer.business.pk}-{self.get_ident(request)}"
         )
@@ -64,7 +89,7 @@ class DisplayTokenScheme(OpenApiAuthenticationExtension):
     target_class = "apps.displays.api.auth.DisplayTokenAuthentication"
     name = "displayToken"
 
-    def get_security_definition(self, auto_schema):
+    def get_security_definition(self, auto_schema: AutoSchema) -> dict[str, object]:
         return {"type": "apiKey", "in": "header", "name": TOKEN_HEADER, "description": "A display token's secret."}
 
 
@@ -72,5 +97,5 @@ class DisplaySessionScheme(OpenApiAuthenticationExtension):
     target_class = "apps.displays.api.auth.DisplaySessionAuthentication"
     name = "displaySession"
 
-    def get_security_definition(self, auto_schema):
+    def get_security_definition(self, auto_schema: AutoSchema) -> dict[str, object]:
         return session_cookie_scheme("A signed-in owner, manager or kitchen user; writes carry X-CSRFToken.")

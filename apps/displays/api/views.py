@@ -17,6 +17,7 @@ from apps.api.views import MethodCheckedFirst
 from apps.core.errors import DomainError, ErrorCode
 from apps.displays import selectors, services
 from apps.displays.api.auth import (
+    DisplayRequest,
     DisplaySessionAuthentication,
     DisplayThrottle,
     DisplayTokenAuthentication,
@@ -38,7 +39,7 @@ class DisplayAPIView(MethodCheckedFirst, APIView):
     permission_classes = [IsDisplay]
     throttle_classes = [DisplayThrottle]
 
-    def viewer(self, request) -> services.Viewer:
+    def viewer(self, request: DisplayRequest) -> services.Viewer:
         if request.auth is not None:
             return request.auth
         return services.viewer_for_user(request.user, request.query_params.get("business"))
@@ -67,7 +68,7 @@ class DisplayMeView(DisplayAPIView):
     @extend_schema(
         parameters=[BUSINESS_PARAM], responses={200: DisplayMeOut}, summary="This screen: business, channels, timings"
     )
-    def get(self, request):
+    def get(self, request: DisplayRequest) -> Response:
         viewer = self.viewer(request)
         return Response(
             {
@@ -93,14 +94,14 @@ TicketsOut = inline_serializer(
 
 class KitchenTicketsView(DisplayAPIView):
     @extend_schema(parameters=[BUSINESS_PARAM], responses={200: TicketsOut}, summary="The kitchen's open tickets")
-    def get(self, request):
+    def get(self, request: DisplayRequest) -> Response:
         viewer = self.viewer(request)
         viewer.ensure(DisplayKind.KITCHEN)
         orders, truncated = selectors.kitchen_tickets(viewer.business.pk)
         return Response({"tickets": [ticket_body(order) for order in orders], "truncated": truncated})
 
 
-class TicketMoveIn(serializers.Serializer):
+class TicketMoveIn(serializers.Serializer[None]):
     status = serializers.ChoiceField(choices=list(FULFILMENT_STATUSES))
 
 
@@ -111,7 +112,7 @@ class KitchenTicketMoveView(DisplayAPIView):
         responses={200: TicketOut},
         summary="Move a ticket: preparing, ready or completed",
     )
-    def post(self, request, order_id: str):
+    def post(self, request: DisplayRequest, order_id: str) -> Response:
         data = validated(TicketMoveIn, request.data)
         order = services.ticket_move(viewer=self.viewer(request), order_id=order_id, status=data["status"])
         return Response(ticket_body(order))
@@ -129,7 +130,7 @@ BoardOut = inline_serializer(
 
 class BoardView(DisplayAPIView):
     @extend_schema(parameters=[BUSINESS_PARAM], responses={200: BoardOut}, summary="The board's numbers")
-    def get(self, request):
+    def get(self, request: DisplayRequest) -> Response:
         viewer = self.viewer(request)
         viewer.ensure(DisplayKind.BOARD)
         orders, truncated = selectors.board_orders(viewer.business.pk, viewer.ready_seconds)
@@ -143,7 +144,7 @@ class BoardView(DisplayAPIView):
         )
 
 
-class DisplayChannelAuthIn(serializers.Serializer):
+class DisplayChannelAuthIn(serializers.Serializer[None]):
     socket_id = serializers.RegexField(r"^\d+\.\d+$", max_length=64)
     channel_name = serializers.CharField(max_length=200)
 
@@ -162,7 +163,7 @@ class DisplayBroadcastingAuthView(DisplayAPIView):
         responses={200: ChannelAuthOut},
         summary="Sign a screen's channel subscription",
     )
-    def post(self, request):
+    def post(self, request: DisplayRequest) -> Response:
         data = validated(DisplayChannelAuthIn, request.data)
         if data["channel_name"] not in _channels(self.viewer(request)).values():
             raise DomainError(ErrorCode.FORBIDDEN, f"You may not subscribe to {data['channel_name']}.")

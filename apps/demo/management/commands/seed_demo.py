@@ -8,9 +8,10 @@ there, so a paid order works from a fresh `make run`.
 
 import json
 import uuid
+from typing import Any, TypedDict
 
 from django.conf import settings
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 
 from apps.accounts.models import AgentStatus, Business, Owner, PanelRole, User
@@ -31,7 +32,27 @@ DEMO_CARDS = {
     "insufficient_funds": "4000 0000 0000 9995",
     "processing_error": "4000 0000 0000 0119",
 }
-DEMO_TENANTS = [
+
+
+class BusinessSpec(TypedDict):
+    name: str
+    currency: str
+    tax_rate_bps: int
+    primary_color: str
+
+
+class TenantSpec(TypedDict):
+    owner: str
+    slug: str
+    agent_languages: tuple[list[str], list[str]]  # agent1's, agent2's
+    business: BusinessSpec
+    kiosk: dict[str, str]  # name, location
+
+
+# What the command prints (as JSON with --json): nested credentials and ids.
+Report = dict[str, Any]
+
+DEMO_TENANTS: list[TenantSpec] = [
     {
         "owner": "Demo Burgers Co",
         "slug": "burgers",
@@ -50,7 +71,7 @@ DEMO_TENANTS = [
 ]
 
 
-def _user(email: str, **fields) -> User:
+def _user(email: str, **fields: object) -> User:
     user = User.objects.filter(email=email).first() or User(email=email)
     for name, value in fields.items():
         setattr(user, name, value)
@@ -60,15 +81,15 @@ def _user(email: str, **fields) -> User:
     return user
 
 
-def _agent_entry(agent: User) -> dict:
+def _agent_entry(agent: User) -> dict[str, object]:
     return {"id": agent.pk, "email": agent.email, "password": DEMO_PASSWORD, "languages": agent.languages}
 
 
-def _seed_tenant(spec: dict) -> dict:
+def _seed_tenant(spec: TenantSpec) -> Report:
     slug = spec["slug"]
     owner, _ = Owner.objects.get_or_create(name=spec["owner"])
     business, _ = Business.objects.update_or_create(
-        owner=owner, name=spec["business"]["name"], defaults=spec["business"]
+        owner=owner, name=spec["business"]["name"], defaults={**spec["business"]}
     )
     OwnerBilling.objects.update_or_create(
         owner=owner,
@@ -120,7 +141,7 @@ def _seed_tenant(spec: dict) -> dict:
 class Command(BaseCommand):
     help = "Create demo owners, agents and kiosks (idempotent) and print their credentials."
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--json", action="store_true", help="Print one JSON object instead of text.")
         parser.add_argument("--force", action="store_true", help="Allow running with APP_ENV=production.")
         parser.add_argument(
@@ -130,7 +151,7 @@ class Command(BaseCommand):
             "subscription delivers there and the printed steps link there.",
         )
 
-    def handle(self, *args, **options):
+    def handle(self, *args: str, **options: Any) -> None:  # Django's signature: argparse's values
         if settings.PRODUCTION and not options["force"]:
             raise CommandError("seed_demo creates known passwords; refusing with APP_ENV=production (use --force).")
         with transaction.atomic():
@@ -148,7 +169,7 @@ class Command(BaseCommand):
             pairing, kiosk_app_code = kiosk_services.pairing_code_create(business=first)
             webhook = seed_demo_webhook(owner=first.owner, base_url=options["base_url"])
         kiosk_app_codes.remember(pairing, kiosk_app_code)
-        data = {
+        data: Report = {
             "owners": owners,
             "platform_agents": [_agent_entry(pool_agent)],
             "admin": {"email": admin.email, "password": DEMO_PASSWORD},
@@ -169,7 +190,7 @@ class Command(BaseCommand):
             return
         self._print_text(data)
 
-    def _print_text(self, data: dict) -> None:
+    def _print_text(self, data: Report) -> None:
         out, base = self.stdout.write, data["base_url"]
         burgers, kiosk_app = data["owners"][0], data["kiosk_app"]
         cards = data["payments"]["demo_cards"]

@@ -21,7 +21,7 @@ Issue = Callable[[Any, str, str], VideoToken]
 def video_token_views(surface: type[APIView], issue: Issue, *, summary: str) -> tuple[type[APIView], type[APIView]]:
     """(GET token view, POST refresh view) on `surface`'s auth."""
 
-    def answer(request: Request, data: dict) -> Response:
+    def answer(request: Request, data: dict[str, str]) -> Response:
         return Response(VideoTokenOut(issue(request, data["channel"], data["role"])).data)
 
     class VideoTokenView(surface):  # type: ignore[valid-type,misc]

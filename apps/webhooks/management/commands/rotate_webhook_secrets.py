@@ -15,7 +15,7 @@ from apps.webhooks.models import WebhookSubscription
 class Command(BaseCommand):
     help = "Re-encrypt every webhook signing secret with the first key of WEBHOOK_SECRET_KEYS."
 
-    def handle(self, *args, **options):
+    def handle(self, *args: str, **options: object) -> None:
         rotated = current = 0
         unreadable: list[int] = []
         for pk in WebhookSubscription.objects.order_by("pk").values_list("pk", flat=True).iterator():
