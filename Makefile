@@ -13,7 +13,7 @@ $(BIN)/python:
 	$(BIN)/pip install --quiet --upgrade pip
 
 # Installs come from the locks (every package, direct and transitive, pinned with its hashes);
-# requirements*.txt are the human lists the locks are compiled from (`make lock`, docs/decisions.md).
+# requirements*.txt are the human lists the locks are compiled from (`make lock`, docs/decisions/configuration.md).
 $(VENV)/.installed: requirements.lock $(BIN)/python
 	$(BIN)/pip install --quiet --require-hashes -r requirements.lock
 	touch $@
@@ -60,7 +60,7 @@ lint: install-dev js-deps
 	node_modules/.bin/tsc -p jsconfig.json  # strict checkJs over the JSDoc types of all of static/ but vendored code
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/lint-imports --no-cache  # the layers (pyproject.toml [tool.importlinter], docs/decisions.md)
+	$(BIN)/lint-imports --no-cache  # the layers (pyproject.toml [tool.importlinter], docs/decisions/structure.md)
 	$(BIN)/python scripts/structure.py  # circles, imports running back up, ignores: none may grow
 	APP_ENV=test $(BIN)/mypy  # types (pyproject.toml [tool.mypy]; the Django plugin loads the settings)
 

@@ -24,7 +24,7 @@ export default [
   {
     files: ["static/**/*.js", "tests/js/**/*.js"],
     rules: {
-      // An error is shown in words or logged with a reason, never dropped (docs/decisions.md).
+      // An error is shown in words or logged with a reason, never dropped (docs/decisions/browser-apps.md).
       "no-empty": ["error", { allowEmptyCatch: false }],
       "no-unused-vars": ["error", { args: "after-used", caughtErrors: "none" }],
       eqeqeq: ["error", "always"],

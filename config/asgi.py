@@ -33,7 +33,7 @@ from apps.realtime.routing import websocket_urlpatterns  # noqa: E402
 # No origin check on the WebSocket: kiosks connect from their own app origin, and nothing is
 # delivered on a private or presence channel without a subscription signed by our auth endpoints.
 # HTTP: the kiosk's status poll and heartbeat are answered by a lean route in front of Django
-# (apps/kiosk_app/hot_path.py, docs/decisions.md "Kiosk hot path"); everything else by Django.
+# (apps/kiosk_app/hot_path.py, docs/decisions/kiosks.md "Kiosk hot path"); everything else by Django.
 # django-stubs types Django's ASGIHandler with plain dicts, asgiref with its own scope types: one
 # application, two typings.
 django_asgi3 = cast("ASGI3Application", django_asgi_app)

@@ -58,7 +58,7 @@ SUBSCRIBERS = {
         routing_queue.queue_changed,
         routing_messages.queue_board_changed,
     ],
-    SessionTransferred: [  # no webhook: the spec's event list is closed (docs/decisions.md)
+    SessionTransferred: [  # no webhook: the spec's event list is closed (docs/decisions/routing.md)
         forget_status,
         routing_messages.session_transferred,  # SessionTransferred to both agents and the kiosk
         routing_messages.call_members_changed,  # the old agent is dropped from the call channel
@@ -67,7 +67,7 @@ SUBSCRIBERS = {
         routing_messages.queue_board_changed,
     ],
     TransferLapsed: [routing_messages.transfer_lapsed],  # TransferLapsed to the sender
-    CustomerLocaleChanged: [  # no webhook: docs/decisions.md ("The customer changes language")
+    CustomerLocaleChanged: [  # no webhook: docs/decisions/kiosk-app.md ("The customer changes language")
         forget_status,  # the waiting place's estimate is for the customer's language
         routing_messages.customer_locale_changed,  # CustomerLocaleChanged to the serving and offered agents
         routing_queue.queue_changed,

@@ -96,7 +96,7 @@ PROCESSOR_PUBLISHABLE_KEY = os.environ.get("PROCESSOR_PUBLISHABLE_KEY", "")  # t
 # Processor events signed more than this many seconds ahead of our clock are refused (the library
 # refuses those older than its 300 s tolerance).
 PROCESSOR_WEBHOOK_FUTURE_TOLERANCE = int(os.environ.get("PROCESSOR_WEBHOOK_FUTURE_TOLERANCE", "30"))
-# The demo processor (apps/demo_processor, docs/decisions.md "Demo processor"): a local or test run
+# The demo processor (apps/demo_processor, docs/decisions/payments.md "Demo processor"): a local or test run
 # without a processor key pays through the project's own /demo-processor/ with the real `stripe`
 # library (dispatched in-process, apps/demo_processor/in_process.py), with keys derived from
 # SECRET_KEY. No money moves. Production never uses it.
@@ -133,7 +133,7 @@ SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if env_bool("TRUST
 # The load balancers in front of the web processes, as addresses or networks (comma-separated,
 # e.g. "10.0.0.5,10.1.0.0/16"): only a peer among them may set the caller's address with
 # X-Forwarded-For; any other peer is the caller itself. Empty (the default): every peer is the caller.
-# Every rate limit keys on apps.api.inputs.client_ip (docs/decisions.md, docs/deploy.md).
+# Every rate limit keys on apps.api.inputs.client_ip (docs/decisions/api.md, docs/deploy.md).
 if os.environ.get("TRUSTED_PROXY_COUNT", "").strip() not in ("", "0"):
     raise ImproperlyConfigured(
         "TRUSTED_PROXY_COUNT is gone: a count let a client that reaches a web process directly choose its own "
@@ -232,7 +232,7 @@ if DATABASE_URL:
     # daphne runs each request's sync code on a thread of its own, so per-thread persistent
     # connections would be opened per request (and linger); a process-wide pool lends them out.
     # Health checks: the pool runs psycopg_pool's check (an empty query) on a connection before
-    # lending it, so a restarted server or a dropped connection is survived (docs/decisions.md).
+    # lending it, so a restarted server or a dropped connection is survived (docs/decisions/operations.md).
     DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_health_checks=True)}
     # An outage fails fast: a request waits at most DATABASE_POOL_TIMEOUT for a pooled connection
     # and a new connection at most DATABASE_CONNECT_TIMEOUT, then answers 503, so kiosks and load
@@ -391,7 +391,7 @@ CORS_URLS_REGEX = r"^/(api/public|demo-processor/v1/payment_intents/[^/]+/confir
 CORS_ALLOW_HEADERS = ("accept", "content-type", "x-device-id", "x-device-token", "x-request-id")
 CORS_EXPOSE_HEADERS = ("x-request-id", "retry-after")
 
-# Request limits on every API surface (docs/decisions.md "API surfaces"): a body over
+# Request limits on every API surface (docs/decisions/api.md "API surfaces"): a body over
 # DATA_UPLOAD_MAX_MEMORY_SIZE is 413 PAYLOAD_TOO_LARGE, JSON nested deeper than API_JSON_MAX_DEPTH
 # is 400 MALFORMED_REQUEST.
 DATA_UPLOAD_MAX_MEMORY_SIZE = int(os.environ.get("DATA_UPLOAD_MAX_MEMORY_SIZE", str(2_621_440)))
@@ -479,7 +479,7 @@ if PRODUCTION:
 
 LANGUAGE_CODE = "en-us"
 # The gettext catalogues (locale/<language>/LC_MESSAGES): django.po for the server's pages and
-# mails, djangojs.po for the browser apps (docs/decisions.md, "Gettext catalogues").
+# mails, djangojs.po for the browser apps (docs/decisions/words.md, "Gettext catalogues").
 LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = "UTC"
 USE_I18N = True

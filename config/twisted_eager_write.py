@@ -3,7 +3,7 @@ Twisted's private names.
 
 Twisted queues every write and sends it once the loop reports the socket writable: two epoll
 changes and a loop turn per write, which was a third of the cost of a broadcast frame to 500
-WebSockets (docs/decisions.md, Real-time). asyncio's own transports send at once. Twisted offers
+WebSockets (docs/decisions/configuration.md). asyncio's own transports send at once. Twisted offers
 no public switch for this, so `EagerWriteConnection.write` reads two private attributes of
 `twisted.internet.abstract.FileDescriptor` to know whether anything is still queued:
 

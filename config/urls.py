@@ -75,7 +75,7 @@ if not settings.PRODUCTION:  # the demo's own helpers (apps/demo): a kiosk pairi
     urlpatterns.append(path("demo/kiosk-pairing-code", new_kiosk_code, name="demo_kiosk_code"))
     urlpatterns.append(path("demo-webhooks/receiver", demo_webhook_receiver, name="demo_webhook_receiver"))
 
-if settings.DEMO_PROCESSOR:  # local and test runs without a processor key (docs/decisions.md)
+if settings.DEMO_PROCESSOR:  # local and test runs without a processor key (docs/decisions/payments.md)
     urlpatterns.append(path("demo-processor/", include("apps.demo_processor.urls")))
 
 if settings.BENCH_ROUTES:  # the reference for bench/kiosk_poll.py: a bare Django JSON view

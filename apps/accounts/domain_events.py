@@ -1,4 +1,4 @@
-"""What happens to an owner (apps.core.events): suspension and reinstatement (docs/decisions.md
+"""What happens to an owner (apps.core.events): suspension and reinstatement (docs/decisions/panel.md
 "Suspension")."""
 
 from dataclasses import dataclass

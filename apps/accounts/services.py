@@ -299,7 +299,7 @@ def user_reactivate(*, user: User) -> None:
 
 
 def owner_set_suspended(*, owner: Owner, suspended: bool) -> bool:
-    """Suspend an owner, or reinstate it (docs/decisions.md, "Suspension"). The flag is read fresh
+    """Suspend an owner, or reinstate it (docs/decisions/panel.md, "Suspension"). The flag is read fresh
     by every check (accounts.suspension), so it counts from the next request; `owner.suspended`
     or `owner.reinstated` is emitted once per change, for the audit trail and the owner's
     integrations. Returns False when the owner already was in that state."""

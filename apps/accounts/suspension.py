@@ -1,4 +1,4 @@
-"""The one check every surface makes for a suspended owner (docs/decisions.md, "Suspension").
+"""The one check every surface makes for a suspended owner (docs/decisions/panel.md, "Suspension").
 
 A suspended owner's kiosks start no new sessions and pair no new devices, its agents' access
 tokens and its owner-API keys are refused, all with 403 OWNER_SUSPENDED. What already runs

@@ -1,7 +1,7 @@
 """The authentication the surfaces share that needs no domain app: the agent's cookie session
 with its XSRF header. Each credential a domain app owns is checked in that app, beside the
 surface's base view (apps.kiosks.api.authentication, apps.accounts.api.authentication,
-apps.owner_api.api.authentication; docs/decisions.md "Layers")."""
+apps.owner_api.api.authentication; docs/decisions/structure.md "Layers")."""
 
 from django.contrib.auth.base_user import AbstractBaseUser
 from rest_framework import authentication

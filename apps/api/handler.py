@@ -4,7 +4,7 @@ worker thread per request.
 Django's own ASGI handler builds the chain in async mode. Our views (DRF) are sync, and so is
 every `MiddlewareMixin` middleware, which in async mode runs each `process_request`,
 `process_view` and `process_response` through its own `sync_to_async` call: a thread hop each,
-about fifteen per request, which cost most of a simple request's time (docs/decisions.md "One
+about fifteen per request, which cost most of a simple request's time (docs/decisions/operations.md "One
 thread hop per request"). Here the chain is built in sync mode, as the test client and a WSGI
 server build it, and the whole of it runs in one `sync_to_async` call: the same thread as the
 request's `request_started`/`request_finished` signals (thread-sensitive), so the database

@@ -2,7 +2,7 @@
 
 Ready means the database answers: without it no surface works, so a load balancer should send
 traffic elsewhere (503). Redis is not required: every REST surface keeps working without it
-(throttles and caches fail open, real-time clients poll; docs/decisions.md, Operations), so Redis
+(throttles and caches fail open, real-time clients poll; docs/decisions/operations.md), so Redis
 down is "degraded" (200, said in the body and in the `kiosk_dependency_up` metric), and a balancer
 does not pull every web process at once when Redis fails over.
 """

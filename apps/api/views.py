@@ -2,7 +2,7 @@
 catch-all for unknown routes, and the token API's TLS rule. Each surface's authenticated base
 view lives with the app whose credentials it checks (apps.kiosks.api.base.KioskAPIView,
 apps.accounts.api.base.AgentAPIView and TokenAPIView, apps.owner_api.api.base.OwnerAPIView), so
-that apps/api imports no domain app (docs/decisions.md "Layers")."""
+that apps/api imports no domain app (docs/decisions/structure.md "Layers")."""
 
 from typing import TYPE_CHECKING
 

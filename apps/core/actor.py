@@ -1,7 +1,7 @@
 """Who is acting, as domain services see it: one small value each surface builds from its own
 authentication (a panel user's session, an owner API key's token, an agent), so no
 surface's types reach the services. `may_act_for` is the one rule for "may this actor do that
-for this owner" (docs/decisions.md, "Layers")."""
+for this owner" (docs/decisions/structure.md, "Layers")."""
 
 from dataclasses import dataclass
 

@@ -7,7 +7,7 @@ from rest_framework import serializers
 
 class OptionalTextField(serializers.CharField):
     """A URL or location that may be absent: stored as "" (Django's blank), rendered and documented
-    as null (docs/decisions.md "Absent URLs and locations")."""
+    as null (docs/decisions/api.md "Absent URLs and locations")."""
 
     def __init__(self, **kwargs: Any) -> None:
         kwargs.setdefault("allow_null", True)

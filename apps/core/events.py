@@ -10,7 +10,7 @@ calls every subscriber `config/event_subscribers.py` lists for the event's type,
 Subscribers run at emit, inside the transaction, so they see the change as it was made; nothing
 they cause leaves before commit: webhook deliveries are rows of this transaction drained after
 commit, real-time messages are sent on commit (apps.realtime.broadcast), cache invalidations are
-repeated on commit. A rollback sends nothing. (docs/decisions.md "Domain events".)
+repeated on commit. A rollback sends nothing. (docs/decisions/payments.md "Domain events".)
 
 core imports no other app: the registry is found through settings.EVENT_SUBSCRIBERS.
 """

@@ -1,6 +1,6 @@
 """The order object of the spec (section 2), shared by the kiosk and agent APIs and by the
 OrderUpdated message, so all three always say the same thing: each builder beside the serializer
-that documents it for the schema (docs/decisions.md "One definition per shape")."""
+that documents it for the schema (docs/decisions/api.md "One definition per shape")."""
 
 from typing import Annotated, Generic, NotRequired, TypedDict, TypeVar
 

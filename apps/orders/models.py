@@ -16,7 +16,7 @@ class OrderStatus(models.TextChoices):
     REFUNDED = "refunded"
 
 
-# The one rule of "paid" (docs/decisions.md "What paid means"): the processor captured the payment
+# The one rule of "paid" (docs/decisions/orders.md "What paid means"): the processor captured the payment
 # and it stands. The browser apps never keep their own copy: order bodies carry `paid` (bodies.py).
 PAID_STATUSES = (
     OrderStatus.PAID,

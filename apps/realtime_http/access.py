@@ -1,7 +1,7 @@
 """Who may join which channel (DESIGN.md "Real-time"), and the signed answer a Pusher client
 needs to subscribe. Anything not granted here is refused with 403. This rule knows users and
 kiosks, so it lives in the realtime surface (apps/realtime_http), not in the infrastructure
-below it (apps/realtime), which imports no domain app (docs/decisions.md "Domain events").
+below it (apps/realtime), which imports no domain app (docs/decisions/payments.md "Domain events").
 
 - an agent: only `private-agent.{its id}`;
 - an owner panel user (panel_role, not an agent): only `presence-owner.{its owner}`;

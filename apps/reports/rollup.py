@@ -2,7 +2,7 @@
 summed rows instead of every session of the range and its orders, lines, refunds, transfers and
 offers. Used when the range spans days and holds more than REPORTS_EXACT_MAX_SESSIONS sessions; shorter ranges
 (and SQLite) get the exact report, so small figures, the tests' hand-computed ones among them,
-are exact, and only a long range's percentiles come from histogram buckets (docs/decisions.md).
+are exact, and only a long range's percentiles come from histogram buckets (docs/decisions/reports.md).
 
 Buckets are UTC hours and days; the report's days and hours are the business's, so the rollup
 serves zones whose offset is a whole number of hours over the range (each local midnight and

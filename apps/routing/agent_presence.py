@@ -34,7 +34,7 @@ def agents_mark_seen(*, agent_ids: Iterable[int], now: datetime) -> int:
 def agent_signed_in(agent: User) -> None:
     """The agent signed in to the dashboard (password, or password and code): an offline agent
     becomes available, or on break where its owner's routing settings say agents start on break
-    (docs/decisions.md "Sign-in status"); the router offers it a waiting customer at once."""
+    (docs/decisions/agent-dashboard.md "Sign-in status"); the router offers it a waiting customer at once."""
     start = AgentStatus.BREAK if routing_for_owner(agent.owner_id).agents_start_on_break else AgentStatus.AVAILABLE
     account_services.agent_signed_in_status(agent=agent, start=start)
 

@@ -13,7 +13,7 @@ from apps.sessions.domain_events import _SessionEvent
 class SessionTransferred(_SessionEvent):
     """A colleague took the active session over (apps/routing/transfer.py): `session.agent` is
     the receiver now. No webhook: the spec's event list is closed and session.accepted is sent
-    once; the Assignment rows keep who served it when (docs/decisions.md, "Transfer")."""
+    once; the Assignment rows keep who served it when (docs/decisions/routing.md, "Transfer")."""
 
     from_agent_id: int = 0
     offered_agent_ids: tuple[int, ...] = ()  # the other receivers of the wave, whose offer it withdrew

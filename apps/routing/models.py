@@ -1,6 +1,6 @@
 """Routing's rows: the offers of sessions to agents and each owner's routing settings. They were
 apps.sessions' models and keep their tables (agent_sessions_*, index names included): the move
-was state-only (docs/decisions.md "Routing is its own app")."""
+was state-only (docs/decisions/structure.md "Routing is its own app")."""
 
 from django.conf import settings
 from django.db import models

@@ -1,6 +1,6 @@
 """Routing's state changes that start the router on commit, and its subscribers of session events
 (config/event_subscribers.py): sessions does not call routing; routing hears, inside the
-transaction of each session change, what it has to settle (docs/decisions.md "Routing is its own
+transaction of each session change, what it has to settle (docs/decisions/structure.md "Routing is its own
 app"):
 - SessionAccepted: the winner's offer is accepted, the others withdrawn (SessionClaimed);
 - SessionEnded: its transfer and its live offers are withdrawn (SessionWithdrawn if it waited);

@@ -3,7 +3,7 @@
 A session in payment ends through billing: its open intent is cancelled outside the row lock
 first. Sessions own that call's shape (EndInPayment) and billing registers the function that does
 it (payments.payment_abandon) when the app is ready (apps/billing/apps.py): billing sits above
-sessions, and sessions import no billing code (docs/decisions.md "The order of the domain apps")."""
+sessions, and sessions import no billing code (docs/decisions/structure.md "The order of the domain apps")."""
 
 import logging
 from typing import Protocol

@@ -62,7 +62,7 @@ class Session(models.Model):
         indexes = [
             models.Index(fields=["status", "created_at"]),
             # Covering (PostgreSQL): the reports read a range of one owner's sessions and these
-            # columns only, so the range scan needs no visit to the table (docs/decisions.md).
+            # columns only, so the range scan needs no visit to the table (docs/decisions/reports.md).
             models.Index(
                 fields=["owner", "created_at"],
                 include=["agent", "kiosk", "status", "accepted_at", "ended_at", "customer_locale", "business"],

@@ -4,7 +4,7 @@ customer may point at one (`MenuItemPointed` on the agent's channel).
 
 Nothing changes and nothing is recorded: these are not domain events (no row, no webhook), the
 service checks who may say it and about which item, then broadcasts after commit like every
-other real-time message (docs/decisions.md "Issue 23: show to customer and point at item")."""
+other real-time message (docs/decisions/kiosk-app.md "Show to customer and point at item")."""
 
 from apps.accounts.models import User
 from apps.core.errors import DomainError, ErrorCode

@@ -167,7 +167,7 @@ def live_session_of_agent(agent: User) -> Session | None:
 def session_accepted_by_agent(*, agent: User, public_id: str) -> Session:
     """One session this agent accepted or served, in any status: also one it handed to a
     colleague (its Assignment rows say it served it), which it sees read-only, with who serves it
-    now (docs/decisions.md). Every other session (waiting, another agent's, another owner's) is
+    now (docs/decisions/routing.md). Every other session (waiting, another agent's, another owner's) is
     404, the same answer for all."""
     served = Assignment.objects.filter(agent=agent).values("session_id")
     session = (

@@ -2,7 +2,7 @@
 // (django.views.i18n.JavaScriptCatalog) defines on `django`, read when called, so a page that
 // loads a catalogue reads its translations. A page that loads none reads the msgids themselves:
 // the agent dashboard, English only, whose msgids are its English (locale/en/LC_MESSAGES/
-// djangojs.po, context "agent"; docs/decisions.md "Gettext catalogues"). makemessages finds
+// djangojs.po, context "agent"; docs/decisions/words.md "Gettext catalogues"). makemessages finds
 // these calls by their names.
 
 /** @typedef {{pgettext?: (context: string, msgid: string) => string, npgettext?: (context: string, singular: string, plural: string, count: number) => string}} DjangoCatalogue */

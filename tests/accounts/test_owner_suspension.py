@@ -1,4 +1,4 @@
-"""A suspended owner (docs/decisions.md, "Suspension"): its kiosks start no new sessions and pair
+"""A suspended owner (docs/decisions/panel.md, "Suspension"): its kiosks start no new sessions and pair
 no devices, its agents' tokens and its owner-API keys are refused, each with 403 OWNER_SUSPENDED
 in the surface's envelope; a session already running is served to its end; reinstating restores
 everything, and each change is emitted once as an event."""

@@ -1,4 +1,4 @@
-"""The status an agent signs in with (docs/decisions.md "Sign-in status"): signing in to the
+"""The status an agent signs in with (docs/decisions/agent-dashboard.md "Sign-in status"): signing in to the
 dashboard (POST /api/login, or its 2FA completion) makes an offline agent available at once, or
 on break where the owner's routing settings say agents start on break; an agent already
 available, busy or on break keeps its status."""

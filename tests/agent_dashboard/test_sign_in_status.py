@@ -1,4 +1,4 @@
-"""The status an agent signs in with, on the dashboard (docs/decisions.md "Sign-in status"):
+"""The status an agent signs in with, on the dashboard (docs/decisions/agent-dashboard.md "Sign-in status"):
 an agent left offline signs in and is Available, shown large across the top bar without
 pressing anything, and a customer who starts a session rings it; where the owner's routing
 settings say agents start on break, it signs in On break."""

@@ -1,5 +1,5 @@
 """A URL or location that is not set is stored as "" and answered as null on every surface and in
-every real-time body (docs/decisions.md "Absent URLs and locations"), as the schema says."""
+every real-time body (docs/decisions/api.md "Absent URLs and locations"), as the schema says."""
 
 import json
 

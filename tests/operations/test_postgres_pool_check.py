@@ -1,6 +1,6 @@
 """The pool's check before lending a connection: one the server has dropped is never lent.
 Django's pool runs psycopg_pool's documented check (`ConnectionPool.check_connection`, an empty
-query) when CONN_HEALTH_CHECKS is on (docs/decisions.md, "PostgreSQL connection pool")."""
+query) when CONN_HEALTH_CHECKS is on (docs/decisions/operations.md)."""
 
 import psycopg
 import pytest

@@ -97,7 +97,7 @@ def test_a_kiosk_without_a_location_lists_it_as_null(api, kiosk):
     kiosk.location = ""
     kiosk.save(update_fields=["location"])
     [row] = api.get("/api/owner/kiosks").json()["data"]
-    assert row["location"] is None  # docs/decisions.md "Absent URLs and locations"
+    assert row["location"] is None  # docs/decisions/api.md "Absent URLs and locations"
 
 
 def test_last_seen_is_the_last_request_heard_although_the_row_is_written_less_often(api, kiosk):

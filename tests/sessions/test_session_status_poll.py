@@ -38,7 +38,7 @@ def test_status_read_equals_the_orm_read_in_every_state(business, agent):
 def test_an_agents_brief_is_its_public_fields(kiosk, agent):
     session = factories.SessionFactory(kiosk=kiosk, status="active", agent=agent, accepted_at=timezone.now())
     body = status_body(selectors.session_status_for_kiosk(kiosk=kiosk, public_id=session.public_id))
-    assert agent.avatar_url == ""  # none set: null, not "" (docs/decisions.md "Absent URLs and locations")
+    assert agent.avatar_url == ""  # none set: null, not "" (docs/decisions/api.md "Absent URLs and locations")
     assert body["agent"] == {"id": str(agent.pk), "name": agent.name, "avatar_url": None}
 
 

@@ -1,7 +1,7 @@
 """Holds a body to its published OpenAPI component strictly: every documented key present (unless
 the serializer marks it optional), no undocumented key, each value of its type, null only where
 the schema says nullable. So a builder and the serializer that documents it cannot drift apart
-(docs/decisions.md "One definition per shape")."""
+(docs/decisions/api.md "One definition per shape")."""
 
 import copy
 import functools

@@ -250,7 +250,7 @@ def test_filter_by_business(api, business):
 
 
 def test_another_owners_business_as_filter_is_an_empty_list(api, business, other_business):
-    """Decision (docs/decisions.md): a filter narrows the owner's own orders, so an id outside
+    """Decision (docs/decisions/webhooks.md): a filter narrows the owner's own orders, so an id outside
     them matches nothing: 200 with no results, the same answer as an unknown id."""
     make_order(business, created_at=BASE)
     make_order(other_business, created_at=BASE)

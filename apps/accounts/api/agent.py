@@ -73,7 +73,7 @@ class AgentStatusView(AgentAPIView):
 
 
 class AccessTokenOut(serializers.ModelSerializer[PersonalAccessToken]):
-    id = serializers.CharField()  # a string, as every agent API id but the user's (docs/decisions.md "Ids")
+    id = serializers.CharField()  # a string, as every agent API id but the user's (docs/decisions/payments.md "Ids")
 
     class Meta:
         model = PersonalAccessToken

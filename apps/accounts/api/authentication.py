@@ -1,5 +1,5 @@
 """The token API's authentication (personal access tokens of this app's users), and the refusal
-of a suspended owner's credentials that the owner API shares (docs/decisions.md "Layers":
+of a suspended owner's credentials that the owner API shares (docs/decisions/structure.md "Layers":
 apps/api, below the domain apps, knows no user)."""
 
 from drf_spectacular.extensions import OpenApiAuthenticationExtension

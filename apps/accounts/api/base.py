@@ -1,6 +1,6 @@
 """The agent and token surfaces' base views: their callers are this app's users (an agent signed in
 with the cookie session, or an owner's agent's bearer token), so they live here, not in apps/api,
-which sits below the domain apps (docs/decisions.md "Layers")."""
+which sits below the domain apps (docs/decisions/structure.md "Layers")."""
 
 from typing import TYPE_CHECKING
 

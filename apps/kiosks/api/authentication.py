@@ -1,5 +1,5 @@
 """The kiosk surface's authentication: X-Device-Id + X-Device-Token, checked against the device
-credentials this app owns (docs/decisions.md "Layers": apps/api, below the domain apps, knows no
+credentials this app owns (docs/decisions/structure.md "Layers": apps/api, below the domain apps, knows no
 kiosk). Any failure is 401 DEVICE_TOKEN_INVALID."""
 
 import uuid

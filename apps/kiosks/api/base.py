@@ -1,5 +1,5 @@
 """The kiosk surface's base view: every kiosk API endpoint, whichever app serves it, derives from
-KioskAPIView. It lives with the device credentials it checks (docs/decisions.md "Layers")."""
+KioskAPIView. It lives with the device credentials it checks (docs/decisions/structure.md "Layers")."""
 
 from typing import TYPE_CHECKING, cast
 

@@ -70,7 +70,7 @@ class OrderFilterIn(serializers.Serializer[None]):
 
 
 # An order line as the integration surfaces render it: the order line's fields, with integer
-# ids (docs/decisions.md "Ids"). A TypedDict cannot narrow its base's field types, hence a copy.
+# ids (docs/decisions/payments.md "Ids"). A TypedDict cannot narrow its base's field types, hence a copy.
 class IntegrationOrderLineBody(TypedDict):
     id: int
     menu_item_id: int | None

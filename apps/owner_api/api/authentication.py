@@ -1,5 +1,5 @@
 """The owner API's authentication: bearer access tokens of the client-credentials grant, issued
-to this app's API keys (docs/decisions.md "Layers": apps/api, below the domain apps, knows no key)."""
+to this app's API keys (docs/decisions/structure.md "Layers": apps/api, below the domain apps, knows no key)."""
 
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from drf_spectacular.openapi import AutoSchema

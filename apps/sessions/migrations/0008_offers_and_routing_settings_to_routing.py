@@ -8,7 +8,7 @@ class Migration(migrations.Migration):
 
     # Offer and RoutingSettings are apps.routing's models now: only the migration state moves; the
     # tables (agent_sessions_offer, agent_sessions_routingsettings) stay as they are, and
-    # routing's 0001_initial takes them over by name (docs/decisions.md "Routing is its own app").
+    # routing's 0001_initial takes them over by name (docs/decisions/structure.md "Routing is its own app").
     operations = [
         migrations.SeparateDatabaseAndState(
             state_operations=[

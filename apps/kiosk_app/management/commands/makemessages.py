@@ -1,7 +1,7 @@
 """`manage.py makemessages`: Django's, taught the kiosk's message keys.
 
 The kiosk's djangojs.po files have message keys as msgids ("order.subtotal"; en.po holds the
-English, docs/decisions.md "Gettext catalogues"). xgettext finds a key as the second argument of
+English, docs/decisions/words.md "Gettext catalogues"). xgettext finds a key as the second argument of
 t(locale, key), the first of session.js's say(key) and gettext_noop(key), the second of
 payment.js's words(locale, key); the keys named outside the code (the page's data-i18n,
 data-i18n-label and data-reply attributes, the menu's allergen and dietary codes) are handed to
