@@ -20,6 +20,7 @@ from asgiref.typing import (
     ASGISendEvent,
     WebSocketDisconnectEvent,
     WebSocketScope,
+    WebSocketSendEvent,
 )
 from channels.consumer import get_handler_name
 from channels.exceptions import StopConsumer
@@ -133,6 +134,9 @@ class PusherConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels 
         self.subscriptions: dict[str, p.MemberId | None] = {}  # channel -> presence user id (or None)
         self.presence_members: dict[str, set[p.MemberId]] = {}  # presence channel -> members this client knows
         self.quiet_channels: set[str] = set()  # presence channels joined as a quiet member (hub.py)
+        # A cache channel's live events, held from the hub's join until its last event (or
+        # cache_miss) is sent: a replayed older event must never follow a newer live one.
+        self.held_for_replay: dict[str, list[WebSocketSendEvent]] = {}
         self.user_id: str | None = None  # signed in with pusher:signin as this user (user_auth.py)
         self.last_heard = time.monotonic()
         self.ping_sent_at: float | None = None
@@ -316,6 +320,7 @@ class PusherConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels 
             self.subscriptions[channel] = user_id
             if quiet:
                 self.quiet_channels.add(channel)
+            self._hold_until_replayed(channel)
             hub().join(channel, self, quiet=quiet)
             change = await presence_store().join(channel, self.socket_id, user_id, user_info, quiet=quiet)
             members = change.members
@@ -327,14 +332,33 @@ class PusherConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels 
                 added = {"user_id": user_id, "user_info": user_info}
                 await self._publish(channel, p.MEMBER_ADDED, added, skip_self=True)
             await self._announce(channel, change)
-            await cache_channels.replay(self, channel)
+            await self._replay(channel)
             return
         if channel not in self.subscriptions:
             self.subscriptions[channel] = None
+            self._hold_until_replayed(channel)
             hub().join(channel, self)
             await presence_store().subscribe(channel)  # the HTTP API's subscription_count
         await self.send(p.frame("pusher_internal:subscription_succeeded", {}, channel))
+        await self._replay(channel)
+
+    def _hold_until_replayed(self, channel: str) -> None:
+        if cache_channels.is_cache_channel(channel):
+            self.held_for_replay.setdefault(channel, [])
+
+    async def _replay(self, channel: str) -> None:
+        """The cache channel's last event, then the live events that came meanwhile, in order."""
         await cache_channels.replay(self, channel)
+        for message in self.held_for_replay.pop(channel, []):
+            await self.base_send(message)
+
+    async def channel_send(self, channel: str, message: WebSocketSendEvent) -> None:
+        """A live event of `channel` from the hub: held while the channel's replay is under way."""
+        held = self.held_for_replay.get(channel)
+        if held is not None:
+            held.append(message)
+        else:
+            await self.base_send(message)
 
     async def _refuse_over_limit(self, channel: str) -> None:
         """4303 on the connection (it stays), and the channel's own subscription_error, so a client
@@ -348,6 +372,7 @@ class PusherConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels 
         user_id = self.subscriptions.pop(channel, None)
         self.presence_members.pop(channel, None)
         self.quiet_channels.discard(channel)
+        self.held_for_replay.pop(channel, None)
         hub().leave(channel, self)
         if user_id is not None:
             await self._announce(channel, await presence_store().leave(channel, self.socket_id))

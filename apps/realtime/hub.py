@@ -35,6 +35,7 @@ class Subscriber(Protocol):
     socket_id: str
 
     async def base_send(self, message: WebSocketSendEvent) -> None: ...
+    async def channel_send(self, channel: str, message: WebSocketSendEvent) -> None: ...
     async def drop_subscription(self, channel: str) -> None: ...
     async def terminate(self) -> None: ...
     def membership_news(self, channel: str, event: str, user_id: protocol.MemberId) -> bool: ...
@@ -201,7 +202,7 @@ class Hub:
                     protocol.valid_member_id(member) and consumer.membership_news(channel, event, member)
                 ):
                     continue
-                await consumer.base_send(reply)
+                await consumer.channel_send(channel, reply)
                 if message.get("revoke"):
                     await consumer.drop_subscription(channel)
 
