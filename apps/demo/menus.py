@@ -16,6 +16,18 @@ def es(name: str, description: str = "") -> dict[str, dict[str, str]]:
     return {"es": words}
 
 
+def _group(name: str, spanish: str, required: bool, most: int, *options: tuple[str, str, int]) -> Spec:
+    """A modifier group: a required one asks for at least one option."""
+    return {
+        "name": name,
+        "translations": es(spanish),
+        "required": required,
+        "min": 1 if required else 0,
+        "max": most,
+        "options": [{"name": n, "translations": es(s), "price_cents": cents} for n, s, cents in options],
+    }
+
+
 def _drink_sizes() -> Spec:
     return {
         "name": "Size",
@@ -52,29 +64,23 @@ BURGER_MENU = {
                     "dietary": [],
                     "photo_key": "classic-burger",
                     "modifier_groups": [
-                        {
-                            "name": "Cooking",
-                            "translations": es("Punto de la carne"),
-                            "required": True,
-                            "min": 1,
-                            "max": 1,
-                            "options": [
-                                {"name": "Medium", "translations": es("Al punto"), "price_cents": 0},
-                                {"name": "Well done", "translations": es("Muy hecha"), "price_cents": 0},
-                            ],
-                        },
-                        {
-                            "name": "Extras",
-                            "translations": es("Extras"),
-                            "required": False,
-                            "min": 0,
-                            "max": 3,
-                            "options": [
-                                {"name": "Cheese", "translations": es("Queso"), "price_cents": 100},
-                                {"name": "Bacon", "translations": es("Beicon"), "price_cents": 150},
-                                {"name": "Fried egg", "translations": es("Huevo frito"), "price_cents": 120},
-                            ],
-                        },
+                        _group(
+                            "Cooking",
+                            "Punto de la carne",
+                            True,
+                            1,
+                            ("Medium", "Al punto", 0),
+                            ("Well done", "Muy hecha", 0),
+                        ),
+                        _group(
+                            "Extras",
+                            "Extras",
+                            False,
+                            3,
+                            ("Cheese", "Queso", 100),
+                            ("Bacon", "Beicon", 150),
+                            ("Fried egg", "Huevo frito", 120),
+                        ),
                     ],
                 },
                 {
@@ -155,29 +161,16 @@ NOODLE_MENU = {
                     "photo_key": "tonkotsu-ramen",
                     "price_cents": 1350,
                     "modifier_groups": [
-                        {
-                            "name": "Noodles",
-                            "translations": es("Fideos"),
-                            "required": True,
-                            "min": 1,
-                            "max": 1,
-                            "options": [
-                                {"name": "Thin", "translations": es("Finos"), "price_cents": 0},
-                                {"name": "Thick", "translations": es("Gruesos"), "price_cents": 0},
-                            ],
-                        },
-                        {
-                            "name": "Toppings",
-                            "translations": es("Ingredientes extra"),
-                            "required": False,
-                            "min": 0,
-                            "max": 2,
-                            "options": [
-                                {"name": "Extra egg", "translations": es("Huevo extra"), "price_cents": 150},
-                                {"name": "Corn", "translations": es("Maíz"), "price_cents": 80},
-                                {"name": "Nori", "translations": es("Alga nori"), "price_cents": 60},
-                            ],
-                        },
+                        _group("Noodles", "Fideos", True, 1, ("Thin", "Finos", 0), ("Thick", "Gruesos", 0)),
+                        _group(
+                            "Toppings",
+                            "Ingredientes extra",
+                            False,
+                            2,
+                            ("Extra egg", "Huevo extra", 150),
+                            ("Corn", "Maíz", 80),
+                            ("Nori", "Alga nori", 60),
+                        ),
                     ],
                 },
                 {
