@@ -30,7 +30,7 @@ from apps.accounts.models import (
 from apps.accounts.suspension import ensure_owner_not_suspended
 from apps.accounts.totp import SealedTotpDevice
 from apps.core import events
-from apps.core.errors import DomainError, ErrorCode
+from apps.core.errors import DomainError, ErrorCode, require_choice
 
 logger = logging.getLogger(__name__)
 
@@ -158,12 +158,7 @@ def two_factor_verify(*, challenge_id: str, code: str) -> LoginResult:
 def agent_set_status(*, agent: User, status: str) -> None:
     """The agent's own status change. Becoming available starts its idle time (the router offers
     the longest idle first) and clears its missed offers and the server's reason."""
-    if status not in AgentStatus.values:
-        raise DomainError(
-            ErrorCode.VALIDATION_ERROR,
-            "Unknown agent status.",
-            details={"status": [f"Must be one of: {', '.join(AgentStatus.values)}."]},
-        )
+    require_choice(status, AgentStatus.values, field="status", message="Unknown agent status.")
     now = timezone.now()
     with transaction.atomic():
         changes = {"agent_status": status, "last_seen_at": now, "status_reason": ""}

@@ -4,6 +4,7 @@ One error class carries a code, an HTTP status and optional details (the Zulip s
 code -> status table is DESIGN.md section 2 "Errors"; a service may not invent a status.
 """
 
+from collections.abc import Iterable
 from enum import StrEnum
 from typing import Any
 
@@ -124,3 +125,12 @@ class DomainError(Exception):
     @property
     def status(self) -> int:
         return STATUS_BY_CODE[self.code]
+
+
+def require_choice(value: str, choices: Iterable[str], *, field: str, message: str) -> None:
+    """Refuse a value outside its closed set (422 VALIDATION_ERROR naming the field and the choices)."""
+    allowed = list(choices)
+    if value not in allowed:
+        raise DomainError(
+            ErrorCode.VALIDATION_ERROR, message, details={field: [f"Must be one of: {', '.join(allowed)}."]}
+        )

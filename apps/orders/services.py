@@ -7,7 +7,7 @@ from django.utils import timezone
 from apps.accounts.models import Business, User
 from apps.core import events
 from apps.core.actor import API_KEY, ORDERS_WRITE, Actor, may_act_for
-from apps.core.errors import DomainError, ErrorCode
+from apps.core.errors import DomainError, ErrorCode, require_choice
 from apps.kiosks.models import Kiosk
 from apps.orders import cart, fulfilment
 from apps.orders.domain_events import CartReplaced
@@ -116,12 +116,7 @@ def order_set_fulfilment_status(*, order_id: int, actor: Actor, status: str) -> 
         if actor.who == API_KEY:
             raise DomainError(ErrorCode.FORBIDDEN, "This API key may not move orders.")
         raise DomainError(ErrorCode.FORBIDDEN, "Orders are moved by owners and managers.")
-    if status not in fulfilment.FULFILMENT_STATUSES:
-        raise DomainError(
-            ErrorCode.VALIDATION_ERROR,
-            "Unknown fulfilment status.",
-            details={"status": [f"Must be one of: {', '.join(fulfilment.FULFILMENT_STATUSES)}."]},
-        )
+    require_choice(status, fulfilment.FULFILMENT_STATUSES, field="status", message="Unknown fulfilment status.")
     with transaction.atomic():
         order = Order.objects.select_for_update().filter(pk=order_id).first()
         if order is None or not may_act_for(actor, order.owner_id, ORDERS_WRITE):
@@ -135,12 +130,7 @@ DINING_OPEN = (OrderStatus.DRAFT, OrderStatus.AWAITING_PAYMENT, OrderStatus.FAIL
 
 def order_set_dining(*, session: Session, dining: str) -> Order:
     """The customer's eat in or take away, before paying (the order exists, not paid yet)."""
-    if dining not in Dining.values:
-        raise DomainError(
-            ErrorCode.VALIDATION_ERROR,
-            "Choose eat in or take away.",
-            details={"dining": [f"Must be one of: {', '.join(Dining.values)}."]},
-        )
+    require_choice(dining, Dining.values, field="dining", message="Choose eat in or take away.")
     with transaction.atomic():
         order = Order.objects.select_for_update().filter(session=session).first()
         if order is None:
