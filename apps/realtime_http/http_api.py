@@ -95,7 +95,9 @@ def _target_field(*, required: bool = True, help_text: str | None = None) -> ser
     return serializers.RegexField(pattern, max_length=max_length, required=required, help_text=help_text)
 
 
-class PusherEventIn(serializers.Serializer[None]):
+# What every event sent through the HTTP API carries (no docstring: drf-spectacular would show a
+# base class's docstring as the description of every serializer built on it).
+class _EventFields(serializers.Serializer[None]):
     name = serializers.CharField(max_length=200)
     # Pusher names the field `data`, as DRF's Serializer names its output.
     data = serializers.CharField(  # type: ignore[assignment]
@@ -103,6 +105,9 @@ class PusherEventIn(serializers.Serializer[None]):
         max_length=MAX_DATA_BYTES,
         help_text="The event's data, JSON-encoded by the server library; at most 10 KB.",
     )
+
+
+class PusherEventIn(_EventFields):
     channels = serializers.ListField(
         child=_target_field(),
         min_length=1,
@@ -198,14 +203,8 @@ class BatchEventsView(SignedHttpApiView):
         return Response({"batch": [{} for _ in batch]})
 
 
-class PusherUserEventIn(serializers.Serializer[None]):
-    name = serializers.CharField(max_length=200)
-    # Pusher names the field `data`, as DRF's Serializer names its output.
-    data = serializers.CharField(  # type: ignore[assignment]
-        allow_blank=True,
-        max_length=MAX_DATA_BYTES,
-        help_text="The event's data, JSON-encoded by the server library; at most 10 KB.",
-    )
+class PusherUserEventIn(_EventFields):
+    pass  # a name and data, to the user named in the path
 
 
 class UserEventsView(SignedHttpApiView):
