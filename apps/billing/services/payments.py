@@ -237,15 +237,13 @@ def _cancel(caller: _PaymentCaller) -> Session:
         reservation = processor_calls.reserve(
             order_id=payment.order_id, action="cancel_payment", idempotency_key=f"cancel-{payment.intent_id}"
         )
-    with processor_calls.released_on_failure(reservation):
-        _cancel_intent(payment)
-        with transaction.atomic():
-            session = Session.objects.select_for_update(of=("self",)).get(pk=session.pk)
-            caller.back_from_payment(session)
-            fulfilment.move(_record_cancel(payment), OrderStatus.DRAFT)
-            events.emit(PaymentCancelled(session))
-            processor_calls.finish(reservation)
-    return session
+
+    def back_to_cart(session: Session) -> None:
+        caller.back_from_payment(session)
+        fulfilment.move(_record_cancel(payment), OrderStatus.DRAFT)
+        events.emit(PaymentCancelled(session))
+
+    return _cancel_reserved(reservation, payment, session, back_to_cart)
 
 
 def payment_abandon(*, public_id: str, agent: User, reason: str, notes: str) -> Session:
@@ -265,12 +263,24 @@ def payment_abandon(*, public_id: str, agent: User, reason: str, notes: str) -> 
         reservation = processor_calls.reserve(
             order_id=payment.order_id, action="end_payment", idempotency_key=f"cancel-{payment.intent_id}"
         )
+
+    def end(session: Session) -> None:
+        session_services.session_end_locked(session=session, agent=agent, reason=reason, notes=notes)
+        _record_cancel(payment)
+
+    return _cancel_reserved(reservation, payment, session, end)
+
+
+def _cancel_reserved(
+    reservation: ProcessorCall, payment: Payment, session: Session, then: Callable[[Session], None]
+) -> Session:
+    """Cancel the reserved intent outside any lock, then lock the session again and record the
+    outcome with `then`; if the processor fails, the reservation is released and nothing changes."""
     with processor_calls.released_on_failure(reservation):
         _cancel_intent(payment)
         with transaction.atomic():
             session = Session.objects.select_for_update(of=("self",)).get(pk=session.pk)
-            session_services.session_end_locked(session=session, agent=agent, reason=reason, notes=notes)
-            _record_cancel(payment)
+            then(session)
             processor_calls.finish(reservation)
     return session
 
