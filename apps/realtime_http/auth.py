@@ -9,16 +9,14 @@ from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers
-from rest_framework.authentication import SessionAuthentication
 from rest_framework.parsers import FormParser
-from rest_framework.request import Request
 from rest_framework.response import Response
 
 from apps.accounts.actors import panel_member
+from apps.accounts.api.authentication import MemberSessionAuthentication
 from apps.accounts.api.base import AgentAPIView, AgentRequest
 from apps.accounts.models import User
 from apps.api.authentication import AgentSessionAuthentication
-from apps.api.drf_request import django_request
 from apps.api.inputs import validated
 from apps.api.parsers import JSONParser
 from apps.api.schema import session_cookie_scheme
@@ -29,16 +27,12 @@ from apps.realtime_http import access
 from apps.routing import services as routing_services
 
 
-class PanelSessionAuthentication(SessionAuthentication):
+class PanelSessionAuthentication(MemberSessionAuthentication):
     """An owner panel user's Django session (panel_role, not an agent), with Django's CSRF check
     (the panel's pages carry the csrftoken)."""
 
-    def authenticate(self, request: Request) -> tuple[User, None] | None:
-        user = getattr(django_request(request), "user", None)
-        if user is None or not user.is_authenticated or not panel_member(user):
-            return None
-        self.enforce_csrf(request)
-        return (user, None)
+    def is_member(self, user: User) -> bool:
+        return panel_member(user)
 
 
 class PanelSessionScheme(OpenApiAuthenticationExtension):

@@ -10,6 +10,7 @@ from rest_framework.request import Request
 from apps.accounts import selectors
 from apps.accounts.models import PersonalAccessToken, User
 from apps.accounts.suspension import SUSPENDED_MESSAGE
+from apps.api.drf_request import django_request
 from apps.core.errors import DomainError, ErrorCode
 
 
@@ -55,3 +56,18 @@ class BearerTokenScheme(OpenApiAuthenticationExtension):
 
     def get_security_definition(self, auto_schema: AutoSchema) -> dict[str, str]:
         return {"type": "http", "scheme": "bearer", "description": "Personal access token `{id}|{secret}`."}
+
+
+class MemberSessionAuthentication(authentication.SessionAuthentication):
+    """A signed-in user's Django session, with Django's CSRF check, for the users `is_member`
+    admits (each surface names its members); anyone else is left unauthenticated."""
+
+    def is_member(self, user: User) -> bool:
+        raise NotImplementedError
+
+    def authenticate(self, request: Request) -> tuple[User, None] | None:
+        user = getattr(django_request(request), "user", None)
+        if user is None or not user.is_authenticated or not self.is_member(user):
+            return None
+        self.enforce_csrf(request)
+        return (user, None)

@@ -7,14 +7,14 @@ from typing import TYPE_CHECKING
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from drf_spectacular.openapi import AutoSchema
 from rest_framework import exceptions
-from rest_framework.authentication import BaseAuthentication, SessionAuthentication
+from rest_framework.authentication import BaseAuthentication
 from rest_framework.permissions import BasePermission
 from rest_framework.request import Request
 from rest_framework.views import APIView
 
 from apps.accounts.actors import display_member
+from apps.accounts.api.authentication import MemberSessionAuthentication
 from apps.accounts.models import User
-from apps.api.drf_request import django_request
 from apps.api.schema import session_cookie_scheme
 from apps.api.throttles import AtomicWindowThrottle
 from apps.displays import services
@@ -57,16 +57,12 @@ class DisplayTokenAuthentication(BaseAuthentication):
         return "Display"
 
 
-class DisplaySessionAuthentication(SessionAuthentication):
+class DisplaySessionAuthentication(MemberSessionAuthentication):
     """`request.user` is the signed-in owner, manager or kitchen user; its Viewer is made by the
     view (it names the business in `?business=`)."""
 
-    def authenticate(self, request: Request) -> tuple[User, None] | None:
-        user = getattr(django_request(request), "user", None)
-        if user is None or not user.is_authenticated or not display_member(user):
-            return None
-        self.enforce_csrf(request)
-        return (user, None)
+    def is_member(self, user: User) -> bool:
+        return display_member(user)
 
 
 class IsDisplay(BasePermission):
