@@ -11,6 +11,7 @@ from apps.webhooks import services
 from apps.webhooks.models import WebhookAttempt, WebhookDelivery, WebhookFailureAllowance, WebhookSubscription
 
 M = TypeVar("M", bound=Model)
+P = TypeVar("P", bound=Model)
 
 ALLOWANCE_FIELDS = ("failures", "until")
 ATTEMPT_FIELDS = ("attempted_at", "succeeded", "status_code", "duration_ms", "error", "response_excerpt")
@@ -24,16 +25,21 @@ class ReadOnlyAdmin(admin.ModelAdmin[M]):
         return False
 
 
-class WebhookFailureAllowanceInline(admin.TabularInline[WebhookFailureAllowance, WebhookSubscription]):
+class _ReadOnlyInline(admin.TabularInline[M, P]):
+    """Rows the system writes, shown under their parent: nothing to add, change or delete."""
+
+    extra = 0
+    can_delete = False
+
+    def has_add_permission(self, request: HttpRequest, obj: P | None = None) -> bool:
+        return False
+
+
+class WebhookFailureAllowanceInline(_ReadOnlyInline[WebhookFailureAllowance, WebhookSubscription]):
     """Failures the batches being sent may still add (they clear themselves)."""
 
     model = WebhookFailureAllowance
-    extra = 0
-    can_delete = False
     fields = readonly_fields = ALLOWANCE_FIELDS
-
-    def has_add_permission(self, request: HttpRequest, obj: WebhookSubscription | None = None) -> bool:
-        return False
 
 
 @admin.register(WebhookSubscription)
@@ -69,14 +75,9 @@ class WebhookSubscriptionAdmin(admin.ModelAdmin[WebhookSubscription]):
         return False  # created by owners, who alone see the secret once
 
 
-class WebhookAttemptInline(admin.TabularInline[WebhookAttempt, WebhookDelivery]):
+class WebhookAttemptInline(_ReadOnlyInline[WebhookAttempt, WebhookDelivery]):
     model = WebhookAttempt
-    extra = 0
-    can_delete = False
     fields = readonly_fields = ATTEMPT_FIELDS
-
-    def has_add_permission(self, request: HttpRequest, obj: WebhookDelivery | None = None) -> bool:
-        return False
 
 
 @admin.register(WebhookDelivery)
