@@ -3,7 +3,8 @@ uploads; a demo catalog made by an earlier seed_demo (before translations and ph
 it lacks, entry by entry matched on names, so `make run` on an old var/ shows the same demo."""
 
 import copy
-from typing import Any
+from collections.abc import Iterable, Iterator
+from typing import Any, TypeVar
 
 from apps.accounts.models import Business
 from apps.demo.menus import Spec
@@ -39,6 +40,19 @@ def seed_menu(*, business: Business) -> None:
         _complete(catalog, spec)
 
 
+_Entry = TypeVar("_Entry", Category, MenuItem, ModifierGroup, ModifierOption)
+
+
+def _matched(entries: Iterable[_Entry], specs: list[Spec]) -> Iterator[tuple[_Entry, Spec]]:
+    """Each spec with the stored entry of its name; a spec whose entry is gone (deleted or
+    renamed by the owner) is skipped."""
+    by_name = {entry.name: entry for entry in entries}
+    for spec in specs:
+        entry = by_name.get(spec["name"])
+        if entry is not None:
+            yield entry, spec
+
+
 def _missing_languages(
     entry: Category | MenuItem | ModifierGroup | ModifierOption, spec: Spec
 ) -> dict[str, dict[str, str]] | None:
@@ -49,18 +63,11 @@ def _missing_languages(
 
 
 def _complete(catalog: Catalog, spec: Spec) -> None:
-    categories = {category.name: category for category in catalog.categories.all()}
-    for category_spec in spec["categories"]:
-        category = categories.get(category_spec["name"])
-        if category is None:
-            continue
+    for category, category_spec in _matched(catalog.categories.all(), spec["categories"]):
         if (translations := _missing_languages(category, category_spec)) is not None:
             menu_services.category_save(category=category, translations=translations)
-        items = {item.name: item for item in category.items.all()}
-        for item_spec in category_spec["items"]:
-            item = items.get(item_spec["name"])
-            if item is not None:
-                _complete_item(item, item_spec)
+        for item, item_spec in _matched(category.items.all(), category_spec["items"]):
+            _complete_item(item, item_spec)
 
 
 def _complete_item(item: MenuItem, item_spec: Spec) -> None:
@@ -74,15 +81,9 @@ def _complete_item(item: MenuItem, item_spec: Spec) -> None:
         changes["photo"] = _stored_photo(item_spec["photo_key"])
     if changes:
         menu_services.menu_item_save(item=item, **changes)
-    groups = {group.name: group for group in item.modifier_groups.all()}
-    for group_spec in item_spec.get("modifier_groups", []):
-        group = groups.get(group_spec["name"])
-        if group is None:
-            continue
+    for group, group_spec in _matched(item.modifier_groups.all(), item_spec.get("modifier_groups", [])):
         if (translations := _missing_languages(group, group_spec)) is not None:
             menu_services.modifier_group_save(group=group, translations=translations)
-        options = {option.name: option for option in group.options.all()}
-        for option_spec in group_spec.get("options", []):
-            option = options.get(option_spec["name"])
-            if option is not None and (translations := _missing_languages(option, option_spec)) is not None:
+        for option, option_spec in _matched(group.options.all(), group_spec.get("options", [])):
+            if (translations := _missing_languages(option, option_spec)) is not None:
                 menu_services.modifier_option_save(option=option, translations=translations)
