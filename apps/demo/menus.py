@@ -47,6 +47,23 @@ def _drink_sizes() -> Spec:
     }
 
 
+def _drink(name: str, spanish: str, price_cents: int, photo_key: str) -> Spec:
+    """A drink of the menu: vegan, in three sizes."""
+    return {
+        "name": name,
+        "translations": es(spanish),
+        "price_cents": price_cents,
+        "dietary": ["vegetarian", "vegan", "gluten_free"],
+        "photo_key": photo_key,
+        "modifier_groups": [_drink_sizes()],
+    }
+
+
+def _limited_batch(stock: int) -> Spec:
+    """A limited item: its stock is counted and already under the low-stock warning (5)."""
+    return {"track_stock": True, "stock": stock, "low_stock_threshold": 5}
+
+
 BURGER_MENU = {
     "name": "All day",
     "language": "en",
@@ -90,9 +107,7 @@ BURGER_MENU = {
                     "allergens": ["gluten", "eggs", "milk", "sesame"],
                     "photo_key": "truffle-burger",
                     "price_cents": 1450,
-                    "track_stock": True,
-                    "stock": 4,
-                    "low_stock_threshold": 5,
+                    **_limited_batch(4),
                 },
             ],
         },
@@ -124,22 +139,8 @@ BURGER_MENU = {
             "name": "Drinks",
             "translations": es("Bebidas"),
             "items": [
-                {
-                    "name": "Cola",
-                    "translations": es("Refresco de cola"),
-                    "price_cents": 249,
-                    "dietary": ["vegetarian", "vegan", "gluten_free"],
-                    "photo_key": "cola",
-                    "modifier_groups": [_drink_sizes()],
-                },
-                {
-                    "name": "Lemonade",
-                    "translations": es("Limonada"),
-                    "price_cents": 299,
-                    "dietary": ["vegetarian", "vegan", "gluten_free"],
-                    "photo_key": "lemonade",
-                    "modifier_groups": [_drink_sizes()],
-                },
+                _drink("Cola", "Refresco de cola", 249, "cola"),
+                _drink("Lemonade", "Limonada", 299, "lemonade"),
             ],
         },
     ],
@@ -180,9 +181,7 @@ NOODLE_MENU = {
                     "allergens": ["gluten", "soybeans", "sesame"],
                     "photo_key": "spicy-miso-ramen",
                     "price_cents": 1390,
-                    "track_stock": True,
-                    "stock": 3,
-                    "low_stock_threshold": 5,
+                    **_limited_batch(3),
                 },
             ],
         },
@@ -213,14 +212,7 @@ NOODLE_MENU = {
             "name": "Drinks",
             "translations": es("Bebidas"),
             "items": [
-                {
-                    "name": "Green tea",
-                    "translations": es("Té verde"),
-                    "price_cents": 300,
-                    "dietary": ["vegetarian", "vegan", "gluten_free"],
-                    "photo_key": "green-tea",
-                    "modifier_groups": [_drink_sizes()],
-                }
+                _drink("Green tea", "Té verde", 300, "green-tea"),
             ],
         },
     ],
