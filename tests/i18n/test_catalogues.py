@@ -129,6 +129,50 @@ def test_every_agent_dashboard_word_is_in_the_english_catalogue_only():
         assert not {msgid for msgid in po_msgids(language, "djangojs") if msgid.startswith("agent\x04")}
 
 
+JS_LITERAL = re.compile(r'"((?:[^"\\\n]|\\.)*)"|`((?:[^`\\]|\\.)*)`|\'((?:[^\'\\\n]|\\.)*)\'')
+JS_COMMENT = re.compile(r"/\*.*?\*/|(?:^|(?<=\s))//[^\n]*", re.S | re.M)
+AGENT_CALL = re.compile(r'\bn?pgettext\(\s*"agent",\s*"(?:[^"\\]|\\.)*"(?:,\s*"(?:[^"\\]|\\.)*")?')
+# Literals that are for the developer (what was being done, for the console and thrown errors) or
+# for the page's code (CSS classes, key names), not for the agent's eyes: what precedes them on
+# their line.
+NOT_READ = re.compile(r"(?:logFailure\(|new Error\(|xsrfHeaders, |class: [^,]*|\bkey [!=]== )$")
+KEY_NAMES = {"Enter", "Escape"}
+
+
+def bare_sentences(source: str, call: re.Pattern[str]) -> list[str]:
+    """The literals of a browser module that look like words a person reads (two words, or one
+    capitalised word) outside a gettext call: a sentence the catalogue cannot know of."""
+    text = call.sub("", JS_COMMENT.sub("", source))
+    found = []
+    for match in JS_LITERAL.finditer(text):
+        literal = next(group for group in match.groups() if group is not None)
+        if NOT_READ.search(text[text.rfind("\n", 0, match.start()) + 1 : match.start()]):
+            continue
+        words = re.sub(r"\$\{[^}]*\}", " ", literal)
+        sentence = re.search(r"[A-Za-z']{2,} [A-Za-z']{2,}", words)
+        word = re.fullmatch(r"\W*[A-Z][a-z']+\W*", words) and words.strip() not in KEY_NAMES
+        if sentence or word:
+            found.append(literal)
+    return found
+
+
+def test_the_bare_sentence_scan_finds_words_outside_gettext():
+    bare = 'el("button", { text: "Sign in" }); x = `Hello ${name}`; y = "Accept";'
+    assert bare_sentences(bare, AGENT_CALL) == ["Sign in", "Hello ${name}", "Accept"]
+    said = 'pgettext("agent", "Sign in"); logFailure("reading it", e); el("b", { class: ok ? "primary accept" : "a" });'
+    code = '// Not this\nif (event.key === "Enter") go(); emit("SessionIncoming");'
+    assert bare_sentences(said + code, AGENT_CALL) == []
+
+
+def test_the_agent_dashboard_says_no_sentence_outside_its_catalogue():
+    bare = {
+        f"{path.name}: {literal}"
+        for path in (ROOT / "static" / "agent").glob("*.js")
+        for literal in bare_sentences(path.read_text(encoding="utf-8"), AGENT_CALL)
+    }
+    assert not bare, f'wrap these in pgettext("agent", …) and run makemessages -d djangojs: {sorted(bare)}'
+
+
 TEMPLATE_WORD = re.compile(r"""\{% translate (?:"([^"]*)"|'([^']*)') %\}""")
 TEMPLATE_BLOCK = re.compile(r"\{% blocktranslate[^%]*%\}(.*?)\{% endblocktranslate %\}", re.S)
 
