@@ -193,7 +193,12 @@ def block_msgid(body: str) -> str:
 
 
 def test_every_panel_and_agent_page_word_is_in_the_english_catalogue_only():
-    pages = [*(ROOT / "templates" / "panel").glob("*.html"), ROOT / "templates" / "agent" / "index.html"]
+    pages = [
+        *(ROOT / "templates" / "panel").glob("*.html"),
+        *(ROOT / "templates" / "demo_processor").glob("*.html"),
+        ROOT / "templates" / "agent" / "index.html",
+        ROOT / "templates" / "404.html",
+    ]
     texts = [page.read_text("utf-8") for page in pages]
     said = {double or single for text in texts for double, single in TEMPLATE_WORD.findall(text)}
     blocks = {block_msgid(body) for text in texts for body in TEMPLATE_BLOCK.findall(text)}
