@@ -6,6 +6,8 @@ from decimal import Decimal
 from django import forms
 from django.db.models import QuerySet
 from django.http import QueryDict
+from django.utils.translation import gettext_lazy as _
+from django_stubs_ext import StrOrPromise
 
 from apps.accounts.models import Business
 from apps.core.events import EVENT_NAMES
@@ -38,8 +40,8 @@ class LoginForm(forms.Form):
 class TotpCodeForm(forms.Form):
     code = forms.RegexField(
         regex=r"^\d{6}$",
-        label="Authentication code",
-        error_messages={"invalid": "Enter the 6-digit code from your authenticator app."},
+        label=_("Authentication code"),
+        error_messages={"invalid": _("Enter the 6-digit code from your authenticator app.")},
         widget=forms.TextInput(attrs={"autocomplete": "one-time-code", "inputmode": "numeric", "autofocus": True}),
     )
 
@@ -48,7 +50,7 @@ class BusinessChoiceForm(forms.Form):
     """One of the signed-in owner's businesses (forms that also need one extend it)."""
 
     business: forms.ModelChoiceField[Business] = forms.ModelChoiceField(
-        queryset=Business.objects.none(), empty_label=None, label="Business"
+        queryset=Business.objects.none(), empty_label=None, label=_("Business")
     )
 
     def __init__(self, data: QueryDict | None = None, *, businesses: QuerySet[Business]) -> None:
@@ -63,14 +65,14 @@ class KioskRenameForm(forms.Form):
     location = forms.CharField(max_length=200, required=False)
 
 
-LANGUAGES_HELP = "Language codes the agent serves, e.g. en, es. Empty: offered customers of every language."
+LANGUAGES_HELP = _("Language codes the agent serves, e.g. en, es. Empty: offered customers of every language.")
 
 
 class AgentCreateForm(forms.Form):
     name = forms.CharField(max_length=200)
     email = forms.EmailField(max_length=254)
     password = forms.CharField(
-        min_length=10, max_length=256, strip=False, widget=forms.PasswordInput, help_text="At least 10 characters."
+        min_length=10, max_length=256, strip=False, widget=forms.PasswordInput, help_text=_("At least 10 characters.")
     )
     languages = forms.CharField(max_length=200, required=False, help_text=LANGUAGES_HELP)
 
@@ -80,9 +82,9 @@ class AgentLanguagesForm(forms.Form):
 
 
 class WebhookCreateForm(forms.Form):
-    url = forms.URLField(max_length=2000, label="Receiver URL", assume_scheme="https")
+    url = forms.URLField(max_length=2000, label=_("Receiver URL"), assume_scheme="https")
     events = forms.MultipleChoiceField(
-        choices=[(name, name) for name in EVENT_NAMES], widget=forms.CheckboxSelectMultiple, label="Events"
+        choices=[(name, name) for name in EVENT_NAMES], widget=forms.CheckboxSelectMultiple, label=_("Events")
     )
 
 
@@ -90,9 +92,9 @@ class ApiKeyCreateForm(forms.Form):
     """Name and scopes of a new owner API key. Both are optional here on purpose: the key service
     owns the rules (a name, at least one scope) and its errors land on these fields."""
 
-    name = forms.CharField(required=False, label="Name", widget=forms.TextInput(attrs={"maxlength": 200}))
+    name = forms.CharField(required=False, label=_("Name"), widget=forms.TextInput(attrs={"maxlength": 200}))
     scopes = forms.MultipleChoiceField(
-        choices=list(ALL_SCOPES.items()), required=False, widget=forms.CheckboxSelectMultiple, label="Scopes"
+        choices=list(ALL_SCOPES.items()), required=False, widget=forms.CheckboxSelectMultiple, label=_("Scopes")
     )
 
     def add_service_error(self, details: object) -> bool:
@@ -110,26 +112,26 @@ class OrderFilterForm(forms.Form):
     ABANDONED = "abandoned"
     status = forms.ChoiceField(
         choices=[
-            ("", "Sent to payment or later"),
-            (ALL, "Any, drafts too"),
-            (ABANDONED, "Abandoned carts"),
+            ("", _("Sent to payment or later")),
+            (ALL, _("Any, drafts too")),
+            (ABANDONED, _("Abandoned carts")),
             *OrderStatus.choices,
         ],
         required=False,
     )
-    number = forms.CharField(max_length=12, required=False, label="Order number")
-    date_from = forms.DateField(required=False, label="From", widget=forms.DateInput(attrs={"type": "date"}))
-    date_to = forms.DateField(required=False, label="To", widget=forms.DateInput(attrs={"type": "date"}))
+    number = forms.CharField(max_length=12, required=False, label=_("Order number"))
+    date_from = forms.DateField(required=False, label=_("From"), widget=forms.DateInput(attrs={"type": "date"}))
+    date_to = forms.DateField(required=False, label=_("To"), widget=forms.DateInput(attrs={"type": "date"}))
 
 
 class SessionFilterForm(forms.Form):
     end_reason = forms.ChoiceField(
-        choices=[("", "Any end"), *((code, END_REASONS.get(code, label)) for code, label in EndReason.choices)],
+        choices=[("", _("Any end")), *((code, END_REASONS.get(code, label)) for code, label in EndReason.choices)],
         required=False,
-        label="End reason",
+        label=_("End reason"),
     )
-    date_from = forms.DateField(required=False, label="From", widget=forms.DateInput(attrs={"type": "date"}))
-    date_to = forms.DateField(required=False, label="To", widget=forms.DateInput(attrs={"type": "date"}))
+    date_from = forms.DateField(required=False, label=_("From"), widget=forms.DateInput(attrs={"type": "date"}))
+    date_to = forms.DateField(required=False, label=_("To"), widget=forms.DateInput(attrs={"type": "date"}))
 
 
 class FulfilmentForm(forms.Form):
@@ -138,10 +140,10 @@ class FulfilmentForm(forms.Form):
 
 class RefundForm(forms.Form):
     amount = forms.DecimalField(
-        min_value=0.01, decimal_places=2, max_digits=12, required=False, help_text="Leave empty to refund the rest."
+        min_value=0.01, decimal_places=2, max_digits=12, required=False, help_text=_("Leave empty to refund the rest.")
     )
     reason = forms.CharField(max_length=200, required=False)
-    confirm = forms.BooleanField(label="I confirm this refund goes back to the customer's card.")
+    confirm = forms.BooleanField(label=_("I confirm this refund goes back to the customer's card."))
 
     def amount_cents(self) -> int | None:
         amount = self.cleaned_data.get("amount")
@@ -152,14 +154,14 @@ class BusinessSettingsForm(forms.ModelForm[Business]):
     """A business's settings. The tax rate is typed as a percentage (8.75) and kept in basis
     points (875), the unit order totals compute in."""
 
-    logo_url = forms.URLField(max_length=200, required=False, label="Logo URL", assume_scheme="https")
+    logo_url = forms.URLField(max_length=200, required=False, label=_("Logo URL"), assume_scheme="https")
     tax_rate = forms.DecimalField(
         min_value=Decimal("0"),
         max_value=Decimal("100"),
         decimal_places=2,
         max_digits=5,
-        label="Tax rate (%)",
-        help_text="Added to the prices, e.g. 8.75 for 8.75 %.",
+        label=_("Tax rate (%)"),
+        help_text=_("Added to the prices, e.g. 8.75 for 8.75 %."),
         widget=forms.NumberInput(attrs={"step": "0.01", "min": "0", "max": "100"}),
     )
     field_order = ["name", "logo_url", "currency", "tax_rate"]
@@ -177,11 +179,11 @@ class BusinessSettingsForm(forms.ModelForm[Business]):
             "address",
         ]
         labels = {
-            "logo_url": "Logo URL",
-            "primary_color": "Kiosk colour",
-            "session_recording": "Record sessions (kept 30 days)",
-            "timezone": "Time zone (reports count its days and hours)",
-            "address": "Address (printed on receipts)",
+            "logo_url": _("Logo URL"),
+            "primary_color": _("Kiosk colour"),
+            "session_recording": _("Record sessions (kept 30 days)"),
+            "timezone": _("Time zone (reports count its days and hours)"),
+            "address": _("Address (printed on receipts)"),
         }
         widgets = {
             "primary_color": forms.TextInput(attrs={"type": "color"}),
@@ -207,7 +209,7 @@ class BusinessSettingsForm(forms.ModelForm[Business]):
         return changed
 
 
-def _routing_field(name: str, label: str, help_text: str) -> forms.IntegerField:
+def _routing_field(name: str, label: StrOrPromise, help_text: StrOrPromise) -> forms.IntegerField:
     low, high = ROUTING_LIMITS[name]
     return forms.IntegerField(min_value=low, max_value=high, label=label, help_text=help_text)
 
@@ -215,21 +217,25 @@ def _routing_field(name: str, label: str, help_text: str) -> forms.IntegerField:
 class RoutingSettingsForm(forms.Form):
     """How customers reach the owner's agents (apps/routing/router.py); defaults from ROUTING_*."""
 
-    offer_size = _routing_field("offer_size", "Agents offered at a time", "How many agents ring at once.")
-    offer_seconds = _routing_field("offer_seconds", "Offer lasts (seconds)", "Unanswered after this, it is a miss.")
+    offer_size = _routing_field("offer_size", _("Agents offered at a time"), _("How many agents ring at once."))
+    offer_seconds = _routing_field(
+        "offer_seconds", _("Offer lasts (seconds)"), _("Unanswered after this, it is a miss.")
+    )
     any_language_after_seconds = _routing_field(
-        "any_language_after_seconds", "Any language after (seconds)", "Then agents of every language are offered."
+        "any_language_after_seconds", _("Any language after (seconds)"), _("Then agents of every language are offered.")
     )
     misses_before_break = _routing_field(
-        "misses_before_break", "Missed offers before a break", "In a row; the agent is set on break and told why."
+        "misses_before_break", _("Missed offers before a break"), _("In a row; the agent is set on break and told why.")
     )
     self_service_after_seconds = _routing_field(
         "self_service_after_seconds",
-        "Offer self-service after (seconds)",
-        "When the wait or its estimate passes this, the kiosk offers to order alone.",
+        _("Offer self-service after (seconds)"),
+        _("When the wait or its estimate passes this, the kiosk offers to order alone."),
     )
     agents_start_on_break = forms.BooleanField(
         required=False,
-        label="Agents start on break",
-        help_text='Signing in sets an agent on break instead of available; they press "I\'m back" to take customers.',
+        label=_("Agents start on break"),
+        help_text=_(
+            'Signing in sets an agent on break instead of available; they press "I\'m back" to take customers.'
+        ),
     )

@@ -9,6 +9,7 @@ from django import forms
 from django.core.files.uploadedfile import UploadedFile
 from django.http import QueryDict
 from django.utils.datastructures import MultiValueDict
+from django.utils.translation import gettext_lazy as _
 
 from apps.menu.labels import ALLERGENS, DIETARY, LANGUAGES
 from apps.menu.models import Category, MenuItem, ModifierGroup, ModifierOption
@@ -89,15 +90,15 @@ class TranslatedForm(forms.Form):
 class CatalogForm(forms.Form):
     name = forms.CharField(
         max_length=200,
-        label="New catalog name",
-        widget=forms.TextInput(attrs={"placeholder": "e.g. Winter menu", "aria-label": "New catalog name"}),
+        label=_("New catalog name"),
+        widget=forms.TextInput(attrs={"placeholder": _("e.g. Winter menu"), "aria-label": _("New catalog name")}),
     )
     language = forms.ChoiceField(
         choices=list(LANGUAGES.items()),
         initial="en",
         required=False,
-        label="Written in",
-        help_text="The business's menu language: kiosks show it where a translation is missing.",
+        label=_("Written in"),
+        help_text=_("The business's menu language: kiosks show it where a translation is missing."),
     )
 
     def clean_language(self) -> str:
@@ -106,7 +107,8 @@ class CatalogForm(forms.Form):
 
 class CategoryForm(TranslatedForm):
     name = forms.CharField(
-        max_length=200, widget=forms.TextInput(attrs={"placeholder": "New category", "aria-label": "Category name"})
+        max_length=200,
+        widget=forms.TextInput(attrs={"placeholder": _("New category"), "aria-label": _("Category name")}),
     )
     sort_order = forms.IntegerField(initial=0)
 
@@ -119,26 +121,26 @@ class MenuItemForm(TranslatedForm):
     price = PriceField()
     photo = forms.FileField(
         required=False,
-        label="Photo",
-        help_text="JPEG, PNG or WebP; it is resized and stripped of its metadata.",
+        label=_("Photo"),
+        help_text=_("JPEG, PNG or WebP; it is resized and stripped of its metadata."),
         widget=forms.FileInput(attrs={"accept": "image/jpeg,image/png,image/webp"}),
     )
-    remove_photo = forms.BooleanField(required=False, label="Remove the photo")
+    remove_photo = forms.BooleanField(required=False, label=_("Remove the photo"))
     allergens = forms.MultipleChoiceField(
         choices=list(ALLERGENS.items()),
         required=False,
         widget=forms.CheckboxSelectMultiple,
-        help_text="The allergens the item contains (the 14 the EU makes restaurants declare).",
+        help_text=_("The allergens the item contains (the 14 the EU makes restaurants declare)."),
     )
     dietary = forms.MultipleChoiceField(
         choices=list(DIETARY.items()), required=False, widget=forms.CheckboxSelectMultiple
     )
-    active = forms.BooleanField(required=False, initial=True, label="Available")
+    active = forms.BooleanField(required=False, initial=True, label=_("Available"))
     sort_order = forms.IntegerField(initial=0)
-    track_stock = forms.BooleanField(required=False, label="Track stock")
-    stock = forms.IntegerField(min_value=0, initial=0, help_text="Units left, when stock is tracked.")
+    track_stock = forms.BooleanField(required=False, label=_("Track stock"))
+    stock = forms.IntegerField(min_value=0, initial=0, help_text=_("Units left, when stock is tracked."))
     low_stock_threshold = forms.IntegerField(
-        min_value=0, required=False, help_text="inventory.low fires when stock falls to this."
+        min_value=0, required=False, help_text=_("inventory.low fires when stock falls to this.")
     )
 
     @classmethod

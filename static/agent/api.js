@@ -1,6 +1,7 @@
 // The agent API over fetch: same-origin cookie session, X-XSRF-TOKEN on every mutating call
 // (read from the XSRF-TOKEN cookie at call time: it changes at sign-in), errors as ApiError
 // (static/common/http.js turns the error envelope into words).
+import { pgettext } from "../common/gettext.js";
 import { sendJson } from "../common/http.js";
 import { asFailure } from "../common/report.js";
 
@@ -50,7 +51,7 @@ export function api(method, path, body) {
 /** @param {string} method @param {string} path @param {unknown} [body] */
 async function send(method, path, body) {
   const headers = method === "GET" ? {} : xsrfHeaders();
-  const unreachable = "The server cannot be reached. Check the connection.";
+  const unreachable = pgettext("agent", "The server cannot be reached. Check the connection.");
   try {
     return await sendJson(path, { method, headers, body, credentials: "same-origin", unreachable });
   } catch (caught) {

@@ -1,6 +1,7 @@
 // The session's cart as data: the lines the agent builds (sent whole on every change: replace
 // semantics), the server's answer (prices, totals) and its refusals per line. Pure functions,
 // unit-tested (tests/js/agent.test.js); views.js draws them.
+import { interpolate, pgettext } from "../common/gettext.js";
 import { money } from "../common/format.js";
 import { failureView } from "./payment-words.js";
 import { duration } from "./queue-state.js";
@@ -52,11 +53,13 @@ export const refusedNewLines = (refused, order) =>
 export function cartRefusal(error, order = null) {
   if (error.status === 422) {
     const extra = refusedNewLines(error.details && error.details.lines, order).join(" ");
-    return `The change was not saved: some lines cannot be ordered as asked${extra ? ` (${extra.replace(/\.$/, "")})` : ""}. The cart shows what was last saved.`;
+    return extra
+      ? interpolate(pgettext("agent", "The change was not saved: some lines cannot be ordered as asked (%(problems)s). The cart shows what was last saved."), { problems: extra.replace(/\.$/, "") })
+      : pgettext("agent", "The change was not saved: some lines cannot be ordered as asked. The cart shows what was last saved.");
   }
-  if (error.status === 401) return "You were signed out; sign in again and the cart will be sent.";
-  const why = error.status === 409 && error.code === "ORDER_LOCKED" ? "the cart is locked while the customer pays" : error.message;
-  return `The change was not saved: ${String(why || "no answer").replace(/\.$/, "")}. The cart shows what was last saved.`;
+  if (error.status === 401) return pgettext("agent", "You were signed out; sign in again and the cart will be sent.");
+  const why = error.status === 409 && error.code === "ORDER_LOCKED" ? pgettext("agent", "the cart is locked while the customer pays") : error.message;
+  return interpolate(pgettext("agent", "The change was not saved: %(why)s. The cart shows what was last saved."), { why: String(why || pgettext("agent", "no answer")).replace(/\.$/, "") });
 }
 
 /**
@@ -75,17 +78,25 @@ export const revertsToSaved = (error) => error.status !== 422 && error.status !=
 export function paymentView(status, order, payment = null) {
   if (status !== "payment") return { state: "none", text: "" };
   if (order && order.status === "failed") return failureView(payment);
-  return { state: "waiting", text: "Waiting for the customer's card…" };
+  return { state: "waiting", text: pgettext("agent", "Waiting for the customer's card…") };
 }
 
-/** @type {Record<string, string>} */
-const OUTCOME = { completed: "completed", abandoned: "abandoned", failed: "failed" };
+/** Each ending's sentence, said when needed. @type {Record<string, () => string>} */
+const OUTCOME = {
+  completed: () => pgettext("agent", "Session completed after %(duration)s."),
+  abandoned: () => pgettext("agent", "Session abandoned after %(duration)s."),
+  failed: () => pgettext("agent", "Session failed after %(duration)s."),
+};
 
 /** The words when a session ends. @param {{status: string, duration_seconds?: number}} ended @param {Order | null} [order] the paid order, if any */
 export function finishText(ended, order = null) {
   const paid = ended.status === "completed" && order !== null && Boolean(order.paid); // the server's one rule
-  const prefix = paid && order ? `Paid: order ${order.order_number}, ${money(order.total_cents, order.currency)}. ` : "";
-  return `${prefix}Session ${OUTCOME[ended.status] || ended.status} after ${duration(ended.duration_seconds || 0)}.`;
+  const outcome = OUTCOME[ended.status];
+  const after = outcome
+    ? interpolate(outcome(), { duration: duration(ended.duration_seconds || 0) })
+    : interpolate(pgettext("agent", "Session %(status)s after %(duration)s."), { status: ended.status, duration: duration(ended.duration_seconds || 0) });
+  if (!paid || !order) return after;
+  return `${interpolate(pgettext("agent", "Paid: order %(number)s, %(total)s."), { number: String(order.order_number), total: money(order.total_cents, order.currency) })} ${after}`;
 }
 
 /**
@@ -103,7 +114,7 @@ export function endCheck(reason, order, lines) {
 
 /** What the agent reads about a held-back end. @param {"" | "reason" | "unpaid"} problem */
 export function endWords(problem) {
-  if (problem === "reason") return "Choose why the session ends.";
-  if (problem === "unpaid") return "The cart has not been paid. End the session as completed anyway? The customer will not be charged.";
+  if (problem === "reason") return pgettext("agent", "Choose why the session ends.");
+  if (problem === "unpaid") return pgettext("agent", "The cart has not been paid. End the session as completed anyway? The customer will not be charged.");
   return "";
 }

@@ -1,8 +1,9 @@
 // The dashboard's chat, free of the DOM (unit-tested in tests/js/chat.test.js): who said each
 // message, the length left, and when the chat opens by itself. chat.js acts, draws and listens.
+import { interpolate, pgettext } from "../common/gettext.js";
 
 /** Who wrote it, as the agent reads it. @param {import("../common/chat-log.js").ChatMessage} message */
-export const speakerOf = (message) => (message.sender === "kiosk" ? "Customer" : message.sender_name || "Agent");
+export const speakerOf = (message) => (message.sender === "kiosk" ? pgettext("agent", "Customer") : message.sender_name || pgettext("agent", "Agent"));
 
 /** The length shown under the box: the server's limit (CHAT_MESSAGE_MAX_LENGTH). @param {string} draft @param {number} max */
 export const lengthWords = (draft, max) => `${draft.length} / ${max} characters`;
@@ -24,7 +25,7 @@ export function onVideoState(videoState) {
 
 /** Why a send failed, in words. @param {{code?: string, message?: string, details?: Record<string, unknown>}} error */
 export function sendRefusal(error) {
-  if (error.code === "VALIDATION_ERROR") return `Not sent: ${Object.values(error.details || {}).flat().join(" ") || error.message}`;
-  if (error.code === "NETWORK") return "Not sent: the server cannot be reached. Your text is kept: try again.";
-  return `Not sent: ${error.message}`;
+  if (error.code === "VALIDATION_ERROR") return interpolate(pgettext("agent", "Not sent: %(why)s"), { why: Object.values(error.details || {}).flat().join(" ") || error.message || "" });
+  if (error.code === "NETWORK") return pgettext("agent", "Not sent: the server cannot be reached. Your text is kept: try again.");
+  return interpolate(pgettext("agent", "Not sent: %(why)s"), { why: error.message || "" });
 }

@@ -5,6 +5,7 @@
 // unavailable, when it has not connected within `chatOpenSeconds` (the customer's camera refused:
 // their side never joins), or when the customer writes; the customer's messages are announced by
 // the log's live region. Free text up to the server's CHAT_MESSAGE_MAX_LENGTH, the count shown.
+import { pgettext } from "../common/gettext.js";
 import { chatFor, chatIntake, NO_CHAT, sendFailed, sent } from "../common/chat-log.js";
 import { asFailure, logFailure } from "../common/report.js";
 import { watch } from "../common/store.js";
@@ -98,7 +99,7 @@ export function renderChat(store, chat) {
     byId("chat").hidden = !open;
     const toggle = byId("chat-toggle");
     toggle.setAttribute("aria-expanded", String(open));
-    toggle.textContent = open ? "Hide the chat" : "Write to the customer";
+    toggle.textContent = open ? pgettext("agent", "Hide the chat") : pgettext("agent", "Write to the customer");
   });
   watch(store, (s) => s.chat.draft, (draft) => {
     if (input.value !== draft) input.value = draft;

@@ -1,6 +1,7 @@
 // The agent dashboard: sign-in, status, the live queue, the session in hand, my day, my tokens.
 // Everything comes from the public agent API and the agent's private real-time channel, goes
 // into the one store (state.js) and is drawn by views.js.
+import { interpolate, pgettext } from "../common/gettext.js";
 import { newestAnswer } from "../common/http.js";
 import { asFailure, logFailure } from "../common/report.js";
 import { $$, announce, byId } from "../common/ui.js";
@@ -52,7 +53,7 @@ async function boot() {
     store.set({ user: await get("/api/user") });
   } catch (caught) {
     const error = asFailure(caught);
-    if (error.status !== 401) alertText(`The dashboard could not start: ${error.message}`);
+    if (error.status !== 401) alertText(interpolate(pgettext("agent", "The dashboard could not start: %(why)s"), { why: error.message }));
     return askToSignIn("");
   }
   return startApp();
@@ -75,7 +76,7 @@ onUnauthenticated(async () => {
   reauthenticating = true;
   store.set({ locked: true });
   if (feed) feed.stop();
-  await askToSignIn("Your session has ended. Sign in again to carry on: what is on screen is kept.");
+  await askToSignIn(pgettext("agent", "Your session has ended. Sign in again to carry on: what is on screen is kept."));
   reauthenticating = false;
 });
 
@@ -96,8 +97,12 @@ async function startApp() {
 /** A new card: it rings (unless muted) and is announced. @param {import("./queue-state.js").Incoming} incoming */
 function arrived(incoming) {
   if (!store.get().muted) ring.play();
-  const from = incoming.transfer_from ? `Transfer from ${incoming.transfer_from.name}: ` : "New session from ";
-  announce(`${from}${incoming.kiosk.name}, ${incoming.business.name}.`);
+  const where = { kiosk: incoming.kiosk.name, business: incoming.business.name };
+  announce(
+    incoming.transfer_from
+      ? interpolate(pgettext("agent", "Transfer from %(agent)s: %(kiosk)s, %(business)s."), { agent: incoming.transfer_from.name, ...where })
+      : interpolate(pgettext("agent", "New session from %(kiosk)s, %(business)s."), where),
+  );
 }
 
 function startFeed() {
@@ -144,7 +149,7 @@ function localeChanged({ session_id: id, customer_locale: locale }) {
   const mine = store.get().session;
   if (!mine || mine.id !== id || mine.customer_locale === locale) return;
   store.set({ session: { ...mine, customer_locale: locale } });
-  announce(`The customer now reads ${languageOf(locale)}.`);
+  announce(interpolate(pgettext("agent", "The customer now reads %(language)s."), { language: languageOf(locale) }));
 }
 
 /**
@@ -201,10 +206,10 @@ async function refreshUser() {
 async function setStatus(status, label) {
   try {
     await post("/api/agent/status", { status });
-    announce(`Status: ${label}.`);
+    announce(interpolate(pgettext("agent", "Status: %(status)s."), { status: label }));
   } catch (caught) {
     const error = asFailure(caught);
-    alertText(`The status was not changed: ${error.message}`);
+    alertText(interpolate(pgettext("agent", "The status was not changed: %(why)s"), { why: error.message }));
   }
   await refreshUser(); // show what the server says
 }
@@ -214,7 +219,7 @@ byId("agent-status").addEventListener("change", (event) => {
   return setStatus(select.value, select.selectedOptions[0].textContent);
 });
 
-const backToAvailable = () => setStatus("available", "Available");
+const backToAvailable = () => setStatus("available", pgettext("agent", "Available"));
 
 byId("mute").addEventListener("click", () => {
   const muted = !store.get().muted;
@@ -265,7 +270,7 @@ function showSession(current, order, payment) {
   const opening = session.open(current, order, payment); // marks the session in hand at once
   transfer.load();
   showPanel("queue");
-  announce(`Session with ${current.kiosk.name} started.`);
+  announce(interpolate(pgettext("agent", "Session with %(kiosk)s started."), { kiosk: current.kiosk.name }));
   return opening;
 }
 
@@ -296,7 +301,7 @@ async function loadHistory() {
     store.set({ history: mine.data, today });
   } catch (caught) {
     const error = asFailure(caught);
-    if (error.status !== 401) alertText(`Your sessions could not be loaded: ${error.message}`);
+    if (error.status !== 401) alertText(interpolate(pgettext("agent", "Your sessions could not be loaded: %(why)s"), { why: error.message }));
   }
 }
 
@@ -305,7 +310,7 @@ async function loadTokens() {
     store.set({ tokens: (await get("/api/tokens")).data });
   } catch (caught) {
     const error = asFailure(caught);
-    if (error.status !== 401) alertText(`Your tokens could not be loaded: ${error.message}`);
+    if (error.status !== 401) alertText(interpolate(pgettext("agent", "Your tokens could not be loaded: %(why)s"), { why: error.message }));
   }
 }
 
@@ -313,10 +318,10 @@ async function loadTokens() {
 async function revoke(token) {
   try {
     await del(`/api/tokens/${token.id}`);
-    announce(`Token ${token.name} revoked.`);
+    announce(interpolate(pgettext("agent", "Token %(name)s revoked."), { name: token.name }));
   } catch (caught) {
     const error = asFailure(caught);
-    if (error.status !== 401 && error.status !== 404) alertText(`The token was not revoked: ${error.message}`);
+    if (error.status !== 401 && error.status !== 404) alertText(interpolate(pgettext("agent", "The token was not revoked: %(why)s"), { why: error.message }));
   }
   loadTokens();
 }

@@ -1,6 +1,7 @@
 // The modifier dialog: a native modal <dialog> (focus stays inside it, Escape closes it) that
 // enforces each group's required/min/max before the item can be added.
 import { money } from "../common/format.js";
+import { interpolate, pgettext } from "../common/gettext.js";
 import { byId, el, showError } from "../common/ui.js";
 
 /**
@@ -11,10 +12,14 @@ import { byId, el, showError } from "../common/ui.js";
 /** A group's rule in words. @param {ModifierGroup} group */
 export function rule(group) {
   const min = group.required ? Math.max(1, group.min) : group.min;
-  if (group.max === 1) return min ? "choose one" : "optional, at most one";
-  if (min && group.max) return min === group.max ? `choose ${min}` : `choose ${min} to ${group.max}`;
-  if (min) return `choose at least ${min}`;
-  return group.max ? `optional, up to ${group.max}` : "optional";
+  if (group.max === 1) return min ? pgettext("agent", "choose one") : pgettext("agent", "optional, at most one");
+  if (min && group.max) {
+    return min === group.max
+      ? interpolate(pgettext("agent", "choose %(min)s"), { min })
+      : interpolate(pgettext("agent", "choose %(min)s to %(max)s"), { min, max: group.max });
+  }
+  if (min) return interpolate(pgettext("agent", "choose at least %(min)s"), { min });
+  return group.max ? interpolate(pgettext("agent", "optional, up to %(max)s"), { max: group.max }) : pgettext("agent", "optional");
 }
 
 export class ModifierDialog {
@@ -112,7 +117,7 @@ export function checkChoices(groups, checkedIn) {
     const checked = checkedIn(group);
     const min = group.required ? Math.max(1, group.min) : group.min;
     if (checked.length < min) problems.push(`${group.name}: ${rule(group)}.`);
-    if (group.max && checked.length > group.max) problems.push(`${group.name}: at most ${group.max}.`);
+    if (group.max && checked.length > group.max) problems.push(interpolate(pgettext("agent", "%(group)s: at most %(max)s."), { group: group.name, max: group.max }));
     checked.forEach((option) => {
       optionIds.push(option.id);
       labels.push({ group: group.name, value: option.name });

@@ -5,6 +5,7 @@
 // The time left is counted on the agent's own clock from what the server said when it made the
 // offer: `offer_expires_at` less the server's "now" then (`created_at` + `waiting_seconds`), so
 // a dashboard whose clock is off by minutes still counts the offer's real seconds.
+import { interpolate, pgettext } from "../common/gettext.js";
 
 /** @typedef {{created_at?: string, waiting_seconds?: number, offer_expires_at?: string | null, customer_locale?: string | null}} Offer */
 
@@ -36,7 +37,7 @@ export const lapsedOnArrival = (offer) => {
 };
 
 /** @param {number | null} left */
-export const offerLeftWords = (left) => (left === null ? "" : left > 0 ? `${left} s to answer` : "Offer lapsed");
+export const offerLeftWords = (left) => (left === null ? "" : left > 0 ? interpolate(pgettext("agent", "%(count)s s to answer"), { count: left }) : pgettext("agent", "Offer lapsed"));
 
 /**
  * What the dashboard says when the server set the agent's status, or "" when nothing is to be
@@ -46,6 +47,6 @@ export function statusNotice(user) {
   if (!user || !user.status_reason || user.agent_status === "available" || user.agent_status === "busy") return "";
   if (user.status_message) return user.status_message;
   return user.status_reason === "missed_offers"
-    ? "You missed customers. Set yourself available when you are back."
-    : "You were set offline. Set yourself available when you are back.";
+    ? pgettext("agent", "You missed customers. Set yourself available when you are back.")
+    : pgettext("agent", "You were set offline. Set yourself available when you are back.");
 }

@@ -3,33 +3,35 @@
 // "declined" for every failure. Pure, unit-tested (tests/js/agent-payment-words.test.js);
 // cart-state.js's paymentView uses it.
 
+import { interpolate, pgettext } from "../common/gettext.js";
+
 /** @typedef {{status: string, failure_code?: string, failure_message?: string}} Payment */
 
-const AFTER_DECLINE = "The customer may try another card, or cancel the payment to change the order.";
+const afterDecline = () => pgettext("agent", "The customer may try another card, or cancel the payment to change the order.");
 
-/** A decline's cause, as the agent can tell the customer. @type {Record<string, string>} */
+/** A decline's cause, as the agent can tell the customer (said when needed). @type {Record<string, () => string>} */
 const DECLINE_CAUSES = {
-  insufficient_funds: "the card has insufficient funds",
-  expired_card: "the card has expired",
-  incorrect_cvc: "the security code (CVC) is wrong",
-  invalid_cvc: "the security code (CVC) is wrong",
-  incorrect_number: "the card number is wrong",
-  invalid_number: "the card number is wrong",
-  invalid_expiry_month: "the expiry date is wrong",
-  invalid_expiry_year: "the expiry date is wrong",
-  incomplete_number: "the card details were incomplete",
-  incomplete_cvc: "the card details were incomplete",
-  incomplete_expiry: "the card details were incomplete",
-  card_velocity_exceeded: "the card's spending limit was reached",
-  withdrawal_count_limit_exceeded: "the card's spending limit was reached",
-  lost_card: "the bank refused the card",
-  stolen_card: "the bank refused the card",
-  pickup_card: "the bank refused the card",
-  fraudulent: "the bank refused the card",
-  do_not_honor: "the bank refused the card without saying why",
-  generic_decline: "the bank refused the card without saying why",
-  card_not_supported: "the card does not support this purchase",
-  currency_not_supported: "the card does not support this currency",
+  insufficient_funds: () => pgettext("agent", "the card has insufficient funds"),
+  expired_card: () => pgettext("agent", "the card has expired"),
+  incorrect_cvc: () => pgettext("agent", "the security code (CVC) is wrong"),
+  invalid_cvc: () => pgettext("agent", "the security code (CVC) is wrong"),
+  incorrect_number: () => pgettext("agent", "the card number is wrong"),
+  invalid_number: () => pgettext("agent", "the card number is wrong"),
+  invalid_expiry_month: () => pgettext("agent", "the expiry date is wrong"),
+  invalid_expiry_year: () => pgettext("agent", "the expiry date is wrong"),
+  incomplete_number: () => pgettext("agent", "the card details were incomplete"),
+  incomplete_cvc: () => pgettext("agent", "the card details were incomplete"),
+  incomplete_expiry: () => pgettext("agent", "the card details were incomplete"),
+  card_velocity_exceeded: () => pgettext("agent", "the card's spending limit was reached"),
+  withdrawal_count_limit_exceeded: () => pgettext("agent", "the card's spending limit was reached"),
+  lost_card: () => pgettext("agent", "the bank refused the card"),
+  stolen_card: () => pgettext("agent", "the bank refused the card"),
+  pickup_card: () => pgettext("agent", "the bank refused the card"),
+  fraudulent: () => pgettext("agent", "the bank refused the card"),
+  do_not_honor: () => pgettext("agent", "the bank refused the card without saying why"),
+  generic_decline: () => pgettext("agent", "the bank refused the card without saying why"),
+  card_not_supported: () => pgettext("agent", "the card does not support this purchase"),
+  currency_not_supported: () => pgettext("agent", "the card does not support this currency"),
 };
 
 /**
@@ -43,12 +45,18 @@ export function failureView(payment) {
   if (code === "processing_error") {
     return {
       state: "error",
-      text: "The card could not be processed: a fault at the card processor, not a decline. The customer may try the same card again, or cancel the payment to change the order.",
+      text: pgettext(
+        "agent",
+        "The card could not be processed: a fault at the card processor, not a decline. The customer may try the same card again, or cancel the payment to change the order.",
+      ),
     };
   }
   const cause = DECLINE_CAUSES[code];
-  if (cause) return { state: "declined", text: `Card declined: ${cause}. ${AFTER_DECLINE}` };
+  if (cause) return { state: "declined", text: interpolate(pgettext("agent", "Card declined: %(cause)s. %(after)s"), { cause: cause(), after: afterDecline() }) };
   const message = (payment && payment.failure_message) || "";
-  const said = message && !/^your card was declined\.?$/i.test(message) ? ` (the processor says: ${message.replace(/\.$/, "")})` : "";
-  return { state: "declined", text: `Card declined${said}. ${AFTER_DECLINE}` };
+  const text =
+    message && !/^your card was declined\.?$/i.test(message)
+      ? interpolate(pgettext("agent", "Card declined (the processor says: %(why)s). %(after)s"), { why: message.replace(/\.$/, ""), after: afterDecline() })
+      : interpolate(pgettext("agent", "Card declined. %(after)s"), { after: afterDecline() });
+  return { state: "declined", text };
 }

@@ -3,6 +3,7 @@
 // tap on an item arrives as MenuItemPointed and the session says "The customer is looking at
 // Classic burger". `stockWords` and `pointedWords` are pure and unit-tested
 // (tests/js/agent-pointing.test.js).
+import { interpolate, pgettext } from "../common/gettext.js";
 import { asFailure } from "../common/report.js";
 import { watch } from "../common/store.js";
 import { byId } from "../common/ui.js";
@@ -17,7 +18,7 @@ export function stockWords(item) {
 }
 
 /** @param {AgentState["pointed"]} pointed */
-export const pointedWords = (pointed) => (pointed ? `The customer is looking at ${pointed.name}.` : "");
+export const pointedWords = (pointed) => (pointed ? interpolate(pgettext("agent", "The customer is looking at %(item)s."), { item: pointed.name }) : "");
 
 /**
  * @param {import("../common/store.js").Store<AgentState>} store
@@ -30,10 +31,10 @@ export function createPointing(store, { announce }) {
     if (!session) return;
     try {
       await post(`/api/sessions/${session.id}/show`, { item_id: item.id });
-      announce(`${item.name} is shown to the customer.`);
+      announce(interpolate(pgettext("agent", "%(item)s is shown to the customer."), { item: item.name }));
     } catch (caught) {
       const error = asFailure(caught);
-      if (error.status !== 401) store.set({ cartError: `${item.name} could not be shown to the customer: ${error.message}` });
+      if (error.status !== 401) store.set({ cartError: interpolate(pgettext("agent", "%(item)s could not be shown to the customer: %(why)s"), { item: item.name, why: error.message }) });
     }
   }
 

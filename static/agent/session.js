@@ -1,6 +1,7 @@
 // The session in hand: menu, cart (every change POSTs the whole cart: replace semantics, and the
 // server's totals come back), payment as it happens, and ending the session. Everything it learns
 // goes into the store; views.js draws it.
+import { interpolate, pgettext } from "../common/gettext.js";
 import { asFailure, logFailure } from "../common/report.js";
 import { byId } from "../common/ui.js";
 import { get, post } from "./api.js";
@@ -59,7 +60,7 @@ export function createSessionActions(store, { announce, onEnded, onChat, onVideo
       store.set({ menu: menu.categories });
     } catch (caught) {
       const error = asFailure(caught);
-      store.set({ cartError: `The menu could not be loaded: ${error.message}` });
+      store.set({ cartError: interpolate(pgettext("agent", "The menu could not be loaded: %(why)s"), { why: error.message }) });
     }
   }
 
@@ -136,7 +137,7 @@ export function createSessionActions(store, { announce, onEnded, onChat, onVideo
       schedulePoll();
     } catch (caught) {
       const error = asFailure(caught);
-      store.set({ cartError: `Payment could not start: ${error.message}` });
+      store.set({ cartError: interpolate(pgettext("agent", "Payment could not start: %(why)s"), { why: error.message }) });
     }
   }
 
@@ -147,10 +148,10 @@ export function createSessionActions(store, { announce, onEnded, onChat, onVideo
         session: session && { ...session, status: body.session.status },
         order: order && { ...order, status: "draft", paid: false },
       }));
-      announce("Payment cancelled: the order can be changed.");
+      announce(pgettext("agent", "Payment cancelled: the order can be changed."));
     } catch (caught) {
       const error = asFailure(caught);
-      store.set({ cartError: `The payment could not be cancelled: ${error.message}` });
+      store.set({ cartError: interpolate(pgettext("agent", "The payment could not be cancelled: %(why)s"), { why: error.message }) });
     }
   }
 
@@ -185,7 +186,7 @@ export function createSessionActions(store, { announce, onEnded, onChat, onVideo
       }
     } catch (caught) {
       const error = asFailure(caught);
-      if (error.status === 404) return handedOver("A colleague is now serving this customer."); // transferred
+      if (error.status === 404) return handedOver(pgettext("agent", "A colleague is now serving this customer.")); // transferred
       // A 401 goes to sign-in; others: try again next round.
       if (error.status !== 401) logFailure("reading the session", error);
     }
@@ -206,7 +207,7 @@ export function createSessionActions(store, { announce, onEnded, onChat, onVideo
     } catch (caught) {
       const error = asFailure(caught);
       if (error.code === "SESSION_ALREADY_ENDED") return poll();
-      store.set({ cartError: `The session could not be ended: ${error.message}` });
+      store.set({ cartError: interpolate(pgettext("agent", "The session could not be ended: %(why)s"), { why: error.message }) });
     }
   }
 

@@ -1,5 +1,6 @@
 // The agent's own figures for today (GET /api/reports/me/today) as the words the dashboard's
 // "My sessions today" shows: the same metrics the owner's Reports and Agents pages read.
+import { pgettext } from "../common/gettext.js";
 import { money } from "../common/format.js";
 
 /**
@@ -28,9 +29,9 @@ export function handleWords(seconds) {
  */
 export function todayFigures(today) {
   return [
-    ["Sessions", String(today.sessions_started)],
-    ["Average handle time", handleWords(today.handle_seconds_avg)],
-    ["Conversion", today.conversion === null ? "–" : `${Math.round(today.conversion * 100)} %`],
-    ["Sales", money(today.revenue_cents, today.currency)],
+    [pgettext("agent", "Sessions"), String(today.sessions_started)],
+    [pgettext("agent", "Average handle time"), handleWords(today.handle_seconds_avg)],
+    [pgettext("agent", "Conversion"), today.conversion === null ? "–" : `${Math.round(today.conversion * 100)} %`],
+    [pgettext("agent", "Sales"), money(today.revenue_cents, today.currency)],
   ];
 }

@@ -3,6 +3,7 @@
 // and after. Pure, unit-tested (tests/js/agent-transfer.test.js); transfer.js does the calls,
 // views.js draws the control.
 
+import { interpolate, pgettext } from "../common/gettext.js";
 import { languageOf } from "./words.js";
 
 /**
@@ -25,7 +26,7 @@ export function transferChoices(candidates) {
   }));
   const languages = candidates.languages.map((language) => ({
     value: `language:${language}`,
-    label: `Any agent who speaks ${languageOf(language)}`,
+    label: interpolate(pgettext("agent", "Any agent who speaks %(language)s"), { language: languageOf(language) }),
     group: /** @type {const} */ ("language"),
   }));
   return [...agents, ...languages];
@@ -45,8 +46,8 @@ export const pendingLeft = (pending, now) => Math.max(0, Math.ceil(pending.secon
 /** What the sender sees while waiting. @param {Pending | null} pending @param {number} now */
 export function waitingWords(pending, now) {
   if (!pending) return "";
-  const who = pending.names.length === 1 ? pending.names[0] : `${pending.names.length} agents (${pending.names.join(", ")})`;
-  return `Offered to ${who}: waiting for an answer, ${pendingLeft(pending, now)} s left. The customer stays with you until then.`;
+  const who = pending.names.length === 1 ? pending.names[0] : interpolate(pgettext("agent", "%(count)s agents (%(names)s)"), { count: pending.names.length, names: pending.names.join(", ") });
+  return interpolate(pgettext("agent", "Offered to %(who)s: waiting for an answer, %(count)s s left. The customer stays with you until then."), { who, count: pendingLeft(pending, now) });
 }
 
 /**
@@ -61,22 +62,22 @@ export function pendingFromServer(pending, now) {
 
 /** Why a transfer ended without a taker (TransferLapsed's reason). @param {string} reason */
 export function lapsedWords(reason) {
-  if (reason === "cancelled") return CANCELLED_WORDS;
-  if (reason === "session_in_payment") return "Transfer cancelled: the customer is paying. The session stays with you.";
-  return "Nobody took the transfer in time: the customer is still with you.";
+  if (reason === "cancelled") return cancelledWords();
+  if (reason === "session_in_payment") return pgettext("agent", "Transfer cancelled: the customer is paying. The session stays with you.");
+  return pgettext("agent", "Nobody took the transfer in time: the customer is still with you.");
 }
 
-export const CANCELLED_WORDS = "Transfer cancelled: the customer stays with you.";
+export const cancelledWords = () => pgettext("agent", "Transfer cancelled: the customer stays with you.");
 
 /** Why taking a transfer back was refused, in words. @param {{code?: string, status?: number, message?: string}} error */
 export function cancelRefusal(error) {
   switch (error.code) {
     case "TRANSFER_ALREADY_ACCEPTED":
-      return "Too late to cancel: a colleague has already taken the customer over.";
+      return pgettext("agent", "Too late to cancel: a colleague has already taken the customer over.");
     case "TRANSFER_NOT_PENDING":
-      return "There is no transfer to cancel: the customer is still with you.";
+      return pgettext("agent", "There is no transfer to cancel: the customer is still with you.");
     default:
-      return error.status === 401 ? "" : `The transfer could not be cancelled: ${error.message}`;
+      return error.status === 401 ? "" : interpolate(pgettext("agent", "The transfer could not be cancelled: %(why)s"), { why: error.message || "" });
   }
 }
 
@@ -84,16 +85,16 @@ export function cancelRefusal(error) {
 export function transferRefusal(error) {
   switch (error.code) {
     case "TRANSFER_TARGET_UNAVAILABLE":
-      return "Nobody you chose is free just now. Refresh the list and choose again.";
+      return pgettext("agent", "Nobody you chose is free just now. Refresh the list and choose again.");
     case "TRANSFER_IN_PROGRESS":
-      return "This session is already being transferred: wait for the answer.";
+      return pgettext("agent", "This session is already being transferred: wait for the answer.");
     case "INVALID_STATE":
-      return "A session can be transferred only while nobody is paying: cancel the payment first.";
+      return pgettext("agent", "A session can be transferred only while nobody is paying: cancel the payment first.");
     case "SESSION_NOT_OWNED":
     case "SESSION_ALREADY_ENDED":
-      return "This session is no longer yours to transfer.";
+      return pgettext("agent", "This session is no longer yours to transfer.");
     default:
-      return error.status === 401 ? "" : `The session could not be transferred: ${error.message}`;
+      return error.status === 401 ? "" : interpolate(pgettext("agent", "The session could not be transferred: %(why)s"), { why: error.message || "" });
   }
 }
 
@@ -104,4 +105,6 @@ export function transferRefusal(error) {
 
 /** What the sender is told when a colleague took the session. @param {{agent: {name: string} | null}} message @param {string} kioskName */
 export const handedOverWords = (message, kioskName) =>
-  `${message.agent ? message.agent.name : "A colleague"} is now serving the customer at ${kioskName}.`;
+  message.agent
+    ? interpolate(pgettext("agent", "%(agent)s is now serving the customer at %(kiosk)s."), { agent: message.agent.name, kiosk: kioskName })
+    : interpolate(pgettext("agent", "A colleague is now serving the customer at %(kiosk)s."), { kiosk: kioskName });

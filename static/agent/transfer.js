@@ -3,12 +3,13 @@
 // out here: the server's tick tells within a second or two). The hand-over itself is heard by
 // main.js (SessionTransferred), which closes the session. Everything goes into the store's
 // `transfer`; views.js draws it.
+import { interpolate, pgettext } from "../common/gettext.js";
 import { asFailure } from "../common/report.js";
 import { byId } from "../common/ui.js";
 import { del, get, post } from "./api.js";
 import {
   cancelRefusal,
-  CANCELLED_WORDS,
+  cancelledWords,
   lapsedWords,
   NO_TRANSFER,
   pendingFromServer,
@@ -51,13 +52,13 @@ export function createTransferActions(store, { announce }) {
     const session = state().session;
     const body = transferBody(byId("transfer-to", HTMLSelectElement).value);
     if (!session) return;
-    if (!body) return setTransfer({ error: "Choose a colleague or a language first." });
+    if (!body) return setTransfer({ error: pgettext("agent", "Choose a colleague or a language first.") });
     setTransfer({ error: "", notice: "" });
     try {
       const answer = await post(`/api/sessions/${session.id}/transfer`, body);
       const names = answer.offers.map((/** @type {{agent: {name: string}}} */ offer) => offer.agent.name);
       setTransfer({ pending: { names, seconds: answer.offer_seconds, startedAt: Date.now() } });
-      announce(`Transfer offered to ${names.join(", ")}.`);
+      announce(interpolate(pgettext("agent", "Transfer offered to %(names)s."), { names: names.join(", ") }));
     } catch (caught) {
       const error = asFailure(caught);
       setTransfer({ error: transferRefusal(error) });
@@ -72,8 +73,8 @@ export function createTransferActions(store, { announce }) {
     setTransfer({ error: "" });
     try {
       await del(`/api/sessions/${session.id}/transfer`);
-      setTransfer({ pending: null, notice: CANCELLED_WORDS });
-      announce(CANCELLED_WORDS);
+      setTransfer({ pending: null, notice: cancelledWords() });
+      announce(cancelledWords());
     } catch (caught) {
       const error = asFailure(caught);
       setTransfer({ pending: null, error: cancelRefusal(error) });

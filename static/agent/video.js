@@ -2,29 +2,30 @@
 // token endpoints, the call channel (signed by /broadcasting/auth with the XSRF token), the
 // dashboard's words, and the microphone and camera buttons (either provider). Chat messages on
 // the call channel go to `onChat` (chat.js).
+import { interpolate, pgettext } from "../common/gettext.js";
 import { sessionAuthorization } from "../common/channel-auth.js";
 import { reasonOf, VideoCall } from "../common/video-call.js";
 import { get, post, xsrfHeaders } from "./api.js";
 import { byId } from "../common/ui.js";
 
-const REMOTE_OFF = { audio: "The customer's microphone is off.", video: "The customer's camera is off." };
+const REMOTE_OFF = { audio: () => pgettext("agent", "The customer's microphone is off."), video: () => pgettext("agent", "The customer's camera is off.") };
 
 /** @param {{remote?: {audio: boolean, video: boolean}}} detail */
 function remoteWords({ remote }) {
   const off = remote ? /** @type {const} */ (["audio", "video"]).filter((kind) => !remote[kind]) : [];
-  return off.length ? `Video connected. ${off.map((kind) => REMOTE_OFF[kind]).join(" ")}` : "Video connected";
+  return off.length ? interpolate(pgettext("agent", "Video connected. %(off)s"), { off: off.map((kind) => REMOTE_OFF[kind]()).join(" ") }) : pgettext("agent", "Video connected");
 }
 
 const WORDS = {
-  idle: () => "Video not started",
-  connecting: () => "Connecting video…",
-  reconnecting: () => "Reconnecting video…",
+  idle: () => pgettext("agent", "Video not started"),
+  connecting: () => pgettext("agent", "Connecting video…"),
+  reconnecting: () => pgettext("agent", "Reconnecting video…"),
   connected: remoteWords,
   /** @param {{error?: any, stage?: string, retrySeconds: number}} detail */
   unavailable: ({ error, stage, retrySeconds }) => {
-    if (stage === "token") return `Video unavailable: ${error.message}`;
-    if (stage === "remote") return `Video unavailable: ${error.message || error}`;
-    return `Video unavailable: ${reasonOf(error)}. The rest of the session works; retrying in ${retrySeconds} s.`;
+    if (stage === "token") return interpolate(pgettext("agent", "Video unavailable: %(why)s"), { why: error.message });
+    if (stage === "remote") return interpolate(pgettext("agent", "Video unavailable: %(why)s"), { why: error.message || String(error) });
+    return interpolate(pgettext("agent", "Video unavailable: %(why)s. The rest of the session works; retrying in %(count)s s."), { why: reasonOf(error), count: retrySeconds });
   },
 };
 
@@ -96,8 +97,8 @@ export class VideoPane extends VideoCall {
     const mic = this.tracks.length || this.peer ? this.isEnabled("audio") : true;
     const camera = this.tracks.length || this.peer ? this.isEnabled("video") : true;
     this.micButton.setAttribute("aria-pressed", mic ? "false" : "true");
-    this.micButton.textContent = mic ? "Mute microphone" : "Unmute microphone";
+    this.micButton.textContent = mic ? pgettext("agent", "Mute microphone") : pgettext("agent", "Unmute microphone");
     this.cameraButton.setAttribute("aria-pressed", camera ? "false" : "true");
-    this.cameraButton.textContent = camera ? "Turn camera off" : "Turn camera on";
+    this.cameraButton.textContent = camera ? pgettext("agent", "Turn camera off") : pgettext("agent", "Turn camera on");
   }
 }

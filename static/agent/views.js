@@ -1,5 +1,6 @@
 // The dashboard's UI modules: each draws one part of the page from the store and never reads the
 // page back as state. `actions` are what the buttons drawn here do.
+import { interpolate, pgettext } from "../common/gettext.js";
 import { money } from "../common/format.js";
 import { modifierText } from "../common/modifier-text.js";
 import { watch } from "../common/store.js";
@@ -78,7 +79,7 @@ function drawSignIn({ open, reason, step, error, waitLeft }) {
   byId("password-step").hidden = step === "code";
   byId("code-step").hidden = step !== "code";
   const submit = byId("signin-submit", HTMLButtonElement);
-  submit.textContent = step === "code" ? "Verify" : "Sign in";
+  submit.textContent = step === "code" ? pgettext("agent", "Verify") : pgettext("agent", "Sign in");
   submit.disabled = waitLeft > 0;
 }
 
@@ -119,7 +120,7 @@ function drawLive(live) {
 function drawMuted(muted) {
   const button = byId("mute");
   button.setAttribute("aria-pressed", muted ? "true" : "false");
-  button.textContent = muted ? "Unmute ring" : "Mute ring";
+  button.textContent = muted ? pgettext("agent", "Unmute ring") : pgettext("agent", "Mute ring");
 }
 
 /** @param {AgentState} state */
@@ -161,10 +162,10 @@ function drawQueue(queue, now, cards, actions) {
       el("span", { class: "location", text: session.kiosk.location || "" }),
       el("span", { class: "business", text: session.business.name }),
       el("span", { class: "language", text: languageOf(session.customer_locale) }),
-      session.transfer_from ? el("span", { class: "transfer-from", text: `Transfer from ${session.transfer_from.name}` }) : null,
-      el("span", { class: "waiting", "aria-label": "waiting time" }),
-      el("span", { class: "offer-left", "aria-label": "time left to answer" }),
-      el("button", { type: "button", class: "primary accept", text: "Accept", onclick: () => actions.accept(session) }),
+      session.transfer_from ? el("span", { class: "transfer-from", text: interpolate(pgettext("agent", "Transfer from %(name)s"), { name: session.transfer_from.name }) }) : null,
+      el("span", { class: "waiting", "aria-label": pgettext("agent", "waiting time") }),
+      el("span", { class: "offer-left", "aria-label": pgettext("agent", "time left to answer") }),
+      el("button", { type: "button", class: "primary accept", text: pgettext("agent", "Accept"), onclick: () => actions.accept(session) }),
     );
     cards.set(session.id, node);
     list.append(node);
@@ -181,7 +182,7 @@ function drawWaiting(queue, now, cards) {
     within(node, ".offer-left").textContent = offerLeftWords(secondsLeft(card.session, card.receivedAt, now));
   }
   byId("queue-empty").hidden = queue.cards.length > 0;
-  document.title = queue.cards.length ? `(${queue.cards.length}) Incoming · ${BASE_TITLE}` : BASE_TITLE;
+  document.title = queue.cards.length ? interpolate(pgettext("agent", "(%(count)s) Incoming · %(title)s"), { count: queue.cards.length, title: BASE_TITLE }) : BASE_TITLE;
 }
 
 /** @param {AgentState["session"]} session */
@@ -192,10 +193,10 @@ function drawSessionHeader(session) {
     byId("menu-search", HTMLInputElement).value = ""; // and the whole menu
     return;
   }
-  byId("session-title").textContent = `Session with ${session.kiosk.name}`;
+  byId("session-title").textContent = interpolate(pgettext("agent", "Session with %(kiosk)s"), { kiosk: session.kiosk.name });
   byId("session-where").textContent = [session.kiosk.location, session.business.name].filter(Boolean).join(" · ");
   const language = languageOf(session.customer_locale);
-  byId("session-language").textContent = language ? `Customer's language: ${language}` : "";
+  byId("session-language").textContent = language ? interpolate(pgettext("agent", "Customer's language: %(language)s"), { language }) : "";
   byId("session-language").hidden = !language;
 }
 
@@ -231,20 +232,20 @@ function fillMenu(root, categories, actions) {
               class: item.photo_url ? "menu-item has-photo" : "menu-item",
               "data-item-id": item.id,
               disabled: item.sold_out,
-              "aria-label": `${item.name}, ${money(item.price_cents)}${item.sold_out ? ", sold out" : ""}${stockWords(item) ? `, ${stockWords(item)}` : ""}`,
+              "aria-label": [item.name, money(item.price_cents), item.sold_out ? pgettext("agent", "sold out") : "", stockWords(item)].filter(Boolean).join(", "),
               onclick: () => actions.choose(item),
             },
             item.photo_url ? el("img", { src: item.photo_url, alt: "", loading: "lazy" }) : null,
             el("span", { class: "name", text: item.name }),
             el("span", { class: "price", text: money(item.price_cents) }),
-            el("span", { class: "description", text: item.sold_out ? "Sold out" : item.description }),
+            el("span", { class: "description", text: item.sold_out ? pgettext("agent", "Sold out") : item.description }),
             stockWords(item) ? el("span", { class: "stock", text: stockWords(item) }) : null,
           ),
           el("button", {
             type: "button",
             class: "show-item",
-            text: "Show",
-            "aria-label": `Show ${item.name} to the customer`,
+            text: pgettext("agent", "Show"),
+            "aria-label": interpolate(pgettext("agent", "Show %(item)s to the customer"), { item: item.name }),
             onclick: () => actions.show(item),
           }),
         ),
@@ -291,7 +292,7 @@ function fillCart(list, state, actions, { locked, currency }) {
         { class: problems.length ? "line invalid" : "line", "data-index": index },
         el("span", { class: "name", text: line.name }),
         server && server.customer_words
-          ? el("span", { class: "customer-words", title: "What the customer reads", text: `(${server.customer_words.name})` })
+          ? el("span", { class: "customer-words", title: pgettext("agent", "What the customer reads"), text: `(${server.customer_words.name})` })
           : null,
         modifiers ? el("span", { class: "modifiers", text: modifiers }) : null,
         server ? el("span", { class: "price", text: money(server.unit_price_cents * server.quantity, currency) }) : null,
@@ -301,7 +302,7 @@ function fillCart(list, state, actions, { locked, currency }) {
           el("button", {
             type: "button",
             class: "decrease",
-            "aria-label": `One less ${line.name}`,
+            "aria-label": interpolate(pgettext("agent", "One less %(item)s"), { item: line.name }),
             text: "−",
             disabled: locked,
             onclick: () => actions.change(index, { quantity: line.quantity - 1 }),
@@ -310,7 +311,7 @@ function fillCart(list, state, actions, { locked, currency }) {
           el("button", {
             type: "button",
             class: "increase",
-            "aria-label": `One more ${line.name}`,
+            "aria-label": interpolate(pgettext("agent", "One more %(item)s"), { item: line.name }),
             text: "+",
             disabled: locked || line.quantity >= 99,
             onclick: () => actions.change(index, { quantity: line.quantity + 1 }),
@@ -318,8 +319,8 @@ function fillCart(list, state, actions, { locked, currency }) {
         ),
         el("input", {
           class: "notes",
-          "aria-label": `Notes for ${line.name}`,
-          placeholder: "Notes",
+          "aria-label": interpolate(pgettext("agent", "Notes for %(item)s"), { item: line.name }),
+          placeholder: pgettext("agent", "Notes"),
           maxlength: 500,
           value: line.notes,
           disabled: locked,
@@ -328,8 +329,8 @@ function fillCart(list, state, actions, { locked, currency }) {
         el("button", {
           type: "button",
           class: "remove",
-          text: "Remove",
-          "aria-label": `Remove ${line.name}`,
+          text: pgettext("agent", "Remove"),
+          "aria-label": interpolate(pgettext("agent", "Remove %(item)s"), { item: line.name }),
           disabled: locked,
           onclick: () => actions.change(index, { quantity: 0 }),
         }),
@@ -369,8 +370,8 @@ function drawTransferChoices(candidates) {
     const options = choices.filter((choice) => choice.group === kind).map((choice) => el("option", { value: choice.value, text: choice.label }));
     return options.length ? el("optgroup", { label }, options) : null;
   };
-  const empty = candidates && !choices.length ? "Nobody is free just now" : "Choose who takes over…";
-  select.replaceChildren(el("option", { value: "", text: empty }), ...[group("Colleagues", "agent"), group("Languages", "language")].filter((node) => node !== null));
+  const empty = candidates && !choices.length ? pgettext("agent", "Nobody is free just now") : pgettext("agent", "Choose who takes over…");
+  select.replaceChildren(el("option", { value: "", text: empty }), ...[group(pgettext("agent", "Colleagues"), "agent"), group(pgettext("agent", "Languages"), "language")].filter((node) => node !== null));
   if (choices.some((choice) => choice.value === chosen)) select.value = chosen;
 }
 
@@ -398,9 +399,20 @@ function drawHistory(sessions) {
   byId("history-empty").hidden = rows.length > 0;
 }
 
+/** An ended session's status in words (said when needed), else the status itself. @type {Record<string, () => string>} */
+const ENDED = {
+  completed: () => pgettext("agent", "completed"),
+  abandoned: () => pgettext("agent", "abandoned"),
+  failed: () => pgettext("agent", "failed"),
+};
+
 /** What became of a session in "My sessions today": one handed to a colleague says to whom. */
 const historyStatus = (/** @type {import("./state.js").HistoryRow} */ s) =>
-  s.handed_over_to ? `handed to ${s.handed_over_to.name}` : s.ended_at ? s.status : "in progress";
+  s.handed_over_to
+    ? interpolate(pgettext("agent", "handed to %(name)s"), { name: s.handed_over_to.name })
+    : s.ended_at
+      ? (ENDED[s.status] || (() => s.status))()
+      : pgettext("agent", "in progress");
 
 /** @param {AgentState["today"]} today */
 function drawToday(today) {
@@ -419,9 +431,9 @@ function drawTokens(tokens, actions) {
     el(
       "li",
       { "data-token-id": token.id },
-      el("span", { text: `${token.name} · created ${new Date(token.created_at).toLocaleDateString()}` }),
-      el("span", { class: "note", text: token.last_used_at ? ` · last used ${clock(token.last_used_at)}` : " · never used" }),
-      el("button", { type: "button", text: "Revoke", "aria-label": `Revoke ${token.name}`, onclick: () => actions.revoke(token) }),
+      el("span", { text: interpolate(pgettext("agent", "%(name)s · created %(date)s"), { name: token.name, date: new Date(token.created_at).toLocaleDateString() }) }),
+      el("span", { class: "note", text: ` · ${token.last_used_at ? interpolate(pgettext("agent", "last used %(time)s"), { time: clock(token.last_used_at) }) : pgettext("agent", "never used")}` }),
+      el("button", { type: "button", text: pgettext("agent", "Revoke"), "aria-label": interpolate(pgettext("agent", "Revoke %(name)s"), { name: token.name }), onclick: () => actions.revoke(token) }),
     ),
   );
   byId("token-list").replaceChildren(...items);

@@ -5,6 +5,20 @@
 // screen says so and the page starts over after a back-off: 2, 4, 8, 16, then every 30 s.
 import { staticBase } from "./settings.js";
 
+// Said when the app cannot be loaded, so before the catalogues, which come from the API this says
+// cannot be reached: the key's four sentences copied from locale/*/LC_MESSAGES/djangojs.po (the
+// source; tests/js/kiosk-messages.test.js fails when a copy differs), in the device's language.
+const gettext_noop = (/** @type {string} */ key) => key; // marks the key for makemessages
+export const UNREACHABLE_KEY = gettext_noop("loading.unreachable");
+/** @type {Record<string, string>} */
+export const UNREACHABLE = {
+  en: "The service cannot be reached. Trying again in {seconds} s…",
+  es: "No se puede conectar con el servicio. Se reintentará en {seconds} s…",
+  fr: "Le service est injoignable. Nouvel essai dans {seconds} s…",
+  de: "Der Dienst ist nicht erreichbar. Neuer Versuch in {seconds} s…",
+};
+const unreachable = UNREACHABLE[(navigator.language || "en").split("-")[0].toLowerCase()] || UNREACHABLE.en;
+
 const ATTEMPTS = "kiosk-app.load-attempts"; // failed loads in a row (this tab only)
 const delaySeconds = (/** @type {number} */ attempt) => Math.min(2 ** attempt, 30);
 
@@ -33,7 +47,7 @@ function startOverLater(appUrl, error) {
   console.warn(`loading the kiosk app from ${appUrl} failed (attempt ${attempt}): ${error}`);
   const note = document.querySelector("#screen-loading .note");
   const say = () => {
-    if (note) note.textContent = `The service cannot be reached. Trying again in ${left} s…`;
+    if (note) note.textContent = unreachable.replace("{seconds}", String(left));
   };
   say();
   const countdown = window.setInterval(() => {

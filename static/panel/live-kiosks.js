@@ -1,5 +1,7 @@
 // Live kiosk status on the dashboard: the owner's presence channel on the Pusher-protocol
 // server. The table is server-rendered; this only updates it, and says so when it cannot.
+import { pgettext } from "../common/gettext.js";
+
 (function () {
   "use strict";
   var configElement = document.getElementById("live-status-config");
@@ -44,16 +46,16 @@
   try {
     pusher = live.connect(config);
   } catch (error) {
-    setState("unavailable", "Live status unavailable; showing status as of page load");
+    setState("unavailable", pgettext("panel", "Live status unavailable; showing status as of page load"));
     return;
   }
 
   // pusher-js starts connecting inside its constructor, so read the state once, then follow it.
   /** @param {string} state pusher-js's connection state */
   function follow(state) {
-    if (state === "connected") setState("connected", "Live");
-    else if (state === "connecting" || state === "initialized") setState("connecting", "Connecting to live status…");
-    else setState("unavailable", "Live status unavailable; showing status as of page load");
+    if (state === "connected") setState("connected", pgettext("panel", "Live"));
+    else if (state === "connecting" || state === "initialized") setState("connecting", pgettext("panel", "Connecting to live status…"));
+    else setState("unavailable", pgettext("panel", "Live status unavailable; showing status as of page load"));
   }
   follow(pusher.connection.state);
   pusher.connection.bind("state_change", function (states) {
@@ -76,7 +78,7 @@
     });
   });
   channel.bind("pusher:subscription_error", function () {
-    setState("unavailable", "Live status unavailable; showing status as of page load");
+    setState("unavailable", pgettext("panel", "Live status unavailable; showing status as of page load"));
   });
   channel.bind("pusher:member_added", function (member) {
     var id = kioskIdOf(member);

@@ -9,6 +9,7 @@ import { sessionAuthorization } from "../common/channel-auth.js";
 function connect(config) {
   // The page loads pusher-js before this module; without it the live pages say so (they catch).
   if (!window.Pusher) throw new Error("the real-time client did not load");
+  const csrfHeaders = () => ({ "X-CSRFToken": config.csrfToken });
   return new window.Pusher(config.key, {
     cluster: "local", // required by pusher-js; wsHost below decides where it connects
     wsHost: window.location.hostname,
@@ -17,11 +18,7 @@ function connect(config) {
     forceTLS: config.forceTLS,
     enabledTransports: ["ws", "wss"],
     disableStats: true,
-    channelAuthorization: sessionAuthorization(
-      config.authEndpoint,
-      () => ({ "X-CSRFToken": config.csrfToken }),
-      "signing the live link's subscription",
-    ),
+    channelAuthorization: sessionAuthorization(config.authEndpoint, csrfHeaders, "signing the live link's subscription"),
   });
 }
 

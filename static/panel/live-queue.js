@@ -2,6 +2,8 @@
 // _queue_board.html); this reloads it from /panel/queue/board when the owner's channel says the
 // line moved (QueueBoardChanged), at most once a second, and every 5 s when there is no live link.
 // Between reloads the waits and times in session tick here.
+import { pgettext } from "../common/gettext.js";
+
 (function () {
   "use strict";
   var found = document.getElementById("queue-board");
@@ -54,7 +56,7 @@
         board.setAttribute("data-loaded", String(lastLoad));
       })
       .catch(function () {
-        setState("unavailable", "The queue could not be refreshed; trying again");
+        setState("unavailable", pgettext("panel", "The queue could not be refreshed; trying again"));
       })
       .finally(function () {
         loading = false;
@@ -94,24 +96,24 @@
   try {
     pusher = live.connect(config);
   } catch (error) {
-    setState("unavailable", "Live updates unavailable; refreshing every 5 seconds");
+    setState("unavailable", pgettext("panel", "Live updates unavailable; refreshing every 5 seconds"));
     poll(true);
     return;
   }
-  setState("connecting", "Connecting to live updates…");
+  setState("connecting", pgettext("panel", "Connecting to live updates…"));
   var channel = pusher.subscribe(config.channel);
   channel.bind("pusher:subscription_succeeded", function () {
-    setState("connected", "Live");
+    setState("connected", pgettext("panel", "Live"));
     poll(false);
     reload(); // anything that moved before the link was up
   });
   channel.bind("pusher:subscription_error", function () {
-    setState("unavailable", "Live updates unavailable; refreshing every 5 seconds");
+    setState("unavailable", pgettext("panel", "Live updates unavailable; refreshing every 5 seconds"));
     poll(true);
   });
   pusher.connection.bind("state_change", function (states) {
     if (states.current === "connected") return;
-    setState("unavailable", "Live updates unavailable; refreshing every 5 seconds");
+    setState("unavailable", pgettext("panel", "Live updates unavailable; refreshing every 5 seconds"));
     poll(true);
   });
   channel.bind("QueueBoardChanged", reload);

@@ -2,6 +2,15 @@
 (function () {
   "use strict";
 
+  // The panel's words (English msgids, context "panel", locale/en/LC_MESSAGES/djangojs.po),
+  // translated when the page loads Django's JavaScript catalogue; a classic script, so not
+  // static/common/gettext.js's import.
+  /** @param {string} context @param {string} msgid */
+  function pgettext(context, msgid) {
+    var django = /** @type {{django?: {pgettext?: (context: string, msgid: string) => string}}} */ (/** @type {unknown} */ (window)).django;
+    return django && django.pgettext ? django.pgettext(context, msgid) : msgid;
+  }
+
   // Forms with data-confirm ask before they submit (unpair, delete, disable).
   document.querySelectorAll("form[data-confirm]").forEach(function (form) {
     form.addEventListener("submit", function (event) {
@@ -19,7 +28,7 @@
     var tick = function () {
       var left = Math.max(0, Math.round((expiresAt - Date.now()) / 1000));
       var text = Math.floor(left / 60) + ":" + String(left % 60).padStart(2, "0");
-      countdown.textContent = left > 0 ? text : "expired";
+      countdown.textContent = left > 0 ? text : pgettext("panel", "expired");
       if (left > 0) window.setTimeout(tick, 1000);
     };
     tick();
@@ -31,7 +40,7 @@
       var selector = button.getAttribute("data-copy") || ""; // the selector says it is there
       var source = document.querySelector(selector);
       if (!source) throw new Error("nothing to copy: the page has no " + selector);
-      var done = function () { button.textContent = "Copied"; };
+      var done = function () { button.textContent = pgettext("panel", "Copied"); };
       if (navigator.clipboard && window.isSecureContext) {
         var copied = source;
         navigator.clipboard.writeText((copied.textContent || "").trim()).then(done, function () { selectText(copied); });

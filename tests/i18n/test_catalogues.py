@@ -4,6 +4,7 @@ kiosk's four languages. A word missing from a catalogue, untranslated, with othe
 a committed .mo that says something else than its .po fails here; the kiosk's own key checks are
 in tests/js/kiosk-messages.test.js."""
 
+import ast
 import gettext
 import re
 
@@ -113,20 +114,72 @@ def test_the_kiosk_catalogue_is_served_per_language_as_django_json():
     assert client.get("/api/public/i18n/pt").status_code == 404
 
 
-AGENT_WORD = re.compile(r'\bn?pgettext\(\s*"agent",\s*"((?:[^"\\]|\\.)*)"')
+SCREEN_WORD = {
+    context: re.compile(rf'\bn?pgettext\(\s*"{context}",\s*"((?:[^"\\]|\\.)*)"') for context in ("agent", "panel")
+}
 
 
-def test_every_agent_dashboard_word_is_in_the_english_catalogue_only():
+@pytest.mark.parametrize(("context", "least"), [("agent", 100), ("panel", 8)])
+def test_every_agent_dashboard_and_panel_script_word_is_in_the_english_catalogue_only(context: str, least: int):
     said = {
-        f"agent\x04{msgid}"
-        for path in (ROOT / "static" / "agent").glob("*.js")
-        for msgid in AGENT_WORD.findall(path.read_text(encoding="utf-8"))
+        f"{context}\x04{msgid}"
+        for path in (ROOT / "static" / context).glob("*.js")
+        for msgid in SCREEN_WORD[context].findall(path.read_text(encoding="utf-8"))
     }
-    assert len(said) > 20, "the scan finds the agent's words"
+    assert len(said) > least, "the scan finds the screen's words"
     missing = said - po_msgids("en", "djangojs")
     assert not missing, f"not in locale/en/LC_MESSAGES/djangojs.po (makemessages -d djangojs): {sorted(missing)}"
     for language in ("es", "fr", "de"):
-        assert not {msgid for msgid in po_msgids(language, "djangojs") if msgid.startswith("agent\x04")}
+        assert not {msgid for msgid in po_msgids(language, "djangojs") if msgid.startswith(f"{context}\x04")}
+
+
+JS_LITERAL = re.compile(r'"((?:[^"\\\n]|\\.)*)"|`((?:[^`\\]|\\.)*)`|\'((?:[^\'\\\n]|\\.)*)\'')
+JS_COMMENT = re.compile(r"/\*.*?\*/|(?:^|(?<=\s))//[^\n]*", re.S | re.M)
+AGENT_CALL = re.compile(r'\bn?pgettext\(\s*"agent",\s*"(?:[^"\\]|\\.)*"(?:,\s*"(?:[^"\\]|\\.)*")?')
+# Literals that are for the developer (what was being done, for the console and thrown errors) or
+# for the page's code (CSS classes, key names), not for the agent's eyes: what precedes them on
+# their line.
+NOT_READ = re.compile(
+    r"(?:logFailure\(|console\.\w+\(|new Error\(|[hH]eaders, |querySelector\w*\("
+    r"|class(?:Name =|:) [^,]*|\bkey [!=]== )$"
+)
+KEY_NAMES = {"Enter", "Escape"}
+
+
+def bare_sentences(source: str, call: re.Pattern[str]) -> list[str]:
+    """The literals of a browser module that look like words a person reads (two words, or one
+    capitalised word) outside a gettext call: a sentence the catalogue cannot know of."""
+    text = call.sub("", JS_COMMENT.sub("", source)).replace('"use strict"', "")
+    found = []
+    for match in JS_LITERAL.finditer(text):
+        literal = next(group for group in match.groups() if group is not None)
+        if NOT_READ.search(text[text.rfind("\n", 0, match.start()) + 1 : match.start()]):
+            continue
+        words = re.sub(r"\$\{[^}]*\}", " ", literal)
+        sentence = re.search(r"[A-Za-z']{2,} [A-Za-z']{2,}", words)
+        word = re.fullmatch(r"\W*[A-Z][a-z']+\W*", words) and words.strip() not in KEY_NAMES
+        if sentence or word:
+            found.append(literal)
+    return found
+
+
+def test_the_bare_sentence_scan_finds_words_outside_gettext():
+    bare = 'el("button", { text: "Sign in" }); x = `Hello ${name}`; y = "Accept";'
+    assert bare_sentences(bare, AGENT_CALL) == ["Sign in", "Hello ${name}", "Accept"]
+    said = 'pgettext("agent", "Sign in"); logFailure("reading it", e); el("b", { class: ok ? "primary accept" : "a" });'
+    code = '// Not this\nif (event.key === "Enter") go(); emit("SessionIncoming");'
+    assert bare_sentences(said + code, AGENT_CALL) == []
+
+
+@pytest.mark.parametrize("context", ["agent", "panel"])
+def test_the_agent_dashboard_and_panel_scripts_say_no_sentence_outside_their_catalogue(context: str):
+    call = re.compile(rf'\bn?pgettext\(\s*"{context}",\s*"(?:[^"\\]|\\.)*"(?:,\s*"(?:[^"\\]|\\.)*")?')
+    bare = {
+        f"{path.name}: {literal}"
+        for path in (ROOT / "static" / context).glob("*.js")
+        for literal in bare_sentences(path.read_text(encoding="utf-8"), call)
+    }
+    assert not bare, f'wrap these in pgettext("{context}", …) and run makemessages -d djangojs: {sorted(bare)}'
 
 
 TEMPLATE_WORD = re.compile(r"""\{% translate (?:"([^"]*)"|'([^']*)') %\}""")
@@ -140,7 +193,12 @@ def block_msgid(body: str) -> str:
 
 
 def test_every_panel_and_agent_page_word_is_in_the_english_catalogue_only():
-    pages = [*(ROOT / "templates" / "panel").glob("*.html"), ROOT / "templates" / "agent" / "index.html"]
+    pages = [
+        *(ROOT / "templates" / "panel").glob("*.html"),
+        *(ROOT / "templates" / "demo_processor").glob("*.html"),
+        ROOT / "templates" / "agent" / "index.html",
+        ROOT / "templates" / "404.html",
+    ]
     texts = [page.read_text("utf-8") for page in pages]
     said = {double or single for text in texts for double, single in TEMPLATE_WORD.findall(text)}
     blocks = {block_msgid(body) for text in texts for body in TEMPLATE_BLOCK.findall(text)}
@@ -152,15 +210,15 @@ def test_every_panel_and_agent_page_word_is_in_the_english_catalogue_only():
         assert all(msgid.startswith("receipt\x04") for msgid in po_msgids(language, "django"))
 
 
-PYTHON_WORD = re.compile(r'\b_\("((?:[^"\\]|\\.)*)"\)')
+PYTHON_WORD = re.compile(r"""\b_\(\s*("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')\s*\)""")
 
 
-def test_every_panel_message_is_in_the_english_catalogue():
+def test_every_panel_message_label_and_help_text_is_in_the_english_catalogue():
+    panel = ROOT / "apps" / "panel"
+    sources = [*(panel / "views").glob("*.py"), panel / "forms.py", panel / "menu_forms.py"]
     said = {
-        msgid
-        for view in (ROOT / "apps" / "panel" / "views").glob("*.py")
-        for msgid in PYTHON_WORD.findall(view.read_text("utf-8"))
+        ast.literal_eval(literal) for source in sources for literal in PYTHON_WORD.findall(source.read_text("utf-8"))
     }
-    assert len(said) > 25, "the scan finds the panel's messages"
+    assert len(said) > 70, "the scan finds the panel's messages, labels and help texts"
     missing = said - po_msgids("en", "django")
     assert not missing, f"not in locale/en/LC_MESSAGES/django.po (makemessages -d django): {sorted(missing)}"

@@ -110,3 +110,13 @@ test("the kiosk's words and prices follow the customer's language; the agent rea
   assert.equal(languageOf("es-ES"), "Spanish (Spain)");
   assert.equal(languageOf(""), "");
 });
+
+test("the loader's inline sentence is the catalogues' loading.unreachable in each language", () => {
+  // static/kiosk/main.js runs the page (it loads the app), so its table is read from its text.
+  const loader = readFileSync(new URL("main.js", KIOSK), "utf8");
+  const table = loader.match(/export const UNREACHABLE = \{\n([\s\S]*?)\n\};/);
+  assert.ok(table, "main.js names its UNREACHABLE table");
+  const inline = Object.fromEntries([...table[1].matchAll(/(\w+): "([^"]*)"/g)].map(([, language, text]) => [language, text]));
+  assert.deepEqual(Object.keys(inline).sort(), Object.keys(CATALOGS).sort());
+  for (const [language, catalog] of Object.entries(CATALOGS)) assert.equal(inline[language], catalog["loading.unreachable"], language);
+});

@@ -81,7 +81,9 @@ def agent_list(request: PanelRequest) -> HttpResponseBase:
         locked = None
         if lockout is not None:
             until = lockout.until.astimezone(zone).strftime("%H:%M")
-            locked = f"Sign-in locked until {until} after {lockout.failures} failed attempts"
+            locked = _("Sign-in locked until {until} after {failures} failed attempts").format(
+                until=until, failures=lockout.failures
+            )
         rows.append(AgentRow(agent=agent, today=figures.get(agent.pk), sign_in_locked=locked))
     return render_page(request, "panel/agents.html", {"agents": rows, "form": form}, section="agents")
 

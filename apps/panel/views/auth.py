@@ -87,7 +87,7 @@ def login_two_factor_view(request: HttpRequest) -> HttpResponse:
             form.add_error("code", error_text(exc))
             if not account_selectors.login_challenge_open(challenge_id):
                 request.session.pop(CHALLENGE_KEY, None)  # burnt or expired: start again
-                messages.error(request, error_text(exc) + " Sign in again.")
+                messages.error(request, _("{error} Sign in again.").format(error=error_text(exc)))
                 return redirect("panel:login")
         else:
             request.session.pop(CHALLENGE_KEY, None)

@@ -6,7 +6,7 @@ t(locale, key), the first of session.js's say(key) and gettext_noop(key), the se
 payment.js's words(locale, key); the keys named outside the code (the page's data-i18n,
 data-i18n-label and data-reply attributes, the menu's allergen and dietary codes) are handed to
 it as a list written for the run. The owner's and agent's screens are English-only: their words
-(English msgids; in djangojs.po the "agent" context, in django.po any but "receipt") are kept out
+(English msgids; in djangojs.po the "agent" and "panel" contexts, in django.po any but "receipt") are kept out
 of the other languages' files. Each es,
 fr and de entry then gets its English as a translator's comment, so a translator's tool shows
 what the key says.
@@ -60,7 +60,7 @@ class Command(makemessages.Command):
             if po.parent.parent.name == "en":
                 continue
             if domain == "djangojs":
-                self._msggrep(po, ["--invert-match", "-J", "-e", "^agent$"])  # the agent's words
+                self._msggrep(po, ["--invert-match", "-J", "-e", "^agent$", "-e", "^panel$"])  # agent's, panel's words
                 self._english_comments(po)
             else:
                 self._msggrep(po, ["-J", "-e", "^receipt$"])  # the panel's and agent page's words
