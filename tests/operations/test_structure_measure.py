@@ -1,16 +1,9 @@
 """`make structure` (scripts/structure.py): what it counts, on small graphs whose answers are known,
 and that the project is within the limits at the top of the script."""
 
-import importlib.util
-from pathlib import Path
-
 import grimp
 
-SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "structure.py"
-_spec = importlib.util.spec_from_file_location("structure", SCRIPT)
-assert _spec is not None and _spec.loader is not None
-structure = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(structure)
+from tests.support.structure_script import structure
 
 
 def _graph(imports: list[tuple[str, str]]) -> grimp.ImportGraph:

@@ -4,52 +4,15 @@ with imports inside functions counted, as grimp reads them)."""
 
 import grimp
 
+from tests.support.structure_script import structure
+
 PACKAGES = ("apps.sessions", "apps.routing")
 
 
 def _circles(graph: grimp.ImportGraph, modules: set[str]) -> list[set[str]]:
-    """The strongly connected groups of more than one module (Tarjan, iteratively)."""
-    edges = {
-        module: [other for other in graph.find_modules_directly_imported_by(module) if other in modules]
-        for module in modules
-    }
-    index: dict[str, int] = {}
-    low: dict[str, int] = {}
-    stack: list[str] = []
-    on_stack: set[str] = set()
-    circles = []
-    for root in sorted(modules):
-        if root in index:
-            continue
-        work = [(root, 0)]
-        while work:
-            module, i = work.pop()
-            if i == 0:
-                index[module] = low[module] = len(index)
-                stack.append(module)
-                on_stack.add(module)
-            if i < len(edges[module]):
-                work.append((module, i + 1))
-                other = edges[module][i]
-                if other not in index:
-                    work.append((other, 0))
-                elif other in on_stack:
-                    low[module] = min(low[module], index[other])
-                continue
-            if low[module] == index[module]:
-                group = set()
-                while True:
-                    member = stack.pop()
-                    on_stack.discard(member)
-                    group.add(member)
-                    if member == module:
-                        break
-                if len(group) > 1:
-                    circles.append(group)
-            if work:
-                parent = work[-1][0]
-                low[parent] = min(low[parent], low[module])
-    return circles
+    """The strongly connected groups of more than one module, found as `make structure` finds them."""
+    edges = {module: graph.find_modules_directly_imported_by(module) & modules for module in modules}
+    return structure.strongly_connected(edges)
 
 
 def test_sessions_and_routing_have_no_import_circles_and_sessions_does_not_import_routing():
