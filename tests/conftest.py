@@ -20,6 +20,7 @@ from django.utils import timezone
 from tests import factories
 from tests.support.database import flush_only_written_databases
 from tests.support.receivers import Receiver
+from tests.support.template_database import setup_test_database, teardown_test_database
 
 pytest_plugins = ["tests.support.payments", "tests.support.browser", "tests.support.realtime", "tests.support.live"]
 
@@ -110,6 +111,17 @@ def pytest_configure(config):
     if settings.DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         LiveServerThread.server_class = _SerialWSGIServer
     flush_only_written_databases()  # a transactional test that wrote no row skips the flush
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(django_test_environment, django_db_blocker, django_db_modify_db_settings):
+    """pytest-django's, with the test database copied from a template migrated once for every
+    process of the run (tests/support/template_database.py)."""
+    with django_db_blocker.unblock():
+        old_name = setup_test_database()
+    yield
+    with django_db_blocker.unblock():
+        teardown_test_database(old_name)
 
 
 def clear_cache() -> None:
