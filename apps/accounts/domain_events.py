@@ -6,7 +6,7 @@ from datetime import datetime
 from typing import TypedDict
 
 from apps.accounts.models import Business, Owner
-from apps.core.events import Event
+from apps.core.events import Event, OwnerOf
 from apps.core.timefmt import iso_z
 
 
@@ -26,10 +26,7 @@ class OwnerReinstatedPayload(TypedDict):
 class _OwnerEvent(Event):
     owner: Owner
     at: datetime
-
-    @property
-    def owner_id(self) -> int:
-        return self.owner.pk
+    owner_id = OwnerOf("owner.pk")
 
 
 @dataclass(frozen=True)
@@ -70,7 +67,4 @@ class BusinessChanged(Event):
     in their cached credentials (currency, tax rate, name, ...) is stale. No webhook."""
 
     business: Business
-
-    @property
-    def owner_id(self) -> int:
-        return self.business.owner_id
+    owner_id = OwnerOf("business.owner_id")

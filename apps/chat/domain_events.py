@@ -3,7 +3,7 @@
 from dataclasses import dataclass
 
 from apps.chat.models import ChatMessage
-from apps.core.events import Event
+from apps.core.events import Event, OwnerOf
 
 
 @dataclass(frozen=True)
@@ -11,7 +11,4 @@ class ChatMessagePosted(Event):
     """The kiosk or the agent wrote in the session's chat: both hear it on the call channel."""
 
     message: ChatMessage
-
-    @property
-    def owner_id(self) -> int:
-        return self.message.session.owner_id
+    owner_id = OwnerOf("message.session.owner_id")

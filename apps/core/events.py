@@ -17,7 +17,8 @@ core imports no other app: the registry is found through settings.EVENT_SUBSCRIB
 
 from collections.abc import Callable, Mapping, Sequence
 from functools import cache
-from typing import TYPE_CHECKING, ClassVar, cast
+from operator import attrgetter
+from typing import TYPE_CHECKING, ClassVar, Self, cast, overload
 
 from django.conf import settings
 from django.db import transaction
@@ -55,6 +56,25 @@ class Event:
     def webhook_payload(self) -> Mapping[str, object]:
         """The webhook's `data` (docs/webhooks.md); only events with a webhook name have one."""
         raise NotImplementedError(f"{type(self).__name__} has no webhook")
+
+
+class OwnerOf:
+    """An event's `owner_id` read along its fields: `owner_id = OwnerOf("order.owner_id")` in a
+    subclass is `self.order.owner_id`. A class attribute without an annotation, so the dataclass
+    does not make it a field."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self._read = attrgetter(path)
+
+    @overload
+    def __get__(self, event: None, cls: type[Event]) -> Self: ...
+    @overload
+    def __get__(self, event: Event, cls: type[Event]) -> int: ...
+    def __get__(self, event: Event | None, cls: type[Event]) -> "int | Self":
+        if event is None:
+            return self
+        return cast(int, self._read(event))
 
 
 # A subscriber gets the event and the DomainEvent row emit recorded for it (None without a webhook).

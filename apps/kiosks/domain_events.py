@@ -5,7 +5,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TypedDict
 
-from apps.core.events import Event
+from apps.core.events import Event, OwnerOf
 from apps.core.timefmt import iso_z
 from apps.kiosks.models import Kiosk
 
@@ -28,10 +28,7 @@ class KioskOfflinePayload(_KioskPayload):
 @dataclass(frozen=True)
 class _KioskEvent(Event):
     kiosk: Kiosk
-
-    @property
-    def owner_id(self) -> int:
-        return self.kiosk.business.owner_id
+    owner_id = OwnerOf("kiosk.business.owner_id")
 
     def _kiosk_payload(self) -> _KioskPayload:
         kiosk = self.kiosk

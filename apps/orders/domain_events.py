@@ -4,7 +4,7 @@ OrderUpdated body in realtime_messages.py."""
 
 from dataclasses import dataclass
 
-from apps.core.events import Event
+from apps.core.events import Event, OwnerOf
 from apps.orders import webhook_payloads
 from apps.orders.models import Order
 from apps.sessions.models import Session
@@ -13,10 +13,7 @@ from apps.sessions.models import Session
 @dataclass(frozen=True)
 class _OrderEvent(Event):
     order: Order
-
-    @property
-    def owner_id(self) -> int:
-        return self.order.owner_id
+    owner_id = OwnerOf("order.owner_id")
 
 
 @dataclass(frozen=True)

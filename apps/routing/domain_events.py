@@ -4,7 +4,7 @@ realtime_messages.py."""
 
 from dataclasses import dataclass
 
-from apps.core.events import Event
+from apps.core.events import Event, OwnerOf
 from apps.routing.models import Offer
 from apps.sessions.domain_events import _SessionEvent
 
@@ -32,10 +32,7 @@ class TransferLapsed(_SessionEvent):
 @dataclass(frozen=True)
 class _OfferEvent(Event):
     offer: Offer
-
-    @property
-    def owner_id(self) -> int:
-        return self.offer.session.owner_id
+    owner_id = OwnerOf("offer.session.owner_id")
 
 
 @dataclass(frozen=True)

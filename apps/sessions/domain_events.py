@@ -4,7 +4,7 @@ left it; the webhook payloads are in webhook_payloads.py, the real-time bodies i
 from dataclasses import dataclass
 from typing import Protocol
 
-from apps.core.events import Event
+from apps.core.events import Event, OwnerOf
 from apps.sessions import webhook_payloads
 from apps.sessions.models import Session
 
@@ -20,10 +20,7 @@ class SessionEvent(Protocol):
 @dataclass(frozen=True)
 class _SessionEvent(Event):
     session: Session
-
-    @property
-    def owner_id(self) -> int:
-        return self.session.owner_id
+    owner_id = OwnerOf("session.owner_id")
 
 
 @dataclass(frozen=True)
