@@ -16,9 +16,10 @@ core imports no other app: the registry is found through settings.EVENT_SUBSCRIB
 """
 
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from functools import cache
 from operator import attrgetter
-from typing import TYPE_CHECKING, ClassVar, Self, cast, overload
+from typing import TYPE_CHECKING, ClassVar, Self, cast, dataclass_transform, overload
 
 from django.conf import settings
 from django.db import transaction
@@ -42,10 +43,16 @@ EVENT_NAMES = (
 )
 
 
+@dataclass_transform(frozen_default=True)
 class Event:
-    """Base of every domain event. Subclasses are frozen dataclasses with an `owner_id`."""
+    """Base of every domain event. Each subclass is made a frozen dataclass here (so it is
+    declared without the decorator) and has an `owner_id`."""
 
     webhook_name: ClassVar[str | None] = None  # None: no webhook (kiosk- or agent-only)
+
+    def __init_subclass__(cls, **kwargs: object) -> None:
+        super().__init_subclass__(**kwargs)
+        dataclass(frozen=True)(cls)
 
     if TYPE_CHECKING:
         # Read-only to users of an event: a subclass has it as a frozen field or a property. Only

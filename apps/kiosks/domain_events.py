@@ -1,7 +1,6 @@
 """What happens to a kiosk (apps.core.events): presence (online, offline, with webhooks) and the
 changes that make its cached credentials stale (pairing, unpairing, renaming)."""
 
-from dataclasses import dataclass
 from datetime import datetime
 from typing import TypedDict
 
@@ -25,7 +24,6 @@ class KioskOfflinePayload(_KioskPayload):
     last_seen_at: str | None
 
 
-@dataclass(frozen=True)
 class _KioskEvent(Event):
     kiosk: Kiosk
     owner_id = OwnerOf("kiosk.business.owner_id")
@@ -35,7 +33,6 @@ class _KioskEvent(Event):
         return {"kiosk_id": kiosk.pk, "kiosk_name": kiosk.name, "location": kiosk.location}
 
 
-@dataclass(frozen=True)
 class KioskCameOnline(_KioskEvent):
     """An offline kiosk sent a heartbeat."""
 
@@ -46,7 +43,6 @@ class KioskCameOnline(_KioskEvent):
         return {**self._kiosk_payload(), "online_at": iso_z(self.at)}
 
 
-@dataclass(frozen=True)
 class KioskWentOffline(_KioskEvent):
     """The presence sweep found the kiosk silent for too long; `last_seen_at` is its last sign."""
 
@@ -58,16 +54,13 @@ class KioskWentOffline(_KioskEvent):
         return {**self._kiosk_payload(), "offline_at": iso_z(self.at), "last_seen_at": iso_z(self.last_seen_at)}
 
 
-@dataclass(frozen=True)
 class KioskPaired(_KioskEvent):
     """A device was paired (or re-paired with a new token)."""
 
 
-@dataclass(frozen=True)
 class KioskUnpaired(_KioskEvent):
     """The device token was revoked."""
 
 
-@dataclass(frozen=True)
 class KioskRenamed(_KioskEvent):
     """The owner changed the kiosk's name or location."""
