@@ -16,6 +16,7 @@ from apps.accounts.models import Business, LoginChallenge, PersonalAccessToken
 from apps.accounts.session_store import StoredSession
 from apps.accounts.totp import SealedTotpDevice
 from apps.core.admin_actions import each_through_service
+from apps.core.admin_bases import NoAddAdmin
 
 
 @admin.register(Business)
@@ -37,16 +38,14 @@ class BusinessAdmin(admin.ModelAdmin[Business]):
 
 
 @admin.register(PersonalAccessToken)
-class PersonalAccessTokenAdmin(admin.ModelAdmin[PersonalAccessToken]):
+class PersonalAccessTokenAdmin(NoAddAdmin[PersonalAccessToken]):
+    # Tokens are issued by signing in: a hash typed here would match no secret.
     list_display = ["id", "user", "name", "created_at", "last_used_at", "revoked_at"]
     list_filter = ["revoked_at"]
     search_fields = ["user__email", "name"]
     list_select_related = ["user"]
     readonly_fields = ["user", "token_hash", "created_at", "last_used_at", "revoked_at"]
     actions = ["revoke"]
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False  # tokens are issued by signing in; a hash typed here would match no secret
 
     @admin.action(description="Revoke the selected tokens")
     def revoke(self, request: HttpRequest, queryset: QuerySet[PersonalAccessToken]) -> None:
@@ -56,17 +55,14 @@ class PersonalAccessTokenAdmin(admin.ModelAdmin[PersonalAccessToken]):
 
 
 @admin.register(LoginChallenge)
-class LoginChallengeAdmin(admin.ModelAdmin[LoginChallenge]):
+class LoginChallengeAdmin(NoAddAdmin[LoginChallenge]):
     list_display = ["id", "user", "created_at", "expires_at", "used_at", "failed_attempts"]
     search_fields = ["user__email"]
     readonly_fields = ["id_hash", "user", "created_at", "expires_at", "used_at", "failed_attempts", "remember"]
 
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
 
 @admin.register(SealedTotpDevice)
-class SealedTotpDeviceAdmin(admin.ModelAdmin[SealedTotpDevice]):
+class SealedTotpDeviceAdmin(NoAddAdmin[SealedTotpDevice]):
     """Authenticator apps: who has one, never the seed (stored encrypted). Deleting one turns the
     user's second factor off, as the panel's reset does."""
 
@@ -74,17 +70,11 @@ class SealedTotpDeviceAdmin(admin.ModelAdmin[SealedTotpDevice]):
     search_fields = ["user__email"]
     fields = readonly_fields = ("user", "name", "confirmed", "created_at", "last_used_at", "throttling_failure_count")
 
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
 
 @admin.register(StoredSession)
-class StoredSessionAdmin(admin.ModelAdmin[StoredSession]):
+class StoredSessionAdmin(NoAddAdmin[StoredSession]):
     """Signed-in browsers, by the hash of their cookie (the cookie itself is not stored). Deleting
     one signs that browser out."""
 
     list_display = ["session_key", "expire_date"]
     fields = readonly_fields = ("session_key", "expire_date")
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False

@@ -1,12 +1,11 @@
 """What happens to an owner (apps.core.events): suspension and reinstatement (docs/decisions/panel.md
 "Suspension")."""
 
-from dataclasses import dataclass
 from datetime import datetime
 from typing import TypedDict
 
 from apps.accounts.models import Business, Owner
-from apps.core.events import Event
+from apps.core.events import Event, OwnerOf
 from apps.core.timefmt import iso_z
 
 
@@ -22,17 +21,12 @@ class OwnerReinstatedPayload(TypedDict):
     reinstated_at: str
 
 
-@dataclass(frozen=True)
 class _OwnerEvent(Event):
     owner: Owner
     at: datetime
-
-    @property
-    def owner_id(self) -> int:
-        return self.owner.pk
+    owner_id = OwnerOf("owner.pk")
 
 
-@dataclass(frozen=True)
 class OwnerSuspended(_OwnerEvent):
     webhook_name = "owner.suspended"
 
@@ -40,7 +34,6 @@ class OwnerSuspended(_OwnerEvent):
         return {"owner_id": self.owner.pk, "owner_name": self.owner.name, "suspended_at": iso_z(self.at)}
 
 
-@dataclass(frozen=True)
 class OwnerReinstated(_OwnerEvent):
     webhook_name = "owner.reinstated"
 
@@ -48,7 +41,6 @@ class OwnerReinstated(_OwnerEvent):
         return {"owner_id": self.owner.pk, "owner_name": self.owner.name, "reinstated_at": iso_z(self.at)}
 
 
-@dataclass(frozen=True)
 class AgentStatusChanged(Event):
     """An agent's status changed, by the agent (`reason` "") or by the server (`reason` a
     StatusReason: missed offers, gone): its dashboard hears it, the router offers an available
@@ -64,13 +56,9 @@ class AgentStatusChanged(Event):
         return self.agent_owner_id
 
 
-@dataclass(frozen=True)
 class BusinessChanged(Event):
     """The settings of a business changed (panel, owner API or admin): what its kiosks hold of it
     in their cached credentials (currency, tax rate, name, ...) is stale. No webhook."""
 
     business: Business
-
-    @property
-    def owner_id(self) -> int:
-        return self.business.owner_id
+    owner_id = OwnerOf("business.owner_id")

@@ -5,10 +5,10 @@ owners' page is here, not in accounts' admin, because it shows and moves the pla
 above accounts); suspension and the plan change only through the actions, which call the services
 one owner at a time (events, webhooks)."""
 
-from typing import TYPE_CHECKING, Any, TypedDict, TypeVar
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from django.contrib import admin, messages
-from django.db.models import Count, Model, QuerySet
+from django.db.models import Count, QuerySet
 from django.forms import BaseModelForm
 from django.forms.models import BaseInlineFormSet
 from django.http import HttpRequest
@@ -18,19 +18,10 @@ from apps.accounts.models import Business, Owner
 from apps.billing.models import OwnerBilling, Payment, Plan, PlatformFee, ProcessorCall, ProcessorEvent, Refund
 from apps.billing.plans import plan_set
 from apps.core.admin_actions import each_through_service
+from apps.core.admin_bases import ReadOnlyAdmin
 
 if TYPE_CHECKING:  # a generic alias Python 3.11 cannot build at run time
     from django_stubs_ext import WithAnnotations
-
-M = TypeVar("M", bound=Model)
-
-
-class ReadOnlyAdmin(admin.ModelAdmin[M]):
-    def has_add_permission(self, request: HttpRequest, obj: M | None = None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: M | None = None) -> bool:
-        return False
 
 
 @admin.register(OwnerBilling)

@@ -2,33 +2,27 @@
 webhook: `payment.captured` is the order's event, orders/domain_events.py); the messages are
 in realtime_messages.py."""
 
-from dataclasses import dataclass
-
 from apps.billing.models import Payment
 from apps.orders.models import Order
 from apps.sessions.domain_events import _SessionEvent
 
 
-@dataclass(frozen=True)
 class PaymentRequested(_SessionEvent):
     """The agent sent the cart to payment: the kiosk gets what it needs to take the card."""
 
     payment: Payment
 
 
-@dataclass(frozen=True)
 class PaymentFailed(_SessionEvent):
     """The card was declined; the kiosk stays in payment for another card."""
 
     message: str = ""
 
 
-@dataclass(frozen=True)
 class PaymentCancelled(_SessionEvent):
     """The agent took the cart back (the intent was cancelled)."""
 
 
-@dataclass(frozen=True)
 class PaymentSucceeded(_SessionEvent):
     """The processor confirmed the payment: the order is confirmed."""
 

@@ -16,8 +16,10 @@ core imports no other app: the registry is found through settings.EVENT_SUBSCRIB
 """
 
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from functools import cache
-from typing import TYPE_CHECKING, ClassVar, cast
+from operator import attrgetter
+from typing import TYPE_CHECKING, ClassVar, Self, cast, dataclass_transform, overload
 
 from django.conf import settings
 from django.db import transaction
@@ -41,10 +43,16 @@ EVENT_NAMES = (
 )
 
 
+@dataclass_transform(frozen_default=True)
 class Event:
-    """Base of every domain event. Subclasses are frozen dataclasses with an `owner_id`."""
+    """Base of every domain event. Each subclass is made a frozen dataclass here (so it is
+    declared without the decorator) and has an `owner_id`."""
 
     webhook_name: ClassVar[str | None] = None  # None: no webhook (kiosk- or agent-only)
+
+    def __init_subclass__(cls, **kwargs: object) -> None:
+        super().__init_subclass__(**kwargs)
+        dataclass(frozen=True)(cls)
 
     if TYPE_CHECKING:
         # Read-only to users of an event: a subclass has it as a frozen field or a property. Only
@@ -55,6 +63,25 @@ class Event:
     def webhook_payload(self) -> Mapping[str, object]:
         """The webhook's `data` (docs/webhooks.md); only events with a webhook name have one."""
         raise NotImplementedError(f"{type(self).__name__} has no webhook")
+
+
+class OwnerOf:
+    """An event's `owner_id` read along its fields: `owner_id = OwnerOf("order.owner_id")` in a
+    subclass is `self.order.owner_id`. A class attribute without an annotation, so the dataclass
+    does not make it a field."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self._read = attrgetter(path)
+
+    @overload
+    def __get__(self, event: None, cls: type[Event]) -> Self: ...
+    @overload
+    def __get__(self, event: Event, cls: type[Event]) -> int: ...
+    def __get__(self, event: Event | None, cls: type[Event]) -> "int | Self":
+        if event is None:
+            return self
+        return cast(int, self._read(event))
 
 
 # A subscriber gets the event and the DomainEvent row emit recorded for it (None without a webhook).

@@ -1,23 +1,10 @@
 """Super-admin: the demo processor's records (local and test runs only), read-only like the real
 processor's: they change only through its API, as the processor's would."""
 
-from typing import TypeVar
-
 from django.contrib import admin
-from django.db.models import Model
-from django.http import HttpRequest
 
+from apps.core.admin_bases import ReadOnlyAdmin
 from apps.demo_processor.models import DemoAccount, DemoIdempotentAnswer, DemoPaymentIntent, DemoRefund
-
-M = TypeVar("M", bound=Model)
-
-
-class ReadOnlyAdmin(admin.ModelAdmin[M]):
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: M | None = None) -> bool:
-        return False
 
 
 @admin.register(DemoAccount)

@@ -2,18 +2,15 @@
 panel; only the token's hash is stored, so there is nothing secret to show)."""
 
 from django.contrib import admin
-from django.http import HttpRequest
 
+from apps.core.admin_bases import NoAddAdmin
 from apps.displays.models import DisplayToken
 
 
 @admin.register(DisplayToken)
-class DisplayTokenAdmin(admin.ModelAdmin[DisplayToken]):
+class DisplayTokenAdmin(NoAddAdmin[DisplayToken]):
     list_display = ["name", "kind", "business", "created_at", "last_used_at", "revoked_at"]
     list_filter = ["kind", "owner"]
     search_fields = ["name", "business__name"]
     list_select_related = ["business"]
     readonly_fields = [field.name for field in DisplayToken._meta.fields]
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False

@@ -1,11 +1,10 @@
 """What happens to a kiosk (apps.core.events): presence (online, offline, with webhooks) and the
 changes that make its cached credentials stale (pairing, unpairing, renaming)."""
 
-from dataclasses import dataclass
 from datetime import datetime
 from typing import TypedDict
 
-from apps.core.events import Event
+from apps.core.events import Event, OwnerOf
 from apps.core.timefmt import iso_z
 from apps.kiosks.models import Kiosk
 
@@ -25,20 +24,15 @@ class KioskOfflinePayload(_KioskPayload):
     last_seen_at: str | None
 
 
-@dataclass(frozen=True)
 class _KioskEvent(Event):
     kiosk: Kiosk
-
-    @property
-    def owner_id(self) -> int:
-        return self.kiosk.business.owner_id
+    owner_id = OwnerOf("kiosk.business.owner_id")
 
     def _kiosk_payload(self) -> _KioskPayload:
         kiosk = self.kiosk
         return {"kiosk_id": kiosk.pk, "kiosk_name": kiosk.name, "location": kiosk.location}
 
 
-@dataclass(frozen=True)
 class KioskCameOnline(_KioskEvent):
     """An offline kiosk sent a heartbeat."""
 
@@ -49,7 +43,6 @@ class KioskCameOnline(_KioskEvent):
         return {**self._kiosk_payload(), "online_at": iso_z(self.at)}
 
 
-@dataclass(frozen=True)
 class KioskWentOffline(_KioskEvent):
     """The presence sweep found the kiosk silent for too long; `last_seen_at` is its last sign."""
 
@@ -61,16 +54,13 @@ class KioskWentOffline(_KioskEvent):
         return {**self._kiosk_payload(), "offline_at": iso_z(self.at), "last_seen_at": iso_z(self.last_seen_at)}
 
 
-@dataclass(frozen=True)
 class KioskPaired(_KioskEvent):
     """A device was paired (or re-paired with a new token)."""
 
 
-@dataclass(frozen=True)
 class KioskUnpaired(_KioskEvent):
     """The device token was revoked."""
 
 
-@dataclass(frozen=True)
 class KioskRenamed(_KioskEvent):
     """The owner changed the kiosk's name or location."""

@@ -1,6 +1,5 @@
 """What happens to a menu (apps.core.events)."""
 
-from dataclasses import dataclass
 from typing import TypedDict
 
 from apps.core.events import Event
@@ -15,7 +14,6 @@ class InventoryLowPayload(TypedDict):
     sold_out: bool
 
 
-@dataclass(frozen=True)
 class InventoryLow(Event):
     """A sale took a tracked item's stock across its low-stock threshold (once per crossing)."""
 

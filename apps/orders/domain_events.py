@@ -2,31 +2,23 @@
 was captured, the order was confirmed. Webhook payloads are in webhook_payloads.py; the kiosk's
 OrderUpdated body in realtime_messages.py."""
 
-from dataclasses import dataclass
-
-from apps.core.events import Event
+from apps.core.events import Event, OwnerOf
 from apps.orders import webhook_payloads
 from apps.orders.models import Order
 from apps.sessions.models import Session
 
 
-@dataclass(frozen=True)
 class _OrderEvent(Event):
     order: Order
-
-    @property
-    def owner_id(self) -> int:
-        return self.order.owner_id
+    owner_id = OwnerOf("order.owner_id")
 
 
-@dataclass(frozen=True)
 class CartReplaced(_OrderEvent):
     """The agent posted a whole cart: only the kiosk hears of it (OrderUpdated)."""
 
     session: Session
 
 
-@dataclass(frozen=True)
 class OrderStatusChanged(_OrderEvent):
     """An announced move (confirmed, fulfilment, refunded); `previous` is the status before."""
 
@@ -37,7 +29,6 @@ class OrderStatusChanged(_OrderEvent):
         return webhook_payloads.order_status_changed(self.order, self.previous)
 
 
-@dataclass(frozen=True)
 class PaymentCaptured(_OrderEvent):
     """The processor captured the order's payment (the order is paid)."""
 
@@ -49,7 +40,6 @@ class PaymentCaptured(_OrderEvent):
         return webhook_payloads.payment_captured(self.order, intent_id=self.intent_id, amount_cents=self.amount_cents)
 
 
-@dataclass(frozen=True)
 class OrderCreated(_OrderEvent):
     """A paid order was confirmed and sent to the kitchen (the spec's `order.created`)."""
 

@@ -13,6 +13,7 @@ from django.http import HttpRequest
 from django.middleware.csrf import get_token
 
 from apps.panel.access import PanelRequest
+from apps.realtime.channels import owner_channel
 
 
 def live_status_enabled(request: HttpRequest) -> bool:
@@ -27,7 +28,7 @@ def live_status_config(request: PanelRequest) -> dict[str, object] | None:
         return None
     return {
         "key": settings.REALTIME_APP_KEY,
-        "channel": f"presence-owner.{request.user.owner_id}",
+        "channel": owner_channel(request.user.owner_id),
         "authEndpoint": "/broadcasting/auth",
         "forceTLS": request.is_secure(),
         "csrfToken": get_token(request),  # the auth endpoint is a POST with the session cookie

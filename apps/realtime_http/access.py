@@ -27,10 +27,9 @@ from apps.core.errors import DomainError, ErrorCode
 from apps.kiosks.bodies import kiosk_brief
 from apps.kiosks.models import Kiosk
 from apps.realtime import membership
+from apps.realtime.channels import agent_channel, call_channel, kiosk_channel, owner_channel
 from apps.realtime.signing import channel_auth
 from apps.sessions.video_call import may_join_call
-
-CALL_PREFIX = "private-call."
 
 Member = tuple[str, Mapping[str, object]]  # presence: (user_id, user_info)
 
@@ -45,21 +44,23 @@ def _refuse(channel: str) -> DomainError:
 
 
 def user_may_join(user: User, channel: str) -> tuple[bool, Member | None]:
+    call = call_channel.key(channel)
     if user.is_agent:
-        if channel.startswith(CALL_PREFIX):
-            return may_join_call(channel.removeprefix(CALL_PREFIX), agent=user), None
-        return channel == f"private-agent.{user.pk}", None
-    if panel_member(user) and channel == f"presence-owner.{user.owner_id}":
+        if call is not None:
+            return may_join_call(call, agent=user), None
+        return channel == agent_channel(user.pk), None
+    if panel_member(user) and user.owner_id is not None and channel == owner_channel(user.owner_id):
         return True, (f"user.{user.pk}", {"id": str(user.pk), "name": user.name, "panel_role": user.panel_role})
     return False, None
 
 
 def kiosk_may_join(kiosk: Kiosk, channel: str) -> tuple[bool, Member | None]:
-    if channel == f"private-kiosk.{kiosk.pk}":
+    call = call_channel.key(channel)
+    if channel == kiosk_channel(kiosk.pk):
         return True, None
-    if channel.startswith(CALL_PREFIX):
-        return may_join_call(channel.removeprefix(CALL_PREFIX), kiosk=kiosk), None
-    if channel == f"presence-owner.{kiosk.business.owner_id}":
+    if call is not None:
+        return may_join_call(call, kiosk=kiosk), None
+    if channel == owner_channel(kiosk.business.owner_id):
         return True, (f"kiosk.{kiosk.pk}", kiosk_brief(kiosk))
     return False, None
 
@@ -70,7 +71,7 @@ def call_member_now(channel: str, member: object) -> bool:
     kind, _, pk = str(member).partition(".")
     if not pk.isdigit():
         return False
-    public_id = channel.removeprefix(CALL_PREFIX)
+    public_id = channel.removeprefix(call_channel.prefix)
     if kind == "user":
         agent = User.objects.filter(pk=int(pk)).first()
         return agent is not None and may_join_call(public_id, agent=agent)

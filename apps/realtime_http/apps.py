@@ -10,6 +10,7 @@ class RealtimeHttpConfig(AppConfig):
         # The call channel's members are checked at every subscription (apps/realtime/membership.py);
         # the rule reads the sessions, so this surface, which may import domain apps, registers it.
         from apps.realtime import membership
+        from apps.realtime.channels import call_channel
         from apps.realtime_http import access
 
-        membership.register(access.CALL_PREFIX, access.call_member_now)
+        membership.register(call_channel.prefix, access.call_member_now)

@@ -10,6 +10,7 @@ from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers
 from rest_framework.parsers import FormParser
+from rest_framework.request import Request
 from rest_framework.response import Response
 
 from apps.accounts.actors import panel_member
@@ -21,6 +22,7 @@ from apps.api.inputs import validated
 from apps.api.parsers import JSONParser
 from apps.api.schema import session_cookie_scheme
 from apps.kiosks.api.base import KioskAPIView, KioskRequest
+from apps.kiosks.models import Kiosk
 from apps.realtime import protocol
 from apps.realtime.channels import agent_channel, kiosk_channel, owner_channel
 from apps.realtime_http import access
@@ -53,17 +55,23 @@ ChannelAuthOut = inline_serializer(
 )
 
 
+def _signed(
+    request: Request, *, user: User | None = None, kiosk: Kiosk | None = None
+) -> tuple[str, access.ChannelAuthorization]:
+    """The channel pusher-js asks for, and the signed answer for `user` or `kiosk` (403 if refused)."""
+    data = validated(ChannelAuthIn, request.data)
+    channel = data["channel_name"]
+    return channel, access.channel_authorization(socket_id=data["socket_id"], channel=channel, user=user, kiosk=kiosk)
+
+
 class BroadcastingAuthView(AgentAPIView):
     authentication_classes = [AgentSessionAuthentication, PanelSessionAuthentication]
     parser_classes = [FormParser, JSONParser]
 
     @extend_schema(request=ChannelAuthIn, responses={200: ChannelAuthOut}, summary="Sign a channel subscription")
     def post(self, request: AgentRequest) -> Response:
-        data = validated(ChannelAuthIn, request.data)
-        body = access.channel_authorization(
-            socket_id=data["socket_id"], channel=data["channel_name"], user=request.user
-        )
-        if data["channel_name"] == agent_channel(request.user.pk) and request.user.is_agent:
+        channel, body = _signed(request, user=request.user)
+        if channel == agent_channel(request.user.pk) and request.user.is_agent:
             routing_services.agent_polled(request.user)  # its dashboard is connecting: signed in now
         return Response(body)
 
@@ -73,10 +81,7 @@ class KioskBroadcastingAuthView(KioskAPIView):
 
     @extend_schema(request=ChannelAuthIn, responses={200: ChannelAuthOut}, summary="Sign a kiosk channel subscription")
     def post(self, request: KioskRequest) -> Response:
-        data = validated(ChannelAuthIn, request.data)
-        body = access.channel_authorization(
-            socket_id=data["socket_id"], channel=data["channel_name"], kiosk=request.auth
-        )
+        _channel, body = _signed(request, kiosk=request.auth)
         return Response(body)
 
 

@@ -6,22 +6,17 @@ from django.contrib import admin
 from django.db import models
 from django.http import HttpRequest
 
+from apps.core.admin_bases import ReadOnlyAdmin
 from apps.reports.models import AgentBreak, SessionRollup, StaleHour
 
 
-class ReadOnlyAdmin(admin.ModelAdmin[models.Model]):
+class _RowAdmin(ReadOnlyAdmin[models.Model]):
     def get_readonly_fields(self, request: HttpRequest, obj: models.Model | None = None) -> list[str]:
         return [field.name for field in self.model._meta.fields]
 
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: models.Model | None = None) -> bool:
-        return False
-
 
 @admin.register(AgentBreak)
-class AgentBreakAdmin(ReadOnlyAdmin):
+class AgentBreakAdmin(_RowAdmin):
     list_display = ["agent", "owner", "started_at", "ended_at"]
     list_filter = ["owner"]
     search_fields = ["agent__email"]
@@ -29,7 +24,7 @@ class AgentBreakAdmin(ReadOnlyAdmin):
 
 
 @admin.register(SessionRollup)
-class SessionRollupAdmin(ReadOnlyAdmin):
+class SessionRollupAdmin(_RowAdmin):
     list_display = ["owner", "business", "grain", "bucket", "dim", "value"]
     list_filter = ["grain", "dim", "owner"]
     search_fields = ["value"]
@@ -37,6 +32,6 @@ class SessionRollupAdmin(ReadOnlyAdmin):
 
 
 @admin.register(StaleHour)
-class StaleHourAdmin(ReadOnlyAdmin):
+class StaleHourAdmin(_RowAdmin):
     list_display = ["owner_id", "hour"]
     search_fields = ["owner_id"]

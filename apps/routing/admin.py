@@ -3,23 +3,18 @@ each session's offers on the session's page: sessions does not import routing, s
 extended here (apps load in INSTALLED_APPS order: sessions' admin is registered first)."""
 
 from django.contrib import admin
-from django.http import HttpRequest
 
+from apps.core.admin_bases import NoAddAdmin, ReadOnlyInline
 from apps.routing.models import Offer, RoutingSettings
 from apps.sessions.admin import SessionAdmin
 from apps.sessions.models import Session
 
 
-class OfferInline(admin.TabularInline[Offer, Session]):
+class OfferInline(ReadOnlyInline[Offer, Session]):
     """Who was offered the session and how each offer ended (read-only: the router writes them)."""
 
     model = Offer
-    extra = 0
-    can_delete = False
     fields = readonly_fields = ("agent", "status", "any_language", "created_at", "expires_at", "closed_at")
-
-    def has_add_permission(self, request: HttpRequest, obj: Session | None = None) -> bool:
-        return False
 
 
 admin.site.unregister(Session)
@@ -31,7 +26,7 @@ class SessionWithOffersAdmin(SessionAdmin):
 
 
 @admin.register(RoutingSettings)
-class RoutingSettingsAdmin(admin.ModelAdmin[RoutingSettings]):
+class RoutingSettingsAdmin(NoAddAdmin[RoutingSettings]):
     """Read-only: owners set them on the panel's Settings page (routing_settings_update)."""
 
     list_display = [
@@ -43,6 +38,3 @@ class RoutingSettingsAdmin(admin.ModelAdmin[RoutingSettings]):
         "agents_start_on_break",
     ]
     readonly_fields = [field.name for field in RoutingSettings._meta.fields]
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False

@@ -2,14 +2,11 @@
 transfers. None has a webhook (the spec's event list is closed); the real-time bodies are in
 realtime_messages.py."""
 
-from dataclasses import dataclass
-
-from apps.core.events import Event
+from apps.core.events import Event, OwnerOf
 from apps.routing.models import Offer
 from apps.sessions.domain_events import _SessionEvent
 
 
-@dataclass(frozen=True)
 class SessionTransferred(_SessionEvent):
     """A colleague took the active session over (apps/routing/transfer.py): `session.agent` is
     the receiver now. No webhook: the spec's event list is closed and session.accepted is sent
@@ -19,7 +16,6 @@ class SessionTransferred(_SessionEvent):
     offered_agent_ids: tuple[int, ...] = ()  # the other receivers of the wave, whose offer it withdrew
 
 
-@dataclass(frozen=True)
 class TransferLapsed(_SessionEvent):
     """A transfer ended with nobody taking the session: its sender keeps it. `reason`:
     `no_answer` (every offer lapsed or was withdrawn), `session_in_payment`, or `cancelled` (the
@@ -29,21 +25,15 @@ class TransferLapsed(_SessionEvent):
     reason: str = "no_answer"
 
 
-@dataclass(frozen=True)
 class _OfferEvent(Event):
     offer: Offer
-
-    @property
-    def owner_id(self) -> int:
-        return self.offer.session.owner_id
+    owner_id = OwnerOf("offer.session.owner_id")
 
 
-@dataclass(frozen=True)
 class OfferMade(_OfferEvent):
     """An agent is offered a waiting session until the offer's expiry (apps/routing/offers.py)."""
 
 
-@dataclass(frozen=True)
 class OfferClosed(_OfferEvent):
     """An agent's live offer ended without the agent accepting it: it lapsed (`offer_expired`)
     or was withdrawn (`agent_unavailable`, `accepted_elsewhere`). Ends of offers caused by the
@@ -52,7 +42,6 @@ class OfferClosed(_OfferEvent):
     reason: str
 
 
-@dataclass(frozen=True)
 class QueueChanged(Event):
     """The waiting line of an owner's kiosks moved (a session joined or left it, or its agents
     changed): every waiting kiosk of the owner has a new `queue` (apps/routing/queue.py)."""

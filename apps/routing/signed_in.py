@@ -14,8 +14,6 @@ from apps.realtime.broadcast import server_loop
 from apps.realtime.channels import agent_channel
 from apps.realtime.subscriptions import subscribed_channels
 
-AGENT_CHANNEL_PREFIX = agent_channel(0)[: -len("0")]  # "private-agent."
-
 
 def signed_in_cutoff(now: datetime) -> datetime:
     """Agents seen at or after this count as signed in."""
@@ -32,11 +30,11 @@ def agents_holding_channel() -> set[int] | None:
                 return None
         except RuntimeError:
             pass  # a thread with no loop: the usual case
-    channels = subscribed_channels(AGENT_CHANNEL_PREFIX)
+    channels = subscribed_channels(agent_channel.prefix)
     if channels is None:
         return None
-    suffixes = (channel[len(AGENT_CHANNEL_PREFIX) :] for channel in channels)
-    return {int(suffix) for suffix in suffixes if suffix.isdigit()}
+    keys = (agent_channel.key(channel) for channel in channels)
+    return {int(key) for key in keys if key is not None and key.isdigit()}
 
 
 def signed_in(now: datetime, holding: set[int] | None) -> Q:

@@ -16,6 +16,7 @@ from django.http import HttpRequest
 from apps.accounts import services as account_services
 from apps.accounts.models import User
 from apps.core.admin_actions import each_through_service
+from apps.core.admin_bases import NoAddAdmin, ReadOnlyInline
 from apps.core.errors import DomainError
 from apps.sessions import ending
 from apps.sessions.models import Assignment, Session, SessionStatus
@@ -23,20 +24,16 @@ from apps.sessions.models import Assignment, Session, SessionStatus
 ADMIN_END_NOTE = "Ended by the service's support team."
 
 
-class AssignmentInline(admin.TabularInline[Assignment, Session]):
+class AssignmentInline(ReadOnlyInline[Assignment, Session]):
     """Who served the session and when (read-only: accept and transfer write them)."""
 
     model = Assignment
-    extra = 0
-    can_delete = False
     fields = readonly_fields = ("agent", "via", "started_at", "ended_at")
-
-    def has_add_permission(self, request: HttpRequest, obj: Session | None = None) -> bool:
-        return False
 
 
 @admin.register(Session)
-class SessionAdmin(admin.ModelAdmin[Session]):
+class SessionAdmin(NoAddAdmin[Session]):
+    # Never added here: kiosks start sessions.
     inlines = [AssignmentInline]  # and its offers: apps/routing/admin.py
     list_display = ["public_id", "status", "owner", "kiosk", "agent", "created_at", "accepted_at", "ended_at"]
     list_filter = ["status", "end_reason", "owner"]
@@ -45,9 +42,6 @@ class SessionAdmin(admin.ModelAdmin[Session]):
     date_hierarchy = "created_at"
     readonly_fields = [field.name for field in Session._meta.fields]
     actions = ["end_as_technical_issue"]
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False  # kiosks start sessions
 
     @admin.action(description="End the selected accepted sessions as a technical issue")
     def end_as_technical_issue(self, request: HttpRequest, queryset: QuerySet[Session]) -> None:

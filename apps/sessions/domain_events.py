@@ -1,10 +1,9 @@
 """What happens to a session (apps.core.events). Each event holds the session as the transition
 left it; the webhook payloads are in webhook_payloads.py, the real-time bodies in realtime_messages.py."""
 
-from dataclasses import dataclass
 from typing import Protocol
 
-from apps.core.events import Event
+from apps.core.events import Event, OwnerOf
 from apps.sessions import webhook_payloads
 from apps.sessions.models import Session
 
@@ -17,16 +16,11 @@ class SessionEvent(Protocol):
     def session(self) -> Session: ...
 
 
-@dataclass(frozen=True)
 class _SessionEvent(Event):
     session: Session
-
-    @property
-    def owner_id(self) -> int:
-        return self.session.owner_id
+    owner_id = OwnerOf("session.owner_id")
 
 
-@dataclass(frozen=True)
 class SessionStarted(_SessionEvent):
     """A kiosk opened a pending session: agents hear of it, the owner gets `session.started`."""
 
@@ -36,7 +30,6 @@ class SessionStarted(_SessionEvent):
         return webhook_payloads.session_started(self.session)
 
 
-@dataclass(frozen=True)
 class SessionAccepted(_SessionEvent):
     """An agent won the session."""
 
@@ -46,7 +39,6 @@ class SessionAccepted(_SessionEvent):
         return webhook_payloads.session_accepted(self.session)
 
 
-@dataclass(frozen=True)
 class SessionEnded(_SessionEvent):
     """The session ended in any way; `was_pending`: nobody had accepted it yet."""
 
@@ -57,12 +49,10 @@ class SessionEnded(_SessionEvent):
         return webhook_payloads.session_ended(self.session)
 
 
-@dataclass(frozen=True)
 class SessionMoved(_SessionEvent):
     """An open-to-open transition (to payment and back): only the kiosk hears of it."""
 
 
-@dataclass(frozen=True)
 class CustomerLocaleChanged(_SessionEvent):
     """The customer chose another language during the session (the kiosk's language buttons):
     `session.customer_locale` is the new one. No webhook (the spec's event list is closed): the

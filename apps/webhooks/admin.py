@@ -1,41 +1,19 @@
 """Super-admin: webhook subscriptions (the signing secret is never shown), deliveries with their
 attempt log, read-only."""
 
-from typing import TypeVar
-
 from django.contrib import admin
-from django.db.models import Model, QuerySet
+from django.db.models import QuerySet
 from django.http import HttpRequest
 
+from apps.core.admin_bases import NoAddAdmin, ReadOnlyAdmin, ReadOnlyInline
 from apps.webhooks import services
 from apps.webhooks.models import WebhookAttempt, WebhookDelivery, WebhookFailureAllowance, WebhookSubscription
-
-M = TypeVar("M", bound=Model)
-P = TypeVar("P", bound=Model)
 
 ALLOWANCE_FIELDS = ("failures", "until")
 ATTEMPT_FIELDS = ("attempted_at", "succeeded", "status_code", "duration_ms", "error", "response_excerpt")
 
 
-class ReadOnlyAdmin(admin.ModelAdmin[M]):
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: M | None = None) -> bool:
-        return False
-
-
-class _ReadOnlyInline(admin.TabularInline[M, P]):
-    """Rows the system writes, shown under their parent: nothing to add, change or delete."""
-
-    extra = 0
-    can_delete = False
-
-    def has_add_permission(self, request: HttpRequest, obj: P | None = None) -> bool:
-        return False
-
-
-class WebhookFailureAllowanceInline(_ReadOnlyInline[WebhookFailureAllowance, WebhookSubscription]):
+class WebhookFailureAllowanceInline(ReadOnlyInline[WebhookFailureAllowance, WebhookSubscription]):
     """Failures the batches being sent may still add (they clear themselves)."""
 
     model = WebhookFailureAllowance
@@ -43,7 +21,8 @@ class WebhookFailureAllowanceInline(_ReadOnlyInline[WebhookFailureAllowance, Web
 
 
 @admin.register(WebhookSubscription)
-class WebhookSubscriptionAdmin(admin.ModelAdmin[WebhookSubscription]):
+class WebhookSubscriptionAdmin(NoAddAdmin[WebhookSubscription]):
+    # Never added here: created by owners, who alone see the secret once.
     list_display = ["id", "owner", "url", "active", "failure_count", "last_delivered_at", "last_failed_at"]
     list_filter = ["active", "owner"]
     search_fields = ["url", "owner__name"]
@@ -71,11 +50,8 @@ class WebhookSubscriptionAdmin(admin.ModelAdmin[WebhookSubscription]):
             services.subscription_reenable(subscription=subscription)
         self.message_user(request, f"{len(paused)} subscription(s) re-enabled.")
 
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False  # created by owners, who alone see the secret once
 
-
-class WebhookAttemptInline(_ReadOnlyInline[WebhookAttempt, WebhookDelivery]):
+class WebhookAttemptInline(ReadOnlyInline[WebhookAttempt, WebhookDelivery]):
     model = WebhookAttempt
     fields = readonly_fields = ATTEMPT_FIELDS
 

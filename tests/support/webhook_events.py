@@ -2,14 +2,11 @@
 (envelope, signing, retries, batching), which care about what is sent, not which change sent it.
 It goes through apps.core.events.emit like any event, with the webhook subscriber only."""
 
-from dataclasses import dataclass
-
 from apps.core import events
 from apps.core.models import DomainEvent
 from apps.webhooks.outbox import webhook_deliveries
 
 
-@dataclass(frozen=True)
 class GivenWebhook(events.Event):
     name: str
     payload: dict

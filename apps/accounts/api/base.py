@@ -16,24 +16,15 @@ from apps.api.views import MethodCheckedFirst, ensure_tls
 # What the surfaces' authentication and permission classes guarantee about their requests, for
 # the type checker (DRF types `user` for any scheme): at runtime it is DRF's Request.
 if TYPE_CHECKING:
+    from typing import Any
+
     from apps.accounts.models import PersonalAccessToken, User
+    from apps.api.typed_request import SurfaceRequest
 
-    class AgentRequest(Request):
-        """After agent or token authentication and IsAgent or HasOwnerToken: `user` is the agent."""
-
-        @property
-        def user(self) -> User: ...
-        @user.setter
-        def user(self, value: User) -> None: ...
-
-    class TokenRequest(AgentRequest):
-        """After BearerTokenAuthentication: `auth` is the personal access token presented."""
-
-        @property
-        def auth(self) -> PersonalAccessToken: ...
-        @auth.setter
-        def auth(self, value: PersonalAccessToken) -> None: ...
-
+    # After agent or token authentication and IsAgent or HasOwnerToken: `user` is the agent.
+    AgentRequest = SurfaceRequest[User, Any]
+    # After BearerTokenAuthentication: `auth` is the personal access token presented.
+    TokenRequest = SurfaceRequest[User, PersonalAccessToken]
 else:
     AgentRequest = TokenRequest = Request
 

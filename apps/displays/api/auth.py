@@ -24,19 +24,10 @@ TOKEN_HEADER = "X-Display-Token"
 # What the two schemes below guarantee, for the type checker (DRF types `auth` and `user` for any
 # scheme): at run time it is DRF's Request.
 if TYPE_CHECKING:
+    from apps.api.typed_request import SurfaceRequest
 
-    class DisplayRequest(Request):
-        """`auth` is the token's Viewer, or None for a signed-in user (then `user` is that user)."""
-
-        @property
-        def auth(self) -> services.Viewer | None: ...
-        @auth.setter
-        def auth(self, value: services.Viewer | None) -> None: ...
-        @property
-        def user(self) -> User: ...
-        @user.setter
-        def user(self, value: User) -> None: ...
-
+    # `auth` is the token's Viewer, or None for a signed-in user (then `user` is that user).
+    DisplayRequest = SurfaceRequest[User, services.Viewer | None]
 else:
     DisplayRequest = Request
 

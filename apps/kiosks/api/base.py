@@ -15,16 +15,11 @@ from apps.kiosks.api.authentication import DeviceAuthentication
 # What the surface's authentication and permission classes guarantee about its requests, for the
 # type checker (DRF types `auth` for any scheme): at runtime it is DRF's Request.
 if TYPE_CHECKING:
+    from apps.api.typed_request import SurfaceRequest
     from apps.kiosks.models import Kiosk
 
-    class KioskRequest(Request):
-        """After DeviceAuthentication and IsKiosk: `auth` is the Kiosk."""
-
-        @property
-        def auth(self) -> Kiosk: ...
-        @auth.setter
-        def auth(self, value: Kiosk) -> None: ...
-
+    # After DeviceAuthentication and IsKiosk: `auth` is the Kiosk (and `user` None: a device is no user).
+    KioskRequest = SurfaceRequest[None, Kiosk]
 else:
     KioskRequest = Request
 

@@ -2,6 +2,7 @@
 
 from typing import Any, NotRequired, TypedDict
 
+from django.db.models import QuerySet
 from django.utils.dateparse import parse_datetime
 from drf_spectacular.utils import extend_schema, extend_schema_field, inline_serializer
 from rest_framework import serializers
@@ -134,6 +135,11 @@ class IntegrationOrderOut(serializers.Serializer[Order]):
         return [integration_line_body(line) for line in order.lines.all()]
 
 
+def with_integration_body(orders: QuerySet[Order]) -> QuerySet[Order]:
+    """`orders` fetched with what IntegrationOrderOut reads of each (business, kiosk, agent, lines)."""
+    return orders.select_related("business", "session__kiosk", "session__agent").prefetch_related("lines")
+
+
 class IntegrationOrderListView(TokenAPIView):
     @extend_schema(
         parameters=[OrderFilterIn],
@@ -152,9 +158,7 @@ class IntegrationOrderListView(TokenAPIView):
     def get(self, request: AgentRequest) -> Response:
         filters = validated(OrderFilterIn, request.query_params)
         owner_id = request.user.owner_id  # not None: HasOwnerToken refuses an ownerless agent
-        orders = Order.objects.filter(owner_id=owner_id).select_related(  # type: ignore[misc]
-            "business", "session__kiosk", "session__agent"
-        )
+        orders = with_integration_body(Order.objects.filter(owner_id=owner_id))  # type: ignore[misc]
         if "status" in filters:
             orders = orders.filter(status=filters["status"])
         if "business" in filters:
@@ -164,6 +168,6 @@ class IntegrationOrderListView(TokenAPIView):
         if "created_before" in filters:
             orders = orders.filter(created_at__lt=filters["created_before"])
         paginator = OrdersPage()
-        page = paginator.paginate_queryset(orders.prefetch_related("lines"), request, view=self)
+        page = paginator.paginate_queryset(orders, request, view=self)
         body = IntegrationOrderOut(page, many=True).data  # type: ignore[arg-type]  # the stubs take one instance
         return paginator.get_paginated_response(body)

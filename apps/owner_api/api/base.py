@@ -24,20 +24,11 @@ INSUFFICIENT_SCOPE = "INSUFFICIENT_SCOPE"
 # What OwnerApiKeyAuthentication and HasRequiredScope guarantee about a request, for the type
 # checker (DRF types `user` and `auth` for any scheme): at runtime it is DRF's Request.
 if TYPE_CHECKING:
+    from apps.api.typed_request import SurfaceRequest
 
-    class OwnerApiRequest(Request):
-        """`user` is the live OwnerApiKey, `auth` its access token."""
-
-        # DRF puts the authenticated credential in `user`: here an API key, not a user.
-        @property  # type: ignore[override]
-        def user(self) -> OwnerApiKey: ...
-        @user.setter
-        def user(self, value: OwnerApiKey) -> None: ...
-        @property
-        def auth(self) -> AccessToken: ...
-        @auth.setter
-        def auth(self, value: AccessToken) -> None: ...
-
+    # `user` is the live OwnerApiKey (DRF puts the authenticated credential there: here an API
+    # key, not a user), `auth` its access token.
+    OwnerApiRequest = SurfaceRequest[OwnerApiKey, AccessToken]
 else:
     OwnerApiRequest = Request
 

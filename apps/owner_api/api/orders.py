@@ -11,7 +11,7 @@ from apps.billing.models import Refund
 from apps.billing.services import refunds
 from apps.orders import fulfilment
 from apps.orders import services as order_services
-from apps.orders.api.integrations import IntegrationOrderListView, IntegrationOrderOut
+from apps.orders.api.integrations import IntegrationOrderListView, IntegrationOrderOut, with_integration_body
 from apps.orders.models import Order
 from apps.owner_api.api.base import OwnerApiRequest, OwnerAPIView, data_response, enveloped, request_actor
 from apps.owner_api.scopes import Scope
@@ -51,12 +51,7 @@ class RefundOut(serializers.Serializer[Refund]):
 
 
 def _order_response(order_id: int) -> Response:
-    order = (
-        Order.objects.select_related("business", "session__kiosk", "session__agent")
-        .prefetch_related("lines")
-        .get(pk=order_id)
-    )
-    return data_response(IntegrationOrderOut(order).data)
+    return data_response(IntegrationOrderOut(with_integration_body(Order.objects.filter(pk=order_id)).get()).data)
 
 
 class OrderStatusView(OwnerAPIView):
