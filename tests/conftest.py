@@ -18,7 +18,7 @@ from django.test.testcases import LiveServerThread
 from django.utils import timezone
 
 from tests import factories
-from tests.support.database import flush_only_written_databases
+from tests.support.database import flush_only_written_tables, remember_flush_counts
 from tests.support.receivers import Receiver
 from tests.support.template_database import setup_test_database, teardown_test_database
 
@@ -110,7 +110,7 @@ def pytest_configure(config):
     live server answers one request at a time; on PostgreSQL each thread has its own connection."""
     if settings.DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         LiveServerThread.server_class = _SerialWSGIServer
-    flush_only_written_databases()  # a transactional test that wrote no row skips the flush
+    flush_only_written_tables()  # a transactional test's teardown empties only the tables it wrote
 
 
 @pytest.fixture(scope="session")
@@ -119,6 +119,7 @@ def django_db_setup(django_test_environment, django_db_blocker, django_db_modify
     process of the run (tests/support/template_database.py)."""
     with django_db_blocker.unblock():
         old_name = setup_test_database()
+        remember_flush_counts()
     yield
     with django_db_blocker.unblock():
         teardown_test_database(old_name)

@@ -85,7 +85,8 @@ def _free(port: int) -> bool:
 def test_make_cluster_serves_through_haproxy_and_pgbouncer_and_stops():
     port = free_port_block()
     env = {**os.environ, "CLUSTER_PORT": str(port)}
-    for name in ("DATABASE_URL", "REDIS_URL", "APP_ENV", "CACHE_KEY_PREFIX"):
+    # The suite's settings, not the recipe's (PgBouncer refuses PGOPTIONS' startup parameter).
+    for name in ("DATABASE_URL", "REDIS_URL", "APP_ENV", "CACHE_KEY_PREFIX", "PGOPTIONS"):
         env.pop(name, None)
     script = str(ROOT / "deploy" / "cluster.sh")
     started = subprocess.run([script, "start"], env=env, capture_output=True, text=True, timeout=240)

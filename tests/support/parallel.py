@@ -16,3 +16,12 @@ if _worker.startswith("gw"):
         database = int(parts.path.strip("/") or 0) + 1 + number  # the undivided run keeps its own
         os.environ["REDIS_URL"] = urlunsplit(parts._replace(path=f"/{database}"))
     os.environ["CACHE_KEY_PREFIX"] = f"{os.environ.get('CACHE_KEY_PREFIX', 'kiosk')}-{_worker}"
+
+# Every PostgreSQL session of the run (the tests', their servers', their workers') commits without
+# waiting for the WAL to reach the disk: a transactional test's teardown TRUNCATEs every table, and
+# waiting for those commits' flushes took half the schema fuzz's time. A committed row is still
+# seen at once by every other session; only a crash of PostgreSQL itself could lose the last
+# commits, and the tests that stop PostgreSQL run private servers (tests/support/private_servers.py).
+_pg_options = os.environ.get("PGOPTIONS", "")
+if "synchronous_commit" not in _pg_options:
+    os.environ["PGOPTIONS"] = f"{_pg_options} -c synchronous_commit=off".strip()
