@@ -12,6 +12,7 @@ import pytest
 from django.test import Client
 
 from apps.menu.labels import ALLERGENS, DIETARY
+from apps.menu.labels import LANGUAGES as MENU_LANGUAGES
 from apps.orders.receipt_words import LANGUAGES as RECEIPT_LANGUAGES
 from apps.orders.receipt_words import MESSAGES, ReceiptWords, words_in
 from tests.support.po import LANGUAGES, LOCALE, english_comments, parse_po, po_entries, po_msgids, po_path
@@ -207,18 +208,90 @@ def test_every_page_and_mail_template_word_is_in_the_english_catalogue_only():
         assert all(msgid.startswith("receipt\x04") for msgid in po_msgids(language, "django"))
 
 
-PYTHON_WORD = re.compile(r"""\b_\(\s*("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')\s*\)""")
+GETTEXT = {"_", "gettext", "gettext_lazy", "gettext_noop"}
+# The panel's Python, and the other modules whose words it (or the landing page) shows.
+PANEL_PYTHON = sorted(
+    [
+        *(path for path in (ROOT / "apps" / "panel").rglob("*.py") if "migrations" not in path.parts),
+        ROOT / "apps" / "menu" / "labels.py",
+        ROOT / "apps" / "demo" / "landing.py",
+    ]
+)
+
+
+def said_in(source: str) -> set[str]:
+    """The msgids of a module's gettext calls (single or double quotes, across lines, implicitly
+    joined literals), as xgettext reads them."""
+    return {
+        node.args[0].value
+        for node in ast.walk(ast.parse(source))
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id in GETTEXT
+        and node.args
+        and isinstance(node.args[0], ast.Constant)
+        and isinstance(node.args[0].value, str)
+    }
 
 
 def test_every_panel_message_label_and_help_text_is_in_the_english_catalogue():
-    panel = ROOT / "apps" / "panel"
-    sources = [*(panel / "views").glob("*.py"), panel / "forms.py", panel / "menu_forms.py"]
-    said = {
-        ast.literal_eval(literal) for source in sources for literal in PYTHON_WORD.findall(source.read_text("utf-8"))
-    }
-    assert len(said) > 70, "the scan finds the panel's messages, labels and help texts"
+    said = {msgid for source in PANEL_PYTHON for msgid in said_in(source.read_text("utf-8"))}
+    assert len(said) > 150, "the scan finds the panel's messages, labels and help texts"
     missing = said - po_msgids("en", "django")
     assert not missing, f"not in locale/en/LC_MESSAGES/django.po (makemessages -d django): {sorted(missing)}"
+
+
+# Calls whose words are for the developer: a 404's reason (the 404 page never shows it), an
+# assertion, a raised programming error, a log line.
+AUTONYMS = set(MENU_LANGUAGES.values())  # each language's own name, the same in every language
+FOR_THE_DEVELOPER = {"Http404", "ValueError", "TypeError", "RuntimeError", "LookupError", "ImproperlyConfigured"}
+
+
+def _is(node: ast.expr | None, value: str) -> bool:
+    return isinstance(node, ast.Constant) and node.value == value
+
+
+def bare_python_words(source: str) -> list[str]:
+    """The string literals of a module that look like words a person reads (two words, or one
+    capitalised word) outside a gettext call, a docstring and the developer's calls."""
+    tree = ast.parse(source)
+    skipped: set[int] = set()
+    for node in ast.walk(tree):
+        called = node.func.id if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) else ""
+        if called in GETTEXT | FOR_THE_DEVELOPER or (isinstance(node, ast.Assert) and node.msg is not None):
+            skipped |= {id(inner) for inner in ast.walk(node)}
+        if isinstance(node, ast.Dict):  # an error envelope's message is the API's English (the spec's)
+            skipped |= {id(value) for key, value in zip(node.keys, node.values, strict=True) if _is(key, "message")}
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef) and ast.get_docstring(node) is not None:
+            skipped.add(id(node.body[0].value))  # type: ignore[attr-defined]
+    return [
+        node.value
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant)
+        and isinstance(node.value, str)
+        and id(node) not in skipped
+        and node.value not in AUTONYMS
+        and (re.search(r"[A-Za-z']{2,} [A-Za-z']{2,}", node.value) or re.fullmatch(r"\W*[A-Z][a-z']+\W*", node.value))
+    ]
+
+
+def test_the_bare_python_word_scan_finds_words_outside_gettext():
+    source = (
+        '"""Not this."""\nLABELS = {"a": "Paid", "b": _("Refunded")}\n'
+        'def f(x):\n    assert x, "not this either"\n    raise Http404("No such order.")\n'
+        '    messages.error(request, f"The order {x} is gone.")\n'
+        '    return {"message": "Not this.", "x": "hello world"}\n'
+    )
+    assert sorted(bare_python_words(source)) == [" is gone.", "Paid", "The order ", "hello world"]
+
+
+def test_the_panel_says_no_python_word_outside_its_catalogue():
+    bare = {
+        f"{source.relative_to(ROOT)}: {literal}"
+        for source in PANEL_PYTHON
+        for literal in bare_python_words(source.read_text("utf-8"))
+    }
+    assert not bare, f"wrap these in gettext_lazy or gettext and run makemessages -d django: {sorted(bare)}"
 
 
 # What a template holds that no person reads as words: comments, tags, variables (their words come

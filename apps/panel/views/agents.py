@@ -112,6 +112,6 @@ def agent_languages(request: PanelRequest, agent: User, data: dict[str, Any]) ->
     try:
         languages = account_services.agent_set_languages(agent=agent, languages=data["languages"])
     except DomainError as exc:  # said with the agent's address: the page lists every agent
-        raise DomainError(exc.code, f"{agent.email}: {exc.message}", details=exc.details) from exc
-    shown = ", ".join(languages) or "every language"
+        raise DomainError(exc.code, f"{agent.email}: {_(exc.message)}", details=exc.details) from exc
+    shown = ", ".join(languages) or _("every language")
     return _("{email} serves {shown}.").format(email=agent.email, shown=shown)
