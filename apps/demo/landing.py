@@ -18,7 +18,7 @@ from apps.demo_processor import mode
 
 @require_safe
 def landing_page(request: HttpRequest) -> HttpResponse:
-    context = {"production": settings.PRODUCTION, "demo_payments": mode.active()}
+    context: dict[str, object] = {"production": settings.PRODUCTION, "demo_payments": mode.active()}
     if not settings.PRODUCTION:
         users = User.objects.filter(email__endswith=DEMO_DOMAIN, is_active=True).order_by("email")
         owners = [u.email for u in users if u.panel_role]

@@ -85,10 +85,14 @@ def take_once(request: PanelRequest, key: str) -> OnceValue | None:
     return value if isinstance(value, str | dict) else None
 
 
-def error_text(exc: DomainError) -> str:
-    """The refusal in the panel's language: a service's message is the API's English and a msgid
+def error_message(exc: DomainError) -> str:
+    """A service's refusal in the panel's language: its message is the API's English and a msgid
     of the catalogue (docs/decisions/words.md), so it reads itself where nothing translates it."""
-    message = gettext(exc.message)
+    return gettext(exc.sentence).format(**exc.params) if exc.params else gettext(exc.sentence)
+
+
+def error_text(exc: DomainError) -> str:
+    message = error_message(exc)
     reasons = [f"{field}: {problem}" for field, problem in detail_problems(exc.details)]
     if reasons:
         return f"{message} ({'; '.join(reasons)})"

@@ -115,16 +115,25 @@ def test_the_kiosk_catalogue_is_served_per_language_as_django_json():
     assert client.get("/api/public/i18n/pt").status_code == 404
 
 
-SCREEN_WORD = {
-    context: re.compile(rf'\bn?pgettext\(\s*"{context}",\s*"((?:[^"\\]|\\.)*)"') for context in ("agent", "panel")
+# The English-only screens' scripts, by their context: the agent dashboard, the owner panel, and
+# the kitchen display and order board (with the display app they share).
+SCRIPTS = {
+    "agent": sorted((ROOT / "static" / "agent").glob("*.js")),
+    "panel": sorted((ROOT / "static" / "panel").glob("*.js")),
+    "display": [
+        *sorted((ROOT / "static" / "kitchen").glob("*.js")),
+        *sorted((ROOT / "static" / "board").glob("*.js")),
+        ROOT / "static" / "common" / "display-app.js",
+    ],
 }
+SCREEN_WORD = {context: re.compile(rf'\bn?pgettext\(\s*"{context}",\s*"((?:[^"\\]|\\.)*)"') for context in SCRIPTS}
 
 
-@pytest.mark.parametrize(("context", "least"), [("agent", 100), ("panel", 8)])
-def test_every_agent_dashboard_and_panel_script_word_is_in_the_english_catalogue_only(context: str, least: int):
+@pytest.mark.parametrize(("context", "least"), [("agent", 100), ("panel", 8), ("display", 20)])
+def test_every_agent_dashboard_panel_and_display_script_word_is_in_the_english_catalogue_only(context: str, least: int):
     said = {
         f"{context}\x04{msgid}"
-        for path in (ROOT / "static" / context).glob("*.js")
+        for path in SCRIPTS[context]
         for msgid in SCREEN_WORD[context].findall(path.read_text(encoding="utf-8"))
     }
     assert len(said) > least, "the scan finds the screen's words"
@@ -172,12 +181,12 @@ def test_the_bare_sentence_scan_finds_words_outside_gettext():
     assert bare_sentences(said + code, AGENT_CALL) == []
 
 
-@pytest.mark.parametrize("context", ["agent", "panel"])
-def test_the_agent_dashboard_and_panel_scripts_say_no_sentence_outside_their_catalogue(context: str):
+@pytest.mark.parametrize("context", list(SCRIPTS))
+def test_the_agent_dashboard_panel_and_display_scripts_say_no_sentence_outside_their_catalogue(context: str):
     call = re.compile(rf'\bn?pgettext\(\s*"{context}",\s*"(?:[^"\\]|\\.)*"(?:,\s*"(?:[^"\\]|\\.)*")?')
     bare = {
         f"{path.name}: {literal}"
-        for path in (ROOT / "static" / context).glob("*.js")
+        for path in SCRIPTS[context]
         for literal in bare_sentences(path.read_text(encoding="utf-8"), call)
     }
     assert not bare, f'wrap these in pgettext("{context}", …) and run makemessages -d djangojs: {sorted(bare)}'
@@ -339,3 +348,57 @@ def test_every_template_says_its_words_through_the_catalogue():
         f"{page.relative_to(ROOT)}: {words}" for page in TEMPLATES for words in unmarked_words(page.read_text("utf-8"))
     }
     assert not unmarked, f"mark these with {{% translate %}} or {{% blocktranslate %}}: {sorted(unmarked)}"
+
+
+def refusals() -> tuple[set[str], list[str]]:
+    """The message of each `DomainError(code, message)` in apps/ (the msgids the project's
+    makemessages reads there) and the ones formatted in place, which no catalogue can hold."""
+    said: set[str] = set()
+    formatted: list[str] = []
+    for source in sorted((ROOT / "apps").rglob("*.py")):
+        if "migrations" in source.parts:
+            continue
+        for node in ast.walk(ast.parse(source.read_text("utf-8"))):
+            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "DomainError"):
+                continue
+            message = node.args[1] if len(node.args) > 1 else None
+            if isinstance(message, ast.Constant) and isinstance(message.value, str):
+                said.add(message.value)
+            elif (
+                isinstance(message, ast.JoinedStr | ast.BinOp)
+                or isinstance(message, ast.Call)
+                and not (isinstance(message.func, ast.Name) and message.func.id in GETTEXT)
+            ):
+                formatted.append(f"{source.relative_to(ROOT)}:{node.lineno}: {ast.unparse(message)}")
+            elif isinstance(message, ast.Call):
+                said |= said_in(ast.unparse(message))
+        said |= said_in(source.read_text("utf-8")) if "gettext_noop" in source.read_text("utf-8") else set()
+    return said, formatted
+
+
+def test_every_service_refusal_is_a_msgid_of_the_english_catalogue():
+    said, formatted = refusals()
+    assert len(said) > 90, "the scan finds the services' refusals"
+    assert not formatted, (
+        "a DomainError's message is a sentence with {name} placeholders and params={...} (the panel "
+        f"translates the sentence, then fills it): {formatted}"
+    )
+    missing = said - po_msgids("en", "django")
+    assert not missing, f"not in locale/en/LC_MESSAGES/django.po (makemessages -d django): {sorted(missing)}"
+    for language in ("es", "fr", "de"):
+        assert not said & po_msgids(language, "django"), "the panel's words are English-only"
+
+
+def test_a_refusal_says_its_sentence_filled_to_the_api_and_translated_then_filled_to_the_panel(monkeypatch):
+    from apps.core.errors import DomainError, ErrorCode
+    from apps.panel import pages
+
+    refusal = DomainError(
+        ErrorCode.REFUND_NOT_ALLOWED, "A {status} order cannot be refunded.", params={"status": "paid"}
+    )
+    assert refusal.message == str(refusal) == "A paid order cannot be refunded."
+    assert DomainError(ErrorCode.NOT_FOUND, "No {such} order.").message == "No {such} order."  # no params: as written
+    monkeypatch.setattr(
+        pages, "gettext", {"A {status} order cannot be refunded.": "Pedido {status}: sin reembolso."}.get
+    )
+    assert pages.error_text(refusal) == "Pedido paid: sin reembolso."
