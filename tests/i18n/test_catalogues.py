@@ -202,7 +202,13 @@ def block_msgid(body: str) -> str:
     return re.sub(r"\{\{ (\w+) \}\}", r"%(\1)s", body.split("{% plural %}")[0])
 
 
-TEMPLATES = sorted(path for path in (ROOT / "templates").rglob("*") if path.suffix in {".html", ".txt"})
+TEMPLATES = sorted(
+    [
+        *(path for path in (ROOT / "templates").rglob("*") if path.suffix in {".html", ".txt"}),
+        ROOT / "static" / "kitchen" / "index.html",  # the screens' shells, rendered as templates
+        ROOT / "static" / "board" / "index.html",
+    ]
+)
 
 
 def test_every_page_and_mail_template_word_is_in_the_english_catalogue_only():
