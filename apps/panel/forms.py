@@ -14,7 +14,7 @@ from apps.core.events import EVENT_NAMES
 from apps.orders.fulfilment import FULFILMENT_STATUSES
 from apps.orders.models import OrderStatus
 from apps.owner_api.scopes import ALL_SCOPES
-from apps.panel.labels import END_REASONS
+from apps.panel.labels import CHOICES, END_REASONS
 from apps.routing.routing_settings import LIMITS as ROUTING_LIMITS
 from apps.sessions.models import EndReason
 
@@ -123,7 +123,7 @@ class OrderFilterForm(forms.Form):
             ("", _("Sent to payment or later")),
             (ALL, _("Any, drafts too")),
             (ABANDONED, _("Abandoned carts")),
-            *OrderStatus.choices,
+            *((code, CHOICES["order_status"].get(code, label)) for code, label in OrderStatus.choices),
         ],
         required=False,
     )

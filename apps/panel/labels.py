@@ -14,6 +14,32 @@ END_REASONS = {
 }
 
 
+# The codes Django would name from the model's member ("Awaiting payment"), in the catalogue: an
+# order's status, where it is eaten, a display's screen and the billing plan.
+CHOICES = {
+    "order_status": {
+        "draft": _("Draft"),
+        "awaiting_payment": _("Awaiting payment"),
+        "paid": _("Paid"),
+        "failed": _("Failed"),
+        "confirmed": _("Confirmed"),
+        "preparing": _("Preparing"),
+        "ready": _("Ready"),
+        "completed": _("Completed"),
+        "refunded": _("Refunded"),
+    },
+    "dining": {"eat_in": _("Eat in"), "take_away": _("Take away")},
+    "display_kind": {"kitchen": _("Kitchen"), "board": _("Board")},
+    "plan": {"free": _("Free"), "pro": _("Pro")},
+}
+
+
+def choice_label(kind: str, code: str) -> str:
+    """The panel's word for one of a model's codes (the code itself when it has none)."""
+    label = CHOICES[kind].get(code)
+    return str(label) if label else code
+
+
 def end_reason_label(code: str) -> str:
     label = END_REASONS.get(code)
     return str(label) if label else (code.replace("_", " ").capitalize() if code else "—")

@@ -325,7 +325,7 @@ NOT_WORDS = [
         r"\{\{.*?\}\}",
     )
 ]
-READ_ATTRIBUTE = re.compile(r"""\b(?:title|alt|placeholder|aria-label)=(?:"([^"]*)"|'([^']*)')""")
+READ_ATTRIBUTE = re.compile(r"""\b(?:title|alt|placeholder|aria-label|data-label)=(?:"([^"]*)"|'([^']*)')""")
 SYMBOLS = {"ms", "s"}  # units after a number, as the agent's and panel's scripts leave them
 
 

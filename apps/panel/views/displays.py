@@ -18,13 +18,17 @@ from apps.orders import selectors as order_selectors
 from apps.orders import services as order_services
 from apps.panel.access import PanelRequest, panel_page
 from apps.panel.forms import BusinessChoiceForm
+from apps.panel.labels import CHOICES
 from apps.panel.pages import businesses_of, error_text, put_once, render_page, take_once
 
 NEW_DISPLAY = "display-link"
 
 
 class DisplayCreateForm(BusinessChoiceForm):
-    kind = forms.ChoiceField(choices=DisplayKind.choices, label=gettext_lazy("Screen"))
+    kind = forms.ChoiceField(
+        choices=[(code, CHOICES["display_kind"].get(code, label)) for code, label in DisplayKind.choices],
+        label=gettext_lazy("Screen"),
+    )
     name = forms.CharField(
         max_length=100,
         label=gettext_lazy("Name"),
