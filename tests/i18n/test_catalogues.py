@@ -124,6 +124,7 @@ SCRIPTS = {
         *sorted((ROOT / "static" / "kitchen").glob("*.js")),
         *sorted((ROOT / "static" / "board").glob("*.js")),
         ROOT / "static" / "common" / "display-app.js",
+        ROOT / "static" / "common" / "display-api.js",
     ],
 }
 SCREEN_WORD = {context: re.compile(rf'\bn?pgettext\(\s*"{context}",\s*"((?:[^"\\]|\\.)*)"') for context in SCRIPTS}
