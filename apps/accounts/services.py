@@ -96,7 +96,8 @@ def _verify_totp(user: User, code: str | None) -> bool:
             wait = max(1, math.ceil((unlock - now).total_seconds()))
             raise DomainError(
                 ErrorCode.RATE_LIMITED,
-                f"Too many wrong authentication codes. Retry in {wait} seconds.",
+                "Too many wrong authentication codes. Retry in {wait} seconds.",
+                params={"wait": wait},
                 headers={"Retry-After": str(wait)},
             )
         return any(device.verify_token(code) for device in allowed)

@@ -5,10 +5,14 @@ tokens and its owner-API keys are refused, all with 403 OWNER_SUSPENDED. What al
 (a customer being served, a payment in progress, the owner panel) goes on.
 """
 
+from django.utils.translation import gettext_noop
+
 from apps.accounts.models import Owner
 from apps.core.errors import DomainError, ErrorCode
 
-SUSPENDED_MESSAGE = "This account is suspended by the service. Contact support to restore it."
+SUSPENDED_MESSAGE = gettext_noop(  # a msgid: the panel translates refusals
+    "This account is suspended by the service. Contact support to restore it."
+)
 
 
 def owner_is_suspended(owner_id: int | None) -> bool:

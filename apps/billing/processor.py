@@ -81,7 +81,9 @@ def call(operation: Callable[_Params, _Result], *args: _Params.args, **kwargs: _
             log.warning("processor unavailable: HTTP %s", status)
             raise _unavailable() from exc
         message = getattr(exc, "user_message", None) or str(exc) or exc.__class__.__name__
-        raise DomainError(ErrorCode.PROCESSOR_ERROR, f"The payment processor refused: {message}") from exc
+        raise DomainError(
+            ErrorCode.PROCESSOR_ERROR, "The payment processor refused: {message}", params={"message": message}
+        ) from exc
 
 
 def _unavailable() -> DomainError:

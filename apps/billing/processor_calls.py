@@ -63,7 +63,8 @@ def _in_progress(current: ProcessorCall | None, now: datetime) -> DomainError:
     what = "another payment change" if current is None else current.action.replace("_", " ")
     return DomainError(
         ErrorCode.PROCESSOR_CALL_IN_PROGRESS,
-        f"The processor is still handling {what} for this order: try again when it has answered.",
+        "The processor is still handling {what} for this order: try again when it has answered.",
+        params={"what": what},
         details={"action": None if current is None else current.action},
         headers={"Retry-After": str(wait)},
     )

@@ -63,7 +63,8 @@ def clean_text(text: str) -> str:
     if len(text) > limit:
         raise DomainError(
             ErrorCode.VALIDATION_ERROR,
-            f"A message is at most {limit} characters.",
+            "A message is at most {limit} characters.",
+            params={"limit": limit},
             details={"text": [f"At most {limit} characters."]},
         )
     return text

@@ -4,7 +4,7 @@ One error class carries a code, an HTTP status and optional details (the Zulip s
 code -> status table is DESIGN.md section 2 "Errors"; a service may not invent a status.
 """
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from enum import StrEnum
 from typing import Any
 
@@ -113,12 +113,28 @@ STATUS_BY_CODE: dict[ErrorCode, int] = {
 
 
 class DomainError(Exception):
-    """A refusal the client can act on: rendered as {error: {code, message, ...}}."""
+    """A refusal the client can act on: rendered as {error: {code, message, ...}}.
 
-    def __init__(self, code: ErrorCode, message: str, *, details: Any = None, headers: dict[str, str] | None = None):
-        super().__init__(message)
+    `message` is English (the API's `message`, whatever the request's language) and a msgid of the
+    gettext catalogue: the project's makemessages reads the second argument of each
+    `DomainError(...)` (docs/decisions/words.md), so the owner panel can show it in its language.
+    A message with names in it is its sentence with `{name}` placeholders and `params` their
+    values: the API gets the sentence filled, the panel translates the sentence, then fills it."""
+
+    def __init__(
+        self,
+        code: ErrorCode,
+        message: str,
+        *,
+        params: Mapping[str, object] | None = None,
+        details: Any = None,
+        headers: dict[str, str] | None = None,
+    ):
+        self.sentence = message
+        self.params = dict(params or {})
+        self.message = message.format(**self.params) if params else message
+        super().__init__(self.message)
         self.code = code
-        self.message = message
         self.details = details
         self.headers = headers or {}
 

@@ -74,7 +74,8 @@ def ensure_below(windows: Iterable[FailureWindow]) -> None:
         if reading.failures >= window.limit:
             raise DomainError(
                 ErrorCode.RATE_LIMITED,
-                f"{window.refusal} Retry in {reading.wait} seconds.",
+                "{refusal} Retry in {wait} seconds.",
+                params={"refusal": window.refusal, "wait": reading.wait},
                 headers={"Retry-After": str(reading.wait)},
             )
 

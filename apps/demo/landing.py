@@ -6,7 +6,8 @@ from pathlib import Path
 from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.utils.translation import get_language_info
+from django.utils.html import format_html_join
+from django.utils.translation import get_language_info, gettext
 from django.views.decorators.http import require_POST, require_safe
 
 from apps.accounts.models import User
@@ -17,14 +18,18 @@ from apps.demo_processor import mode
 
 @require_safe
 def landing_page(request: HttpRequest) -> HttpResponse:
-    context = {"production": settings.PRODUCTION, "demo_payments": mode.active(), "notice": mode.NOTICE}
+    context: dict[str, object] = {"production": settings.PRODUCTION, "demo_payments": mode.active()}
     if not settings.PRODUCTION:
         users = User.objects.filter(email__endswith=DEMO_DOMAIN, is_active=True).order_by("email")
+        owners = [u.email for u in users if u.panel_role]
+        admins = [u.email for u in users if u.is_superuser]
         context.update(
             demo_password=DEMO_PASSWORD,
-            owners=[u.email for u in users if u.panel_role],
+            owners=owners,
+            owner_codes=_codes(owners),  # a list inside a translated sentence, which cannot loop
             agents=[{"email": u.email, "speaks": _languages(u.languages)} for u in users if u.is_agent],
-            admins=[u.email for u in users if u.is_superuser],
+            admins=admins,
+            admin_codes=_codes(admins),
             kiosk_code=kiosk_app_code.current(),
             can_make_kiosk_code=kiosk_app_code.demo_business() is not None,
             mail_folder=_mail_folder(),
@@ -43,14 +48,19 @@ def _mail_folder() -> str:
     return f"{shown}/"
 
 
+def _codes(emails: list[str]) -> str:
+    return format_html_join(", ", "<code>{}</code>", ((email,) for email in emails))
+
+
 def _languages(codes: list[str]) -> str:
-    """["en", "fr"] -> "English, French": the customers an agent is offered first."""
+    """["en", "fr"] -> "English, French" (Django's catalogue's names, in the page's language): the
+    customers an agent is offered first."""
     if not codes:
-        return "every language"
+        return gettext("every language")
     names = []
     for code in codes:
         try:
-            names.append(get_language_info(code)["name"])
+            names.append(str(get_language_info(code)["name_translated"]))
         except KeyError:
             names.append(code)
     return ", ".join(names)

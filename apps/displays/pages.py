@@ -1,8 +1,9 @@
-"""Serves the two screens, /kitchen/ and /board/: plain static apps (static/kitchen/,
-static/board/) whose shell's relative links (main.js, the style sheet, the vendored pusher-js)
-are pointed at the static files here. Not with a <base> as the kiosk app does: these pages are
-under the Content-Security-Policy, whose `base-uri 'none'` refuses one. The page also sets
-Django's CSRF cookie: a signed-in user's writes carry it."""
+"""Serves the two screens, /kitchen/ and /board/: plain static apps (static/kitchen/, static/board/)
+whose shell's relative links (main.js, the style sheet, the vendored pusher-js) are pointed at the
+static files here. The shell is rendered as a Django template for its words (`{% translate %}`,
+English msgids of the catalogue: docs/decisions/words.md). Not with a <base> as the kiosk app
+does: these pages are under the Content-Security-Policy, whose `base-uri 'none'` refuses one. The
+page also sets Django's CSRF cookie: a signed-in user's writes carry it."""
 
 import posixpath
 import re
@@ -11,6 +12,7 @@ from collections.abc import Callable
 from django.conf import settings
 from django.contrib.staticfiles import finders
 from django.http import Http404, HttpRequest, HttpResponse
+from django.template import engines
 from django.templatetags.static import static
 from django.utils.html import escape
 from django.views.decorators.csrf import ensure_csrf_cookie
@@ -21,7 +23,7 @@ def _shell(folder: str) -> str:
     path = finders.find(name) or str(settings.STATIC_ROOT / name)
     try:
         with open(path, encoding="utf-8") as shell:
-            return shell.read()
+            return engines["django"].from_string(shell.read()).render()
     except OSError:
         raise Http404(f"The {folder} screen is not installed.") from None
 

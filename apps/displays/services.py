@@ -32,7 +32,9 @@ class Viewer:
 
     def ensure(self, kind: str) -> None:
         if kind not in self.kinds:
-            raise DomainError(ErrorCode.FORBIDDEN, f"This display may not open the {kind} screen.")
+            raise DomainError(
+                ErrorCode.FORBIDDEN, "This display may not open the {kind} screen.", params={"kind": kind}
+            )
 
 
 def viewer_for_token(raw: str) -> Viewer | None:

@@ -1,30 +1,33 @@
 """What a menu item can say about itself beyond name and price: the 14 allergens EU law
 (Regulation 1169/2011, Annex II) makes restaurants declare, dietary tags, and the languages a
-menu is written in. Codes are what the APIs carry; labels are what the panel shows."""
+menu is written in. Codes are what the APIs carry; labels are what the panel shows (in the English
+catalogue, django.po; the kiosk says the codes' words from its own, djangojs.po)."""
+
+from django.utils.translation import gettext_lazy as _
 
 ALLERGENS = {
-    "gluten": "Cereals containing gluten",
-    "crustaceans": "Crustaceans",
-    "eggs": "Eggs",
-    "fish": "Fish",
-    "peanuts": "Peanuts",
-    "soybeans": "Soybeans",
-    "milk": "Milk",
-    "nuts": "Tree nuts",
-    "celery": "Celery",
-    "mustard": "Mustard",
-    "sesame": "Sesame seeds",
-    "sulphites": "Sulphur dioxide and sulphites",
-    "lupin": "Lupin",
-    "molluscs": "Molluscs",
+    "gluten": _("Cereals containing gluten"),
+    "crustaceans": _("Crustaceans"),
+    "eggs": _("Eggs"),
+    "fish": _("Fish"),
+    "peanuts": _("Peanuts"),
+    "soybeans": _("Soybeans"),
+    "milk": _("Milk"),
+    "nuts": _("Tree nuts"),
+    "celery": _("Celery"),
+    "mustard": _("Mustard"),
+    "sesame": _("Sesame seeds"),
+    "sulphites": _("Sulphur dioxide and sulphites"),
+    "lupin": _("Lupin"),
+    "molluscs": _("Molluscs"),
 }
 
 DIETARY = {
-    "vegetarian": "Vegetarian",
-    "vegan": "Vegan",
-    "gluten_free": "Gluten free",
-    "halal": "Halal",
-    "kosher": "Kosher",
+    "vegetarian": _("Vegetarian"),
+    "vegan": _("Vegan"),
+    "gluten_free": _("Gluten free"),
+    "halal": _("Halal"),
+    "kosher": _("Kosher"),
 }
 
 # The kiosk app's languages: a catalog is written in one of them and translated into the others.

@@ -1,6 +1,8 @@
 """Catalogs of a business: categories, items, modifier groups and options. One catalog per
 business is active; it is the menu agents sell from."""
 
+from collections.abc import Collection
+
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
@@ -11,7 +13,7 @@ from apps.menu.photos import photo_storage
 from apps.menu.translations import item_translations, name_translations
 
 
-def _check_codes(value: object, known: dict[str, str], what: str) -> None:
+def _check_codes(value: object, known: Collection[str], what: str) -> None:
     if not isinstance(value, list) or any(code not in known for code in value) or len(set(value)) != len(value):
         raise ValidationError(f"{what} is a list of distinct codes among: {', '.join(known)}.")
 

@@ -14,6 +14,7 @@ from django.conf import settings
 from django.core.files.base import ContentFile
 from django.core.files.storage import Storage, storages
 from django.http import HttpRequest
+from django.utils.translation import gettext_noop
 from PIL import Image, ImageOps, UnidentifiedImageError
 
 from apps.core.errors import DomainError, ErrorCode
@@ -27,8 +28,11 @@ def photo_storage() -> Storage:
     return storages["menu_photos"]
 
 
-def _refuse(message: str) -> DomainError:
-    return DomainError(ErrorCode.VALIDATION_ERROR, message, details={"photo": [message]})
+def _refuse(message: str, **params: object) -> DomainError:
+    """`message` a msgid (gettext_noop) with `{name}` placeholders for `params`, as DomainError's."""
+    refusal = DomainError(ErrorCode.VALIDATION_ERROR, message, params=params)
+    refusal.details = {"photo": [refusal.message]}
+    return refusal
 
 
 class Readable(Protocol):
@@ -43,20 +47,22 @@ def photo_prepare(upload: Readable) -> ContentFile[bytes]:
     max_bytes = settings.MENU_PHOTO_MAX_BYTES
     data = upload.read(max_bytes + 1)
     if len(data) > max_bytes:
-        raise _refuse(f"The photo is larger than {max_bytes // (1024 * 1024)} MB.")
+        raise _refuse(gettext_noop("The photo is larger than {megabytes} MB."), megabytes=max_bytes // (1024 * 1024))
     try:
         with Image.open(io.BytesIO(data)) as image:
             if image.format not in ACCEPTED_FORMATS:
-                raise _refuse("Upload a JPEG, PNG or WebP photo.")
+                raise _refuse(gettext_noop("Upload a JPEG, PNG or WebP photo."))
             width, height = image.size
             if width * height > settings.MENU_PHOTO_MAX_PIXELS:
-                raise _refuse(f"The photo has more than {settings.MENU_PHOTO_MAX_PIXELS:,} pixels.")
+                raise _refuse(
+                    gettext_noop("The photo has more than {pixels:,} pixels."), pixels=settings.MENU_PHOTO_MAX_PIXELS
+                )
             image.load()
             upright = ImageOps.exif_transpose(image)
             has_alpha = upright.mode in ("RGBA", "LA", "PA") or "transparency" in upright.info
             pixels = upright.convert("RGBA" if has_alpha else "RGB")
     except (UnidentifiedImageError, Image.DecompressionBombError, OSError, ValueError, SyntaxError) as exc:
-        raise _refuse("The file is not a readable JPEG, PNG or WebP image.") from exc
+        raise _refuse(gettext_noop("The file is not a readable JPEG, PNG or WebP image.")) from exc
     size = settings.MENU_PHOTO_SIZE
     pixels.thumbnail((size, size), Image.Resampling.LANCZOS)
     out = io.BytesIO()

@@ -31,7 +31,11 @@ _ANNOUNCED = {S.CONFIRMED, S.PREPARING, S.READY, S.COMPLETED, S.REFUNDED}
 
 def move(order: Order, to_status: str) -> None:
     if to_status not in TRANSITIONS[order.status]:
-        raise DomainError(ErrorCode.INVALID_STATE, f"An order that is {order.status} cannot become {to_status}.")
+        raise DomainError(
+            ErrorCode.INVALID_STATE,
+            "An order that is {status} cannot become {to_status}.",
+            params={"status": order.status, "to_status": to_status},
+        )
     previous = order.status
     order.status = to_status
     order.updated_at = timezone.now()

@@ -14,6 +14,7 @@ from django.contrib.auth.views import redirect_to_login
 from django.db.models import Model, QuerySet
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 
 from apps.accounts.actors import display_member, panel_member
 from apps.accounts.models import Owner, PanelRole, User
@@ -70,13 +71,13 @@ def panel_page(access: str = ANY_ROLE) -> Callable[[PanelView[_P]], View[_P]]:
                 return redirect("/kitchen/")  # a kitchen user's one screen
             if not is_panel_user(user):
                 message = (
-                    "Agents use the agent dashboard, not the owner panel."
+                    _("Agents use the agent dashboard, not the owner panel.")
                     if user.is_agent
-                    else "This account has no access to the owner panel."
+                    else _("This account has no access to the owner panel.")
                 )
                 return forbidden(request, message)
             if access == OWNER_ONLY and not can_manage_owner_pages(user):
-                return forbidden(request, "Only the account owner can open this page; ask them for access.")
+                return forbidden(request, _("Only the account owner can open this page; ask them for access."))
             # The checks above are what make it a PanelRequest (a signed-in member of an owner).
             return view(cast("PanelRequest", request), *args, **kwargs)
 

@@ -14,7 +14,7 @@ from apps.core.events import EVENT_NAMES
 from apps.orders.fulfilment import FULFILMENT_STATUSES
 from apps.orders.models import OrderStatus
 from apps.owner_api.scopes import ALL_SCOPES
-from apps.panel.labels import END_REASONS
+from apps.panel.labels import CHOICES, END_REASONS
 from apps.routing.routing_settings import LIMITS as ROUTING_LIMITS
 from apps.sessions.models import EndReason
 
@@ -32,9 +32,11 @@ def detail_problems(details: object) -> list[tuple[str, str]]:
 
 class LoginForm(forms.Form):
     email = forms.EmailField(
-        max_length=254, widget=forms.EmailInput(attrs={"autofocus": True, "autocomplete": "email"})
+        label=_("Email"), max_length=254, widget=forms.EmailInput(attrs={"autofocus": True, "autocomplete": "email"})
     )
-    password = forms.CharField(max_length=256, strip=False, widget=forms.PasswordInput(attrs={"autocomplete": "off"}))
+    password = forms.CharField(
+        label=_("Password"), max_length=256, strip=False, widget=forms.PasswordInput(attrs={"autocomplete": "off"})
+    )
 
 
 class TotpCodeForm(forms.Form):
@@ -61,24 +63,29 @@ class BusinessChoiceForm(forms.Form):
 
 
 class KioskRenameForm(forms.Form):
-    name = forms.CharField(max_length=200)
-    location = forms.CharField(max_length=200, required=False)
+    name = forms.CharField(label=_("Name"), max_length=200)
+    location = forms.CharField(label=_("Location"), max_length=200, required=False)
 
 
 LANGUAGES_HELP = _("Language codes the agent serves, e.g. en, es. Empty: offered customers of every language.")
 
 
 class AgentCreateForm(forms.Form):
-    name = forms.CharField(max_length=200)
-    email = forms.EmailField(max_length=254)
+    name = forms.CharField(label=_("Name"), max_length=200)
+    email = forms.EmailField(label=_("Email"), max_length=254)
     password = forms.CharField(
-        min_length=10, max_length=256, strip=False, widget=forms.PasswordInput, help_text=_("At least 10 characters.")
+        label=_("Password"),
+        min_length=10,
+        max_length=256,
+        strip=False,
+        widget=forms.PasswordInput,
+        help_text=_("At least 10 characters."),
     )
-    languages = forms.CharField(max_length=200, required=False, help_text=LANGUAGES_HELP)
+    languages = forms.CharField(label=_("Languages"), max_length=200, required=False, help_text=LANGUAGES_HELP)
 
 
 class AgentLanguagesForm(forms.Form):
-    languages = forms.CharField(max_length=200, required=False, help_text=LANGUAGES_HELP)
+    languages = forms.CharField(label=_("Languages"), max_length=200, required=False, help_text=LANGUAGES_HELP)
 
 
 class WebhookCreateForm(forms.Form):
@@ -111,11 +118,12 @@ class OrderFilterForm(forms.Form):
     ALL = "all"
     ABANDONED = "abandoned"
     status = forms.ChoiceField(
+        label=_("Status"),
         choices=[
             ("", _("Sent to payment or later")),
             (ALL, _("Any, drafts too")),
             (ABANDONED, _("Abandoned carts")),
-            *OrderStatus.choices,
+            *((code, CHOICES["order_status"].get(code, label)) for code, label in OrderStatus.choices),
         ],
         required=False,
     )
@@ -140,9 +148,14 @@ class FulfilmentForm(forms.Form):
 
 class RefundForm(forms.Form):
     amount = forms.DecimalField(
-        min_value=0.01, decimal_places=2, max_digits=12, required=False, help_text=_("Leave empty to refund the rest.")
+        label=_("Amount"),
+        min_value=0.01,
+        decimal_places=2,
+        max_digits=12,
+        required=False,
+        help_text=_("Leave empty to refund the rest."),
     )
-    reason = forms.CharField(max_length=200, required=False)
+    reason = forms.CharField(label=_("Reason"), max_length=200, required=False)
     confirm = forms.BooleanField(label=_("I confirm this refund goes back to the customer's card."))
 
     def amount_cents(self) -> int | None:

@@ -10,6 +10,7 @@ from django.core.files.uploadedfile import UploadedFile
 from django.http import QueryDict
 from django.utils.datastructures import MultiValueDict
 from django.utils.translation import gettext_lazy as _
+from django_stubs_ext import StrOrPromise
 
 from apps.menu.labels import ALLERGENS, DIETARY, LANGUAGES
 from apps.menu.models import Category, MenuItem, ModifierGroup, ModifierOption
@@ -30,8 +31,13 @@ def other_languages(catalog_language: str) -> list[tuple[str, str]]:
 
 
 class PriceField(forms.DecimalField):
-    def __init__(self, *, initial: Decimal | None = None) -> None:
-        super().__init__(min_value=Decimal("0"), max_digits=9, decimal_places=2, initial=initial)
+    def __init__(self, *, label: StrOrPromise | None = None, initial: Decimal | None = None) -> None:
+        super().__init__(min_value=Decimal("0"), max_digits=9, decimal_places=2, label=label, initial=initial)
+
+
+# A translated field's label: the catalogue's sentence (the msgid the catalog page's inputs say as
+# well) around the language's own name, as the kiosk's language buttons say it.
+TRANSLATED_LABELS = {"name": _("Name (%(label)s)"), "description": _("Description (%(label)s)")}
 
 
 class TranslatedForm(forms.Form):
@@ -55,7 +61,7 @@ class TranslatedForm(forms.Form):
             for field in self.translated_fields:
                 widget = forms.Textarea(attrs={"rows": 2}) if field == "description" else forms.TextInput()
                 self.fields[f"{field}_{code}"] = forms.CharField(
-                    label=f"{field.capitalize()} ({label})",
+                    label=TRANSLATED_LABELS[field] % {"label": label},
                     max_length=TRANSLATABLE_FIELDS[field],
                     required=False,
                     widget=widget,
@@ -107,18 +113,21 @@ class CatalogForm(forms.Form):
 
 class CategoryForm(TranslatedForm):
     name = forms.CharField(
+        label=_("Name"),
         max_length=200,
         widget=forms.TextInput(attrs={"placeholder": _("New category"), "aria-label": _("Category name")}),
     )
-    sort_order = forms.IntegerField(initial=0)
+    sort_order = forms.IntegerField(label=_("Sort order"), initial=0)
 
 
 class MenuItemForm(TranslatedForm):
     translated_fields = ("name", "description")
 
-    name = forms.CharField(max_length=200)
-    description = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), required=False)
-    price = PriceField()
+    name = forms.CharField(label=_("Name"), max_length=200)
+    description = forms.CharField(label=_("Description"), widget=forms.Textarea(attrs={"rows": 2}), required=False)
+    price = PriceField(
+        label=_("Price"),
+    )
     photo = forms.FileField(
         required=False,
         label=_("Photo"),
@@ -127,20 +136,26 @@ class MenuItemForm(TranslatedForm):
     )
     remove_photo = forms.BooleanField(required=False, label=_("Remove the photo"))
     allergens = forms.MultipleChoiceField(
+        label=_("Allergens"),
         choices=list(ALLERGENS.items()),
         required=False,
         widget=forms.CheckboxSelectMultiple,
         help_text=_("The allergens the item contains (the 14 the EU makes restaurants declare)."),
     )
     dietary = forms.MultipleChoiceField(
-        choices=list(DIETARY.items()), required=False, widget=forms.CheckboxSelectMultiple
+        label=_("Dietary"), choices=list(DIETARY.items()), required=False, widget=forms.CheckboxSelectMultiple
     )
     active = forms.BooleanField(required=False, initial=True, label=_("Available"))
-    sort_order = forms.IntegerField(initial=0)
+    sort_order = forms.IntegerField(label=_("Sort order"), initial=0)
     track_stock = forms.BooleanField(required=False, label=_("Track stock"))
-    stock = forms.IntegerField(min_value=0, initial=0, help_text=_("Units left, when stock is tracked."))
+    stock = forms.IntegerField(
+        label=_("Stock"), min_value=0, initial=0, help_text=_("Units left, when stock is tracked.")
+    )
     low_stock_threshold = forms.IntegerField(
-        min_value=0, required=False, help_text=_("inventory.low fires when stock falls to this.")
+        label=_("Low stock threshold"),
+        min_value=0,
+        required=False,
+        help_text=_("inventory.low fires when stock falls to this."),
     )
 
     @classmethod
@@ -167,15 +182,15 @@ class MenuItemForm(TranslatedForm):
 
 
 class ModifierGroupForm(TranslatedForm):
-    name = forms.CharField(max_length=200)
-    required = forms.BooleanField(required=False)
-    min = forms.IntegerField(min_value=0, max_value=50, initial=0)
-    max = forms.IntegerField(min_value=1, max_value=50, initial=1)
+    name = forms.CharField(label=_("Name"), max_length=200)
+    required = forms.BooleanField(label=_("Required"), required=False)
+    min = forms.IntegerField(label=_("Min"), min_value=0, max_value=50, initial=0)
+    max = forms.IntegerField(label=_("Max"), min_value=1, max_value=50, initial=1)
 
 
 class ModifierOptionForm(TranslatedForm):
-    name = forms.CharField(max_length=200)
-    price = PriceField(initial=Decimal("0.00"))
+    name = forms.CharField(label=_("Name"), max_length=200)
+    price = PriceField(label=_("Price"), initial=Decimal("0.00"))
 
     def model_fields(self) -> dict[str, Any]:
         data = self.own_fields()

@@ -12,6 +12,8 @@ from django.core.exceptions import ObjectDoesNotExist
 from django.db.models import QuerySet
 from django.http import HttpResponse, HttpResponseBase
 from django.shortcuts import render
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 from django_stubs_ext import StrPromise
 
@@ -22,19 +24,19 @@ from apps.panel.access import PanelRequest, View, can_manage_owner_pages, panel_
 from apps.panel.forms import detail_problems
 
 NAV = [
-    ("dashboard", "Dashboard", False),
-    ("kiosks", "Kiosks", False),
-    ("agents", "Agents", True),
-    ("menu", "Menu", False),
-    ("orders", "Orders", False),
-    ("sessions", "Sessions", False),
-    ("queue", "Queue", False),
-    ("reports", "Reports", False),
-    ("displays", "Displays", False),
-    ("webhooks", "Webhooks", True),
-    ("api_keys", "API keys", True),
-    ("billing", "Billing", True),
-    ("settings", "Settings", False),
+    ("dashboard", _("Dashboard"), False),
+    ("kiosks", _("Kiosks"), False),
+    ("agents", _("Agents"), True),
+    ("menu", _("Menu"), False),
+    ("orders", _("Orders"), False),
+    ("sessions", _("Sessions"), False),
+    ("queue", _("Queue"), False),
+    ("reports", _("Reports"), False),
+    ("displays", _("Displays"), False),
+    ("webhooks", _("Webhooks"), True),
+    ("api_keys", _("API keys"), True),
+    ("billing", _("Billing"), True),
+    ("settings", _("Settings"), False),
 ]
 
 # What a page keeps for the next one: a secret, or a few named strings and ids.
@@ -83,11 +85,18 @@ def take_once(request: PanelRequest, key: str) -> OnceValue | None:
     return value if isinstance(value, str | dict) else None
 
 
+def error_message(exc: DomainError) -> str:
+    """A service's refusal in the panel's language: its message is the API's English and a msgid
+    of the catalogue (docs/decisions/words.md), so it reads itself where nothing translates it."""
+    return gettext(exc.sentence).format(**exc.params) if exc.params else gettext(exc.sentence)
+
+
 def error_text(exc: DomainError) -> str:
+    message = error_message(exc)
     reasons = [f"{field}: {problem}" for field, problem in detail_problems(exc.details)]
     if reasons:
-        return f"{exc.message} ({'; '.join(reasons)})"
-    return exc.message
+        return f"{message} ({'; '.join(reasons)})"
+    return message
 
 
 def report_error(request: PanelRequest, exc: DomainError) -> None:

@@ -4,23 +4,25 @@ from datetime import date, timedelta
 from typing import Any
 
 from django import forms
+from django.utils.text import format_lazy
+from django.utils.translation import gettext_lazy as _
 
 from apps.reports.ranges import GROUPS, MAX_DAYS
 
 PRESETS = [
-    ("today", "Today"),
-    ("yesterday", "Yesterday"),
-    ("last_7", "Last 7 days"),
-    ("last_30", "Last 30 days"),
-    ("this_month", "This month"),
-    ("custom", "Custom (the days below)"),
+    ("today", _("Today")),
+    ("yesterday", _("Yesterday")),
+    ("last_7", _("Last 7 days")),
+    ("last_30", _("Last 30 days")),
+    ("this_month", _("This month")),
+    ("custom", _("Custom (the days below)")),
 ]
 GROUP_LABELS = {
-    "agent": "Agent",
-    "kiosk": "Kiosk",
-    "language": "Customer language",
-    "hour": "Hour of day",
-    "day": "Day",
+    "agent": _("Agent"),
+    "kiosk": _("Kiosk"),
+    "language": _("Customer language"),
+    "hour": _("Hour of day"),
+    "day": _("Day"),
 }
 DEFAULT_GROUP = "day"
 
@@ -38,11 +40,11 @@ def preset_days(preset: str, today: date) -> tuple[date, date]:
 
 
 class ReportQueryForm(forms.Form):
-    preset = forms.ChoiceField(choices=PRESETS, required=False, label="Range")
-    date_from = forms.DateField(required=False, label="From", widget=forms.DateInput(attrs={"type": "date"}))
-    date_to = forms.DateField(required=False, label="To", widget=forms.DateInput(attrs={"type": "date"}))
+    preset = forms.ChoiceField(choices=PRESETS, required=False, label=_("Range"))
+    date_from = forms.DateField(required=False, label=_("From"), widget=forms.DateInput(attrs={"type": "date"}))
+    date_to = forms.DateField(required=False, label=_("To"), widget=forms.DateInput(attrs={"type": "date"}))
     group_by = forms.ChoiceField(
-        choices=[(name, GROUP_LABELS[name]) for name in GROUPS], required=False, label="Group by"
+        choices=[(name, GROUP_LABELS[name]) for name in GROUPS], required=False, label=_("Group by")
     )
 
     def days(self, today: date) -> tuple[date, date]:
@@ -57,9 +59,9 @@ class ReportQueryForm(forms.Form):
         if data.get("preset") == "custom":
             first, last = data.get("date_from"), data.get("date_to")
             if first is None or last is None:
-                raise forms.ValidationError("A custom range needs both days.")
+                raise forms.ValidationError(_("A custom range needs both days."))
             if last < first:
-                self.add_error("date_to", "The last day is before the first.")
+                self.add_error("date_to", _("The last day is before the first."))
             elif (last - first).days >= MAX_DAYS:
-                self.add_error("date_to", f"A report covers at most {MAX_DAYS} days.")
+                self.add_error("date_to", format_lazy(_("A report covers at most {days} days."), days=MAX_DAYS))
         return data

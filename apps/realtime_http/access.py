@@ -40,7 +40,7 @@ class ChannelAuthorization(TypedDict):
 
 
 def _refuse(channel: str) -> DomainError:
-    return DomainError(ErrorCode.FORBIDDEN, f"You may not subscribe to {channel}.")
+    return DomainError(ErrorCode.FORBIDDEN, "You may not subscribe to {channel}.", params={"channel": channel})
 
 
 def user_may_join(user: User, channel: str) -> tuple[bool, Member | None]:

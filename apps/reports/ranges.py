@@ -55,7 +55,8 @@ def check_days(first_day: date, last_day: date) -> None:
     if (last_day - first_day).days >= MAX_DAYS:
         raise DomainError(
             ErrorCode.VALIDATION_ERROR,
-            f"A report covers at most {MAX_DAYS} days.",
+            "A report covers at most {max_days} days.",
+            params={"max_days": MAX_DAYS},
             details={"to": [f"At most {MAX_DAYS} days after `from`."]},
         )
 

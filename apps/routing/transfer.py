@@ -185,7 +185,8 @@ def _language_wave(session: Session, free: QuerySet[User], language: str, now: d
     if not receivers:
         raise DomainError(
             ErrorCode.TRANSFER_TARGET_UNAVAILABLE,
-            f"No agent who speaks '{language}' is available just now.",
+            "No agent who speaks '{language}' is available just now.",
+            params={"language": language},
             details={"language": language},
         )
     return receivers

@@ -9,6 +9,7 @@ from typing import Any, TypeVar
 from django.db import connection
 from django.db.models import DateTimeField, Field, Model, Q, QuerySet
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 
 from apps.accounts.models import User
 from apps.core.errors import DomainError, ErrorCode
@@ -18,7 +19,7 @@ from apps.sessions.bodies import StatusBody, status_body
 from apps.sessions.models import Assignment, Session, SessionStatus
 from apps.sessions.queue_hook import queue_of
 
-_NOT_FOUND = "No such session."
+_NOT_FOUND = gettext_noop("No such session.")  # a msgid: the panel translates refusals
 
 
 def sessions_visible_to_agent(agent: User) -> QuerySet[Session]:

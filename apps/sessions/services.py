@@ -47,7 +47,8 @@ def session_start(*, kiosk: Kiosk, customer_locale: str) -> Session:
 def _in_progress(session: Session) -> DomainError:
     return DomainError(
         ErrorCode.SESSION_IN_PROGRESS,
-        f"This kiosk already has a {session.status} session ({session.public_id}).",
+        "This kiosk already has a {status} session ({public_id}).",
+        params={"status": session.status, "public_id": session.public_id},
         details={"session_id": session.public_id, "status": session.status},
     )
 

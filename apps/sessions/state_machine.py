@@ -46,4 +46,8 @@ def next_status(current: str, action: str) -> str:
         return TRANSITIONS[(current, action)]
     if current in ENDED_STATUSES:
         raise DomainError(ErrorCode.SESSION_ALREADY_ENDED, "This session has already ended.")
-    raise DomainError(ErrorCode.INVALID_STATE, f"A {current} session cannot {action.replace('_', ' ')}.")
+    raise DomainError(
+        ErrorCode.INVALID_STATE,
+        "A {current} session cannot {action}.",
+        params={"current": current, "action": action.replace("_", " ")},
+    )

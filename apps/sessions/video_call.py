@@ -99,7 +99,9 @@ def _ensure_live(session: Session) -> None:
     if session.status in ENDED_STATUSES:
         raise DomainError(ErrorCode.SESSION_ALREADY_ENDED, "This session has already ended.")
     raise DomainError(
-        ErrorCode.INVALID_STATE, f"A {session.status} session has no video yet: an agent must accept it first."
+        ErrorCode.INVALID_STATE,
+        "A {status} session has no video yet: an agent must accept it first.",
+        params={"status": session.status},
     )
 
 

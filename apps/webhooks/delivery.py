@@ -16,6 +16,7 @@ import requests
 from django.conf import settings
 from django.core.mail import send_mail
 from django.db import connection, transaction
+from django.utils.translation import gettext
 
 from apps.accounts.models import PanelRole, User
 from apps.core.timefmt import iso_z
@@ -122,13 +123,13 @@ def tell_owner_paused(subscription: WebhookSubscription) -> None:
     if not recipients:
         return
     try:
-        send_mail(
-            subject="A webhook was paused",
-            message=(
-                f"Deliveries to {subscription.url} failed {PAUSE_AFTER_FAILURES} times in a row, so the "
-                "subscription was paused. Fix the receiver, then re-enable it in the owner panel; "
-                "events since the pause can be resent from its delivery log."
-            ),
+        send_mail(  # the owner's words: English msgids of the panel's catalogue
+            subject=gettext("A webhook was paused"),
+            message=gettext(
+                "Deliveries to {url} failed {count} times in a row, so the subscription was paused. Fix the "
+                "receiver, then re-enable it in the owner panel; events since the pause can be resent from its "
+                "delivery log."
+            ).format(url=subscription.url, count=PAUSE_AFTER_FAILURES),
             from_email=settings.DEFAULT_FROM_EMAIL,
             recipient_list=recipients,
         )

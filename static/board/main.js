@@ -1,5 +1,6 @@
 // The order board: "Preparing" and "Ready" numbers of one business from GET /api/displays/board
 // and the board channel (BoardChanged); a number just ready is highlighted and may chime.
+import { interpolate, pgettext } from "../common/gettext.js";
 import { Chime } from "../common/chime.js";
 import { DisplayApi } from "../common/display-api.js";
 import { displayApp } from "../common/display-app.js";
@@ -17,7 +18,7 @@ window.setInterval(() => store.set({ now: Date.now() }), 1000);
 function nowReady(ready) {
   if (!ready.length) return;
   if (store.get().sound) chime.play([880, 1175]);
-  announce(`Ready: ${ready.map((entry) => entry.number).join(", ")}.`);
+  announce(interpolate(pgettext("display", "Ready: %(numbers)s."), { numbers: ready.map((entry) => entry.number).join(", ") }));
 }
 
 /** @param {import("./numbers.js").BoardNumber} entry */
@@ -31,8 +32,8 @@ const app = displayApp({
   api: new DisplayApi("board"),
   store,
   screen: "board",
-  name: "the order board",
-  title: (me) => `Orders: ${me.business.name}`,
+  cannotStart: (reason) => interpolate(pgettext("display", "The order board could not start: %(reason)s"), { reason }),
+  title: (me) => interpolate(pgettext("display", "Orders: %(business)s"), { business: me.business.name }),
   snapshotPath: "board",
   applySnapshot(body, askedAt) {
     const entries = [...body.preparing, ...body.ready];

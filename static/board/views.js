@@ -1,4 +1,5 @@
 // Draws the order board from its store: two columns of large numbers.
+import { pgettext } from "../common/gettext.js";
 import { watch } from "../common/store.js";
 import { byId, el, showError } from "../common/ui.js";
 import { columns } from "./numbers.js";
@@ -21,7 +22,7 @@ export function renderBoard(store) {
   watch(store, (s) => s.sound, (sound) => {
     const button = byId("sound");
     button.setAttribute("aria-pressed", String(sound));
-    button.textContent = sound ? "Chime on" : "Turn chime on";
+    button.textContent = sound ? pgettext("display", "Chime on") : pgettext("display", "Turn chime on");
   });
   let last = "";
   watch(store, (s) => s, (state) => {

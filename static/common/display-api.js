@@ -3,6 +3,7 @@
 // fragment (#token=…, never sent to a server or kept in its logs); it is kept in this browser's
 // storage and the fragment is cleared. Without a token the screen uses the signed-in user's
 // session (owner, manager or kitchen role), with Django's CSRF cookie on writes.
+import { pgettext } from "./gettext.js";
 import { sendJson } from "./http.js";
 
 /**
@@ -11,8 +12,6 @@ import { sendJson } from "./http.js";
  * @typedef {{business: {id: string, name: string}, screens: string[], app_key: string,
  *   channels: Record<string, string>, settings: DisplaySettings}} DisplayMe
  */
-
-const UNREACHABLE = "The server cannot be reached. Retrying…";
 
 /** @param {string} name */
 function readCookie(name) {
@@ -63,7 +62,7 @@ export class DisplayApi {
       headers: this.headers(method),
       body,
       credentials: "same-origin",
-      unreachable: UNREACHABLE,
+      unreachable: pgettext("display", "The server cannot be reached. Retrying…"),
     });
   }
 }

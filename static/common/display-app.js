@@ -2,6 +2,7 @@
 // or the sign-in screen when the link is not valid), the live feed with its polling, the whole
 // state read once per (re)connection, and the sound button. Each screen brings its own snapshot
 // merge, events and words.
+import { pgettext } from "./gettext.js";
 import { DisplayFeed } from "./display-feed.js";
 import { asFailure } from "./report.js";
 import { byId } from "./ui.js";
@@ -21,7 +22,7 @@ import { byId } from "./ui.js";
  * @param {import("./display-api.js").DisplayApi} options.api
  * @param {import("./store.js").Store<any>} options.store a store with DisplayState's fields
  * @param {"kitchen" | "board"} options.screen also the name of its channel in `me.channels`
- * @param {string} options.name what the screen is called in an error ("the kitchen display")
+ * @param {(reason: string) => string} options.cannotStart the alert when the screen cannot start
  * @param {(me: import("./display-api.js").DisplayMe) => string} options.title the window's title
  * @param {string} options.snapshotPath the API path that reads the whole state
  * @param {(body: any, askedAt: number) => void} options.applySnapshot merges a read into the store
@@ -30,7 +31,7 @@ import { byId } from "./ui.js";
  * @param {boolean} [options.chimeWhenTurnedOn] plays once as the sound is turned on
  * @returns {{ start: () => Promise<void>, poll: (askedAt: number) => Promise<void> }}
  */
-export function displayApp({ api, store, screen, name, title, snapshotPath, applySnapshot, events, chime, chimeWhenTurnedOn }) {
+export function displayApp({ api, store, screen, cannotStart, title, snapshotPath, applySnapshot, events, chime, chimeWhenTurnedOn }) {
   /** @param {string} reason */
   function signIn(reason) {
     if (api.token) api.forgetToken();
@@ -56,10 +57,10 @@ export function displayApp({ api, store, screen, name, title, snapshotPath, appl
     } catch (caught) {
       const error = asFailure(caught);
       if (error.status === 401 || error.status === 403) return signIn(api.token ? error.message : "");
-      store.set({ alert: `${name[0].toUpperCase()}${name.slice(1)} could not start: ${error.message}`, screen: "signin" });
+      store.set({ alert: cannotStart(error.message), screen: "signin" });
       return;
     }
-    if (!me.screens.includes(screen)) return signIn("This link opens another screen.");
+    if (!me.screens.includes(screen)) return signIn(pgettext("display", "This link opens another screen."));
     store.set({ me, screen });
     document.title = title(me);
     new DisplayFeed({

@@ -1,6 +1,7 @@
 // The kitchen display: who this screen is, its open tickets from GET /api/displays/kitchen/tickets
 // and the kitchen channel (TicketChanged), a chime for each new one, and a tap (or Enter/Space on
 // the focused button) that moves a ticket on: preparing, ready, completed.
+import { interpolate, pgettext } from "../common/gettext.js";
 import { Chime } from "../common/chime.js";
 import { DisplayApi } from "../common/display-api.js";
 import { displayApp } from "../common/display-app.js";
@@ -19,7 +20,7 @@ window.setInterval(() => store.set({ now: Date.now() }), 1000);
 function arrived(tickets) {
   if (!tickets.length) return;
   if (store.get().sound) chime.play();
-  announce(`New order ${tickets.map((ticket) => ticket.number).join(", ")}.`);
+  announce(interpolate(pgettext("display", "New order %(numbers)s."), { numbers: tickets.map((ticket) => ticket.number).join(", ") }));
 }
 
 /** @param {import("./tickets.js").Ticket} ticket */
@@ -33,8 +34,8 @@ const app = displayApp({
   api,
   store,
   screen: "kitchen",
-  name: "the kitchen display",
-  title: (me) => `Kitchen: ${me.business.name}`,
+  cannotStart: (reason) => interpolate(pgettext("display", "The kitchen display could not start: %(reason)s"), { reason }),
+  title: (me) => interpolate(pgettext("display", "Kitchen: %(business)s"), { business: me.business.name }),
   snapshotPath: "kitchen/tickets",
   applySnapshot(body, askedAt) {
     const { tickets, added } = mergeSnapshot(store.get().tickets, body.tickets, askedAt, Date.now());
@@ -53,10 +54,10 @@ async function move(ticket) {
   try {
     heard(await api.call(`kitchen/tickets/${ticket.id}/status`, { method: "POST", body: { status } }));
     store.set({ alert: "" });
-    announce(`Order ${ticket.number}: ${status}.`);
+    announce(interpolate(pgettext("display", "Order %(number)s: %(status)s."), { number: ticket.number, status }));
   } catch (caught) {
     const error = asFailure(caught);
-    store.set({ alert: `Order ${ticket.number} could not be moved: ${error.message}` });
+    store.set({ alert: interpolate(pgettext("display", "Order %(number)s could not be moved: %(reason)s"), { number: ticket.number, reason: error.message }) });
     if (error.status === 409 || error.status === 404) app.poll(Date.now()); // someone else moved it
   } finally {
     store.set(({ moving }) => {

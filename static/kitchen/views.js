@@ -1,15 +1,16 @@
 // Draws the kitchen display from its store. Tickets are kept by order id: each tick updates a
 // ticket's age in place, so the focused button (keyboard use) stays where it is.
+import { interpolate, pgettext } from "../common/gettext.js";
 import { watch } from "../common/store.js";
 import { byId, el, showError, within } from "../common/ui.js";
 import { ageOf, elapsed, NEXT, ordered } from "./tickets.js";
 
-/** @type {Record<string, string>} the button that moves a ticket to each status */
-const ACTION = { preparing: "Start", ready: "Ready", completed: "Done" };
-/** @type {Record<string, string>} */
-const STATUS = { confirmed: "New", preparing: "Preparing", ready: "Ready" };
-/** @type {Record<string, string>} */
-const DINING = { eat_in: "Eat in", take_away: "Take away" };
+/** @type {Record<string, () => string>} the button that moves a ticket to each status */
+const ACTION = { preparing: () => pgettext("display", "Start"), ready: () => pgettext("display", "Ready"), completed: () => pgettext("display", "Done") };
+/** @type {Record<string, () => string>} */
+const STATUS = { confirmed: () => pgettext("display", "New"), preparing: () => pgettext("display", "Preparing"), ready: () => pgettext("display", "Ready") };
+/** @type {Record<string, () => string>} */
+const DINING = { eat_in: () => pgettext("display", "Eat in"), take_away: () => pgettext("display", "Take away") };
 
 /** @param {import("./tickets.js").Ticket} ticket */
 function ticketLines(ticket) {
@@ -48,13 +49,13 @@ export function renderKitchen(store, onMove) {
   });
   watch(store, (s) => s.realtime, (realtime) => {
     document.body.dataset.realtime = realtime;
-    byId("live-state").textContent = realtime === "live" ? "Live" : realtime === "polling" ? "Reconnecting (checking every few seconds)" : "";
+    byId("live-state").textContent = realtime === "live" ? pgettext("display", "Live") : realtime === "polling" ? pgettext("display", "Reconnecting (checking every few seconds)") : "";
   });
   watch(store, (s) => s.alert, (alert) => showError(byId("alert"), alert));
   watch(store, (s) => s.sound, (sound) => {
     const button = byId("sound");
     button.setAttribute("aria-pressed", String(sound));
-    button.textContent = sound ? "Sound on" : "Turn sound on";
+    button.textContent = sound ? pgettext("display", "Sound on") : pgettext("display", "Turn sound on");
   });
 
   /** @param {import("./state.js").KitchenState} state @param {import("../common/display-api.js").DisplayMe} me */
@@ -83,9 +84,9 @@ export function renderKitchen(store, onMove) {
       if (list.children[index] !== node) list.insertBefore(node, list.children[index] || null);
       const next = NEXT[ticket.status];
       within(node, ".number").textContent = `#${ticket.number}`;
-      within(node, ".dining").textContent = (ticket.dining && DINING[ticket.dining]) || "";
+      within(node, ".dining").textContent = (ticket.dining && DINING[ticket.dining]?.()) || "";
       within(node, ".age").textContent = elapsed(ticket, state.now);
-      within(node, ".status").textContent = STATUS[ticket.status] || ticket.status;
+      within(node, ".status").textContent = STATUS[ticket.status]?.() || ticket.status;
       if (node.dataset.updatedAt !== ticket.updated_at) {
         within(node, ".lines").replaceChildren(...ticketLines(ticket));
         node.dataset.updatedAt = ticket.updated_at;
@@ -93,8 +94,8 @@ export function renderKitchen(store, onMove) {
       node.dataset.status = ticket.status;
       node.dataset.age = ageOf(ticket, state.now, me.settings);
       const button = /** @type {HTMLButtonElement} */ (node.querySelector(".move"));
-      button.textContent = ACTION[next];
-      button.setAttribute("aria-label", `${ACTION[next]}: order ${ticket.number}`);
+      button.textContent = ACTION[next]();
+      button.setAttribute("aria-label", interpolate(pgettext("display", "%(action)s: order %(number)s"), { action: ACTION[next](), number: ticket.number }));
       button.disabled = Boolean(state.moving[ticket.id]);
     });
     byId("empty").hidden = tickets.length > 0;

@@ -12,6 +12,7 @@ import pytest
 from django.test import Client
 
 from apps.menu.labels import ALLERGENS, DIETARY
+from apps.menu.labels import LANGUAGES as MENU_LANGUAGES
 from apps.orders.receipt_words import LANGUAGES as RECEIPT_LANGUAGES
 from apps.orders.receipt_words import MESSAGES, ReceiptWords, words_in
 from tests.support.po import LANGUAGES, LOCALE, english_comments, parse_po, po_entries, po_msgids, po_path
@@ -114,16 +115,26 @@ def test_the_kiosk_catalogue_is_served_per_language_as_django_json():
     assert client.get("/api/public/i18n/pt").status_code == 404
 
 
-SCREEN_WORD = {
-    context: re.compile(rf'\bn?pgettext\(\s*"{context}",\s*"((?:[^"\\]|\\.)*)"') for context in ("agent", "panel")
+# The English-only screens' scripts, by their context: the agent dashboard, the owner panel, and
+# the kitchen display and order board (with the display app they share).
+SCRIPTS = {
+    "agent": sorted((ROOT / "static" / "agent").glob("*.js")),
+    "panel": sorted((ROOT / "static" / "panel").glob("*.js")),
+    "display": [
+        *sorted((ROOT / "static" / "kitchen").glob("*.js")),
+        *sorted((ROOT / "static" / "board").glob("*.js")),
+        ROOT / "static" / "common" / "display-app.js",
+        ROOT / "static" / "common" / "display-api.js",
+    ],
 }
+SCREEN_WORD = {context: re.compile(rf'\bn?pgettext\(\s*"{context}",\s*"((?:[^"\\]|\\.)*)"') for context in SCRIPTS}
 
 
-@pytest.mark.parametrize(("context", "least"), [("agent", 100), ("panel", 8)])
-def test_every_agent_dashboard_and_panel_script_word_is_in_the_english_catalogue_only(context: str, least: int):
+@pytest.mark.parametrize(("context", "least"), [("agent", 100), ("panel", 8), ("display", 20)])
+def test_every_agent_dashboard_panel_and_display_script_word_is_in_the_english_catalogue_only(context: str, least: int):
     said = {
         f"{context}\x04{msgid}"
-        for path in (ROOT / "static" / context).glob("*.js")
+        for path in SCRIPTS[context]
         for msgid in SCREEN_WORD[context].findall(path.read_text(encoding="utf-8"))
     }
     assert len(said) > least, "the scan finds the screen's words"
@@ -171,12 +182,12 @@ def test_the_bare_sentence_scan_finds_words_outside_gettext():
     assert bare_sentences(said + code, AGENT_CALL) == []
 
 
-@pytest.mark.parametrize("context", ["agent", "panel"])
-def test_the_agent_dashboard_and_panel_scripts_say_no_sentence_outside_their_catalogue(context: str):
+@pytest.mark.parametrize("context", list(SCRIPTS))
+def test_the_agent_dashboard_panel_and_display_scripts_say_no_sentence_outside_their_catalogue(context: str):
     call = re.compile(rf'\bn?pgettext\(\s*"{context}",\s*"(?:[^"\\]|\\.)*"(?:,\s*"(?:[^"\\]|\\.)*")?')
     bare = {
         f"{path.name}: {literal}"
-        for path in (ROOT / "static" / context).glob("*.js")
+        for path in SCRIPTS[context]
         for literal in bare_sentences(path.read_text(encoding="utf-8"), call)
     }
     assert not bare, f'wrap these in pgettext("{context}", …) and run makemessages -d djangojs: {sorted(bare)}'
@@ -192,17 +203,20 @@ def block_msgid(body: str) -> str:
     return re.sub(r"\{\{ (\w+) \}\}", r"%(\1)s", body.split("{% plural %}")[0])
 
 
-def test_every_panel_and_agent_page_word_is_in_the_english_catalogue_only():
-    pages = [
-        *(ROOT / "templates" / "panel").glob("*.html"),
-        *(ROOT / "templates" / "demo_processor").glob("*.html"),
-        ROOT / "templates" / "agent" / "index.html",
-        ROOT / "templates" / "404.html",
+TEMPLATES = sorted(
+    [
+        *(path for path in (ROOT / "templates").rglob("*") if path.suffix in {".html", ".txt"}),
+        ROOT / "static" / "kitchen" / "index.html",  # the screens' shells, rendered as templates
+        ROOT / "static" / "board" / "index.html",
     ]
-    texts = [page.read_text("utf-8") for page in pages]
+)
+
+
+def test_every_page_and_mail_template_word_is_in_the_english_catalogue_only():
+    texts = [page.read_text("utf-8") for page in TEMPLATES]
     said = {double or single for text in texts for double, single in TEMPLATE_WORD.findall(text)}
     blocks = {block_msgid(body) for text in texts for body in TEMPLATE_BLOCK.findall(text)}
-    assert len(said) > 300 and len(blocks) > 30, "the scan finds the pages' words"
+    assert len(said) > 300 and len(blocks) > 50, "the scan finds the pages' words"
     said |= blocks
     missing = said - po_msgids("en", "django")
     assert not missing, f"not in locale/en/LC_MESSAGES/django.po (makemessages -d django): {sorted(missing)}"
@@ -210,15 +224,188 @@ def test_every_panel_and_agent_page_word_is_in_the_english_catalogue_only():
         assert all(msgid.startswith("receipt\x04") for msgid in po_msgids(language, "django"))
 
 
-PYTHON_WORD = re.compile(r"""\b_\(\s*("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')\s*\)""")
+GETTEXT = {"_", "gettext", "gettext_lazy", "gettext_noop"}
+# The panel's Python, and the other modules whose words it (or the landing page) shows.
+PANEL_PYTHON = sorted(
+    [
+        *(path for path in (ROOT / "apps" / "panel").rglob("*.py") if "migrations" not in path.parts),
+        ROOT / "apps" / "menu" / "labels.py",
+        ROOT / "apps" / "demo" / "landing.py",
+    ]
+)
+
+
+def said_in(source: str) -> set[str]:
+    """The msgids of a module's gettext calls (single or double quotes, across lines, implicitly
+    joined literals), as xgettext reads them."""
+    return {
+        node.args[0].value
+        for node in ast.walk(ast.parse(source))
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id in GETTEXT
+        and node.args
+        and isinstance(node.args[0], ast.Constant)
+        and isinstance(node.args[0].value, str)
+    }
 
 
 def test_every_panel_message_label_and_help_text_is_in_the_english_catalogue():
-    panel = ROOT / "apps" / "panel"
-    sources = [*(panel / "views").glob("*.py"), panel / "forms.py", panel / "menu_forms.py"]
-    said = {
-        ast.literal_eval(literal) for source in sources for literal in PYTHON_WORD.findall(source.read_text("utf-8"))
-    }
-    assert len(said) > 70, "the scan finds the panel's messages, labels and help texts"
+    said = {msgid for source in PANEL_PYTHON for msgid in said_in(source.read_text("utf-8"))}
+    assert len(said) > 150, "the scan finds the panel's messages, labels and help texts"
     missing = said - po_msgids("en", "django")
     assert not missing, f"not in locale/en/LC_MESSAGES/django.po (makemessages -d django): {sorted(missing)}"
+
+
+# Calls whose words are for the developer: a 404's reason (the 404 page never shows it), an
+# assertion, a raised programming error, a log line.
+AUTONYMS = set(MENU_LANGUAGES.values())  # each language's own name, the same in every language
+FOR_THE_DEVELOPER = {"Http404", "ValueError", "TypeError", "RuntimeError", "LookupError", "ImproperlyConfigured"}
+
+
+def _is(node: ast.expr | None, value: str) -> bool:
+    return isinstance(node, ast.Constant) and node.value == value
+
+
+def bare_python_words(source: str) -> list[str]:
+    """The string literals of a module that look like words a person reads (two words, or one
+    capitalised word) outside a gettext call, a docstring and the developer's calls."""
+    tree = ast.parse(source)
+    skipped: set[int] = set()
+    for node in ast.walk(tree):
+        called = node.func.id if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) else ""
+        if called in GETTEXT | FOR_THE_DEVELOPER or (isinstance(node, ast.Assert) and node.msg is not None):
+            skipped |= {id(inner) for inner in ast.walk(node)}
+        if isinstance(node, ast.Dict):  # an error envelope's message is the API's English (the spec's)
+            skipped |= {id(value) for key, value in zip(node.keys, node.values, strict=True) if _is(key, "message")}
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef) and ast.get_docstring(node) is not None:
+            skipped.add(id(node.body[0].value))  # type: ignore[attr-defined]
+    return [
+        node.value
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant)
+        and isinstance(node.value, str)
+        and id(node) not in skipped
+        and node.value not in AUTONYMS
+        and (re.search(r"[A-Za-z']{2,} [A-Za-z']{2,}", node.value) or re.fullmatch(r"\W*[A-Z][a-z']+\W*", node.value))
+    ]
+
+
+def test_the_bare_python_word_scan_finds_words_outside_gettext():
+    source = (
+        '"""Not this."""\nLABELS = {"a": "Paid", "b": _("Refunded")}\n'
+        'def f(x):\n    assert x, "not this either"\n    raise Http404("No such order.")\n'
+        '    messages.error(request, f"The order {x} is gone.")\n'
+        '    return {"message": "Not this.", "x": "hello world"}\n'
+    )
+    assert sorted(bare_python_words(source)) == [" is gone.", "Paid", "The order ", "hello world"]
+
+
+def test_the_panel_says_no_python_word_outside_its_catalogue():
+    bare = {
+        f"{source.relative_to(ROOT)}: {literal}"
+        for source in PANEL_PYTHON
+        for literal in bare_python_words(source.read_text("utf-8"))
+    }
+    assert not bare, f"wrap these in gettext_lazy or gettext and run makemessages -d django: {sorted(bare)}"
+
+
+# What a template holds that no person reads as words: comments, tags, variables (their words come
+# from the view, translated there), scripts and styles, and the code shown in <code>, <pre> and
+# <kbd> (paths, commands, header names). What is left between the tags, and the attributes people
+# read, must be words of a {% translate %} or {% blocktranslate %}.
+NOT_WORDS = [
+    re.compile(pattern, re.S)
+    for pattern in (
+        r"\{#.*?#\}",
+        r"\{% comment %\}.*?\{% endcomment %\}",
+        r"\{% blocktranslate.*?\{% endblocktranslate %\}",
+        r"<(script|style|code|pre|kbd)\b.*?</\1>",
+        r"<!--.*?-->",
+        r"\{%.*?%\}",
+        r"\{\{.*?\}\}",
+    )
+]
+READ_ATTRIBUTE = re.compile(r"""\b(?:title|alt|placeholder|aria-label|data-label)=(?:"([^"]*)"|'([^']*)')""")
+SYMBOLS = {"ms", "s"}  # units after a number, as the agent's and panel's scripts leave them
+
+
+def unmarked_words(template: str) -> list[str]:
+    text = template
+    for pattern in NOT_WORDS:
+        text = pattern.sub(" ", text)
+    found = [double or single for double, single in READ_ATTRIBUTE.findall(text)]
+    found += re.split(r"<[^>]*>|\n", text)
+    pieces = [" ".join(piece.split()) for piece in found]
+    return [piece for piece in pieces if any(re.search(r"[A-Za-z]{2,}", word) for word in set(piece.split()) - SYMBOLS)]
+
+
+def test_the_unmarked_word_scan_finds_words_outside_translate_tags():
+    page = (
+        '{% load i18n %}<h1 title="Orders">{% translate "Orders" %}</h1>\n<p>Paid {{ count }} · 3 ms</p>'
+        "{% blocktranslate %}Hello {{ name }}{% endblocktranslate %}<code>make run</code>{# Not this #}"
+        '<script>const x = "Not this";</script><input placeholder="{% translate \'Name\' %}">'
+    )
+    assert unmarked_words(page) == ["Orders", "Paid · 3 ms"]
+
+
+def test_every_template_says_its_words_through_the_catalogue():
+    assert len(TEMPLATES) > 40, "the scan finds the templates"
+    unmarked = {
+        f"{page.relative_to(ROOT)}: {words}" for page in TEMPLATES for words in unmarked_words(page.read_text("utf-8"))
+    }
+    assert not unmarked, f"mark these with {{% translate %}} or {{% blocktranslate %}}: {sorted(unmarked)}"
+
+
+def refusals() -> tuple[set[str], list[str]]:
+    """The message of each `DomainError(code, message)` in apps/ (the msgids the project's
+    makemessages reads there) and the ones formatted in place, which no catalogue can hold."""
+    said: set[str] = set()
+    formatted: list[str] = []
+    for source in sorted((ROOT / "apps").rglob("*.py")):
+        if "migrations" in source.parts:
+            continue
+        for node in ast.walk(ast.parse(source.read_text("utf-8"))):
+            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "DomainError"):
+                continue
+            message = node.args[1] if len(node.args) > 1 else None
+            if isinstance(message, ast.Constant) and isinstance(message.value, str):
+                said.add(message.value)
+            elif (
+                isinstance(message, ast.JoinedStr | ast.BinOp)
+                or isinstance(message, ast.Call)
+                and not (isinstance(message.func, ast.Name) and message.func.id in GETTEXT)
+            ):
+                formatted.append(f"{source.relative_to(ROOT)}:{node.lineno}: {ast.unparse(message)}")
+            elif isinstance(message, ast.Call):
+                said |= said_in(ast.unparse(message))
+        said |= said_in(source.read_text("utf-8")) if "gettext_noop" in source.read_text("utf-8") else set()
+    return said, formatted
+
+
+def test_every_service_refusal_is_a_msgid_of_the_english_catalogue():
+    said, formatted = refusals()
+    assert len(said) > 90, "the scan finds the services' refusals"
+    assert not formatted, (
+        "a DomainError's message is a sentence with {name} placeholders and params={...} (the panel "
+        f"translates the sentence, then fills it): {formatted}"
+    )
+    missing = said - po_msgids("en", "django")
+    assert not missing, f"not in locale/en/LC_MESSAGES/django.po (makemessages -d django): {sorted(missing)}"
+    for language in ("es", "fr", "de"):
+        assert not said & po_msgids(language, "django"), "the panel's words are English-only"
+
+
+def test_a_refusal_says_its_sentence_filled_to_the_api_and_translated_then_filled_to_the_panel(monkeypatch):
+    from apps.core.errors import DomainError, ErrorCode
+    from apps.panel import pages
+
+    refusal = DomainError(
+        ErrorCode.REFUND_NOT_ALLOWED, "A {status} order cannot be refunded.", params={"status": "paid"}
+    )
+    assert refusal.message == str(refusal) == "A paid order cannot be refunded."
+    assert DomainError(ErrorCode.NOT_FOUND, "No {such} order.").message == "No {such} order."  # no params: as written
+    monkeypatch.setattr(
+        pages, "gettext", {"A {status} order cannot be refunded.": "Pedido {status}: sin reembolso."}.get
+    )
+    assert pages.error_text(refusal) == "Pedido paid: sin reembolso."

@@ -27,7 +27,9 @@ def refund_order(*, order_id: int, actor: Actor, amount_cents: int | None = None
         if order is None or not may_act_for(actor, order.owner_id, REFUNDS_WRITE):
             raise DomainError(ErrorCode.NOT_FOUND, "No such order.")
         if order.status not in REFUNDABLE:
-            raise DomainError(ErrorCode.REFUND_NOT_ALLOWED, f"A {order.status} order cannot be refunded.")
+            raise DomainError(
+                ErrorCode.REFUND_NOT_ALLOWED, "A {status} order cannot be refunded.", params={"status": order.status}
+            )
         payment = Payment.objects.get(order=order, status=PaymentStatus.SUCCEEDED)
         remaining = payment.amount_cents - _refunded(order)
         amount = remaining if amount_cents is None else amount_cents

@@ -166,5 +166,9 @@ class DisplayBroadcastingAuthView(DisplayAPIView):
     def post(self, request: DisplayRequest) -> Response:
         data = validated(DisplayChannelAuthIn, request.data)
         if data["channel_name"] not in _channels(self.viewer(request)).values():
-            raise DomainError(ErrorCode.FORBIDDEN, f"You may not subscribe to {data['channel_name']}.")
+            raise DomainError(
+                ErrorCode.FORBIDDEN,
+                "You may not subscribe to {channel_name}.",
+                params={"channel_name": data["channel_name"]},
+            )
         return Response({"auth": channel_auth(data["socket_id"], data["channel_name"])})

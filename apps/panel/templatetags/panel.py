@@ -7,7 +7,7 @@ from django import template
 
 from apps.menu import photos
 from apps.menu.models import Category, MenuItem, ModifierGroup, ModifierOption
-from apps.panel.labels import end_reason_label
+from apps.panel.labels import choice_label, end_reason_label
 
 register = template.Library()
 
@@ -31,6 +31,12 @@ def seconds(value: float | str | None) -> str:
     if hours:
         return f"{hours}h {minutes:02d}m"
     return f"{minutes}m {secs:02d}s" if minutes else f"{secs}s"
+
+
+@register.filter
+def label(code: str, kind: str) -> str:
+    """`{{ order.status|label:"order_status" }}`: a code in the panel's words (apps/panel/labels.py)."""
+    return choice_label(kind, code)
 
 
 @register.filter

@@ -22,7 +22,7 @@ from apps.accounts.models import User
 from apps.core.errors import DomainError
 from apps.panel.access import OWNER_ONLY, PanelRequest, owned_or_404, panel_page
 from apps.panel.forms import AgentCreateForm, AgentLanguagesForm
-from apps.panel.pages import error_text, form_action, object_action, render_page
+from apps.panel.pages import error_message, error_text, form_action, object_action, render_page
 from apps.reports.ranges import owner_time_zone
 from apps.reports.sessions_report import agent_figures_today
 from apps.sessions import ending
@@ -112,6 +112,7 @@ def agent_languages(request: PanelRequest, agent: User, data: dict[str, Any]) ->
     try:
         languages = account_services.agent_set_languages(agent=agent, languages=data["languages"])
     except DomainError as exc:  # said with the agent's address: the page lists every agent
-        raise DomainError(exc.code, f"{agent.email}: {exc.message}", details=exc.details) from exc
-    shown = ", ".join(languages) or "every language"
+        said = f"{agent.email}: {error_message(exc)}"
+        raise DomainError(exc.code, said, details=exc.details) from exc
+    shown = ", ".join(languages) or _("every language")
     return _("{email} serves {shown}.").format(email=agent.email, shown=shown)

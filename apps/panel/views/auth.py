@@ -129,7 +129,7 @@ def two_factor_view(request: PanelRequest) -> HttpResponse:
             if account_services.totp_enrol_confirm(user=user, code=form.cleaned_data["code"]):
                 messages.success(request, _("Two-factor sign-in is on: you will be asked for a code at sign-in."))
                 return redirect("panel:two_factor")
-            form.add_error("code", "That code is not right; check the time on your phone and try again.")
+            form.add_error("code", _("That code is not right; check the time on your phone and try again."))
     context: dict[str, object] = {"enrolled": enrolled, "pending": pending, "form": form}
     if pending is not None:
         context["qr"] = _qr_svg(pending.config_url)

@@ -7,6 +7,7 @@ from django.contrib import messages
 from django.http import Http404, HttpResponseBase, HttpResponseRedirect
 from django.shortcuts import redirect
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from apps.core.errors import DomainError
@@ -17,20 +18,28 @@ from apps.orders import selectors as order_selectors
 from apps.orders import services as order_services
 from apps.panel.access import PanelRequest, panel_page
 from apps.panel.forms import BusinessChoiceForm
+from apps.panel.labels import CHOICES
 from apps.panel.pages import businesses_of, error_text, put_once, render_page, take_once
 
 NEW_DISPLAY = "display-link"
 
 
 class DisplayCreateForm(BusinessChoiceForm):
-    kind = forms.ChoiceField(choices=DisplayKind.choices, label="Screen")
-    name = forms.CharField(max_length=100, label="Name", help_text="Where the screen is, e.g. “Grill” or “Counter”.")
+    kind = forms.ChoiceField(
+        choices=[(code, CHOICES["display_kind"].get(code, label)) for code, label in DisplayKind.choices],
+        label=gettext_lazy("Screen"),
+    )
+    name = forms.CharField(
+        max_length=100,
+        label=gettext_lazy("Name"),
+        help_text=gettext_lazy("Where the screen is, e.g. “Grill” or “Counter”."),
+    )
     ready_minutes = forms.IntegerField(
         min_value=1,
         max_value=1440,
         initial=10,
-        label="Board: ready numbers leave after (minutes)",
-        help_text="Completed orders leave at once; a ready number not collected leaves after this.",
+        label=gettext_lazy("Board: ready numbers leave after (minutes)"),
+        help_text=gettext_lazy("Completed orders leave at once; a ready number not collected leaves after this."),
     )
 
 
@@ -90,10 +99,21 @@ def order_settings(request: PanelRequest) -> HttpResponseRedirect:
         raise Http404("No such business in your account.")
     ask, keep = request.POST.get("ask_dining") == "on", request.POST.get("keep_receipt_email") == "on"
     order_services.order_settings_update(business=business, ask_dining=ask, keep_receipt_email=keep)
-    said = "ask" if ask else "no longer ask"
-    kept = "keep" if keep else "do not keep"
-    messages.success(
-        request,
-        f"The kiosks of {business.name} {said} eat in or take away, and {kept} the address a receipt is mailed to.",
-    )
+    # Each choice a whole sentence, so a translator never glues words.
+    said = {
+        (True, True): _(
+            "The kiosks of {business} ask eat in or take away, and keep the address a receipt is mailed to."
+        ),
+        (True, False): _(
+            "The kiosks of {business} ask eat in or take away, and do not keep the address a receipt is mailed to."
+        ),
+        (False, True): _(
+            "The kiosks of {business} no longer ask eat in or take away, and keep the address a receipt is mailed to."
+        ),
+        (False, False): _(
+            "The kiosks of {business} no longer ask eat in or take away, and do not keep the address a receipt is "
+            "mailed to."
+        ),
+    }[ask, keep]
+    messages.success(request, said.format(business=business.name))
     return redirect("panel:displays")

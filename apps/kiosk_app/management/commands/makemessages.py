@@ -1,15 +1,16 @@
 """`manage.py makemessages`: Django's, taught the kiosk's message keys.
 
 The kiosk's djangojs.po files have message keys as msgids ("order.subtotal"; en.po holds the
-English, docs/decisions/words.md "Gettext catalogues"). xgettext finds a key as the second argument of
-t(locale, key), the first of session.js's say(key) and gettext_noop(key), the second of
-payment.js's words(locale, key); the keys named outside the code (the page's data-i18n,
-data-i18n-label and data-reply attributes, the menu's allergen and dietary codes) are handed to
-it as a list written for the run. The owner's and agent's screens are English-only: their words
-(English msgids; in djangojs.po the "agent" and "panel" contexts, in django.po any but "receipt") are kept out
-of the other languages' files. Each es,
-fr and de entry then gets its English as a translator's comment, so a translator's tool shows
-what the key says.
+English, docs/decisions/words.md "Gettext catalogues"). xgettext finds a key as the second
+argument of t(locale, key), the first of session.js's say(key) and gettext_noop(key), the second
+of payment.js's words(locale, key); in Python, the message of each DomainError(code, message) (the
+API's English, which the owner panel translates); the keys named outside the code (the page's
+data-i18n, data-i18n-label and data-reply attributes, the menu's allergen and dietary codes) are
+handed to it as a list written for the run. The owner's, agent's and kitchen's screens are
+English-only: their words (English msgids; in djangojs.po the "agent", "panel" and "display"
+contexts, in django.po any but "receipt") are kept out of the other languages' files. Each es, fr
+and de entry then gets its English as a translator's comment, so a translator's tool shows what
+the key says.
 
     .venv/bin/python manage.py makemessages -d djangojs -l en -l es -l fr -l de
     .venv/bin/python manage.py makemessages -d django -l en -l es -l fr -l de
@@ -41,7 +42,13 @@ def named_keys() -> list[str]:
 
 
 class Command(makemessages.Command):
-    xgettext_options = [*makemessages.Command.xgettext_options, "--keyword=t:2", "--keyword=say:1", "--keyword=words:2"]
+    xgettext_options = [
+        *makemessages.Command.xgettext_options,
+        "--keyword=t:2",
+        "--keyword=say:1",
+        "--keyword=words:2",
+        "--keyword=DomainError:2",  # a service's refusal: the API's English, the panel's msgid
+    ]
 
     def handle(self, *args: Any, **options: Any) -> None:
         options["ignore_patterns"] = [*options.get("ignore_patterns", []), *NOT_CODE]
@@ -60,7 +67,7 @@ class Command(makemessages.Command):
             if po.parent.parent.name == "en":
                 continue
             if domain == "djangojs":
-                self._msggrep(po, ["--invert-match", "-J", "-e", "^agent$", "-e", "^panel$"])  # agent's, panel's words
+                self._msggrep(po, ["--invert-match", "-J", "-e", "^agent$", "-e", "^panel$", "-e", "^display$"])
                 self._english_comments(po)
             else:
                 self._msggrep(po, ["-J", "-e", "^receipt$"])  # the panel's and agent page's words
