@@ -76,6 +76,10 @@ class Payment(models.Model):
     # payment from the processor's record because its event had not arrived: shown to the owner.
     reconciled_at = models.DateTimeField(null=True, blank=True)
     reconciled_outcome = models.CharField(max_length=20, blank=True, help_text="confirmed or failed")
+    # A card approved on the reader after the payment was cancelled or its session ended (the
+    # customer walked away): no order is made, the charge is refunded (a Refund with
+    # LATE_SUCCESS_REASON); set until then so the sweep retries a refund that failed.
+    late_success_at = models.DateTimeField(null=True, blank=True)
 
     def __str__(self) -> str:
         return self.intent_id
@@ -87,6 +91,10 @@ class Payment(models.Model):
     @client_secret.setter
     def client_secret(self, value: str) -> None:
         self.encrypted_client_secret = secret_box.encrypt(value)
+
+
+# The reason of the automatic refund of a card charged after its payment was cancelled.
+LATE_SUCCESS_REASON = "Charged after the payment was cancelled: refunded automatically."
 
 
 class Refund(models.Model):

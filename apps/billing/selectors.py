@@ -1,9 +1,11 @@
 """Reads of billing: an owner's plan and account, an order's payments and refunds (the order
 itself is read tenant-scoped first)."""
 
+from typing import TypedDict
+
 from django.db.models import QuerySet, Sum
 
-from apps.billing.models import OwnerBilling, Payment, Refund
+from apps.billing.models import CardReader, OwnerBilling, Payment, Refund
 from apps.orders.models import Order
 
 
@@ -22,3 +24,18 @@ def refunds_of_order(order: Order) -> QuerySet[Refund]:
 
 def refunded_cents(order: Order) -> int:
     return Refund.objects.filter(order=order).aggregate(total=Sum("amount_cents"))["total"] or 0
+
+
+class ReaderBrief(TypedDict):
+    """The reader a payment waits on, as the kiosk shows it."""
+
+    label: str
+    status: str  # online or offline, as the processor last reported it
+    action_status: str  # in_progress, succeeded, failed, canceled, or "" before any action
+
+
+def reader_of_payment(payment: Payment) -> ReaderBrief | None:
+    reader = None if payment.reader_id is None else CardReader.objects.filter(pk=payment.reader_id).first()
+    if reader is None:
+        return None
+    return {"label": reader.label, "status": reader.status, "action_status": reader.action_status}

@@ -21,7 +21,7 @@ from django.utils import timezone
 
 from apps.billing import processor
 from apps.billing.models import Payment, PaymentStatus
-from apps.billing.services import intent_check, payments
+from apps.billing.services import intent_check, payments, refunds
 from apps.core.errors import DomainError
 
 log = logging.getLogger(__name__)
@@ -68,8 +68,20 @@ def _settle(payment_id: int, intent: processor.IntentState) -> str:
     return outcome
 
 
+def _late_refunds_retry() -> None:
+    """Card-reader charges made after their payment was cancelled whose refund has not been made
+    yet (the processor did not answer): tried again, with the same idempotency key."""
+    waiting = Payment.objects.filter(late_success_at__isnull=False, refunds__isnull=True)
+    for payment_id in waiting.values_list("pk", flat=True)[:BATCH]:
+        try:
+            refunds.refund_late(payment_id)
+        except DomainError as exc:
+            log.warning("late charge of payment %s not refunded this time: %s", payment_id, exc.message)
+
+
 def payments_reconcile() -> dict[str, int]:
     """One sweep; how many payments ended each way (for logs and tests)."""
+    _late_refunds_retry()
     outcomes: dict[str, int] = {}
     for payment in payments_to_reconcile():
         try:
