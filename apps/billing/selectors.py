@@ -7,6 +7,8 @@ from django.db.models import QuerySet, Sum
 
 from apps.billing.models import CardReader, OwnerBilling, Payment, Refund
 from apps.orders.models import Order
+from apps.sessions.bodies import PaymentBriefBody
+from apps.sessions.models import Session
 
 
 def billing_of_owner(owner_id: int) -> OwnerBilling:
@@ -27,11 +29,19 @@ def refunded_cents(order: Order) -> int:
 
 
 class ReaderBrief(TypedDict):
-    """The reader a payment waits on, as the kiosk shows it."""
+    """The reader a payment waits on, as the kiosk shows it (the status body's payment.reader)."""
 
     label: str
     status: str  # online or offline, as the processor last reported it
     action_status: str  # in_progress, succeeded, failed, canceled, or "" before any action
+
+
+def payment_brief_of_session(session: Session) -> PaymentBriefBody | None:
+    """The status body's `payment` for a session in payment: its latest payment's method and reader."""
+    payment = Payment.objects.filter(order__session_id=session.pk).order_by("-created_at").first()
+    if payment is None:
+        return None
+    return {"method": payment.method, "reader": reader_of_payment(payment)}
 
 
 def reader_of_payment(payment: Payment) -> ReaderBrief | None:

@@ -201,3 +201,33 @@ def test_a_lost_event_is_confirmed_once_by_the_sweep(paying, reader, cart_sessio
     assert order_created_count() == 1
     paying.refresh_from_db()
     assert paying.reconciled_outcome == "confirmed" and paying.card_last4 == "4242"
+
+
+def test_the_kiosk_status_body_says_how_the_card_is_taken(paying, reader, kiosk_client, cart_session, on_commit):
+    from tests.support.schema_conformance import assert_conforms
+
+    url = f"/api/public/sessions/{cart_session.public_id}/status"
+    body = kiosk_client.get(url).json()
+    assert_conforms(body, "StatusOut")
+    assert body["payment"] == {
+        "method": "card_present",
+        "reader": {"label": "Counter", "status": "online", "action_status": "in_progress"},
+    }
+    demo_terminal.reader_set_status(reader.reader_id, online=False)  # unplugged as the card is declined
+    on_commit(tap, reader, DECLINED)
+    body = kiosk_client.get(url).json()  # not the copy cached before the reader's report
+    assert body["payment"]["reader"] == {"label": "Counter", "status": "offline", "action_status": "failed"}
+    assert held_intent(reader) is None  # an offline reader cannot be handed the payment again
+
+
+def test_a_kiosk_without_a_reader_pays_with_the_card_fields_as_before(
+    agent_client, cart_session, demo_billing, kiosk_client, on_commit
+):
+    assert on_commit(send_to_payment, agent_client, cart_session).status_code == 200
+    payment = Payment.objects.get()
+    assert payment.method == "card" and payment.reader_id is None
+    assert DemoPaymentIntent.objects.get().payment_method_types == ["card"]
+    body = kiosk_client.get(f"/api/public/sessions/{cart_session.public_id}/status").json()
+    assert body["payment"] == {"method": "card", "reader": None}
+    paid = kiosk_client.get(f"/api/public/sessions/{cart_session.public_id}/payment").json()
+    assert (paid["method"], paid["reader"]) == ("card", None)

@@ -7,9 +7,10 @@ from django.db import transaction
 from django.utils import timezone
 
 from apps.billing import terminal
-from apps.billing.models import CardReader, OwnerBilling, ReaderLocation
+from apps.billing.models import CardReader, OwnerBilling, Payment, ReaderLocation
 from apps.core.errors import DomainError, ErrorCode
 from apps.kiosks.models import Kiosk
+from apps.sessions import status_cache
 
 
 def _reader_account(owner_id: int) -> str:
@@ -57,6 +58,10 @@ def record(reader: CardReader, state: terminal.ReaderState) -> None:
         reader.action_status, reader.failure_code, reader.failure_message = "canceled", "", ""
     reader.reported_at = timezone.now()
     reader.save()
+    if reader.action_intent_id:  # the kiosk's status body shows the reader: no stale copy served
+        payment = Payment.objects.filter(intent_id=reader.action_intent_id).select_related("order__session").first()
+        if payment is not None:
+            status_cache.session_moved(payment.order.session.public_id)
 
 
 def record_by_id(reader_id: str, state: terminal.ReaderState) -> CardReader | None:
