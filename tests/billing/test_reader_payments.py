@@ -231,3 +231,52 @@ def test_a_kiosk_without_a_reader_pays_with_the_card_fields_as_before(
     assert body["payment"] == {"method": "card", "reader": None}
     paid = kiosk_client.get(f"/api/public/sessions/{cart_session.public_id}/payment").json()
     assert (paid["method"], paid["reader"]) == ("card", None)
+
+
+def test_ending_the_session_stops_the_reader_and_a_card_approved_meanwhile_is_refunded(
+    paying, reader, agent_client, cart_session, on_commit, monkeypatch
+):
+    """The customer walked away as the card was approved: the session ends, nothing is ordered."""
+    late = []
+    monkeypatch.setattr(processor_webhooks, "send", lambda kind, obj, account: late.append((kind, obj, account)))
+    tap(reader, APPROVED)
+    monkeypatch.undo()
+    ended = on_commit(
+        agent_client.post, f"/api/sessions/{cart_session.public_id}/end", {"reason": "customer_abandoned"}
+    )
+    assert ended.status_code == 200, ended.content
+    cart_session.refresh_from_db()
+    assert cart_session.status == "abandoned"
+    assert Refund.objects.get().reason == LATE_SUCCESS_REASON
+    for kind, obj, account in late:
+        on_commit(processor_webhooks.send, kind, obj, account=account)
+    assert order_created_count() == 0 and Refund.objects.count() == 1
+
+
+def test_ending_the_session_while_the_reader_waits_cancels_its_action(
+    paying, reader, agent_client, cart_session, on_commit
+):
+    ended = on_commit(
+        agent_client.post, f"/api/sessions/{cart_session.public_id}/end", {"reason": "customer_abandoned"}
+    )
+    assert ended.status_code == 200, ended.content
+    assert held_intent(reader) is None
+    assert DemoPaymentIntent.objects.get(intent_id=paying.intent_id).status == "canceled"
+    assert not Refund.objects.exists()
+
+
+def test_reader_events_of_an_unknown_reader_or_older_than_the_last_report_change_nothing(paying, reader, on_commit):
+    from apps.billing.services import processor_events
+    from tests.support.payments import recorded_event
+
+    unknown = recorded_event("terminal.reader.action_failed", account=ACCOUNT)
+    assert processor_events.handle(unknown, endpoint="connect") == "unknown reader"
+    stale = recorded_event(
+        "terminal.reader.action_failed",
+        {"id": reader.reader_id, "status": "offline"},
+        created=1_000_000_000,
+        account=ACCOUNT,
+    )
+    assert processor_events.handle(stale, endpoint="connect") == "ignored: older than the last report"
+    reader.refresh_from_db()
+    assert (reader.status, reader.action_status) == ("online", "in_progress")
