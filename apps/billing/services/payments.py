@@ -11,10 +11,17 @@ from django.utils import timezone
 
 from apps.accounts.models import User
 from apps.billing import processor, processor_calls, terminal
-from apps.billing.domain_events import PaymentCancelled, PaymentFailed, PaymentRequested, PaymentSucceeded
+from apps.billing.domain_events import (
+    PaymentCancelled,
+    PaymentChargedLate,
+    PaymentFailed,
+    PaymentRequested,
+    PaymentSucceeded,
+    ReaderPaymentNeedsCard,
+)
 from apps.billing.models import CardReader, OwnerBilling, Payment, PaymentMethod, PaymentStatus, ProcessorCall
 from apps.billing.services import readers
-from apps.core import events, jobs
+from apps.core import events
 from apps.core.errors import DomainError, ErrorCode
 from apps.kiosks.models import Kiosk
 from apps.orders import fulfilment
@@ -285,8 +292,6 @@ def _charged_late(payment: Payment) -> str:
     """A card approved for a payment already cancelled (its session went back to the cart or
     ended): no order is made, and the charge is refunded after commit (refunds.refund_late);
     logged, and counted in /metrics (kiosk_payments_refunded_late)."""
-    from apps.billing import tasks  # tasks import the services: imported when needed
-
     if payment.late_success_at is None:
         payment.late_success_at = timezone.now()
         payment.save(update_fields=["late_success_at"])
@@ -295,7 +300,8 @@ def _charged_late(payment: Payment) -> str:
             payment.intent_id,
             payment.order_id,
         )
-    jobs.enqueue_on_commit(tasks.refund_late_payment, payment.pk)
+    order = Order.objects.select_related("session").get(pk=payment.order_id)
+    events.emit(PaymentChargedLate(order.session, payment=payment))  # its subscriber queues the refund
     return "charged after cancel: refund"
 
 
@@ -411,10 +417,10 @@ def payment_failed(*, payment: Payment, message: str, code: str = "") -> str:
 
 
 def reader_take_again_on_commit(payment: Payment) -> None:
-    """After a declined card, the same intent goes back to the reader for another card."""
-    from apps.billing import tasks  # tasks import the services: imported when needed
-
-    jobs.enqueue_on_commit(tasks.reader_take_payment_again, payment.pk)
+    """After a declined card, the same intent goes back to the reader for another card (its
+    subscriber queues reader_take_payment_again after commit)."""
+    order = Order.objects.select_related("session").get(pk=payment.order_id)
+    events.emit(ReaderPaymentNeedsCard(order.session, payment=payment))
 
 
 def reader_take_payment_again(payment_id: int) -> str:
