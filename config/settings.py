@@ -458,6 +458,7 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "MenuLanguageEnum": "apps.menu.labels.LANGUAGE_CODES",  # locale, default_locale
         "FulfilmentStatusEnum": "apps.orders.fulfilment.FULFILMENT_STATUSES",  # a kitchen ticket's or order's move
+        "ReaderStatusEnum": "apps.billing.terminal.READER_STATUSES",  # a card reader's, as the processor reports it
     },
 }
 

@@ -17,6 +17,9 @@ from apps.core.errors import DomainError, ErrorCode
 log = logging.getLogger(__name__)
 
 
+READER_STATUSES = ("online", "offline")  # a reader's status, as the processor reports it
+
+
 class ActionState(TypedDict):
     """A reader's most recent action, as the processor names its fields."""
 

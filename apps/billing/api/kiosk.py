@@ -6,6 +6,7 @@ from rest_framework import serializers
 from rest_framework.response import Response
 
 from apps.billing import selectors as billing_selectors
+from apps.billing import terminal
 from apps.billing.api.agent import SessionBrief
 from apps.billing.models import Payment
 from apps.billing.services import payments
@@ -28,7 +29,7 @@ class KioskReaderOut(serializers.Serializer[None]):
     """The card reader a card_present payment waits on."""
 
     label = serializers.CharField()  # type: ignore[assignment]  # a field named like Field.label (the API's word)
-    status = serializers.ChoiceField(choices=["online", "offline"])
+    status = serializers.ChoiceField(choices=terminal.READER_STATUSES)
     action_status = serializers.CharField(help_text="in_progress, succeeded, failed, canceled, or empty.")
 
 

@@ -8,6 +8,7 @@ from rest_framework.response import Response
 from apps.accounts.models import Business
 from apps.api.fields import StrictCharField
 from apps.api.inputs import validated
+from apps.billing import terminal
 from apps.billing.models import CardReader
 from apps.billing.services import readers as reader_services
 from apps.core.body_fields import OptionalTextField
@@ -41,7 +42,7 @@ class ReaderOut(serializers.Serializer[CardReader]):
     id = serializers.CharField(source="reader_id", help_text="The processor's reader id.")
     label = serializers.CharField()  # type: ignore[assignment]  # a field named like Field.label (the API's word)
     device_type = serializers.CharField()
-    status = serializers.ChoiceField(choices=["online", "offline"], help_text="As the processor last reported it.")
+    status = serializers.ChoiceField(choices=terminal.READER_STATUSES, help_text="As the processor last reported it.")
     reported_at = serializers.DateTimeField(allow_null=True)
     last_action = serializers.SerializerMethodField()
 
