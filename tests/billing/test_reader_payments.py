@@ -280,3 +280,35 @@ def test_reader_events_of_an_unknown_reader_or_older_than_the_last_report_change
     assert processor_events.handle(stale, endpoint="connect") == "ignored: older than the last report"
     reader.refresh_from_db()
     assert (reader.status, reader.action_status) == ("online", "in_progress")
+
+
+@pytest.fixture
+def alone(kiosk, kiosk_client, menu_item):
+    """A waiting session whose customer put 2 burgers in the cart alone (2175)."""
+    session = factories.SessionFactory(kiosk=kiosk)
+    line = {"menu_item_id": str(menu_item.pk), "quantity": 2, "modifier_option_ids": [], "notes": ""}
+    response = kiosk_client.post(
+        f"/api/public/sessions/{session.public_id}/order", {"lines": [line]}, "application/json"
+    )
+    assert response.status_code == 200, response.content
+    return session
+
+
+def test_a_customer_alone_pays_on_the_reader_and_may_take_the_payment_back(alone, reader, kiosk_client, on_commit):
+    sent = on_commit(kiosk_client.post, f"/api/public/sessions/{alone.public_id}/payment")
+    assert sent.status_code == 200, sent.content
+    assert sent.json()["payment"]["method"] == "card_present"
+    first = Payment.objects.get()
+    assert held_intent(reader) == first.intent_id
+    back = on_commit(kiosk_client.post, f"/api/public/sessions/{alone.public_id}/payment/cancel")
+    assert back.status_code == 200, back.content
+    assert held_intent(reader) is None
+    alone.refresh_from_db()
+    assert alone.status == "pending"
+    again = on_commit(kiosk_client.post, f"/api/public/sessions/{alone.public_id}/payment")
+    assert again.status_code == 200, again.content
+    second = Payment.objects.latest("created_at")
+    assert second.intent_id != first.intent_id and held_intent(reader) == second.intent_id
+    on_commit(tap, reader, APPROVED)
+    alone.refresh_from_db()
+    assert alone.status == "completed" and order_created_count() == 1
