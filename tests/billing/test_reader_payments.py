@@ -312,3 +312,17 @@ def test_a_customer_alone_pays_on_the_reader_and_may_take_the_payment_back(alone
     on_commit(tap, reader, APPROVED)
     alone.refresh_from_db()
     assert alone.status == "completed" and order_created_count() == 1
+
+
+def test_the_sweep_hands_a_declined_payment_back_to_a_reader_that_was_offline(
+    paying, reader, cart_session, on_commit, settings
+):
+    demo_terminal.reader_set_status(reader.reader_id, online=False)
+    on_commit(tap, reader, DECLINED)
+    assert held_intent(reader) is None  # the hand-back found the reader offline
+    demo_terminal.reader_set_status(reader.reader_id, online=True)
+    settings.PAYMENT_RECONCILE_AFTER_SECONDS = 0
+    assert on_commit(tasks.reconcile_payments) == {"still": 1}
+    assert held_intent(reader) == paying.intent_id
+    on_commit(tap, reader, APPROVED)
+    assert Order.objects.get(session=cart_session).status == "confirmed"
