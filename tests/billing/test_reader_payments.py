@@ -326,3 +326,18 @@ def test_the_sweep_hands_a_declined_payment_back_to_a_reader_that_was_offline(
     assert held_intent(reader) == paying.intent_id
     on_commit(tap, reader, APPROVED)
     assert Order.objects.get(session=cart_session).status == "confirmed"
+
+
+def test_a_reader_busy_with_another_payment_is_refused_and_nothing_changes(agent_client, cart_session, reader):
+    api = processor.client().v1
+    other = api.payment_intents.create(
+        params={"amount": 500, "currency": "usd", "payment_method_types": ["card_present"]},
+        options={"stripe_account": ACCOUNT},
+    )
+    api.terminal.readers.process_payment_intent(
+        reader.reader_id, params={"payment_intent": other.id}, options={"stripe_account": ACCOUNT}
+    )
+    error_of(send_to_payment(agent_client, cart_session), 409, "READER_BUSY")
+    cart_session.refresh_from_db()
+    assert cart_session.status == "active" and not Payment.objects.exists() and not ProcessorCall.objects.exists()
+    assert held_intent(reader) == other.id  # the other payment is left alone
