@@ -14,8 +14,16 @@ The events themselves are in each app's domain_events.py; a test checks every on
 
 from apps.accounts import realtime_messages as agent_messages
 from apps.accounts.domain_events import AgentStatusChanged, BusinessChanged, OwnerReinstated, OwnerSuspended
+from apps.billing import job_queue as billing_jobs
 from apps.billing import realtime_messages as payment_messages
-from apps.billing.domain_events import PaymentCancelled, PaymentFailed, PaymentRequested, PaymentSucceeded
+from apps.billing.domain_events import (
+    PaymentCancelled,
+    PaymentChargedLate,
+    PaymentFailed,
+    PaymentRequested,
+    PaymentSucceeded,
+    ReaderPaymentNeedsCard,
+)
 from apps.chat import realtime_messages as chat_messages
 from apps.chat.domain_events import ChatMessagePosted
 from apps.displays import realtime_messages as display_messages
@@ -113,6 +121,9 @@ SUBSCRIBERS = {
     PaymentFailed: [payment_messages.payment_failed],
     PaymentCancelled: [payment_messages.payment_cancelled],
     PaymentSucceeded: [payment_messages.payment_succeeded],
+    # Card readers: a declined card's intent goes back to the reader; a late charge is refunded.
+    ReaderPaymentNeedsCard: [billing_jobs.reader_take_payment_again],
+    PaymentChargedLate: [billing_jobs.refund_late_payment],
     # Kiosks: presence goes to the owner's channel; every change drops the device's cached row.
     KioskCameOnline: [
         webhook_deliveries,

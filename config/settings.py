@@ -124,6 +124,9 @@ if PRODUCTION and DEMO_PROCESSOR_PATH in PROCESSOR_API_BASE:
 # would hold a request thread and a database connection for minutes.
 PROCESSOR_TIMEOUT = float(os.environ.get("PROCESSOR_TIMEOUT", "10"))
 PROCESSOR_MAX_NETWORK_RETRIES = int(os.environ.get("PROCESSOR_MAX_NETWORK_RETRIES", "1"))
+# Card readers: the country of each business's reader location at the processor (its address
+# must name one; the business's own address is free text).
+CARD_READER_LOCATION_COUNTRY = os.environ.get("CARD_READER_LOCATION_COUNTRY", "US")
 
 DEBUG = env_bool("DEBUG", False)
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "" if PRODUCTION else "localhost,127.0.0.1,[::1],testserver")
@@ -455,6 +458,7 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "MenuLanguageEnum": "apps.menu.labels.LANGUAGE_CODES",  # locale, default_locale
         "FulfilmentStatusEnum": "apps.orders.fulfilment.FULFILMENT_STATUSES",  # a kitchen ticket's or order's move
+        "ReaderStatusEnum": "apps.billing.terminal.READER_STATUSES",  # a card reader's, as the processor reports it
     },
 }
 

@@ -11,6 +11,7 @@ urlpatterns = [
     path("kiosks/pairing-codes", kiosks.PairingCodeCreateView.as_view()),
     path("kiosks/<int:kiosk_id>", kiosks.KioskDetailView.as_view()),
     path("kiosks/<int:kiosk_id>/unpair", kiosks.KioskUnpairView.as_view()),
+    path("kiosks/<int:kiosk_id>/reader", kiosks.KioskReaderView.as_view()),
     path("orders", orders.OwnerOrderListView.as_view()),
     path("orders/<int:order_id>/status", orders.OrderStatusView.as_view()),
     path("orders/<int:order_id>/refund", orders.OrderRefundView.as_view()),

@@ -27,3 +27,17 @@ class PaymentSucceeded(_SessionEvent):
     """The processor confirmed the payment: the order is confirmed."""
 
     order: Order
+
+
+@dataclass(frozen=True)
+class ReaderPaymentNeedsCard(_SessionEvent):
+    """A card was declined on the reader: the same intent goes back to it (a job after commit)."""
+
+    payment: Payment
+
+
+@dataclass(frozen=True)
+class PaymentChargedLate(_SessionEvent):
+    """A card was approved on the reader after its payment was cancelled: refunded (a job)."""
+
+    payment: Payment

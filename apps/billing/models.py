@@ -42,6 +42,11 @@ class PaymentStatus(models.TextChoices):
     CANCELED = "canceled"
 
 
+class PaymentMethod(models.TextChoices):
+    CARD = "card"  # the kiosk's card fields (card not present)
+    CARD_PRESENT = "card_present"  # the kiosk's card reader
+
+
 class Payment(models.Model):
     """One payment intent on the owner's connected account for one order."""
 
@@ -62,12 +67,19 @@ class Payment(models.Model):
     # the receipt as "Visa ending 4242"; blank when unknown.
     card_brand = models.CharField(max_length=20, blank=True)
     card_last4 = models.CharField(max_length=4, blank=True)
+    method = models.CharField(max_length=20, choices=PaymentMethod.choices, default=PaymentMethod.CARD)
+    # The reader the intent was handed to (card_present), kept when the reader is later removed.
+    reader = models.ForeignKey("billing.CardReader", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     created_at = models.DateTimeField(default=timezone.now)
     succeeded_at = models.DateTimeField(null=True, blank=True)
     # Set when the reconciliation sweep (apps/billing/services/reconciliation.py) settled this
     # payment from the processor's record because its event had not arrived: shown to the owner.
     reconciled_at = models.DateTimeField(null=True, blank=True)
     reconciled_outcome = models.CharField(max_length=20, blank=True, help_text="confirmed or failed")
+    # A card approved on the reader after the payment was cancelled or its session ended (the
+    # customer walked away): no order is made, the charge is refunded (a Refund with
+    # LATE_SUCCESS_REASON); set until then so the sweep retries a refund that failed.
+    late_success_at = models.DateTimeField(null=True, blank=True)
 
     def __str__(self) -> str:
         return self.intent_id
@@ -79,6 +91,10 @@ class Payment(models.Model):
     @client_secret.setter
     def client_secret(self, value: str) -> None:
         self.encrypted_client_secret = secret_box.encrypt(value)
+
+
+# The reason of the automatic refund of a card charged after its payment was cancelled.
+LATE_SUCCESS_REASON = "Charged after the payment was cancelled: refunded automatically."
 
 
 class Refund(models.Model):
@@ -137,3 +153,46 @@ class ProcessorCall(models.Model):
 
     def __str__(self) -> str:
         return f"{self.action} {self.idempotency_key}"
+
+
+class ReaderLocation(models.Model):
+    """The processor's Terminal location of a business, on the owner's connected account: where
+    the business's card readers are registered."""
+
+    business = models.ForeignKey("accounts.Business", on_delete=models.CASCADE, related_name="reader_locations")
+    account_id = models.CharField(max_length=64)
+    location_id = models.CharField(max_length=64, unique=True)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["business", "account_id"], name="reader_location_per_business_account")
+        ]
+
+    def __str__(self) -> str:
+        return self.location_id
+
+
+class CardReader(models.Model):
+    """A kiosk's card reader, registered on the owner's connected account. Its status and last
+    action are what the processor last reported (its answers and terminal.reader.* events)."""
+
+    owner = models.ForeignKey("accounts.Owner", on_delete=models.CASCADE, related_name="card_readers")
+    kiosk = models.OneToOneField("kiosks.Kiosk", on_delete=models.CASCADE, related_name="card_reader")
+    account_id = models.CharField(max_length=64)
+    reader_id = models.CharField(max_length=64, unique=True)
+    label = models.CharField(max_length=100)
+    device_type = models.CharField(max_length=40, blank=True)
+    status = models.CharField(max_length=10, default="online", help_text="online or offline, as reported")
+    # The reader's last action (e.g. process_payment_intent), its status (in_progress, succeeded,
+    # failed) and, when it failed, the processor's code and message.
+    action_type = models.CharField(max_length=40, blank=True)
+    action_status = models.CharField(max_length=20, blank=True)
+    action_intent_id = models.CharField(max_length=64, blank=True)
+    failure_code = models.CharField(max_length=60, blank=True)
+    failure_message = models.CharField(max_length=300, blank=True)
+    reported_at = models.DateTimeField(null=True, blank=True, help_text="When the processor last reported it.")
+    created_at = models.DateTimeField(default=timezone.now)
+
+    def __str__(self) -> str:
+        return f"{self.label} ({self.reader_id})"

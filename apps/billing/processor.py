@@ -127,7 +127,8 @@ def card_of(intent: dict[str, object]) -> CardState | None:
     not expanded) or says something that does not fit the columns."""
     charge = intent.get("latest_charge")
     details = charge.get("payment_method_details") if isinstance(charge, dict) else None
-    card = details.get("card") if isinstance(details, dict) else None
+    # A card read by a reader is `card_present` (with its read method), a typed one `card`.
+    card = (details.get("card") or details.get("card_present")) if isinstance(details, dict) else None
     if not isinstance(card, dict):
         return None
     brand, last4 = card.get("brand"), card.get("last4")

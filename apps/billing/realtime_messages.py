@@ -2,6 +2,7 @@
 config/event_subscribers.py, sent after commit by the broadcast API, so a rolled-back change
 tells the kiosk nothing."""
 
+from apps.billing import selectors as billing_selectors
 from apps.billing.domain_events import PaymentCancelled, PaymentFailed, PaymentRequested, PaymentSucceeded
 from apps.core.models import DomainEvent
 from apps.demo_processor import mode as processor_mode
@@ -21,6 +22,8 @@ def payment_requested(event: PaymentRequested, recorded: DomainEvent | None = No
             "currency": payment.currency,
             "processor_account": payment.account_id,
             "processor": processor_mode.kiosk_processor(payment.intent_id),
+            "method": payment.method,
+            "reader": billing_selectors.reader_of_payment(payment),
         },
     )
 

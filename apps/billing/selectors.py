@@ -1,10 +1,14 @@
 """Reads of billing: an owner's plan and account, an order's payments and refunds (the order
 itself is read tenant-scoped first)."""
 
+from typing import TypedDict
+
 from django.db.models import QuerySet, Sum
 
-from apps.billing.models import OwnerBilling, Payment, Refund
+from apps.billing.models import CardReader, OwnerBilling, Payment, Refund
 from apps.orders.models import Order
+from apps.sessions.bodies import PaymentBriefBody
+from apps.sessions.models import Session
 
 
 def billing_of_owner(owner_id: int) -> OwnerBilling:
@@ -22,3 +26,26 @@ def refunds_of_order(order: Order) -> QuerySet[Refund]:
 
 def refunded_cents(order: Order) -> int:
     return Refund.objects.filter(order=order).aggregate(total=Sum("amount_cents"))["total"] or 0
+
+
+class ReaderBrief(TypedDict):
+    """The reader a payment waits on, as the kiosk shows it (the status body's payment.reader)."""
+
+    label: str
+    status: str  # online or offline, as the processor last reported it
+    action_status: str  # in_progress, succeeded, failed, canceled, or "" before any action
+
+
+def payment_brief_of_session(session: Session) -> PaymentBriefBody | None:
+    """The status body's `payment` for a session in payment: its latest payment's method and reader."""
+    payment = Payment.objects.filter(order__session_id=session.pk).order_by("-created_at").first()
+    if payment is None:
+        return None
+    return {"method": payment.method, "reader": reader_of_payment(payment)}
+
+
+def reader_of_payment(payment: Payment) -> ReaderBrief | None:
+    reader = None if payment.reader_id is None else CardReader.objects.filter(pk=payment.reader_id).first()
+    if reader is None:
+        return None
+    return {"label": reader.label, "status": reader.status, "action_status": reader.action_status}

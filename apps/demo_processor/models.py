@@ -38,6 +38,10 @@ class DemoPaymentIntent(models.Model):
     # The card that paid (a real processor keeps it on the intent's charge): brand and last four.
     card_brand = models.CharField(max_length=20, blank=True)
     card_last4 = models.CharField(max_length=4, blank=True)
+    # "card" (typed or in the browser's card fields) or "card_present" (paid on a reader only).
+    payment_method_types = models.JSONField(default=list, blank=True)
+    # How a reader read the card that paid (contactless_emv, contact_emv, magnetic_stripe_track2).
+    card_read_method = models.CharField(max_length=30, blank=True)
     created_at = models.DateTimeField(default=timezone.now)
 
     def __str__(self) -> str:
@@ -71,3 +75,37 @@ class DemoIdempotentAnswer(models.Model):
 
     def __str__(self) -> str:
         return self.key
+
+
+class DemoLocation(models.Model):
+    """A Terminal location: where readers stand, on one connected account."""
+
+    location_id = models.CharField(max_length=64, unique=True)
+    account_id = models.CharField(max_length=64, db_index=True)
+    display_name = models.CharField(max_length=1000)
+    address = models.JSONField(default=dict, blank=True)
+    metadata = models.JSONField(default=dict, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    def __str__(self) -> str:
+        return self.location_id
+
+
+class DemoReader(models.Model):
+    """A simulated Terminal reader (registered with a simulated registration code). `action` is
+    the reader's most recent action as the processor answers it (type, status, failure_code,
+    failure_message, process_payment_intent), or None."""
+
+    reader_id = models.CharField(max_length=64, unique=True)
+    account_id = models.CharField(max_length=64, db_index=True)
+    location = models.ForeignKey(DemoLocation, on_delete=models.CASCADE, related_name="readers")
+    label = models.CharField(max_length=100)
+    device_type = models.CharField(max_length=40)
+    serial_number = models.CharField(max_length=40)
+    status = models.CharField(max_length=10, default="online", help_text="online or offline")
+    action = models.JSONField(null=True, blank=True)
+    metadata = models.JSONField(default=dict, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    def __str__(self) -> str:
+        return self.reader_id

@@ -24,11 +24,19 @@ def _charge_json(intent: DemoPaymentIntent) -> ProcessorJson:
         "currency": intent.currency,
         "status": "succeeded",
         "payment_intent": intent.intent_id,
-        "payment_method_details": {
-            "type": "card",
-            "card": {"brand": intent.card_brand or None, "last4": intent.card_last4 or None},
-        },
+        "payment_method_details": _payment_method_details(intent),
     }
+
+
+def _payment_method_details(intent: DemoPaymentIntent) -> ProcessorJson:
+    card = {"brand": intent.card_brand or None, "last4": intent.card_last4 or None}
+    if intent.card_read_method:  # read by a reader: the processor names it card_present
+        return {"type": "card_present", "card_present": {**card, "read_method": intent.card_read_method}}
+    return {"type": "card", "card": card}
+
+
+def _method_types(intent: DemoPaymentIntent) -> list[str]:
+    return list(intent.payment_method_types) or ["card"]
 
 
 def intent_json(intent: DemoPaymentIntent, *, expand: tuple[str, ...] = ()) -> ProcessorJson:
@@ -44,7 +52,7 @@ def intent_json(intent: DemoPaymentIntent, *, expand: tuple[str, ...] = ()) -> P
         "client_secret": intent.client_secret,
         "description": intent.description or None,
         "metadata": intent.metadata,
-        "payment_method_types": ["card"],
+        "payment_method_types": _method_types(intent),
         "last_payment_error": intent.last_error,
         "latest_charge": (charge if "latest_charge" in expand else charge["id"]) if charge else None,
         "created": int(intent.created_at.timestamp()),
@@ -86,6 +94,9 @@ def intent_create(*, account_id: str, params: dict[str, str]) -> ProcessorJson:
     if not (len(currency) == 3 and currency.isascii() and currency.isalpha()):
         raise invalid("currency", "currency must be a three-letter ISO code.")
     metadata = {key[9:-1]: value for key, value in params.items() if key.startswith("metadata[") and key.endswith("]")}
+    methods = [value for key, value in sorted(params.items()) if key.startswith("payment_method_types[")]
+    if any(method not in ("card", "card_present") for method in methods):
+        raise invalid("payment_method_types", "The demo processor takes card and card_present payments only.")
     intent_id = "pi_demo_" + secrets.token_hex(10)
     intent = DemoPaymentIntent.objects.create(
         intent_id=intent_id,
@@ -96,6 +107,7 @@ def intent_create(*, account_id: str, params: dict[str, str]) -> ProcessorJson:
         description=params.get("description", "")[:500],
         metadata=dict(list(metadata.items())[:50]),
         status=DemoIntentStatus.REQUIRES_PAYMENT_METHOD,
+        payment_method_types=methods or ["card"],
     )
     return intent_json(intent)
 
@@ -206,6 +218,8 @@ def confirm(*, intent_id: str, client_secret: object, card_number: object) -> tu
         number = cards.normalised(card_number)
         if intent.status != DemoIntentStatus.REQUIRES_PAYMENT_METHOD:
             raise _unexpected_state(intent, "confirm")
+        if "card" not in _method_types(intent):  # card_present only: a card is read by the reader
+            raise invalid("payment_intent", "This PaymentIntent is paid on a card reader, not with a typed card.")
         failure = cards.OUTCOMES[number]
         if failure is None:
             intent.status, intent.last_error = DemoIntentStatus.SUCCEEDED, None

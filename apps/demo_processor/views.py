@@ -17,7 +17,7 @@ from django.urls import reverse
 from django.views.decorators.csrf import csrf_exempt
 
 from apps.api import parsers
-from apps.demo_processor import services
+from apps.demo_processor import services, terminal
 from apps.demo_processor.errors import DemoError, ProcessorJson, missing
 from apps.demo_processor.models import DemoAccount, DemoIdempotentAnswer
 
@@ -49,7 +49,7 @@ def _api(operation: Operation) -> Callable[..., HttpResponse]:
 
     @csrf_exempt
     def view(request: HttpRequest, **kwargs: str) -> HttpResponse:
-        if request.method not in ("POST", "GET"):
+        if request.method not in ("POST", "GET", "DELETE"):
             return _method_not_allowed("POST")
         try:
             _authorised(request)
@@ -123,6 +123,57 @@ def account_links(request: HttpRequest, *, account_id: str, params: dict[str, st
     else:
         url = request.build_absolute_uri(path)
     return services.account_link_create(params=params, onboarding_url=url)
+
+
+def _only(request: HttpRequest, *methods: str) -> None:
+    if request.method not in methods:
+        raise DemoError(405, "invalid_request_error", f"Use {' or '.join(methods)} on this URL.")
+
+
+@_api
+def terminal_locations(request: HttpRequest, *, account_id: str, params: dict[str, str]) -> ProcessorJson:
+    _only(request, "GET", "POST")
+    if request.method == "GET":
+        return terminal.location_list(account_id=account_id)
+    return terminal.location_create(account_id=account_id, params=params)
+
+
+@_api
+def terminal_readers(request: HttpRequest, *, account_id: str, params: dict[str, str]) -> ProcessorJson:
+    _only(request, "POST")
+    return terminal.reader_create(account_id=account_id, params=params)
+
+
+@_api
+def terminal_reader(request: HttpRequest, *, account_id: str, params: dict[str, str], reader_id: str) -> ProcessorJson:
+    _only(request, "GET", "DELETE")
+    if request.method == "DELETE":
+        return terminal.reader_delete(account_id=account_id, reader_id=reader_id)
+    return terminal.reader_retrieve(account_id=account_id, reader_id=reader_id)
+
+
+@_api
+def terminal_reader_process(
+    request: HttpRequest, *, account_id: str, params: dict[str, str], reader_id: str
+) -> ProcessorJson:
+    _only(request, "POST")
+    return terminal.reader_process_payment_intent(account_id=account_id, reader_id=reader_id, params=params)
+
+
+@_api
+def terminal_reader_cancel(
+    request: HttpRequest, *, account_id: str, params: dict[str, str], reader_id: str
+) -> ProcessorJson:
+    _only(request, "POST")
+    return terminal.reader_cancel_action(account_id=account_id, reader_id=reader_id)
+
+
+@_api
+def terminal_reader_present(
+    request: HttpRequest, *, account_id: str, params: dict[str, str], reader_id: str
+) -> ProcessorJson:
+    _only(request, "POST")
+    return terminal.reader_present_payment_method(account_id=account_id, reader_id=reader_id, params=params)
 
 
 @csrf_exempt

@@ -35,6 +35,11 @@ _RECONCILED_HELP = (
     "(order confirmed or failed)."
 )
 
+_LATE_HELP = (
+    "Card-reader payments approved after they were cancelled (the session had gone on): no order was made and "
+    "the charge is refunded automatically."
+)
+
 
 class DatabaseFiguresCollector(Collector):
     """Sessions and webhook deliveries by status and reconciled payments by outcome, counted in the
@@ -45,6 +50,7 @@ class DatabaseFiguresCollector(Collector):
         yield GaugeMetricFamily("kiosk_sessions", "Sessions by status.", labels=["status"])
         yield GaugeMetricFamily("kiosk_webhook_deliveries", "Webhook deliveries by status.", labels=["status"])
         yield GaugeMetricFamily("kiosk_payments_reconciled", _RECONCILED_HELP, labels=["outcome"])
+        yield GaugeMetricFamily("kiosk_payments_refunded_late", _LATE_HELP)
 
     def collect(self) -> Iterator[Metric]:
         yield _by_status(
@@ -65,6 +71,9 @@ class DatabaseFiguresCollector(Collector):
             column="reconciled_outcome",
             label="outcome",
         )
+        late = GaugeMetricFamily("kiosk_payments_refunded_late", _LATE_HELP)
+        late.add_metric([], Payment.objects.filter(late_success_at__isnull=False).count())
+        yield late
 
 
 def _by_status(

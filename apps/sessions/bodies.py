@@ -2,6 +2,7 @@
 defined once, as a TypedDict its builder returns; the serializer documenting it is derived
 (apps/core/body_shapes.py)."""
 
+from collections.abc import Callable
 from datetime import datetime
 from typing import Annotated, TypedDict
 
@@ -9,7 +10,7 @@ from apps.accounts.models import User
 from apps.core.body_shapes import DateTimeText, Doc, serializer_for
 from apps.core.timefmt import iso_z
 from apps.kiosks.bodies import KioskBriefBody, kiosk_brief
-from apps.sessions.models import Session
+from apps.sessions.models import Session, SessionStatus
 
 
 class IdNameBody(TypedDict):
@@ -58,6 +59,22 @@ class QueueBody(TypedDict):
     ]
 
 
+class PaymentReaderBody(TypedDict):
+    label: str
+    status: Annotated[str, Doc("online or offline, as the processor last reported it.")]
+    action_status: Annotated[
+        str, Doc("The reader's payment action: in_progress, succeeded, failed, canceled or empty.")
+    ]
+
+
+class PaymentBriefBody(TypedDict):
+    method: Annotated[
+        str,
+        Doc("card_present: the customer pays on the kiosk's card reader; card: with the kiosk's card fields."),
+    ]
+    reader: Annotated[PaymentReaderBody | None, Doc("The card reader (card_present); else null.")]
+
+
 # The status poll's body.
 class StatusBody(TypedDict):
     session_id: str
@@ -70,6 +87,7 @@ class StatusBody(TypedDict):
     duration_seconds: int | None
     end_reason: str
     queue: Annotated[QueueBody | None, Doc("While pending: the customer's place in line; else null.")]
+    payment: Annotated[PaymentBriefBody | None, Doc("While in payment: how the card is taken; else null.")]
 
 
 IdName = serializer_for(IdNameBody, "IdName")
@@ -100,6 +118,15 @@ def incoming_session_body(
     }
 
 
+# Billing says how a session in payment takes the card (sessions import no billing code, and
+# billing registers its reader of it when the app is ready: apps/billing/apps.py).
+_payment_brief: list[Callable[[Session], PaymentBriefBody | None]] = []
+
+
+def register_payment_brief(brief: Callable[[Session], PaymentBriefBody | None]) -> None:
+    _payment_brief[:] = [brief]
+
+
 def status_body(session: Session, *, queue: QueueBody | None = None) -> StatusBody:
     """The status poll's body and the SessionStatusChanged message. Built directly: the poll is
     the hottest request, and a serializer costs as much as its query."""
@@ -118,6 +145,7 @@ def status_body(session: Session, *, queue: QueueBody | None = None) -> StatusBo
         "duration_seconds": session.duration_seconds,
         "end_reason": session.end_reason,
         "queue": queue,
+        "payment": _payment_brief[0](session) if session.status == SessionStatus.PAYMENT and _payment_brief else None,
     }
 
 

@@ -271,3 +271,67 @@ def test_an_owner_connects_a_demo_account_from_the_panel(transactional_db, setti
         assert 'id="demo-account"' in finished.text and "charges enabled" in finished.text
     finally:
         stop_daphne(live)
+
+
+@pytest.fixture
+def reader_world(world):
+    """The kiosk's simulated reader, registered before the server starts (its database copy)."""
+    from apps.billing.services import readers
+
+    world["reader"] = readers.reader_register(kiosk=world["kiosk"], registration_code="simulated-wpe", label="Till")
+    return world
+
+
+def test_a_demo_order_paid_on_the_reader_over_http(reader_world, subscribed, server, receiver):
+    """The agent sends to payment; the customer taps a declined card and then an approved one on
+    the reader (the processor's test helper, through the library, over HTTP); the order is
+    confirmed once."""
+    world = reader_world
+    base, kiosk, reader_id = server.base_url, world["kiosk"], world["reader"].reader_id
+    device = {"X-Device-Id": str(kiosk.device_id), "X-Device-Token": kiosk.raw_token}
+    started = requests.post(
+        f"{base}/api/public/sessions/start",
+        json={"device_id": str(kiosk.device_id), "customer_locale": "en-US"},
+        headers=device,
+        timeout=10,
+    )
+    session_id = started.json()["session_id"]
+    agent = agent_session(base, world["agent"].email)
+    assert agent.post(f"{base}/api/sessions/{session_id}/accept", timeout=10).status_code == 200
+    line = {"menu_item_id": str(world["burger"].pk), "quantity": 2, "modifier_option_ids": [], "notes": ""}
+    assert agent.post(f"{base}/api/orders", json={"session_id": session_id, "lines": [line]}, timeout=10).ok
+    sent = agent.post(f"{base}/api/sessions/{session_id}/payment", timeout=20)
+    assert sent.status_code == 200, sent.text
+    status = requests.get(f"{base}/api/public/sessions/{session_id}/status", headers=device, timeout=10).json()
+    assert status["payment"] == {
+        "method": "card_present",
+        "reader": {"label": "Till", "status": "online", "action_status": "in_progress"},
+    }
+
+    readers_api = stripe.StripeClient(
+        settings.PROCESSOR_SECRET_KEY, base_addresses={"api": f"{base}/demo-processor"}
+    ).v1.test_helpers.terminal.readers
+    on = {"stripe_account": ACCOUNT}
+    declined = readers_api.present_payment_method(
+        reader_id, params={"card_present": {"number": "4000000000009995"}}, options=on
+    )
+    assert (declined.action.status, declined.action.failure_code) == ("failed", "card_declined")
+    assert rows(server, "SELECT status FROM orders_order") == [("failed",)]
+    # the same intent went back to the reader: another card may be tapped
+    tapped = readers_api.present_payment_method(
+        reader_id, params={"card_present": {"number": "4242424242424242"}}, options=on
+    )
+    assert tapped.action.status == "succeeded"
+    status = requests.get(f"{base}/api/public/sessions/{session_id}/status", headers=device, timeout=10).json()
+    assert status["status"] == "completed" and status["payment"] is None
+    assert rows(server, "SELECT status, method, card_last4 FROM billing_payment") == [
+        ("succeeded", "card_present", "4242")
+    ]
+    assert rows(server, "SELECT COUNT(*) FROM core_domainevent WHERE name = 'order.created'") == [(1,)]
+    wait_for_events(receiver, {"order.created", "payment.captured"})
+    assert sorted(rows(server, "SELECT type FROM billing_processorevent")) == [
+        ("payment_intent.payment_failed",),
+        ("payment_intent.succeeded",),
+        ("terminal.reader.action_failed",),
+        ("terminal.reader.action_succeeded",),
+    ]

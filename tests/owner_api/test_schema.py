@@ -12,6 +12,8 @@ OWNER_OPERATIONS = {
     ("/api/owner/kiosks", "get"): "kiosks:write",
     ("/api/owner/kiosks/{kiosk_id}", "patch"): "kiosks:write",
     ("/api/owner/kiosks/{kiosk_id}/unpair", "post"): "kiosks:write",
+    ("/api/owner/kiosks/{kiosk_id}/reader", "put"): "kiosks:write",
+    ("/api/owner/kiosks/{kiosk_id}/reader", "delete"): "kiosks:write",
     ("/api/owner/orders", "get"): "orders:read",
     ("/api/owner/orders/{order_id}/status", "post"): "orders:write",
     ("/api/owner/orders/{order_id}/refund", "post"): "refunds:write",
@@ -69,5 +71,5 @@ def test_the_token_endpoint_is_documented_as_a_form_post_without_auth(schema):
 
 def test_no_owner_path_is_a_catch_all(schema):
     owner_paths = [path for path in schema["paths"] if path.startswith("/api/owner/")]
-    assert len(owner_paths) == 12
+    assert len(owner_paths) == 13
     assert not any(set(path) & set("^$*()\\") for path in owner_paths)

@@ -5,6 +5,8 @@ from drf_spectacular.utils import extend_schema, extend_schema_field, inline_ser
 from rest_framework import serializers
 from rest_framework.response import Response
 
+from apps.billing import selectors as billing_selectors
+from apps.billing import terminal
 from apps.billing.api.agent import SessionBrief
 from apps.billing.models import Payment
 from apps.billing.services import payments
@@ -23,6 +25,14 @@ class KioskProcessorOut(serializers.Serializer[None]):
     notice = serializers.CharField(allow_null=True, help_text='"Demo payments: no money moves." in demo mode.')
 
 
+class KioskReaderOut(serializers.Serializer[None]):
+    """The card reader a card_present payment waits on."""
+
+    label = serializers.CharField()  # type: ignore[assignment]  # a field named like Field.label (the API's word)
+    status = serializers.ChoiceField(choices=terminal.READER_STATUSES)
+    action_status = serializers.CharField(help_text="in_progress, succeeded, failed, canceled, or empty.")
+
+
 class KioskPaymentOut(serializers.Serializer[Payment]):
     status = serializers.CharField()
     amount_cents = serializers.IntegerField()
@@ -30,7 +40,17 @@ class KioskPaymentOut(serializers.Serializer[Payment]):
     client_secret = serializers.CharField()
     processor_account = serializers.CharField(source="account_id")
     failure_message = serializers.CharField()
+    method = serializers.ChoiceField(
+        choices=["card_present", "card"],
+        help_text="card_present: the payment waits on the kiosk's card reader (no card fields on screen); "
+        "card: the kiosk's card fields pay it with the client secret.",
+    )
+    reader = serializers.SerializerMethodField()
     processor = serializers.SerializerMethodField()
+
+    @extend_schema_field(KioskReaderOut(allow_null=True))
+    def get_reader(self, payment: Payment) -> billing_selectors.ReaderBrief | None:
+        return billing_selectors.reader_of_payment(payment)
 
     @extend_schema_field(KioskProcessorOut)
     def get_processor(self, payment: Payment) -> processor_mode.KioskProcessor:

@@ -10,9 +10,17 @@ from django.db import transaction
 from django.utils import timezone
 
 from apps.accounts.models import User
-from apps.billing import processor, processor_calls
-from apps.billing.domain_events import PaymentCancelled, PaymentFailed, PaymentRequested, PaymentSucceeded
-from apps.billing.models import OwnerBilling, Payment, PaymentStatus, ProcessorCall
+from apps.billing import processor, processor_calls, terminal
+from apps.billing.domain_events import (
+    PaymentCancelled,
+    PaymentChargedLate,
+    PaymentFailed,
+    PaymentRequested,
+    PaymentSucceeded,
+    ReaderPaymentNeedsCard,
+)
+from apps.billing.models import CardReader, OwnerBilling, Payment, PaymentMethod, PaymentStatus, ProcessorCall
+from apps.billing.services import readers
 from apps.core import events
 from apps.core.errors import DomainError, ErrorCode
 from apps.kiosks.models import Kiosk
@@ -127,21 +135,45 @@ def _request(caller: _PaymentCaller) -> tuple[Session, Payment]:
         account_id = _charges_account(session.owner_id)
         processor.client()  # not configured: refused before anything is reserved
         attempt = Payment.objects.filter(order=order).count() + 1
-        key = f"order-{order.pk}-payment-{attempt}-{order.total_cents}"
+        reader = CardReader.objects.filter(kiosk_id=session.kiosk_id).first()
+        # A reader's intent is another intent (card_present): its own key.
+        key = f"order-{order.pk}-payment-{attempt}-{order.total_cents}" + ("-reader" if reader else "")
         reservation = processor_calls.reserve(order_id=order.pk, action="send_to_payment", idempotency_key=key)
     try:
-        return _create_and_record(caller, session, order, reservation, key=key, account_id=account_id)
+        return _create_and_record(caller, session, order, reservation, key=key, account_id=account_id, reader=reader)
     except _SessionMovedOn as moved_on:
         _cancel_quietly(moved_on.intent_id, moved_on.account_id)
         raise moved_on.error from None
 
 
+def _hand_to_reader(reader: CardReader, intent_id: str, account_id: str) -> terminal.ReaderState:
+    """Give the intent to the kiosk's reader, which asks for a card. A reader that is offline or
+    busy is 409 READER_OFFLINE / READER_BUSY (its status recorded) and nothing else changes: the
+    intent, never given to anyone, is the one a retry gets again (same idempotency key)."""
+    try:
+        return terminal.process_payment_intent(account_id=account_id, reader_id=reader.reader_id, intent_id=intent_id)
+    except DomainError as exc:
+        if exc.code == ErrorCode.READER_OFFLINE:
+            with transaction.atomic():
+                CardReader.objects.filter(pk=reader.pk).update(status="offline", reported_at=timezone.now())
+        raise
+
+
 def _create_and_record(
-    caller: _PaymentCaller, session: Session, order: Order, reservation: ProcessorCall, *, key: str, account_id: str
+    caller: _PaymentCaller,
+    session: Session,
+    order: Order,
+    reservation: ProcessorCall,
+    *,
+    key: str,
+    account_id: str,
+    reader: CardReader | None,
 ) -> tuple[Session, Payment]:
-    """Steps 2 and 3 of a send to payment (processor_calls)."""
+    """Steps 2 and 3 of a send to payment (processor_calls). With a reader, the intent is for
+    card_present and is handed to the reader before it is recorded (step 2)."""
     amount, currency = order.total_cents, order.currency
     processor_api = processor.client()
+    method = PaymentMethod.CARD if reader is None else PaymentMethod.CARD_PRESENT
     with processor_calls.released_on_failure(reservation):
         intent = processor.call(
             processor_api.v1.payment_intents.create,
@@ -149,12 +181,13 @@ def _create_and_record(
                 "amount": amount,
                 "currency": currency.lower(),
                 # The API takes it; the library's PaymentIntentCreateParams no longer lists it.
-                "payment_method_types": ["card"],  # type: ignore[typeddict-unknown-key]
+                "payment_method_types": [method],  # type: ignore[typeddict-unknown-key]
                 "description": f"Order {order.number}",
                 "metadata": {"order_id": str(order.pk), "session_id": session.public_id},
             },
             options={"stripe_account": account_id, "idempotency_key": key},
         )
+        reader_state = None if reader is None else _hand_to_reader(reader, intent.id, account_id)
         with transaction.atomic():
             session = Session.objects.select_for_update(of=("self",)).get(pk=session.pk)
             try:
@@ -177,11 +210,15 @@ def _create_and_record(
                 amount_cents=amount,
                 currency=currency,
                 status=PaymentStatus.REQUIRES_PAYMENT_METHOD,
+                method=method,
+                reader=reader,
             )
             if intent.client_secret is None:  # the processor returns it with every intent it creates
                 raise DomainError(ErrorCode.PROCESSOR_ERROR, "The payment processor returned no client secret.")
             payment.client_secret = intent.client_secret  # a property (stored encrypted), not a field
             payment.save(force_insert=True)
+            if reader is not None and reader_state is not None:
+                readers.record_by_id(reader.reader_id, reader_state)
             caller.to_payment(session)
             fulfilment.move(order, OrderStatus.AWAITING_PAYMENT)
             events.emit(PaymentRequested(session, payment=payment))
@@ -189,9 +226,39 @@ def _create_and_record(
     return session, payment
 
 
-def _cancel_intent(payment: Payment) -> None:
-    """The processor call of a cancel; the caller holds a reservation and no lock."""
-    _cancel_intent_of(payment.intent_id, payment.account_id)
+def _cancel_intent(payment: Payment) -> bool:
+    """The processor calls of a cancel; the caller holds a reservation and no lock. A reader
+    holding the payment gives it up first. True when the cancel went through; False when the
+    card was approved on the reader meanwhile (the intent succeeded): the caller records the
+    cancel all the same and the charge is refunded (`_charged_late`)."""
+    if payment.method == PaymentMethod.CARD_PRESENT:
+        _cancel_reader_action(payment)
+    try:
+        _cancel_intent_of(payment.intent_id, payment.account_id)
+    except DomainError as exc:
+        if payment.method != PaymentMethod.CARD_PRESENT or exc.code != ErrorCode.PROCESSOR_ERROR:
+            raise
+        intent = processor.intent_retrieve(intent_id=payment.intent_id, account_id=payment.account_id)
+        if intent["status"] != "succeeded":
+            raise
+        return False
+    return True
+
+
+def _cancel_reader_action(payment: Payment) -> None:
+    """Stop the reader asking for a card for this payment. An offline reader cannot take the card
+    (and the intent is cancelled next): logged, not fatal."""
+    reader = None if payment.reader_id is None else CardReader.objects.filter(pk=payment.reader_id).first()
+    if reader is None or reader.action_intent_id != payment.intent_id:
+        return
+    try:
+        state = terminal.cancel_action(account_id=reader.account_id, reader_id=reader.reader_id)
+    except DomainError as exc:
+        if exc.code not in (ErrorCode.READER_OFFLINE, ErrorCode.READER_BUSY):
+            raise
+        logger.warning("reader %s not told to stop payment %s: %s", reader.reader_id, payment.intent_id, exc.code)
+        return
+    readers.record_by_id(reader.reader_id, state)
 
 
 def _cancel_intent_of(intent_id: str, account_id: str) -> None:
@@ -211,10 +278,31 @@ def _cancel_quietly(intent_id: str, account_id: str) -> None:
         logger.warning("intent %s of a lost self-service payment not cancelled: %s", intent_id, exc.code)
 
 
-def _record_cancel(payment: Payment) -> Order:
-    payment.status = PaymentStatus.CANCELED
-    payment.save(update_fields=["status"])
+def _record_cancel(payment: Payment, *, cancelled: bool = True) -> Order:
+    payment = Payment.objects.select_for_update().get(pk=payment.pk)
+    if payment.status != PaymentStatus.SUCCEEDED:  # else its success event won the race: it stands
+        payment.status = PaymentStatus.CANCELED
+        payment.save(update_fields=["status"])
+        if not cancelled:
+            _charged_late(payment)
     return Order.objects.get(pk=payment.order_id)
+
+
+def _charged_late(payment: Payment) -> str:
+    """A card approved for a payment already cancelled (its session went back to the cart or
+    ended): no order is made, and the charge is refunded after commit (refunds.refund_late);
+    logged, and counted in /metrics (kiosk_payments_refunded_late)."""
+    if payment.late_success_at is None:
+        payment.late_success_at = timezone.now()
+        payment.save(update_fields=["late_success_at"])
+        logger.warning(
+            "payment %s of order %s was charged after it was cancelled: refunding it",
+            payment.intent_id,
+            payment.order_id,
+        )
+    order = Order.objects.select_related("session").get(pk=payment.order_id)
+    events.emit(PaymentChargedLate(order.session, payment=payment))  # its subscriber queues the refund
+    return "charged after cancel: refund"
 
 
 def payment_cancel(*, public_id: str, agent: User) -> Session:
@@ -238,9 +326,9 @@ def _cancel(caller: _PaymentCaller) -> Session:
             order_id=payment.order_id, action="cancel_payment", idempotency_key=f"cancel-{payment.intent_id}"
         )
 
-    def back_to_cart(session: Session) -> None:
+    def back_to_cart(session: Session, cancelled: bool) -> None:
         caller.back_from_payment(session)
-        fulfilment.move(_record_cancel(payment), OrderStatus.DRAFT)
+        fulfilment.move(_record_cancel(payment, cancelled=cancelled), OrderStatus.DRAFT)
         events.emit(PaymentCancelled(session))
 
     return _cancel_reserved(reservation, payment, session, back_to_cart)
@@ -264,23 +352,23 @@ def payment_abandon(*, public_id: str, agent: User, reason: str, notes: str) -> 
             order_id=payment.order_id, action="end_payment", idempotency_key=f"cancel-{payment.intent_id}"
         )
 
-    def end(session: Session) -> None:
+    def end(session: Session, cancelled: bool) -> None:
         session_services.session_end_locked(session=session, agent=agent, reason=reason, notes=notes)
-        _record_cancel(payment)
+        _record_cancel(payment, cancelled=cancelled)
 
     return _cancel_reserved(reservation, payment, session, end)
 
 
 def _cancel_reserved(
-    reservation: ProcessorCall, payment: Payment, session: Session, then: Callable[[Session], None]
+    reservation: ProcessorCall, payment: Payment, session: Session, then: Callable[[Session, bool], None]
 ) -> Session:
     """Cancel the reserved intent outside any lock, then lock the session again and record the
     outcome with `then`; if the processor fails, the reservation is released and nothing changes."""
     with processor_calls.released_on_failure(reservation):
-        _cancel_intent(payment)
+        cancelled = _cancel_intent(payment)
         with transaction.atomic():
             session = Session.objects.select_for_update(of=("self",)).get(pk=session.pk)
-            then(session)
+            then(session, cancelled)
             processor_calls.finish(reservation)
     return session
 
@@ -297,6 +385,8 @@ def payment_succeeded(*, payment: Payment, card: processor.CardState | None = No
     the card that paid when the processor said it (the receipt shows "Visa ending 4242")."""
     if payment.status == PaymentStatus.SUCCEEDED:
         return "already succeeded"
+    if payment.status == PaymentStatus.CANCELED:  # the session went on without this payment
+        return _charged_late(payment)
     payment.status, payment.succeeded_at, payment.failure_message = PaymentStatus.SUCCEEDED, timezone.now(), ""
     if card is not None:
         payment.card_brand, payment.card_last4 = card["brand"], card["last4"]
@@ -321,4 +411,40 @@ def payment_failed(*, payment: Payment, message: str, code: str = "") -> str:
     order = Order.objects.get(pk=payment.order_id)
     fulfilment.move(order, OrderStatus.FAILED)
     events.emit(PaymentFailed(Session.objects.get(pk=order.session_id), message=message))
+    if payment.method == PaymentMethod.CARD_PRESENT:
+        reader_take_again_on_commit(payment)
     return "order failed"
+
+
+def reader_take_again_on_commit(payment: Payment) -> None:
+    """After a declined card, the same intent goes back to the reader for another card (its
+    subscriber queues reader_take_payment_again after commit)."""
+    order = Order.objects.select_related("session").get(pk=payment.order_id)
+    events.emit(ReaderPaymentNeedsCard(order.session, payment=payment))
+
+
+def reader_take_payment_again(payment_id: int) -> str:
+    """Hand a waiting card_present payment back to its reader, unless the reader already holds
+    it or the session has left payment. Safe to run twice; no transaction is held across calls."""
+    payment = Payment.objects.select_related("order__session").filter(pk=payment_id).first()
+    if payment is None or payment.status not in (PaymentStatus.REQUIRES_PAYMENT_METHOD, PaymentStatus.FAILED):
+        return "not waiting"
+    if payment.order.session.status != SessionStatus.PAYMENT:
+        return "session not in payment"
+    reader = None if payment.reader_id is None else CardReader.objects.filter(pk=payment.reader_id).first()
+    if reader is None:
+        return "no reader"
+    try:
+        current = terminal.reader_retrieve(account_id=reader.account_id, reader_id=reader.reader_id)
+        action = current["action"]
+        if not (action and action["status"] == "in_progress" and action["payment_intent"] == payment.intent_id):
+            current = terminal.process_payment_intent(
+                account_id=reader.account_id, reader_id=reader.reader_id, intent_id=payment.intent_id
+            )
+    except DomainError as exc:
+        logger.warning("payment %s not handed back to reader %s: %s", payment.intent_id, reader.reader_id, exc.code)
+        if exc.code == ErrorCode.READER_OFFLINE:
+            CardReader.objects.filter(pk=reader.pk).update(status="offline", reported_at=timezone.now())
+        return f"not handed back: {exc.code}"
+    readers.record_by_id(reader.reader_id, current)
+    return "handed back"

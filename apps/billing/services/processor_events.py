@@ -10,9 +10,18 @@ from typing import Any
 
 from django.db import IntegrityError, transaction
 
-from apps.billing import processor
-from apps.billing.models import OwnerBilling, Payment, PaymentStatus, Plan, PlatformFee, ProcessorEvent
-from apps.billing.services import intent_check, payments
+from apps.billing import processor, terminal
+from apps.billing.models import (
+    CardReader,
+    OwnerBilling,
+    Payment,
+    PaymentMethod,
+    PaymentStatus,
+    Plan,
+    PlatformFee,
+    ProcessorEvent,
+)
+from apps.billing.services import intent_check, payments, readers
 from apps.core.errors import DomainError, ErrorCode
 
 # A JSON object as the processor sent it (its event, or the event's `data.object`): its fields'
@@ -73,6 +82,29 @@ def _intent_failed(obj: ProcessorObject, created: datetime) -> str:
     code = error.get("decline_code") or error.get("code") or ""
     message = error.get("message") or "The card was declined."
     return payments.payment_failed(payment=payment, message=message, code=code)
+
+
+def _reader_action(obj: ProcessorObject, created: datetime) -> str:
+    """terminal.reader.action_succeeded / _failed: the reader's state is recorded (an older
+    report never overwrites a newer one). The payment itself moves only on its own
+    payment_intent.* event (or the sweep), through the one confirm path; a failed payment action
+    puts the same intent back to the reader for another card."""
+    state = terminal.reader_of(obj)
+    reader = CardReader.objects.select_for_update().filter(reader_id=state["id"]).first()
+    if reader is None:
+        return "unknown reader"
+    # Events carry whole seconds: a report made within the event's own second is not newer.
+    if reader.reported_at and reader.reported_at.replace(microsecond=0) > created:
+        return "ignored: older than the last report"
+    readers.record(reader, state)
+    action = state["action"]
+    if action is None or action["type"] != "process_payment_intent":
+        return f"reader {state['status']}"
+    if action["status"] == "failed":
+        payment = Payment.objects.filter(intent_id=action["payment_intent"], method=PaymentMethod.CARD_PRESENT).first()
+        if payment is not None:
+            payments.reader_take_again_on_commit(payment)
+    return f"reader action {action['status']}"
 
 
 def _subscription_billing(customer_id: str, created: datetime) -> OwnerBilling | None:
@@ -143,6 +175,8 @@ HANDLERS: dict[str, Handler] = {
     "customer.subscription.updated": _subscription_updated,
     "customer.subscription.deleted": _subscription_deleted,
     "application_fee.created": _fee_created,
+    "terminal.reader.action_succeeded": _reader_action,
+    "terminal.reader.action_failed": _reader_action,
 }
 
 
@@ -153,6 +187,18 @@ class MalformedEvent(ValueError):
 _NONE = type(None)
 _LATEST_CREATED = 253_402_300_799  # 9999-12-31T23:59:59Z, the last second a datetime holds
 _INT_COLUMN = 2**31  # integer columns are 32-bit
+
+_READER_FIELDS: dict[str, tuple[tuple[type, ...], int | None]] = {
+    "status": ((str, _NONE), 10),
+    "label": ((str, _NONE), 100),
+    "action": ((dict, _NONE), None),
+    "action.type": ((str, _NONE), 40),
+    "action.status": ((str, _NONE), 20),
+    "action.failure_code": ((str, _NONE), 60),
+    "action.failure_message": ((str, _NONE), 300),
+    "action.process_payment_intent": ((dict, _NONE), None),
+    "action.process_payment_intent.payment_intent": ((str, dict, _NONE), None),
+}
 
 # What each handler reads from `data.object`, with the types (and longest string) it can take;
 # "[]" steps into each element of a list. A field that is absent is not checked.
@@ -179,6 +225,8 @@ OBJECT_FIELDS: dict[str, dict[str, tuple[tuple[type, ...], int | None]]] = {
         "metadata.plan": ((str,), 10),
     },
     "customer.subscription.deleted": {"customer": ((str, _NONE), 64)},
+    "terminal.reader.action_succeeded": _READER_FIELDS,
+    "terminal.reader.action_failed": _READER_FIELDS,
     "application_fee.created": {
         "account": ((str, _NONE), 64),
         "amount": ((int,), None),

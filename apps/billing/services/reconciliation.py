@@ -9,7 +9,9 @@ kiosk message, once, since both take the payment's row lock and act only on a wa
 declined one fails the order as the event would. Each repair is logged, marked on the payment
 (the panel's order page shows it) and counted in /metrics (kiosk_payments_reconciled). Processor
 calls run with no transaction open (apps/billing/processor_calls.py); a processor that does not
-answer is tried again at the next sweep.
+answer is tried again at the next sweep. A card-reader payment still waiting goes back to its
+reader if the reader does not hold it (a hand-back after a decline that found the reader
+offline), and a card charged after its payment was cancelled whose refund failed is refunded.
 """
 
 import logging
@@ -20,8 +22,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from apps.billing import processor
-from apps.billing.models import Payment, PaymentStatus
-from apps.billing.services import intent_check, payments
+from apps.billing.models import Payment, PaymentMethod, PaymentStatus
+from apps.billing.services import intent_check, payments, refunds
 from apps.core.errors import DomainError
 
 log = logging.getLogger(__name__)
@@ -68,13 +70,28 @@ def _settle(payment_id: int, intent: processor.IntentState) -> str:
     return outcome
 
 
+def _late_refunds_retry() -> None:
+    """Card-reader charges made after their payment was cancelled whose refund has not been made
+    yet (the processor did not answer): tried again, with the same idempotency key."""
+    waiting = Payment.objects.filter(late_success_at__isnull=False, refunds__isnull=True)
+    for payment_id in waiting.values_list("pk", flat=True)[:BATCH]:
+        try:
+            refunds.refund_late(payment_id)
+        except DomainError as exc:
+            log.warning("late charge of payment %s not refunded this time: %s", payment_id, exc.message)
+
+
 def payments_reconcile() -> dict[str, int]:
     """One sweep; how many payments ended each way (for logs and tests)."""
+    _late_refunds_retry()
     outcomes: dict[str, int] = {}
     for payment in payments_to_reconcile():
         try:
             intent = processor.intent_retrieve(intent_id=payment.intent_id, account_id=payment.account_id)
             outcome = _settle(payment.pk, intent)
+            if outcome.startswith("still") and payment.method == PaymentMethod.CARD_PRESENT:
+                # A hand-back to the reader that did not happen (it was offline): tried again.
+                payments.reader_take_payment_again(payment.pk)
         except DomainError as exc:  # processor unreachable or refusing, or an order that cannot move
             log.warning("payment %s not reconciled this time: %s", payment.intent_id, exc.message)
             outcome = "unchecked"

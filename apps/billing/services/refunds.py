@@ -6,7 +6,7 @@ from django.db import transaction
 from django.db.models import Sum
 
 from apps.billing import processor, processor_calls
-from apps.billing.models import Payment, PaymentStatus, Refund
+from apps.billing.models import LATE_SUCCESS_REASON, Payment, PaymentStatus, Refund
 from apps.core.actor import API_KEY, REFUNDS_WRITE, Actor, may_act_for
 from apps.core.errors import DomainError, ErrorCode
 from apps.orders import fulfilment, receipt_mails
@@ -31,7 +31,7 @@ def refund_order(*, order_id: int, actor: Actor, amount_cents: int | None = None
                 ErrorCode.REFUND_NOT_ALLOWED, "A {status} order cannot be refunded.", params={"status": order.status}
             )
         payment = Payment.objects.get(order=order, status=PaymentStatus.SUCCEEDED)
-        remaining = payment.amount_cents - _refunded(order)
+        remaining = payment.amount_cents - _refunded(payment)
         amount = remaining if amount_cents is None else amount_cents
         if not 1 <= amount <= remaining:
             raise DomainError(
@@ -54,7 +54,7 @@ def refund_order(*, order_id: int, actor: Actor, amount_cents: int | None = None
             order = Order.objects.select_for_update().get(pk=order.pk)
             refund = Refund.objects.filter(refund_id=result.id).first()
             if refund is None:  # else recorded by an attempt that took over an expired reservation
-                remaining = payment.amount_cents - _refunded(order)
+                remaining = payment.amount_cents - _refunded(payment)
                 refund = Refund.objects.create(
                     order=order,
                     payment=payment,
@@ -70,5 +70,33 @@ def refund_order(*, order_id: int, actor: Actor, amount_cents: int | None = None
     return refund
 
 
-def _refunded(order: Order) -> int:
-    return Refund.objects.filter(order=order).aggregate(total=Sum("amount_cents"))["total"] or 0
+def _refunded(payment: Payment) -> int:
+    """Refunded of this payment (an order may also hold a late charge refunded by itself)."""
+    return Refund.objects.filter(payment=payment).aggregate(total=Sum("amount_cents"))["total"] or 0
+
+
+def refund_late(payment_id: int) -> str:
+    """Refund in full a card charged after its payment was cancelled (payments._charged_late):
+    no order was made for it. The key is the payment's, so a retry (this job again, or the
+    sweep) gets the same refund, never a second one; no transaction is held across the call."""
+    payment = Payment.objects.filter(pk=payment_id, late_success_at__isnull=False).first()
+    if payment is None:
+        return "no late charge"
+    if Refund.objects.filter(payment=payment).exists():
+        return "already refunded"
+    result = processor.call(
+        processor.client().v1.refunds.create,
+        params={"payment_intent": payment.intent_id, "amount": payment.amount_cents, "reason": "requested_by_customer"},
+        options={"stripe_account": payment.account_id, "idempotency_key": f"late-refund-{payment.intent_id}"},
+    )
+    with transaction.atomic():
+        Refund.objects.get_or_create(
+            refund_id=result.id,
+            defaults={
+                "order_id": payment.order_id,
+                "payment": payment,
+                "amount_cents": payment.amount_cents,
+                "reason": LATE_SUCCESS_REASON,
+            },
+        )
+    return "refunded"

@@ -1,12 +1,16 @@
-"""Owner API kiosks: pairing codes, the list of paired kiosks, rename, unpair (kiosks:write)."""
+"""Owner API kiosks: pairing codes, the list of paired kiosks, rename, unpair, and each kiosk's
+card reader: register or replace, remove (kiosks:write)."""
 
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import serializers
 from rest_framework.response import Response
 
 from apps.accounts.models import Business
 from apps.api.fields import StrictCharField
 from apps.api.inputs import validated
+from apps.billing import terminal
+from apps.billing.models import CardReader
+from apps.billing.services import readers as reader_services
 from apps.core.body_fields import OptionalTextField
 from apps.kiosks import selectors as kiosk_selectors
 from apps.kiosks import services as kiosk_services
@@ -21,6 +25,32 @@ class BusinessRefOut(serializers.Serializer[Business]):
     name = serializers.CharField()
 
 
+class ReaderActionOut(serializers.Serializer[CardReader]):
+    type = serializers.CharField(source="action_type", help_text="e.g. process_payment_intent")
+    status = serializers.CharField(source="action_status", help_text="in_progress, succeeded, failed or canceled")
+    failure_code = serializers.CharField(allow_null=True, help_text="The processor's code when it failed.")
+    failure_message = serializers.CharField(allow_null=True, help_text="The processor's words when it failed.")
+
+    def to_representation(self, instance: CardReader) -> dict[str, object]:
+        body = dict(super().to_representation(instance))
+        body["failure_code"] = body["failure_code"] or None
+        body["failure_message"] = body["failure_message"] or None
+        return body
+
+
+class ReaderOut(serializers.Serializer[CardReader]):
+    id = serializers.CharField(source="reader_id", help_text="The processor's reader id.")
+    label = serializers.CharField()  # type: ignore[assignment]  # a field named like Field.label (the API's word)
+    device_type = serializers.CharField()
+    status = serializers.ChoiceField(choices=terminal.READER_STATUSES, help_text="As the processor last reported it.")
+    reported_at = serializers.DateTimeField(allow_null=True)
+    last_action = serializers.SerializerMethodField()
+
+    @extend_schema_field(ReaderActionOut(allow_null=True))
+    def get_last_action(self, reader: CardReader) -> dict[str, object] | None:
+        return ReaderActionOut(reader).data if reader.action_type else None
+
+
 class KioskOut(serializers.Serializer[Kiosk]):
     id = serializers.IntegerField()
     name = serializers.CharField()
@@ -30,6 +60,12 @@ class KioskOut(serializers.Serializer[Kiosk]):
     last_seen_at = serializers.DateTimeField(allow_null=True)
     paired_at = serializers.DateTimeField(allow_null=True)
     paired = serializers.BooleanField(source="is_paired")
+    reader = serializers.SerializerMethodField()
+
+    @extend_schema_field(ReaderOut(allow_null=True))
+    def get_reader(self, kiosk: Kiosk) -> dict[str, object] | None:
+        reader = CardReader.objects.filter(kiosk=kiosk).first()
+        return None if reader is None else dict(ReaderOut(reader).data)
 
 
 class PairingCodeIn(serializers.Serializer[None]):
@@ -114,4 +150,42 @@ class KioskUnpairView(OwnerAPIView):
         kiosk = _paired(request, kiosk_id)
         kiosk_services.kiosk_unpair(kiosk=kiosk)
         kiosk.refresh_from_db()
+        return _kiosk_response(kiosk)
+
+
+class ReaderIn(serializers.Serializer[None]):
+    registration_code = StrictCharField(max_length=100, help_text="Shown on the reader (simulated-wpe in test mode).")
+    label = StrictCharField(  # type: ignore[assignment]  # a field named like Field.label (the API's word)
+        max_length=100, required=False, help_text="Defaults to the kiosk's name."
+    )
+
+
+class KioskReaderView(OwnerAPIView):
+    required_scopes = {"PUT": Scope.KIOSKS_WRITE, "DELETE": Scope.KIOSKS_WRITE}
+
+    @extend_schema(
+        request=ReaderIn,
+        responses={200: enveloped("OwnerKioskWithReader", KioskOut())},
+        summary="Register the kiosk's card reader, or replace it",
+        description="The reader is registered on the owner's connected account at the business's location "
+        "(created on first use); a reader the kiosk had is unregistered. While a kiosk has a reader, sending "
+        "its session to payment hands the payment to the reader. 400 VALIDATION_ERROR on `registration_code` "
+        "when the processor does not accept the code; 409 PROCESSOR_ACCOUNT_NOT_READY before onboarding.",
+    )
+    def put(self, request: OwnerApiRequest, kiosk_id: int) -> Response:
+        data = validated(ReaderIn, request.data)
+        kiosk = _paired(request, kiosk_id)
+        reader_services.reader_register(
+            kiosk=kiosk, registration_code=data["registration_code"], label=data.get("label") or kiosk.name[:100]
+        )
+        return _kiosk_response(kiosk)
+
+    @extend_schema(
+        request=None,
+        responses={200: enveloped("OwnerKioskReaderRemoved", KioskOut())},
+        summary="Remove the kiosk's card reader (the kiosk takes cards on screen again)",
+    )
+    def delete(self, request: OwnerApiRequest, kiosk_id: int) -> Response:
+        kiosk = _paired(request, kiosk_id)
+        reader_services.reader_remove(kiosk=kiosk)
         return _kiosk_response(kiosk)

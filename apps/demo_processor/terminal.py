@@ -1,0 +1,244 @@
+"""The demo processor's card readers: the processor's Terminal API as the `stripe` library calls
+it (locations, readers registered with a simulated registration code, a reader's
+process_payment_intent and cancel_action) and its test helper present_payment_method, which
+taps a demo card on a simulated reader. Every change commits before its events are sent
+(payment_intent.succeeded / .payment_failed, then terminal.reader.action_succeeded / _failed),
+as for the kiosk's demo card form."""
+
+import secrets
+import time
+import uuid
+
+from django.db import transaction
+
+from apps.demo_processor import cards, processor_webhooks
+from apps.demo_processor.errors import DemoError, ProcessorJson, invalid, missing
+from apps.demo_processor.models import DemoIntentStatus, DemoLocation, DemoPaymentIntent, DemoReader
+from apps.demo_processor.services import intent_json
+
+# The processor's simulated registration codes and the simulated device each one registers.
+SIMULATED_CODES = {"simulated-wpe": "simulated_wisepos_e", "simulated-s700": "simulated_stripe_s700"}
+# How the demo reader reads a card: a tap (the processor's name for it).
+READ_METHOD = "contactless_emv"
+
+
+def _form_dict(params: dict[str, str], name: str) -> dict[str, str]:
+    """`name[key]=value` form fields as {key: value}."""
+    prefix = f"{name}["
+    return {
+        key[len(prefix) : -1]: value for key, value in params.items() if key.startswith(prefix) and key.endswith("]")
+    }
+
+
+def location_json(location: DemoLocation) -> ProcessorJson:
+    return {
+        "id": location.location_id,
+        "object": "terminal.location",
+        "address": location.address,
+        "configuration_overrides": None,
+        "display_name": location.display_name,
+        "livemode": False,
+        "metadata": location.metadata,
+    }
+
+
+def reader_json(reader: DemoReader) -> ProcessorJson:
+    return {
+        "id": reader.reader_id,
+        "object": "terminal.reader",
+        "action": reader.action,
+        "device_sw_version": "demo",
+        "device_type": reader.device_type,
+        "ip_address": None,  # a simulated reader has no network address
+        "label": reader.label,
+        "last_seen_at": int(time.time() * 1000) if reader.status == "online" else None,
+        "livemode": False,
+        "location": reader.location.location_id,
+        "metadata": reader.metadata,
+        "serial_number": reader.serial_number,
+        "status": reader.status,
+    }
+
+
+def location_create(*, account_id: str, params: dict[str, str]) -> ProcessorJson:
+    display_name = params.get("display_name", "").strip()
+    if not display_name:
+        raise invalid("display_name", "display_name is required.")
+    address = _form_dict(params, "address")
+    if not address.get("country"):
+        raise invalid("address", "address[country] is required.")
+    location = DemoLocation.objects.create(
+        location_id="tml_demo_" + secrets.token_hex(8),
+        account_id=account_id,
+        display_name=display_name[:1000],
+        address=address,
+        metadata=_form_dict(params, "metadata"),
+    )
+    return location_json(location)
+
+
+def location_list(*, account_id: str) -> ProcessorJson:
+    locations = DemoLocation.objects.filter(account_id=account_id).order_by("-created_at")
+    return {
+        "object": "list",
+        "data": [location_json(location) for location in locations[:100]],
+        "has_more": False,
+        "url": "/v1/terminal/locations",
+    }
+
+
+def reader_create(*, account_id: str, params: dict[str, str]) -> ProcessorJson:
+    code = params.get("registration_code", "")
+    device_type = SIMULATED_CODES.get(code)
+    if device_type is None:
+        raise DemoError(
+            400,
+            "invalid_request_error",
+            "The registration code is invalid. This is the demo processor: use simulated-wpe or simulated-s700.",
+            code="parameter_invalid",
+            param="registration_code",
+        )
+    location = DemoLocation.objects.filter(location_id=params.get("location", ""), account_id=account_id).first()
+    if location is None:
+        raise missing("terminal.location", params.get("location", ""), "location")
+    reader = DemoReader.objects.create(
+        reader_id="tmr_demo_" + secrets.token_hex(8),
+        account_id=account_id,
+        location=location,
+        label=(params.get("label") or code)[:100],
+        device_type=device_type,
+        serial_number=str(uuid.uuid4()),
+        metadata=_form_dict(params, "metadata"),
+    )
+    return reader_json(reader)
+
+
+def _reader_on(account_id: str, reader_id: str, *, lock: bool = False) -> DemoReader:
+    rows = DemoReader.objects.select_for_update() if lock else DemoReader.objects
+    reader = rows.select_related("location").filter(reader_id=reader_id, account_id=account_id).first()
+    if reader is None:
+        raise missing("terminal.reader", reader_id)
+    return reader
+
+
+def reader_retrieve(*, account_id: str, reader_id: str) -> ProcessorJson:
+    return reader_json(_reader_on(account_id, reader_id))
+
+
+def reader_delete(*, account_id: str, reader_id: str) -> ProcessorJson:
+    reader = _reader_on(account_id, reader_id, lock=True)
+    reader.delete()
+    return {"id": reader_id, "object": "terminal.reader", "deleted": True}
+
+
+def _offline(reader: DemoReader) -> DemoError:
+    return DemoError(
+        400,
+        "invalid_request_error",
+        "Reader is currently offline, please ensure the reader is powered on and connected to the internet "
+        "before retrying your request.",
+        code="terminal_reader_offline",
+    )
+
+
+def _holding(reader: DemoReader) -> str | None:
+    """The intent the reader is waiting for a card for, if any."""
+    action = reader.action or {}
+    if action.get("type") == "process_payment_intent" and action.get("status") == "in_progress":
+        intent_id: str = action["process_payment_intent"]["payment_intent"]
+        return intent_id
+    return None
+
+
+def reader_process_payment_intent(*, account_id: str, reader_id: str, params: dict[str, str]) -> ProcessorJson:
+    reader = _reader_on(account_id, reader_id, lock=True)
+    if reader.status != "online":
+        raise _offline(reader)
+    intent_id = params.get("payment_intent", "")
+    held = _holding(reader)
+    if held is not None and held != intent_id:
+        raise DemoError(
+            400,
+            "invalid_request_error",
+            "Reader is currently busy processing another request. Cancel the action or wait for it to finish.",
+            code="terminal_reader_busy",
+        )
+    intent = DemoPaymentIntent.objects.filter(intent_id=intent_id, account_id=account_id).first()
+    if intent is None:
+        raise missing("payment_intent", intent_id, "payment_intent")
+    if "card_present" not in intent.payment_method_types:
+        raise invalid("payment_intent", "This PaymentIntent does not accept card_present payments.")
+    if intent.status != DemoIntentStatus.REQUIRES_PAYMENT_METHOD:
+        raise DemoError(
+            400,
+            "invalid_request_error",
+            f"This PaymentIntent's status is {intent.status}: it cannot be processed on a reader.",
+            code="payment_intent_unexpected_state",
+        )
+    reader.action = {
+        "type": "process_payment_intent",
+        "status": "in_progress",
+        "failure_code": None,
+        "failure_message": None,
+        "process_payment_intent": {"payment_intent": intent_id},
+    }
+    reader.save(update_fields=["action"])
+    return reader_json(reader)
+
+
+def reader_cancel_action(*, account_id: str, reader_id: str) -> ProcessorJson:
+    """The reader gives up its current action and shows its idle screen (action null)."""
+    reader = _reader_on(account_id, reader_id, lock=True)
+    if reader.status != "online":
+        raise _offline(reader)
+    reader.action = None
+    reader.save(update_fields=["action"])
+    return reader_json(reader)
+
+
+def reader_present_payment_method(*, account_id: str, reader_id: str, params: dict[str, str]) -> ProcessorJson:
+    """Test helper: a card is tapped on the simulated reader holding a payment. The number picks
+    the outcome (cards.OUTCOMES: approved, declined, insufficient funds); the intent and the
+    reader's action are changed and committed, then the events are sent."""
+    number = cards.normalised(params.get("card_present[number]") or params.get("card[number]") or cards.SUCCEEDS)
+    with transaction.atomic():
+        reader = _reader_on(account_id, reader_id, lock=True)
+        intent_id = _holding(reader)
+        if intent_id is None:
+            raise DemoError(
+                400,
+                "invalid_request_error",
+                "This reader has no payment in progress to present a payment method to.",
+                code="terminal_reader_invalid_action",  # the demo's own code: the reader is idle
+            )
+        intent = DemoPaymentIntent.objects.select_for_update().get(intent_id=intent_id)
+        failure = cards.OUTCOMES[number]
+        action = dict(reader.action or {})
+        if failure is None:
+            intent.status, intent.last_error = DemoIntentStatus.SUCCEEDED, None
+            intent.card_brand, intent.card_last4 = cards.brand_of(number), number[-4:]
+            intent.card_read_method = READ_METHOD
+            action.update(status="succeeded")
+        else:
+            intent.last_error = {"type": "card_error", **failure}
+            action.update(status="failed", failure_code=failure["code"], failure_message=failure["message"])
+        intent.save(update_fields=["status", "last_error", "card_brand", "card_last4", "card_read_method"])
+        reader.action = action
+        reader.save(update_fields=["action"])
+        intent_body, reader_body = intent_json(intent), reader_json(reader)
+    if failure is None:
+        processor_webhooks.send("payment_intent.succeeded", intent_body, account=account_id)
+        processor_webhooks.send("terminal.reader.action_succeeded", reader_body, account=account_id)
+    else:
+        processor_webhooks.send("payment_intent.payment_failed", intent_body, account=account_id)
+        processor_webhooks.send("terminal.reader.action_failed", reader_body, account=account_id)
+    return reader_body
+
+
+def reader_set_status(reader_id: str, *, online: bool) -> DemoReader:
+    """The demo's own switch (a real reader goes offline when unplugged): for tests and the
+    reader's demo page."""
+    reader = DemoReader.objects.get(reader_id=reader_id)
+    reader.status = "online" if online else "offline"
+    reader.save(update_fields=["status"])
+    return reader

@@ -1,0 +1,343 @@
+"""Paying on the kiosk's card reader, with the real `stripe` library against the demo processor in
+this process: the intent is card_present and handed to the reader; a tapped card confirms the
+order through the one confirm path, once; a declined card puts the same intent back to the
+reader; cancel stops the reader; an offline reader is refused with nothing changed; a card
+approved after the payment was cancelled is refunded; a lost event is confirmed once by the
+sweep."""
+
+import pytest
+from django.test import Client
+
+from apps.billing import processor, tasks
+from apps.billing.models import LATE_SUCCESS_REASON, CardReader, Payment, ProcessorCall, Refund
+from apps.billing.services import readers, refunds
+from apps.core.errors import DomainError, ErrorCode
+from apps.core.models import DomainEvent
+from apps.demo_processor import processor_webhooks
+from apps.demo_processor import services as demo_processor
+from apps.demo_processor import terminal as demo_terminal
+from apps.demo_processor.models import DemoPaymentIntent, DemoReader, DemoRefund
+from apps.orders.models import Order
+from tests import factories
+from tests.support.auth import error_of
+
+ACCOUNT = "acct_demo_reader_pay"
+APPROVED, DECLINED, NO_FUNDS = "4242424242424242", "4000000000000002", "4000000000009995"
+
+
+@pytest.fixture
+def demo_billing(owner):
+    demo_processor.account_open(ACCOUNT)
+    return factories.OwnerBillingFactory(owner=owner, account_id=ACCOUNT, charges_enabled=True, payouts_enabled=True)
+
+
+@pytest.fixture
+def reader(kiosk, demo_billing) -> CardReader:
+    return readers.reader_register(kiosk=kiosk, registration_code="simulated-wpe", label="Counter")
+
+
+@pytest.fixture
+def on_commit(django_capture_on_commit_callbacks):
+    """Run after-commit work (jobs, real-time messages) as the test's transaction would commit."""
+
+    def run(action, *args, **kwargs):
+        with django_capture_on_commit_callbacks(execute=True):
+            return action(*args, **kwargs)
+
+    return run
+
+
+def tap(reader: CardReader, number: str):
+    """The customer taps a card: the processor's test helper, through the library."""
+    return processor.client().v1.test_helpers.terminal.readers.present_payment_method(
+        reader.reader_id,
+        params={"type": "card_present", "card_present": {"number": number}},
+        options={"stripe_account": ACCOUNT},
+    )
+
+
+def send_to_payment(agent_client, session):
+    return agent_client.post(f"/api/sessions/{session.public_id}/payment")
+
+
+def held_intent(reader: CardReader) -> str | None:
+    action = DemoReader.objects.get(reader_id=reader.reader_id).action
+    if not action or action["status"] != "in_progress":
+        return None
+    return action["process_payment_intent"]["payment_intent"]
+
+
+def order_created_count() -> int:
+    return DomainEvent.objects.filter(name="order.created").count()
+
+
+@pytest.fixture
+def paying(agent_client, cart_session, reader, kiosk_events, on_commit) -> Payment:
+    response = on_commit(send_to_payment, agent_client, cart_session)
+    assert response.status_code == 200, response.content
+    return Payment.objects.get()
+
+
+def test_the_intent_is_card_present_and_waits_on_the_reader(paying, reader, kiosk_client, cart_session, kiosk_events):
+    assert paying.method == "card_present" and paying.reader_id == reader.pk
+    intent = DemoPaymentIntent.objects.get(intent_id=paying.intent_id)
+    assert (intent.payment_method_types, intent.amount, intent.account_id) == (["card_present"], 2175, ACCOUNT)
+    assert held_intent(reader) == paying.intent_id
+    body = kiosk_client.get(f"/api/public/sessions/{cart_session.public_id}/payment").json()
+    assert body["method"] == "card_present" and body["client_secret"] == paying.client_secret
+    assert body["reader"] == {"label": "Counter", "status": "online", "action_status": "in_progress"}
+    [(_, event, data)] = [sent for sent in kiosk_events if sent[1] == "PaymentRequested"]
+    assert data["method"] == "card_present" and data["reader"]["label"] == "Counter"
+
+
+def test_a_tapped_card_confirms_the_order_once(paying, reader, cart_session, kiosk_events, on_commit):
+    on_commit(tap, reader, APPROVED)
+    order = Order.objects.get(session=cart_session)
+    assert order.status == "confirmed"
+    paying.refresh_from_db()
+    assert (paying.status, paying.card_brand, paying.card_last4) == ("succeeded", "visa", "4242")
+    assert order_created_count() == 1
+    assert [event for _, event, _ in kiosk_events].count("PaymentSucceeded") == 1
+    reader.refresh_from_db()
+    assert (reader.action_status, reader.action_intent_id) == ("succeeded", paying.intent_id)
+
+
+@pytest.mark.parametrize(("number", "code"), [(DECLINED, "generic_decline"), (NO_FUNDS, "insufficient_funds")])
+def test_a_declined_card_goes_back_to_the_reader_then_a_good_card_pays(
+    paying, reader, cart_session, kiosk_events, on_commit, number, code
+):
+    on_commit(tap, reader, number)
+    paying.refresh_from_db()
+    assert (paying.status, paying.failure_code) == ("failed", code)
+    assert Order.objects.get(session=cart_session).status == "failed"
+    assert "PaymentFailed" in [event for _, event, _ in kiosk_events]
+    assert held_intent(reader) == paying.intent_id  # the same intent, back on the reader
+    reader.refresh_from_db()
+    assert reader.action_status == "in_progress"
+    on_commit(tap, reader, APPROVED)
+    assert Order.objects.get(session=cart_session).status == "confirmed"
+    assert Payment.objects.count() == 1 and order_created_count() == 1
+
+
+def test_cancel_stops_the_reader_and_cancels_the_intent(paying, reader, agent_client, cart_session, on_commit):
+    response = on_commit(agent_client.post, f"/api/sessions/{cart_session.public_id}/payment/cancel")
+    assert response.status_code == 200, response.content
+    assert held_intent(reader) is None
+    assert DemoPaymentIntent.objects.get(intent_id=paying.intent_id).status == "canceled"
+    cart_session.refresh_from_db()
+    assert cart_session.status == "active" and Order.objects.get(session=cart_session).status == "draft"
+    reader.refresh_from_db()
+    assert reader.action_status == "canceled"
+
+
+def test_an_offline_reader_is_refused_and_nothing_changes_then_a_retry_pays(
+    agent_client, cart_session, reader, on_commit
+):
+    demo_terminal.reader_set_status(reader.reader_id, online=False)
+    error = error_of(send_to_payment(agent_client, cart_session), 409, "READER_OFFLINE")
+    assert "offline" in error["message"]
+    cart_session.refresh_from_db()
+    assert cart_session.status == "active" and not Payment.objects.exists() and not ProcessorCall.objects.exists()
+    reader.refresh_from_db()
+    assert reader.status == "offline"
+    demo_terminal.reader_set_status(reader.reader_id, online=True)
+    assert on_commit(send_to_payment, agent_client, cart_session).status_code == 200
+    assert DemoPaymentIntent.objects.count() == 1  # the retry got the same intent
+    assert held_intent(reader) == Payment.objects.get().intent_id
+
+
+def test_a_card_approved_as_the_payment_is_cancelled_is_refunded_and_makes_no_order(
+    paying, reader, agent_client, cart_session, on_commit, monkeypatch
+):
+    late = []  # the processor's events, still on their way while the agent cancels
+    monkeypatch.setattr(processor_webhooks, "send", lambda kind, obj, account: late.append((kind, obj, account)))
+    tap(reader, APPROVED)
+    monkeypatch.undo()
+    response = on_commit(agent_client.post, f"/api/sessions/{cart_session.public_id}/payment/cancel")
+    assert response.status_code == 200, response.content
+    cart_session.refresh_from_db()
+    assert cart_session.status == "active" and Order.objects.get(session=cart_session).status == "draft"
+    paying.refresh_from_db()
+    assert paying.status == "canceled" and paying.late_success_at is not None
+    [refund] = Refund.objects.all()
+    assert (refund.amount_cents, refund.reason, refund.payment_id) == (2175, LATE_SUCCESS_REASON, paying.pk)
+    assert DemoRefund.objects.get(refund_id=refund.refund_id).amount == 2175
+    for kind, obj, account in late:  # the events arrive at last: nothing more happens
+        on_commit(processor_webhooks.send, kind, obj, account=account)
+    assert Refund.objects.count() == 1 == DemoRefund.objects.count()
+    assert order_created_count() == 0
+    assert Order.objects.get(session=cart_session).status == "draft"
+    assert "kiosk_payments_refunded_late 1.0" in Client().get("/metrics").content.decode()
+
+
+def test_a_late_refund_the_processor_refused_is_retried_by_the_sweep(
+    paying, reader, agent_client, cart_session, on_commit, monkeypatch
+):
+    monkeypatch.setattr(processor_webhooks, "send", lambda kind, obj, account: None)
+    tap(reader, APPROVED)
+
+    def unavailable(payment_id):
+        raise DomainError(ErrorCode.PROCESSOR_UNAVAILABLE, "down")
+
+    monkeypatch.setattr(refunds, "refund_late", unavailable)
+    with pytest.raises(DomainError):  # the job fails after the cancel committed (sync jobs raise)
+        on_commit(agent_client.post, f"/api/sessions/{cart_session.public_id}/payment/cancel")
+    monkeypatch.undo()
+    assert Payment.objects.get().late_success_at is not None and not Refund.objects.exists()
+    assert on_commit(tasks.reconcile_payments) == {}
+    assert Refund.objects.get().reason == LATE_SUCCESS_REASON
+
+
+def test_a_lost_event_is_confirmed_once_by_the_sweep(paying, reader, cart_session, on_commit, monkeypatch, settings):
+    lost = []
+    monkeypatch.setattr(processor_webhooks, "send", lambda kind, obj, account: lost.append((kind, obj, account)))
+    tap(reader, APPROVED)
+    monkeypatch.undo()
+    settings.PAYMENT_RECONCILE_AFTER_SECONDS = 0
+    assert on_commit(tasks.reconcile_payments) == {"confirmed": 1}
+    assert Order.objects.get(session=cart_session).status == "confirmed"
+    for kind, obj, account in lost:  # redelivered later: already confirmed
+        on_commit(processor_webhooks.send, kind, obj, account=account)
+    assert order_created_count() == 1
+    paying.refresh_from_db()
+    assert paying.reconciled_outcome == "confirmed" and paying.card_last4 == "4242"
+
+
+def test_the_kiosk_status_body_says_how_the_card_is_taken(paying, reader, kiosk_client, cart_session, on_commit):
+    from tests.support.schema_conformance import assert_conforms
+
+    url = f"/api/public/sessions/{cart_session.public_id}/status"
+    body = kiosk_client.get(url).json()
+    assert_conforms(body, "StatusOut")
+    assert body["payment"] == {
+        "method": "card_present",
+        "reader": {"label": "Counter", "status": "online", "action_status": "in_progress"},
+    }
+    demo_terminal.reader_set_status(reader.reader_id, online=False)  # unplugged as the card is declined
+    on_commit(tap, reader, DECLINED)
+    body = kiosk_client.get(url).json()  # not the copy cached before the reader's report
+    assert body["payment"]["reader"] == {"label": "Counter", "status": "offline", "action_status": "failed"}
+    assert held_intent(reader) is None  # an offline reader cannot be handed the payment again
+
+
+def test_a_kiosk_without_a_reader_pays_with_the_card_fields_as_before(
+    agent_client, cart_session, demo_billing, kiosk_client, on_commit
+):
+    assert on_commit(send_to_payment, agent_client, cart_session).status_code == 200
+    payment = Payment.objects.get()
+    assert payment.method == "card" and payment.reader_id is None
+    assert DemoPaymentIntent.objects.get().payment_method_types == ["card"]
+    body = kiosk_client.get(f"/api/public/sessions/{cart_session.public_id}/status").json()
+    assert body["payment"] == {"method": "card", "reader": None}
+    paid = kiosk_client.get(f"/api/public/sessions/{cart_session.public_id}/payment").json()
+    assert (paid["method"], paid["reader"]) == ("card", None)
+
+
+def test_ending_the_session_stops_the_reader_and_a_card_approved_meanwhile_is_refunded(
+    paying, reader, agent_client, cart_session, on_commit, monkeypatch
+):
+    """The customer walked away as the card was approved: the session ends, nothing is ordered."""
+    late = []
+    monkeypatch.setattr(processor_webhooks, "send", lambda kind, obj, account: late.append((kind, obj, account)))
+    tap(reader, APPROVED)
+    monkeypatch.undo()
+    ended = on_commit(
+        agent_client.post, f"/api/sessions/{cart_session.public_id}/end", {"reason": "customer_abandoned"}
+    )
+    assert ended.status_code == 200, ended.content
+    cart_session.refresh_from_db()
+    assert cart_session.status == "abandoned"
+    assert Refund.objects.get().reason == LATE_SUCCESS_REASON
+    for kind, obj, account in late:
+        on_commit(processor_webhooks.send, kind, obj, account=account)
+    assert order_created_count() == 0 and Refund.objects.count() == 1
+
+
+def test_ending_the_session_while_the_reader_waits_cancels_its_action(
+    paying, reader, agent_client, cart_session, on_commit
+):
+    ended = on_commit(
+        agent_client.post, f"/api/sessions/{cart_session.public_id}/end", {"reason": "customer_abandoned"}
+    )
+    assert ended.status_code == 200, ended.content
+    assert held_intent(reader) is None
+    assert DemoPaymentIntent.objects.get(intent_id=paying.intent_id).status == "canceled"
+    assert not Refund.objects.exists()
+
+
+def test_reader_events_of_an_unknown_reader_or_older_than_the_last_report_change_nothing(paying, reader, on_commit):
+    from apps.billing.services import processor_events
+    from tests.support.payments import recorded_event
+
+    unknown = recorded_event("terminal.reader.action_failed", account=ACCOUNT)
+    assert processor_events.handle(unknown, endpoint="connect") == "unknown reader"
+    stale = recorded_event(
+        "terminal.reader.action_failed",
+        {"id": reader.reader_id, "status": "offline"},
+        created=1_000_000_000,
+        account=ACCOUNT,
+    )
+    assert processor_events.handle(stale, endpoint="connect") == "ignored: older than the last report"
+    reader.refresh_from_db()
+    assert (reader.status, reader.action_status) == ("online", "in_progress")
+
+
+@pytest.fixture
+def alone(kiosk, kiosk_client, menu_item):
+    """A waiting session whose customer put 2 burgers in the cart alone (2175)."""
+    session = factories.SessionFactory(kiosk=kiosk)
+    line = {"menu_item_id": str(menu_item.pk), "quantity": 2, "modifier_option_ids": [], "notes": ""}
+    response = kiosk_client.post(
+        f"/api/public/sessions/{session.public_id}/order", {"lines": [line]}, "application/json"
+    )
+    assert response.status_code == 200, response.content
+    return session
+
+
+def test_a_customer_alone_pays_on_the_reader_and_may_take_the_payment_back(alone, reader, kiosk_client, on_commit):
+    sent = on_commit(kiosk_client.post, f"/api/public/sessions/{alone.public_id}/payment")
+    assert sent.status_code == 200, sent.content
+    assert sent.json()["payment"]["method"] == "card_present"
+    first = Payment.objects.get()
+    assert held_intent(reader) == first.intent_id
+    back = on_commit(kiosk_client.post, f"/api/public/sessions/{alone.public_id}/payment/cancel")
+    assert back.status_code == 200, back.content
+    assert held_intent(reader) is None
+    alone.refresh_from_db()
+    assert alone.status == "pending"
+    again = on_commit(kiosk_client.post, f"/api/public/sessions/{alone.public_id}/payment")
+    assert again.status_code == 200, again.content
+    second = Payment.objects.latest("created_at")
+    assert second.intent_id != first.intent_id and held_intent(reader) == second.intent_id
+    on_commit(tap, reader, APPROVED)
+    alone.refresh_from_db()
+    assert alone.status == "completed" and order_created_count() == 1
+
+
+def test_the_sweep_hands_a_declined_payment_back_to_a_reader_that_was_offline(
+    paying, reader, cart_session, on_commit, settings
+):
+    demo_terminal.reader_set_status(reader.reader_id, online=False)
+    on_commit(tap, reader, DECLINED)
+    assert held_intent(reader) is None  # the hand-back found the reader offline
+    demo_terminal.reader_set_status(reader.reader_id, online=True)
+    settings.PAYMENT_RECONCILE_AFTER_SECONDS = 0
+    assert on_commit(tasks.reconcile_payments) == {"still": 1}
+    assert held_intent(reader) == paying.intent_id
+    on_commit(tap, reader, APPROVED)
+    assert Order.objects.get(session=cart_session).status == "confirmed"
+
+
+def test_a_reader_busy_with_another_payment_is_refused_and_nothing_changes(agent_client, cart_session, reader):
+    api = processor.client().v1
+    other = api.payment_intents.create(
+        params={"amount": 500, "currency": "usd", "payment_method_types": ["card_present"]},
+        options={"stripe_account": ACCOUNT},
+    )
+    api.terminal.readers.process_payment_intent(
+        reader.reader_id, params={"payment_intent": other.id}, options={"stripe_account": ACCOUNT}
+    )
+    error_of(send_to_payment(agent_client, cart_session), 409, "READER_BUSY")
+    cart_session.refresh_from_db()
+    assert cart_session.status == "active" and not Payment.objects.exists() and not ProcessorCall.objects.exists()
+    assert held_intent(reader) == other.id  # the other payment is left alone
