@@ -29,14 +29,12 @@ class PaymentSucceeded(_SessionEvent):
     order: Order
 
 
-@dataclass(frozen=True)
 class ReaderPaymentNeedsCard(_SessionEvent):
     """A card was declined on the reader: the same intent goes back to it (a job after commit)."""
 
     payment: Payment
 
 
-@dataclass(frozen=True)
 class PaymentChargedLate(_SessionEvent):
     """A card was approved on the reader after its payment was cancelled: refunded (a job)."""
 
