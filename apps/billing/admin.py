@@ -15,7 +15,17 @@ from django.http import HttpRequest
 
 from apps.accounts import services as account_services
 from apps.accounts.models import Business, Owner
-from apps.billing.models import OwnerBilling, Payment, Plan, PlatformFee, ProcessorCall, ProcessorEvent, Refund
+from apps.billing.models import (
+    CardReader,
+    OwnerBilling,
+    Payment,
+    Plan,
+    PlatformFee,
+    ProcessorCall,
+    ProcessorEvent,
+    ReaderLocation,
+    Refund,
+)
 from apps.billing.plans import plan_set
 from apps.core.admin_actions import each_through_service
 from apps.core.admin_bases import ReadOnlyAdmin
@@ -197,3 +207,23 @@ class OwnerAdmin(admin.ModelAdmin[Owner]):
     @admin.action(description="Move to the pro plan")
     def move_to_pro_plan(self, request: HttpRequest, queryset: QuerySet[Owner]) -> None:
         _set_plan(self, request, queryset, Plan.PRO)
+
+
+@admin.register(ReaderLocation)
+class ReaderLocationAdmin(ReadOnlyAdmin[ReaderLocation]):
+    """The processor's location for a business's readers, made when its first reader is registered."""
+
+    list_display = ["business", "location_id", "account_id", "created_at"]
+    search_fields = ["location_id", "business__name"]
+    list_select_related = ["business"]
+
+
+@admin.register(CardReader)
+class CardReaderAdmin(ReadOnlyAdmin[CardReader]):
+    """A kiosk's reader: registered, replaced and removed by its owner (panel, owner API); its state
+    is the processor's report."""
+
+    list_display = ["label", "kiosk", "reader_id", "status", "action_status", "reported_at"]
+    list_filter = ["status", "action_status"]
+    search_fields = ["label", "reader_id", "kiosk__name"]
+    list_select_related = ["kiosk"]

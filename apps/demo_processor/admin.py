@@ -4,7 +4,14 @@ processor's: they change only through its API, as the processor's would."""
 from django.contrib import admin
 
 from apps.core.admin_bases import ReadOnlyAdmin
-from apps.demo_processor.models import DemoAccount, DemoIdempotentAnswer, DemoPaymentIntent, DemoRefund
+from apps.demo_processor.models import (
+    DemoAccount,
+    DemoIdempotentAnswer,
+    DemoLocation,
+    DemoPaymentIntent,
+    DemoReader,
+    DemoRefund,
+)
 
 
 @admin.register(DemoAccount)
@@ -31,3 +38,16 @@ class DemoRefundAdmin(ReadOnlyAdmin[DemoRefund]):
 class DemoIdempotentAnswerAdmin(ReadOnlyAdmin[DemoIdempotentAnswer]):
     list_display = ["key", "account_id", "path", "status", "created_at"]
     search_fields = ["key"]
+
+
+@admin.register(DemoLocation)
+class DemoLocationAdmin(ReadOnlyAdmin[DemoLocation]):
+    list_display = ["location_id", "account_id", "display_name", "created_at"]
+    search_fields = ["location_id", "account_id"]
+
+
+@admin.register(DemoReader)
+class DemoReaderAdmin(ReadOnlyAdmin[DemoReader]):
+    list_display = ["reader_id", "account_id", "label", "device_type", "status"]
+    list_filter = ["status", "device_type"]
+    search_fields = ["reader_id", "label"]
