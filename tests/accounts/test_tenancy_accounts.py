@@ -8,6 +8,7 @@ import pytest
 from django.apps import apps
 from django.contrib import admin
 from django.core.management import call_command
+from django.db import transaction
 from django.test import Client
 from django.urls import reverse
 
@@ -36,21 +37,30 @@ def test_every_model_of_our_apps_is_in_the_admin(model):
     assert _reachable_in_admin(model), f"{model._meta.label} is neither registered nor an inline"
 
 
+@pytest.fixture(scope="module")
+def demo_rows(django_db_setup, django_db_blocker):
+    """Demo tenants plus a row in the tables seed_demo leaves empty, so list columns render. Made
+    once for the module (seed_demo takes most of a second), in a transaction rolled back after its
+    last test; each test runs in a savepoint inside it, as `db` makes one."""
+    with django_db_blocker.unblock(), transaction.atomic():
+        call_command("seed_demo", "--json", stdout=io.StringIO())
+        agent = User.objects.filter(is_agent=True, owner__isnull=False).first()
+        enrol_totp(agent)
+        client = AgentClient()
+        client.sign_in(agent.email, "demo-password-1")  # leaves a 2FA challenge
+        session = factories.SessionFactory(kiosk=agent.owner.businesses.first().kiosks.first())
+        factories.SessionFactory(kiosk=factories.KioskFactory())
+        webhook_services.subscription_create(
+            owner=agent.owner, url="https://hooks.example.test/in", events=["session.ended"]
+        )
+        account_services.access_token_issue(user=agent)
+        yield {"agent": agent, "session": session}
+        transaction.set_rollback(True)
+
+
 @pytest.fixture
-def demo(db):
-    """Demo tenants plus a row in the tables seed_demo leaves empty, so list columns render."""
-    call_command("seed_demo", "--json", stdout=io.StringIO())
-    agent = User.objects.filter(is_agent=True, owner__isnull=False).first()
-    enrol_totp(agent)
-    client = AgentClient()
-    client.sign_in(agent.email, "demo-password-1")  # leaves a 2FA challenge
-    session = factories.SessionFactory(kiosk=agent.owner.businesses.first().kiosks.first())
-    factories.SessionFactory(kiosk=factories.KioskFactory())
-    webhook_services.subscription_create(
-        owner=agent.owner, url="https://hooks.example.test/in", events=["session.ended"]
-    )
-    account_services.access_token_issue(user=agent)
-    return {"agent": agent, "session": session}
+def demo(db, demo_rows):
+    return demo_rows
 
 
 def _admin_url(model, view: str, *args) -> str:
