@@ -3,7 +3,7 @@
 // unit-tested (tests/js/agent.test.js); views.js draws them.
 import { interpolate, pgettext } from "../common/gettext.js";
 import { money } from "../common/format.js";
-import { failureView } from "./payment-words.js";
+import { failureView, onReader, readerView } from "./payment-words.js";
 import { duration } from "./queue-state.js";
 
 /**
@@ -77,6 +77,7 @@ export const revertsToSaved = (error) => error.status !== 422 && error.status !=
  */
 export function paymentView(status, order, payment = null) {
   if (status !== "payment") return { state: "none", text: "" };
+  if (payment && onReader(payment)) return readerView(payment, Boolean(order && order.status === "failed"));
   if (order && order.status === "failed") return failureView(payment);
   return { state: "waiting", text: pgettext("agent", "Waiting for the customer's card…") };
 }

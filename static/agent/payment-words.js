@@ -5,7 +5,10 @@
 
 import { interpolate, pgettext } from "../common/gettext.js";
 
-/** @typedef {{status: string, failure_code?: string, failure_message?: string}} Payment */
+/**
+ * @typedef {{status: string, failure_code?: string, failure_message?: string, method?: string,
+ *   reader?: {label: string, status: string, action_status: string} | null}} Payment
+ */
 
 const afterDecline = () => pgettext("agent", "The customer may try another card, or cancel the payment to change the order.");
 
@@ -59,4 +62,29 @@ export function failureView(payment) {
       ? interpolate(pgettext("agent", "Card declined (the processor says: %(why)s). %(after)s"), { why: message.replace(/\.$/, ""), after: afterDecline() })
       : interpolate(pgettext("agent", "Card declined. %(after)s"), { after: afterDecline() });
   return { state: "declined", text };
+}
+
+/** Whether the customer pays on the kiosk's card reader. @param {Payment | null | undefined} payment */
+export const onReader = (payment) => Boolean(payment && payment.method === "card_present");
+
+/**
+ * The payment box while the customer pays on the kiosk's card reader: waiting for the card (or an
+ * offline reader), and after a failed card its cause and that another card may be tried on the
+ * reader (the same payment went back to it).
+ * @param {Payment} payment @param {boolean} failed the order failed (the last card was not taken)
+ * @returns {{state: "waiting" | "declined" | "error", text: string}}
+ */
+export function readerView(payment, failed) {
+  const isOffline = Boolean(payment.reader && payment.reader.status === "offline");
+  const offlineWords = () => pgettext("agent", "The card reader is offline: the customer cannot pay until it is back.");
+  const offline = isOffline ? ` ${offlineWords()}` : "";
+  if (!failed) return { state: "waiting", text: isOffline ? offlineWords() : pgettext("agent", "Waiting for the card on the reader") };
+  const code = payment.failure_code || "";
+  if (code === "processing_error") {
+    return { state: "error", text: `${pgettext("agent", "The card could not be processed (not a decline): the customer may try again on the reader.")}${offline}` };
+  }
+  const cause = DECLINE_CAUSES[code];
+  const message = (payment.failure_message || "").replace(/\.$/, "");
+  const reason = cause ? cause() : message && !/^your card was declined$/i.test(message) ? message : pgettext("agent", "the bank refused the card without saying why");
+  return { state: "declined", text: `${interpolate(pgettext("agent", "Declined: %(reason)s, the customer may try another card on the reader."), { reason })}${offline}` };
 }

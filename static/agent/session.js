@@ -134,7 +134,9 @@ export function createSessionActions(store, { announce, onEnded, onChat, onVideo
     try {
       const body = await post(`/api/sessions/${inHand().id}/payment`);
       store.set(withStatus(body.session.status));
-      schedulePoll();
+      // Read at once: the session read says how the card is taken (on the kiosk's reader or not).
+      window.clearTimeout(pollTimer);
+      poll();
     } catch (caught) {
       const error = asFailure(caught);
       store.set({ cartError: interpolate(pgettext("agent", "Payment could not start: %(why)s"), { why: error.message }) });

@@ -40,6 +40,8 @@ export const DEMO_CARDS = [
  * @property {string | null} [failure_message]
  * @property {string} [processor_account] the owner's connected account (live)
  * @property {Processor} [processor]
+ * @property {"card_present" | "card"} [method] card_present: the card is taken on the kiosk's reader
+ * @property {import("./reader.js").Reader | null} [reader] the reader it waits on (card_present)
  * @typedef {{mode: string, publishable_key?: string, confirm_url?: string, notice?: string}} Processor
  */
 
@@ -171,11 +173,34 @@ class ProcessorPayment {
   }
 }
 
+// The card is taken on the kiosk's card reader: nothing to draw or send here (the service hands
+// the payment to the reader; views.js says what to do on it, reader.js), no Pay button.
+class ReaderPayment {
+  /** @param {Processor} processor */
+  constructor(processor) {
+    this.mode = processor.mode === "demo" ? /** @type {const} */ ("demo") : /** @type {const} */ ("live");
+  }
+
+  /** @param {HTMLElement} container */
+  mount(container) {
+    container.replaceChildren();
+  }
+
+  async pay() {
+    throw new Error("the card is taken on the reader"); // there is no Pay button to call this
+  }
+
+  clear() {}
+
+  unmount() {}
+}
+
 // `payment` is GET /sessions/{id}/payment or PaymentRequested: `processor` {mode, publishable_key,
 // confirm_url, notice} says which processor takes the card (the kiosk says the demo notice in its
 // own words: pay.demo_note).
 /** @param {PaymentBody} payment */
 export function paymentMethodFor(payment) {
   const processor = payment.processor || { mode: "live" };
+  if (payment.method === "card_present") return new ReaderPayment(processor);
   return processor.mode === "demo" ? new DemoCardPayment(payment, processor) : new ProcessorPayment(payment, processor);
 }

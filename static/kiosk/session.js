@@ -8,6 +8,7 @@ import { asFailure, logFailure } from "../common/report.js";
 import { get, post } from "./api.js";
 import { device } from "./device.js";
 import { CardRefused, paymentMethodFor } from "./payment.js";
+import { onReader, readerRefusal } from "./reader.js";
 import { NOT_ALONE } from "./self-service.js";
 import { NO_SESSION } from "./state.js";
 import { agentChanged, agentJustArrived, destinationOf, isOpen, paidOrderNumber, paymentWithdrawn } from "./status.js";
@@ -44,7 +45,9 @@ export function createSession({ store, config, video, paymentForm, announce, onF
   };
 
   function updatePolling() {
-    const wanted = open() && !state().live;
+    // Paying on a reader, the status is read even while live: the reader's reports (offline, back
+    // on the payment after a decline) change the status body but send the kiosk no event.
+    const wanted = open() && (!state().live || onReader(state().payment));
     if (wanted && !pollTimer) {
       pollTimer = setInterval(refresh, config.pollSeconds * 1000);
     } else if (!wanted && pollTimer) {
@@ -268,7 +271,8 @@ export function createSession({ store, config, video, paymentForm, announce, onF
         if (method === chosen) setPayment({ mounted: true });
       })
       .catch((error) => setPayment({ state: "error", stateText: "", error: say("pay.cannot_start", { reason: asFailure(error).message }) }));
-    announce(say("pay.please"));
+    announce(onReader(payment) ? say("reader.instruction") : say("pay.please"));
+    updatePolling();
   }
 
   /** @param {Partial<import("./state.js").Payment>} change */
@@ -305,6 +309,13 @@ export function createSession({ store, config, video, paymentForm, announce, onF
   function refused(message) {
     const shown = state().payment;
     if (!shown) return;
+    if (onReader(shown)) {
+      // Said from the message in the customer's language when drawn (reader.js); the same payment
+      // goes back to the reader for another card.
+      setPayment({ state: "declined", stateText: "", error: "", failure_message: message || "" });
+      announce(readerRefusal(message, state().locale));
+      return;
+    }
     // The processor's direct answer already said a passing fault in its own words; the service's
     // PaymentFailed that follows it carries no cause, so it does not turn it into a decline.
     if (shown.state === "error" && shown.error) return;
@@ -318,6 +329,7 @@ export function createSession({ store, config, video, paymentForm, announce, onF
     method = null;
     paymentForm.replaceChildren();
     store.set({ payment: null });
+    updatePolling();
   }
 
   async function completedWithoutEvent() {

@@ -8,6 +8,7 @@ import { cartView } from "./cart.js";
 import { cartLineElement } from "./cart-line.js";
 import { menuView } from "./menu.js";
 import { CATALOGS, gettext_noop, LANGUAGE_NAMES, LOCALES, t } from "./messages.js";
+import { currentReader, onReader, readerRefusal, readerView } from "./reader.js";
 import { groupRule, optionLabel } from "./self-service.js";
 import { connectionLost, queueWords, videoWords } from "./words.js";
 
@@ -46,6 +47,7 @@ export function renderKiosk(store) {
   watch(store, (s) => (s.status && s.status.status === "pending" ? s.status.queue : null), drawPlaceInLine);
   watch(store, (s) => s.order, (order, s) => (drawCart(order, s), drawAlone(s.alone, s))); // Pay needs a cart
   watch(store, (s) => s.payment, drawPayment);
+  watch(store, (s) => (s.status ? s.status.payment : null), (_, s) => drawPayment(s.payment, s)); // the reader's reports
   watch(store, (s) => s.ended, drawEnded);
   watch(store, (s) => s.video, drawVideo);
   watch(store, (s) => s.live, (live) => live !== null && (document.body.dataset.realtime = live ? "live" : "polling"));
@@ -243,8 +245,12 @@ function findItem(body, itemId) {
   return null;
 }
 
-/** The payment box; the card fields inside #payment-form are the payment method's. @param {KioskState["payment"]} payment @param {KioskState} state */
-function drawPayment(payment, { locale }) {
+/**
+ * The payment box; the card fields inside #payment-form are the payment method's. On a card
+ * reader: what to do on it, its name and state, a decline in the customer's words (reader.js).
+ * @param {KioskState["payment"]} payment @param {KioskState} state
+ */
+function drawPayment(payment, { locale, status }) {
   const box = byId("payment");
   box.hidden = !payment;
   byId("leave-session").hidden = Boolean(payment); // only the agent may cancel a payment
@@ -255,10 +261,20 @@ function drawPayment(payment, { locale }) {
   byId("payment-demo-note").hidden = payment.mode !== "demo"; // its words are the catalogue's (data-i18n)
   byId("payment-amount").textContent = t(locale, "pay.amount", { amount: money(payment.amount_cents, payment.currency, locale) });
   byId("payment-state").textContent = payment.stateText;
-  showError(byId("payment-error"), payment.error);
+  const reader = onReader(payment);
+  box.dataset.method = reader ? "card_present" : "card";
+  byId("payment-reader").hidden = !reader;
+  if (reader) {
+    const view = readerView(currentReader(payment, status), locale);
+    byId("payment-reader").dataset.state = view.state;
+    byId("reader-instruction").textContent = view.instruction;
+    byId("reader-label").textContent = view.label;
+    byId("reader-note").textContent = view.note;
+  }
+  showError(byId("payment-error"), reader && payment.state === "declined" ? readerRefusal(payment.failure_message, locale) : payment.error);
   const form = byId("payment-form");
   let button = /** @type {HTMLButtonElement | null} */ (form.querySelector("#pay"));
-  if (payment.mounted && !button) {
+  if (payment.mounted && !button && !reader) {
     button = /** @type {HTMLButtonElement} */ (el("button", { id: "pay", type: "button", class: "primary huge" }));
     form.append(button);
   }

@@ -23,7 +23,13 @@ def failed(payment, error: dict):
 
 def test_before_any_card_the_agent_reads_a_payment_waiting(agent_client, paying, cart_session):
     body = agent_client.get(f"/api/sessions/{cart_session.public_id}").json()
-    assert body["payment"] == {"status": "requires_payment_method", "failure_code": "", "failure_message": ""}
+    assert body["payment"] == {
+        "status": "requires_payment_method",
+        "failure_code": "",
+        "failure_message": "",
+        "method": "card",
+        "reader": None,
+    }
 
 
 @pytest.mark.parametrize(
@@ -49,7 +55,13 @@ def test_the_agent_reads_why_the_card_failed(agent_client, paying, cart_session,
     assert (paying.status, paying.failure_code, paying.failure_message) == ("failed", cause, error["message"])
     for path in (f"/api/sessions/{cart_session.public_id}", "/api/sessions/current"):
         body = agent_client.get(path).json()
-        assert body["payment"] == {"status": "failed", "failure_code": cause, "failure_message": error["message"]}
+        assert body["payment"] == {
+            "status": "failed",
+            "failure_code": cause,
+            "failure_message": error["message"],
+            "method": "card",
+            "reader": None,
+        }
         assert body["order"]["status"] == "failed"
 
 

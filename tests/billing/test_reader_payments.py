@@ -341,3 +341,24 @@ def test_a_reader_busy_with_another_payment_is_refused_and_nothing_changes(agent
     cart_session.refresh_from_db()
     assert cart_session.status == "active" and not Payment.objects.exists() and not ProcessorCall.objects.exists()
     assert held_intent(reader) == other.id  # the other payment is left alone
+
+
+def test_the_agent_reads_that_the_card_is_taken_on_the_reader(paying, reader, agent_client, cart_session, on_commit):
+    """The dashboard's session read says the payment waits on the reader, and after a decline its
+    cause (the dashboard says "Declined: ..., the customer may try another card")."""
+    url = f"/api/sessions/{cart_session.public_id}"
+    assert agent_client.get(url).json()["payment"] == {
+        "status": "requires_payment_method",
+        "failure_code": "",
+        "failure_message": "",
+        "method": "card_present",
+        "reader": {"label": "Counter", "status": "online", "action_status": "in_progress"},
+    }
+    on_commit(tap, reader, NO_FUNDS)
+    payment = agent_client.get(url).json()["payment"]
+    assert (payment["status"], payment["failure_code"], payment["method"]) == (
+        "failed",
+        "insufficient_funds",
+        "card_present",
+    )
+    assert payment["reader"]["action_status"] == "in_progress"  # the same intent back on the reader

@@ -32,3 +32,32 @@ test("outside payment, or while waiting, nothing of the cause is said", () => {
   assert.deepEqual(paymentView("active", failedOrder, { status: "failed", failure_code: "expired_card" }), { state: "none", text: "" });
   assert.equal(paymentView("payment", { ...failedOrder, status: "pending" }, null).state, "waiting");
 });
+
+test("on the kiosk's card reader: waiting for the card, then a decline with its cause and another card on the reader", () => {
+  const reader = { label: "Till", status: "online", action_status: "in_progress" };
+  const waiting = { status: "requires_payment_method", failure_code: "", failure_message: "", method: "card_present", reader };
+  assert.deepEqual(paymentView("payment", { ...failedOrder, status: "pending" }, waiting), { state: "waiting", text: "Waiting for the card on the reader" });
+  const declined = { ...waiting, status: "failed", failure_code: "insufficient_funds", failure_message: "Your card has insufficient funds." };
+  assert.deepEqual(paymentView("payment", failedOrder, declined), {
+    state: "declined",
+    text: "Declined: the card has insufficient funds, the customer may try another card on the reader.",
+  });
+  assert.equal(
+    paymentView("payment", failedOrder, { ...declined, failure_code: "generic_decline", failure_message: "Your card was declined." }).text,
+    "Declined: the bank refused the card without saying why, the customer may try another card on the reader.",
+  );
+  assert.equal(
+    paymentView("payment", failedOrder, { ...declined, failure_code: "", failure_message: "Your card was declined." }).text,
+    "Declined: the bank refused the card without saying why, the customer may try another card on the reader.",
+  );
+  assert.equal(paymentView("payment", failedOrder, { ...declined, failure_code: "processing_error" }).state, "error");
+  const offline = paymentView("payment", { ...failedOrder, status: "pending" }, { ...waiting, reader: { ...reader, status: "offline" } });
+  assert.deepEqual(offline, { state: "waiting", text: "The card reader is offline: the customer cannot pay until it is back." });
+  assert.match(paymentView("payment", failedOrder, { ...declined, reader: { ...reader, status: "offline" } }).text, /another card on the reader\. The card reader is offline/);
+});
+
+test("a card payment keeps its words", () => {
+  const card = { status: "requires_payment_method", failure_code: "", failure_message: "", method: "card", reader: null };
+  assert.equal(paymentView("payment", { ...failedOrder, status: "pending" }, card).text, "Waiting for the customer's card…");
+  assert.match(paymentView("payment", failedOrder, { ...card, status: "failed", failure_code: "expired_card" }).text, /^Card declined: the card has expired\./);
+});

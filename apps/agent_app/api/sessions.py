@@ -2,13 +2,14 @@
 payment: the dashboard's one read of a session, composed here above sessions, orders and billing
 (sessions import neither)."""
 
-from drf_spectacular.utils import extend_schema, inline_serializer
+from drf_spectacular.utils import extend_schema, extend_schema_field, inline_serializer
 from rest_framework import serializers
 from rest_framework.response import Response
 
 from apps.accounts.api.base import AgentAPIView, AgentRequest
 from apps.accounts.models import User
 from apps.billing import selectors as billing_selectors
+from apps.billing.api.kiosk import KioskReaderOut
 from apps.billing.models import Payment, PaymentStatus
 from apps.orders import selectors as order_selectors
 from apps.orders.bodies import AgentOrderOut, agent_order_body
@@ -26,6 +27,15 @@ class AgentPaymentOut(serializers.Serializer[Payment]):
         'insufficient_funds, expired_card, incorrect_cvc, processing_error); "" unless failed.'
     )
     failure_message = serializers.CharField(help_text='The processor\'s words for it; "" unless failed.')
+    method = serializers.ChoiceField(
+        choices=["card_present", "card"],
+        help_text="card_present: the customer pays on the kiosk's card reader; card: with the kiosk's card fields.",
+    )
+    reader = serializers.SerializerMethodField()
+
+    @extend_schema_field(KioskReaderOut(allow_null=True))
+    def get_reader(self, payment: Payment) -> billing_selectors.ReaderBrief | None:
+        return billing_selectors.reader_of_payment(payment)
 
 
 SessionWithOrderOut = inline_serializer(

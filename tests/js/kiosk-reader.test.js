@@ -1,0 +1,219 @@
+// Paying on the kiosk's card reader (static/kiosk/reader.js, payment.js): no card fields, what to
+// do on the reader, its name and state, and a decline in the customer's words, in every language.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+
+import "./support/catalogues.js"; // the kiosk's words, from the .po files
+import { CATALOGS, t } from "../../static/kiosk/messages.js";
+import { currentReader, onReader, readerRefusal, readerView } from "../../static/kiosk/reader.js";
+
+// The polling timers the session keeps (setInterval, real, counted): "polling" is one running.
+const running = new Set();
+const realSetInterval = setInterval;
+const realClearInterval = clearInterval;
+globalThis.setInterval = /** @type {any} */ ((fn, ms) => {
+  const timer = realSetInterval(fn, ms);
+  running.add(timer);
+  return timer;
+});
+globalThis.clearInterval = /** @type {any} */ ((timer) => {
+  running.delete(timer);
+  realClearInterval(timer);
+});
+
+const stored = new Map();
+globalThis.window = /** @type {any} */ ({
+  localStorage: { getItem: (k) => stored.get(k) ?? null, setItem: (k, v) => stored.set(k, v) },
+  crypto: globalThis.crypto,
+  location: new URL("http://kiosk.test/"),
+  KIOSK_CONFIG: { apiBase: "http://api.test" },
+  setTimeout,
+  clearTimeout,
+  setInterval,
+  clearInterval,
+});
+const { paymentMethodFor } = await import("../../static/kiosk/payment.js");
+const { createSession } = await import("../../static/kiosk/session.js");
+const { createKioskStore } = await import("../../static/kiosk/state.js");
+
+const READER = { label: "Till", status: "online", action_status: "in_progress" };
+const BODY = { client_secret: "pi_1_secret", amount_cents: 1300, currency: "USD", processor: { mode: "demo", confirm_url: "/x" } };
+
+test("only a card_present payment is paid on the reader; a card payment keeps its card fields", () => {
+  assert.equal(onReader({ ...BODY, method: "card_present", reader: READER }), true);
+  assert.equal(onReader({ ...BODY, method: "card", reader: null }), false);
+  assert.equal(onReader(BODY), false); // a body from before readers
+  assert.equal(onReader(null), false);
+  const onTheReader = paymentMethodFor({ ...BODY, method: "card_present", reader: READER });
+  assert.equal(onTheReader.mode, "demo");
+  assert.equal(onTheReader.constructor.name, "ReaderPayment");
+  assert.equal(paymentMethodFor({ ...BODY, method: "card" }).constructor.name, "DemoCardPayment");
+  assert.equal(paymentMethodFor({ ...BODY, method: "card_present", processor: { mode: "live" } }).mode, "live");
+});
+
+test("the status body's reader (read again while paying) wins over the payment's own", () => {
+  const payment = { method: "card_present", reader: READER };
+  assert.deepEqual(currentReader(payment, null), READER);
+  assert.deepEqual(currentReader(payment, { payment: null }), READER);
+  const offline = { ...READER, status: "offline" };
+  assert.deepEqual(currentReader(payment, { payment: { method: "card_present", reader: offline } }), offline);
+  assert.equal(currentReader({ method: "card" }, null), null);
+});
+
+test("a reader waiting for the card says so, with its name", () => {
+  assert.deepEqual(readerView(READER), {
+    state: "waiting",
+    instruction: "Tap, insert or swipe your card on the reader",
+    label: "Card reader: Till",
+    note: "",
+  });
+  assert.equal(readerView(READER, "es-ES").instruction, "Acerca, inserta o desliza tu tarjeta en el lector");
+  assert.equal(readerView(null).state, "waiting"); // before any report: the payment was handed to it
+});
+
+test("an offline reader, and one not holding the payment yet, say so plainly; a card taken is being confirmed", () => {
+  const offline = readerView({ ...READER, status: "offline" }, "de-DE");
+  assert.equal(offline.state, "offline");
+  assert.equal(offline.instruction, "");
+  assert.match(offline.note, /Kartenlesegerät ist gerade nicht verbunden/);
+  for (const action of ["", "canceled", "failed"]) {
+    const view = readerView({ ...READER, action_status: action });
+    assert.equal(view.state, "not_ready", action);
+    assert.equal(view.note, "The card reader is getting ready for your payment. Please wait a moment.");
+  }
+  const taken = readerView({ ...READER, action_status: "succeeded" }, "fr-FR");
+  assert.deepEqual([taken.state, taken.note], ["confirming", "Confirmation de votre paiement…"]);
+});
+
+test("a decline says why, in the customer's language, and that another card may be tried on the reader", () => {
+  assert.equal(readerRefusal("Your card has insufficient funds."), "Card declined: the card has insufficient funds. You may try another card on the reader.");
+  assert.equal(
+    readerRefusal("Your card has insufficient funds.", "es-ES"),
+    "Tarjeta rechazada: la tarjeta no tiene fondos suficientes. Puedes probar con otra tarjeta en el lector.",
+  );
+  assert.equal(readerRefusal("Your card has expired.", "fr-FR"), "Carte refusée : la carte a expiré. Vous pouvez essayer une autre carte sur le lecteur.");
+  assert.equal(readerRefusal("Your card was declined.", "de-DE"), "Karte abgelehnt. Sie können eine andere Karte am Lesegerät versuchen.");
+  assert.equal(readerRefusal(null), "Card declined. You may try another card on the reader.");
+  assert.equal(readerRefusal("Something the kiosk does not know."), "Card declined. You may try another card on the reader.");
+  // a processing fault is no decline: the same card may be tried again
+  assert.match(readerRefusal("An error occurred while processing your card. Try again in a little bit."), /not declined|was not declined/);
+});
+
+test("every reader sentence is in every language with its placeholders", () => {
+  const keys = Object.keys(CATALOGS.en).filter((key) => key.startsWith("reader."));
+  assert.ok(keys.length >= 10, keys.join());
+  for (const language of Object.keys(CATALOGS)) {
+    for (const key of keys) {
+      assert.ok(CATALOGS[language][key], `${language} lacks ${key}`);
+      assert.deepEqual(CATALOGS[language][key].match(/\{\w+\}/g), CATALOGS.en[key].match(/\{\w+\}/g), `${language} ${key}`);
+    }
+  }
+  assert.equal(t("es-ES", "reader.name", { label: "Caja" }), "Lector de tarjetas: Caja");
+});
+
+/** Answers by "METHOD path" (a function for answers that change); every request is recorded. */
+function serve(routes) {
+  const asked = [];
+  globalThis.fetch = async (url, init = {}) => {
+    const key = `${init.method || "GET"} ${new URL(url).pathname}`;
+    asked.push(key);
+    const route = typeof routes[key] === "function" ? routes[key]() : routes[key];
+    const [status, body] = route || [404, { error: { code: "NOT_FOUND", message: `no route ${key}` } }];
+    return new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json" } });
+  };
+  return asked;
+}
+
+/** Waits on a condition (no fixed sleep), failing after two seconds. @param {() => boolean} done */
+async function until(done, what) {
+  const end = Date.now() + 2000;
+  while (!done()) {
+    if (Date.now() > end) assert.fail(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+test("paying on the reader: no card fields, the status read even while live, a decline kept to be said, cancel as today", async () => {
+  let reader = READER;
+  const status = () => [200, { session_id: "s1", status: "payment", agent: { name: "Ada" }, video_channel: "c", payment: { method: "card_present", reader } }];
+  const payment = { ...BODY, status: "requires_payment_method", failure_message: "", method: "card_present", reader: READER };
+  const asked = serve({
+    "POST /api/public/sessions/start": [201, { session_id: "s1", poll_url: "/api/public/sessions/s1/status", status: "pending" }],
+    "GET /api/public/sessions/s1/status": status,
+    "GET /api/public/sessions/s1/order": [200, { lines: [], currency: "USD" }],
+    "GET /api/public/sessions/s1/payment": [200, payment],
+    "GET /api/public/menu": [200, { categories: [] }],
+  });
+  const store = createKioskStore();
+  const said = [];
+  let drawn = 0;
+  const session = createSession({
+    store,
+    config: { pollSeconds: 0.02 },
+    video: { start() {}, stop() {} },
+    paymentForm: /** @type {any} */ ({ replaceChildren: () => (drawn += 1) }),
+    announce: (text) => said.push(text),
+    onFinished: () => {},
+  });
+  try {
+    store.set({ locale: "es-ES" });
+    await session.start("es-ES");
+    session.setLive(true, false);
+    session.onEvent("SessionStatusChanged", status()[1]);
+    session.onEvent("PaymentRequested", { session_id: "s1", ...payment });
+    await until(() => store.get().payment !== null, "the payment step");
+    assert.equal(running.size, 1); // live, and still polling
+    const shown = store.get().payment;
+    assert.deepEqual([shown.method, shown.reader, shown.state, shown.mode], ["card_present", READER, "ready", "demo"]);
+    assert.ok(drawn >= 1); // the card fields' place emptied: nothing to type
+    assert.ok(said.includes("Acerca, inserta o desliza tu tarjeta en el lector"));
+
+    // live, and still the status is read: the reader's reports come by no event
+    reader = { ...READER, status: "offline" };
+    await until(() => store.get().status.payment.reader.status === "offline", "the reader's report");
+
+    session.onEvent("PaymentFailed", { session_id: "s1", message: "Your card has insufficient funds." });
+    assert.deepEqual([store.get().payment.state, store.get().payment.failure_message], ["declined", "Your card has insufficient funds."]);
+    assert.equal(said.at(-1), "Tarjeta rechazada: la tarjeta no tiene fondos suficientes. Puedes probar con otra tarjeta en el lector.");
+
+    session.onEvent("PaymentCancelled", { session_id: "s1" });
+    assert.equal(store.get().payment, null);
+    assert.equal(running.size, 0); // back to the cart while live: the status is not read any more
+    assert.ok(asked.includes("GET /api/public/sessions/s1/status"));
+  } finally {
+    session.close();
+  }
+});
+
+test("a card payment keeps today's behaviour: no polling while live, the decline in the card's words", async () => {
+  const payment = { ...BODY, status: "requires_payment_method", failure_message: "", method: "card", reader: null };
+  serve({
+    "POST /api/public/sessions/start": [201, { session_id: "s1", poll_url: "/api/public/sessions/s1/status", status: "pending" }],
+    "GET /api/public/sessions/s1/payment": [200, payment],
+    "GET /api/public/sessions/s1/order": [200, { lines: [], currency: "USD" }],
+    "GET /api/public/menu": [200, { categories: [] }],
+  });
+  const store = createKioskStore();
+  const session = createSession({
+    store,
+    config: { pollSeconds: 0.02 },
+    video: { start() {}, stop() {} },
+    paymentForm: /** @type {any} */ ({ replaceChildren() {}, append() {} }),
+    announce: () => {},
+    onFinished: () => {},
+  });
+  globalThis.document = /** @type {any} */ ({ createElement: () => ({ setAttribute() {}, append() {}, addEventListener() {}, dataset: {}, style: {} }), createTextNode: () => ({}) });
+  try {
+    await session.start("en-US");
+    session.setLive(true, false);
+    session.onEvent("SessionStatusChanged", { session_id: "s1", status: "payment", agent: { name: "Ada" }, video_channel: "c", payment: { method: "card", reader: null } });
+    session.onEvent("PaymentRequested", { session_id: "s1", ...payment });
+    await until(() => store.get().payment !== null, "the payment step");
+    assert.equal(running.size, 0); // live: no status reads
+    session.onEvent("PaymentFailed", { session_id: "s1", message: "Your card was declined." });
+    assert.deepEqual([store.get().payment.state, store.get().payment.error], ["declined", "Card declined, try another card."]);
+  } finally {
+    session.close();
+    delete globalThis.document;
+  }
+});
