@@ -25,6 +25,7 @@ from apps.kiosks.domain_events import KioskCameOnline, KioskPaired, KioskRenamed
 from apps.menu.domain_events import InventoryLow
 from apps.orders import realtime_messages as order_messages
 from apps.orders.domain_events import CartReplaced, OrderCreated, OrderStatusChanged, PaymentCaptured
+from apps.printing import services as printing
 from apps.reports.breaks import record_break
 from apps.routing import queue as routing_queue
 from apps.routing import realtime_messages as routing_messages
@@ -105,9 +106,13 @@ SUBSCRIBERS = {
     OrderStatusChanged: [
         webhook_deliveries,
         display_messages.order_moved,  # TicketChanged to the kitchen, BoardChanged to the board
+        printing.order_moved,  # refunded: "CANCELLED #42" on the printers that printed it
     ],
     PaymentCaptured: [webhook_deliveries],
-    OrderCreated: [webhook_deliveries],
+    OrderCreated: [
+        webhook_deliveries,
+        printing.order_confirmed,  # the kitchen tickets, printed on commit (never before payment)
+    ],
     # Payments: only the kiosk hears of them.
     PaymentRequested: [payment_messages.payment_requested],
     PaymentFailed: [payment_messages.payment_failed],

@@ -1,0 +1,148 @@
+"""What is printed, and when: kitchen tickets when a paid order is confirmed (never before), a
+"CANCELLED" ticket when a printed order is refunded, receipts, reprints and test pages. Each
+ticket is one PrintJob row, rendered now and keyed so asking twice finds it; its task is queued
+when the change commits (tasks.print_ticket), so a rollback prints nothing."""
+
+from collections.abc import Sequence
+
+from django.db import transaction
+
+from apps.core import jobs
+from apps.core.events import Event
+from apps.core.models import DomainEvent
+from apps.orders.domain_events import OrderCreated, OrderStatusChanged
+from apps.orders.models import CHARGED_STATUSES, Order, OrderLine, OrderStatus, is_paid
+from apps.printing import escpos_io, tasks, tickets
+from apps.printing.models import KITCHEN_ROLES, RECEIPT_ROLES, JobKind, JobStatus, Printer, PrintJob
+from apps.printing.ticket_words import ticket_words_in
+
+
+def _ticket(
+    printer: Printer,
+    *,
+    key: str,
+    kind: str,
+    blocks: Sequence[escpos_io.Block] = (),
+    order: Order | None = None,
+    content: bytes = b"",
+    text: str = "",
+    reprint: bool = False,
+) -> PrintJob:
+    """The job with this key: made (and queued on commit) the first time, found after. Its
+    bytes are `blocks` rendered for the printer's paper, or `content` as given."""
+    if blocks:
+        content, text = escpos_io.render(blocks, paper_width_mm=printer.paper_width), tickets.plain_text(blocks)
+    with transaction.atomic():
+        job, created = PrintJob.objects.get_or_create(
+            key=key,
+            defaults={
+                "printer": printer,
+                "order": order,
+                "kind": kind,
+                "content": content,
+                "text": text,
+                "reprint": reprint,
+            },
+        )
+        if created:
+            jobs.enqueue_on_commit(tasks.print_ticket, job.pk)
+    return job
+
+
+def _lines_for(printer: Printer, lines: Sequence[OrderLine]) -> list[OrderLine]:
+    """A kitchen printer's lines: those of its categories (all, if it has none). A line whose
+    item is gone since is printed everywhere: better twice than not at all."""
+    categories = {category.pk for category in printer.categories.all()}
+    if not categories:
+        return list(lines)
+    return [line for line in lines if line.menu_item is None or line.menu_item.category_id in categories]
+
+
+def kitchen_tickets(order: Order) -> list[PrintJob]:
+    """Each kitchen printer of the business gets the order's lines of its categories."""
+    if not is_paid(order.status):
+        raise ValueError("a kitchen ticket is printed for a paid order only")
+    lines = list(order.lines.select_related("menu_item").order_by("position"))
+    printers = Printer.objects.filter(business_id=order.business_id, role__in=KITCHEN_ROLES).prefetch_related(
+        "categories"
+    )
+    made = []
+    for printer in printers:
+        mine = _lines_for(printer, lines)
+        if mine:
+            blocks = tickets.kitchen_ticket(order, mine)
+            key = f"kitchen:{order.pk}:{printer.pk}"
+            made.append(_ticket(printer, key=key, kind=JobKind.KITCHEN, blocks=blocks, order=order))
+    return made
+
+
+def cancel_tickets(order: Order) -> list[PrintJob]:
+    """The order was refunded: its kitchen tickets still waiting are withdrawn, and each printer
+    that printed one (or is printing it now) prints "CANCELLED #42"."""
+    kitchen = PrintJob.objects.filter(order=order, kind=JobKind.KITCHEN)
+    kitchen.filter(status=JobStatus.WAITING).update(status=JobStatus.WITHDRAWN)
+    printed_on = kitchen.filter(status__in=(JobStatus.PRINTING, JobStatus.PRINTED)).values("printer_id")
+    made = []
+    for printer in Printer.objects.filter(pk__in=printed_on):
+        key = f"cancel:{order.pk}:{printer.pk}"
+        made.append(_ticket(printer, key=key, kind=JobKind.CANCEL, blocks=tickets.cancel_ticket(order), order=order))
+    return made
+
+
+# Subscribers (config/event_subscribers.py), called inside the transaction of the change.
+
+
+def order_confirmed(event: Event, recorded: DomainEvent | None = None) -> None:
+    """OrderCreated: the payment was captured and the order fired to the kitchen."""
+    assert isinstance(event, OrderCreated)
+    kitchen_tickets(event.order)
+
+
+def order_moved(event: Event, recorded: DomainEvent | None = None) -> None:
+    assert isinstance(event, OrderStatusChanged)
+    if event.order.status == OrderStatus.REFUNDED:
+        cancel_tickets(event.order)
+
+
+def receipt_printer(order: Order) -> Printer | None:
+    """The receipt printer of the kiosk the order was made at."""
+    return (
+        Printer.objects.filter(business_id=order.business_id, role__in=RECEIPT_ROLES, kiosk_id=order.session.kiosk_id)
+        .order_by("pk")
+        .first()
+    )
+
+
+def print_receipt(order: Order, *, receipt_url: str) -> PrintJob | None:
+    """The customer's receipt on their kiosk's receipt printer, once per order (asked again, the
+    same job is answered); None when the order has no receipt or the kiosk no printer."""
+    if order.status not in CHARGED_STATUSES:
+        return None
+    printer = receipt_printer(order)
+    if printer is None:
+        return None
+    blocks = tickets.receipt(order, receipt_url)
+    return _ticket(printer, key=f"receipt:{order.pk}:{printer.pk}", kind=JobKind.RECEIPT, blocks=blocks, order=order)
+
+
+def reprint(job: PrintJob) -> PrintJob:
+    """The same ticket again, under a "REPRINT" banner; one more each time it is asked."""
+    printer = job.printer
+    words = ticket_words_in(tickets.business_language(printer.business_id))
+    count = PrintJob.objects.filter(key__startswith=f"reprint:{job.pk}:").count()
+    banner = tickets.banner(words["reprint"])
+    return _ticket(
+        printer,
+        key=f"reprint:{job.pk}:{count + 1}",
+        kind=job.kind,
+        order=job.order,
+        content=escpos_io.render(banner, paper_width_mm=printer.paper_width) + bytes(job.content),
+        text=f"{tickets.plain_text(banner)}\n{job.text}",
+        reprint=True,
+    )
+
+
+def print_test_page(printer: Printer, *, request_key: str) -> PrintJob:
+    language = tickets.business_language(printer.business_id)
+    blocks = tickets.test_page(printer.business.name, printer.name, language)
+    return _ticket(printer, key=f"test:{printer.pk}:{request_key}", kind=JobKind.TEST, blocks=blocks)
