@@ -124,10 +124,13 @@ def _print_waiting(printer: Printer, token: str) -> float | None:
     return None
 
 
-def drain(printer_id: int) -> float | None:
+def drain(printer_id: int, *, when_due: bool = False) -> float | None:
     """Print what waits for this printer, unless another runner is at it (that one looks for
     new tickets after letting go, so none is left behind). Returns the delay before trying
-    again when the printer cannot print now."""
+    again when the printer cannot print now. `when_due`: not before the printer's retry time (a
+    new ticket for a printer known to be down waits for the retry already planned)."""
+    if when_due and Printer.objects.filter(pk=printer_id, retry_at__gt=timezone.now()).exists():
+        return None
     while True:
         token = _take_lease(printer_id)
         if token is None:

@@ -9,18 +9,19 @@ from apps.printing import runner
 from apps.printing.models import PrintJob
 
 
-def _drain_and_retry(printer_id: int) -> None:
-    retry_in = runner.drain(printer_id)
+def _drain_and_retry(printer_id: int, *, when_due: bool = False) -> None:
+    retry_in = runner.drain(printer_id, when_due=when_due)
     if retry_in is not None:
         jobs.enqueue_later(drain_printer, retry_in, printer_id)
 
 
 @shared_task(name="printing.print_ticket", ignore_result=True)  # type: ignore[untyped-decorator]  # celery is untyped
 def print_ticket(job_id: int) -> None:
-    """Print this ticket (and the ones waiting before it on its printer, first)."""
+    """Print this ticket (and the ones waiting before it on its printer, first); on a printer
+    waiting for its retry, the retry prints it."""
     printer_id = PrintJob.objects.filter(pk=job_id).values_list("printer_id", flat=True).first()
     if printer_id is not None:
-        _drain_and_retry(printer_id)
+        _drain_and_retry(printer_id, when_due=True)
 
 
 @shared_task(name="printing.drain_printer", ignore_result=True)  # type: ignore[untyped-decorator]  # celery is untyped
