@@ -3,6 +3,7 @@
 ticket is one PrintJob row, rendered now and keyed so asking twice finds it; its task is queued
 when the change commits (tasks.print_ticket), so a rollback prints nothing."""
 
+import logging
 from collections.abc import Sequence
 
 from django.db import transaction
@@ -15,6 +16,8 @@ from apps.orders.models import CHARGED_STATUSES, Order, OrderLine, OrderStatus, 
 from apps.printing import escpos_io, tasks, tickets
 from apps.printing.models import KITCHEN_ROLES, RECEIPT_ROLES, JobKind, JobStatus, Printer, PrintJob
 from apps.printing.ticket_words import ticket_words_in
+
+logger = logging.getLogger(__name__)
 
 
 def _ticket(
@@ -89,19 +92,30 @@ def cancel_tickets(order: Order) -> list[PrintJob]:
     return made
 
 
-# Subscribers (config/event_subscribers.py), called inside the transaction of the change.
+# Subscribers (config/event_subscribers.py), called inside the transaction of the change. A
+# ticket that cannot be made is logged and left: it never undoes the payment or refund it follows
+# (its own savepoint is rolled back; the kitchen display still shows the order).
 
 
 def order_confirmed(event: Event, recorded: DomainEvent | None = None) -> None:
     """OrderCreated: the payment was captured and the order fired to the kitchen."""
     assert isinstance(event, OrderCreated)
-    kitchen_tickets(event.order)
+    try:
+        with transaction.atomic():
+            kitchen_tickets(event.order)
+    except Exception:
+        logger.exception("no kitchen ticket for order %s", event.order.pk)
 
 
 def order_moved(event: Event, recorded: DomainEvent | None = None) -> None:
     assert isinstance(event, OrderStatusChanged)
-    if event.order.status == OrderStatus.REFUNDED:
-        cancel_tickets(event.order)
+    if event.order.status != OrderStatus.REFUNDED:
+        return
+    try:
+        with transaction.atomic():
+            cancel_tickets(event.order)
+    except Exception:
+        logger.exception("no cancelled ticket for order %s", event.order.pk)
 
 
 def receipt_printer(order: Order) -> Printer | None:

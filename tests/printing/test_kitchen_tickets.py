@@ -118,3 +118,17 @@ def test_a_refund_prints_cancelled_where_the_ticket_printed_and_withdraws_it_whe
     bar.state = ONLINE
     tasks.sweep()
     assert bar.tickets == []  # neither the withdrawn ticket nor a "CANCELLED" for a ticket never printed
+
+
+def test_a_ticket_that_cannot_be_made_never_undoes_the_payment(business, ordering, pay, fake_printers, monkeypatch):
+    printer_at(fake_printers(), business)
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("the renderer failed")
+
+    monkeypatch.setattr("apps.printing.escpos_io.render", broken)
+
+    order = pay(ordering)
+
+    assert order.status == OrderStatus.CONFIRMED
+    assert not PrintJob.objects.exists()

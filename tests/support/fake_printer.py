@@ -35,6 +35,7 @@ class FakePrinter:
         socketserver.ThreadingTCPServer.allow_reuse_address = True
         self.server = socketserver.ThreadingTCPServer(("127.0.0.1", 0), Handler)
         self.server.daemon_threads = True
+        self.server.block_on_close = False
         self.host, self.port = self.server.server_address[:2]
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
 
