@@ -5,12 +5,17 @@ when the change commits (tasks.print_ticket), so a rollback prints nothing."""
 
 import logging
 from collections.abc import Sequence
+from typing import Any
 
 from django.db import transaction
 
+from apps.accounts.models import Business
 from apps.core import jobs
+from apps.core.errors import DomainError, ErrorCode
 from apps.core.events import Event
 from apps.core.models import DomainEvent
+from apps.kiosks.models import Kiosk
+from apps.menu.models import Category
 from apps.orders.domain_events import OrderCreated, OrderStatusChanged
 from apps.orders.models import CHARGED_STATUSES, Order, OrderLine, OrderStatus, is_paid
 from apps.printing import escpos_io, tasks, tickets
@@ -160,3 +165,61 @@ def print_test_page(printer: Printer, *, request_key: str) -> PrintJob:
     language = tickets.business_language(printer.business_id)
     blocks = tickets.test_page(printer.business.name, printer.name, language)
     return _ticket(printer, key=f"test:{printer.pk}:{request_key}", kind=JobKind.TEST, blocks=blocks)
+
+
+# The owner's printers (owner API; the panel's page to come).
+
+
+def _checked(business: Business, fields: dict[str, Any]) -> dict[str, Any]:
+    """The categories must be of the business's menus and the kiosk one of its kiosks; a printer
+    with no kitchen role keeps no categories, one with no receipt role no kiosk."""
+    errors: dict[str, list[str]] = {}
+    category_ids = fields.get("category_ids")
+    if category_ids is not None:
+        found = set(
+            Category.objects.filter(pk__in=category_ids, catalog__business=business).values_list("pk", flat=True)
+        )
+        if found != set(category_ids):
+            errors["category_ids"] = ["Each category must be one of this business's menu categories."]
+    kiosk_id = fields.get("kiosk_id")
+    if kiosk_id is not None and not Kiosk.objects.filter(pk=kiosk_id, business=business).exists():
+        errors["kiosk_id"] = ["The kiosk must be one of this business's kiosks."]
+    if errors:
+        raise DomainError(ErrorCode.VALIDATION_ERROR, "Some fields are not valid.", details=errors)
+    return fields
+
+
+def _apply(printer: Printer, fields: dict[str, Any]) -> Printer:
+    for name in ("name", "host", "port", "paper_width", "role", "reads_status", "kiosk_id"):
+        if name in fields:
+            setattr(printer, name, fields[name])
+    if printer.role not in RECEIPT_ROLES:
+        printer.kiosk_id = None
+    printer.save()
+    if printer.role not in KITCHEN_ROLES:
+        printer.categories.clear()
+    elif "category_ids" in fields:
+        printer.categories.set(fields["category_ids"])
+    return printer
+
+
+def printer_create(*, business: Business, fields: dict[str, Any]) -> Printer:
+    with transaction.atomic():
+        return _apply(Printer(business=business), _checked(business, fields))
+
+
+def printer_update(*, printer: Printer, fields: dict[str, Any]) -> Printer:
+    """A changed address is tried at once with the tickets waiting for it."""
+    with transaction.atomic():
+        printer = Printer.objects.select_for_update().get(pk=printer.pk)
+        moved = any(name in fields and fields[name] != getattr(printer, name) for name in ("host", "port"))
+        printer = _apply(printer, _checked(printer.business, fields))
+        if moved:
+            Printer.objects.filter(pk=printer.pk).update(retry_at=None, failures=0)
+            jobs.enqueue_on_commit(tasks.drain_printer, printer.pk)
+    return printer
+
+
+def printer_delete(*, printer: Printer) -> None:
+    """Its tickets go with it (a ticket waiting for it will not print)."""
+    printer.delete()
