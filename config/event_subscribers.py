@@ -26,6 +26,7 @@ from apps.menu.domain_events import InventoryLow
 from apps.orders import realtime_messages as order_messages
 from apps.orders.domain_events import CartReplaced, OrderCreated, OrderStatusChanged, PaymentCaptured
 from apps.printing import services as printing
+from apps.printing.domain_events import PrinterCameOnline, PrinterWentOffline
 from apps.reports.breaks import record_break
 from apps.routing import queue as routing_queue
 from apps.routing import realtime_messages as routing_messages
@@ -133,6 +134,9 @@ SUBSCRIBERS = {
     KioskPaired: [forget_credentials],
     KioskUnpaired: [forget_credentials, forget_heartbeat],
     KioskRenamed: [forget_credentials],
+    # Printers: the owner hears when one stops and starts printing.
+    PrinterWentOffline: [webhook_deliveries],
+    PrinterCameOnline: [webhook_deliveries],
     # Menu and owners
     InventoryLow: [webhook_deliveries],
     OwnerSuspended: [webhook_deliveries],

@@ -14,10 +14,13 @@ import secrets
 from datetime import timedelta
 
 from django.conf import settings
+from django.db import transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
+from apps.core import events
 from apps.printing import escpos_io, tickets
+from apps.printing.domain_events import PrinterCameOnline, PrinterWentOffline
 from apps.printing.models import JobStatus, Printer, PrinterState, PrintJob
 from apps.printing.ticket_words import ticket_words_in
 
@@ -48,9 +51,20 @@ def _waiting(printer_id: int) -> PrintJob | None:
 
 
 def _set_state(printer: Printer, state: str, **fields: object) -> None:
-    if printer.state != state:
-        fields["state_changed_at"] = timezone.now()
-    Printer.objects.filter(pk=printer.pk).update(state=state, **fields)
+    """Record what the printer said. Crossing between printing and not printing is an event
+    (printer.offline, printer.online; the first answer of a new printer, if fine, is not)."""
+    with transaction.atomic():
+        row = Printer.objects.select_for_update().select_related("business").get(pk=printer.pk)
+        now = timezone.now()
+        if row.state != state:
+            fields["state_changed_at"] = now
+        Printer.objects.filter(pk=printer.pk).update(state=state, **fields)
+        was_printing = row.state in (PrinterState.ONLINE, PrinterState.UNKNOWN)
+        if was_printing and state != PrinterState.ONLINE:
+            waiting = PrintJob.objects.filter(printer_id=printer.pk, status=JobStatus.WAITING).count()
+            events.emit(PrinterWentOffline(row, at=now, state=state, waiting_tickets=waiting))
+        elif not was_printing and state == PrinterState.ONLINE:
+            events.emit(PrinterCameOnline(row, at=now))
     printer.state = state
 
 

@@ -9,9 +9,12 @@ import pytest
 from django.db import transaction
 from django.utils import timezone
 
+from apps.core.models import DomainEvent
 from apps.orders.models import Order
 from apps.printing import runner, services, tasks
 from apps.printing.models import JobStatus, Printer, PrintJob
+from apps.webhooks import services as webhook_services
+from apps.webhooks.models import WebhookDelivery
 from tests.printing.conftest import printer_at
 from tests.support.fake_printer import COVER_OPEN, OFFLINE, ONLINE, PAPER_OUT, UNREACHABLE
 from tests.support.orders import BASE, make_order
@@ -185,3 +188,36 @@ def test_a_printer_that_cannot_print_plans_its_own_retry(business, fire, fake_pr
     fire(2)
 
     assert planned == [("printing.drain_printer", 3.0, (printer.pk,))]  # once: the second ticket waits for it
+
+
+def test_the_owner_hears_when_a_printer_stops_and_starts_printing(business, fire, fake_printers):
+    subscription, _ = webhook_services.subscription_create(
+        owner=business.owner, url="https://hooks.example/x", events=["printer.offline", "printer.online"]
+    )
+    fake = fake_printers()
+    printer = printer_at(fake, business, name="Bar")
+    fire(1)  # a first ticket, printed: no event
+    assert not DomainEvent.objects.filter(name__startswith="printer.").exists()
+
+    fake.state = PAPER_OUT
+    fire(2)
+    retry_time_comes()
+    tasks.sweep()  # still out of paper: told once
+    fake.state = ONLINE
+    retry_time_comes()
+    tasks.sweep()
+
+    offline, online = DomainEvent.objects.filter(name__startswith="printer.").order_by("pk")
+    assert offline.name == "printer.offline" and offline.owner_id == business.owner_id
+    assert offline.payload == {
+        "printer_id": printer.pk,
+        "printer_name": "Bar",
+        "business_id": business.pk,
+        "state": "paper_out",
+        "waiting_tickets": 1,  # the first ticket found it out of paper; the second came after
+        "offline_at": offline.payload["offline_at"],
+    }
+    assert offline.payload["offline_at"].endswith("Z")
+    assert online.name == "printer.online" and online.payload["printer_id"] == printer.pk
+    assert WebhookDelivery.objects.filter(subscription=subscription).count() == 2
+    assert len(fake.tickets) == 3
