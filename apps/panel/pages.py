@@ -31,6 +31,7 @@ NAV = [
     ("queue", "Queue", False),
     ("reports", "Reports", False),
     ("displays", "Displays", False),
+    ("printers", "Printers", False),
     ("webhooks", "Webhooks", True),
     ("api_keys", "API keys", True),
     ("billing", "Billing", True),

@@ -3,6 +3,7 @@
 from django.db.models import Count, Q, QuerySet
 
 from apps.core.errors import DomainError, ErrorCode
+from apps.menu.models import Category
 from apps.printing.models import JobStatus, Printer
 
 
@@ -21,3 +22,12 @@ def printer_of_owner(*, owner_id: int, printer_id: int) -> Printer:
     if printer is None:
         raise DomainError(ErrorCode.NOT_FOUND, "No such printer.")
     return printer
+
+
+def printer_categories_of_owner(owner_id: int) -> QuerySet[Category]:
+    """The menu categories a kitchen printer of the owner may print."""
+    return (
+        Category.objects.filter(catalog__business__owner_id=owner_id)
+        .select_related("catalog__business")
+        .order_by("catalog__business__name", "catalog__name", "sort_order", "pk")
+    )

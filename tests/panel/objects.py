@@ -3,6 +3,7 @@
 from dataclasses import dataclass
 
 from apps.owner_api import services as key_services
+from apps.printing.models import Printer
 from tests import factories
 
 
@@ -19,6 +20,7 @@ class TenantObjects:
     subscription: object
     delivery: object
     api_key: object
+    printer: object
 
     def ids(self) -> dict:
         return {
@@ -33,6 +35,7 @@ class TenantObjects:
             "subscription_id": self.subscription.pk,
             "delivery_id": self.delivery.pk,
             "key_id": self.api_key.pk,
+            "printer_id": self.printer.pk,
         }
 
 
@@ -65,4 +68,5 @@ def tenant_objects(business) -> TenantObjects:
         subscription=subscription,
         delivery=delivery,
         api_key=api_key,
+        printer=Printer.objects.create(business=business, name="Grill", host="127.0.0.1", port=9),
     )
