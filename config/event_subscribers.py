@@ -113,6 +113,7 @@ SUBSCRIBERS = {
     OrderCreated: [
         webhook_deliveries,
         printing.order_confirmed,  # the kitchen tickets, printed on commit (never before payment)
+        display_messages.order_waits_for_printing,  # PrintersChanged, while a printer cannot print
     ],
     # Payments: only the kiosk hears of them.
     PaymentRequested: [payment_messages.payment_requested],
@@ -135,8 +136,8 @@ SUBSCRIBERS = {
     KioskUnpaired: [forget_credentials, forget_heartbeat],
     KioskRenamed: [forget_credentials],
     # Printers: the owner hears when one stops and starts printing.
-    PrinterWentOffline: [webhook_deliveries],
-    PrinterCameOnline: [webhook_deliveries],
+    PrinterWentOffline: [webhook_deliveries, display_messages.printers_changed],  # PrintersChanged to the kitchen
+    PrinterCameOnline: [webhook_deliveries, display_messages.printers_changed],
     # Menu and owners
     InventoryLow: [webhook_deliveries],
     OwnerSuspended: [webhook_deliveries],

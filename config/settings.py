@@ -653,6 +653,8 @@ PRINTER_LEASE_SECONDS = float(os.environ.get("PRINTER_LEASE_SECONDS", "60"))
 PRINT_RETRY_SECONDS = float(os.environ.get("PRINT_RETRY_SECONDS", "2"))
 PRINT_RETRY_MAX_SECONDS = float(os.environ.get("PRINT_RETRY_MAX_SECONDS", "60"))
 PRINT_SWEEP_SECONDS = float(os.environ.get("PRINT_SWEEP_SECONDS", "5"))
+# The kitchen display warns of a ticket still waiting for its printer this long after it was made.
+PRINT_TICKET_LATE_SECONDS = float(os.environ.get("PRINT_TICKET_LATE_SECONDS", "120"))
 
 
 # Periodic work (Celery beat)

@@ -35,6 +35,9 @@ class PrinterState(models.TextChoices):
     COVER_OPEN = "cover_open"
 
 
+NOT_PRINTING = (PrinterState.OFFLINE, PrinterState.PAPER_OUT, PrinterState.COVER_OPEN)
+
+
 class Printer(models.Model):
     business = models.ForeignKey("accounts.Business", on_delete=models.CASCADE, related_name="printers")
     name = models.CharField(max_length=100)

@@ -1,10 +1,15 @@
 """Reads of printers, always limited to an owner: another owner's printer is not found (404)."""
 
-from django.db.models import Count, Q, QuerySet
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.db.models import Count, Min, Q, QuerySet
+from django.utils import timezone
 
 from apps.core.errors import DomainError, ErrorCode
 from apps.menu.models import Category
-from apps.printing.models import JobStatus, Printer
+from apps.printing.models import NOT_PRINTING, JobStatus, Printer
 
 
 def printers_of_owner(owner_id: int) -> QuerySet[Printer]:
@@ -31,3 +36,27 @@ def printer_categories_of_owner(owner_id: int) -> QuerySet[Category]:
         .select_related("catalog__business")
         .order_by("catalog__business__name", "catalog__name", "sort_order", "pk")
     )
+
+
+@dataclass(frozen=True)
+class PrinterTrouble:
+    printer_id: int
+    name: str
+    state: str
+    waiting: int
+    oldest_waiting_at: datetime | None
+
+
+def printers_in_trouble(business_id: int) -> list[PrinterTrouble]:
+    """The business's printers the kitchen must hear about: those that cannot print (offline, out
+    of paper, open), and any with a ticket waiting longer than PRINT_TICKET_LATE_SECONDS."""
+    late = timezone.now() - timedelta(seconds=settings.PRINT_TICKET_LATE_SECONDS)
+    waiting = Q(jobs__status=JobStatus.WAITING)
+    rows = (
+        Printer.objects.filter(business_id=business_id)
+        .annotate(waiting=Count("jobs", filter=waiting), oldest_waiting_at=Min("jobs__created_at", filter=waiting))
+        .filter(Q(state__in=NOT_PRINTING) | Q(oldest_waiting_at__lt=late))
+        .order_by("name", "pk")
+        .values_list("pk", "name", "state", "waiting", "oldest_waiting_at")
+    )
+    return [PrinterTrouble(*row) for row in rows]

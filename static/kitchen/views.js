@@ -2,6 +2,7 @@
 // ticket's age in place, so the focused button (keyboard use) stays where it is.
 import { watch } from "../common/store.js";
 import { byId, el, showError, within } from "../common/ui.js";
+import { printerLines } from "./printers.js";
 import { ageOf, elapsed, NEXT, ordered } from "./tickets.js";
 
 /** @type {Record<string, string>} the button that moves a ticket to each status */
@@ -51,6 +52,17 @@ export function renderKitchen(store, onMove) {
     byId("live-state").textContent = realtime === "live" ? "Live" : realtime === "polling" ? "Reconnecting (checking every few seconds)" : "";
   });
   watch(store, (s) => s.alert, (alert) => showError(byId("alert"), alert));
+  watch(
+    store,
+    (s) => (s.me ? JSON.stringify(printerLines(s.printers, s.now, s.me.settings.print_late_seconds)) : "[]"),
+    (drawn) => {
+      /** @type {import("./printers.js").PrinterLine[]} */
+      const lines = JSON.parse(drawn);
+      const box = byId("printers");
+      box.hidden = lines.length === 0;
+      box.replaceChildren(...lines.map((line) => el("p", { class: line.late ? "printer late" : "printer", "data-printer-id": line.id, text: line.text })));
+    },
+  );
   watch(store, (s) => s.sound, (sound) => {
     const button = byId("sound");
     button.setAttribute("aria-pressed", String(sound));
