@@ -72,6 +72,7 @@ async function move(ticket) {
   }
 }
 
+let lastPrinterPoll = 0;
 window.setInterval(() => {
   const { screen, printers, me } = store.get();
   const every = me ? me.settings.poll_seconds * 1000 : 0;
@@ -80,7 +81,6 @@ window.setInterval(() => {
     app.poll(lastPrinterPoll).catch((error) => logFailure("reading the printers", error));
   }
 }, 1000);
-let lastPrinterPoll = 0;
 
 renderKitchen(store, move);
 app.start().catch((error) => logFailure("starting the kitchen display", error));
