@@ -94,6 +94,7 @@ urlpatterns = [
     path("printers/<int:printer_id>", printers.printer_edit, name="printer"),
     path("printers/<int:printer_id>/test-page", printers.printer_test_page, name="printer_test_page"),
     path("printers/<int:printer_id>/delete", printers.printer_delete, name="printer_delete"),
+    path("tickets/<int:job_id>/reprint", printers.ticket_reprint, name="ticket_reprint"),
     path("reports", reports.reports_page, name="reports"),
     path("reports/table.csv", reports.reports_table_csv, name="reports_table_csv"),
     path("reports/sessions", reports.reports_sessions, name="reports_sessions"),

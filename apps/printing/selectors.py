@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from apps.core.errors import DomainError, ErrorCode
 from apps.menu.models import Category
-from apps.printing.models import NOT_PRINTING, JobStatus, Printer
+from apps.printing.models import NOT_PRINTING, JobStatus, Printer, PrintJob
 
 
 def printers_of_owner(owner_id: int) -> QuerySet[Printer]:
@@ -60,3 +60,12 @@ def printers_in_trouble(business_id: int) -> list[PrinterTrouble]:
         .values_list("pk", "name", "state", "waiting", "oldest_waiting_at")
     )
     return [PrinterTrouble(*row) for row in rows]
+
+
+def jobs_of_order(*, owner_id: int, order_id: int) -> QuerySet[PrintJob]:
+    """An order's tickets, oldest first, with their printers."""
+    return PrintJob.objects.filter(order_id=order_id, printer__business__owner_id=owner_id).select_related("printer")
+
+
+def job_of_owner(*, owner_id: int, job_id: int) -> PrintJob | None:
+    return PrintJob.objects.filter(pk=job_id, printer__business__owner_id=owner_id).select_related("printer").first()

@@ -40,6 +40,7 @@ ROUTES = [
     ("printer", ["printer_id"], "get", False),
     ("printer_test_page", ["printer_id"], "post", False),
     ("printer_delete", ["printer_id"], "post", False),
+    ("ticket_reprint", ["job_id"], "post", False),
     ("webhooks", [], "get", OWNER_ONLY),
     ("webhook", ["subscription_id"], "get", OWNER_ONLY),
     ("webhook_test", ["subscription_id"], "post", OWNER_ONLY),

@@ -1,11 +1,15 @@
 """The panel's Printers page (owners and managers): add a printer with its categories, see its
-state and waiting tickets, print a test page that reaches the printer, change it, remove it."""
+state and waiting tickets, print a test page that reaches the printer, change it, remove it; an
+order's page lists its tickets and reprints one, marked REPRINT."""
 
 import pytest
+from django.db import transaction
 
+from apps.printing import services
 from apps.printing.models import Printer, PrintJob
 from tests import factories
 from tests.support.fake_printer import OFFLINE, FakePrinter
+from tests.support.orders import BASE, make_order
 
 
 @pytest.fixture
@@ -90,3 +94,23 @@ def test_a_category_of_another_business_of_the_same_owner_is_refused(owner_clien
     response = owner_client.post("/panel/printers", form(business, fake, categories=[elsewhere.pk]))
     assert response.status_code == 200 and not Printer.objects.exists()
     assert "menu categories" in response.content.decode()
+
+
+def test_the_order_page_lists_its_tickets_and_reprints_one_marked_reprint(
+    owner_client, business, fake, django_capture_on_commit_callbacks
+):
+    printer = Printer.objects.create(business=business, name="Grill", host=fake.host, port=fake.port)
+    order = make_order(business, created_at=BASE)
+    with django_capture_on_commit_callbacks(execute=True), transaction.atomic():
+        [job] = services.kitchen_tickets(order)
+    fake.wait_for_tickets(1)
+    html = owner_client.get(f"/panel/orders/{order.pk}").content.decode()
+    assert f'data-ticket-id="{job.pk}"' in html and "Grill" in html and ">Printed</span>" in html
+
+    with django_capture_on_commit_callbacks(execute=True):
+        response = owner_client.post(f"/panel/tickets/{job.pk}/reprint")
+    assert response.status_code == 302 and response["Location"] == f"/panel/orders/{order.pk}"
+
+    first, again = fake.wait_for_tickets(2)
+    assert again.splitlines()[0] == "*** REPRINT ***" and again.splitlines()[1:] == first.splitlines()
+    assert PrintJob.objects.filter(printer=printer, reprint=True).count() == 1

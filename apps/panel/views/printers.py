@@ -16,11 +16,11 @@ from apps.core.errors import DomainError
 from apps.kiosks import selectors as kiosk_selectors
 from apps.kiosks.models import Kiosk
 from apps.menu.models import Category
-from apps.panel.access import PanelRequest, panel_page
+from apps.panel.access import ANY_ROLE, PanelRequest, panel_page
 from apps.panel.forms import BusinessChoiceForm
-from apps.panel.pages import businesses_of, error_text, render_page
+from apps.panel.pages import businesses_of, error_text, object_action, render_page
 from apps.printing import selectors, services
-from apps.printing.models import PaperWidth, Printer, PrinterRole
+from apps.printing.models import PaperWidth, Printer, PrinterRole, PrintJob
 
 
 class _CategoryChoice(forms.ModelMultipleChoiceField):  # type: ignore[type-arg]  # django-stubs' generic
@@ -152,3 +152,22 @@ def printer_delete(request: PanelRequest, printer_id: int) -> HttpResponseRedire
     services.printer_delete(printer=printer)
     messages.success(request, _("Printer “{name}” removed.").format(name=printer.name))
     return redirect("panel:printers")
+
+
+def _ticket(request: PanelRequest, job_id: int) -> PrintJob:
+    job = selectors.job_of_owner(owner_id=request.user.owner_id, job_id=job_id)
+    if job is None:
+        raise Http404("No such ticket in your account.")
+    return job
+
+
+def _back_to_its_order(job: PrintJob) -> HttpResponseRedirect:
+    if job.order_id is None:
+        return redirect("panel:printers")
+    return redirect("panel:order", order_id=job.order_id)
+
+
+@object_action(_ticket, _back_to_its_order, access=ANY_ROLE, id_name="job_id")
+def ticket_reprint(job: PrintJob) -> str:
+    again = services.reprint(job)
+    return _("The ticket is printed again on “{printer}”, marked REPRINT.").format(printer=again.printer.name)
