@@ -161,6 +161,13 @@ def reprint(job: PrintJob) -> PrintJob:
     )
 
 
+def reprint_kitchen_tickets(order: Order) -> list[PrintJob]:
+    """The order's kitchen tickets again, under "REPRINT", on each printer that printed one (its
+    first ticket there, not an earlier reprint)."""
+    printed = PrintJob.objects.filter(order=order, kind=JobKind.KITCHEN, reprint=False, status=JobStatus.PRINTED)
+    return [reprint(job) for job in printed.select_related("printer").order_by("pk")]
+
+
 def print_test_page(printer: Printer, *, request_key: str) -> PrintJob:
     language = tickets.business_language(printer.business_id)
     blocks = tickets.test_page(printer.business.name, printer.name, language)

@@ -1,6 +1,7 @@
 // The kitchen display: who this screen is, its open tickets from GET /api/displays/kitchen/tickets
 // and the kitchen channel (TicketChanged), a chime for each new one, and a tap (or Enter/Space on
-// the focused button) that moves a ticket on: preparing, ready, completed. The printers that
+// the focused button) that moves a ticket on: preparing, ready, completed; "Reprint" prints its
+// ticket again on the printers that printed it, marked REPRINT. The printers that
 // cannot print come with the tickets and PrintersChanged; while there are any, the screen reads
 // them again every few seconds (their waiting counts grow without a message each).
 import { Chime } from "../common/chime.js";
@@ -82,5 +83,16 @@ window.setInterval(() => {
   }
 }, 1000);
 
-renderKitchen(store, move);
+/** @param {import("./tickets.js").Ticket} ticket */
+async function reprint(ticket) {
+  try {
+    await api.call(`kitchen/tickets/${ticket.id}/reprint`, { method: "POST", body: {} });
+    store.set({ alert: "" });
+    announce(`Order ${ticket.number}: printing again.`);
+  } catch (caught) {
+    store.set({ alert: `Order ${ticket.number} could not be printed again: ${asFailure(caught).message}` });
+  }
+}
+
+renderKitchen(store, move, reprint);
 app.start().catch((error) => logFailure("starting the kitchen display", error));

@@ -32,8 +32,9 @@ function ticketLines(ticket) {
 /**
  * @param {import("../common/store.js").Store<import("./state.js").KitchenState>} store
  * @param {(ticket: import("./tickets.js").Ticket) => void} onMove
+ * @param {(ticket: import("./tickets.js").Ticket) => void} onReprint
  */
-export function renderKitchen(store, onMove) {
+export function renderKitchen(store, onMove, onReprint) {
   /** @type {Map<string, HTMLElement>} */
   const shown = new Map();
   const list = byId("tickets");
@@ -82,6 +83,13 @@ export function renderKitchen(store, onMove) {
       let node = shown.get(ticket.id);
       if (!node) {
         const button = el("button", { type: "button", class: "move", onclick: () => onMove(store.get().tickets[ticket.id].ticket) });
+        const reprint = el("button", {
+          type: "button",
+          class: "reprint",
+          text: "Reprint",
+          "aria-label": `Reprint the ticket of order ${ticket.number}`,
+          onclick: () => onReprint(store.get().tickets[ticket.id].ticket),
+        });
         node = el(
           "li",
           { class: "ticket", "data-id": ticket.id },
@@ -89,6 +97,7 @@ export function renderKitchen(store, onMove) {
           el("p", { class: "status" }),
           el("ul", { class: "lines" }),
           button,
+          reprint,
         );
         shown.set(ticket.id, node);
       }

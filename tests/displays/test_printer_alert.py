@@ -1,7 +1,8 @@
 """The kitchen display hears of printers in trouble: one that cannot print, with the tickets
 waiting for it, comes with the tickets and as PrintersChanged on the kitchen channel (when it
 stops, when it is back, and with each paid order while it is down); a ticket waiting longer than
-PRINT_TICKET_LATE_SECONDS names its printer even when the printer says it is fine."""
+PRINT_TICKET_LATE_SECONDS names its printer even when the printer says it is fine. The kitchen
+reprints a ticket on the printers that printed it, marked REPRINT."""
 
 from datetime import timedelta
 
@@ -85,3 +86,24 @@ def test_a_ticket_waiting_too_long_names_its_printer_and_the_screen_knows_the_li
     [row] = kitchen.get("/api/displays/kitchen/tickets").json()["printers"]
     assert (row["name"], row["state"], row["waiting"]) == ("Bar", "online", 1)
     assert kitchen.get("/api/displays/me").json()["settings"]["print_late_seconds"] == 120
+
+
+def test_the_kitchen_reprints_a_ticket_on_the_printers_that_printed_it(
+    business, bar, fake, kitchen, django_capture_on_commit_callbacks, other_business
+):
+    order = make_order(business, created_at=BASE)
+    path = f"/api/displays/kitchen/tickets/{order.pk}/reprint"
+    error = kitchen.post(path, {}, content_type="application/json")
+    assert error.status_code == 409 and error.json()["error"]["code"] == "INVALID_STATE"  # nothing printed yet
+
+    with django_capture_on_commit_callbacks(execute=True), transaction.atomic():
+        services.kitchen_tickets(order)
+    with django_capture_on_commit_callbacks(execute=True):
+        response = kitchen.post(path, {}, content_type="application/json")
+    assert response.status_code == 202 and response.json() == {"reprinted": 1}
+
+    first, again = fake.wait_for_tickets(2)
+    assert again.splitlines()[0] == "*** REPRINT ***" and again.splitlines()[1:] == first.splitlines()
+    theirs = make_order(other_business, created_at=BASE)
+    missing = kitchen.post(f"/api/displays/kitchen/tickets/{theirs.pk}/reprint", {}, content_type="application/json")
+    assert missing.status_code == 404

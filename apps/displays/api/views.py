@@ -137,6 +137,19 @@ class KitchenTicketMoveView(DisplayAPIView):
         return Response(ticket_body(order))
 
 
+class KitchenTicketReprintView(DisplayAPIView):
+    @extend_schema(
+        parameters=[BUSINESS_PARAM],
+        request=None,
+        responses={202: inline_serializer("KitchenReprintOut", {"reprinted": serializers.IntegerField()})},
+        summary="Print a ticket again on the printers that printed it, marked REPRINT",
+        description="409 INVALID_STATE when no printer has printed it yet; 404 for another business's order.",
+    )
+    def post(self, request: DisplayRequest, order_id: str) -> Response:
+        count = services.ticket_reprint(viewer=self.viewer(request), order_id=order_id)
+        return Response({"reprinted": count}, status=202)
+
+
 BoardOut = inline_serializer(
     "BoardOut",
     {
