@@ -456,6 +456,7 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "MenuLanguageEnum": "apps.menu.labels.LANGUAGE_CODES",  # locale, default_locale
         "FulfilmentStatusEnum": "apps.orders.fulfilment.FULFILMENT_STATUSES",  # a kitchen ticket's or order's move
+        "PrinterRoleEnum": "apps.printing.models.PRINTER_ROLES",  # a printer's role (an API key's is another)
     },
 }
 

@@ -21,6 +21,7 @@ class PrinterRole(models.TextChoices):
     BOTH = "both"
 
 
+PRINTER_ROLES = tuple(PrinterRole.values)  # the API's choices (and its schema's PrinterRoleEnum)
 KITCHEN_ROLES = (PrinterRole.KITCHEN, PrinterRole.BOTH)
 RECEIPT_ROLES = (PrinterRole.RECEIPT, PrinterRole.BOTH)
 

@@ -11,7 +11,7 @@ from rest_framework.pagination import Cursor, CursorPagination
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from apps.api.fields import StrictCharField
+from apps.api.fields import StrictBooleanField, StrictCharField
 from apps.api.inputs import validated
 from apps.core.errors import DomainError, ErrorCode
 from apps.owner_api import selectors as owner_selectors
@@ -19,7 +19,7 @@ from apps.owner_api.api.base import OwnerApiRequest, OwnerAPIView, data_response
 from apps.owner_api.api.kiosks import BusinessRefOut
 from apps.owner_api.scopes import Scope
 from apps.printing import selectors, services
-from apps.printing.models import PaperWidth, Printer, PrinterRole, PrinterState, PrintJob
+from apps.printing.models import PRINTER_ROLES, PaperWidth, Printer, PrinterRole, PrinterState, PrintJob
 
 
 class PrinterOut(serializers.Serializer[Printer]):
@@ -29,7 +29,7 @@ class PrinterOut(serializers.Serializer[Printer]):
     host = serializers.CharField()
     port = serializers.IntegerField()
     paper_width = serializers.ChoiceField(choices=PaperWidth.values, help_text="Millimetres.")
-    role = serializers.ChoiceField(choices=PrinterRole.values)
+    role = serializers.ChoiceField(choices=PRINTER_ROLES)
     category_ids = serializers.SerializerMethodField(help_text="Kitchen: the menu categories it prints (empty: all).")
     kiosk_id = serializers.IntegerField(allow_null=True, help_text="Receipt: the kiosk whose receipts it prints.")
     reads_status = serializers.BooleanField(help_text="False: it answers no status query; reachable is online.")
@@ -47,10 +47,10 @@ class PrinterIn(serializers.Serializer[None]):
     host = StrictCharField(max_length=255, help_text="IP address or host name.")
     port = serializers.IntegerField(min_value=1, max_value=65535, default=9100)
     paper_width = serializers.ChoiceField(choices=PaperWidth.values, default=PaperWidth.MM80)
-    role = serializers.ChoiceField(choices=PrinterRole.values, default=PrinterRole.KITCHEN)
+    role = serializers.ChoiceField(choices=PRINTER_ROLES, default=PrinterRole.KITCHEN)
     category_ids = serializers.ListField(child=serializers.IntegerField(min_value=1), max_length=200, default=list)
     kiosk_id = serializers.IntegerField(min_value=1, allow_null=True, default=None)
-    reads_status = serializers.BooleanField(default=True)
+    reads_status = StrictBooleanField(default=True)
 
 
 class PrinterCreateIn(PrinterIn):
@@ -125,6 +125,7 @@ class PrinterListView(OwnerAPIView):
             )
         },
         summary="The owner's printers, oldest first (cursor pagination: follow `next`)",
+        operation_id="api_owner_printers_list",
     )
     def get(self, request: OwnerApiRequest) -> Response:
         query = validated(PrintersQueryIn, request.query_params)
