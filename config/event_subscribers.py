@@ -33,6 +33,8 @@ from apps.kiosks.domain_events import KioskCameOnline, KioskPaired, KioskRenamed
 from apps.menu.domain_events import InventoryLow
 from apps.orders import realtime_messages as order_messages
 from apps.orders.domain_events import CartReplaced, OrderCreated, OrderStatusChanged, PaymentCaptured
+from apps.printing import services as printing
+from apps.printing.domain_events import PrinterCameOnline, PrinterWentOffline
 from apps.reports.breaks import record_break
 from apps.routing import queue as routing_queue
 from apps.routing import realtime_messages as routing_messages
@@ -113,9 +115,14 @@ SUBSCRIBERS = {
     OrderStatusChanged: [
         webhook_deliveries,
         display_messages.order_moved,  # TicketChanged to the kitchen, BoardChanged to the board
+        printing.order_moved,  # refunded: "CANCELLED #42" on the printers that printed it
     ],
     PaymentCaptured: [webhook_deliveries],
-    OrderCreated: [webhook_deliveries],
+    OrderCreated: [
+        webhook_deliveries,
+        printing.order_confirmed,  # the kitchen tickets, printed on commit (never before payment)
+        display_messages.order_waits_for_printing,  # PrintersChanged, while a printer cannot print
+    ],
     # Payments: only the kiosk hears of them.
     PaymentRequested: [payment_messages.payment_requested],
     PaymentFailed: [payment_messages.payment_failed],
@@ -139,6 +146,9 @@ SUBSCRIBERS = {
     KioskPaired: [forget_credentials],
     KioskUnpaired: [forget_credentials, forget_heartbeat],
     KioskRenamed: [forget_credentials],
+    # Printers: the owner hears when one stops and starts printing.
+    PrinterWentOffline: [webhook_deliveries, display_messages.printers_changed],  # PrintersChanged to the kitchen
+    PrinterCameOnline: [webhook_deliveries, display_messages.printers_changed],
     # Menu and owners
     InventoryLow: [webhook_deliveries],
     OwnerSuspended: [webhook_deliveries],

@@ -179,6 +179,7 @@ INSTALLED_APPS = [
     "apps.orders",
     "apps.webhooks",
     "apps.billing",
+    "apps.printing",
     "apps.demo_processor",
     "apps.video",
     "apps.chat",
@@ -459,6 +460,7 @@ SPECTACULAR_SETTINGS = {
         "MenuLanguageEnum": "apps.menu.labels.LANGUAGE_CODES",  # locale, default_locale
         "FulfilmentStatusEnum": "apps.orders.fulfilment.FULFILMENT_STATUSES",  # a kitchen ticket's or order's move
         "ReaderStatusEnum": "apps.billing.terminal.READER_STATUSES",  # a card reader's, as the processor reports it
+        "PrinterRoleEnum": "apps.printing.models.PRINTER_ROLES",  # a printer's role (an API key's is another)
     },
 }
 
@@ -646,6 +648,20 @@ PAYMENT_RECONCILE_AFTER_SECONDS = int(os.environ.get("PAYMENT_RECONCILE_AFTER_SE
 PAYMENT_RECONCILE_WITHIN_HOURS = int(os.environ.get("PAYMENT_RECONCILE_WITHIN_HOURS", "48"))
 
 
+# Printing on the restaurant's network printers (apps/printing, docs/decisions/printing.md): a
+# printer is given this long to connect and answer a status query; a runner's hold on a printer
+# (renewed per ticket) runs out this long after a runner dies; a printer that cannot print is
+# tried again after PRINT_RETRY_SECONDS, doubling up to PRINT_RETRY_MAX_SECONDS; the sweep that
+# retries due printers and takes back tickets of dead runners runs this often.
+PRINTER_TIMEOUT_SECONDS = float(os.environ.get("PRINTER_TIMEOUT_SECONDS", "5"))
+PRINTER_LEASE_SECONDS = float(os.environ.get("PRINTER_LEASE_SECONDS", "60"))
+PRINT_RETRY_SECONDS = float(os.environ.get("PRINT_RETRY_SECONDS", "2"))
+PRINT_RETRY_MAX_SECONDS = float(os.environ.get("PRINT_RETRY_MAX_SECONDS", "60"))
+PRINT_SWEEP_SECONDS = float(os.environ.get("PRINT_SWEEP_SECONDS", "5"))
+# The kitchen display warns of a ticket still waiting for its printer this long after it was made.
+PRINT_TICKET_LATE_SECONDS = float(os.environ.get("PRINT_TICKET_LATE_SECONDS", "120"))
+
+
 # Periodic work (Celery beat)
 class BeatEntry(TypedDict):
     task: str
@@ -655,6 +671,7 @@ class BeatEntry(TypedDict):
 CELERY_BEAT_SCHEDULE: dict[str, BeatEntry] = {
     "billing-reconcile-payments": {"task": "billing.reconcile_payments", "schedule": PAYMENT_RECONCILE_EVERY_SECONDS},
     "webhooks-dispatch-due": {"task": "webhooks.dispatch_due", "schedule": 15.0},
+    "printing-sweep": {"task": "printing.sweep", "schedule": PRINT_SWEEP_SECONDS},
     "webhooks-prune-attempts": {"task": "webhooks.prune_attempts", "schedule": 3600.0},
     "webhooks-prune-history": {"task": "webhooks.prune_history", "schedule": 3600.0},
     "kiosks-mark-offline": {"task": "kiosks.mark_offline", "schedule": 15.0},

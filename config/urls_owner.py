@@ -3,7 +3,7 @@
 from django.urls import path, re_path
 
 from apps.api.views import UnknownRouteView
-from apps.owner_api.api import businesses, kiosks, menu, orders, reports, token
+from apps.owner_api.api import businesses, kiosks, menu, orders, printers, reports, token
 
 urlpatterns = [
     path("oauth/token", token.OwnerTokenView.as_view()),
@@ -19,5 +19,8 @@ urlpatterns = [
     path("reports/items", reports.OwnerItemReportView.as_view()),
     path("menu/items/<int:item_id>", menu.MenuItemView.as_view()),
     path("businesses/<int:business_id>", businesses.BusinessDetailView.as_view()),
+    path("printers", printers.PrinterListView.as_view()),
+    path("printers/<int:printer_id>", printers.PrinterDetailView.as_view()),
+    path("printers/<int:printer_id>/test-page", printers.PrinterTestPageView.as_view()),
     re_path(r"^[\s\S]*$", UnknownRouteView.as_view()),  # [\s\S]: a path may hold a newline
 ]

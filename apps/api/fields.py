@@ -13,3 +13,15 @@ class StrictCharField(serializers.CharField):
         if not isinstance(data, str):
             self.fail("not_a_string")
         return super().to_internal_value(data)
+
+
+class StrictBooleanField(serializers.BooleanField):
+    """A boolean field that takes only true and false: DRF's BooleanField also takes 0, 1, "yes"
+    and "on", while the schema (type: boolean) promises they are refused."""
+
+    default_error_messages = {"not_a_boolean": "Must be true or false."}
+
+    def to_internal_value(self, data: object) -> bool:
+        if not isinstance(data, bool):
+            self.fail("not_a_boolean")
+        return data

@@ -125,6 +125,9 @@ DOMAIN_ERRORS: dict[str, Sequence[str]] = {
     "GET /api/owner/reports/sessions": [E.NOT_FOUND],
     "GET /api/owner/reports/items": [E.NOT_FOUND],
     "POST /api/owner/orders/{order_id}/status": [E.NOT_FOUND, E.INVALID_STATE, E.FORBIDDEN],
+    "POST /api/owner/printers": [E.NOT_FOUND],  # `business_id` not the owner's
+    # nothing printed yet; a board's token
+    "POST /api/displays/kitchen/tickets/{order_id}/reprint": [E.INVALID_STATE, E.FORBIDDEN],
     "POST /api/owner/orders/{order_id}/refund": [
         E.NOT_FOUND,
         E.REFUND_NOT_ALLOWED,

@@ -27,7 +27,7 @@ from django.utils.module_loading import import_string
 
 from apps.core.models import DomainEvent
 
-# The webhook events of the spec (section 6.1): what a subscription may ask for.
+# The webhook events of the spec (section 6.1), and the printers' two: what a subscription may ask for.
 EVENT_NAMES = (
     "order.created",
     "order.status_changed",
@@ -40,6 +40,10 @@ EVENT_NAMES = (
     "inventory.low",
     "owner.suspended",
     "owner.reinstated",
+    # Not in the spec's list: the owner hears when a ticket printer stops and starts printing
+    # (docs/decisions/printing.md).
+    "printer.offline",
+    "printer.online",
 )
 
 

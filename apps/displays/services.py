@@ -18,6 +18,7 @@ from apps.displays import selectors
 from apps.displays.models import DisplayKind, DisplayToken, hash_display_secret
 from apps.orders import services as order_services
 from apps.orders.models import Order
+from apps.printing import services as printing_services
 
 LAST_USED_EVERY = timedelta(minutes=1)  # a screen polls every few seconds: write its use now and then
 
@@ -113,3 +114,17 @@ def ticket_move(*, viewer: Viewer, order_id: str, status: str) -> Order:
         raise DomainError(ErrorCode.NOT_FOUND, "No such order.")
     order = order_services.order_set_fulfilment_status(order_id=int(order_id), actor=viewer.actor, status=status)
     return Order.objects.prefetch_related("lines").get(pk=order.pk)
+
+
+def ticket_reprint(*, viewer: Viewer, order_id: str) -> int:
+    """The order's kitchen tickets printed again, marked REPRINT; how many. An order of another
+    business is not found (404); one no printer printed is 409 INVALID_STATE."""
+    viewer.ensure(DisplayKind.KITCHEN)
+    order = Order.objects.filter(pk=int(order_id), business=viewer.business).first() if order_id.isdigit() else None
+    if order is None:
+        raise DomainError(ErrorCode.NOT_FOUND, "No such order.")
+    with transaction.atomic():
+        again = printing_services.reprint_kitchen_tickets(order)
+    if not again:
+        raise DomainError(ErrorCode.INVALID_STATE, "No printer has printed this order's ticket yet.")
+    return len(again)

@@ -14,6 +14,7 @@ class Scope(TextChoices):
     MENU_WRITE = "menu:write", "Change menu items' availability and stock"
     REPORTS_READ = "reports:read", "Read the sessions and item sales reports"
     BUSINESS_WRITE = "business:write", "Read a business and set the address its receipts print"
+    PRINTERS_WRITE = "printers:write", "Read, add, change and remove printers; print a test page"
 
 
 ALL_SCOPES: dict[str, str] = {scope.value: scope.label for scope in Scope}

@@ -33,6 +33,7 @@ NAV = [
     ("queue", _("Queue"), False),
     ("reports", _("Reports"), False),
     ("displays", _("Displays"), False),
+    ("printers", _("Printers"), False),
     ("webhooks", _("Webhooks"), True),
     ("api_keys", _("API keys"), True),
     ("billing", _("Billing"), True),

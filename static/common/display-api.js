@@ -8,7 +8,7 @@ import { sendJson } from "./http.js";
 
 /**
  * @typedef {{poll_seconds: number, ticket_warn_seconds: number, ticket_late_seconds: number,
- *   ready_highlight_seconds: number, ready_seconds: number}} DisplaySettings
+ *   print_late_seconds: number, ready_highlight_seconds: number, ready_seconds: number}} DisplaySettings
  * @typedef {{business: {id: string, name: string}, screens: string[], app_key: string,
  *   channels: Record<string, string>, settings: DisplaySettings}} DisplayMe
  */

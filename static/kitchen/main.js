@@ -1,6 +1,9 @@
 // The kitchen display: who this screen is, its open tickets from GET /api/displays/kitchen/tickets
 // and the kitchen channel (TicketChanged), a chime for each new one, and a tap (or Enter/Space on
-// the focused button) that moves a ticket on: preparing, ready, completed.
+// the focused button) that moves a ticket on: preparing, ready, completed; "Reprint" prints its
+// ticket again on the printers that printed it, marked REPRINT. The printers that
+// cannot print come with the tickets and PrintersChanged; while there are any, the screen reads
+// them again every few seconds (their waiting counts grow without a message each).
 import { interpolate, pgettext } from "../common/gettext.js";
 import { Chime } from "../common/chime.js";
 import { DisplayApi } from "../common/display-api.js";
@@ -39,10 +42,13 @@ const app = displayApp({
   snapshotPath: "kitchen/tickets",
   applySnapshot(body, askedAt) {
     const { tickets, added } = mergeSnapshot(store.get().tickets, body.tickets, askedAt, Date.now());
-    store.set({ tickets });
+    store.set({ tickets, printers: body.printers || [] });
     arrived(added);
   },
-  events: { TicketChanged: (data) => heard(data.ticket) },
+  events: {
+    TicketChanged: (data) => heard(data.ticket),
+    PrintersChanged: (data) => store.set({ printers: data.printers }),
+  },
   chime,
   chimeWhenTurnedOn: true,
 });
@@ -68,5 +74,26 @@ async function move(ticket) {
   }
 }
 
-renderKitchen(store, move);
+let lastPrinterPoll = 0;
+window.setInterval(() => {
+  const { screen, printers, me } = store.get();
+  const every = me ? me.settings.poll_seconds * 1000 : 0;
+  if (screen === "kitchen" && printers.length && Date.now() - lastPrinterPoll >= every) {
+    lastPrinterPoll = Date.now();
+    app.poll(lastPrinterPoll).catch((error) => logFailure("reading the printers", error));
+  }
+}, 1000);
+
+/** @param {import("./tickets.js").Ticket} ticket */
+async function reprint(ticket) {
+  try {
+    await api.call(`kitchen/tickets/${ticket.id}/reprint`, { method: "POST", body: {} });
+    store.set({ alert: "" });
+    announce(`Order ${ticket.number}: printing again.`);
+  } catch (caught) {
+    store.set({ alert: `Order ${ticket.number} could not be printed again: ${asFailure(caught).message}` });
+  }
+}
+
+renderKitchen(store, move, reprint);
 app.start().catch((error) => logFailure("starting the kitchen display", error));

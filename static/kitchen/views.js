@@ -3,6 +3,7 @@
 import { interpolate, pgettext } from "../common/gettext.js";
 import { watch } from "../common/store.js";
 import { byId, el, showError, within } from "../common/ui.js";
+import { printerLines } from "./printers.js";
 import { ageOf, elapsed, NEXT, ordered } from "./tickets.js";
 
 /** @type {Record<string, () => string>} the button that moves a ticket to each status */
@@ -32,8 +33,9 @@ function ticketLines(ticket) {
 /**
  * @param {import("../common/store.js").Store<import("./state.js").KitchenState>} store
  * @param {(ticket: import("./tickets.js").Ticket) => void} onMove
+ * @param {(ticket: import("./tickets.js").Ticket) => void} onReprint
  */
-export function renderKitchen(store, onMove) {
+export function renderKitchen(store, onMove, onReprint) {
   /** @type {Map<string, HTMLElement>} */
   const shown = new Map();
   const list = byId("tickets");
@@ -52,6 +54,17 @@ export function renderKitchen(store, onMove) {
     byId("live-state").textContent = realtime === "live" ? pgettext("display", "Live") : realtime === "polling" ? pgettext("display", "Reconnecting (checking every few seconds)") : "";
   });
   watch(store, (s) => s.alert, (alert) => showError(byId("alert"), alert));
+  watch(
+    store,
+    (s) => (s.me ? JSON.stringify(printerLines(s.printers, s.now, s.me.settings.print_late_seconds)) : "[]"),
+    (drawn) => {
+      /** @type {import("./printers.js").PrinterLine[]} */
+      const lines = JSON.parse(drawn);
+      const box = byId("printers");
+      box.hidden = lines.length === 0;
+      box.replaceChildren(...lines.map((line) => el("p", { class: line.late ? "printer late" : "printer", "data-printer-id": line.id, text: line.text })));
+    },
+  );
   watch(store, (s) => s.sound, (sound) => {
     const button = byId("sound");
     button.setAttribute("aria-pressed", String(sound));
@@ -71,6 +84,13 @@ export function renderKitchen(store, onMove) {
       let node = shown.get(ticket.id);
       if (!node) {
         const button = el("button", { type: "button", class: "move", onclick: () => onMove(store.get().tickets[ticket.id].ticket) });
+        const reprint = el("button", {
+          type: "button",
+          class: "reprint",
+          text: "Reprint",
+          "aria-label": `Reprint the ticket of order ${ticket.number}`,
+          onclick: () => onReprint(store.get().tickets[ticket.id].ticket),
+        });
         node = el(
           "li",
           { class: "ticket", "data-id": ticket.id },
@@ -78,6 +98,7 @@ export function renderKitchen(store, onMove) {
           el("p", { class: "status" }),
           el("ul", { class: "lines" }),
           button,
+          reprint,
         );
         shown.set(ticket.id, node);
       }

@@ -1,7 +1,8 @@
 """The kitchen display and the order board in a real Chromium against a live server: a paid demo
 order reaches the kitchen within a second; tapping it through preparing and ready shows its number
 under "Ready" on the board within a second (highlighted); the keyboard moves a ticket too; with the
-kitchen's socket blocked a new ticket still shows within 3 s, once."""
+kitchen's socket blocked a new ticket still shows within 3 s, once; a printer out of paper shows on
+the kitchen display within 10 s of the paid order it could not print."""
 
 import os
 import re
@@ -118,3 +119,32 @@ def test_a_revoked_or_foreign_link_shows_nothing_and_says_so(screens_world, live
     expect(board_link.locator("#signin-reason")).to_have_text("This link opens another screen.")
     wrong.console_errors.assert_none(allow=OWN_REFUSALS)
     foreign.console_errors.assert_none()
+
+
+def test_a_printer_that_cannot_print_is_shown_on_the_kitchen_display_within_10_s(
+    screens_world, live_screens, screen_page
+):
+    from apps.printing.models import Printer
+    from tests.support.fake_printer import PAPER_OUT, FakePrinter
+
+    business = screens_world["business"]
+    fake = FakePrinter()
+    try:
+        fake.state = PAPER_OUT
+        Printer.objects.create(business=business, name="Bar", host=fake.host, port=fake.port)
+        server = live_screens()
+        agent = agent_session(server.base_url, screens_world["agent"].email)
+        kitchen = screen_page(server.base_url, f"/kitchen/#token={display_token(business, 'kitchen')}")
+        expect(kitchen.locator("body")).to_have_attribute("data-realtime", "live")
+        expect(kitchen.locator("#printers")).to_be_hidden()
+
+        order = pay_demo_order(server.base_url, screens_world["kiosk"], agent, screens_world["burger"])
+        paid = time.monotonic()
+        expect(kitchen.locator(f"#tickets li[data-id] >> text=#{order['order_number']}")).to_be_visible()
+        expect(kitchen.locator("#printers .printer")).to_have_text(
+            "Kitchen printer “Bar” out of paper: 1 ticket waiting", timeout=10_000
+        )
+        assert time.monotonic() - paid <= 10.0
+        assert fake.tickets == []
+    finally:
+        fake.close()

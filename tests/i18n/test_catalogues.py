@@ -1,8 +1,8 @@
 """The gettext catalogues (locale/<language>/LC_MESSAGES): the kiosk's words (djangojs.po, message
-keys as msgids) and the receipt's (django.po, English msgids in the "receipt" context), in the
-kiosk's four languages. A word missing from a catalogue, untranslated, with other placeholders, or
-a committed .mo that says something else than its .po fails here; the kiosk's own key checks are
-in tests/js/kiosk-messages.test.js."""
+keys as msgids), the receipt's and the kitchen ticket's (django.po, English msgids in the "receipt"
+and "ticket" contexts), in the kiosk's four languages. A word missing from a catalogue,
+untranslated, with other placeholders, or a committed .mo that says something else than its .po
+fails here; the kiosk's own key checks are in tests/js/kiosk-messages.test.js."""
 
 import ast
 import gettext
@@ -15,6 +15,8 @@ from apps.menu.labels import ALLERGENS, DIETARY
 from apps.menu.labels import LANGUAGES as MENU_LANGUAGES
 from apps.orders.receipt_words import LANGUAGES as RECEIPT_LANGUAGES
 from apps.orders.receipt_words import MESSAGES, ReceiptWords, words_in
+from apps.printing.ticket_words import MESSAGES as TICKET_MESSAGES
+from apps.printing.ticket_words import TicketWords, ticket_words_in
 from tests.support.po import LANGUAGES, LOCALE, english_comments, parse_po, po_entries, po_msgids, po_path
 from tests.support.processes import ROOT
 
@@ -54,6 +56,19 @@ def test_every_receipt_word_is_in_each_languages_catalogue_translated(language):
             assert placeholders(entries[key]) == placeholders(key), f"{language} {name}"
     words = words_in(language)
     assert words["card_ending"].format(brand="Visa", last4="4242").count("4242") == 1
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_kitchen_ticket_word_is_in_each_languages_catalogue_translated(language):
+    assert set(TICKET_MESSAGES) == set(TicketWords.__annotations__)
+    entries = po_entries(language, "django")
+    english = ticket_words_in("en")
+    for name in TICKET_MESSAGES:
+        key = f"ticket\x04{english[name]}"
+        assert key in entries, f"{name} is missing from {language}/django.po: makemessages -d django"
+        if language != "en":
+            assert entries[key], f"{name} is not translated in {language}/django.po"
+            assert placeholders(entries[key]) == placeholders(key), f"{language} {name}"
 
 
 def test_the_receipt_reads_each_language_from_its_catalogue():
@@ -221,7 +236,8 @@ def test_every_page_and_mail_template_word_is_in_the_english_catalogue_only():
     missing = said - po_msgids("en", "django")
     assert not missing, f"not in locale/en/LC_MESSAGES/django.po (makemessages -d django): {sorted(missing)}"
     for language in ("es", "fr", "de"):
-        assert all(msgid.startswith("receipt\x04") for msgid in po_msgids(language, "django"))
+        # The customer's receipt and the kitchen's ticket are the server's words in four languages.
+        assert all(msgid.startswith(("receipt\x04", "ticket\x04")) for msgid in po_msgids(language, "django"))
 
 
 GETTEXT = {"_", "gettext", "gettext_lazy", "gettext_noop"}

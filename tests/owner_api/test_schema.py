@@ -22,6 +22,12 @@ OWNER_OPERATIONS = {
     ("/api/owner/reports/items", "get"): "reports:read",
     ("/api/owner/businesses/{business_id}", "get"): "business:write",
     ("/api/owner/businesses/{business_id}", "patch"): "business:write",
+    ("/api/owner/printers", "get"): "printers:write",
+    ("/api/owner/printers", "post"): "printers:write",
+    ("/api/owner/printers/{printer_id}", "get"): "printers:write",
+    ("/api/owner/printers/{printer_id}", "patch"): "printers:write",
+    ("/api/owner/printers/{printer_id}", "delete"): "printers:write",
+    ("/api/owner/printers/{printer_id}/test-page", "post"): "printers:write",
 }
 
 
@@ -50,6 +56,7 @@ def test_the_oauth2_client_credentials_scheme_lists_every_scope(schema):
         "menu:write",
         "reports:read",
         "business:write",
+        "printers:write",
     }
 
 
@@ -71,5 +78,5 @@ def test_the_token_endpoint_is_documented_as_a_form_post_without_auth(schema):
 
 def test_no_owner_path_is_a_catch_all(schema):
     owner_paths = [path for path in schema["paths"] if path.startswith("/api/owner/")]
-    assert len(owner_paths) == 13
+    assert len(owner_paths) == 16
     assert not any(set(path) & set("^$*()\\") for path in owner_paths)

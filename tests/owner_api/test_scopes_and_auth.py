@@ -23,6 +23,12 @@ ROUTES = [
     ("post", "/api/owner/orders/1/status", {"status": "ready"}, "orders:write"),
     ("post", "/api/owner/orders/1/refund", {}, "refunds:write"),
     ("patch", "/api/owner/menu/items/1", {"stock": 1}, "menu:write"),
+    ("get", "/api/owner/printers", None, "printers:write"),
+    ("post", "/api/owner/printers", {"business_id": 1, "name": "x", "host": "h"}, "printers:write"),
+    ("get", "/api/owner/printers/1", None, "printers:write"),
+    ("patch", "/api/owner/printers/1", {"name": "x"}, "printers:write"),
+    ("delete", "/api/owner/printers/1", None, "printers:write"),
+    ("post", "/api/owner/printers/1/test-page", None, "printers:write"),
 ]
 
 
@@ -44,17 +50,18 @@ def test_every_route_refuses_a_token_without_its_scope(client_with, method, path
 # What each route answers once its scope lets the call through: the ids above do not exist, so
 # routes on one object answer 404 NOT_FOUND (exact, so a 500 cannot pass for "not refused").
 ANSWER_WITH_SCOPE = {
-    "/api/owner/kiosks/pairing-codes": 201,
-    "/api/owner/kiosks": 200,
-    "/api/owner/orders": 200,
+    ("post", "/api/owner/kiosks/pairing-codes"): 201,
+    ("get", "/api/owner/kiosks"): 200,
+    ("get", "/api/owner/orders"): 200,
+    ("get", "/api/owner/printers"): 200,
 }
 
 
 @pytest.mark.parametrize(("method", "path", "body", "scope"), ROUTES)
 def test_every_route_lets_its_scope_through(client_with, method, path, body, scope):
     response = call(client_with(scope), method, path, body)
-    if path in ANSWER_WITH_SCOPE:
-        assert response.status_code == ANSWER_WITH_SCOPE[path], response.content
+    if (method, path) in ANSWER_WITH_SCOPE:
+        assert response.status_code == ANSWER_WITH_SCOPE[(method, path)], response.content
     else:
         error_of(response, 404, "NOT_FOUND")
 

@@ -3,6 +3,7 @@
 from dataclasses import dataclass
 
 from apps.owner_api import services as key_services
+from apps.printing.models import Printer, PrintJob
 from tests import factories
 
 
@@ -19,6 +20,8 @@ class TenantObjects:
     subscription: object
     delivery: object
     api_key: object
+    printer: object
+    ticket: object
 
     def ids(self) -> dict:
         return {
@@ -33,6 +36,8 @@ class TenantObjects:
             "subscription_id": self.subscription.pk,
             "delivery_id": self.delivery.pk,
             "key_id": self.api_key.pk,
+            "printer_id": self.printer.pk,
+            "job_id": self.ticket.pk,
         }
 
 
@@ -53,6 +58,7 @@ def tenant_objects(business) -> TenantObjects:
     api_key, _ = key_services.owner_api_key_create(
         owner=business.owner, name="Till integration", scopes=["orders:read"], created_by=None
     )
+    printer = Printer.objects.create(business=business, name="Grill", host="127.0.0.1", port=9)
     return TenantObjects(
         kiosk=kiosk,
         agent=factories.AgentFactory(owner=business.owner),
@@ -65,4 +71,8 @@ def tenant_objects(business) -> TenantObjects:
         subscription=subscription,
         delivery=delivery,
         api_key=api_key,
+        printer=printer,
+        ticket=PrintJob.objects.create(
+            printer=printer, order=order, kind="kitchen", key=f"kitchen:{order.pk}", content=b""
+        ),
     )

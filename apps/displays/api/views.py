@@ -23,7 +23,14 @@ from apps.displays.api.auth import (
     DisplayTokenAuthentication,
     IsDisplay,
 )
-from apps.displays.bodies import BoardNumberOut, TicketOut, board_number_body, ticket_body
+from apps.displays.bodies import (
+    BoardNumberOut,
+    PrinterAlertOut,
+    TicketOut,
+    board_number_body,
+    printer_alerts,
+    ticket_body,
+)
 from apps.displays.models import DisplayKind
 from apps.orders.fulfilment import FULFILMENT_STATUSES
 from apps.realtime.channels import board_channel, kitchen_channel
@@ -80,6 +87,7 @@ class DisplayMeView(DisplayAPIView):
                     "poll_seconds": settings.DISPLAY_POLL_SECONDS,
                     "ticket_warn_seconds": settings.KITCHEN_TICKET_WARN_SECONDS,
                     "ticket_late_seconds": settings.KITCHEN_TICKET_LATE_SECONDS,
+                    "print_late_seconds": settings.PRINT_TICKET_LATE_SECONDS,
                     "ready_highlight_seconds": settings.BOARD_READY_HIGHLIGHT_SECONDS,
                     "ready_seconds": float(viewer.ready_seconds),
                 },
@@ -88,7 +96,12 @@ class DisplayMeView(DisplayAPIView):
 
 
 TicketsOut = inline_serializer(
-    "KitchenTicketsOut", {"tickets": TicketOut(many=True), "truncated": serializers.BooleanField()}
+    "KitchenTicketsOut",
+    {
+        "tickets": TicketOut(many=True),
+        "truncated": serializers.BooleanField(),
+        "printers": PrinterAlertOut(many=True, help_text="Printers that cannot print, or hold a ticket too long."),
+    },
 )
 
 
@@ -98,7 +111,13 @@ class KitchenTicketsView(DisplayAPIView):
         viewer = self.viewer(request)
         viewer.ensure(DisplayKind.KITCHEN)
         orders, truncated = selectors.kitchen_tickets(viewer.business.pk)
-        return Response({"tickets": [ticket_body(order) for order in orders], "truncated": truncated})
+        return Response(
+            {
+                "tickets": [ticket_body(order) for order in orders],
+                "truncated": truncated,
+                "printers": printer_alerts(viewer.business.pk),
+            }
+        )
 
 
 class TicketMoveIn(serializers.Serializer[None]):
@@ -116,6 +135,19 @@ class KitchenTicketMoveView(DisplayAPIView):
         data = validated(TicketMoveIn, request.data)
         order = services.ticket_move(viewer=self.viewer(request), order_id=order_id, status=data["status"])
         return Response(ticket_body(order))
+
+
+class KitchenTicketReprintView(DisplayAPIView):
+    @extend_schema(
+        parameters=[BUSINESS_PARAM],
+        request=None,
+        responses={202: inline_serializer("KitchenReprintOut", {"reprinted": serializers.IntegerField()})},
+        summary="Print a ticket again on the printers that printed it, marked REPRINT",
+        description="409 INVALID_STATE when no printer has printed it yet; 404 for another business's order.",
+    )
+    def post(self, request: DisplayRequest, order_id: str) -> Response:
+        count = services.ticket_reprint(viewer=self.viewer(request), order_id=order_id)
+        return Response({"reprinted": count}, status=202)
 
 
 BoardOut = inline_serializer(

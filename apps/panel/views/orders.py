@@ -23,6 +23,7 @@ from apps.orders.models import Order, OrderStatus
 from apps.panel.access import ANY_ROLE, PanelRequest, owned_or_404, panel_page
 from apps.panel.forms import FulfilmentForm, OrderFilterForm, RefundForm
 from apps.panel.pages import form_action, render_page, report_error
+from apps.printing import selectors as printing_selectors
 
 PAGE_SIZE = 25
 MOVE_INVALID = gettext_lazy("Choose preparing, ready or completed.")
@@ -96,6 +97,7 @@ def order_detail(request: PanelRequest, order_id: int) -> HttpResponse:
         "refunded_cents": billing_selectors.refunded_cents(order),
         "next_statuses": [s for s in fulfilment.FULFILMENT_STATUSES if s in fulfilment.TRANSITIONS[order.status]],
         "refundable": order.status in refunds.REFUNDABLE,
+        "tickets": printing_selectors.jobs_of_order(owner_id=request.user.owner_id, order_id=order.pk),
     }
     return render_page(request, "panel/order_detail.html", context, section="orders")
 

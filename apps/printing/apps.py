@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class PrintingConfig(AppConfig):
+    name = "apps.printing"
+    label = "printing"
