@@ -1,11 +1,10 @@
 """What happens to a printer (apps.core.events): it stopped printing (offline, out of paper, its
 cover open) or printed again. Each crossing is told once, with a webhook."""
 
-from dataclasses import dataclass
 from datetime import datetime
 from typing import TypedDict
 
-from apps.core.events import Event
+from apps.core.events import Event, OwnerOf
 from apps.core.timefmt import iso_z
 from apps.printing.models import Printer
 
@@ -26,21 +25,17 @@ class PrinterOnlinePayload(_PrinterPayload):
     online_at: str
 
 
-@dataclass(frozen=True)
 class _PrinterEvent(Event):
     printer: Printer
     at: datetime
 
-    @property
-    def owner_id(self) -> int:
-        return self.printer.business.owner_id
+    owner_id = OwnerOf("printer.business.owner_id")
 
     def _printer_payload(self) -> _PrinterPayload:
         printer = self.printer
         return {"printer_id": printer.pk, "printer_name": printer.name, "business_id": printer.business_id}
 
 
-@dataclass(frozen=True)
 class PrinterWentOffline(_PrinterEvent):
     """It could not print: unreachable or off line (`offline`), `paper_out` or `cover_open`."""
 
@@ -57,7 +52,6 @@ class PrinterWentOffline(_PrinterEvent):
         }
 
 
-@dataclass(frozen=True)
 class PrinterCameOnline(_PrinterEvent):
     """A printer that could not print printed again."""
 
