@@ -43,6 +43,7 @@ def test_register_replace_and_remove_a_reader(request, client_name, kiosk, demo_
     assert DemoReader.objects.filter(reader_id=first.reader_id).exists()
     cell = reader_cell(client.get("/panel/kiosks"), kiosk)
     assert "Front counter" in cell and first.reader_id in cell and ">online<" in cell and "Replace reader" in cell
+    assert f'href="/demo-processor/readers/{first.reader_id}/"' in cell  # the demo processor's reader page
 
     replaced = register(client, kiosk, code="simulated-s700", label="")
     assert replaced.status_code == 200

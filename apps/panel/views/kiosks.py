@@ -4,6 +4,7 @@ service functions)."""
 
 from typing import Any, TypedDict
 
+from django.conf import settings
 from django.contrib import messages
 from django.db.models import QuerySet
 from django.http import HttpResponse, HttpResponseRedirect, JsonResponse
@@ -70,6 +71,7 @@ def kiosk_list(request: PanelRequest) -> HttpResponse:
     readers = billing_selectors.readers_of_kiosks(request.user.owner_id, [kiosk.pk for kiosk in listed])
     context = {
         "kiosks": listed,
+        "demo_readers": settings.DEMO_PROCESSOR,  # every reader is simulated: link its demo page
         "rows": [{"kiosk": kiosk, "reader": readers.get(kiosk.pk)} for kiosk in listed],
         "pairing": pairing,
         "business_form": BusinessChoiceForm(businesses=businesses_of(request)),
