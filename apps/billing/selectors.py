@@ -36,6 +36,12 @@ class ReaderBrief(TypedDict):
     action_status: str  # in_progress, succeeded, failed, canceled, or "" before any action
 
 
+def readers_of_kiosks(owner_id: int, kiosk_ids: list[int]) -> dict[int, CardReader]:
+    """The owner's kiosks' card readers, by kiosk id (a kiosk without one is absent)."""
+    rows = CardReader.objects.filter(owner_id=owner_id, kiosk_id__in=kiosk_ids)
+    return {reader.kiosk_id: reader for reader in rows}
+
+
 def payment_brief_of_session(session: Session) -> PaymentBriefBody | None:
     """The status body's `payment` for a session in payment: its latest payment's method and reader."""
     payment = Payment.objects.filter(order__session_id=session.pk).order_by("-created_at").first()

@@ -6,11 +6,13 @@ from pathlib import Path
 from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.html import format_html_join
 from django.utils.translation import get_language_info, gettext
 from django.views.decorators.http import require_POST, require_safe
 
 from apps.accounts.models import User
+from apps.billing.models import CardReader
 from apps.demo import kiosk_app_code
 from apps.demo.credentials import DEMO_DOMAIN, DEMO_PASSWORD
 from apps.demo_processor import mode
@@ -33,6 +35,7 @@ def landing_page(request: HttpRequest) -> HttpResponse:
             kiosk_code=kiosk_app_code.current(),
             can_make_kiosk_code=kiosk_app_code.demo_business() is not None,
             mail_folder=_mail_folder(),
+            reader_links=_reader_links() if mode.active() else "",
         )
     return render(request, "landing.html", context)
 
@@ -46,6 +49,19 @@ def _mail_folder() -> str:
     base = Path(settings.BASE_DIR).resolve()
     shown = folder.relative_to(base) if folder.is_relative_to(base) else folder
     return f"{shown}/"
+
+
+def _reader_links() -> str:
+    """The demo kiosks' simulated readers (seed_demo's), each a link to its demo page."""
+    found = CardReader.objects.filter(
+        kiosk__unpaired_at=None, kiosk__business__owner__users__email__endswith=DEMO_DOMAIN
+    ).select_related("kiosk")
+    rows = {reader.reader_id: reader for reader in found}.values()  # one row per user of the owner
+    return format_html_join(
+        ", ",
+        '<a href="{}">{}</a>',
+        ((reverse("demo_processor:reader_page", args=[r.reader_id]), f"{r.kiosk.name}: {r.label}") for r in rows),
+    )
 
 
 def _codes(emails: list[str]) -> str:

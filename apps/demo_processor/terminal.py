@@ -20,6 +20,16 @@ from apps.demo_processor.services import intent_json
 SIMULATED_CODES = {"simulated-wpe": "simulated_wisepos_e", "simulated-s700": "simulated_stripe_s700"}
 # How the demo reader reads a card: a tap (the processor's name for it).
 READ_METHOD = "contactless_emv"
+# A card taken away before the reader read it: the reader's action fails (the demo's own code: a
+# real reader reports its read errors in its own words), the intent waits for another card.
+READ_FAILURE = {"code": "card_read_failed", "message": "The card was removed too early. Present it again."}
+# The cards the reader's demo page offers: a demo card number, or None for the card removed early.
+PAGE_CARDS: dict[str, str | None] = {
+    "approved": cards.SUCCEEDS,
+    "declined": cards.DECLINED,
+    "insufficient_funds": cards.INSUFFICIENT_FUNDS,
+    "removed_too_early": None,
+}
 
 
 def _form_dict(params: dict[str, str], name: str) -> dict[str, str]:
@@ -198,9 +208,15 @@ def reader_cancel_action(*, account_id: str, reader_id: str) -> ProcessorJson:
 
 def reader_present_payment_method(*, account_id: str, reader_id: str, params: dict[str, str]) -> ProcessorJson:
     """Test helper: a card is tapped on the simulated reader holding a payment. The number picks
-    the outcome (cards.OUTCOMES: approved, declined, insufficient funds); the intent and the
-    reader's action are changed and committed, then the events are sent."""
+    the outcome (cards.OUTCOMES: approved, declined, insufficient funds)."""
     number = cards.normalised(params.get("card_present[number]") or params.get("card[number]") or cards.SUCCEEDS)
+    return _present(account_id, reader_id, number)
+
+
+def _present(account_id: str, reader_id: str, number: str | None) -> ProcessorJson:
+    """A card on the reader holding a payment: `number` read (its outcome from cards.OUTCOMES), or
+    None for a card taken away before the reader read it (the reader's action fails, the intent
+    is untouched: no card was read). The changes commit, then the events are sent."""
     with transaction.atomic():
         reader = _reader_on(account_id, reader_id, lock=True)
         intent_id = _holding(reader)
@@ -212,9 +228,11 @@ def reader_present_payment_method(*, account_id: str, reader_id: str, params: di
                 code="terminal_reader_invalid_action",  # the demo's own code: the reader is idle
             )
         intent = DemoPaymentIntent.objects.select_for_update().get(intent_id=intent_id)
-        failure = cards.OUTCOMES[number]
+        failure = READ_FAILURE if number is None else cards.OUTCOMES[number]
         action = dict(reader.action or {})
-        if failure is None:
+        if number is None:
+            action.update(status="failed", failure_code=READ_FAILURE["code"], failure_message=READ_FAILURE["message"])
+        elif failure is None:
             intent.status, intent.last_error = DemoIntentStatus.SUCCEEDED, None
             intent.card_brand, intent.card_last4 = cards.brand_of(number), number[-4:]
             intent.card_read_method = READ_METHOD
@@ -222,7 +240,8 @@ def reader_present_payment_method(*, account_id: str, reader_id: str, params: di
         else:
             intent.last_error = {"type": "card_error", **failure}
             action.update(status="failed", failure_code=failure["code"], failure_message=failure["message"])
-        intent.save(update_fields=["status", "last_error", "card_brand", "card_last4", "card_read_method"])
+        if number is not None:
+            intent.save(update_fields=["status", "last_error", "card_brand", "card_last4", "card_read_method"])
         reader.action = action
         reader.save(update_fields=["action"])
         intent_body, reader_body = intent_json(intent), reader_json(reader)
@@ -230,9 +249,42 @@ def reader_present_payment_method(*, account_id: str, reader_id: str, params: di
         processor_webhooks.send("payment_intent.succeeded", intent_body, account=account_id)
         processor_webhooks.send("terminal.reader.action_succeeded", reader_body, account=account_id)
     else:
-        processor_webhooks.send("payment_intent.payment_failed", intent_body, account=account_id)
+        if number is not None:
+            processor_webhooks.send("payment_intent.payment_failed", intent_body, account=account_id)
         processor_webhooks.send("terminal.reader.action_failed", reader_body, account=account_id)
     return reader_body
+
+
+def page_state(reader_id: str) -> ProcessorJson | None:
+    """What the reader's demo page shows: the reader, and its last payment action with the amount
+    it asks for (None for an unknown reader)."""
+    reader = DemoReader.objects.filter(reader_id=reader_id).first()
+    if reader is None:
+        return None
+    action = reader.action or {}
+    intent_id = (action.get("process_payment_intent") or {}).get("payment_intent")
+    intent = DemoPaymentIntent.objects.filter(intent_id=intent_id).first() if intent_id else None
+    shown = None
+    if intent is not None and action.get("status") in ("in_progress", "succeeded", "failed"):
+        shown = {
+            "status": action["status"],
+            "payment_intent": intent.intent_id,
+            "amount": intent.amount,
+            "currency": intent.currency,
+            "failure_code": action.get("failure_code"),
+            "failure_message": action.get("failure_message"),
+        }
+    return {"id": reader.reader_id, "label": reader.label, "status": reader.status, "action": shown}
+
+
+def page_present(reader_id: str, card: str) -> ProcessorJson:
+    """The reader's demo page presents one of its demo cards, through the test helper's path."""
+    if card not in PAGE_CARDS:
+        raise invalid("card", f"Present one of the demo cards: {', '.join(PAGE_CARDS)}.")
+    reader = DemoReader.objects.filter(reader_id=reader_id).first()
+    if reader is None:
+        raise missing("terminal.reader", reader_id)
+    return _present(reader.account_id, reader.reader_id, PAGE_CARDS[card])
 
 
 def reader_set_status(reader_id: str, *, online: bool) -> DemoReader:

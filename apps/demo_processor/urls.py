@@ -21,4 +21,7 @@ urlpatterns = [
     path("v1/accounts", views.accounts),
     path("v1/account_links", views.account_links),
     path("connect/<str:account_id>/onboarding", views.onboarding, name="onboarding"),
+    path("readers/<str:reader_id>/", views.reader_page, name="reader_page"),
+    path("readers/<str:reader_id>/state", views.reader_state, name="reader_state"),
+    path("readers/<str:reader_id>/present", views.reader_present, name="reader_present"),
 ]

@@ -3,7 +3,9 @@
 /v1/... answers the `stripe` library as the processor does: form-encoded requests with the
 secret key as Bearer, the connected account in Stripe-Account, Idempotency-Key replayed, JSON
 objects and processor-shaped errors. The kiosk's confirm takes JSON and the client secret (CORS
-allows the kiosk app origins). Onboarding is a small page the owner is sent to from the panel."""
+allows the kiosk app origins). Onboarding is a small page the owner is sent to from the panel;
+each simulated reader has a page that shows what the reader shows and presents its demo cards
+(readers/<id>/)."""
 
 import hmac
 from collections.abc import Callable
@@ -14,7 +16,9 @@ from django.db import IntegrityError, transaction
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
 from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_POST, require_safe
 
 from apps.api import parsers
 from apps.demo_processor import services, terminal
@@ -205,3 +209,56 @@ def onboarding(request: HttpRequest, account_id: str) -> HttpResponse:
         services.onboarding_finish(account.account_id)
         return redirect(account.return_url or "/panel/billing")
     return render(request, "demo_processor/onboarding.html", {"account": account})
+
+
+# The reader page's buttons (terminal.PAGE_CARDS), in the order shown.
+PAGE_CARD_NAMES = (
+    ("approved", _("Approved")),
+    ("declined", _("Declined")),
+    ("insufficient_funds", _("Insufficient funds")),
+    ("removed_too_early", _("Removed too early")),
+)
+
+
+@require_safe
+def reader_page(request: HttpRequest, reader_id: str) -> HttpResponse:
+    """The simulated reader's screen: the amount while it holds a payment, then approved or
+    declined, and a button per demo card (static/demo_processor/reader.js keeps it current)."""
+    state = terminal.page_state(reader_id)
+    if state is None:
+        return missing("terminal.reader", reader_id).response()
+    return render(
+        request,
+        "demo_processor/reader.html",
+        {
+            "reader": state,
+            "cards": PAGE_CARD_NAMES,
+            "state_url": reverse("demo_processor:reader_state", args=[reader_id]),
+            "present_url": reverse("demo_processor:reader_present", args=[reader_id]),
+        },
+    )
+
+
+@require_safe
+def reader_state(request: HttpRequest, reader_id: str) -> HttpResponse:
+    """GET: the reader and its last payment action (the page polls this)."""
+    state = terminal.page_state(reader_id)
+    if state is None:
+        return missing("terminal.reader", reader_id).response()
+    return JsonResponse(state, headers={"Cache-Control": "no-store"})
+
+
+@require_POST
+def reader_present(request: HttpRequest, reader_id: str) -> HttpResponse:
+    """POST card=approved|declined|insufficient_funds|removed_too_early: the card on the reader
+    (the test helper's path). Answers the reader as JSON to a script; a form goes back to the page."""
+    wants_json = "application/json" in request.headers.get("Accept", "")
+    try:
+        reader = terminal.page_present(reader_id, request.POST.get("card", ""))
+    except DemoError as exc:
+        if wants_json:
+            return exc.response()
+        return redirect("demo_processor:reader_page", reader_id=reader_id)
+    if wants_json:
+        return JsonResponse(reader)
+    return redirect("demo_processor:reader_page", reader_id=reader_id)

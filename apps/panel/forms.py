@@ -67,6 +67,19 @@ class KioskRenameForm(forms.Form):
     location = forms.CharField(label=_("Location"), max_length=200, required=False)
 
 
+class KioskReaderForm(forms.Form):
+    registration_code = forms.CharField(
+        label=_("Registration code"),
+        max_length=100,
+        help_text=_("The code the reader shows (demo processor: simulated-wpe or simulated-s700)."),
+    )
+    label = forms.CharField(label=_("Label"), max_length=100, required=False)
+
+
+class NoFieldsForm(forms.Form):
+    """A POST that sends nothing but its CSRF token."""
+
+
 LANGUAGES_HELP = _("Language codes the agent serves, e.g. en, es. Empty: offered customers of every language.")
 
 

@@ -31,6 +31,15 @@ CHOICES = {
     "dining": {"eat_in": _("Eat in"), "take_away": _("Take away")},
     "display_kind": {"kitchen": _("Kitchen"), "board": _("Board")},
     "plan": {"free": _("Free"), "pro": _("Pro")},
+    # A kiosk's card reader as the processor reports it (apps.billing.models.CardReader).
+    "reader_status": {"online": _("online"), "offline": _("offline")},
+    "reader_action": {"process_payment_intent": _("Take a payment")},
+    "reader_action_status": {
+        "in_progress": _("waiting for a card"),
+        "succeeded": _("succeeded"),
+        "failed": _("failed"),
+        "canceled": _("cancelled"),
+    },
 }
 
 

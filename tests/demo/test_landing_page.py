@@ -8,6 +8,8 @@ import re
 from django.core.management import call_command
 from django.test import Client
 
+from apps.billing.models import CardReader
+
 LINKS = ("/kiosk/", "/agent/", "/panel/", "/api/docs/")
 
 
@@ -87,3 +89,14 @@ def test_it_says_where_demo_emails_go(db, settings):
     settings.PRODUCTION = True
     settings.DEMO_PROCESSOR = False
     assert "var/mail" not in Client().get("/").content.decode()
+
+
+def test_it_says_to_open_the_readers_page_beside_the_kiosk(db):
+    assert "register a reader for the kiosk with code" in Client().get("/").content.decode()
+    call_command("seed_demo", stdout=io.StringIO())
+    html = Client().get("/").content.decode()
+    readers = html[html.index('<p id="demo-readers">') :]
+    readers = readers[: readers.index("</p>")]
+    pages = {f"/demo-processor/readers/{reader.reader_id}/" for reader in CardReader.objects.all()}
+    assert len(pages) == 2 and pages <= _links(readers)
+    assert "Front counter: Front counter reader" in readers

@@ -1,7 +1,8 @@
 """`manage.py seed_demo`: demo tenants made idempotently, and credentials that really work. `--json`
-prints one object: owners (id, email, password, businesses, agents, pairing_codes, kiosks,
-processor_account), platform_agents, realtime, kiosk_app (a fresh code no kiosk uses, for the kiosk
-app in a browser) and payments (the demo processor and its cards)."""
+prints one object: owners (id, email, password, businesses, agents, pairing_codes, kiosks (each with
+its simulated reader on the demo processor), processor_account), platform_agents, realtime,
+kiosk_app (a fresh code no kiosk uses, for the kiosk app in a browser) and payments (the demo
+processor and its cards)."""
 
 import io
 import json
@@ -14,8 +15,8 @@ from django.core.management import CommandError, call_command
 from django.test import Client
 
 from apps.accounts.models import Business, Owner, User
-from apps.billing.models import OwnerBilling
-from apps.demo_processor.models import DemoAccount
+from apps.billing.models import CardReader, OwnerBilling
+from apps.demo_processor.models import DemoAccount, DemoReader
 from apps.kiosks.models import Kiosk, PairingCode, hash_pairing_code
 from apps.menu.models import Catalog, MenuItem
 from tests.conftest import AgentClient
@@ -235,6 +236,30 @@ def test_with_a_processor_configured_no_demo_account_is_made(db, processor):
     data = seed_json()
     assert data["payments"] == {"demo": False, "demo_cards": {}}
     assert not DemoAccount.objects.exists()
+    assert all(kiosk["reader"] is None for owner in data["owners"] for kiosk in owner["kiosks"])
+    assert not CardReader.objects.exists()
+
+
+def test_each_demo_kiosk_has_a_simulated_reader_whose_page_answers(data):
+    for owner in data["owners"]:
+        for kiosk in owner["kiosks"]:
+            entry = kiosk["reader"]
+            assert set(entry) == {"id", "label", "page_url"}
+            reader = CardReader.objects.get(kiosk_id=kiosk["id"])
+            assert (entry["id"], entry["label"]) == (reader.reader_id, reader.label)
+            assert reader.owner_id == owner["id"] and reader.account_id == owner["processor_account"]
+            demo = DemoReader.objects.get(reader_id=reader.reader_id)
+            assert demo.device_type == "simulated_wisepos_e" and demo.status == "online"
+            path = f"/demo-processor/readers/{reader.reader_id}/"
+            assert entry["page_url"] == "http://127.0.0.1:8000" + path
+            assert Client().get(path).status_code == 200
+
+
+def test_a_second_run_keeps_each_kiosks_reader(data):
+    again = seed_json()
+    readers = [kiosk["reader"] for owner in data["owners"] for kiosk in owner["kiosks"]]
+    assert [kiosk["reader"] for owner in again["owners"] for kiosk in owner["kiosks"]] == readers
+    assert DemoReader.objects.count() == len(readers) == CardReader.objects.count()
 
 
 # --- Text output and production guard ----------------------------------------------------
@@ -258,6 +283,9 @@ def test_text_output_prints_the_credentials(db):
     assert all("spare pairing codes" in line for line in output.splitlines() if "pairing codes" in line)
     assert "Demo payments: no money moves." in output and "4242 4242 4242 4242" in output
     assert "Orders lists it as Confirmed (paid, sent to the kitchen)" in output
+    assert "open its demo page (linked there) beside the kiosk" in output
+    for kiosk in (kiosk for owner in data["owners"] for kiosk in owner["kiosks"]):
+        assert kiosk["reader"]["page_url"] in output
 
 
 def test_the_base_url_is_where_the_steps_and_the_demo_webhook_point(db):

@@ -164,3 +164,28 @@ def post_event(client, event: dict, *, connect: bool = True, secret: str | None 
     header = stripe.WebhookSignature.generate_signature_header(payload, secret, timestamp=timestamp)
     path = "/processor/connect/webhook" if connect else "/processor/webhook"
     return client.post(path, payload, content_type="application/json", headers={"Stripe-Signature": header})
+
+
+DEMO_READER_ACCOUNT = "acct_demo_reader_page"
+
+
+@pytest.fixture
+def demo_reader(kiosk, owner):
+    """The kiosk's simulated reader ("Counter"), registered on a demo processor account."""
+    from apps.billing.services import readers
+    from apps.demo_processor import services as demo_processor
+
+    demo_processor.account_open(DEMO_READER_ACCOUNT)
+    factories.OwnerBillingFactory(
+        owner=owner, account_id=DEMO_READER_ACCOUNT, charges_enabled=True, payouts_enabled=True
+    )
+    return readers.reader_register(kiosk=kiosk, registration_code="simulated-wpe", label="Counter")
+
+
+@pytest.fixture
+def paying_on_reader(agent_client, cart_session, demo_reader, kiosk_events, django_capture_on_commit_callbacks):
+    """The cart session sent to payment: the demo reader holds its intent (2175 cents)."""
+    with django_capture_on_commit_callbacks(execute=True):
+        response = agent_client.post(f"/api/sessions/{cart_session.public_id}/payment")
+    assert response.status_code == 200, response.content
+    return Payment.objects.get()

@@ -1,7 +1,10 @@
-"""Kiosks: list with presence, pairing codes (shown once, with their expiry), rename, unpair."""
+"""Kiosks: list with presence and card readers, pairing codes (shown once, with their expiry),
+rename, unpair, and a kiosk's card reader registered, replaced or removed (the owner API's
+service functions)."""
 
 from typing import Any, TypedDict
 
+from django.conf import settings
 from django.contrib import messages
 from django.db.models import QuerySet
 from django.http import HttpResponse, HttpResponseRedirect, JsonResponse
@@ -11,16 +14,19 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST, require_safe
 
+from apps.billing import selectors as billing_selectors
+from apps.billing.services import readers as reader_services
 from apps.core.timefmt import iso_z
 from apps.kiosks import selectors as kiosk_selectors
 from apps.kiosks import services as kiosk_services
 from apps.kiosks.models import Kiosk, PairingCode
 from apps.panel.access import ANY_ROLE, PanelRequest, owned_or_404, panel_page
-from apps.panel.forms import BusinessChoiceForm, KioskRenameForm
+from apps.panel.forms import BusinessChoiceForm, KioskReaderForm, KioskRenameForm, NoFieldsForm
 from apps.panel.pages import businesses_of, form_action, object_action, put_once, render_page, take_once
 
 OWNER_PATH = "business__owner"
 RENAME_INVALID = gettext_lazy("Give the kiosk a name (200 characters at most).")
+READER_INVALID = gettext_lazy("Enter the reader's registration code (100 characters at most).")
 
 
 class PairingState(TypedDict):
@@ -61,8 +67,12 @@ def kiosk_list(request: PanelRequest) -> HttpResponse:
         )
         if found is None or _pairing_state(found)["state"] != "unused":
             pairing = None
+    listed = kiosk_selectors.seen_as_heard(kiosks)
+    readers = billing_selectors.readers_of_kiosks(request.user.owner_id, [kiosk.pk for kiosk in listed])
     context = {
-        "kiosks": kiosk_selectors.seen_as_heard(kiosks),
+        "kiosks": listed,
+        "demo_readers": settings.DEMO_PROCESSOR,  # every reader is simulated: link its demo page
+        "rows": [{"kiosk": kiosk, "reader": readers.get(kiosk.pk)} for kiosk in listed],
         "pairing": pairing,
         "business_form": BusinessChoiceForm(businesses=businesses_of(request)),
     }
@@ -112,3 +122,18 @@ def kiosk_rename(request: PanelRequest, kiosk: Kiosk, data: dict[str, Any]) -> s
 def kiosk_unpair(kiosk: Kiosk) -> str:
     kiosk_services.kiosk_unpair(kiosk=kiosk)
     return _("{name} is unpaired: its device token no longer works.").format(name=kiosk.name)
+
+
+@form_action(_kiosk, _to_kiosks, KioskReaderForm, access=ANY_ROLE, id_name="kiosk_id", invalid=READER_INVALID)
+def kiosk_reader_register(request: PanelRequest, kiosk: Kiosk, data: dict[str, Any]) -> str:
+    """Register the kiosk's card reader, or replace the one it has (which is unregistered)."""
+    reader = reader_services.reader_register(
+        kiosk=kiosk, registration_code=data["registration_code"].strip(), label=data["label"] or kiosk.name[:100]
+    )
+    return _("Card reader {label} registered for {name}.").format(label=reader.label, name=kiosk.name)
+
+
+@form_action(_kiosk, _to_kiosks, NoFieldsForm, access=ANY_ROLE, id_name="kiosk_id", invalid="")
+def kiosk_reader_remove(request: PanelRequest, kiosk: Kiosk, data: dict[str, Any]) -> str:
+    reader_services.reader_remove(kiosk=kiosk)
+    return _("{name} has no card reader now: it takes cards on screen.").format(name=kiosk.name)

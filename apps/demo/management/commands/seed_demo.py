@@ -3,7 +3,8 @@
 Every run adds fresh pairing codes and re-pairs the demo kiosks, so the printed codes and
 device tokens are always usable; one more fresh code (`kiosk_app`) is left for a newcomer to pair
 the kiosk app in a browser. On the demo processor the owners' connected accounts are opened
-there, so a paid order works from a fresh `make run`.
+there, so a paid order works from a fresh `make run`, and each demo kiosk has a simulated card
+reader whose page (on the demo processor) is opened beside the kiosk.
 """
 
 import json
@@ -21,6 +22,7 @@ from apps.demo.credentials import DEMO_PASSWORD
 from apps.demo.history_seed import DAYS as HISTORY_DAYS
 from apps.demo.history_seed import seed_history
 from apps.demo.menu_seed import seed_menu
+from apps.demo.reader_seed import seed_reader
 from apps.demo.webhook_seed import seed_demo_webhook
 from apps.demo_processor import mode as processor_mode
 from apps.demo_processor import services as demo_processor
@@ -169,6 +171,9 @@ class Command(BaseCommand):
             pairing, kiosk_app_code = kiosk_services.pairing_code_create(business=first)
             webhook = seed_demo_webhook(owner=first.owner, base_url=options["base_url"])
         kiosk_app_codes.remember(pairing, kiosk_app_code)
+        for owner in owners:  # processor calls, made with no transaction open
+            for kiosk in owner["kiosks"]:
+                kiosk["reader"] = seed_reader(kiosk_id=kiosk["id"], base_url=options["base_url"])
         data: Report = {
             "owners": owners,
             "platform_agents": [_agent_entry(pool_agent)],
@@ -211,6 +216,12 @@ class Command(BaseCommand):
             else "pay on the kiosk with a card"
         )
         out(f"  3. Tap the kiosk, accept on the dashboard, build the cart, Send to payment; {pay}")
+        if data["payments"]["demo"]:
+            out(
+                "     On a card reader instead: register one for the kiosk on the panel's Kiosks page (code "
+                "simulated-wpe) and open its demo page (linked there) beside the kiosk; the paired demo kiosks "
+                "below have theirs"
+            )
         out(
             f"  4. Owner panel  {base}/panel/  sign in as {burgers['email']}: Orders lists it as Confirmed "
             "(paid, sent to the kitchen); Webhooks shows its deliveries to the demo receiver"
@@ -231,6 +242,8 @@ class Command(BaseCommand):
             for kiosk in owner["kiosks"]:
                 headers = f"X-Device-Id {kiosk['device_id']}  X-Device-Token {kiosk['device_token']}"
                 out(f"    paired kiosk {kiosk['id']}: {headers}")
+                if kiosk["reader"]:
+                    out(f"      its card reader {kiosk['reader']['label']}: {kiosk['reader']['page_url']}")
         out("  platform (pool) agent: " + data["platform_agents"][0]["email"])
         out(f"  realtime app: id {data['realtime']['app_id']}, key {data['realtime']['key']}")
         out(f"  webhooks of {burgers['name']}: every event to {data['webhook']['url']}")
