@@ -89,9 +89,14 @@ async function reprint(ticket) {
   try {
     await api.call(`kitchen/tickets/${ticket.id}/reprint`, { method: "POST", body: {} });
     store.set({ alert: "" });
-    announce(`Order ${ticket.number}: printing again.`);
+    announce(interpolate(pgettext("display", "Order %(number)s: printing again."), { number: ticket.number }));
   } catch (caught) {
-    store.set({ alert: `Order ${ticket.number} could not be printed again: ${asFailure(caught).message}` });
+    store.set({
+      alert: interpolate(pgettext("display", "Order %(number)s could not be printed again: %(reason)s"), {
+        number: ticket.number,
+        reason: asFailure(caught).message,
+      }),
+    });
   }
 }
 

@@ -87,8 +87,8 @@ export function renderKitchen(store, onMove, onReprint) {
         const reprint = el("button", {
           type: "button",
           class: "reprint",
-          text: "Reprint",
-          "aria-label": `Reprint the ticket of order ${ticket.number}`,
+          text: pgettext("display", "Reprint"),
+          "aria-label": interpolate(pgettext("display", "Reprint the ticket of order %(number)s"), { number: ticket.number }),
           onclick: () => onReprint(store.get().tickets[ticket.id].ticket),
         });
         node = el(

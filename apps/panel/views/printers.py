@@ -10,6 +10,7 @@ from django.contrib import messages
 from django.http import Http404, HttpResponseBase, HttpResponseRedirect
 from django.shortcuts import redirect
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from apps.core.errors import DomainError
@@ -29,28 +30,32 @@ class _CategoryChoice(forms.ModelMultipleChoiceField):  # type: ignore[type-arg]
 
 
 class PrinterForm(BusinessChoiceForm):
-    name = forms.CharField(max_length=100, label="Name", help_text="Where it prints, e.g. “Grill” or “Bar”.")
-    host = forms.CharField(max_length=255, label="Address", help_text="The printer's IP address or host name.")
-    port = forms.IntegerField(min_value=1, max_value=65535, initial=9100, label="Port")
-    paper_width = forms.TypedChoiceField(
-        choices=PaperWidth.choices, coerce=int, initial=PaperWidth.MM80, label="Paper width"
+    name = forms.CharField(
+        max_length=100, label=gettext_lazy("Name"), help_text=gettext_lazy("Where it prints, e.g. “Grill” or “Bar”.")
     )
-    role = forms.ChoiceField(choices=PrinterRole.choices, initial=PrinterRole.KITCHEN, label="Prints")
+    host = forms.CharField(
+        max_length=255, label=gettext_lazy("Address"), help_text=gettext_lazy("The printer's IP address or host name.")
+    )
+    port = forms.IntegerField(min_value=1, max_value=65535, initial=9100, label=gettext_lazy("Port"))
+    paper_width = forms.TypedChoiceField(
+        choices=PaperWidth.choices, coerce=int, initial=PaperWidth.MM80, label=gettext_lazy("Paper width")
+    )
+    role = forms.ChoiceField(choices=PrinterRole.choices, initial=PrinterRole.KITCHEN, label=gettext_lazy("Prints"))
     categories = _CategoryChoice(
         queryset=Category.objects.none(),
         required=False,
         widget=forms.CheckboxSelectMultiple,
-        label="Kitchen: the categories it prints",
-        help_text="None chosen: every line.",
+        label=gettext_lazy("Kitchen: the categories it prints"),
+        help_text=gettext_lazy("None chosen: every line."),
     )
     kiosk: forms.ModelChoiceField[Kiosk] = forms.ModelChoiceField(
-        queryset=Kiosk.objects.none(), required=False, label="Receipts: the kiosk it prints for"
+        queryset=Kiosk.objects.none(), required=False, label=gettext_lazy("Receipts: the kiosk it prints for")
     )
     reads_status = forms.BooleanField(
         required=False,
         initial=True,
-        label="It answers status queries",
-        help_text="Off for a listener that takes tickets but never says whether it is out of paper.",
+        label=gettext_lazy("It answers status queries"),
+        help_text=gettext_lazy("Off for a listener that takes tickets but never says whether it is out of paper."),
     )
 
     def __init__(self, data: Any = None, *, request: PanelRequest, initial: dict[str, Any] | None = None) -> None:

@@ -8,9 +8,9 @@ API's English, which the owner panel translates); the keys named outside the cod
 data-i18n, data-i18n-label and data-reply attributes, the menu's allergen and dietary codes) are
 handed to it as a list written for the run. The owner's, agent's and kitchen's screens are
 English-only: their words (English msgids; in djangojs.po the "agent", "panel" and "display"
-contexts, in django.po any but "receipt") are kept out of the other languages' files. Each es, fr
-and de entry then gets its English as a translator's comment, so a translator's tool shows what
-the key says.
+contexts, in django.po any but "receipt" and "ticket", the printed tickets) are kept out of the
+other languages' files. Each es, fr and de entry then gets its English as a translator's comment,
+so a translator's tool shows what the key says.
 
     .venv/bin/python manage.py makemessages -d djangojs -l en -l es -l fr -l de
     .venv/bin/python manage.py makemessages -d django -l en -l es -l fr -l de
@@ -70,7 +70,8 @@ class Command(makemessages.Command):
                 self._msggrep(po, ["--invert-match", "-J", "-e", "^agent$", "-e", "^panel$", "-e", "^display$"])
                 self._english_comments(po)
             else:
-                self._msggrep(po, ["-J", "-e", "^receipt$"])  # the panel's and agent page's words
+                # the customer's receipt and the kitchen's paper (the business's language) stay
+                self._msggrep(po, ["-J", "-e", "^receipt$", "-e", "^ticket$"])
 
     def _msggrep(self, po: Path, selection: list[str]) -> None:
         """Keeps the customer's words only: the owner's and agent's screens are English-only."""
