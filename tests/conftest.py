@@ -144,14 +144,21 @@ def _menu_photo_folder(tmp_path_factory):
     return tmp_path_factory.mktemp("menu-photos")
 
 
+def menu_photo_settings(folder) -> dict:
+    """Menu photos that tests store (seed_demo, panel uploads) never land in var/media, nor
+    seed_demo's kiosk-app pairing code in var/: the settings that put them in `folder`."""
+    options = {"location": folder, "base_url": settings.MENU_PHOTOS_URL}
+    menu_photos = {"BACKEND": "django.core.files.storage.FileSystemStorage", "OPTIONS": options}
+    return {
+        "STORAGES": {**settings.STORAGES, "menu_photos": menu_photos},
+        "DEMO_KIOSK_CODE_FILE": folder / "demo-kiosk-app.json",
+    }
+
+
 @pytest.fixture(autouse=True)
 def _menu_photos_in_a_temporary_folder(settings, _menu_photo_folder):
-    """Menu photos that tests store (seed_demo, panel uploads) never land in var/media, nor
-    seed_demo's kiosk-app pairing code in var/."""
-    options = {"location": _menu_photo_folder, "base_url": settings.MENU_PHOTOS_URL}
-    menu_photos = {"BACKEND": "django.core.files.storage.FileSystemStorage", "OPTIONS": options}
-    settings.STORAGES = {**settings.STORAGES, "menu_photos": menu_photos}
-    settings.DEMO_KIOSK_CODE_FILE = _menu_photo_folder / "demo-kiosk-app.json"
+    for name, value in menu_photo_settings(_menu_photo_folder).items():
+        setattr(settings, name, value)
 
 
 @pytest.fixture

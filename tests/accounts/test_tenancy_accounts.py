@@ -9,14 +9,14 @@ from django.apps import apps
 from django.contrib import admin
 from django.core.management import call_command
 from django.db import transaction
-from django.test import Client
+from django.test import Client, override_settings
 from django.urls import reverse
 
 from apps.accounts import services as account_services
 from apps.accounts.models import User
 from apps.webhooks import services as webhook_services
 from tests import factories
-from tests.conftest import AgentClient
+from tests.conftest import AgentClient, menu_photo_settings
 from tests.support.auth import enrol_totp
 
 
@@ -38,11 +38,16 @@ def test_every_model_of_our_apps_is_in_the_admin(model):
 
 
 @pytest.fixture(scope="module")
-def demo_rows(django_db_setup, django_db_blocker):
+def demo_rows(django_db_setup, django_db_blocker, _menu_photo_folder):
     """Demo tenants plus a row in the tables seed_demo leaves empty, so list columns render. Made
     once for the module (seed_demo takes most of a second), in a transaction rolled back after its
-    last test; each test runs in a savepoint inside it, as `db` makes one."""
-    with django_db_blocker.unblock(), transaction.atomic():
+    last test; each test runs in a savepoint inside it, as `db` makes one. Its photos go where
+    every test's do (the per-test settings come after a module's fixtures)."""
+    with (
+        override_settings(**menu_photo_settings(_menu_photo_folder)),
+        django_db_blocker.unblock(),
+        transaction.atomic(),
+    ):
         call_command("seed_demo", "--json", stdout=io.StringIO())
         agent = User.objects.filter(is_agent=True, owner__isnull=False).first()
         enrol_totp(agent)
