@@ -341,3 +341,24 @@ def test_a_reader_busy_with_another_payment_is_refused_and_nothing_changes(agent
     cart_session.refresh_from_db()
     assert cart_session.status == "active" and not Payment.objects.exists() and not ProcessorCall.objects.exists()
     assert held_intent(reader) == other.id  # the other payment is left alone
+
+
+def test_a_late_reader_event_of_an_earlier_payment_does_not_keep_the_reader_waiting_after_take_back(
+    paying, reader, agent_client, cart_session, on_commit, monkeypatch
+):
+    """The reader's report of the first payment's declined card arrives after the payment was
+    taken back and sent again: taking the second one back still stops the reader."""
+    late = []
+    monkeypatch.setattr(processor_webhooks, "send", lambda kind, obj, account: late.append((kind, obj, account)))
+    tap(reader, DECLINED)
+    monkeypatch.undo()
+    cancel_url = f"/api/sessions/{cart_session.public_id}/payment/cancel"
+    assert on_commit(agent_client.post, cancel_url).status_code == 200
+    assert on_commit(send_to_payment, agent_client, cart_session).status_code == 200
+    second = Payment.objects.latest("created_at")
+    assert held_intent(reader) == second.intent_id
+    for kind, obj, account in late:
+        on_commit(processor_webhooks.send, kind, obj, account=account)
+    assert on_commit(agent_client.post, cancel_url).status_code == 200
+    assert held_intent(reader) is None
+    assert DemoPaymentIntent.objects.get(intent_id=second.intent_id).status == "canceled"
