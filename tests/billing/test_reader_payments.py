@@ -362,3 +362,47 @@ def test_a_late_reader_event_of_an_earlier_payment_does_not_keep_the_reader_wait
     assert on_commit(agent_client.post, cancel_url).status_code == 200
     assert held_intent(reader) is None
     assert DemoPaymentIntent.objects.get(intent_id=second.intent_id).status == "canceled"
+
+
+LATE_NOTE = "Charged after the customer left: refunded automatically"
+
+
+def test_a_card_approved_as_the_customer_left_ends_the_order_refunded_and_tells_the_owner(
+    paying, reader, agent_client, cart_session, on_commit, owner_client, monkeypatch
+):
+    monkeypatch.setattr(processor_webhooks, "send", lambda kind, obj, account: None)  # its events come late
+    tap(reader, APPROVED)
+    monkeypatch.undo()
+    ended = on_commit(
+        agent_client.post, f"/api/sessions/{cart_session.public_id}/end", {"reason": "customer_abandoned"}
+    )
+    assert ended.status_code == 200, ended.content
+    order = Order.objects.get(session=cart_session)
+    assert order.status == "refunded" and order.paid_at is None
+    [changed] = DomainEvent.objects.filter(name="order.status_changed")
+    assert set(changed.payload) == {"order_id", "order_number", "previous_status", "status", "changed_at"}
+    assert (changed.payload["order_id"], changed.payload["previous_status"], changed.payload["status"]) == (
+        order.pk,
+        "awaiting_payment",
+        "refunded",
+    )
+    assert order_created_count() == 0
+    page = owner_client.get(f"/panel/orders/{order.pk}")
+    assert page.status_code == 200 and LATE_NOTE in page.content.decode()
+    assert on_commit(tasks.reconcile_payments) == {}  # nothing left: no second refund, no second change
+    assert Refund.objects.count() == 1 and DomainEvent.objects.filter(name="order.status_changed").count() == 1
+
+
+def test_a_card_approved_as_the_payment_was_taken_back_leaves_the_order_in_use_and_shows_the_refund(
+    paying, reader, agent_client, cart_session, on_commit, owner_client, monkeypatch
+):
+    monkeypatch.setattr(processor_webhooks, "send", lambda kind, obj, account: None)
+    tap(reader, APPROVED)
+    monkeypatch.undo()
+    response = on_commit(agent_client.post, f"/api/sessions/{cart_session.public_id}/payment/cancel")
+    assert response.status_code == 200, response.content
+    order = Order.objects.get(session=cart_session)
+    assert order.status == "draft"  # the customer's cart goes on: no webhook says it was refunded
+    assert not DomainEvent.objects.filter(name="order.status_changed").exists()
+    page = owner_client.get(f"/panel/orders/{order.pk}").content.decode()
+    assert LATE_NOTE in page and Refund.objects.get().refund_id in page
