@@ -18,8 +18,10 @@ from apps.demo_processor.services import intent_json
 
 # The processor's simulated registration codes and the simulated device each one registers.
 SIMULATED_CODES = {"simulated-wpe": "simulated_wisepos_e", "simulated-s700": "simulated_stripe_s700"}
-# How the demo reader reads a card: a tap (the processor's name for it).
+# How the demo reader reads a card: a tap unless the test helper says otherwise (the processor's
+# names: a tap, a chip inserted, a swipe).
 READ_METHOD = "contactless_emv"
+READ_METHODS = ("contactless_emv", "contact_emv", "magnetic_stripe_track2")
 
 
 def _form_dict(params: dict[str, str], name: str) -> dict[str, str]:
@@ -201,6 +203,10 @@ def reader_present_payment_method(*, account_id: str, reader_id: str, params: di
     the outcome (cards.OUTCOMES: approved, declined, insufficient funds); the intent and the
     reader's action are changed and committed, then the events are sent."""
     number = cards.normalised(params.get("card_present[number]") or params.get("card[number]") or cards.SUCCEEDS)
+    # The demo's own field (the real helper always taps): how the card is read.
+    read_method = params.get("card_present[read_method]") or READ_METHOD
+    if read_method not in READ_METHODS:
+        raise invalid("card_present[read_method]", f"read_method must be one of {', '.join(READ_METHODS)}.")
     with transaction.atomic():
         reader = _reader_on(account_id, reader_id, lock=True)
         intent_id = _holding(reader)
@@ -217,7 +223,7 @@ def reader_present_payment_method(*, account_id: str, reader_id: str, params: di
         if failure is None:
             intent.status, intent.last_error = DemoIntentStatus.SUCCEEDED, None
             intent.card_brand, intent.card_last4 = cards.brand_of(number), number[-4:]
-            intent.card_read_method = READ_METHOD
+            intent.card_read_method = read_method
             action.update(status="succeeded")
         else:
             intent.last_error = {"type": "card_error", **failure}
