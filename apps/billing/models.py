@@ -67,6 +67,11 @@ class Payment(models.Model):
     # the receipt as "Visa ending 4242"; blank when unknown.
     card_brand = models.CharField(max_length=20, blank=True)
     card_last4 = models.CharField(max_length=4, blank=True)
+    # A card read by a reader: how (the processor's read_method) and, for a chip, the card's
+    # application (its name and identifier, the AID), as a card-present receipt shows them.
+    card_read_method = models.CharField(max_length=30, blank=True)
+    card_application_name = models.CharField(max_length=40, blank=True)
+    card_application_id = models.CharField(max_length=32, blank=True)
     method = models.CharField(max_length=20, choices=PaymentMethod.choices, default=PaymentMethod.CARD)
     # The reader the intent was handed to (card_present), kept when the reader is later removed.
     reader = models.ForeignKey("billing.CardReader", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")

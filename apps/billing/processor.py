@@ -12,7 +12,7 @@ row lock across a call (apps/billing/processor_calls.py).
 import functools
 import logging
 from collections.abc import Callable
-from typing import Any, ParamSpec, TypedDict, TypeVar
+from typing import Any, NotRequired, ParamSpec, TypedDict, TypeVar
 
 import stripe
 from django.conf import settings
@@ -100,10 +100,17 @@ class IntentError(TypedDict):
 
 
 class CardState(TypedDict):
-    """The card that paid, as the processor names it: brand ("visa", "mastercard") and last four."""
+    """The card that paid, as the processor names it: brand ("visa", "mastercard") and last four;
+    for a card read by a reader (card_present) also how it was read (the processor's read_method:
+    contactless_emv, contact_emv, magnetic_stripe_track2, ...) and, for a chip read, the card's
+    application as the processor's receipt names it (application_preferred_name, and
+    dedicated_file_name: its identifier, the AID), when given."""
 
     brand: str
     last4: str
+    read_method: NotRequired[str]
+    application_name: NotRequired[str]
+    application_id: NotRequired[str]
 
 
 class IntentState(TypedDict):
@@ -136,7 +143,21 @@ def card_of(intent: dict[str, object]) -> CardState | None:
         return None
     if len(last4) != 4 or not last4.isascii() or not last4.isdigit():
         return None
-    return {"brand": brand.lower(), "last4": last4}
+    found: CardState = {"brand": brand.lower(), "last4": last4}
+    if isinstance(details, dict) and not details.get("card"):  # read by a reader: card_present
+        found["read_method"] = _fitting(card.get("read_method"), 30, "_")
+        receipt = card.get("receipt")
+        if isinstance(receipt, dict):
+            found["application_name"] = _fitting(receipt.get("application_preferred_name"), 40, " -_./")
+            found["application_id"] = _fitting(receipt.get("dedicated_file_name"), 32, "")
+    return found
+
+
+def _fitting(value: object, longest: int, also: str) -> str:
+    """A processor's text that fits its column and is only letters, digits and `also`; else ""."""
+    if not isinstance(value, str) or len(value) > longest:
+        return ""
+    return value if value.isascii() and all(ch.isalnum() or ch in also for ch in value) else ""
 
 
 def intent_retrieve(*, intent_id: str, account_id: str) -> IntentState:

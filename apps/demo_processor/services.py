@@ -28,11 +28,37 @@ def _charge_json(intent: DemoPaymentIntent) -> ProcessorJson:
     }
 
 
+# The chip applications the demo's cards carry (a chip read's receipt names them as the
+# processor does: application_preferred_name, and dedicated_file_name, the application's AID).
+CHIP_APPLICATIONS = {
+    "visa": ("Visa Credit", "A0000000031010"),
+    "mastercard": ("Mastercard", "A0000000041010"),
+    "amex": ("American Express", "A00000002501"),
+    "discover": ("Discover", "A0000001523010"),
+}
+# The read methods that read the card's chip (in contact or contactless), so give a receipt.
+CHIP_READS = ("contact_emv", "contactless_emv")
+
+
 def _payment_method_details(intent: DemoPaymentIntent) -> ProcessorJson:
     card = {"brand": intent.card_brand or None, "last4": intent.card_last4 or None}
-    if intent.card_read_method:  # read by a reader: the processor names it card_present
-        return {"type": "card_present", "card_present": {**card, "read_method": intent.card_read_method}}
-    return {"type": "card", "card": card}
+    if not intent.card_read_method:
+        return {"type": "card", "card": card}
+    # Read by a reader: the processor names it card_present, with how the card was read and,
+    # for a chip, the receipt's application fields (the real processor's shape, fewer fields).
+    present: ProcessorJson = {**card, "read_method": intent.card_read_method, "receipt": None}
+    application = CHIP_APPLICATIONS.get(intent.card_brand)
+    if intent.card_read_method in CHIP_READS and application is not None:
+        name, aid = application
+        present["receipt"] = {
+            "account_type": "credit",
+            "application_preferred_name": name,
+            "dedicated_file_name": aid,
+            "authorization_response_code": "3030",
+            "application_cryptogram": "demo" + intent.intent_id[-12:],
+            "cardholder_verification_method": "none",
+        }
+    return {"type": "card_present", "card_present": present}
 
 
 def _method_types(intent: DemoPaymentIntent) -> list[str]:

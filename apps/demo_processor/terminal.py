@@ -18,8 +18,10 @@ from apps.demo_processor.services import intent_json
 
 # The processor's simulated registration codes and the simulated device each one registers.
 SIMULATED_CODES = {"simulated-wpe": "simulated_wisepos_e", "simulated-s700": "simulated_stripe_s700"}
-# How the demo reader reads a card: a tap (the processor's name for it).
+# How the demo reader reads a card: a tap unless the test helper says otherwise (the processor's
+# names: a tap, a chip inserted, a swipe).
 READ_METHOD = "contactless_emv"
+READ_METHODS = ("contactless_emv", "contact_emv", "magnetic_stripe_track2")
 # A card taken away before the reader read it: the reader's action fails (the demo's own code: a
 # real reader reports its read errors in its own words), the intent waits for another card.
 READ_FAILURE = {"code": "card_read_failed", "message": "The card was removed too early. Present it again."}
@@ -210,13 +212,18 @@ def reader_present_payment_method(*, account_id: str, reader_id: str, params: di
     """Test helper: a card is tapped on the simulated reader holding a payment. The number picks
     the outcome (cards.OUTCOMES: approved, declined, insufficient funds)."""
     number = cards.normalised(params.get("card_present[number]") or params.get("card[number]") or cards.SUCCEEDS)
-    return _present(account_id, reader_id, number)
+    # The demo's own field (the real helper always taps): how the card is read.
+    read_method = params.get("card_present[read_method]") or READ_METHOD
+    if read_method not in READ_METHODS:
+        raise invalid("card_present[read_method]", f"read_method must be one of {', '.join(READ_METHODS)}.")
+    return _present(account_id, reader_id, number, read_method)
 
 
-def _present(account_id: str, reader_id: str, number: str | None) -> ProcessorJson:
-    """A card on the reader holding a payment: `number` read (its outcome from cards.OUTCOMES), or
-    None for a card taken away before the reader read it (the reader's action fails, the intent
-    is untouched: no card was read). The changes commit, then the events are sent."""
+def _present(account_id: str, reader_id: str, number: str | None, read_method: str = READ_METHOD) -> ProcessorJson:
+    """A card on the reader holding a payment: `number` read (its outcome from cards.OUTCOMES) the
+    way `read_method` says, or None for a card taken away before the reader read it (the reader's
+    action fails, the intent is untouched: no card was read). The changes commit, then the events
+    are sent."""
     with transaction.atomic():
         reader = _reader_on(account_id, reader_id, lock=True)
         intent_id = _holding(reader)
@@ -235,7 +242,7 @@ def _present(account_id: str, reader_id: str, number: str | None) -> ProcessorJs
         elif failure is None:
             intent.status, intent.last_error = DemoIntentStatus.SUCCEEDED, None
             intent.card_brand, intent.card_last4 = cards.brand_of(number), number[-4:]
-            intent.card_read_method = READ_METHOD
+            intent.card_read_method = read_method
             action.update(status="succeeded")
         else:
             intent.last_error = {"type": "card_error", **failure}

@@ -16,8 +16,10 @@ from apps.orders.models import Order, OrderStatus
 S = OrderStatus
 TRANSITIONS: dict[str, set[str]] = {
     S.DRAFT: {S.AWAITING_PAYMENT},
-    S.AWAITING_PAYMENT: {S.PAID, S.FAILED, S.DRAFT},
-    S.FAILED: {S.PAID, S.FAILED, S.DRAFT},
+    # Refunded unpaid: a card approved after the customer left, refunded at once
+    # (billing's refunds.refund_late); the order ends there.
+    S.AWAITING_PAYMENT: {S.PAID, S.FAILED, S.DRAFT, S.REFUNDED},
+    S.FAILED: {S.PAID, S.FAILED, S.DRAFT, S.REFUNDED},
     S.PAID: {S.CONFIRMED},
     S.CONFIRMED: {S.PREPARING, S.READY, S.COMPLETED, S.REFUNDED},
     S.PREPARING: {S.READY, S.COMPLETED, S.REFUNDED},

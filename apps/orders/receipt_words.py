@@ -25,6 +25,11 @@ class ReceiptWords(TypedDict):
     refunded: str
     refunded_amount: str
     card_ending: str
+    card_read: str
+    read_contactless: str
+    read_chip: str
+    read_swipe: str
+    card_application: str
     thanks: str
     subject: str
     subject_refunded: str
@@ -43,6 +48,12 @@ MESSAGES: dict[str, Promise] = {
     "refunded": pgettext_lazy("receipt", "Refunded"),
     "refunded_amount": pgettext_lazy("receipt", "Refunded {amount}"),
     "card_ending": pgettext_lazy("receipt", "{brand} ending {last4}"),
+    # A card read by the kiosk's reader: how it was read, and a chip's application (name, AID).
+    "card_read": pgettext_lazy("receipt", "Card read"),
+    "read_contactless": pgettext_lazy("receipt", "Contactless"),
+    "read_chip": pgettext_lazy("receipt", "Chip"),
+    "read_swipe": pgettext_lazy("receipt", "Swipe"),
+    "card_application": pgettext_lazy("receipt", "Card application"),
     "thanks": pgettext_lazy("receipt", "Thank you!"),
     "subject": pgettext_lazy("receipt", "Your receipt from {business}, order {number}"),
     "subject_refunded": pgettext_lazy("receipt", "Your updated receipt from {business}, order {number} (refunded)"),

@@ -77,19 +77,38 @@ def _money(cents: int, currency: str) -> str:
     return f"{(Decimal(cents) / 100).quantize(Decimal('0.01')):,} {currency}"
 
 
-def _paid_with(order: Order, words: ReceiptWords) -> str:
-    """ "Visa ending 4242" from the succeeded payment, when the processor said the card; else "".
+# The processor's read methods by the word a receipt says (a tap, an inserted chip, a swipe).
+READ_WORDS = {
+    "contactless_emv": "read_contactless",
+    "contactless_magstripe_mode": "read_contactless",
+    "contact_emv": "read_chip",
+    "magnetic_stripe_track2": "read_swipe",
+    "magnetic_stripe_fallback": "read_swipe",
+}
+
+
+def _card(order: Order, words: ReceiptWords) -> dict[str, str]:
+    """How the succeeded payment paid, when the processor said the card: `paid_with` ("Visa
+    ending 4242"), and for a card read by the kiosk's reader `card_read` (contactless, chip,
+    swipe) and `card_application` (a chip's application name and AID); "" for what is unknown.
     (Read through the reverse relation: billing builds on orders, never the other way.)"""
     card = (
         order.payments.filter(status="succeeded")
         .exclude(card_last4="")
         .order_by("-succeeded_at")
-        .values("card_brand", "card_last4")
+        .values("card_brand", "card_last4", "card_read_method", "card_application_name", "card_application_id")
         .first()
     )
     if card is None:
-        return ""
-    return words["card_ending"].format(brand=brand_name(card["card_brand"]), last4=card["card_last4"])
+        return {"paid_with": "", "card_read": "", "card_application": ""}
+    read_word = READ_WORDS.get(card["card_read_method"])
+    name, aid = card["card_application_name"], card["card_application_id"]
+    application = f"{name} (AID {aid})" if name and aid else name or (f"AID {aid}" if aid else "")
+    return {
+        "paid_with": words["card_ending"].format(brand=brand_name(card["card_brand"]), last4=card["card_last4"]),
+        "card_read": words[read_word] if read_word else "",  # type: ignore[literal-required]
+        "card_application": application,
+    }
 
 
 def _refunded_cents(order: Order) -> int:
@@ -131,7 +150,7 @@ def receipt_context(order: Order) -> dict[str, Any]:
         "subtotal": _money(order.subtotal_cents, order.currency),
         "tax": _money(order.tax_cents, order.currency),
         "total": _money(order.total_cents, order.currency),
-        "paid_with": _paid_with(order, words),
+        **_card(order, words),
         "refunded": refunded,
         "refunded_text": words["refunded_amount"].format(amount=_money(refunded_cents, order.currency))
         if refunded_cents

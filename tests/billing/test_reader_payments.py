@@ -362,3 +362,145 @@ def test_the_agent_reads_that_the_card_is_taken_on_the_reader(paying, reader, ag
         "card_present",
     )
     assert payment["reader"]["action_status"] == "in_progress"  # the same intent back on the reader
+
+
+def test_a_late_reader_event_of_an_earlier_payment_does_not_keep_the_reader_waiting_after_take_back(
+    paying, reader, agent_client, cart_session, on_commit, monkeypatch
+):
+    """The reader's report of the first payment's declined card arrives after the payment was
+    taken back and sent again: taking the second one back still stops the reader."""
+    late = []
+    monkeypatch.setattr(processor_webhooks, "send", lambda kind, obj, account: late.append((kind, obj, account)))
+    tap(reader, DECLINED)
+    monkeypatch.undo()
+    cancel_url = f"/api/sessions/{cart_session.public_id}/payment/cancel"
+    assert on_commit(agent_client.post, cancel_url).status_code == 200
+    assert on_commit(send_to_payment, agent_client, cart_session).status_code == 200
+    second = Payment.objects.latest("created_at")
+    assert held_intent(reader) == second.intent_id
+    for kind, obj, account in late:
+        on_commit(processor_webhooks.send, kind, obj, account=account)
+    assert on_commit(agent_client.post, cancel_url).status_code == 200
+    assert held_intent(reader) is None
+    assert DemoPaymentIntent.objects.get(intent_id=second.intent_id).status == "canceled"
+
+
+LATE_NOTE = "Charged after the customer left: refunded automatically"
+
+
+def test_a_card_approved_as_the_customer_left_ends_the_order_refunded_and_tells_the_owner(
+    paying, reader, agent_client, cart_session, on_commit, owner_client, monkeypatch
+):
+    monkeypatch.setattr(processor_webhooks, "send", lambda kind, obj, account: None)  # its events come late
+    tap(reader, APPROVED)
+    monkeypatch.undo()
+    ended = on_commit(
+        agent_client.post, f"/api/sessions/{cart_session.public_id}/end", {"reason": "customer_abandoned"}
+    )
+    assert ended.status_code == 200, ended.content
+    order = Order.objects.get(session=cart_session)
+    assert order.status == "refunded" and order.paid_at is None
+    [changed] = DomainEvent.objects.filter(name="order.status_changed")
+    assert set(changed.payload) == {"order_id", "order_number", "previous_status", "status", "changed_at"}
+    assert (changed.payload["order_id"], changed.payload["previous_status"], changed.payload["status"]) == (
+        order.pk,
+        "awaiting_payment",
+        "refunded",
+    )
+    assert order_created_count() == 0
+    page = owner_client.get(f"/panel/orders/{order.pk}")
+    assert page.status_code == 200 and LATE_NOTE in page.content.decode()
+    assert on_commit(tasks.reconcile_payments) == {}  # nothing left: no second refund, no second change
+    assert Refund.objects.count() == 1 and DomainEvent.objects.filter(name="order.status_changed").count() == 1
+
+
+def test_a_card_approved_as_the_payment_was_taken_back_leaves_the_order_in_use_and_shows_the_refund(
+    paying, reader, agent_client, cart_session, on_commit, owner_client, monkeypatch
+):
+    monkeypatch.setattr(processor_webhooks, "send", lambda kind, obj, account: None)
+    tap(reader, APPROVED)
+    monkeypatch.undo()
+    response = on_commit(agent_client.post, f"/api/sessions/{cart_session.public_id}/payment/cancel")
+    assert response.status_code == 200, response.content
+    order = Order.objects.get(session=cart_session)
+    assert order.status == "draft"  # the customer's cart goes on: no webhook says it was refunded
+    assert not DomainEvent.objects.filter(name="order.status_changed").exists()
+    page = owner_client.get(f"/panel/orders/{order.pk}").content.decode()
+    assert LATE_NOTE in page and Refund.objects.get().refund_id in page
+
+
+def tap_read(reader: CardReader, number: str, read_method: str):
+    """A card read on the simulated reader in the given way (the demo helper's own field)."""
+    return processor.client().v1.test_helpers.terminal.readers.present_payment_method(
+        reader.reader_id,
+        params={"type": "card_present", "card_present": {"number": number, "read_method": read_method}},  # type: ignore[typeddict-unknown-key]
+        options={"stripe_account": ACCOUNT},
+    )
+
+
+@pytest.mark.parametrize(
+    ("read_method", "read", "application"),
+    [
+        ("contactless_emv", "Contactless", "Visa Credit (AID A0000000031010)"),
+        ("contact_emv", "Chip", "Visa Credit (AID A0000000031010)"),
+        ("magnetic_stripe_track2", "Swipe", None),  # a swipe reads no chip: no application
+    ],
+)
+def test_the_receipt_says_how_the_card_was_read_and_the_chips_application(
+    paying, reader, cart_session, kiosk_client, on_commit, read_method, read, application
+):
+    from django.core import mail
+
+    from apps.orders import receipts
+
+    on_commit(tap_read, reader, APPROVED, read_method)
+    paying.refresh_from_db()
+    assert (paying.card_brand, paying.card_last4, paying.card_read_method) == ("visa", "4242", read_method)
+    order = Order.objects.get(session=cart_session)
+    page = Client().get(receipts.receipt_path(order)).content.decode()
+    assert "Paid with: Visa ending 4242" in page and f"Card read: {read}" in page
+    assert (f"Card application: {application}" in page) if application else ("Card application" not in page)
+    cart_session.customer_locale = "fr-FR"
+    cart_session.save(update_fields=["customer_locale"])
+    answer = on_commit(
+        kiosk_client.post,
+        f"/api/public/sessions/{cart_session.public_id}/receipt",
+        {"email": "ana@example.com"},
+        "application/json",
+    )
+    assert answer.status_code == 202, answer.content
+    french = {"Contactless": "Sans contact", "Chip": "Puce", "Swipe": "Bande magnétique"}[read]
+    text, html = mail.outbox[-1].body, mail.outbox[-1].alternatives[0][0]
+    assert f"Lecture de la carte: {french}" in text and f"Lecture de la carte: {french}" in html
+    if application:
+        assert f"Application de la carte: {application}" in text
+
+
+def test_the_card_of_a_reader_charge_is_read_with_its_read_method_and_application():
+    charge = {
+        "payment_method_details": {
+            "type": "card_present",
+            "card_present": {
+                "brand": "mastercard",
+                "last4": "4444",
+                "read_method": "contact_emv",
+                "receipt": {"application_preferred_name": "Mastercard", "dedicated_file_name": "A0000000041010"},
+            },
+        }
+    }
+    assert processor.card_of({"latest_charge": charge}) == {
+        "brand": "mastercard",
+        "last4": "4444",
+        "read_method": "contact_emv",
+        "application_name": "Mastercard",
+        "application_id": "A0000000041010",
+    }
+    odd = charge["payment_method_details"]["card_present"]
+    odd.update(read_method="<b>", receipt={"application_preferred_name": "x" * 41, "dedicated_file_name": "A0 <"})
+    assert processor.card_of({"latest_charge": charge}) == {
+        "brand": "mastercard",
+        "last4": "4444",
+        "read_method": "",
+        "application_name": "",
+        "application_id": "",
+    }

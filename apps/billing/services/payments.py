@@ -390,7 +390,21 @@ def payment_succeeded(*, payment: Payment, card: processor.CardState | None = No
     payment.status, payment.succeeded_at, payment.failure_message = PaymentStatus.SUCCEEDED, timezone.now(), ""
     if card is not None:
         payment.card_brand, payment.card_last4 = card["brand"], card["last4"]
-    payment.save(update_fields=["status", "succeeded_at", "failure_message", "card_brand", "card_last4"])
+        payment.card_read_method = card.get("read_method", "")
+        payment.card_application_name = card.get("application_name", "")
+        payment.card_application_id = card.get("application_id", "")
+    payment.save(
+        update_fields=[
+            "status",
+            "succeeded_at",
+            "failure_message",
+            "card_brand",
+            "card_last4",
+            "card_read_method",
+            "card_application_name",
+            "card_application_id",
+        ]
+    )
     order = Order.objects.select_related("session__agent", "session__kiosk").get(pk=payment.order_id)
     fulfilment.fire(order, intent_id=payment.intent_id, amount_cents=payment.amount_cents)
     session = Session.objects.select_for_update(of=("self",)).get(pk=order.session_id)

@@ -96,8 +96,17 @@ def _reader_action(obj: ProcessorObject, created: datetime) -> str:
     # Events carry whole seconds: a report made within the event's own second is not newer.
     if reader.reported_at and reader.reported_at.replace(microsecond=0) > created:
         return "ignored: older than the last report"
-    readers.record(reader, state)
     action = state["action"]
+    # Every hand to the reader is recorded as it is made, so the outcome of another intent than
+    # the one recorded as in progress is older than that hand (the earlier payment's event came
+    # late, within the same second): recording it would hide the payment the reader now holds.
+    if (
+        action is not None
+        and reader.action_status == "in_progress"
+        and action["payment_intent"] != reader.action_intent_id
+    ):
+        return "ignored: about an earlier payment"
+    readers.record(reader, state)
     if action is None or action["type"] != "process_payment_intent":
         return f"reader {state['status']}"
     if action["status"] == "failed":

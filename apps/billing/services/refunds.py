@@ -11,7 +11,10 @@ from apps.core.actor import API_KEY, REFUNDS_WRITE, Actor, may_act_for
 from apps.core.errors import DomainError, ErrorCode
 from apps.orders import fulfilment, receipt_mails
 from apps.orders.models import Order, OrderStatus
+from apps.sessions.models import ENDED_STATUSES
 
+# The statuses of an order a customer left unpaid (billing's payments leave it as it was).
+LEFT_UNPAID = (OrderStatus.AWAITING_PAYMENT, OrderStatus.FAILED)
 REFUNDABLE = (OrderStatus.CONFIRMED, OrderStatus.PREPARING, OrderStatus.READY, OrderStatus.COMPLETED)
 
 
@@ -90,7 +93,8 @@ def refund_late(payment_id: int) -> str:
         options={"stripe_account": payment.account_id, "idempotency_key": f"late-refund-{payment.intent_id}"},
     )
     with transaction.atomic():
-        Refund.objects.get_or_create(
+        order = Order.objects.select_for_update().select_related("session").get(pk=payment.order_id)
+        _, made = Refund.objects.get_or_create(
             refund_id=result.id,
             defaults={
                 "order_id": payment.order_id,
@@ -99,4 +103,9 @@ def refund_late(payment_id: int) -> str:
                 "reason": LATE_SUCCESS_REASON,
             },
         )
+        if made and order.session.status in ENDED_STATUSES and order.status in LEFT_UNPAID:
+            # The customer left and the order was never paid otherwise: it ends refunded, and the
+            # owner's systems hear it (order.status_changed). An order still in use (the payment
+            # was taken back, the cart goes on) or paid by another payment keeps its status.
+            fulfilment.move(order, OrderStatus.REFUNDED)
     return "refunded"
