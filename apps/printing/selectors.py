@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from apps.core.errors import DomainError, ErrorCode
 from apps.menu.models import Category
-from apps.printing.models import NOT_PRINTING, RECEIPT_ROLES, JobKind, JobStatus, Printer, PrintJob
+from apps.printing.models import NOT_PRINTING, RECEIPT_ROLES, JobKind, JobStatus, Printer, PrintJob, PrintSettings
 
 
 def printers_of_owner(owner_id: int) -> QuerySet[Printer]:
@@ -85,3 +85,8 @@ def kiosk_receipt_state(*, kiosk_id: int, order_id: int | None) -> tuple[bool, s
         .first()
     )
     return True, status
+
+
+def prints_receipts_always(business_id: int) -> bool:
+    """The owner set every receipt to print without the customer asking (off by default)."""
+    return PrintSettings.objects.filter(business_id=business_id, print_receipts=True).exists()

@@ -19,7 +19,7 @@ from apps.menu.models import Category
 from apps.orders.domain_events import OrderCreated, OrderStatusChanged
 from apps.orders.models import CHARGED_STATUSES, Order, OrderLine, OrderStatus, is_paid
 from apps.printing import escpos_io, tasks, tickets
-from apps.printing.models import KITCHEN_ROLES, RECEIPT_ROLES, JobKind, JobStatus, Printer, PrintJob
+from apps.printing.models import KITCHEN_ROLES, RECEIPT_ROLES, JobKind, JobStatus, Printer, PrintJob, PrintSettings
 from apps.printing.ticket_words import ticket_words_in
 from apps.sessions import selectors as session_selectors
 
@@ -249,3 +249,8 @@ def _kiosk_paid_order(*, kiosk: Kiosk, session_public_id: str) -> Order:
     if order is None or order.status not in CHARGED_STATUSES:
         raise DomainError(ErrorCode.INVALID_STATE, "The order is not paid yet: it has no receipt.")
     return order
+
+
+def print_settings_update(*, business: Business, print_receipts: bool) -> PrintSettings:
+    settings, _ = PrintSettings.objects.update_or_create(business=business, defaults={"print_receipts": print_receipts})
+    return settings

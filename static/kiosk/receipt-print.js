@@ -1,8 +1,9 @@
 // "Print receipt" on the thank-you screen, beside the QR code and the email form, when the kiosk
 // has a receipt printer. When the thank-you opens the kiosk asks (GET .../receipt/print) whether
-// it has one and whether the receipt is already on its way (the owner may print them always);
-// the button asks for it (POST, answered 202), and the server prints it once however often it is
-// asked. The state rules are pure functions (tests/js/kiosk-receipt-print.test.js).
+// it has one and whether the receipt is already on its way; the button asks for it (POST,
+// answered 202), and the server prints it once however often it is asked. When the owner prints
+// every receipt (`always`), the kiosk asks at once, without the button: the receipt's QR code
+// holds the address the kiosk reaches the service at, which only a request from it carries. The state rules are pure functions (tests/js/kiosk-receipt-print.test.js).
 import { logFailure } from "../common/report.js";
 import { watch } from "../common/store.js";
 import { byId, showError } from "../common/ui.js";
@@ -10,24 +11,25 @@ import { gettext_noop, t } from "./messages.js";
 
 /**
  * @typedef {"idle" | "sending" | "queued"} PrintPhase idle: offered; sending: asked, no answer yet; queued: the server has it
- * @typedef {{printer: boolean, phase: PrintPhase, error: string}} ReceiptPrint the error is a messages.js key
+ * @typedef {{printer: boolean, always: boolean, phase: PrintPhase, error: string}} ReceiptPrint `always`: the owner prints every receipt; the error is a messages.js key
  * @typedef {import("./state.js").KioskState} KioskState
  * @typedef {import("../common/store.js").Store<KioskState>} KioskStore
  */
 
 /** @type {ReceiptPrint} */
-export const NO_PRINT = Object.freeze({ printer: false, phase: "idle", error: "" });
+export const NO_PRINT = Object.freeze({ printer: false, always: false, phase: "idle", error: "" });
 
 /**
  * The state from the server's body ({printer, status}): a receipt the server holds (waiting,
  * printing, printed) is on its way and not offered again; a failed one may be asked again.
- * @param {{printer?: boolean, status?: string | null}} body
+ * @param {{printer?: boolean, always?: boolean, status?: string | null}} body
  * @returns {ReceiptPrint}
  */
 export function printFromBody(body) {
   const status = body.status || null;
   const queued = status !== null && status !== "failed" && status !== "withdrawn";
-  return { printer: Boolean(body.printer), phase: queued ? "queued" : "idle", error: status === "failed" ? gettext_noop("receipt.print_failed") : "" };
+  const error = status === "failed" ? gettext_noop("receipt.print_failed") : "";
+  return { printer: Boolean(body.printer), always: Boolean(body.printer && body.always), phase: queued ? "queued" : "idle", error };
 }
 
 /** The messages.js key for a print the service refused or never heard of. @param {any} error */
@@ -39,9 +41,14 @@ export function printRefusal(error) {
 /** What the screen shows for a state: the button's words (or "" when no button), and the line under it. @param {ReceiptPrint} print */
 export function printView(print) {
   if (!print.printer) return { button: "", busy: false, status: "" };
-  if (print.phase === "sending") return { button: gettext_noop("receipt.print"), busy: true, status: gettext_noop("receipt.printing") };
+  if (print.phase === "sending") return { button: print.always ? "" : gettext_noop("receipt.print"), busy: true, status: gettext_noop("receipt.printing") };
   if (print.phase === "queued") return { button: "", busy: false, status: gettext_noop("receipt.printed") };
   return { button: gettext_noop("receipt.print"), busy: false, status: "" };
+}
+
+/** Whether the kiosk asks for the receipt by itself (the owner prints them all, and it is not asked yet). @param {ReceiptPrint} print */
+export function printsByItself(print) {
+  return print.printer && print.always && print.phase === "idle" && !print.error;
 }
 
 /**
@@ -64,7 +71,9 @@ export function createReceiptPrint({ store, get, post, announce }) {
     if (!sessionId) return;
     try {
       const body = await get(path(sessionId));
-      if (current(sessionId)) store.set({ receiptPrint: printFromBody(body) });
+      if (!current(sessionId)) return;
+      store.set({ receiptPrint: printFromBody(body) });
+      if (printsByItself(store.get().receiptPrint)) await print();
     } catch (error) {
       logFailure("reading whether the kiosk prints receipts", error); // no button: the QR code and mail remain
     }

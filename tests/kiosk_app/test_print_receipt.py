@@ -12,6 +12,7 @@ from playwright.sync_api import expect
 from apps.accounts.models import Business
 from apps.demo_processor import services as demo_processor
 from apps.printing.models import Printer, PrinterRole, PrintJob
+from apps.printing.services import print_settings_update
 from tests import factories
 from tests.kiosk_app.conftest import as_paired, assert_no_console_errors
 from tests.support.fake_printer import FakePrinter
@@ -36,11 +37,8 @@ def counter_printer(world, kiosk):
     fake.close()
 
 
-def test_print_receipt_on_the_thank_you_screen_reaches_the_printer_in_the_customers_language(
-    counter_printer, kiosk, serve, open_page
-):
-    server = serve()
-    tablet = open_page("/kiosk/?thank_you_seconds=30", server, before=as_paired(kiosk))
+def pay_in_spanish(tablet) -> str:
+    """Order fries alone in Spanish and pay; the order's number on the thank-you screen."""
     expect(tablet.locator("body")).to_have_attribute("data-screen", "attract")
     tablet.click("button.language[data-locale='es-ES']")
     tablet.click("#start")
@@ -51,7 +49,15 @@ def test_print_receipt_on_the_thank_you_screen_reaches_the_printer_in_the_custom
     tablet.click(f"button.test-card:has-text('{SUCCEEDS}')")
     tablet.click("#pay")
     expect(tablet.locator("body")).to_have_attribute("data-screen", "thanks")
-    number = tablet.locator("#order-number").inner_text()
+    return tablet.locator("#order-number").inner_text()
+
+
+def test_print_receipt_on_the_thank_you_screen_reaches_the_printer_in_the_customers_language(
+    counter_printer, kiosk, serve, open_page
+):
+    server = serve()
+    tablet = open_page("/kiosk/?thank_you_seconds=30", server, before=as_paired(kiosk))
+    number = pay_in_spanish(tablet)
 
     button = tablet.get_by_role("button", name="Imprimir recibo")
     expect(button).to_be_visible()  # within the receipt's box, shown once the server gave its address
@@ -71,4 +77,16 @@ def test_print_receipt_on_the_thank_you_screen_reaches_the_printer_in_the_custom
     for text in ("Calle Mayor 1", "Pagado con: Visa terminada en 4242", f"<qr {receipt_url}>", "<cut>"):
         assert text in lines, (text, lines)
     assert PrintJob.objects.filter(kind="receipt").count() == 1
+    assert_no_console_errors(tablet)
+
+
+def test_when_the_owner_prints_every_receipt_it_prints_without_asking(counter_printer, world, kiosk, serve, open_page):
+    print_settings_update(business=world.business, print_receipts=True)
+    server = serve()
+    tablet = open_page("/kiosk/?thank_you_seconds=30", server, before=as_paired(kiosk))
+    number = pay_in_spanish(tablet)
+    expect(tablet.locator("#receipt-print-status")).to_have_text("Tu recibo se está imprimiendo.")
+    expect(tablet.get_by_role("button", name="Imprimir recibo")).to_be_hidden()
+    [receipt] = counter_printer.wait_for_tickets(1)
+    assert f"Recibo · Pedido #{number}" in receipt.splitlines()
     assert_no_console_errors(tablet)

@@ -7,6 +7,7 @@ from rest_framework import serializers
 from rest_framework.response import Response
 
 from apps.kiosks.api.base import KioskAPIView, KioskRequest
+from apps.kiosks.models import Kiosk
 from apps.orders import receipts
 from apps.orders.models import Order
 from apps.printing import selectors, services
@@ -17,6 +18,9 @@ ReceiptPrintOut = inline_serializer(
     "ReceiptPrintOut",
     {
         "printer": serializers.BooleanField(help_text="Whether this kiosk has a receipt printer (offer the button)."),
+        "always": serializers.BooleanField(
+            help_text="The owner prints every receipt: the kiosk asks for it itself when the thank-you opens."
+        ),
         "status": serializers.ChoiceField(
             choices=JobStatus.values,
             allow_null=True,
@@ -27,9 +31,10 @@ ReceiptPrintOut = inline_serializer(
 )
 
 
-def _body(kiosk_id: int, order_id: int | None) -> dict[str, object]:
-    printer, status = selectors.kiosk_receipt_state(kiosk_id=kiosk_id, order_id=order_id)
-    return {"printer": printer, "status": status}
+def _body(kiosk: Kiosk, order_id: int | None) -> dict[str, object]:
+    printer, status = selectors.kiosk_receipt_state(kiosk_id=kiosk.pk, order_id=order_id)
+    always = printer and selectors.prints_receipts_always(kiosk.business_id)
+    return {"printer": printer, "always": always, "status": status}
 
 
 class SessionReceiptPrintView(KioskAPIView):
@@ -41,7 +46,7 @@ class SessionReceiptPrintView(KioskAPIView):
     def get(self, request: KioskRequest, public_id: str) -> Response:
         session = session_selectors.session_for_kiosk(kiosk=request.auth, public_id=public_id)
         order_id = Order.objects.filter(session=session).values_list("pk", flat=True).first()
-        return Response(_body(request.auth.pk, order_id))
+        return Response(_body(request.auth, order_id))
 
     @extend_schema(
         request=None,
@@ -60,4 +65,4 @@ class SessionReceiptPrintView(KioskAPIView):
         url = request.build_absolute_uri(path) if path else ""
         with transaction.atomic():
             job = services.kiosk_receipt_print(kiosk=request.auth, session_public_id=public_id, receipt_url=url)
-        return Response(_body(request.auth.pk, job.order_id), status=202)
+        return Response(_body(request.auth, job.order_id), status=202)
