@@ -24,6 +24,10 @@ http_limits.install()  # daphne answers an oversized request head with 431, not 
 
 start_embedded_beat()  # periodic sweeps in the embedded mode (production runs Celery beat)
 
+from apps.demo.demo_printer import start_demo_printer  # noqa: E402
+
+start_demo_printer()  # `make run`'s demo printer (the local mode, its default address only)
+
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402  (needs Django set up first)
 
 from apps.core.client_address import without_untrusted_proxy_headers  # noqa: E402

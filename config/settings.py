@@ -100,6 +100,13 @@ PROCESSOR_WEBHOOK_FUTURE_TOLERANCE = int(os.environ.get("PROCESSOR_WEBHOOK_FUTUR
 # without a processor key pays through the project's own /demo-processor/ with the real `stripe`
 # library (dispatched in-process, apps/demo_processor/in_process.py), with keys derived from
 # SECRET_KEY. No money moves. Production never uses it.
+# The demo printer (apps/demo/demo_printer.py): seed_demo's printers print at DEMO_PRINTER_ADDRESS;
+# left at its default, `make run` (the local mode) listens there itself and shows the tickets at
+# /demo-printer/. Pointed at another raw TCP listener, the same bytes go there.
+DEMO_PRINTER_DEFAULT_ADDRESS = "127.0.0.1:9100"
+DEMO_PRINTER_ADDRESS = os.environ.get("DEMO_PRINTER_ADDRESS", "").strip() or DEMO_PRINTER_DEFAULT_ADDRESS
+DEMO_PRINTER_SERVED = APP_ENV == "local" and DEMO_PRINTER_ADDRESS == DEMO_PRINTER_DEFAULT_ADDRESS
+
 DEMO_PROCESSOR_PATH = "/demo-processor"
 DEMO_PROCESSOR = not PRODUCTION and not PROCESSOR_SECRET_KEY and env_bool("DEMO_PROCESSOR", True)
 if DEMO_PROCESSOR:

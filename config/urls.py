@@ -15,6 +15,7 @@ from apps.api.docs import ApiDocsView
 from apps.api.health import healthz, readyz
 from apps.billing.api import processor as processor_webhooks
 from apps.demo.landing import landing_page, new_kiosk_code
+from apps.demo.printer_page import demo_printer_page
 from apps.demo.webhook_receiver import demo_webhook_receiver
 from apps.displays.pages import board_screen, kitchen_screen
 from apps.kiosk_app.views import kiosk_app
@@ -74,6 +75,7 @@ urlpatterns = [
 if not settings.PRODUCTION:  # the demo's own helpers (apps/demo): a kiosk pairing code, a webhook receiver
     urlpatterns.append(path("demo/kiosk-pairing-code", new_kiosk_code, name="demo_kiosk_code"))
     urlpatterns.append(path("demo-webhooks/receiver", demo_webhook_receiver, name="demo_webhook_receiver"))
+    urlpatterns.append(path("demo-printer/", demo_printer_page, name="demo_printer"))
 
 if settings.DEMO_PROCESSOR:  # local and test runs without a processor key (docs/decisions/payments.md)
     urlpatterns.append(path("demo-processor/", include("apps.demo_processor.urls")))

@@ -9,6 +9,7 @@ from apps.kiosk_app.catalogue import KioskCatalogueView
 from apps.kiosks.api import kiosk as kiosks
 from apps.menu.api import kiosk as menu
 from apps.orders.api import kiosk as orders
+from apps.printing.api import kiosk as printing
 from apps.realtime_http import auth as realtime_auth
 from apps.sessions.api import kiosk as sessions
 from apps.sessions.api.video import kiosk as video
@@ -27,6 +28,7 @@ urlpatterns = [
     path("sessions/<str:public_id>/order", orders.SessionOrderView.as_view()),
     path("sessions/<str:public_id>/dining", orders.SessionDiningView.as_view()),
     path("sessions/<str:public_id>/receipt", orders.SessionReceiptView.as_view()),
+    path("sessions/<str:public_id>/receipt/print", printing.SessionReceiptPrintView.as_view()),
     path("sessions/<str:public_id>/payment", billing.SessionPaymentView.as_view()),
     path("sessions/<str:public_id>/payment/cancel", billing.CancelSelfServicePaymentView.as_view()),
     path("sessions/<str:public_id>/chat", chat.KioskChatView.as_view()),

@@ -44,6 +44,8 @@ DOMAIN_ERRORS: dict[str, Sequence[str]] = {
     "GET /api/public/sessions/{public_id}/status": _SESSION,
     "POST /api/public/sessions/{public_id}/cancel": [*_SESSION, E.SESSION_ALREADY_ENDED, E.INVALID_STATE],
     "GET /api/public/sessions/{public_id}/order": _SESSION,
+    "GET /api/public/sessions/{public_id}/receipt/print": _SESSION,
+    "POST /api/public/sessions/{public_id}/receipt/print": [*_SESSION, E.INVALID_STATE],
     "POST /api/public/sessions/{public_id}/point": [*_SESSION, E.SESSION_ALREADY_ENDED, E.INVALID_STATE],
     "GET /api/public/sessions/{public_id}/payment": [*_SESSION, E.NOT_FOUND],
     # Self-service: the customer orders and pays alone while no agent holds the session.

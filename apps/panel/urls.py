@@ -93,6 +93,7 @@ urlpatterns = [
     path("displays/<int:display_id>/revoke", displays.display_revoke, name="display_revoke"),
     path("displays/dining", displays.order_settings, name="order_settings"),
     path("printers", printers.printer_list, name="printers"),
+    path("printers/settings", printers.print_settings, name="print_settings"),
     path("printers/<int:printer_id>", printers.printer_edit, name="printer"),
     path("printers/<int:printer_id>/test-page", printers.printer_test_page, name="printer_test_page"),
     path("printers/<int:printer_id>/delete", printers.printer_delete, name="printer_delete"),

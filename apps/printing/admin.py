@@ -3,7 +3,8 @@ services and tasks (a ticket edited here would not be printed again)."""
 
 from django.contrib import admin
 
-from apps.printing.models import Printer, PrintJob
+from apps.core.admin_bases import NoAddAdmin
+from apps.printing.models import Printer, PrintJob, PrintSettings
 
 
 @admin.register(Printer)
@@ -19,3 +20,11 @@ class PrintJobAdmin(admin.ModelAdmin[PrintJob]):
     list_display = ["key", "printer", "kind", "status", "attempts", "reprint", "uncertain", "created_at", "printed_at"]
     list_filter = ["kind", "status", "reprint", "uncertain"]
     readonly_fields = [field.name for field in PrintJob._meta.fields]
+
+
+@admin.register(PrintSettings)
+class PrintSettingsAdmin(NoAddAdmin[PrintSettings]):
+    """Read-only: owners set them on the panel's Printers page."""
+
+    list_display = ["business", "print_receipts"]
+    readonly_fields = [field.name for field in PrintSettings._meta.fields]

@@ -7,6 +7,7 @@ python-escpos is imported on first use: it reads its printer profiles (about 0.2
 imported, which only a process that prints needs to pay."""
 
 import contextlib
+import re
 import socket
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -131,3 +132,63 @@ class Connection:
 
 def connect(host: str, port: int, timeout: float) -> Connection:
     return Connection(host, port, timeout)
+
+
+# Reading tickets back: the demo printer (apps/demo/demo_printer.py) and the tests' fake printer
+# show what a ticket says. Only the commands render() sends are known.
+
+DLE_EOT = b"\x10\x04"  # a real-time status query: DLE EOT n
+_CUT = re.compile(rb"\x1dV[\x00\x01\x30\x31]")
+
+
+def whole_tickets(stream: bytes) -> list[str]:
+    """The tickets of a connection's bytes that reached their cut, decoded, the cut as "<cut>"."""
+    return [decode(piece) + "<cut>" for piece in _CUT.split(stream)[:-1]]
+
+
+def _codepages() -> dict[int, str]:
+    """The library's code page numbers (ESC t n) by Python codec name."""
+    from escpos.printer import Dummy
+
+    names = Dummy().profile.profile_data["codePages"]
+    return {int(n): name.lower().replace("iso_8859-", "iso8859_") for n, name in names.items()}
+
+
+# ESC and GS commands python-escpos sends, by their letter: how many parameter bytes follow.
+_ESC = {0x40: 0, 0x21: 1, 0x45: 1, 0x61: 1, 0x74: 1, 0x7B: 1, 0x2D: 1, 0x4D: 1, 0x64: 1, 0x47: 1}
+_GS = {0x21: 1, 0x62: 1, 0x42: 1, 0x56: 1}
+
+
+def decode(data: bytes) -> str:
+    """The words of ESC/POS bytes, in the code pages they switch to (ESC t n)."""
+    pages = _codepages()
+    page = "cp437"
+    out: list[str] = []
+    i = 0
+    while i < len(data):
+        byte = data[i]
+        if byte == 0x1B:
+            command = data[i + 1]
+            if command == 0x74:
+                page = pages.get(data[i + 2], "cp437")
+            if command not in _ESC:
+                raise ValueError(f"unknown ESC {command:#x} at {i}")
+            i += 2 + _ESC[command]
+        elif byte == 0x1D and data[i + 1] == 0x28 and data[i + 2] == 0x6B:  # GS ( k: a QR code's parts
+            size = data[i + 3] + 256 * data[i + 4]
+            body = data[i + 5 : i + 5 + size]
+            if body.startswith(b"1P0"):
+                out.append(f"<qr {body[3:].decode()}>\n")
+            i += 5 + size
+        elif byte == 0x1D:
+            command = data[i + 1]
+            if command not in _GS:
+                raise ValueError(f"unknown GS {command:#x} at {i}")
+            i += 2 + _GS[command]
+        else:
+            end = i
+            while end < len(data) and data[end] not in (0x1B, 0x1D):
+                end += 1
+            out.append(data[i:end].decode(page, errors="replace"))
+            i = end
+    return "".join(out)

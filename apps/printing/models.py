@@ -123,3 +123,19 @@ class PrintJob(models.Model):
 
     def __str__(self) -> str:
         return self.key
+
+
+class PrintSettings(models.Model):
+    """A business's printing settings the owner sets; a business without a row has the defaults."""
+
+    business = models.OneToOneField("accounts.Business", on_delete=models.CASCADE, related_name="print_settings")
+    print_receipts = models.BooleanField(
+        default=False,
+        help_text="Every paid order's receipt prints on its kiosk's receipt printer without the customer asking.",
+    )
+
+    class Meta:
+        verbose_name_plural = "print settings"
+
+    def __str__(self) -> str:
+        return f"Print settings of {self.business_id}"

@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from apps.core.errors import DomainError, ErrorCode
 from apps.menu.models import Category
-from apps.printing.models import NOT_PRINTING, JobStatus, Printer, PrintJob
+from apps.printing.models import NOT_PRINTING, RECEIPT_ROLES, JobKind, JobStatus, Printer, PrintJob, PrintSettings
 
 
 def printers_of_owner(owner_id: int) -> QuerySet[Printer]:
@@ -69,3 +69,24 @@ def jobs_of_order(*, owner_id: int, order_id: int) -> QuerySet[PrintJob]:
 
 def job_of_owner(*, owner_id: int, job_id: int) -> PrintJob | None:
     return PrintJob.objects.filter(pk=job_id, printer__business__owner_id=owner_id).select_related("printer").first()
+
+
+def kiosk_receipt_state(*, kiosk_id: int, order_id: int | None) -> tuple[bool, str | None]:
+    """What the thank-you screen needs before offering "Print receipt": whether this kiosk has a
+    receipt printer, and the order's receipt ticket so far (None before it is asked)."""
+    printers = Printer.objects.filter(kiosk_id=kiosk_id, role__in=RECEIPT_ROLES)
+    has_printer = printers.exists()
+    if not has_printer or order_id is None:
+        return has_printer, None
+    status = (
+        PrintJob.objects.filter(order_id=order_id, kind=JobKind.RECEIPT, printer__in=printers)
+        .order_by("pk")
+        .values_list("status", flat=True)
+        .first()
+    )
+    return True, status
+
+
+def prints_receipts_always(business_id: int) -> bool:
+    """The owner set every receipt to print without the customer asking (off by default)."""
+    return PrintSettings.objects.filter(business_id=business_id, print_receipts=True).exists()

@@ -19,8 +19,9 @@ from apps.menu.models import Category
 from apps.orders.domain_events import OrderCreated, OrderStatusChanged
 from apps.orders.models import CHARGED_STATUSES, Order, OrderLine, OrderStatus, is_paid
 from apps.printing import escpos_io, tasks, tickets
-from apps.printing.models import KITCHEN_ROLES, RECEIPT_ROLES, JobKind, JobStatus, Printer, PrintJob
+from apps.printing.models import KITCHEN_ROLES, RECEIPT_ROLES, JobKind, JobStatus, Printer, PrintJob, PrintSettings
 from apps.printing.ticket_words import ticket_words_in
+from apps.sessions import selectors as session_selectors
 
 logger = logging.getLogger(__name__)
 
@@ -230,3 +231,26 @@ def printer_update(*, printer: Printer, fields: dict[str, Any]) -> Printer:
 def printer_delete(*, printer: Printer) -> None:
     """Its tickets go with it (a ticket waiting for it will not print)."""
     printer.delete()
+
+
+def kiosk_receipt_print(*, kiosk: Kiosk, session_public_id: str, receipt_url: str) -> PrintJob:
+    """The customer pressed "Print receipt" on the thank-you screen: the paid order's receipt on
+    this kiosk's receipt printer, printed once however often it is asked."""
+    order = _kiosk_paid_order(kiosk=kiosk, session_public_id=session_public_id)
+    job = print_receipt(order, receipt_url=receipt_url)
+    if job is None:
+        raise DomainError(ErrorCode.INVALID_STATE, "This kiosk has no receipt printer.")
+    return job
+
+
+def _kiosk_paid_order(*, kiosk: Kiosk, session_public_id: str) -> Order:
+    session = session_selectors.session_for_kiosk(kiosk=kiosk, public_id=session_public_id)
+    order = Order.objects.filter(session=session).first()
+    if order is None or order.status not in CHARGED_STATUSES:
+        raise DomainError(ErrorCode.INVALID_STATE, "The order is not paid yet: it has no receipt.")
+    return order
+
+
+def print_settings_update(*, business: Business, print_receipts: bool) -> PrintSettings:
+    settings, _ = PrintSettings.objects.update_or_create(business=business, defaults={"print_receipts": print_receipts})
+    return settings

@@ -14,6 +14,7 @@ import { createSession } from "./session.js";
 import { createShownItem } from "./shown-item.js";
 import { config } from "./settings.js";
 import { createReceipt, renderThanks } from "./receipt.js";
+import { createReceiptPrint, renderReceiptPrint } from "./receipt-print.js";
 import { loadCatalogs } from "./messages.js";
 import { createKioskStore } from "./state.js";
 import { inactivityApplies, leavingAsks } from "./status.js";
@@ -228,6 +229,14 @@ byId("receipt-form").addEventListener("submit", async (event) => {
   else byId("receipt-email").focus();
 });
 
+// "Print receipt" (receipt-print.js): the screen waits while the kiosk asks, then goes on.
+const receiptPrint = createReceiptPrint({ store, get, post, announce });
+byId("receipt-print").addEventListener("click", async () => {
+  holdThanks();
+  await receiptPrint.print();
+  resumeThanks();
+});
+
 // --- inactivity: nobody touching the screen ---------------------------------------------------
 function touched() {
   window.clearTimeout(timers.idle);
@@ -331,6 +340,7 @@ document.addEventListener(
 
 renderKiosk(store);
 renderThanks(store);
+renderReceiptPrint(store);
 renderChat(store, chat);
 createShownItem(store, { announce });
 renderDining(store, createDining({ store, get, post }).choose);

@@ -3,6 +3,7 @@
 // chose (the language). Actions (actions.js, session.js) change it; views.js draws it.
 import { createStore } from "../common/store.js";
 import { NO_MAIL } from "./receipt.js";
+import { NO_PRINT } from "./receipt-print.js";
 import { NO_CHAT } from "../common/chat-log.js";
 import { NOT_ALONE } from "./self-service.js";
 
@@ -33,6 +34,7 @@ import { NOT_ALONE } from "./self-service.js";
  * @property {Payment | null} payment the payment step, while one is open
  * @property {Thanks | null} thanks the thank-you screen of the last paid session (receipt.js)
  * @property {import("./receipt.js").ReceiptMail} receiptMail "Email me the receipt" on the thank-you screen
+ * @property {import("./receipt-print.js").ReceiptPrint} receiptPrint "Print receipt" on the thank-you screen (receipt-print.js)
  * @property {{reason: string, title: string, message: string} | null} ended
  * @property {{idle: boolean, state: string, detail: {error?: unknown, remote?: {audio: boolean, video: boolean}}}} video the call's state (views.js says it in words)
  * @property {boolean | null} live the kiosk channel is subscribed (else the session polls); null before the first try
@@ -62,6 +64,7 @@ export const INITIAL = {
   payment: null,
   thanks: null,
   receiptMail: NO_MAIL,
+  receiptPrint: NO_PRINT,
   ended: null,
   video: { idle: true, state: "idle", detail: {} },
   live: null,

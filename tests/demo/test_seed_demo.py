@@ -19,6 +19,7 @@ from apps.billing.models import CardReader, OwnerBilling
 from apps.demo_processor.models import DemoAccount, DemoReader
 from apps.kiosks.models import Kiosk, PairingCode, hash_pairing_code
 from apps.menu.models import Catalog, MenuItem
+from apps.printing.models import Printer
 from tests.conftest import AgentClient
 
 SIX_DIGITS = re.compile(r"^\d{6}$")
@@ -353,3 +354,20 @@ def test_the_first_owner_has_an_english_only_and_a_spanish_only_agent(data):
     assert languages == {"agent1@burgers.demo.test": ["en"], "agent2@burgers.demo.test": ["es"]}
     for agent in data["owners"][0]["agents"] + data["platform_agents"]:
         assert User.objects.get(pk=agent["id"]).languages == agent["languages"]
+
+
+def test_the_burger_business_prints_its_kitchen_and_its_first_kiosks_receipts_on_the_demo_printer(data, settings):
+    burgers = data["owners"][0]
+    kiosk_id = burgers["kiosks"][0]["id"]
+    address = settings.DEMO_PRINTER_ADDRESS
+    assert [(p["role"], p["address"], p["kiosk_id"]) for p in burgers["printers"]] == [
+        ("kitchen", address, None),
+        ("receipt", address, kiosk_id),
+    ]
+    business = Business.objects.get(pk=burgers["businesses"][0]["id"])
+    assert Printer.objects.filter(business=business).count() == 2
+    assert not Printer.objects.exclude(business=business).exists()  # the noodle bar prints nothing
+    settings.DEMO_PRINTER_ADDRESS = "192.0.2.7:9100"  # pointed at another listener: the printers move there
+    again = seed_json()
+    assert [p["id"] for p in again["owners"][0]["printers"]] == [p["id"] for p in burgers["printers"]]
+    assert set(Printer.objects.values_list("host", "port")) == {("192.0.2.7", 9100)}

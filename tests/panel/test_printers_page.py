@@ -6,7 +6,7 @@ import pytest
 from django.db import transaction
 
 from apps.printing import services
-from apps.printing.models import Printer, PrintJob
+from apps.printing.models import Printer, PrintJob, PrintSettings
 from tests import factories
 from tests.support.fake_printer import OFFLINE, FakePrinter
 from tests.support.orders import BASE, make_order
@@ -114,3 +114,16 @@ def test_the_order_page_lists_its_tickets_and_reprints_one_marked_reprint(
     first, again = fake.wait_for_tickets(2)
     assert again.splitlines()[0] == "*** REPRINT ***" and again.splitlines()[1:] == first.splitlines()
     assert PrintJob.objects.filter(printer=printer, reprint=True).count() == 1
+
+
+def test_the_owner_sets_receipts_to_print_always_for_their_business_only(owner_client, business, other_business):
+    page = owner_client.get("/panel/printers").content.decode()
+    assert f'id="print-receipts-{business.pk}"' in page and f'id="print-receipts-{other_business.pk}"' not in page
+    answer = owner_client.post("/panel/printers/settings", {"business": business.pk, "print_receipts": "on"})
+    assert answer.status_code == 302
+    assert PrintSettings.objects.get(business=business).print_receipts is True
+    assert f'id="print-receipts-{business.pk}" checked' in owner_client.get("/panel/printers").content.decode()
+    assert owner_client.post("/panel/printers/settings", {"business": business.pk}).status_code == 302
+    assert PrintSettings.objects.get(business=business).print_receipts is False
+    answer = owner_client.post("/panel/printers/settings", {"business": other_business.pk, "print_receipts": "on"})
+    assert answer.status_code == 404 and not PrintSettings.objects.filter(business=other_business).exists()

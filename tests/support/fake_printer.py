@@ -7,13 +7,15 @@ connection at once), out of paper, open, or drop the connection in the middle of
 words and line breaks, the cut as "<cut>", a QR code as "<qr …>". Tests wait on it with
 `wait_for_tickets`, never with a fixed sleep."""
 
-import re
 import socketserver
 import threading
 import time
 from dataclasses import dataclass, field
 
-DLE_EOT = b"\x10\x04"
+from apps.printing.escpos_io import DLE_EOT, decode, whole_tickets
+
+__all__ = ["FakePrinter", "decode"]
+
 ONLINE, OFFLINE, UNREACHABLE, PAPER_OUT, COVER_OPEN = "online", "offline", "unreachable", "paper_out", "cover_open"
 
 
@@ -101,11 +103,7 @@ class FakePrinter:
         """Every whole ticket printed (up to its cut), decoded, in the order received."""
         with self._lock:
             streams = list(self.connections)
-        printed = []
-        for stream in streams:
-            for piece in re.split(rb"\x1dV[\x00\x01\x30\x31]", stream)[:-1]:
-                printed.append(decode(piece) + "<cut>")
-        return printed
+        return [ticket for stream in streams for ticket in whole_tickets(stream)]
 
     def wait_for_tickets(self, count: int, timeout: float = 10) -> list[str]:
         deadline = time.monotonic() + timeout
@@ -116,50 +114,3 @@ class FakePrinter:
                     break
                 self._lock.wait(left)
         return self.tickets
-
-
-def _codepages() -> dict[int, str]:
-    from escpos.printer import Dummy
-
-    names = Dummy().profile.profile_data["codePages"]
-    return {int(n): name.lower().replace("iso_8859-", "iso8859_") for n, name in names.items()}
-
-
-# ESC and GS commands python-escpos sends, by their letter: how many parameter bytes follow.
-_ESC = {0x40: 0, 0x21: 1, 0x45: 1, 0x61: 1, 0x74: 1, 0x7B: 1, 0x2D: 1, 0x4D: 1, 0x64: 1, 0x47: 1}
-_GS = {0x21: 1, 0x62: 1, 0x42: 1, 0x56: 1}
-
-
-def decode(data: bytes) -> str:
-    """The words of ESC/POS bytes, in the code pages they switch to (ESC t n)."""
-    pages = _codepages()
-    page = "cp437"
-    out: list[str] = []
-    i = 0
-    while i < len(data):
-        byte = data[i]
-        if byte == 0x1B:
-            command = data[i + 1]
-            if command == 0x74:
-                page = pages.get(data[i + 2], "cp437")
-            if command not in _ESC:
-                raise ValueError(f"unknown ESC {command:#x} at {i}")
-            i += 2 + _ESC[command]
-        elif byte == 0x1D and data[i + 1] == 0x28 and data[i + 2] == 0x6B:  # GS ( k: a QR code's parts
-            size = data[i + 3] + 256 * data[i + 4]
-            body = data[i + 5 : i + 5 + size]
-            if body.startswith(b"1P0"):
-                out.append(f"<qr {body[3:].decode()}>\n")
-            i += 5 + size
-        elif byte == 0x1D:
-            command = data[i + 1]
-            if command not in _GS:
-                raise ValueError(f"unknown GS {command:#x} at {i}")
-            i += 2 + _GS[command]
-        else:
-            end = i
-            while end < len(data) and data[end] not in (0x1B, 0x1D):
-                end += 1
-            out.append(data[i:end].decode(page, errors="replace"))
-            i = end
-    return "".join(out)

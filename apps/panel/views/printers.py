@@ -106,6 +106,9 @@ def printer_list(request: PanelRequest) -> HttpResponseBase:
     context = {
         "printers": selectors.printers_of_owner(request.user.owner_id).order_by("business__name", "name"),
         "form": form,
+        "print_settings": [
+            (business, selectors.prints_receipts_always(business.pk)) for business in businesses_of(request)
+        ],
     }
     return render_page(request, "panel/printers.html", context, section="printers")
 
@@ -176,3 +179,22 @@ def _back_to_its_order(job: PrintJob) -> HttpResponseRedirect:
 def ticket_reprint(job: PrintJob) -> str:
     again = services.reprint(job)
     return _("The ticket is printed again on “{printer}”, marked REPRINT.").format(printer=again.printer.name)
+
+
+@panel_page()
+@require_POST
+def print_settings(request: PanelRequest) -> HttpResponseRedirect:
+    """Whether a business's receipts print without the customer asking (off by default)."""
+    chosen = request.POST.get("business", "")
+    business = businesses_of(request).filter(pk=int(chosen)).first() if chosen.isdigit() else None
+    if business is None:
+        raise Http404("No such business in your account.")
+    always = request.POST.get("print_receipts") == "on"
+    services.print_settings_update(business=business, print_receipts=always)
+    said = (
+        _("Every receipt of {business} now prints on its kiosk's receipt printer without asking.")
+        if always
+        else _("Receipts of {business} print when the customer asks for one.")
+    )
+    messages.success(request, said.format(business=business.name))
+    return redirect("panel:printers")

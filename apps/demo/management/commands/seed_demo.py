@@ -22,6 +22,7 @@ from apps.demo.credentials import DEMO_PASSWORD
 from apps.demo.history_seed import DAYS as HISTORY_DAYS
 from apps.demo.history_seed import seed_history
 from apps.demo.menu_seed import seed_menu
+from apps.demo.printer_seed import seed_printers
 from apps.demo.reader_seed import seed_reader
 from apps.demo.webhook_seed import seed_demo_webhook
 from apps.demo_processor import mode as processor_mode
@@ -127,6 +128,8 @@ def _seed_tenant(spec: TenantSpec) -> Report:
     kiosk_services.kiosk_rename(kiosk=kiosk, name=kiosk.name, location=spec["kiosk"]["location"])
     seed_history(business=business, kiosk=kiosk, agents=agents)  # so the panel's Reports are not empty
     fresh_codes = [kiosk_services.pairing_code_create(business=business)[1] for _ in range(2)]
+    # The burger business prints its kitchen tickets and its first kiosk's receipts on the demo printer.
+    printers = seed_printers(business=business, kiosk=kiosk) if slug == "burgers" else []
     return {
         "id": owner.pk,
         "name": owner.name,
@@ -137,6 +140,7 @@ def _seed_tenant(spec: TenantSpec) -> Report:
         "pairing_codes": fresh_codes,
         "processor_account": f"acct_demo_{slug}",
         "kiosks": [{"id": kiosk.pk, "device_id": str(device_id), "device_token": device_token}],
+        "printers": printers,
     }
 
 
@@ -227,7 +231,12 @@ class Command(BaseCommand):
             "(paid, sent to the kitchen); Webhooks shows its deliveries to the demo receiver"
         )
         out(
-            f"  5. Reports      {base}/panel/reports  the last {HISTORY_DAYS} days hold generated demo history "
+            f"  5. Printer      {base}/demo-printer/  the demo printer shows the order's kitchen ticket; "
+            '"Print receipt" on the thank-you screen adds its receipt. Receipts print for the seeded kiosk: '
+            'for yours, choose it for "Demo receipt printer" on the panel\'s Printers page'
+        )
+        out(
+            f"  6. Reports      {base}/panel/reports  the last {HISTORY_DAYS} days hold generated demo history "
             '(sessions noted "Demo data", order numbers H00001...)'
         )
         if data["payments"]["demo"]:
