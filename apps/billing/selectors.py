@@ -6,6 +6,7 @@ from typing import TypedDict
 from django.db.models import QuerySet, Sum
 
 from apps.billing.models import CardReader, OwnerBilling, Payment, Refund
+from apps.core.errors import DomainError, ErrorCode
 from apps.orders.models import Order
 from apps.sessions.bodies import PaymentBriefBody
 from apps.sessions.models import Session
@@ -14,6 +15,18 @@ from apps.sessions.models import Session
 def billing_of_owner(owner_id: int) -> OwnerBilling:
     """The owner's billing row, or an unsaved default one (plan and account not set yet)."""
     return OwnerBilling.objects.filter(owner_id=owner_id).first() or OwnerBilling(owner_id=owner_id)
+
+
+def charges_account(owner_id: int) -> str:
+    """The owner's connected account, refused until it can take charges (a card payment and a
+    card reader both need one)."""
+    billing = OwnerBilling.objects.filter(owner_id=owner_id).first()
+    if billing is None or not billing.account_id or not billing.charges_enabled:
+        raise DomainError(
+            ErrorCode.PROCESSOR_ACCOUNT_NOT_READY,
+            "This business cannot take card payments yet: the owner must finish processor onboarding.",
+        )
+    return billing.account_id
 
 
 def payments_of_order(order: Order) -> QuerySet[Payment]:

@@ -11,6 +11,7 @@ from django.utils import timezone
 
 from apps.accounts.models import User
 from apps.billing import processor, processor_calls, terminal
+from apps.billing import selectors as billing_selectors
 from apps.billing.domain_events import (
     PaymentCancelled,
     PaymentChargedLate,
@@ -19,7 +20,7 @@ from apps.billing.domain_events import (
     PaymentSucceeded,
     ReaderPaymentNeedsCard,
 )
-from apps.billing.models import CardReader, OwnerBilling, Payment, PaymentMethod, PaymentStatus, ProcessorCall
+from apps.billing.models import CardReader, Payment, PaymentMethod, PaymentStatus, ProcessorCall
 from apps.billing.services import readers
 from apps.core import events
 from apps.core.errors import DomainError, ErrorCode
@@ -44,16 +45,6 @@ def _payable_order(session: Session) -> Order:
 def _ensure_owned(session: Session, agent: User) -> None:
     if session.agent_id != agent.pk:
         raise DomainError(ErrorCode.SESSION_NOT_OWNED, "Only the agent who accepted this session can do that.")
-
-
-def _charges_account(owner_id: int) -> str:
-    billing = OwnerBilling.objects.filter(owner_id=owner_id).first()
-    if billing is None or not billing.account_id or not billing.charges_enabled:
-        raise DomainError(
-            ErrorCode.PROCESSOR_ACCOUNT_NOT_READY,
-            "This business cannot take card payments yet: the owner must finish processor onboarding.",
-        )
-    return billing.account_id
 
 
 # How one caller may move a session to payment and back: who it is (the session read under
@@ -132,7 +123,7 @@ def _request(caller: _PaymentCaller) -> tuple[Session, Payment]:
             return session, Payment.objects.filter(order__session=session).latest("created_at")
         next_status(session.status, caller.send_action)
         order = _payable_order(session)
-        account_id = _charges_account(session.owner_id)
+        account_id = billing_selectors.charges_account(session.owner_id)
         processor.client()  # not configured: refused before anything is reserved
         attempt = Payment.objects.filter(order=order).count() + 1
         reader = CardReader.objects.filter(kiosk_id=session.kiosk_id).first()
