@@ -5,7 +5,7 @@ from typing import TypedDict
 
 from django.db.models import QuerySet, Sum
 
-from apps.billing.models import CardReader, OwnerBilling, Payment, Refund
+from apps.billing.models import CardReader, OwnerBilling, Payment, PaymentStatus, Refund
 from apps.core.errors import DomainError, ErrorCode
 from apps.orders.models import Order
 from apps.sessions.bodies import PaymentBriefBody
@@ -47,6 +47,7 @@ class ReaderBrief(TypedDict):
     label: str
     status: str  # online or offline, as the processor last reported it
     action_status: str  # in_progress, succeeded, failed, canceled, or "" before any action
+    failure_code: str  # the processor's cause when the action failed (e.g. card_read_failed), else ""
 
 
 def readers_of_kiosks(owner_id: int, kiosk_ids: list[int]) -> dict[int, CardReader]:
@@ -60,11 +61,22 @@ def payment_brief_of_session(session: Session) -> PaymentBriefBody | None:
     payment = Payment.objects.filter(order__session_id=session.pk).order_by("-created_at").first()
     if payment is None:
         return None
-    return {"method": payment.method, "reader": reader_of_payment(payment)}
+    failed = payment.status == PaymentStatus.FAILED
+    return {
+        "method": payment.method,
+        "reader": reader_of_payment(payment),
+        "failure_code": payment.failure_code if failed else "",
+    }
 
 
 def reader_of_payment(payment: Payment) -> ReaderBrief | None:
     reader = None if payment.reader_id is None else CardReader.objects.filter(pk=payment.reader_id).first()
     if reader is None:
         return None
-    return {"label": reader.label, "status": reader.status, "action_status": reader.action_status}
+    failed = reader.action_status == "failed"
+    return {
+        "label": reader.label,
+        "status": reader.status,
+        "action_status": reader.action_status,
+        "failure_code": reader.failure_code if failed else "",
+    }

@@ -38,6 +38,7 @@ export const DEMO_CARDS = [
  * @property {string} currency
  * @property {string} [status] "failed" once the service says so
  * @property {string | null} [failure_message]
+ * @property {string | null} [failure_code] the processor's cause of the last failure ("" unless failed)
  * @property {string} [processor_account] the owner's connected account (live)
  * @property {Processor} [processor]
  * @property {"card_present" | "card"} [method] card_present: the card is taken on the kiosk's reader

@@ -271,7 +271,7 @@ function drawPayment(payment, { locale, status }) {
     byId("reader-label").textContent = view.label;
     byId("reader-note").textContent = view.note;
   }
-  showError(byId("payment-error"), reader && payment.state === "declined" ? readerRefusal(payment.failure_message, locale) : payment.error);
+  showError(byId("payment-error"), reader && payment.state === "declined" ? readerRefusal(payment.failure_code, locale) : payment.error);
   const form = byId("payment-form");
   let button = /** @type {HTMLButtonElement | null} */ (form.querySelector("#pay"));
   if (payment.mounted && !button && !reader) {

@@ -85,7 +85,12 @@ def test_the_intent_is_card_present_and_waits_on_the_reader(paying, reader, kios
     assert held_intent(reader) == paying.intent_id
     body = kiosk_client.get(f"/api/public/sessions/{cart_session.public_id}/payment").json()
     assert body["method"] == "card_present" and body["client_secret"] == paying.client_secret
-    assert body["reader"] == {"label": "Counter", "status": "online", "action_status": "in_progress"}
+    assert body["reader"] == {
+        "label": "Counter",
+        "status": "online",
+        "action_status": "in_progress",
+        "failure_code": "",
+    }
     [(_, event, data)] = [sent for sent in kiosk_events if sent[1] == "PaymentRequested"]
     assert data["method"] == "card_present" and data["reader"]["label"] == "Counter"
 
@@ -211,13 +216,58 @@ def test_the_kiosk_status_body_says_how_the_card_is_taken(paying, reader, kiosk_
     assert_conforms(body, "StatusOut")
     assert body["payment"] == {
         "method": "card_present",
-        "reader": {"label": "Counter", "status": "online", "action_status": "in_progress"},
+        "reader": {"label": "Counter", "status": "online", "action_status": "in_progress", "failure_code": ""},
+        "failure_code": "",
     }
     demo_terminal.reader_set_status(reader.reader_id, online=False)  # unplugged as the card is declined
     on_commit(tap, reader, DECLINED)
     body = kiosk_client.get(url).json()  # not the copy cached before the reader's report
-    assert body["payment"]["reader"] == {"label": "Counter", "status": "offline", "action_status": "failed"}
+    assert body["payment"]["reader"] == {
+        "label": "Counter",
+        "status": "offline",
+        "action_status": "failed",
+        "failure_code": "card_declined",
+    }
+    assert body["payment"]["failure_code"] == "generic_decline"
     assert held_intent(reader) is None  # an offline reader cannot be handed the payment again
+
+
+def test_a_decline_carries_the_processors_cause_to_the_kiosk(
+    paying, reader, kiosk_client, cart_session, kiosk_events, on_commit
+):
+    """The kiosk words the cause from the processor's code (not its English sentence): the payment
+    body, the status body's payment and PaymentFailed carry it."""
+    from tests.support.schema_conformance import assert_conforms
+
+    on_commit(tap, reader, NO_FUNDS)
+    paid = kiosk_client.get(f"/api/public/sessions/{cart_session.public_id}/payment").json()
+    assert_conforms(paid, "KioskPaymentOut")
+    assert (paid["status"], paid["failure_code"]) == ("failed", "insufficient_funds")
+    status = kiosk_client.get(f"/api/public/sessions/{cart_session.public_id}/status").json()
+    assert status["payment"]["failure_code"] == "insufficient_funds"
+    assert status["payment"]["reader"]["action_status"] == "in_progress"  # back on the reader
+    [failed] = [data for _, event, data in kiosk_events if event == "PaymentFailed"]
+    assert failed == {
+        "session_id": cart_session.public_id,
+        "message": "Your card has insufficient funds.",
+        "failure_code": "insufficient_funds",
+    }
+
+
+def test_a_card_the_reader_could_not_read_is_said_by_the_readers_code(
+    paying, reader, kiosk_client, cart_session, kiosk_events, on_commit
+):
+    """No card was read: the payment did not fail; the reader's action carries the cause."""
+    url = f"/api/public/sessions/{cart_session.public_id}/status"
+    demo_terminal.reader_set_status(reader.reader_id, online=False)  # so the hand-back leaves the failure shown
+    on_commit(demo_terminal.page_present, reader.reader_id, "removed_too_early")
+    body = kiosk_client.get(url).json()
+    assert body["payment"]["failure_code"] == ""
+    assert (body["payment"]["reader"]["action_status"], body["payment"]["reader"]["failure_code"]) == (
+        "failed",
+        "card_read_failed",
+    )
+    assert "PaymentFailed" not in [event for _, event, _ in kiosk_events]
 
 
 def test_a_kiosk_without_a_reader_pays_with_the_card_fields_as_before(
@@ -228,7 +278,7 @@ def test_a_kiosk_without_a_reader_pays_with_the_card_fields_as_before(
     assert payment.method == "card" and payment.reader_id is None
     assert DemoPaymentIntent.objects.get().payment_method_types == ["card"]
     body = kiosk_client.get(f"/api/public/sessions/{cart_session.public_id}/status").json()
-    assert body["payment"] == {"method": "card", "reader": None}
+    assert body["payment"] == {"method": "card", "reader": None, "failure_code": ""}
     paid = kiosk_client.get(f"/api/public/sessions/{cart_session.public_id}/payment").json()
     assert (paid["method"], paid["reader"]) == ("card", None)
 
@@ -352,7 +402,7 @@ def test_the_agent_reads_that_the_card_is_taken_on_the_reader(paying, reader, ag
         "failure_code": "",
         "failure_message": "",
         "method": "card_present",
-        "reader": {"label": "Counter", "status": "online", "action_status": "in_progress"},
+        "reader": {"label": "Counter", "status": "online", "action_status": "in_progress", "failure_code": ""},
     }
     on_commit(tap, reader, NO_FUNDS)
     payment = agent_client.get(url).json()["payment"]

@@ -85,18 +85,36 @@ test("an offline reader, and one not holding the payment yet, say so plainly; a 
   assert.deepEqual([taken.state, taken.note], ["confirming", "Confirmation de votre paiement…"]);
 });
 
-test("a decline says why, in the customer's language, and that another card may be tried on the reader", () => {
-  assert.equal(readerRefusal("Your card has insufficient funds."), "Card declined: the card has insufficient funds. You may try another card on the reader.");
+test("a decline says why from the processor's code, in the customer's language, and that another card may be tried on the reader", () => {
+  assert.equal(readerRefusal("insufficient_funds"), "Card declined: the card has insufficient funds. You may try another card on the reader.");
   assert.equal(
-    readerRefusal("Your card has insufficient funds.", "es-ES"),
+    readerRefusal("insufficient_funds", "es-ES"),
     "Tarjeta rechazada: la tarjeta no tiene fondos suficientes. Puedes probar con otra tarjeta en el lector.",
   );
-  assert.equal(readerRefusal("Your card has expired.", "fr-FR"), "Carte refusée : la carte a expiré. Vous pouvez essayer une autre carte sur le lecteur.");
-  assert.equal(readerRefusal("Your card was declined.", "de-DE"), "Karte abgelehnt. Sie können eine andere Karte am Lesegerät versuchen.");
-  assert.equal(readerRefusal(null), "Card declined. You may try another card on the reader.");
-  assert.equal(readerRefusal("Something the kiosk does not know."), "Card declined. You may try another card on the reader.");
-  // a processing fault is no decline: the same card may be tried again
-  assert.match(readerRefusal("An error occurred while processing your card. Try again in a little bit."), /not declined|was not declined/);
+  assert.equal(readerRefusal("expired_card", "fr-FR"), "Carte refusée : la carte a expiré. Vous pouvez essayer une autre carte sur le lecteur.");
+  assert.equal(readerRefusal("card_not_supported"), "Card declined: the card does not support this purchase. You may try another card on the reader.");
+  assert.equal(readerRefusal("currency_not_supported"), readerRefusal("card_not_supported"));
+  assert.equal(readerRefusal("incorrect_pin", "de-DE"), "Karte abgelehnt: die PIN war falsch. Sie können eine andere Karte am Lesegerät versuchen.");
+  assert.equal(readerRefusal("card_velocity_exceeded"), "Card declined: the card's spending limit was reached. You may try another card on the reader.");
+  // a plain decline, a bank's own reason, an unknown code or none: "declined", nothing more
+  for (const code of ["card_declined", "generic_decline", "do_not_honor", "stolen_card", "something_new", "", null, undefined]) {
+    assert.equal(readerRefusal(code), "Card declined. You may try another card on the reader.", String(code));
+  }
+  assert.equal(readerRefusal("card_declined", "de-DE"), "Karte abgelehnt. Sie können eine andere Karte am Lesegerät versuchen.");
+  // the processor's English sentence says nothing: only its code is read
+  assert.equal(readerRefusal("Your card has insufficient funds."), "Card declined. You may try another card on the reader.");
+  // a processing fault, or a card the reader could not read, is no decline: the same card may be presented again
+  assert.match(readerRefusal("processing_error"), /was not declined/);
+  assert.match(readerRefusal("card_read_failed"), /could not be read \(it was not declined\)/);
+  assert.match(readerRefusal("card_read_failed", "es-ES"), /No se ha podido leer la tarjeta/);
+  assert.equal(readerRefusal("toString"), "Card declined. You may try another card on the reader."); // no inherited names
+});
+
+test("a card the reader could not read is said from the reader's own code (no payment failed)", () => {
+  const view = readerView({ ...READER, action_status: "failed", failure_code: "card_read_failed" }, "fr-FR");
+  assert.equal(view.state, "not_read");
+  assert.match(view.note, /La carte n'a pas pu être lue/);
+  assert.equal(readerView({ ...READER, action_status: "failed", failure_code: "card_declined" }).state, "not_ready");
 });
 
 test("every reader sentence is in every language with its placeholders", () => {
@@ -172,9 +190,13 @@ test("paying on the reader: no card fields, the status read even while live, a d
     reader = { ...READER, status: "offline" };
     await until(() => store.get().status.payment.reader.status === "offline", "the reader's report");
 
-    session.onEvent("PaymentFailed", { session_id: "s1", message: "Your card has insufficient funds." });
-    assert.deepEqual([store.get().payment.state, store.get().payment.failure_message], ["declined", "Your card has insufficient funds."]);
+    session.onEvent("PaymentFailed", { session_id: "s1", message: "Your card has insufficient funds.", failure_code: "insufficient_funds" });
+    const declined = store.get().payment;
+    assert.deepEqual([declined.state, declined.failure_message, declined.failure_code], ["declined", "Your card has insufficient funds.", "insufficient_funds"]);
     assert.equal(said.at(-1), "Tarjeta rechazada: la tarjeta no tiene fondos suficientes. Puedes probar con otra tarjeta en el lector.");
+    // the cause is the code's, whatever the processor's sentence
+    session.onEvent("PaymentFailed", { session_id: "s1", message: "Votre carte a expiré.", failure_code: "expired_card" });
+    assert.equal(said.at(-1), "Tarjeta rechazada: la tarjeta ha caducado. Puedes probar con otra tarjeta en el lector.");
 
     session.onEvent("PaymentCancelled", { session_id: "s1" });
     assert.equal(store.get().payment, null);

@@ -8,7 +8,7 @@ from rest_framework.response import Response
 from apps.billing import selectors as billing_selectors
 from apps.billing import terminal
 from apps.billing.api.agent import SessionBrief
-from apps.billing.models import Payment
+from apps.billing.models import Payment, PaymentStatus
 from apps.billing.services import payments
 from apps.demo_processor import mode as processor_mode
 from apps.kiosks.api.base import KioskAPIView, KioskRequest
@@ -31,6 +31,9 @@ class KioskReaderOut(serializers.Serializer[None]):
     label = serializers.CharField()  # type: ignore[assignment]  # a field named like Field.label (the API's word)
     status = serializers.ChoiceField(choices=terminal.READER_STATUSES)
     action_status = serializers.CharField(help_text="in_progress, succeeded, failed, canceled, or empty.")
+    failure_code = serializers.CharField(
+        help_text='Why the reader\'s action failed, as the processor says it (e.g. card_read_failed); "" unless failed.'
+    )
 
 
 class KioskPaymentOut(serializers.Serializer[Payment]):
@@ -40,6 +43,11 @@ class KioskPaymentOut(serializers.Serializer[Payment]):
     client_secret = serializers.CharField()
     processor_account = serializers.CharField(source="account_id")
     failure_message = serializers.CharField()
+    failure_code = serializers.SerializerMethodField(
+        help_text="Why the last card was not taken, as the processor says it (its decline_code, else its code: "
+        'e.g. insufficient_funds, expired_card, card_declined, processing_error); "" unless the payment failed. '
+        "The kiosk words the cause from it in the customer's language."
+    )
     method = serializers.ChoiceField(
         choices=["card_present", "card"],
         help_text="card_present: the payment waits on the kiosk's card reader (no card fields on screen); "
@@ -47,6 +55,9 @@ class KioskPaymentOut(serializers.Serializer[Payment]):
     )
     reader = serializers.SerializerMethodField()
     processor = serializers.SerializerMethodField()
+
+    def get_failure_code(self, payment: Payment) -> str:
+        return payment.failure_code if payment.status == PaymentStatus.FAILED else ""
 
     @extend_schema_field(KioskReaderOut(allow_null=True))
     def get_reader(self, payment: Payment) -> billing_selectors.ReaderBrief | None:

@@ -29,6 +29,7 @@ from apps.orders import fulfilment
 from apps.orders.models import Order, OrderStatus
 from apps.sessions import selectors as session_selectors
 from apps.sessions import services as session_services
+from apps.sessions import status_cache
 from apps.sessions.models import Session, SessionStatus
 from apps.sessions.state_machine import next_status
 
@@ -401,7 +402,9 @@ def payment_failed(*, payment: Payment, message: str, code: str = "") -> str:
     payment.save(update_fields=["status", "failure_message", "failure_code"])
     order = Order.objects.get(pk=payment.order_id)
     fulfilment.move(order, OrderStatus.FAILED)
-    events.emit(PaymentFailed(Session.objects.get(pk=order.session_id), message=message))
+    session = Session.objects.get(pk=order.session_id)
+    events.emit(PaymentFailed(session, message=message, code=payment.failure_code))
+    status_cache.session_moved(session.public_id)  # the status body's payment carries the cause
     if payment.method == PaymentMethod.CARD_PRESENT:
         reader_take_again_on_commit(payment)
     return "order failed"
