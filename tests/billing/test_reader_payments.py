@@ -412,3 +412,90 @@ def test_the_agent_reads_that_the_card_is_taken_on_the_reader(paying, reader, ag
         "card_present",
     )
     assert payment["reader"]["action_status"] == "in_progress"  # the same intent back on the reader
+
+
+def allow_card_fields(kiosk, allowed: bool = True) -> None:
+    from apps.orders import services as order_services
+
+    order_services.order_settings_update(
+        business=kiosk.business, ask_dining=True, keep_receipt_email=False, card_fields_fallback=allowed
+    )
+
+
+def fallback(kiosk_client, session):
+    return kiosk_client.post(f"/api/public/sessions/{session.public_id}/payment/card-fields")
+
+
+def reader_offline_after_a_decline(reader, on_commit) -> None:
+    """The reader goes offline as a card is declined: the hand-back cannot reach it."""
+    demo_terminal.reader_set_status(reader.reader_id, online=False)
+    on_commit(tap, reader, DECLINED)
+
+
+def test_the_card_fields_fallback_is_off_by_default(paying, reader, kiosk, kiosk_client, cart_session, on_commit):
+    reader_offline_after_a_decline(reader, on_commit)
+    body = kiosk_client.get(f"/api/public/sessions/{cart_session.public_id}/payment").json()
+    assert body["card_fields_fallback"] is False
+    error_of(on_commit(fallback, kiosk_client, cart_session), 403, "FORBIDDEN")
+    assert Payment.objects.count() == 1 and not ProcessorCall.objects.filter(action="card_fields_fallback").exists()
+    assert DemoPaymentIntent.objects.get(intent_id=paying.intent_id).status == "requires_payment_method"
+
+
+def test_no_fallback_while_the_reader_holds_the_payment(paying, reader, kiosk, kiosk_client, cart_session, on_commit):
+    allow_card_fields(kiosk)
+    assert kiosk_client.get(f"/api/public/sessions/{cart_session.public_id}/payment").json()["card_fields_fallback"]
+    error_of(on_commit(fallback, kiosk_client, cart_session), 409, "INVALID_STATE")
+    assert Payment.objects.count() == 1 and held_intent(reader) == paying.intent_id
+
+
+def test_an_offline_reader_falls_back_to_the_card_fields_and_the_order_is_paid_once(
+    paying, reader, kiosk, kiosk_client, cart_session, kiosk_events, on_commit
+):
+    allow_card_fields(kiosk)
+    reader_offline_after_a_decline(reader, on_commit)
+    response = on_commit(fallback, kiosk_client, cart_session)
+    assert response.status_code == 200, response.content
+    body = response.json()
+    assert (body["method"], body["reader"], body["amount_cents"], body["card_fields_fallback"]) == (
+        "card",
+        None,
+        2175,
+        False,
+    )
+    assert body["client_secret"] != paying.client_secret
+    paying.refresh_from_db()
+    assert paying.status == "canceled"
+    assert DemoPaymentIntent.objects.get(intent_id=paying.intent_id).status == "canceled"
+    card = Payment.objects.get(method="card")
+    intent = DemoPaymentIntent.objects.get(intent_id=card.intent_id)
+    assert (intent.payment_method_types, intent.amount) == (["card"], 2175)
+    requested = [data for _, event, data in kiosk_events if event == "PaymentRequested"]
+    assert requested[-1]["method"] == "card" and requested[-1]["client_secret"] == card.client_secret
+    cart_session.refresh_from_db()
+    assert cart_session.status == "payment"
+    # a retry answers the same card payment
+    assert on_commit(fallback, kiosk_client, cart_session).json()["client_secret"] == card.client_secret
+    assert Payment.objects.count() == 2
+    status, _ = on_commit(
+        demo_processor.confirm, intent_id=card.intent_id, client_secret=card.client_secret, card_number=APPROVED
+    )
+    assert status == 200
+    assert Order.objects.get(session=cart_session).status == "confirmed"
+    assert order_created_count() == 1 and not Refund.objects.exists()
+    assert DemoPaymentIntent.objects.get(intent_id=paying.intent_id).status == "canceled"  # never charged
+
+
+def test_the_owner_allows_the_card_fields_fallback_on_the_panel(owner, kiosk, kiosk_client, paying, reader, on_commit):
+    from apps.orders.models import OrderSettings
+
+    panel = Client()
+    panel.force_login(factories.PanelUserFactory(owner=owner, panel_role="manager"))
+    assert 'name="card_fields_fallback"' in panel.get("/panel/displays").content.decode()
+    form = {"business": kiosk.business.pk, "ask_dining": "on", "card_fields_fallback": "on"}
+    assert panel.post("/panel/displays/dining", form).status_code == 302
+    assert OrderSettings.objects.get(business=kiosk.business).card_fields_fallback is True
+    url = f"/api/public/sessions/{paying.order.session.public_id}/payment"
+    assert kiosk_client.get(url).json()["card_fields_fallback"] is True
+    assert panel.post("/panel/displays/dining", {"business": kiosk.business.pk}).status_code == 302
+    assert OrderSettings.objects.get(business=kiosk.business).card_fields_fallback is False
+    assert kiosk_client.get(url).json()["card_fields_fallback"] is False
