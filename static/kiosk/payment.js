@@ -43,6 +43,7 @@ export const DEMO_CARDS = [
  * @property {Processor} [processor]
  * @property {"card_present" | "card"} [method] card_present: the card is taken on the kiosk's reader
  * @property {import("./reader.js").Reader | null} [reader] the reader it waits on (card_present)
+ * @property {boolean} [card_fields_fallback] the owner allows the card fields while the reader cannot take the card
  * @typedef {{mode: string, publishable_key?: string, confirm_url?: string, notice?: string}} Processor
  */
 

@@ -88,3 +88,14 @@ export function readerView(reader, locale = "en-US") {
   }
   return { state: "not_ready", instruction: "", label, note: t(locale, "reader.not_ready") };
 }
+
+/**
+ * Whether to offer "Pay with the card fields instead": only where the owner allows it (the
+ * payment's `card_fields_fallback`) and only while the reader cannot take the card (offline, or
+ * not holding this payment).
+ * @param {{card_fields_fallback?: boolean} | null | undefined} payment @param {Reader | null} reader
+ */
+export function offersCardFields(payment, reader) {
+  if (!payment || !payment.card_fields_fallback || !reader) return false;
+  return ["offline", "not_ready"].includes(readerView(reader).state);
+}

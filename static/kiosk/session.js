@@ -327,6 +327,18 @@ export function createSession({ store, config, video, paymentForm, announce, onF
     announce(say("card.declined"));
   }
 
+  /** The reader cannot take the card and the owner allows it: pay with the card fields instead. */
+  async function payWithCardFields() {
+    const payment = state().payment;
+    if (!payment || !onReader(payment) || payment.state === "processing") return;
+    setPayment({ state: "processing", stateText: "", error: "" });
+    try {
+      enterPayment(await post(`/api/public/sessions/${id()}/payment/card-fields`, {}));
+    } catch (error) {
+      setPayment({ state: "ready", stateText: "", error: say("pay.try_again", { reason: asFailure(error).message }) });
+    }
+  }
+
   function leavePayment() {
     if (method) method.unmount();
     method = null;
@@ -410,6 +422,7 @@ export function createSession({ store, config, video, paymentForm, announce, onF
     refresh,
     onEvent,
     pay,
+    payWithCardFields,
     cancel,
     close,
     isOpen: open,

@@ -5,7 +5,7 @@ import { test } from "node:test";
 
 import "./support/catalogues.js"; // the kiosk's words, from the .po files
 import { CATALOGS, t } from "../../static/kiosk/messages.js";
-import { currentReader, onReader, readerRefusal, readerView } from "../../static/kiosk/reader.js";
+import { currentReader, offersCardFields, onReader, readerRefusal, readerView } from "../../static/kiosk/reader.js";
 
 // The polling timers the session keeps (setInterval, real, counted): "polling" is one running.
 const running = new Set();
@@ -234,6 +234,56 @@ test("a card payment keeps today's behaviour: no polling while live, the decline
     assert.equal(running.size, 0); // live: no status reads
     session.onEvent("PaymentFailed", { session_id: "s1", message: "Your card was declined." });
     assert.deepEqual([store.get().payment.state, store.get().payment.error], ["declined", "Card declined, try another card."]);
+  } finally {
+    session.close();
+    delete globalThis.document;
+  }
+});
+
+test("the card fields are offered instead only where the owner allows it and only while the reader cannot take the card", () => {
+  const allowed = { method: "card_present", card_fields_fallback: true };
+  assert.equal(offersCardFields(allowed, { ...READER, status: "offline" }), true);
+  assert.equal(offersCardFields(allowed, { ...READER, action_status: "canceled" }), true); // busy with something else
+  assert.equal(offersCardFields(allowed, READER), false); // waiting for the card: pay on it
+  assert.equal(offersCardFields(allowed, { ...READER, action_status: "succeeded" }), false); // being confirmed
+  assert.equal(offersCardFields(allowed, { ...READER, action_status: "failed", failure_code: "card_read_failed" }), false);
+  assert.equal(offersCardFields({ ...allowed, card_fields_fallback: false }, { ...READER, status: "offline" }), false);
+  assert.equal(offersCardFields({ method: "card_present" }, { ...READER, status: "offline" }), false); // off by default
+  assert.equal(t("es-ES", "reader.card_fields_instead"), "Pagar con los campos de tarjeta en su lugar");
+});
+
+test("paying with the card fields instead swaps the reader's payment for the card one", async () => {
+  const reader = { ...READER, status: "offline" };
+  const onReaderBody = { ...BODY, status: "requires_payment_method", failure_message: "", failure_code: "", method: "card_present", reader, card_fields_fallback: true };
+  const cardBody = { ...BODY, client_secret: "pi_2_secret", status: "requires_payment_method", failure_message: "", failure_code: "", method: "card", reader: null, card_fields_fallback: false };
+  const asked = serve({
+    "POST /api/public/sessions/start": [201, { session_id: "s1", poll_url: "/api/public/sessions/s1/status", status: "pending" }],
+    "GET /api/public/sessions/s1/status": [200, { session_id: "s1", status: "payment", agent: null, payment: { method: "card_present", reader, failure_code: "" } }],
+    "GET /api/public/sessions/s1/order": [200, { lines: [], currency: "USD" }],
+    "GET /api/public/sessions/s1/payment": [200, onReaderBody],
+    "POST /api/public/sessions/s1/payment/card-fields": [200, cardBody],
+    "GET /api/public/menu": [200, { categories: [] }],
+  });
+  const store = createKioskStore();
+  const session = createSession({
+    store,
+    config: { pollSeconds: 60 },
+    video: { start() {}, stop() {} },
+    paymentForm: /** @type {any} */ ({ replaceChildren() {}, append() {} }),
+    announce: () => {},
+    onFinished: () => {},
+  });
+  globalThis.document = /** @type {any} */ ({ createElement: () => ({ setAttribute() {}, append() {}, addEventListener() {}, dataset: {}, style: {} }), createTextNode: () => ({}) });
+  try {
+    await session.start("en-US");
+    session.showPayment(onReaderBody);
+    assert.equal(store.get().payment.method, "card_present");
+    await session.payWithCardFields();
+    assert.ok(asked.includes("POST /api/public/sessions/s1/payment/card-fields"));
+    const shown = store.get().payment;
+    assert.deepEqual([shown.method, shown.client_secret, shown.state], ["card", "pi_2_secret", "ready"]);
+    await session.payWithCardFields(); // now a card payment: nothing more is asked
+    assert.equal(asked.filter((key) => key.endsWith("/card-fields")).length, 1);
   } finally {
     session.close();
     delete globalThis.document;
