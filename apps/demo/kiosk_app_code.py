@@ -45,6 +45,14 @@ def current() -> KioskAppCode | None:
     return record if usable else None
 
 
+def was_remembered(pairing_id: int) -> bool:
+    """Whether the pairing code is the one left for the newcomer (used or not)."""
+    try:
+        return int(json.loads(_file().read_text())["pairing_id"]) == pairing_id
+    except (OSError, ValueError, KeyError, TypeError):
+        return False
+
+
 def demo_business() -> Business | None:
     return Business.objects.filter(name=DEMO_BUSINESS, owner__name=DEMO_OWNER).first()
 

@@ -283,7 +283,7 @@ def test_text_output_prints_the_credentials(db):
     assert all("spare pairing codes" in line for line in output.splitlines() if "pairing codes" in line)
     assert "Demo payments: no money moves." in output and "4242 4242 4242 4242" in output
     assert "Orders lists it as Confirmed (paid, sent to the kitchen)" in output
-    assert "open its demo page (linked there) beside the kiosk" in output
+    assert "pay on the kiosk's simulated card reader: open its page (linked on http://127.0.0.1:8000/" in output
     for kiosk in (kiosk for owner in data["owners"] for kiosk in owner["kiosks"]):
         assert kiosk["reader"]["page_url"] in output
 
@@ -353,3 +353,23 @@ def test_the_first_owner_has_an_english_only_and_a_spanish_only_agent(data):
     assert languages == {"agent1@burgers.demo.test": ["en"], "agent2@burgers.demo.test": ["es"]}
     for agent in data["owners"][0]["agents"] + data["platform_agents"]:
         assert User.objects.get(pk=agent["id"]).languages == agent["languages"]
+
+
+def test_the_kiosk_paired_with_the_newcomers_code_gets_a_simulated_reader(data, django_capture_on_commit_callbacks):
+    def pair(code: str) -> Kiosk:
+        with django_capture_on_commit_callbacks(execute=True):
+            response = Client().post(
+                "/api/public/kiosks/pair",
+                {"code": code, "device_id": str(uuid.uuid4()), "device_name": "Browser"},
+                content_type="application/json",
+            )
+        assert response.status_code == 200, response.content
+        return Kiosk.objects.get(pk=response.json()["kiosk_id"])
+
+    newcomers = pair(data["kiosk_app"]["pairing_code"])
+    reader = CardReader.objects.get(kiosk=newcomers)
+    assert (reader.label, reader.status) == ("Browser reader", "online")
+    assert DemoReader.objects.get(reader_id=reader.reader_id).device_type == "simulated_wisepos_e"
+    assert f"/demo-processor/readers/{reader.reader_id}/" in Client().get("/").content.decode()  # the landing links it
+    spare = pair(data["owners"][0]["pairing_codes"][0])  # a spare code: the owner registers a reader if wanted
+    assert not CardReader.objects.filter(kiosk=spare).exists()
