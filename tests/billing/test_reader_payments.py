@@ -499,3 +499,23 @@ def test_the_owner_allows_the_card_fields_fallback_on_the_panel(owner, kiosk, ki
     assert panel.post("/panel/displays/dining", {"business": kiosk.business.pk}).status_code == 302
     assert OrderSettings.objects.get(business=kiosk.business).card_fields_fallback is False
     assert kiosk_client.get(url).json()["card_fields_fallback"] is False
+
+
+def test_a_card_approved_on_the_reader_as_the_fallback_is_asked_stands_and_nothing_is_charged_twice(
+    paying, reader, kiosk, kiosk_client, cart_session, on_commit, monkeypatch
+):
+    allow_card_fields(kiosk)
+    late = []  # the approval's events, not here yet when the kiosk asks for the card fields
+    monkeypatch.setattr(processor_webhooks, "send", lambda kind, obj, account: late.append((kind, obj, account)))
+    tap(reader, APPROVED)
+    monkeypatch.undo()
+    CardReader.objects.filter(pk=reader.pk).update(status="offline")  # as the kiosk last heard of it
+    refused = error_of(on_commit(fallback, kiosk_client, cart_session), 409, "INVALID_STATE")
+    assert refused["message"] == "The card was just approved on the reader."
+    paying.refresh_from_db()
+    assert paying.status == "requires_payment_method" and Payment.objects.count() == 1  # no card intent made
+    assert not ProcessorCall.objects.exists()  # the reservation released
+    for kind, obj, account in late:
+        on_commit(processor_webhooks.send, kind, obj, account=account)
+    assert Order.objects.get(session=cart_session).status == "confirmed"
+    assert order_created_count() == 1 and not Refund.objects.exists()
