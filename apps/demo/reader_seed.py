@@ -52,7 +52,7 @@ def reader_for_newcomers_kiosk(event: KioskPaired, recorded: DomainEvent | None 
     if settings.PRODUCTION or not processor_mode.active():
         return
     kiosk = event.kiosk
-    used = PairingCode.objects.filter(kiosk=kiosk).order_by("-used_at").values_list("pk", flat=True).first()
+    used = PairingCode.objects.filter(kiosk=kiosk).order_by("-used_at").first()
     if used is None or not kiosk_app_code.was_remembered(used):
         return
 
