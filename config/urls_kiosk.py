@@ -31,6 +31,7 @@ urlpatterns = [
     path("sessions/<str:public_id>/receipt/print", printing.SessionReceiptPrintView.as_view()),
     path("sessions/<str:public_id>/payment", billing.SessionPaymentView.as_view()),
     path("sessions/<str:public_id>/payment/cancel", billing.CancelSelfServicePaymentView.as_view()),
+    path("sessions/<str:public_id>/payment/card-fields", billing.CardFieldsFallbackView.as_view()),
     path("sessions/<str:public_id>/chat", chat.KioskChatView.as_view()),
     path("video/token", video.VideoTokenView.as_view()),
     path("video/token/refresh", video.VideoTokenRefreshView.as_view()),

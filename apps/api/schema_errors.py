@@ -57,6 +57,13 @@ DOMAIN_ERRORS: dict[str, Sequence[str]] = {
     ],
     "POST /api/public/sessions/{public_id}/payment": [*_SELF_SERVICE_PAYMENT, *_PROCESSOR],
     "POST /api/public/sessions/{public_id}/payment/cancel": [*_SELF_SERVICE_PAYMENT, *_PROCESSOR],
+    "POST /api/public/sessions/{public_id}/payment/card-fields": [
+        *_SESSION,
+        E.FORBIDDEN,
+        E.INVALID_STATE,
+        E.PROCESSOR_CALL_IN_PROGRESS,
+        *_PROCESSOR,
+    ],
     "GET /api/public/sessions/{public_id}/chat": _SESSION,
     "POST /api/public/sessions/{public_id}/chat": _VIDEO,
     "GET /api/public/video/token": _VIDEO,

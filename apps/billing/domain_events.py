@@ -17,6 +17,7 @@ class PaymentFailed(_SessionEvent):
     """The card was declined; the kiosk stays in payment for another card."""
 
     message: str = ""
+    code: str = ""  # the processor's cause (decline_code, else code): the kiosk words it
 
 
 class PaymentCancelled(_SessionEvent):

@@ -31,7 +31,9 @@ def payment_requested(event: PaymentRequested, recorded: DomainEvent | None = No
 def payment_failed(event: PaymentFailed, recorded: DomainEvent | None = None) -> None:
     session = event.session
     broadcast(
-        [kiosk_channel(session.kiosk_id)], "PaymentFailed", {"session_id": session.public_id, "message": event.message}
+        [kiosk_channel(session.kiosk_id)],
+        "PaymentFailed",
+        {"session_id": session.public_id, "message": event.message, "failure_code": event.code},
     )
 
 

@@ -5,7 +5,8 @@ from typing import TypedDict
 
 from django.db.models import QuerySet, Sum
 
-from apps.billing.models import CardReader, OwnerBilling, Payment, Refund
+from apps.billing.models import CardReader, OwnerBilling, Payment, PaymentStatus, Refund
+from apps.core.errors import DomainError, ErrorCode
 from apps.orders.models import Order
 from apps.sessions.bodies import PaymentBriefBody
 from apps.sessions.models import Session
@@ -14,6 +15,18 @@ from apps.sessions.models import Session
 def billing_of_owner(owner_id: int) -> OwnerBilling:
     """The owner's billing row, or an unsaved default one (plan and account not set yet)."""
     return OwnerBilling.objects.filter(owner_id=owner_id).first() or OwnerBilling(owner_id=owner_id)
+
+
+def charges_account(owner_id: int) -> str:
+    """The owner's connected account, refused until it can take charges (a card payment and a
+    card reader both need one)."""
+    billing = OwnerBilling.objects.filter(owner_id=owner_id).first()
+    if billing is None or not billing.account_id or not billing.charges_enabled:
+        raise DomainError(
+            ErrorCode.PROCESSOR_ACCOUNT_NOT_READY,
+            "This business cannot take card payments yet: the owner must finish processor onboarding.",
+        )
+    return billing.account_id
 
 
 def payments_of_order(order: Order) -> QuerySet[Payment]:
@@ -34,6 +47,7 @@ class ReaderBrief(TypedDict):
     label: str
     status: str  # online or offline, as the processor last reported it
     action_status: str  # in_progress, succeeded, failed, canceled, or "" before any action
+    failure_code: str  # the processor's cause when the action failed (e.g. card_read_failed), else ""
 
 
 def readers_of_kiosks(owner_id: int, kiosk_ids: list[int]) -> dict[int, CardReader]:
@@ -47,11 +61,22 @@ def payment_brief_of_session(session: Session) -> PaymentBriefBody | None:
     payment = Payment.objects.filter(order__session_id=session.pk).order_by("-created_at").first()
     if payment is None:
         return None
-    return {"method": payment.method, "reader": reader_of_payment(payment)}
+    failed = payment.status == PaymentStatus.FAILED
+    return {
+        "method": payment.method,
+        "reader": reader_of_payment(payment),
+        "failure_code": payment.failure_code if failed else "",
+    }
 
 
 def reader_of_payment(payment: Payment) -> ReaderBrief | None:
     reader = None if payment.reader_id is None else CardReader.objects.filter(pk=payment.reader_id).first()
     if reader is None:
         return None
-    return {"label": reader.label, "status": reader.status, "action_status": reader.action_status}
+    failed = reader.action_status == "failed"
+    return {
+        "label": reader.label,
+        "status": reader.status,
+        "action_status": reader.action_status,
+        "failure_code": reader.failure_code if failed else "",
+    }

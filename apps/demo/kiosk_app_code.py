@@ -12,7 +12,7 @@ from django.utils import timezone
 from apps.accounts.models import Business
 from apps.core.timefmt import iso_z
 from apps.kiosks import services as kiosk_services
-from apps.kiosks.models import PairingCode
+from apps.kiosks.models import PairingCode, hash_pairing_code
 
 DEMO_BUSINESS, DEMO_OWNER = "Burger Barn", "Demo Burgers Co"  # seed_demo's first tenant
 
@@ -43,6 +43,16 @@ def current() -> KioskAppCode | None:
         return None
     usable = PairingCode.objects.filter(pk=pairing_id, used_at=None, expires_at__gt=timezone.now()).exists()
     return record if usable else None
+
+
+def was_remembered(pairing: PairingCode) -> bool:
+    """Whether the pairing code is the one left for the newcomer (used or not): its row and its
+    code, so a row id a later database gives again is not taken for it."""
+    try:
+        record = json.loads(_file().read_text())
+        return int(record["pairing_id"]) == pairing.pk and hash_pairing_code(str(record["code"])) == pairing.code_hash
+    except (OSError, ValueError, KeyError, TypeError):
+        return False
 
 
 def demo_business() -> Business | None:

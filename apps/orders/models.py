@@ -101,6 +101,11 @@ class OrderSettings(models.Model):
         default=False,
         help_text="Keep the address a receipt was mailed to, so a refund mails the updated receipt.",
     )
+    card_fields_fallback = models.BooleanField(
+        default=False,
+        help_text="When a kiosk's card reader is offline or busy, the customer may pay with the kiosk's card "
+        "fields instead.",
+    )
 
     class Meta:
         verbose_name_plural = "order settings"

@@ -143,8 +143,12 @@ def order_set_dining(*, session: Session, dining: str) -> Order:
     return order
 
 
-def order_settings_update(*, business: Business, ask_dining: bool, keep_receipt_email: bool) -> OrderSettings:
-    settings, _ = OrderSettings.objects.update_or_create(
-        business=business, defaults={"ask_dining": ask_dining, "keep_receipt_email": keep_receipt_email}
-    )
+def order_settings_update(
+    *, business: Business, ask_dining: bool, keep_receipt_email: bool, card_fields_fallback: bool | None = None
+) -> OrderSettings:
+    """The business's order settings; `card_fields_fallback` None keeps it as it is."""
+    defaults: dict[str, bool] = {"ask_dining": ask_dining, "keep_receipt_email": keep_receipt_email}
+    if card_fields_fallback is not None:
+        defaults["card_fields_fallback"] = card_fields_fallback
+    settings, _ = OrderSettings.objects.update_or_create(business=business, defaults=defaults)
     return settings

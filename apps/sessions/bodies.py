@@ -65,6 +65,13 @@ class PaymentReaderBody(TypedDict):
     action_status: Annotated[
         str, Doc("The reader's payment action: in_progress, succeeded, failed, canceled or empty.")
     ]
+    failure_code: Annotated[
+        str,
+        Doc(
+            "Why the reader's action failed, as the processor says it (e.g. card_declined, insufficient_funds, "
+            'card_read_failed); "" unless action_status is failed.'
+        ),
+    ]
 
 
 class PaymentBriefBody(TypedDict):
@@ -73,6 +80,13 @@ class PaymentBriefBody(TypedDict):
         Doc("card_present: the customer pays on the kiosk's card reader; card: with the kiosk's card fields."),
     ]
     reader: Annotated[PaymentReaderBody | None, Doc("The card reader (card_present); else null.")]
+    failure_code: Annotated[
+        str,
+        Doc(
+            "Why the last card was not taken, as the processor says it (its decline_code, else its code: e.g. "
+            'insufficient_funds, expired_card, card_declined, processing_error); "" unless the payment failed.'
+        ),
+    ]
 
 
 # The status poll's body.

@@ -157,6 +157,9 @@ byId("leave-confirm-no").addEventListener("click", () => store.set({ leaving: fa
 byId("leave-confirm").addEventListener("close", () => store.set({ leaving: false }));
 byId("thanks-done").addEventListener("click", goToAttract);
 byId("ended-done").addEventListener("click", goToAttract);
+byId("payment-reader").addEventListener("click", (event) => {
+  if (/** @type {HTMLElement} */ (event.target).id === "reader-card-fields") session.payWithCardFields();
+});
 byId("payment-form").addEventListener("click", (event) => {
   if (/** @type {HTMLElement} */ (event.target).id === "pay") session.pay();
 });

@@ -38,10 +38,12 @@ export const DEMO_CARDS = [
  * @property {string} currency
  * @property {string} [status] "failed" once the service says so
  * @property {string | null} [failure_message]
+ * @property {string | null} [failure_code] the processor's cause of the last failure ("" unless failed)
  * @property {string} [processor_account] the owner's connected account (live)
  * @property {Processor} [processor]
  * @property {"card_present" | "card"} [method] card_present: the card is taken on the kiosk's reader
  * @property {import("./reader.js").Reader | null} [reader] the reader it waits on (card_present)
+ * @property {boolean} [card_fields_fallback] the owner allows the card fields while the reader cannot take the card
  * @typedef {{mode: string, publishable_key?: string, confirm_url?: string, notice?: string}} Processor
  */
 

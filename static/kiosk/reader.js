@@ -5,7 +5,7 @@
 // kiosk by no event), else the payment's own. Pure, unit-tested (tests/js/kiosk-reader.test.js).
 import { gettext_noop, t } from "./messages.js";
 
-/** @typedef {{label: string, status: string, action_status: string}} Reader */
+/** @typedef {{label: string, status: string, action_status: string, failure_code?: string}} Reader */
 
 /** Whether the payment waits on the kiosk's card reader. @param {{method?: string} | null | undefined} payment */
 export const onReader = (payment) => Boolean(payment && payment.method === "card_present");
@@ -22,27 +22,42 @@ export function currentReader(payment, status) {
   return reported || (payment && payment.reader) || null;
 }
 
-// The processor's sentences for a card it did not take (its decline messages are fixed English
-// sentences; the kiosk's payment body carries no code), each a sentence of the kiosk's own.
-/** @type {Array<[RegExp, string]>} */
-const CAUSES = [
-  [/insufficient funds/i, gettext_noop("reader.reason.insufficient_funds")],
-  [/expired/i, gettext_noop("reader.reason.expired_card")],
-  [/does not support/i, gettext_noop("reader.reason.card_not_supported")],
-];
+// The processor's causes (its decline_code, else its code: the payment's and PaymentFailed's
+// `failure_code`, the reader action's `failure_code`) that the customer can act on, each a
+// sentence of the kiosk's own. Any other code is a plain "declined": the bank's reasons for
+// refusing a card (lost, stolen, fraud, do not honor) are not the kiosk's to say.
+/** @type {Record<string, string>} */
+const CAUSES = {
+  insufficient_funds: gettext_noop("reader.reason.insufficient_funds"),
+  expired_card: gettext_noop("reader.reason.expired_card"),
+  card_not_supported: gettext_noop("reader.reason.card_not_supported"),
+  currency_not_supported: gettext_noop("reader.reason.card_not_supported"),
+  transaction_not_allowed: gettext_noop("reader.reason.card_not_supported"),
+  incorrect_pin: gettext_noop("reader.reason.incorrect_pin"),
+  invalid_pin: gettext_noop("reader.reason.incorrect_pin"),
+  pin_try_exceeded: gettext_noop("reader.reason.pin_tries"),
+  card_velocity_exceeded: gettext_noop("reader.reason.limit_reached"),
+  withdrawal_count_limit_exceeded: gettext_noop("reader.reason.limit_reached"),
+};
+
+/** Causes that are no decline: the same card may be presented again. @type {Record<string, string>} */
+const NOT_DECLINED = {
+  processing_error: gettext_noop("reader.processing_error"),
+  card_read_failed: gettext_noop("reader.read_failed"),
+};
 
 /**
- * What the customer reads after the card on the reader was not taken (PaymentFailed's message, or
- * the payment read's failure_message): why, when the processor said a known cause, and that
- * another card may be tried on the reader (the same payment went back to it). A processing fault
- * is no decline: the same card may be tried again.
- * @param {string | null | undefined} message @param {string} [locale]
+ * What the customer reads after the card on the reader was not taken, from the processor's code
+ * (PaymentFailed's `failure_code`, the payment read's, or the reader action's): why, when it is a
+ * cause the customer can act on, and that another card may be tried on the reader (the same
+ * payment went back to it). A processing fault or a card not read is no decline: the same card
+ * may be presented again.
+ * @param {string | null | undefined} code @param {string} [locale]
  */
-export function readerRefusal(message, locale = "en-US") {
-  const text = message || "";
-  if (/error occurred while processing|processing error/i.test(text)) return t(locale, "reader.processing_error");
-  const known = CAUSES.find(([pattern]) => pattern.test(text));
-  if (known) return t(locale, "reader.declined_because", { reason: t(locale, known[1]) });
+export function readerRefusal(code, locale = "en-US") {
+  const key = code || "";
+  if (Object.hasOwn(NOT_DECLINED, key)) return t(locale, NOT_DECLINED[key]);
+  if (Object.hasOwn(CAUSES, key)) return t(locale, "reader.declined_because", { reason: t(locale, CAUSES[key]) });
   return t(locale, "reader.declined");
 }
 
@@ -52,10 +67,11 @@ export function readerRefusal(message, locale = "en-US") {
  *     (also after a decline, once the payment is back on it), else empty;
  *   label: which reader;
  *   note: an offline reader, or one not ready for this payment yet (busy, or being handed the
- *     payment again), in plain words, or "confirming" once it took the card; empty while it
- *     waits for the card.
+ *     payment again), in plain words, a card it could not read (its action's failure_code
+ *     card_read_failed: no payment failed, so no PaymentFailed says it), or "confirming" once it
+ *     took the card; empty while it waits for the card.
  * @param {Reader | null} reader @param {string} [locale]
- * @returns {{state: "waiting" | "confirming" | "offline" | "not_ready", instruction: string, label: string, note: string}}
+ * @returns {{state: "waiting" | "confirming" | "offline" | "not_ready" | "not_read", instruction: string, label: string, note: string}}
  */
 export function readerView(reader, locale = "en-US") {
   const label = reader && reader.label ? t(locale, "reader.name", { label: reader.label }) : "";
@@ -67,5 +83,19 @@ export function readerView(reader, locale = "en-US") {
   }
   // The reader took the card; the order is confirmed by the service's word (PaymentSucceeded).
   if (reader.action_status === "succeeded") return { state: "confirming", instruction: "", label, note: t(locale, "pay.confirming") };
+  if (reader.action_status === "failed" && reader.failure_code === "card_read_failed") {
+    return { state: "not_read", instruction: "", label, note: readerRefusal(reader.failure_code, locale) };
+  }
   return { state: "not_ready", instruction: "", label, note: t(locale, "reader.not_ready") };
+}
+
+/**
+ * Whether to offer "Pay with the card fields instead": only where the owner allows it (the
+ * payment's `card_fields_fallback`) and only while the reader cannot take the card (offline, or
+ * not holding this payment).
+ * @param {{card_fields_fallback?: boolean} | null | undefined} payment @param {Reader | null} reader
+ */
+export function offersCardFields(payment, reader) {
+  if (!payment || !payment.card_fields_fallback || !reader) return false;
+  return ["offline", "not_ready"].includes(readerView(reader).state);
 }

@@ -182,7 +182,7 @@ export function createSession({ store, config, video, paymentForm, announce, onF
     const shown = state().payment;
     if (!shown || shown.client_secret !== payment.client_secret) enterPayment(payment);
     const current = state().payment; // enterPayment above opened it if it was not
-    if (payment.status === "failed" && !(current && ["declined", "error"].includes(current.state))) refused(payment.failure_message);
+    if (payment.status === "failed" && !(current && ["declined", "error"].includes(current.state))) refused(payment.failure_message, payment.failure_code);
   }
 
   /** A real-time event of the kiosk's channel. @param {string} name @param {any} data */
@@ -198,7 +198,7 @@ export function createSession({ store, config, video, paymentForm, announce, onF
         logFailure("reading the requested payment", error); // the event itself says enough to pay
         enterPayment(data);
       });
-    else if (name === "PaymentFailed") refused(data.message);
+    else if (name === "PaymentFailed") refused(data.message, data.failure_code);
     else if (name === "PaymentCancelled") leavePayment();
     else if (name === "PaymentSucceeded") thankYou(data.order_number, data.total_cents);
     else if (name === "QueueUpdated") placeInLine(data.queue);
@@ -299,21 +299,24 @@ export function createSession({ store, config, video, paymentForm, announce, onF
   /** The processor's direct answer: the card was not taken. @param {string} code @param {string} message */
   function notTaken(code, message) {
     const { state: shown, words, clear } = cardRefusal(code, message, state().locale);
-    if (shown === "declined") return refused(message);
+    if (shown === "declined") return refused(message, code);
     setPayment({ state: shown, stateText: "", error: words });
     if (clear && method) method.clear();
     announce(words);
   }
 
-  /** The card was declined (the service's word, or the processor's). @param {string | null | undefined} message */
-  function refused(message) {
+  /**
+   * The card was declined (the service's word, or the processor's).
+   * @param {string | null | undefined} message @param {string | null | undefined} [code] the processor's cause
+   */
+  function refused(message, code) {
     const shown = state().payment;
     if (!shown) return;
     if (onReader(shown)) {
-      // Said from the message in the customer's language when drawn (reader.js); the same payment
-      // goes back to the reader for another card.
-      setPayment({ state: "declined", stateText: "", error: "", failure_message: message || "" });
-      announce(readerRefusal(message, state().locale));
+      // Said from the processor's code in the customer's language when drawn (reader.js); the
+      // same payment goes back to the reader for another card.
+      setPayment({ state: "declined", stateText: "", error: "", failure_message: message || "", failure_code: code || "" });
+      announce(readerRefusal(code, state().locale));
       return;
     }
     // The processor's direct answer already said a passing fault in its own words; the service's
@@ -322,6 +325,18 @@ export function createSession({ store, config, video, paymentForm, announce, onF
     setPayment({ state: "declined", stateText: "", error: declined(message, state().locale) });
     if (method) method.clear();
     announce(say("card.declined"));
+  }
+
+  /** The reader cannot take the card and the owner allows it: pay with the card fields instead. */
+  async function payWithCardFields() {
+    const payment = state().payment;
+    if (!payment || !onReader(payment) || payment.state === "processing") return;
+    setPayment({ state: "processing", stateText: "", error: "" });
+    try {
+      enterPayment(await post(`/api/public/sessions/${id()}/payment/card-fields`, {}));
+    } catch (error) {
+      setPayment({ state: "ready", stateText: "", error: say("pay.try_again", { reason: asFailure(error).message }) });
+    }
   }
 
   function leavePayment() {
@@ -407,6 +422,7 @@ export function createSession({ store, config, video, paymentForm, announce, onF
     refresh,
     onEvent,
     pay,
+    payWithCardFields,
     cancel,
     close,
     isOpen: open,

@@ -12,10 +12,10 @@ import { NOT_ALONE } from "./self-service.js";
  * @typedef {{business: {name: string, logo_url?: string | null}, settings: {attract_message?: string, primary_color?: string}, name?: string}} Profile
  * @typedef {{session_id?: string, status: string, agent?: {id?: string, name: string, avatar_url?: string | null} | null, video_channel?: string | null, end_reason?: string | null,
  *   queue?: import("./words.js").QueuePlace | null,
- *   payment?: {method: string, reader: import("./reader.js").Reader | null} | null}} StatusBody
+ *   payment?: {method: string, reader: import("./reader.js").Reader | null, failure_code?: string} | null}} StatusBody
  * @typedef {"ready" | "processing" | "declined" | "error"} PaymentState
- * @typedef {{amount_cents: number, currency: string, client_secret: string, status?: string, failure_message?: string | null,
- *   method?: "card_present" | "card", reader?: import("./reader.js").Reader | null,
+ * @typedef {{amount_cents: number, currency: string, client_secret: string, status?: string, failure_message?: string | null, failure_code?: string | null,
+ *   method?: "card_present" | "card", reader?: import("./reader.js").Reader | null, card_fields_fallback?: boolean,
  *   state: PaymentState, stateText: string, error: string, mode: "demo" | "live", mounted: boolean}} Payment
  *
  * @typedef {{orderNumber: string, totalCents: number, currency: string, demo: boolean, sessionId: string,

@@ -8,7 +8,7 @@ import { cartView } from "./cart.js";
 import { cartLineElement } from "./cart-line.js";
 import { menuView } from "./menu.js";
 import { CATALOGS, gettext_noop, LANGUAGE_NAMES, LOCALES, t } from "./messages.js";
-import { currentReader, onReader, readerRefusal, readerView } from "./reader.js";
+import { currentReader, offersCardFields, onReader, readerRefusal, readerView } from "./reader.js";
 import { groupRule, optionLabel } from "./self-service.js";
 import { connectionLost, queueWords, videoWords } from "./words.js";
 
@@ -270,8 +270,18 @@ function drawPayment(payment, { locale, status }) {
     byId("reader-instruction").textContent = view.instruction;
     byId("reader-label").textContent = view.label;
     byId("reader-note").textContent = view.note;
+    // Only where the owner allows it, and only while the reader cannot take the card.
+    const readerBox = byId("payment-reader");
+    let instead = /** @type {HTMLButtonElement | null} */ (readerBox.querySelector("#reader-card-fields"));
+    if (!instead) {
+      instead = /** @type {HTMLButtonElement} */ (el("button", { id: "reader-card-fields", type: "button", class: "secondary" }));
+      readerBox.append(instead);
+    }
+    instead.hidden = !offersCardFields(payment, currentReader(payment, status));
+    instead.disabled = payment.state === "processing";
+    instead.textContent = t(locale, "reader.card_fields_instead");
   }
-  showError(byId("payment-error"), reader && payment.state === "declined" ? readerRefusal(payment.failure_message, locale) : payment.error);
+  showError(byId("payment-error"), reader && payment.state === "declined" ? readerRefusal(payment.failure_code, locale) : payment.error);
   const form = byId("payment-form");
   let button = /** @type {HTMLButtonElement | null} */ (form.querySelector("#pay"));
   if (payment.mounted && !button && !reader) {

@@ -305,7 +305,8 @@ def test_a_demo_order_paid_on_the_reader_over_http(reader_world, subscribed, ser
     status = requests.get(f"{base}/api/public/sessions/{session_id}/status", headers=device, timeout=10).json()
     assert status["payment"] == {
         "method": "card_present",
-        "reader": {"label": "Till", "status": "online", "action_status": "in_progress"},
+        "reader": {"label": "Till", "status": "online", "action_status": "in_progress", "failure_code": ""},
+        "failure_code": "",
     }
 
     readers_api = stripe.StripeClient(

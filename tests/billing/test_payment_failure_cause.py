@@ -48,7 +48,9 @@ def test_before_any_card_the_agent_reads_a_payment_waiting(agent_client, paying,
         ({"message": "Declined."}, ""),
     ],
 )
-def test_the_agent_reads_why_the_card_failed(agent_client, paying, cart_session, error, cause):
+def test_the_agent_reads_why_the_card_failed(
+    agent_client, kiosk_client, paying, cart_session, kiosk_events, error, cause
+):
     response = post_event(Client(), failed(paying, error))
     assert response.status_code == 200 and response.json()["outcome"] == "order failed"
     paying.refresh_from_db()
@@ -63,6 +65,16 @@ def test_the_agent_reads_why_the_card_failed(agent_client, paying, cart_session,
             "reader": None,
         }
         assert body["order"]["status"] == "failed"
+    # The kiosk reads the same cause: in PaymentFailed and the payment body (a field added to the card's body)
+    [sent] = [data for _, name, data in kiosk_events if name == "PaymentFailed"]
+    assert sent == {"session_id": cart_session.public_id, "message": error["message"], "failure_code": cause}
+    kiosk_body = kiosk_client.get(f"/api/public/sessions/{cart_session.public_id}/payment").json()
+    assert (kiosk_body["status"], kiosk_body["failure_code"], kiosk_body["method"]) == ("failed", cause, "card")
+    assert kiosk_client.get(f"/api/public/sessions/{cart_session.public_id}/status").json()["payment"] == {
+        "method": "card",
+        "reader": None,
+        "failure_code": cause,
+    }
 
 
 def test_an_oversized_or_mistyped_cause_is_refused_and_nothing_is_recorded(paying):

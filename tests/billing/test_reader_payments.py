@@ -85,7 +85,12 @@ def test_the_intent_is_card_present_and_waits_on_the_reader(paying, reader, kios
     assert held_intent(reader) == paying.intent_id
     body = kiosk_client.get(f"/api/public/sessions/{cart_session.public_id}/payment").json()
     assert body["method"] == "card_present" and body["client_secret"] == paying.client_secret
-    assert body["reader"] == {"label": "Counter", "status": "online", "action_status": "in_progress"}
+    assert body["reader"] == {
+        "label": "Counter",
+        "status": "online",
+        "action_status": "in_progress",
+        "failure_code": "",
+    }
     [(_, event, data)] = [sent for sent in kiosk_events if sent[1] == "PaymentRequested"]
     assert data["method"] == "card_present" and data["reader"]["label"] == "Counter"
 
@@ -211,13 +216,58 @@ def test_the_kiosk_status_body_says_how_the_card_is_taken(paying, reader, kiosk_
     assert_conforms(body, "StatusOut")
     assert body["payment"] == {
         "method": "card_present",
-        "reader": {"label": "Counter", "status": "online", "action_status": "in_progress"},
+        "reader": {"label": "Counter", "status": "online", "action_status": "in_progress", "failure_code": ""},
+        "failure_code": "",
     }
     demo_terminal.reader_set_status(reader.reader_id, online=False)  # unplugged as the card is declined
     on_commit(tap, reader, DECLINED)
     body = kiosk_client.get(url).json()  # not the copy cached before the reader's report
-    assert body["payment"]["reader"] == {"label": "Counter", "status": "offline", "action_status": "failed"}
+    assert body["payment"]["reader"] == {
+        "label": "Counter",
+        "status": "offline",
+        "action_status": "failed",
+        "failure_code": "card_declined",
+    }
+    assert body["payment"]["failure_code"] == "generic_decline"
     assert held_intent(reader) is None  # an offline reader cannot be handed the payment again
+
+
+def test_a_decline_carries_the_processors_cause_to_the_kiosk(
+    paying, reader, kiosk_client, cart_session, kiosk_events, on_commit
+):
+    """The kiosk words the cause from the processor's code (not its English sentence): the payment
+    body, the status body's payment and PaymentFailed carry it."""
+    from tests.support.schema_conformance import assert_conforms
+
+    on_commit(tap, reader, NO_FUNDS)
+    paid = kiosk_client.get(f"/api/public/sessions/{cart_session.public_id}/payment").json()
+    assert_conforms(paid, "KioskPaymentOut")
+    assert (paid["status"], paid["failure_code"]) == ("failed", "insufficient_funds")
+    status = kiosk_client.get(f"/api/public/sessions/{cart_session.public_id}/status").json()
+    assert status["payment"]["failure_code"] == "insufficient_funds"
+    assert status["payment"]["reader"]["action_status"] == "in_progress"  # back on the reader
+    [failed] = [data for _, event, data in kiosk_events if event == "PaymentFailed"]
+    assert failed == {
+        "session_id": cart_session.public_id,
+        "message": "Your card has insufficient funds.",
+        "failure_code": "insufficient_funds",
+    }
+
+
+def test_a_card_the_reader_could_not_read_is_said_by_the_readers_code(
+    paying, reader, kiosk_client, cart_session, kiosk_events, on_commit
+):
+    """No card was read: the payment did not fail; the reader's action carries the cause."""
+    url = f"/api/public/sessions/{cart_session.public_id}/status"
+    demo_terminal.reader_set_status(reader.reader_id, online=False)  # so the hand-back leaves the failure shown
+    on_commit(demo_terminal.page_present, reader.reader_id, "removed_too_early")
+    body = kiosk_client.get(url).json()
+    assert body["payment"]["failure_code"] == ""
+    assert (body["payment"]["reader"]["action_status"], body["payment"]["reader"]["failure_code"]) == (
+        "failed",
+        "card_read_failed",
+    )
+    assert "PaymentFailed" not in [event for _, event, _ in kiosk_events]
 
 
 def test_a_kiosk_without_a_reader_pays_with_the_card_fields_as_before(
@@ -228,7 +278,7 @@ def test_a_kiosk_without_a_reader_pays_with_the_card_fields_as_before(
     assert payment.method == "card" and payment.reader_id is None
     assert DemoPaymentIntent.objects.get().payment_method_types == ["card"]
     body = kiosk_client.get(f"/api/public/sessions/{cart_session.public_id}/status").json()
-    assert body["payment"] == {"method": "card", "reader": None}
+    assert body["payment"] == {"method": "card", "reader": None, "failure_code": ""}
     paid = kiosk_client.get(f"/api/public/sessions/{cart_session.public_id}/payment").json()
     assert (paid["method"], paid["reader"]) == ("card", None)
 
@@ -352,7 +402,7 @@ def test_the_agent_reads_that_the_card_is_taken_on_the_reader(paying, reader, ag
         "failure_code": "",
         "failure_message": "",
         "method": "card_present",
-        "reader": {"label": "Counter", "status": "online", "action_status": "in_progress"},
+        "reader": {"label": "Counter", "status": "online", "action_status": "in_progress", "failure_code": ""},
     }
     on_commit(tap, reader, NO_FUNDS)
     payment = agent_client.get(url).json()["payment"]
@@ -504,3 +554,110 @@ def test_the_card_of_a_reader_charge_is_read_with_its_read_method_and_applicatio
         "application_name": "",
         "application_id": "",
     }
+
+
+def allow_card_fields(kiosk, allowed: bool = True) -> None:
+    from apps.orders import services as order_services
+
+    order_services.order_settings_update(
+        business=kiosk.business, ask_dining=True, keep_receipt_email=False, card_fields_fallback=allowed
+    )
+
+
+def fallback(kiosk_client, session):
+    return kiosk_client.post(f"/api/public/sessions/{session.public_id}/payment/card-fields")
+
+
+def reader_offline_after_a_decline(reader, on_commit) -> None:
+    """The reader goes offline as a card is declined: the hand-back cannot reach it."""
+    demo_terminal.reader_set_status(reader.reader_id, online=False)
+    on_commit(tap, reader, DECLINED)
+
+
+def test_the_card_fields_fallback_is_off_by_default(paying, reader, kiosk, kiosk_client, cart_session, on_commit):
+    reader_offline_after_a_decline(reader, on_commit)
+    body = kiosk_client.get(f"/api/public/sessions/{cart_session.public_id}/payment").json()
+    assert body["card_fields_fallback"] is False
+    error_of(on_commit(fallback, kiosk_client, cart_session), 403, "FORBIDDEN")
+    assert Payment.objects.count() == 1 and not ProcessorCall.objects.filter(action="card_fields_fallback").exists()
+    assert DemoPaymentIntent.objects.get(intent_id=paying.intent_id).status == "requires_payment_method"
+
+
+def test_no_fallback_while_the_reader_holds_the_payment(paying, reader, kiosk, kiosk_client, cart_session, on_commit):
+    allow_card_fields(kiosk)
+    assert kiosk_client.get(f"/api/public/sessions/{cart_session.public_id}/payment").json()["card_fields_fallback"]
+    error_of(on_commit(fallback, kiosk_client, cart_session), 409, "INVALID_STATE")
+    assert Payment.objects.count() == 1 and held_intent(reader) == paying.intent_id
+
+
+def test_an_offline_reader_falls_back_to_the_card_fields_and_the_order_is_paid_once(
+    paying, reader, kiosk, kiosk_client, cart_session, kiosk_events, on_commit
+):
+    allow_card_fields(kiosk)
+    reader_offline_after_a_decline(reader, on_commit)
+    response = on_commit(fallback, kiosk_client, cart_session)
+    assert response.status_code == 200, response.content
+    body = response.json()
+    assert (body["method"], body["reader"], body["amount_cents"], body["card_fields_fallback"]) == (
+        "card",
+        None,
+        2175,
+        False,
+    )
+    assert body["client_secret"] != paying.client_secret
+    paying.refresh_from_db()
+    assert paying.status == "canceled"
+    assert DemoPaymentIntent.objects.get(intent_id=paying.intent_id).status == "canceled"
+    card = Payment.objects.get(method="card")
+    intent = DemoPaymentIntent.objects.get(intent_id=card.intent_id)
+    assert (intent.payment_method_types, intent.amount) == (["card"], 2175)
+    requested = [data for _, event, data in kiosk_events if event == "PaymentRequested"]
+    assert requested[-1]["method"] == "card" and requested[-1]["client_secret"] == card.client_secret
+    cart_session.refresh_from_db()
+    assert cart_session.status == "payment"
+    # a retry answers the same card payment
+    assert on_commit(fallback, kiosk_client, cart_session).json()["client_secret"] == card.client_secret
+    assert Payment.objects.count() == 2
+    status, _ = on_commit(
+        demo_processor.confirm, intent_id=card.intent_id, client_secret=card.client_secret, card_number=APPROVED
+    )
+    assert status == 200
+    assert Order.objects.get(session=cart_session).status == "confirmed"
+    assert order_created_count() == 1 and not Refund.objects.exists()
+    assert DemoPaymentIntent.objects.get(intent_id=paying.intent_id).status == "canceled"  # never charged
+
+
+def test_the_owner_allows_the_card_fields_fallback_on_the_panel(owner, kiosk, kiosk_client, paying, reader, on_commit):
+    from apps.orders.models import OrderSettings
+
+    panel = Client()
+    panel.force_login(factories.PanelUserFactory(owner=owner, panel_role="manager"))
+    assert 'name="card_fields_fallback"' in panel.get("/panel/displays").content.decode()
+    form = {"business": kiosk.business.pk, "ask_dining": "on", "card_fields_fallback": "on"}
+    assert panel.post("/panel/displays/dining", form).status_code == 302
+    assert OrderSettings.objects.get(business=kiosk.business).card_fields_fallback is True
+    url = f"/api/public/sessions/{paying.order.session.public_id}/payment"
+    assert kiosk_client.get(url).json()["card_fields_fallback"] is True
+    assert panel.post("/panel/displays/dining", {"business": kiosk.business.pk}).status_code == 302
+    assert OrderSettings.objects.get(business=kiosk.business).card_fields_fallback is False
+    assert kiosk_client.get(url).json()["card_fields_fallback"] is False
+
+
+def test_a_card_approved_on_the_reader_as_the_fallback_is_asked_stands_and_nothing_is_charged_twice(
+    paying, reader, kiosk, kiosk_client, cart_session, on_commit, monkeypatch
+):
+    allow_card_fields(kiosk)
+    late = []  # the approval's events, not here yet when the kiosk asks for the card fields
+    monkeypatch.setattr(processor_webhooks, "send", lambda kind, obj, account: late.append((kind, obj, account)))
+    tap(reader, APPROVED)
+    monkeypatch.undo()
+    CardReader.objects.filter(pk=reader.pk).update(status="offline")  # as the kiosk last heard of it
+    refused = error_of(on_commit(fallback, kiosk_client, cart_session), 409, "INVALID_STATE")
+    assert refused["message"] == "The card was just approved on the reader."
+    paying.refresh_from_db()
+    assert paying.status == "requires_payment_method" and Payment.objects.count() == 1  # no card intent made
+    assert not ProcessorCall.objects.exists()  # the reservation released
+    for kind, obj, account in late:
+        on_commit(processor_webhooks.send, kind, obj, account=account)
+    assert Order.objects.get(session=cart_session).status == "confirmed"
+    assert order_created_count() == 1 and not Refund.objects.exists()

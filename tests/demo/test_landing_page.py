@@ -92,7 +92,7 @@ def test_it_says_where_demo_emails_go(db, settings):
 
 
 def test_it_says_to_open_the_readers_page_beside_the_kiosk(db):
-    assert "register a reader for the kiosk with code" in Client().get("/").content.decode()
+    assert "register a reader for it on the owner panel" in Client().get("/").content.decode()
     call_command("seed_demo", stdout=io.StringIO())
     html = Client().get("/").content.decode()
     readers = html[html.index('<p id="demo-readers">') :]

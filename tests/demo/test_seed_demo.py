@@ -284,7 +284,7 @@ def test_text_output_prints_the_credentials(db):
     assert all("spare pairing codes" in line for line in output.splitlines() if "pairing codes" in line)
     assert "Demo payments: no money moves." in output and "4242 4242 4242 4242" in output
     assert "Orders lists it as Confirmed (paid, sent to the kitchen)" in output
-    assert "open its demo page (linked there) beside the kiosk" in output
+    assert "pay on the kiosk's simulated card reader: open its page (linked on http://127.0.0.1:8000/" in output
     for kiosk in (kiosk for owner in data["owners"] for kiosk in owner["kiosks"]):
         assert kiosk["reader"]["page_url"] in output
 
@@ -371,3 +371,23 @@ def test_the_burger_business_prints_its_kitchen_and_its_first_kiosks_receipts_on
     again = seed_json()
     assert [p["id"] for p in again["owners"][0]["printers"]] == [p["id"] for p in burgers["printers"]]
     assert set(Printer.objects.values_list("host", "port")) == {("192.0.2.7", 9100)}
+
+
+def test_the_kiosk_paired_with_the_newcomers_code_gets_a_simulated_reader(data, django_capture_on_commit_callbacks):
+    def pair(code: str) -> Kiosk:
+        with django_capture_on_commit_callbacks(execute=True):
+            response = Client().post(
+                "/api/public/kiosks/pair",
+                {"code": code, "device_id": str(uuid.uuid4()), "device_name": "Browser"},
+                content_type="application/json",
+            )
+        assert response.status_code == 200, response.content
+        return Kiosk.objects.get(pk=response.json()["kiosk_id"])
+
+    newcomers = pair(data["kiosk_app"]["pairing_code"])
+    reader = CardReader.objects.get(kiosk=newcomers)
+    assert (reader.label, reader.status) == ("Browser reader", "online")
+    assert DemoReader.objects.get(reader_id=reader.reader_id).device_type == "simulated_wisepos_e"
+    assert f"/demo-processor/readers/{reader.reader_id}/" in Client().get("/").content.decode()  # the landing links it
+    spare = pair(data["owners"][0]["pairing_codes"][0])  # a spare code: the owner registers a reader if wanted
+    assert not CardReader.objects.filter(kiosk=spare).exists()

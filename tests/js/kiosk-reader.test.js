@@ -5,7 +5,7 @@ import { test } from "node:test";
 
 import "./support/catalogues.js"; // the kiosk's words, from the .po files
 import { CATALOGS, t } from "../../static/kiosk/messages.js";
-import { currentReader, onReader, readerRefusal, readerView } from "../../static/kiosk/reader.js";
+import { currentReader, offersCardFields, onReader, readerRefusal, readerView } from "../../static/kiosk/reader.js";
 
 // The polling timers the session keeps (setInterval, real, counted): "polling" is one running.
 const running = new Set();
@@ -85,18 +85,36 @@ test("an offline reader, and one not holding the payment yet, say so plainly; a 
   assert.deepEqual([taken.state, taken.note], ["confirming", "Confirmation de votre paiement…"]);
 });
 
-test("a decline says why, in the customer's language, and that another card may be tried on the reader", () => {
-  assert.equal(readerRefusal("Your card has insufficient funds."), "Card declined: the card has insufficient funds. You may try another card on the reader.");
+test("a decline says why from the processor's code, in the customer's language, and that another card may be tried on the reader", () => {
+  assert.equal(readerRefusal("insufficient_funds"), "Card declined: the card has insufficient funds. You may try another card on the reader.");
   assert.equal(
-    readerRefusal("Your card has insufficient funds.", "es-ES"),
+    readerRefusal("insufficient_funds", "es-ES"),
     "Tarjeta rechazada: la tarjeta no tiene fondos suficientes. Puedes probar con otra tarjeta en el lector.",
   );
-  assert.equal(readerRefusal("Your card has expired.", "fr-FR"), "Carte refusée : la carte a expiré. Vous pouvez essayer une autre carte sur le lecteur.");
-  assert.equal(readerRefusal("Your card was declined.", "de-DE"), "Karte abgelehnt. Sie können eine andere Karte am Lesegerät versuchen.");
-  assert.equal(readerRefusal(null), "Card declined. You may try another card on the reader.");
-  assert.equal(readerRefusal("Something the kiosk does not know."), "Card declined. You may try another card on the reader.");
-  // a processing fault is no decline: the same card may be tried again
-  assert.match(readerRefusal("An error occurred while processing your card. Try again in a little bit."), /not declined|was not declined/);
+  assert.equal(readerRefusal("expired_card", "fr-FR"), "Carte refusée : la carte a expiré. Vous pouvez essayer une autre carte sur le lecteur.");
+  assert.equal(readerRefusal("card_not_supported"), "Card declined: the card does not support this purchase. You may try another card on the reader.");
+  assert.equal(readerRefusal("currency_not_supported"), readerRefusal("card_not_supported"));
+  assert.equal(readerRefusal("incorrect_pin", "de-DE"), "Karte abgelehnt: die PIN war falsch. Sie können eine andere Karte am Lesegerät versuchen.");
+  assert.equal(readerRefusal("card_velocity_exceeded"), "Card declined: the card's spending limit was reached. You may try another card on the reader.");
+  // a plain decline, a bank's own reason, an unknown code or none: "declined", nothing more
+  for (const code of ["card_declined", "generic_decline", "do_not_honor", "stolen_card", "something_new", "", null, undefined]) {
+    assert.equal(readerRefusal(code), "Card declined. You may try another card on the reader.", String(code));
+  }
+  assert.equal(readerRefusal("card_declined", "de-DE"), "Karte abgelehnt. Sie können eine andere Karte am Lesegerät versuchen.");
+  // the processor's English sentence says nothing: only its code is read
+  assert.equal(readerRefusal("Your card has insufficient funds."), "Card declined. You may try another card on the reader.");
+  // a processing fault, or a card the reader could not read, is no decline: the same card may be presented again
+  assert.match(readerRefusal("processing_error"), /was not declined/);
+  assert.match(readerRefusal("card_read_failed"), /could not be read \(it was not declined\)/);
+  assert.match(readerRefusal("card_read_failed", "es-ES"), /No se ha podido leer la tarjeta/);
+  assert.equal(readerRefusal("toString"), "Card declined. You may try another card on the reader."); // no inherited names
+});
+
+test("a card the reader could not read is said from the reader's own code (no payment failed)", () => {
+  const view = readerView({ ...READER, action_status: "failed", failure_code: "card_read_failed" }, "fr-FR");
+  assert.equal(view.state, "not_read");
+  assert.match(view.note, /La carte n'a pas pu être lue/);
+  assert.equal(readerView({ ...READER, action_status: "failed", failure_code: "card_declined" }).state, "not_ready");
 });
 
 test("every reader sentence is in every language with its placeholders", () => {
@@ -172,9 +190,13 @@ test("paying on the reader: no card fields, the status read even while live, a d
     reader = { ...READER, status: "offline" };
     await until(() => store.get().status.payment.reader.status === "offline", "the reader's report");
 
-    session.onEvent("PaymentFailed", { session_id: "s1", message: "Your card has insufficient funds." });
-    assert.deepEqual([store.get().payment.state, store.get().payment.failure_message], ["declined", "Your card has insufficient funds."]);
+    session.onEvent("PaymentFailed", { session_id: "s1", message: "Your card has insufficient funds.", failure_code: "insufficient_funds" });
+    const declined = store.get().payment;
+    assert.deepEqual([declined.state, declined.failure_message, declined.failure_code], ["declined", "Your card has insufficient funds.", "insufficient_funds"]);
     assert.equal(said.at(-1), "Tarjeta rechazada: la tarjeta no tiene fondos suficientes. Puedes probar con otra tarjeta en el lector.");
+    // the cause is the code's, whatever the processor's sentence
+    session.onEvent("PaymentFailed", { session_id: "s1", message: "Votre carte a expiré.", failure_code: "expired_card" });
+    assert.equal(said.at(-1), "Tarjeta rechazada: la tarjeta ha caducado. Puedes probar con otra tarjeta en el lector.");
 
     session.onEvent("PaymentCancelled", { session_id: "s1" });
     assert.equal(store.get().payment, null);
@@ -212,6 +234,56 @@ test("a card payment keeps today's behaviour: no polling while live, the decline
     assert.equal(running.size, 0); // live: no status reads
     session.onEvent("PaymentFailed", { session_id: "s1", message: "Your card was declined." });
     assert.deepEqual([store.get().payment.state, store.get().payment.error], ["declined", "Card declined, try another card."]);
+  } finally {
+    session.close();
+    delete globalThis.document;
+  }
+});
+
+test("the card fields are offered instead only where the owner allows it and only while the reader cannot take the card", () => {
+  const allowed = { method: "card_present", card_fields_fallback: true };
+  assert.equal(offersCardFields(allowed, { ...READER, status: "offline" }), true);
+  assert.equal(offersCardFields(allowed, { ...READER, action_status: "canceled" }), true); // busy with something else
+  assert.equal(offersCardFields(allowed, READER), false); // waiting for the card: pay on it
+  assert.equal(offersCardFields(allowed, { ...READER, action_status: "succeeded" }), false); // being confirmed
+  assert.equal(offersCardFields(allowed, { ...READER, action_status: "failed", failure_code: "card_read_failed" }), false);
+  assert.equal(offersCardFields({ ...allowed, card_fields_fallback: false }, { ...READER, status: "offline" }), false);
+  assert.equal(offersCardFields({ method: "card_present" }, { ...READER, status: "offline" }), false); // off by default
+  assert.equal(t("es-ES", "reader.card_fields_instead"), "Pagar con los campos de tarjeta en su lugar");
+});
+
+test("paying with the card fields instead swaps the reader's payment for the card one", async () => {
+  const reader = { ...READER, status: "offline" };
+  const onReaderBody = { ...BODY, status: "requires_payment_method", failure_message: "", failure_code: "", method: "card_present", reader, card_fields_fallback: true };
+  const cardBody = { ...BODY, client_secret: "pi_2_secret", status: "requires_payment_method", failure_message: "", failure_code: "", method: "card", reader: null, card_fields_fallback: false };
+  const asked = serve({
+    "POST /api/public/sessions/start": [201, { session_id: "s1", poll_url: "/api/public/sessions/s1/status", status: "pending" }],
+    "GET /api/public/sessions/s1/status": [200, { session_id: "s1", status: "payment", agent: null, payment: { method: "card_present", reader, failure_code: "" } }],
+    "GET /api/public/sessions/s1/order": [200, { lines: [], currency: "USD" }],
+    "GET /api/public/sessions/s1/payment": [200, onReaderBody],
+    "POST /api/public/sessions/s1/payment/card-fields": [200, cardBody],
+    "GET /api/public/menu": [200, { categories: [] }],
+  });
+  const store = createKioskStore();
+  const session = createSession({
+    store,
+    config: { pollSeconds: 60 },
+    video: { start() {}, stop() {} },
+    paymentForm: /** @type {any} */ ({ replaceChildren() {}, append() {} }),
+    announce: () => {},
+    onFinished: () => {},
+  });
+  globalThis.document = /** @type {any} */ ({ createElement: () => ({ setAttribute() {}, append() {}, addEventListener() {}, dataset: {}, style: {} }), createTextNode: () => ({}) });
+  try {
+    await session.start("en-US");
+    session.showPayment(onReaderBody);
+    assert.equal(store.get().payment.method, "card_present");
+    await session.payWithCardFields();
+    assert.ok(asked.includes("POST /api/public/sessions/s1/payment/card-fields"));
+    const shown = store.get().payment;
+    assert.deepEqual([shown.method, shown.client_secret, shown.state], ["card", "pi_2_secret", "ready"]);
+    await session.payWithCardFields(); // now a card payment: nothing more is asked
+    assert.equal(asked.filter((key) => key.endsWith("/card-fields")).length, 1);
   } finally {
     session.close();
     delete globalThis.document;

@@ -111,3 +111,54 @@ def test_a_customer_pays_on_the_card_reader_declined_then_approved(world, kiosk,
     assert len(created) == 1
     assert_no_console_errors(tablet)
     assert_no_console_errors(dashboard)
+
+
+def test_an_offline_reader_offers_the_card_fields_where_the_owner_allows_it(world, kiosk, serve, open_page):
+    """The reader is unplugged as a card is declined: the kiosk says it is offline and, as the
+    owner allows it, offers the card fields instead; the customer pays there, once."""
+    from apps.demo_processor import terminal as demo_terminal
+    from apps.orders import services as order_services
+
+    owner = world.business.owner
+    factories.OwnerBillingFactory(owner=owner, account_id=ACCOUNT, charges_enabled=True, payouts_enabled=True)
+    demo_processor.account_open(ACCOUNT)
+    order_services.order_settings_update(
+        business=kiosk.business, ask_dining=False, keep_receipt_email=False, card_fields_fallback=True
+    )
+    reader = readers.reader_register(kiosk=kiosk, registration_code="simulated-wpe", label="Till")
+    server = serve()
+    taps = stripe.StripeClient(
+        settings.PROCESSOR_SECRET_KEY, base_addresses={"api": f"{server.url}/demo-processor"}
+    ).v1.test_helpers.terminal.readers
+
+    tablet = open_page("/kiosk/", server, before=as_paired(kiosk))
+    dashboard = open_page("/agent/", server)
+    sign_in_and_go_available(dashboard, world.agent)
+    tablet.click("#start")
+    incoming = dashboard.locator("#incoming li").first
+    expect(incoming).to_be_visible()
+    session_id = incoming.get_attribute("data-session-id")
+    card(dashboard, session_id).locator("button.accept").click()
+    dashboard.click("button.menu-item:has-text('Burger')")
+    expect(tablet.locator("#cart-lines li")).to_have_count(1)
+    expect(dashboard.locator("#cart-lines")).to_have_attribute("data-saving", "false")
+    dashboard.click("#send-payment")
+    expect(tablet.locator("#payment")).to_have_attribute("data-method", "card_present")
+    instead = tablet.locator("#reader-card-fields")
+    expect(instead).to_be_hidden()  # the reader waits for the card: pay on it
+
+    demo_terminal.reader_set_status(reader.reader_id, online=False)  # unplugged as the card is declined
+    taps.present_payment_method(
+        reader.reader_id, params={"card_present": {"number": NO_FUNDS}}, options={"stripe_account": ACCOUNT}
+    )
+    expect(tablet.locator("#payment-reader")).to_have_attribute("data-state", "offline")
+    expect(instead).to_have_text("Pay with the card fields instead")
+    instead.click()
+    expect(tablet.locator("#payment")).to_have_attribute("data-method", "card")
+    tablet.click("button.test-card:has-text('4242')")
+    tablet.click("#pay")
+    expect(tablet.locator("body")).to_have_attribute("data-screen", "thanks")
+    order = Order.objects.get(session__public_id=session_id)
+    assert order.status == "confirmed"
+    assert DomainEvent.objects.filter(owner=owner, name="order.created").count() == 1
+    assert_no_console_errors(tablet)

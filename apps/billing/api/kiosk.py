@@ -8,7 +8,7 @@ from rest_framework.response import Response
 from apps.billing import selectors as billing_selectors
 from apps.billing import terminal
 from apps.billing.api.agent import SessionBrief
-from apps.billing.models import Payment
+from apps.billing.models import Payment, PaymentMethod, PaymentStatus
 from apps.billing.services import payments
 from apps.demo_processor import mode as processor_mode
 from apps.kiosks.api.base import KioskAPIView, KioskRequest
@@ -31,6 +31,9 @@ class KioskReaderOut(serializers.Serializer[None]):
     label = serializers.CharField()  # type: ignore[assignment]  # a field named like Field.label (the API's word)
     status = serializers.ChoiceField(choices=terminal.READER_STATUSES)
     action_status = serializers.CharField(help_text="in_progress, succeeded, failed, canceled, or empty.")
+    failure_code = serializers.CharField(
+        help_text='Why the reader\'s action failed, as the processor says it (e.g. card_read_failed); "" unless failed.'
+    )
 
 
 class KioskPaymentOut(serializers.Serializer[Payment]):
@@ -40,13 +43,30 @@ class KioskPaymentOut(serializers.Serializer[Payment]):
     client_secret = serializers.CharField()
     processor_account = serializers.CharField(source="account_id")
     failure_message = serializers.CharField()
+    failure_code = serializers.SerializerMethodField(
+        help_text="Why the last card was not taken, as the processor says it (its decline_code, else its code: "
+        'e.g. insufficient_funds, expired_card, card_declined, processing_error); "" unless the payment failed. '
+        "The kiosk words the cause from it in the customer's language."
+    )
     method = serializers.ChoiceField(
         choices=["card_present", "card"],
         help_text="card_present: the payment waits on the kiosk's card reader (no card fields on screen); "
         "card: the kiosk's card fields pay it with the client secret.",
     )
     reader = serializers.SerializerMethodField()
+    card_fields_fallback = serializers.SerializerMethodField(
+        help_text="card_present only: the owner allows paying with the kiosk's card fields instead while the reader "
+        "is offline or not ready (POST .../payment/card-fields); false for a card payment."
+    )
     processor = serializers.SerializerMethodField()
+
+    def get_failure_code(self, payment: Payment) -> str:
+        return payment.failure_code if payment.status == PaymentStatus.FAILED else ""
+
+    def get_card_fields_fallback(self, payment: Payment) -> bool:
+        if payment.method != PaymentMethod.CARD_PRESENT:
+            return False
+        return payments.card_fields_fallback_allowed(payment.order.session)
 
     @extend_schema_field(KioskReaderOut(allow_null=True))
     def get_reader(self, payment: Payment) -> billing_selectors.ReaderBrief | None:
@@ -93,3 +113,21 @@ class CancelSelfServicePaymentView(KioskAPIView):
     def post(self, request: KioskRequest, public_id: str) -> Response:
         session = payments.payment_cancel_by_kiosk(public_id=public_id, kiosk=request.auth)
         return Response({"session": SessionBrief(session).data})
+
+
+class CardFieldsFallbackView(KioskAPIView):
+    @extend_schema(
+        request=None,
+        responses={200: KioskPaymentOut},
+        summary="Pay with the card fields instead of an offline or busy card reader (where the owner allows it)",
+        description="For a session in payment on the kiosk's card reader while the reader is offline or not "
+        "holding the payment (as last reported), where the owner's order settings allow it: the reader's action "
+        "and its intent are cancelled, and a `card` intent for the same order total is made; the answer is its "
+        "payment body (`method: card`, a new client secret) and `PaymentRequested` follows. The session stays in "
+        "payment. A retry answers the same card payment. 403 FORBIDDEN when the owner does not allow it, 409 "
+        "INVALID_STATE when not in payment, when the reader is ready for the payment, or when the card was just "
+        "approved on the reader (that payment stands).",
+    )
+    def post(self, request: KioskRequest, public_id: str) -> Response:
+        _, payment = payments.payment_to_card_fields(public_id=public_id, kiosk=request.auth)
+        return Response(KioskPaymentOut(payment).data)

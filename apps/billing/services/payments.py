@@ -11,6 +11,7 @@ from django.utils import timezone
 
 from apps.accounts.models import User
 from apps.billing import processor, processor_calls, terminal
+from apps.billing import selectors as billing_selectors
 from apps.billing.domain_events import (
     PaymentCancelled,
     PaymentChargedLate,
@@ -19,15 +20,17 @@ from apps.billing.domain_events import (
     PaymentSucceeded,
     ReaderPaymentNeedsCard,
 )
-from apps.billing.models import CardReader, OwnerBilling, Payment, PaymentMethod, PaymentStatus, ProcessorCall
+from apps.billing.models import CardReader, Payment, PaymentMethod, PaymentStatus, ProcessorCall
 from apps.billing.services import readers
 from apps.core import events
 from apps.core.errors import DomainError, ErrorCode
 from apps.kiosks.models import Kiosk
 from apps.orders import fulfilment
+from apps.orders import selectors as order_selectors
 from apps.orders.models import Order, OrderStatus
 from apps.sessions import selectors as session_selectors
 from apps.sessions import services as session_services
+from apps.sessions import status_cache
 from apps.sessions.models import Session, SessionStatus
 from apps.sessions.state_machine import next_status
 
@@ -44,16 +47,6 @@ def _payable_order(session: Session) -> Order:
 def _ensure_owned(session: Session, agent: User) -> None:
     if session.agent_id != agent.pk:
         raise DomainError(ErrorCode.SESSION_NOT_OWNED, "Only the agent who accepted this session can do that.")
-
-
-def _charges_account(owner_id: int) -> str:
-    billing = OwnerBilling.objects.filter(owner_id=owner_id).first()
-    if billing is None or not billing.account_id or not billing.charges_enabled:
-        raise DomainError(
-            ErrorCode.PROCESSOR_ACCOUNT_NOT_READY,
-            "This business cannot take card payments yet: the owner must finish processor onboarding.",
-        )
-    return billing.account_id
 
 
 # How one caller may move a session to payment and back: who it is (the session read under
@@ -132,7 +125,7 @@ def _request(caller: _PaymentCaller) -> tuple[Session, Payment]:
             return session, Payment.objects.filter(order__session=session).latest("created_at")
         next_status(session.status, caller.send_action)
         order = _payable_order(session)
-        account_id = _charges_account(session.owner_id)
+        account_id = billing_selectors.charges_account(session.owner_id)
         processor.client()  # not configured: refused before anything is reserved
         attempt = Payment.objects.filter(order=order).count() + 1
         reader = CardReader.objects.filter(kiosk_id=session.kiosk_id).first()
@@ -424,7 +417,9 @@ def payment_failed(*, payment: Payment, message: str, code: str = "") -> str:
     payment.save(update_fields=["status", "failure_message", "failure_code"])
     order = Order.objects.get(pk=payment.order_id)
     fulfilment.move(order, OrderStatus.FAILED)
-    events.emit(PaymentFailed(Session.objects.get(pk=order.session_id), message=message))
+    session = Session.objects.get(pk=order.session_id)
+    events.emit(PaymentFailed(session, message=message, code=payment.failure_code))
+    status_cache.session_moved(session.public_id)  # the status body's payment carries the cause
     if payment.method == PaymentMethod.CARD_PRESENT:
         reader_take_again_on_commit(payment)
     return "order failed"
@@ -462,3 +457,83 @@ def reader_take_payment_again(payment_id: int) -> str:
         return f"not handed back: {exc.code}"
     readers.record_by_id(reader.reader_id, current)
     return "handed back"
+
+
+def _reader_holds(payment: Payment) -> bool:
+    """Whether the payment's reader, as last reported, is online and asking for a card for it."""
+    reader = None if payment.reader_id is None else CardReader.objects.filter(pk=payment.reader_id).first()
+    return bool(
+        reader is not None
+        and reader.status == "online"
+        and reader.action_status == "in_progress"
+        and reader.action_intent_id == payment.intent_id
+    )
+
+
+def card_fields_fallback_allowed(session: Session) -> bool:
+    """The owner lets the kiosk pay with its card fields when its reader cannot take the card."""
+    return order_selectors.order_settings_of(session.kiosk.business_id).card_fields_fallback
+
+
+def payment_to_card_fields(*, public_id: str, kiosk: Kiosk) -> tuple[Session, Payment]:
+    """The kiosk's reader is offline or busy and the owner allows the card fields instead: the
+    reader's payment is cancelled (its action first), then a `card` intent for the same order
+    total is made and recorded; the session stays in payment. Nothing is charged twice: if the
+    card was approved on the reader meanwhile, that payment stands (its event confirms the
+    order) and the fallback is refused. A retry after the fallback answers the card payment."""
+    with transaction.atomic():
+        session = session_selectors.session_for_kiosk(kiosk=kiosk, public_id=public_id, lock=True)
+        if session.status != SessionStatus.PAYMENT:
+            raise DomainError(ErrorCode.INVALID_STATE, "This session is not in payment.")
+        payment = Payment.objects.filter(order__session=session).latest("created_at")
+        if payment.method == PaymentMethod.CARD and payment.status != PaymentStatus.SUCCEEDED:
+            return session, payment  # a retry: the fallback was made
+        if not card_fields_fallback_allowed(session):
+            raise DomainError(
+                ErrorCode.FORBIDDEN, "The owner has not allowed paying with the card fields instead of the card reader."
+            )
+        if payment.status not in (PaymentStatus.REQUIRES_PAYMENT_METHOD, PaymentStatus.FAILED):
+            raise DomainError(ErrorCode.INVALID_STATE, "This payment is not waiting for a card.")
+        if _reader_holds(payment):
+            raise DomainError(ErrorCode.INVALID_STATE, "The card reader is ready for this payment: pay on the reader.")
+        order = Order.objects.get(pk=payment.order_id)
+        reservation = processor_calls.reserve(
+            order_id=order.pk, action="card_fields_fallback", idempotency_key=f"fallback-{payment.intent_id}"
+        )
+    with processor_calls.released_on_failure(reservation):
+        if not _cancel_intent(payment):  # approved on the reader just now: that payment stands
+            raise DomainError(ErrorCode.INVALID_STATE, "The card was just approved on the reader.")
+        intent = processor.call(
+            processor.client().v1.payment_intents.create,
+            params={
+                "amount": payment.amount_cents,
+                "currency": payment.currency.lower(),
+                "payment_method_types": ["card"],  # type: ignore[typeddict-unknown-key]
+                "description": f"Order {order.number}",
+                "metadata": {"order_id": str(order.pk), "session_id": session.public_id},
+            },
+            options={"stripe_account": payment.account_id, "idempotency_key": f"fallback-card-{payment.intent_id}"},
+        )
+        if intent.client_secret is None:
+            raise DomainError(ErrorCode.PROCESSOR_ERROR, "The payment processor returned no client secret.")
+        with transaction.atomic():
+            session = Session.objects.select_for_update(of=("self",)).get(pk=session.pk)
+            _record_cancel(payment)
+            card = Payment.objects.filter(intent_id=intent.id).first()
+            if card is None:
+                card = Payment(
+                    order=order,
+                    account_id=payment.account_id,
+                    intent_id=intent.id,
+                    amount_cents=payment.amount_cents,
+                    currency=payment.currency,
+                    status=PaymentStatus.REQUIRES_PAYMENT_METHOD,
+                    method=PaymentMethod.CARD,
+                    reader=None,
+                )
+                card.client_secret = intent.client_secret
+                card.save(force_insert=True)
+            processor_calls.finish(reservation)
+            events.emit(PaymentRequested(session, payment=card))
+            status_cache.session_moved(session.public_id)
+    return session, card

@@ -6,21 +6,12 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from apps.billing import selectors as billing_selectors
 from apps.billing import terminal
-from apps.billing.models import CardReader, OwnerBilling, Payment, ReaderLocation
+from apps.billing.models import CardReader, Payment, ReaderLocation
 from apps.core.errors import DomainError, ErrorCode
 from apps.kiosks.models import Kiosk
 from apps.sessions import status_cache
-
-
-def _reader_account(owner_id: int) -> str:
-    billing = OwnerBilling.objects.filter(owner_id=owner_id).first()
-    if billing is None or not billing.account_id or not billing.charges_enabled:
-        raise DomainError(
-            ErrorCode.PROCESSOR_ACCOUNT_NOT_READY,
-            "This business cannot take card payments yet: the owner must finish processor onboarding.",
-        )
-    return billing.account_id
 
 
 def _location_of(kiosk: Kiosk, account_id: str) -> str:
@@ -74,7 +65,7 @@ def record_by_id(reader_id: str, state: terminal.ReaderState) -> CardReader | No
 
 def reader_register(*, kiosk: Kiosk, registration_code: str, label: str) -> CardReader:
     """Register a reader for the kiosk, replacing its current one (which is then unregistered)."""
-    account_id = _reader_account(kiosk.business.owner_id)
+    account_id = billing_selectors.charges_account(kiosk.business.owner_id)
     location_id = _location_of(kiosk, account_id)
     state = terminal.reader_create(
         account_id=account_id, location_id=location_id, registration_code=registration_code, label=label

@@ -98,7 +98,10 @@ def order_settings(request: PanelRequest) -> HttpResponseRedirect:
     if business is None:
         raise Http404("No such business in your account.")
     ask, keep = request.POST.get("ask_dining") == "on", request.POST.get("keep_receipt_email") == "on"
-    order_services.order_settings_update(business=business, ask_dining=ask, keep_receipt_email=keep)
+    fallback = request.POST.get("card_fields_fallback") == "on"
+    order_services.order_settings_update(
+        business=business, ask_dining=ask, keep_receipt_email=keep, card_fields_fallback=fallback
+    )
     # Each choice a whole sentence, so a translator never glues words.
     said = {
         (True, True): _(
@@ -116,4 +119,12 @@ def order_settings(request: PanelRequest) -> HttpResponseRedirect:
         ),
     }[ask, keep]
     messages.success(request, said.format(business=business.name))
+    messages.success(
+        request,
+        (
+            _("A customer may pay with the card fields of the kiosks of {business} while their card reader cannot.")
+            if fallback
+            else _("The kiosks of {business} take cards only on their card reader when they have one.")
+        ).format(business=business.name),
+    )
     return redirect("panel:displays")

@@ -4,7 +4,8 @@ Every run adds fresh pairing codes and re-pairs the demo kiosks, so the printed 
 device tokens are always usable; one more fresh code (`kiosk_app`) is left for a newcomer to pair
 the kiosk app in a browser. On the demo processor the owners' connected accounts are opened
 there, so a paid order works from a fresh `make run`, and each demo kiosk has a simulated card
-reader whose page (on the demo processor) is opened beside the kiosk.
+reader whose page (on the demo processor) is opened beside the kiosk; so does the kiosk the
+newcomer pairs with the `kiosk_app` code (apps/demo/reader_seed.py, when it pairs).
 """
 
 import json
@@ -215,16 +216,17 @@ class Command(BaseCommand):
             "signing in makes the agent Available"
         )
         pay = (
-            f"pay on the kiosk with {cards['succeeds']} ({cards['declined']} is declined)"
+            "pay on the kiosk's simulated card reader: open its page (linked on "
+            f"{base}/ once the kiosk is paired) beside the kiosk and present a demo card there"
             if data["payments"]["demo"]
             else "pay on the kiosk with a card"
         )
         out(f"  3. Tap the kiosk, accept on the dashboard, build the cart, Send to payment; {pay}")
         if data["payments"]["demo"]:
             out(
-                "     On a card reader instead: register one for the kiosk on the panel's Kiosks page (code "
-                "simulated-wpe) and open its demo page (linked there) beside the kiosk; the paired demo kiosks "
-                "below have theirs"
+                f"     A kiosk paired with a spare code pays on its screen with {cards['succeeds']} "
+                f"({cards['declined']} is declined) until a reader is registered for it on the panel's Kiosks "
+                "page (code simulated-wpe)"
             )
         out(
             f"  4. Owner panel  {base}/panel/  sign in as {burgers['email']}: Orders lists it as Confirmed "
