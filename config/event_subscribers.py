@@ -26,6 +26,7 @@ from apps.billing.domain_events import (
 )
 from apps.chat import realtime_messages as chat_messages
 from apps.chat.domain_events import ChatMessagePosted
+from apps.demo import printer_seed as demo_printers
 from apps.demo import reader_seed as demo_readers
 from apps.displays import realtime_messages as display_messages
 from apps.kiosks import realtime_messages as kiosk_messages
@@ -144,7 +145,11 @@ SUBSCRIBERS = {
         forget_heartbeat,
         kiosk_messages.kiosk_status_changed,
     ],
-    KioskPaired: [forget_credentials, demo_readers.reader_for_newcomers_kiosk],
+    KioskPaired: [
+        forget_credentials,
+        demo_readers.reader_for_newcomers_kiosk,
+        demo_printers.receipts_for_newcomers_kiosk,
+    ],
     KioskUnpaired: [forget_credentials, forget_heartbeat],
     KioskRenamed: [forget_credentials],
     # Printers: the owner hears when one stops and starts printing.

@@ -12,7 +12,7 @@ from django.utils import timezone
 from apps.accounts.models import Business
 from apps.core.timefmt import iso_z
 from apps.kiosks import services as kiosk_services
-from apps.kiosks.models import PairingCode, hash_pairing_code
+from apps.kiosks.models import Kiosk, PairingCode, hash_pairing_code
 
 DEMO_BUSINESS, DEMO_OWNER = "Burger Barn", "Demo Burgers Co"  # seed_demo's first tenant
 
@@ -53,6 +53,12 @@ def was_remembered(pairing: PairingCode) -> bool:
         return int(record["pairing_id"]) == pairing.pk and hash_pairing_code(str(record["code"])) == pairing.code_hash
     except (OSError, ValueError, KeyError, TypeError):
         return False
+
+
+def is_newcomers_kiosk(kiosk: Kiosk) -> bool:
+    """Whether the kiosk was paired with the newcomer's code (its latest pairing)."""
+    used = PairingCode.objects.filter(kiosk=kiosk).order_by("-used_at").first()
+    return used is not None and was_remembered(used)
 
 
 def demo_business() -> Business | None:

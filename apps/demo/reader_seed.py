@@ -17,7 +17,7 @@ from apps.demo import kiosk_app_code
 from apps.demo_processor import mode as processor_mode
 from apps.demo_processor import selectors as demo_processor_selectors
 from apps.kiosks.domain_events import KioskPaired
-from apps.kiosks.models import Kiosk, PairingCode
+from apps.kiosks.models import Kiosk
 
 logger = logging.getLogger(__name__)
 
@@ -52,8 +52,7 @@ def reader_for_newcomers_kiosk(event: KioskPaired, recorded: DomainEvent | None 
     if settings.PRODUCTION or not processor_mode.active():
         return
     kiosk = event.kiosk
-    used = PairingCode.objects.filter(kiosk=kiosk).order_by("-used_at").first()
-    if used is None or not kiosk_app_code.was_remembered(used):
+    if not kiosk_app_code.is_newcomers_kiosk(kiosk):
         return
 
     def register() -> None:

@@ -373,16 +373,20 @@ def test_the_burger_business_prints_its_kitchen_and_its_first_kiosks_receipts_on
     assert set(Printer.objects.values_list("host", "port")) == {("192.0.2.7", 9100)}
 
 
+def _pair_browser(code: str, capture) -> Kiosk:
+    with capture(execute=True):
+        response = Client().post(
+            "/api/public/kiosks/pair",
+            {"code": code, "device_id": str(uuid.uuid4()), "device_name": "Browser"},
+            content_type="application/json",
+        )
+    assert response.status_code == 200, response.content
+    return Kiosk.objects.get(pk=response.json()["kiosk_id"])
+
+
 def test_the_kiosk_paired_with_the_newcomers_code_gets_a_simulated_reader(data, django_capture_on_commit_callbacks):
     def pair(code: str) -> Kiosk:
-        with django_capture_on_commit_callbacks(execute=True):
-            response = Client().post(
-                "/api/public/kiosks/pair",
-                {"code": code, "device_id": str(uuid.uuid4()), "device_name": "Browser"},
-                content_type="application/json",
-            )
-        assert response.status_code == 200, response.content
-        return Kiosk.objects.get(pk=response.json()["kiosk_id"])
+        return _pair_browser(code, django_capture_on_commit_callbacks)
 
     newcomers = pair(data["kiosk_app"]["pairing_code"])
     reader = CardReader.objects.get(kiosk=newcomers)
@@ -391,3 +395,14 @@ def test_the_kiosk_paired_with_the_newcomers_code_gets_a_simulated_reader(data, 
     assert f"/demo-processor/readers/{reader.reader_id}/" in Client().get("/").content.decode()  # the landing links it
     spare = pair(data["owners"][0]["pairing_codes"][0])  # a spare code: the owner registers a reader if wanted
     assert not CardReader.objects.filter(kiosk=spare).exists()
+
+
+def test_the_kiosk_paired_with_the_newcomers_code_prints_its_receipts_on_the_demo_printer(
+    data, settings, django_capture_on_commit_callbacks
+):
+    newcomers = _pair_browser(data["kiosk_app"]["pairing_code"], django_capture_on_commit_callbacks)
+    printer = Printer.objects.get(kiosk=newcomers)
+    assert (printer.role, f"{printer.host}:{printer.port}") == ("receipt", settings.DEMO_PRINTER_ADDRESS)
+    assert printer.name == "Demo receipt printer (Browser)"
+    spare = _pair_browser(data["owners"][0]["pairing_codes"][0], django_capture_on_commit_callbacks)
+    assert not Printer.objects.filter(kiosk=spare).exists()  # the owner adds one on the Printers page

@@ -234,8 +234,8 @@ class Command(BaseCommand):
         )
         out(
             f"  5. Printer      {base}/demo-printer/  the demo printer shows the order's kitchen ticket; "
-            '"Print receipt" on the thank-you screen adds its receipt. Receipts print for the seeded kiosk: '
-            'for yours, choose it for "Demo receipt printer" on the panel\'s Printers page'
+            '"Print receipt" on the thank-you screen adds its receipt (the seeded kiosk and the one you '
+            "pair with the code above print their receipts there)"
         )
         out(
             f"  6. Reports      {base}/panel/reports  the last {HISTORY_DAYS} days hold generated demo history "
