@@ -74,11 +74,13 @@ format: install-dev
 	$(BIN)/ruff check --fix .
 
 # The suite runs on TEST_WORKERS pytest-xdist workers (each with its own database, Redis database
-# and key prefix: tests/support/parallel.py), a test file on one worker; 0 runs it in one process.
+# and key prefix: tests/support/parallel.py), a test file on one worker, the longest files first
+# (tests/support/ordering.py); 0 runs it in one process. Three on two cores: the live and browser
+# tests mostly wait (timers, pages), and two workers kept the cores 45 % busy.
 # Run after them, with nothing beside them: the schema fuzz (pytest-xdist runs only one of
 # schemathesis's per-operation items) and the pulled-cable test (its veth pair changes the host's
 # network, and every other Chromium on the machine then fails its loads: ERR_NETWORK_CHANGED).
-TEST_WORKERS ?= 2
+TEST_WORKERS ?= 3
 FUZZ_TESTS = tests/api/test_api_fuzz.py
 ALONE_TESTS = tests/video/call/test_call_recovery_browser.py $(FUZZ_TESTS)
 # Each run ends with its wall time (from make's start; pytest prints its own and the 30 slowest).

@@ -22,7 +22,13 @@ from tests.support.database import flush_only_written_tables, remember_flush_cou
 from tests.support.receivers import Receiver
 from tests.support.template_database import setup_test_database, teardown_test_database
 
-pytest_plugins = ["tests.support.payments", "tests.support.browser", "tests.support.realtime", "tests.support.live"]
+pytest_plugins = [
+    "tests.support.payments",
+    "tests.support.browser",
+    "tests.support.realtime",
+    "tests.support.live",
+    "tests.support.ordering",
+]
 
 # Property tests judge what the code does, not how fast a loaded CI machine runs it: no
 # per-example deadline and no "too slow" health check (both failed runs under load).

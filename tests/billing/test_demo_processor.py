@@ -81,7 +81,11 @@ def test_a_declined_card_fails_the_order_and_tells_the_kiosk_then_a_good_card_pa
     assert Session.objects.get().status == SessionStatus.PAYMENT
     assert (
         "PaymentFailed",
-        {"session_id": demo_payment.order.session.public_id, "message": "Your card was declined."},
+        {
+            "session_id": demo_payment.order.session.public_id,
+            "message": "Your card was declined.",
+            "failure_code": "generic_decline",
+        },
     ) in [(event, data) for _, event, data in broadcasts]
 
     with django_capture_on_commit_callbacks(execute=True):

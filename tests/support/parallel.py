@@ -1,4 +1,4 @@
-"""The suite's parallel workers (pytest-xdist, `make test` runs two: gw0, gw1). pytest-django gives
+"""The suite's parallel workers (pytest-xdist, `make test` runs three: gw0, gw1, gw2). pytest-django gives
 each worker a database of its own; this gives each a Redis database and key prefix of its own, so
 their caches, real-time groups and task queues never meet. Loaded with `-p` (pyproject.toml) so it
 runs before the settings are read, and through the environment, so the servers and workers a test
