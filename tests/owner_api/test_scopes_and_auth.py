@@ -13,22 +13,24 @@ from tests.conftest import kiosk_client_for
 from tests.owner_api.conftest import FORM, TOKEN_URL, OwnerApiClient, auth, token_for
 from tests.support.auth import error_of, frozen_clock
 
-# (method, path, body, the scope it needs). Ids that do not exist: the scope is checked first.
+# (method, path, body, the scope it needs). Ids that do not exist (no test makes that many rows):
+# the scope is checked first.
+NO_SUCH_ID = 999_999_999
 ROUTES = [
     ("post", "/api/owner/kiosks/pairing-codes", {}, "kiosks:write"),
     ("get", "/api/owner/kiosks", None, "kiosks:write"),
-    ("patch", "/api/owner/kiosks/1", {"name": "x"}, "kiosks:write"),
-    ("post", "/api/owner/kiosks/1/unpair", None, "kiosks:write"),
+    ("patch", f"/api/owner/kiosks/{NO_SUCH_ID}", {"name": "x"}, "kiosks:write"),
+    ("post", f"/api/owner/kiosks/{NO_SUCH_ID}/unpair", None, "kiosks:write"),
     ("get", "/api/owner/orders", None, "orders:read"),
-    ("post", "/api/owner/orders/1/status", {"status": "ready"}, "orders:write"),
-    ("post", "/api/owner/orders/1/refund", {}, "refunds:write"),
-    ("patch", "/api/owner/menu/items/1", {"stock": 1}, "menu:write"),
+    ("post", f"/api/owner/orders/{NO_SUCH_ID}/status", {"status": "ready"}, "orders:write"),
+    ("post", f"/api/owner/orders/{NO_SUCH_ID}/refund", {}, "refunds:write"),
+    ("patch", f"/api/owner/menu/items/{NO_SUCH_ID}", {"stock": 1}, "menu:write"),
     ("get", "/api/owner/printers", None, "printers:write"),
-    ("post", "/api/owner/printers", {"business_id": 1, "name": "x", "host": "h"}, "printers:write"),
-    ("get", "/api/owner/printers/1", None, "printers:write"),
-    ("patch", "/api/owner/printers/1", {"name": "x"}, "printers:write"),
-    ("delete", "/api/owner/printers/1", None, "printers:write"),
-    ("post", "/api/owner/printers/1/test-page", None, "printers:write"),
+    ("post", "/api/owner/printers", {"business_id": NO_SUCH_ID, "name": "x", "host": "h"}, "printers:write"),
+    ("get", f"/api/owner/printers/{NO_SUCH_ID}", None, "printers:write"),
+    ("patch", f"/api/owner/printers/{NO_SUCH_ID}", {"name": "x"}, "printers:write"),
+    ("delete", f"/api/owner/printers/{NO_SUCH_ID}", None, "printers:write"),
+    ("post", f"/api/owner/printers/{NO_SUCH_ID}/test-page", None, "printers:write"),
 ]
 
 
