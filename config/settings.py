@@ -573,6 +573,13 @@ LOGGING = {
         }
     },
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
+    # Routine lines that drown the rest: Celery's "Task ... succeeded" for every tick of the
+    # router (each second) and the stripe library's line per processor call (billing keeps its
+    # own record of each call). Their warnings and errors still show; LIBRARY_LOG_LEVEL=INFO
+    # brings the routine back.
+    "loggers": {
+        name: {"level": os.environ.get("LIBRARY_LOG_LEVEL", "WARNING")} for name in ("celery.app.trace", "stripe")
+    },
 }
 
 # Prometheus scrape at /metrics; with METRICS_TOKEN set, only `Authorization: Bearer <token>`.
