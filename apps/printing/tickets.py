@@ -81,8 +81,12 @@ def receipt(order: Order, receipt_url: str) -> list[Block]:
         Block("text", f"{words['tax']}: {context['tax']}"),
         Block("bold", f"{words['total']}: {context['total']}"),
     ]
-    if context["paid_with"]:
-        blocks.append(Block("text", f"{words['paid_with']}: {context['paid_with']}"))
+    # The card lines a card-present receipt must carry, as the receipt page words them.
+    blocks += [
+        Block("text", f"{words[key]}: {context[key]}")
+        for key in ("paid_with", "card_read", "card_application")
+        if context[key]
+    ]
     if context["refunded"]:
         blocks.append(Block("bold", context["refunded_text"]))
     if receipt_url:

@@ -55,3 +55,21 @@ def test_no_receipt_without_a_receipt_printer_for_the_kiosk(business, ordering, 
     printer_at(fake_printers(), business, name="Kitchen", role=PrinterRole.KITCHEN)
     order = pay(ordering)
     assert services.print_receipt(order, receipt_url="https://kiosk.example/r/x") is None
+
+
+def test_a_card_read_on_the_reader_prints_how_it_was_read_and_the_chips_application(
+    business, kiosk, ordering, pay, fake_printers, django_capture_on_commit_callbacks
+):
+    """A card-present receipt carries how the card was read and, for a chip, its application, as
+    the receipt page does (the processor's fields, recorded on the succeeded payment)."""
+    counter = fake_printers()
+    printer_at(counter, business, name="Counter", role=PrinterRole.RECEIPT, kiosk=kiosk)
+    order = pay(ordering)
+    order.payments.filter(status="succeeded").update(
+        card_read_method="contact_emv", card_application_name="Visa Credit", card_application_id="A0000000031010"
+    )
+    with django_capture_on_commit_callbacks(execute=True), transaction.atomic():
+        services.print_receipt(order, receipt_url="https://kiosk.example/r/x")
+    lines = counter.wait_for_tickets(1)[0].splitlines()
+    assert "Card read: Chip" in lines
+    assert "Card application: Visa Credit (AID A0000000031010)" in lines
