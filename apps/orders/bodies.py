@@ -66,6 +66,13 @@ class KioskOrderBody(OrderBody[Line]):
         str | None,
         Doc("Once the order is paid: its receipt page, an unguessable address opened without sign-in."),
     ]
+    receipt_card_lines: Annotated[
+        list[str],
+        Doc(
+            "Once the order is paid: how it was paid, as its receipt says it in the customer's language "
+            '("Paid with: Visa ending 4242", "Card read: Contactless", a chip\'s application); empty before.'
+        ),
+    ]
 
 
 ModifierOut = serializer_for(ModifierBody, "ModifierOut")

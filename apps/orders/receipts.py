@@ -111,6 +111,15 @@ def _card(order: Order, words: ReceiptWords) -> dict[str, str]:
     }
 
 
+CARD_KEYS = ("paid_with", "card_read", "card_application")
+
+
+def card_lines(context: dict[str, Any]) -> list[str]:
+    """The receipt's card lines ("Paid with: Visa ending 4242", "Card read: Contactless", ...) from
+    a receipt_context, for the printed ticket and the kiosk's thank-you screen."""
+    return [f"{context['words'][key]}: {context[key]}" for key in CARD_KEYS if context[key]]
+
+
 def _refunded_cents(order: Order) -> int:
     total: int | None = order.refunds.aggregate(total=Sum("amount_cents"))["total"]
     return total or 0

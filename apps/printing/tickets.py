@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from apps.menu.models import Catalog
 from apps.orders.models import Order, OrderLine
 from apps.orders.receipt_words import language_of, words_in
-from apps.orders.receipts import receipt_context
+from apps.orders.receipts import card_lines, receipt_context
 from apps.printing.escpos_io import Block
 from apps.printing.ticket_words import ticket_words_in
 
@@ -81,12 +81,7 @@ def receipt(order: Order, receipt_url: str) -> list[Block]:
         Block("text", f"{words['tax']}: {context['tax']}"),
         Block("bold", f"{words['total']}: {context['total']}"),
     ]
-    # The card lines a card-present receipt must carry, as the receipt page words them.
-    blocks += [
-        Block("text", f"{words[key]}: {context[key]}")
-        for key in ("paid_with", "card_read", "card_application")
-        if context[key]
-    ]
+    blocks += [Block("text", line) for line in card_lines(context)]  # what a card-present receipt must carry
     if context["refunded"]:
         blocks.append(Block("bold", context["refunded_text"]))
     if receipt_url:

@@ -10,7 +10,8 @@ import { modifierText } from "../common/modifier-text.js";
  * @typedef {{id: string, name: string, quantity: number, unit_price_cents: number, notes?: string,
  *   modifiers: Modifiers, customer_words?: {name: string, modifiers: Modifiers} | null}} OrderLine
  * @typedef {{lines?: OrderLine[], currency?: string, subtotal_cents?: number, tax_cents?: number,
- *   total_cents?: number, updated_at?: string, status?: string, order_number?: string | null}} Order
+ *   total_cents?: number, updated_at?: string, status?: string, order_number?: string | null,
+ *   receipt_card_lines?: string[]}} Order receipt_card_lines: how a paid order was paid, in the receipt's words
  * @typedef {{id: string, quantity: string, name: string, price: string, modifiers: string, notes: string}} CartLine
  * @typedef {{lines: CartLine[], empty: boolean, subtotal: string, tax: string, total: string, updatedAt: string}} CartView
  */

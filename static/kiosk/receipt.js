@@ -103,6 +103,9 @@ function drawThanks({ thanks, receiptMail, locale }) {
   byId("order-number").textContent = thanks.orderNumber;
   const paid = money(thanks.totalCents, thanks.currency, locale);
   byId("thanks-total").textContent = thanks.totalCents ? t(locale, "thanks.paid", { amount: paid }) : "";
+  // How it was paid (card, how it was read), as the receipt says it: the server words it.
+  const cardLines = (thanks.order && thanks.order.receipt_card_lines) || [];
+  byId("thanks-card").replaceChildren(...cardLines.map((line) => Object.assign(document.createElement("li"), { textContent: line })));
 
   const cart = cartView(thanks.order, locale);
   byId("thanks-bought").hidden = cart.empty;

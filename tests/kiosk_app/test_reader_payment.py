@@ -102,6 +102,14 @@ def test_a_customer_pays_on_the_card_reader_declined_then_approved(world, kiosk,
     assert approved.action.status == "succeeded"
     expect(tablet.locator("body")).to_have_attribute("data-screen", "thanks")
     expect(tablet.locator("#order-number")).not_to_be_empty()
+    # What a card-present receipt carries, on the thank-you screen too, in the customer's language.
+    expect(tablet.locator("#thanks-card li")).to_have_text(
+        [
+            "Pagado con: Visa terminada en 4242",
+            "Lectura de la tarjeta: Sin contacto",
+            re.compile("^Aplicación de la tarjeta: .*AID"),
+        ]
+    )
 
     order = Order.objects.get(session__public_id=session_id)
     assert order.status == "confirmed"

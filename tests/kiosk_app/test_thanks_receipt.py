@@ -91,6 +91,7 @@ def test_a_paid_order_thanks_with_its_lines_a_qr_code_of_the_receipt_and_mails_i
     expect(tablet.locator("#thanks-order-subtotal")).to_have_text(subtotal)
     expect(tablet.locator("#thanks-order-tax")).to_have_text(tax)
     expect(tablet.locator("#thanks-order-total")).to_have_text(total)
+    expect(tablet.locator("#thanks-card li")).to_have_text(["Paid with: Visa ending 4242"])  # as the receipt says
 
     # The QR code holds the address the kiosk's order resource gives: the image is the server's
     # drawing of exactly that address, and it loaded.

@@ -93,8 +93,12 @@ def test_kiosk_sees_the_same_order_object(agent_client, session, menu, kiosk_cli
     assert empty.json()["lines"] == [] and empty.json()["total_cents"] == 0
     assert empty.json()["currency"] == "USD"
     posted = post_cart(agent_client, session, [line(menu["burger"], 1, [menu["medium"]])]).json()
-    # The kiosk's order resource adds only the receipt's address, none before the payment.
-    assert kiosk_client.get(f"/api/public/sessions/{session.public_id}/order").json() == {**posted, "receipt_url": None}
+    # The kiosk's order resource adds only the receipt's address and card lines, none before the payment.
+    assert kiosk_client.get(f"/api/public/sessions/{session.public_id}/order").json() == {
+        **posted,
+        "receipt_url": None,
+        "receipt_card_lines": [],
+    }
 
 
 def test_order_numbers_are_short_and_unique_per_business(agent, menu, session, kiosk, business):

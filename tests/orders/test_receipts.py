@@ -47,6 +47,7 @@ def test_the_paid_order_carries_its_receipt_page_which_needs_no_sign_in(spanish_
     body = kiosk_client.get(order_url(spanish_order.session)).json()
     path = receipts.receipt_path(spanish_order)
     assert body["receipt_url"] == f"http://testserver{path}"
+    assert body["receipt_card_lines"] == ["Pagado con: Mastercard terminada en 4444"]  # the receipt's words
     assert len(path.removeprefix("/r/")) >= 40
 
     page = Client().get(path)
@@ -81,6 +82,7 @@ def test_unknown_tokens_and_unpaid_orders_have_no_receipt(cart_session, kiosk_cl
     assert Client().get("/r/" + "x" * 300).status_code == 404
     body = kiosk_client.get(order_url(cart_session)).json()
     assert body["receipt_url"] is None
+    assert body["receipt_card_lines"] == []
     order = Order.objects.get()
     token = "a-token-for-an-unpaid-order-xxxxxxxxxxxxxxx"
     order.receipt_token_hash = receipts.hash_token(token)

@@ -79,6 +79,7 @@ def test_a_waiting_customer_builds_a_cart_priced_on_the_server(kiosk_client, wai
     assert kiosk_client.get(f"/api/public/sessions/{waiting.public_id}/order").json() == {
         **as_the_kiosk_reads_it,
         "receipt_url": None,  # the kiosk's order resource adds the receipt's address once paid
+        "receipt_card_lines": [],  # and how it was paid
     }
 
 

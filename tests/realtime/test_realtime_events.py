@@ -131,6 +131,7 @@ def test_each_cart_post_sends_the_order_object_to_the_kiosk(
     kiosk_read = kiosk_client.get(f"/api/public/sessions/{pending.public_id}/order").json()
     # The kiosk's read adds the receipt's address, null until paid; the message is the order.
     assert kiosk_read.pop("receipt_url") is None
+    assert kiosk_read.pop("receipt_card_lines") == []
     assert order == response.json() == kiosk_read
 
 

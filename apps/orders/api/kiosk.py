@@ -44,6 +44,7 @@ class SessionOrderView(KioskAPIView):
         body: KioskOrderBody[OrderLineBody] = {
             **order_body(session, order),
             "receipt_url": request.build_absolute_uri(path) if path else None,
+            "receipt_card_lines": receipts.card_lines(receipts.receipt_context(order)) if path and order else [],
         }
         return Response(body)
 
