@@ -16,7 +16,7 @@ def printers_of_owner(owner_id: int) -> QuerySet[Printer]:
     """With `waiting`: how many tickets wait for each printer."""
     return (
         Printer.objects.filter(business__owner_id=owner_id)
-        .select_related("business")
+        .select_related("business", "kiosk")
         .prefetch_related("categories")
         .annotate(waiting=Count("jobs", filter=Q(jobs__status=JobStatus.WAITING)))
     )

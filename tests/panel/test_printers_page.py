@@ -73,6 +73,7 @@ def test_a_printer_is_changed_and_removed(owner_client, business, kiosk, fake):
     assert owner_client.post(f"/panel/printers/{printer.pk}", fields).status_code == 302
     printer.refresh_from_db()
     assert (printer.name, printer.role, printer.kiosk_id, printer.paper_width) == ("Counter", "receipt", kiosk.pk, 58)
+    assert f"<td>Receipt: {kiosk.name}</td>" in owner_client.get("/panel/printers").content.decode()  # whose receipts
 
     assert owner_client.post(f"/panel/printers/{printer.pk}/delete").status_code == 302
     assert not Printer.objects.exists() and not PrintJob.objects.exists()
