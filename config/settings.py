@@ -556,7 +556,10 @@ LOG_FORMAT = os.environ.get("LOG_FORMAT", "json" if PRODUCTION else "text")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "filters": {"request_id": {"()": "apps.api.logs.RequestIdFilter"}},
+    "filters": {
+        "request_id": {"()": "apps.api.logs.RequestIdFilter"},
+        "escpos_connections": {"()": "apps.printing.escpos_io.QuietConnections"},
+    },
     "formatters": {
         "json": {
             "()": "pythonjsonlogger.json.JsonFormatter",
@@ -572,7 +575,14 @@ LOGGING = {
             "filters": ["request_id"],
         }
     },
-    "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
+    "root": {
+        "handlers": ["console"],
+        "level": os.environ.get("LOG_LEVEL", "INFO"),
+        "filters": ["escpos_connections"],  # python-escpos's INFO per connection (apps/printing/escpos_io.py)
+    },
+    # python-escpos's own loggers (escpos.capabilities: where it read its printer profiles) at DEBUG
+    # are the library's; LOG_LEVEL=DEBUG is for ours.
+    "loggers": {"escpos": {"level": "WARNING"}},
 }
 
 # Prometheus scrape at /metrics; with METRICS_TOKEN set, only `Authorization: Bearer <token>`.
