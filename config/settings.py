@@ -556,7 +556,10 @@ LOG_FORMAT = os.environ.get("LOG_FORMAT", "json" if PRODUCTION else "text")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "filters": {"request_id": {"()": "apps.api.logs.RequestIdFilter"}},
+    "filters": {
+        "request_id": {"()": "apps.api.logs.RequestIdFilter"},
+        "escpos_connections": {"()": "apps.printing.escpos_io.QuietConnections"},
+    },
     "formatters": {
         "json": {
             "()": "pythonjsonlogger.json.JsonFormatter",
@@ -572,13 +575,18 @@ LOGGING = {
             "filters": ["request_id"],
         }
     },
-    "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
+    "root": {
+        "handlers": ["console"],
+        "level": os.environ.get("LOG_LEVEL", "INFO"),
+        "filters": ["escpos_connections"],  # python-escpos's INFO per connection (apps/printing/escpos_io.py)
+    },
     # Routine lines that drown the rest: Celery's "Task ... succeeded" for every tick of the
-    # router (each second) and the stripe library's line per processor call (billing keeps its
-    # own record of each call). Their warnings and errors still show; LIBRARY_LOG_LEVEL=INFO
-    # brings the routine back.
+    # router (each second), the stripe library's line per processor call (billing keeps its own
+    # record of each call) and python-escpos's own debug lines. Their warnings and errors still
+    # show; LIBRARY_LOG_LEVEL=INFO brings the routine back.
     "loggers": {
-        name: {"level": os.environ.get("LIBRARY_LOG_LEVEL", "WARNING")} for name in ("celery.app.trace", "stripe")
+        name: {"level": os.environ.get("LIBRARY_LOG_LEVEL", "WARNING")}
+        for name in ("celery.app.trace", "stripe", "escpos")
     },
 }
 

@@ -10,6 +10,7 @@ from django.core.exceptions import ValidationError
 from django.core.validators import MaxLengthValidator, MaxValueValidator, MinValueValidator, RegexValidator
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 
 class Owner(models.Model):
@@ -91,24 +92,24 @@ class UserManager(BaseUserManager["User"]):
 
 
 class AgentStatus(models.TextChoices):
-    AVAILABLE = "available"
-    BUSY = "busy"
-    BREAK = "break"
-    OFFLINE = "offline"
+    AVAILABLE = "available", _("Available")
+    BUSY = "busy", _("Busy")
+    BREAK = "break", _("Break")
+    OFFLINE = "offline", _("Offline")
 
 
 class StatusReason(models.TextChoices):
     """Why the server, not the agent, changed an agent's status (shown by the dashboard)."""
 
-    MISSED_OFFERS = "missed_offers"
-    GONE = "gone"
-    DISABLED = "disabled"  # the owner or the super-admin disabled the account
+    MISSED_OFFERS = "missed_offers", _("Missed Offers")
+    GONE = "gone", _("Gone")
+    DISABLED = "disabled", _("Disabled")  # the owner or the super-admin disabled the account
 
 
 class PanelRole(models.TextChoices):
-    OWNER = "owner"
-    MANAGER = "manager"
-    KITCHEN = "kitchen"  # the kitchen display and order board only, not the owner panel
+    OWNER = "owner", _("Owner")
+    MANAGER = "manager", _("Manager")
+    KITCHEN = "kitchen", _("Kitchen")  # the kitchen display and order board only, not the owner panel
 
 
 class User(AbstractBaseUser, PermissionsMixin):

@@ -12,6 +12,7 @@ from typing import Any
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 from django_otp import devices_for_user
 
 from apps.accounts import login_throttle
@@ -159,7 +160,7 @@ def two_factor_verify(*, challenge_id: str, code: str) -> LoginResult:
 def agent_set_status(*, agent: User, status: str) -> None:
     """The agent's own status change. Becoming available starts its idle time (the router offers
     the longest idle first) and clears its missed offers and the server's reason."""
-    require_choice(status, AgentStatus.values, field="status", message="Unknown agent status.")
+    require_choice(status, AgentStatus.values, field="status", message=gettext_noop("Unknown agent status."))
     now = timezone.now()
     with transaction.atomic():
         changes = {"agent_status": status, "last_seen_at": now, "status_reason": ""}

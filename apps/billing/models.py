@@ -4,13 +4,14 @@ owner's own subscription to the service (plan, dunning)."""
 
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from apps.core import secret_box
 
 
 class Plan(models.TextChoices):
-    FREE = "free"
-    PRO = "pro"
+    FREE = "free", _("Free")
+    PRO = "pro", _("Pro")
 
 
 class OwnerBilling(models.Model):
@@ -36,15 +37,15 @@ class OwnerBilling(models.Model):
 
 
 class PaymentStatus(models.TextChoices):
-    REQUIRES_PAYMENT_METHOD = "requires_payment_method"
-    SUCCEEDED = "succeeded"
-    FAILED = "failed"  # the last card was declined; the customer may try another
-    CANCELED = "canceled"
+    REQUIRES_PAYMENT_METHOD = "requires_payment_method", _("Requires Payment Method")
+    SUCCEEDED = "succeeded", _("Succeeded")
+    FAILED = "failed", _("Failed")  # the last card was declined; the customer may try another
+    CANCELED = "canceled", _("Canceled")
 
 
 class PaymentMethod(models.TextChoices):
-    CARD = "card"  # the kiosk's card fields (card not present)
-    CARD_PRESENT = "card_present"  # the kiosk's card reader
+    CARD = "card", _("Card")  # the kiosk's card fields (card not present)
+    CARD_PRESENT = "card_present", _("Card Present")  # the kiosk's card reader
 
 
 class Payment(models.Model):

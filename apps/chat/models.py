@@ -1,10 +1,11 @@
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 
 class Sender(models.TextChoices):
-    KIOSK = "kiosk"
-    AGENT = "agent"
+    KIOSK = "kiosk", _("Kiosk")
+    AGENT = "agent", _("Agent")
 
 
 class ChatMessage(models.Model):

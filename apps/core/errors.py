@@ -8,6 +8,8 @@ from collections.abc import Iterable, Mapping
 from enum import StrEnum
 from typing import Any
 
+from django.utils.translation import gettext_noop
+
 
 class ErrorCode(StrEnum):
     DEVICE_TOKEN_INVALID = "DEVICE_TOKEN_INVALID"
@@ -147,10 +149,15 @@ class DomainError(Exception):
         return STATUS_BY_CODE[self.code]
 
 
+# The detail of a refused choice: the API's English, a msgid of the catalogue as a message is.
+MUST_BE_ONE_OF = gettext_noop("Must be one of: {choices}.")
+
+
 def require_choice(value: str, choices: Iterable[str], *, field: str, message: str) -> None:
-    """Refuse a value outside its closed set (422 VALIDATION_ERROR naming the field and the choices)."""
+    """Refuse a value outside its closed set (422 VALIDATION_ERROR naming the field and the choices).
+    `message` is marked `gettext_noop(...)` where it is written (xgettext cannot select a keyword
+    argument), so it is a msgid of the catalogue as every DomainError's message is."""
     allowed = list(choices)
     if value not in allowed:
-        raise DomainError(
-            ErrorCode.VALIDATION_ERROR, message, details={field: [f"Must be one of: {', '.join(allowed)}."]}
-        )
+        problem = MUST_BE_ONE_OF.format(choices=", ".join(allowed))
+        raise DomainError(ErrorCode.VALIDATION_ERROR, message, details={field: [problem]})

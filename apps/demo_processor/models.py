@@ -4,6 +4,7 @@ state: the service learns of changes through its API answers and signed events, 
 
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 
 class DemoAccount(models.Model):
@@ -18,9 +19,9 @@ class DemoAccount(models.Model):
 
 
 class DemoIntentStatus(models.TextChoices):
-    REQUIRES_PAYMENT_METHOD = "requires_payment_method"
-    SUCCEEDED = "succeeded"
-    CANCELED = "canceled"
+    REQUIRES_PAYMENT_METHOD = "requires_payment_method", _("Requires Payment Method")
+    SUCCEEDED = "succeeded", _("Succeeded")
+    CANCELED = "canceled", _("Canceled")
 
 
 class DemoPaymentIntent(models.Model):

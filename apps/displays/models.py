@@ -9,11 +9,12 @@ import hashlib
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 
 class DisplayKind(models.TextChoices):
-    KITCHEN = "kitchen"
-    BOARD = "board"
+    KITCHEN = "kitchen", _("Kitchen")
+    BOARD = "board", _("Board")
 
 
 def hash_display_secret(secret: str) -> str:

@@ -2,18 +2,19 @@
 
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 
 class OrderStatus(models.TextChoices):
-    DRAFT = "draft"  # being built by the agent
-    AWAITING_PAYMENT = "awaiting_payment"
-    PAID = "paid"
-    FAILED = "failed"  # card declined; the customer may try again
-    CONFIRMED = "confirmed"  # fired to the kitchen
-    PREPARING = "preparing"
-    READY = "ready"
-    COMPLETED = "completed"
-    REFUNDED = "refunded"
+    DRAFT = "draft", _("Draft")  # being built by the agent
+    AWAITING_PAYMENT = "awaiting_payment", _("Awaiting Payment")
+    PAID = "paid", _("Paid")
+    FAILED = "failed", _("Failed")  # card declined; the customer may try again
+    CONFIRMED = "confirmed", _("Confirmed")  # fired to the kitchen
+    PREPARING = "preparing", _("Preparing")
+    READY = "ready", _("Ready")
+    COMPLETED = "completed", _("Completed")
+    REFUNDED = "refunded", _("Refunded")
 
 
 # The one rule of "paid" (docs/decisions/orders.md "What paid means"): the processor captured the payment
@@ -38,8 +39,8 @@ def is_paid(status: str | None) -> bool:
 class Dining(models.TextChoices):
     """Where the customer eats, asked before paying (blank: not asked, the owner turned it off)."""
 
-    EAT_IN = "eat_in"
-    TAKE_AWAY = "take_away"
+    EAT_IN = "eat_in", _("Eat In")
+    TAKE_AWAY = "take_away", _("Take Away")
 
 
 class Order(models.Model):

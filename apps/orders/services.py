@@ -3,6 +3,7 @@
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 
 from apps.accounts.models import Business, User
 from apps.core import events
@@ -116,7 +117,9 @@ def order_set_fulfilment_status(*, order_id: int, actor: Actor, status: str) -> 
         if actor.who == API_KEY:
             raise DomainError(ErrorCode.FORBIDDEN, "This API key may not move orders.")
         raise DomainError(ErrorCode.FORBIDDEN, "Orders are moved by owners and managers.")
-    require_choice(status, fulfilment.FULFILMENT_STATUSES, field="status", message="Unknown fulfilment status.")
+    require_choice(
+        status, fulfilment.FULFILMENT_STATUSES, field="status", message=gettext_noop("Unknown fulfilment status.")
+    )
     with transaction.atomic():
         order = Order.objects.select_for_update().filter(pk=order_id).first()
         if order is None or not may_act_for(actor, order.owner_id, ORDERS_WRITE):
@@ -130,7 +133,7 @@ DINING_OPEN = (OrderStatus.DRAFT, OrderStatus.AWAITING_PAYMENT, OrderStatus.FAIL
 
 def order_set_dining(*, session: Session, dining: str) -> Order:
     """The customer's eat in or take away, before paying (the order exists, not paid yet)."""
-    require_choice(dining, Dining.values, field="dining", message="Choose eat in or take away.")
+    require_choice(dining, Dining.values, field="dining", message=gettext_noop("Choose eat in or take away."))
     with transaction.atomic():
         order = Order.objects.select_for_update().filter(session=session).first()
         if order is None:

@@ -11,12 +11,12 @@ from django.http import HttpRequest
 from apps.accounts.models import User
 from apps.owner_api import services
 from apps.owner_api.models import OwnerApiKey
-from apps.owner_api.scopes import ALL_SCOPES
+from apps.owner_api.scopes import SCOPE_LABELS
 
 
 class OwnerApiKeyAddForm(forms.ModelForm[OwnerApiKey]):
     scope_choices = forms.MultipleChoiceField(
-        choices=list(ALL_SCOPES.items()), widget=forms.CheckboxSelectMultiple, label="Scopes"
+        choices=list(SCOPE_LABELS.items()), widget=forms.CheckboxSelectMultiple, label="Scopes"
     )
 
     class Meta:

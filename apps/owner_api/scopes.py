@@ -2,22 +2,26 @@
 client to the scopes its API key was given (DOT's own backend only knows one global list)."""
 
 from django.db.models import TextChoices
+from django.utils.translation import gettext_lazy, gettext_noop
 from oauth2_provider.models import Application
 from oauth2_provider.scopes import BaseScopes
 
 
 class Scope(TextChoices):
-    KIOSKS_WRITE = "kiosks:write", "List, rename and unpair kiosks; create pairing codes"
-    ORDERS_READ = "orders:read", "List orders"
-    ORDERS_WRITE = "orders:write", "Move orders through preparing, ready and completed"
-    REFUNDS_WRITE = "refunds:write", "Refund orders, in full or in part"
-    MENU_WRITE = "menu:write", "Change menu items' availability and stock"
-    REPORTS_READ = "reports:read", "Read the sessions and item sales reports"
-    BUSINESS_WRITE = "business:write", "Read a business and set the address its receipts print"
-    PRINTERS_WRITE = "printers:write", "Read, add, change and remove printers; print a test page"
+    KIOSKS_WRITE = "kiosks:write", gettext_noop("List, rename and unpair kiosks; create pairing codes")
+    ORDERS_READ = "orders:read", gettext_noop("List orders")
+    ORDERS_WRITE = "orders:write", gettext_noop("Move orders through preparing, ready and completed")
+    REFUNDS_WRITE = "refunds:write", gettext_noop("Refund orders, in full or in part")
+    MENU_WRITE = "menu:write", gettext_noop("Change menu items' availability and stock")
+    REPORTS_READ = "reports:read", gettext_noop("Read the sessions and item sales reports")
+    BUSINESS_WRITE = "business:write", gettext_noop("Read a business and set the address its receipts print")
+    PRINTERS_WRITE = "printers:write", gettext_noop("Read, add, change and remove printers; print a test page")
 
 
+# What each scope lets a key do: the API's English (the token endpoint's and the OpenAPI schema's,
+# which renders no lazy text); SCOPE_LABELS says the same in the panel's and the admin's language.
 ALL_SCOPES: dict[str, str] = {scope.value: scope.label for scope in Scope}
+SCOPE_LABELS = {scope: gettext_lazy(label) for scope, label in ALL_SCOPES.items()}
 
 
 class OwnerApiKeyScopes(BaseScopes):  # type: ignore[misc]  # django-oauth-toolkit ships no types

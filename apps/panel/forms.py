@@ -13,7 +13,7 @@ from apps.accounts.models import Business
 from apps.core.events import EVENT_NAMES
 from apps.orders.fulfilment import FULFILMENT_STATUSES
 from apps.orders.models import OrderStatus
-from apps.owner_api.scopes import ALL_SCOPES
+from apps.owner_api.scopes import SCOPE_LABELS
 from apps.panel.labels import CHOICES, END_REASONS
 from apps.routing.routing_settings import LIMITS as ROUTING_LIMITS
 from apps.sessions.models import EndReason
@@ -114,7 +114,7 @@ class ApiKeyCreateForm(forms.Form):
 
     name = forms.CharField(required=False, label=_("Name"), widget=forms.TextInput(attrs={"maxlength": 200}))
     scopes = forms.MultipleChoiceField(
-        choices=list(ALL_SCOPES.items()), required=False, widget=forms.CheckboxSelectMultiple, label=_("Scopes")
+        choices=list(SCOPE_LABELS.items()), required=False, widget=forms.CheckboxSelectMultiple, label=_("Scopes")
     )
 
     def add_service_error(self, details: object) -> bool:

@@ -7,6 +7,8 @@ python-escpos is imported on first use: it reads its printer profiles (about 0.2
 imported, which only a process that prints needs to pay."""
 
 import contextlib
+import logging
+import os
 import re
 import socket
 from collections.abc import Sequence
@@ -132,6 +134,17 @@ class Connection:
 
 def connect(host: str, port: int, timeout: float) -> Connection:
     return Connection(host, port, timeout)
+
+
+class QuietConnections(logging.Filter):
+    """LOGGING's filter on the root logger. python-escpos says "Network printer enabled" and
+    "Closing Network connection to printer …" for every ticket at INFO with `logging.info`, on
+    the root logger (its printer modules have no logger of their own, so no logger level can
+    quiet them); its records there below WARNING are dropped, its warnings and errors kept."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        from_escpos = record.name == "root" and f"{os.sep}escpos{os.sep}" in record.pathname
+        return record.levelno >= logging.WARNING or not from_escpos
 
 
 # Reading tickets back: the demo printer (apps/demo/demo_printer.py) and the tests' fake printer

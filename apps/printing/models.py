@@ -8,17 +8,18 @@ printer's lease, so however often its task runs, one runner sends it (apps/print
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 
 class PaperWidth(models.IntegerChoices):
-    MM58 = 58, "58 mm"
-    MM80 = 80, "80 mm"
+    MM58 = 58, _("58 mm")
+    MM80 = 80, _("80 mm")
 
 
 class PrinterRole(models.TextChoices):
-    KITCHEN = "kitchen"  # kitchen tickets of its categories (all, if none is chosen)
-    RECEIPT = "receipt"  # receipts of one kiosk
-    BOTH = "both"
+    KITCHEN = "kitchen", _("Kitchen")  # kitchen tickets of its categories (all, if none is chosen)
+    RECEIPT = "receipt", _("Receipt")  # receipts of one kiosk
+    BOTH = "both", _("Both")
 
 
 PRINTER_ROLES = tuple(PrinterRole.values)  # the API's choices (and its schema's PrinterRoleEnum)
@@ -29,11 +30,11 @@ RECEIPT_ROLES = (PrinterRole.RECEIPT, PrinterRole.BOTH)
 class PrinterState(models.TextChoices):
     """What the printer said when last asked (DLE EOT); `unknown` before the first ticket."""
 
-    UNKNOWN = "unknown"
-    ONLINE = "online"
-    OFFLINE = "offline"  # unreachable, or it says it is off line
-    PAPER_OUT = "paper_out"
-    COVER_OPEN = "cover_open"
+    UNKNOWN = "unknown", _("Unknown")
+    ONLINE = "online", _("Online")
+    OFFLINE = "offline", _("Offline")  # unreachable, or it says it is off line
+    PAPER_OUT = "paper_out", _("Paper Out")
+    COVER_OPEN = "cover_open", _("Cover Open")
 
 
 NOT_PRINTING = (PrinterState.OFFLINE, PrinterState.PAPER_OUT, PrinterState.COVER_OPEN)
@@ -85,18 +86,18 @@ class Printer(models.Model):
 
 
 class JobKind(models.TextChoices):
-    KITCHEN = "kitchen"
-    CANCEL = "cancel"  # "CANCELLED #42" on a printer that printed the order's ticket
-    RECEIPT = "receipt"
-    TEST = "test"
+    KITCHEN = "kitchen", _("Kitchen")
+    CANCEL = "cancel", _("Cancel")  # "CANCELLED #42" on a printer that printed the order's ticket
+    RECEIPT = "receipt", _("Receipt")
+    TEST = "test", _("Test")
 
 
 class JobStatus(models.TextChoices):
-    WAITING = "waiting"  # to be printed, or waiting for its printer to come back
-    PRINTING = "printing"  # claimed by a runner; sent, or being sent
-    PRINTED = "printed"  # the printer took it and said it was fine afterwards
-    FAILED = "failed"  # given up (the printer was deleted)
-    WITHDRAWN = "withdrawn"  # its order was cancelled before it printed
+    WAITING = "waiting", _("Waiting")  # to be printed, or waiting for its printer to come back
+    PRINTING = "printing", _("Printing")  # claimed by a runner; sent, or being sent
+    PRINTED = "printed", _("Printed")  # the printer took it and said it was fine afterwards
+    FAILED = "failed", _("Failed")  # given up (the printer was deleted)
+    WITHDRAWN = "withdrawn", _("Withdrawn")  # its order was cancelled before it printed
 
 
 class PrintJob(models.Model):

@@ -5,15 +5,16 @@ was state-only (docs/decisions/structure.md "Routing is its own app")."""
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from apps.sessions.models import Session
 
 
 class OfferStatus(models.TextChoices):
-    LIVE = "live"
-    ACCEPTED = "accepted"
-    MISSED = "missed"  # lapsed without an answer: counts toward the agent's break
-    WITHDRAWN = "withdrawn"  # the session was taken, ended, or the agent left
+    LIVE = "live", _("Live")
+    ACCEPTED = "accepted", _("Accepted")
+    MISSED = "missed", _("Missed")  # lapsed without an answer: counts toward the agent's break
+    WITHDRAWN = "withdrawn", _("Withdrawn")  # the session was taken, ended, or the agent left
 
 
 class Offer(models.Model):

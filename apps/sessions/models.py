@@ -5,15 +5,16 @@ import secrets
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 
 class SessionStatus(models.TextChoices):
-    PENDING = "pending"
-    ACTIVE = "active"
-    PAYMENT = "payment"
-    COMPLETED = "completed"
-    ABANDONED = "abandoned"
-    FAILED = "failed"
+    PENDING = "pending", _("Pending")
+    ACTIVE = "active", _("Active")
+    PAYMENT = "payment", _("Payment")
+    COMPLETED = "completed", _("Completed")
+    ABANDONED = "abandoned", _("Abandoned")
+    FAILED = "failed", _("Failed")
 
 
 OPEN_STATUSES = (SessionStatus.PENDING, SessionStatus.ACTIVE, SessionStatus.PAYMENT)
@@ -21,14 +22,14 @@ ENDED_STATUSES = (SessionStatus.COMPLETED, SessionStatus.ABANDONED, SessionStatu
 
 
 class EndReason(models.TextChoices):
-    COMPLETED = "completed"
-    CUSTOMER_ABANDONED = "customer_abandoned"
-    TECHNICAL_ISSUE = "technical_issue"
-    REFUSED_SERVICE = "refused_service"
+    COMPLETED = "completed", _("Completed")
+    CUSTOMER_ABANDONED = "customer_abandoned", _("Customer Abandoned")
+    TECHNICAL_ISSUE = "technical_issue", _("Technical Issue")
+    REFUSED_SERVICE = "refused_service", _("Refused Service")
     # Ways out that are not an agent's end call:
-    KIOSK_CANCELLED = "kiosk_cancelled"  # the customer tapped cancel or leave
-    KIOSK_INACTIVITY = "kiosk_inactivity"  # the kiosk's "still there?" prompt went unanswered
-    TIMED_OUT = "timed_out"
+    KIOSK_CANCELLED = "kiosk_cancelled", _("Kiosk Cancelled")  # the customer tapped cancel or leave
+    KIOSK_INACTIVITY = "kiosk_inactivity", _("Kiosk Inactivity")  # the kiosk's "still there?" prompt went unanswered
+    TIMED_OUT = "timed_out", _("Timed Out")
 
 
 def new_public_id() -> str:
@@ -85,8 +86,8 @@ class Session(models.Model):
 
 
 class AssignmentVia(models.TextChoices):
-    ACCEPT = "accept"
-    TRANSFER = "transfer"
+    ACCEPT = "accept", _("Accept")
+    TRANSFER = "transfer", _("Transfer")
 
 
 class Assignment(models.Model):

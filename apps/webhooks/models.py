@@ -3,6 +3,7 @@ transaction of the change (the outbox), and a log of every attempt."""
 
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from apps.core import secret_box
 
@@ -33,10 +34,10 @@ class WebhookSubscription(models.Model):
 
 
 class DeliveryStatus(models.TextChoices):
-    PENDING = "pending"  # to be sent, or waiting for its next retry
-    SUCCEEDED = "succeeded"
-    FAILED = "failed"  # retries exhausted
-    SKIPPED = "skipped"  # the subscription was paused
+    PENDING = "pending", _("Pending")  # to be sent, or waiting for its next retry
+    SUCCEEDED = "succeeded", _("Succeeded")
+    FAILED = "failed", _("Failed")  # retries exhausted
+    SKIPPED = "skipped", _("Skipped")  # the subscription was paused
 
 
 class WebhookDelivery(models.Model):

@@ -1,7 +1,7 @@
 // The agent API over fetch: same-origin cookie session, X-XSRF-TOKEN on every mutating call
 // (read from the XSRF-TOKEN cookie at call time: it changes at sign-in), errors as ApiError
 // (static/common/http.js turns the error envelope into words).
-import { pgettext } from "../common/gettext.js";
+import { interpolate, pgettext } from "../common/gettext.js";
 import { sendJson } from "../common/http.js";
 import { asFailure } from "../common/report.js";
 
@@ -48,12 +48,15 @@ export function api(method, path, body) {
   return request;
 }
 
+/** An answer without the server's message (a proxy's error page). @param {number} status */
+export const answered = (status) => interpolate(pgettext("agent", "The server answered %(status)s."), { status });
+
 /** @param {string} method @param {string} path @param {unknown} [body] */
 async function send(method, path, body) {
   const headers = method === "GET" ? {} : xsrfHeaders();
   const unreachable = pgettext("agent", "The server cannot be reached. Check the connection.");
   try {
-    return await sendJson(path, { method, headers, body, credentials: "same-origin", unreachable });
+    return await sendJson(path, { method, headers, body, credentials: "same-origin", unreachable, answered });
   } catch (caught) {
     const error = asFailure(caught);
     if (error.status === 401 && !QUIET_401.has(path.split("?")[0])) {

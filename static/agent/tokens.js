@@ -10,6 +10,7 @@ import { asFailure } from "../common/report.js";
 import { sendJson } from "../common/http.js";
 import { watch } from "../common/store.js";
 import { byId, showError } from "../common/ui.js";
+import { answered } from "./api.js";
 
 /** @typedef {import("./state.js").AgentState} AgentState */
 
@@ -48,6 +49,7 @@ export function createTokens(store, { announce, reload }) {
         body: { email: user.email, password, ...(code ? { code } : {}) },
         credentials: "omit", // the token API is not the dashboard's cookie session
         unreachable: WORDS.NETWORK(),
+        answered,
       });
       form.reset();
       store.set({ tokenForm: { error: "", issued: body.token } });

@@ -25,7 +25,7 @@ const WORDS = {
   unavailable: ({ error, stage, retrySeconds }) => {
     if (stage === "token") return interpolate(pgettext("agent", "Video unavailable: %(why)s"), { why: error.message });
     if (stage === "remote") return interpolate(pgettext("agent", "Video unavailable: %(why)s"), { why: error.message || String(error) });
-    return interpolate(pgettext("agent", "Video unavailable: %(why)s. The rest of the session works; retrying in %(count)s s."), { why: reasonOf(error), count: retrySeconds });
+    return interpolate(pgettext("agent", "Video unavailable: %(why)s. The rest of the session works; retrying in %(count)s s."), { why: reasonOf(error) || pgettext("agent", "unknown error"), count: retrySeconds });
   },
 };
 

@@ -3,7 +3,7 @@
 // fragment (#token=…, never sent to a server or kept in its logs); it is kept in this browser's
 // storage and the fragment is cleared. Without a token the screen uses the signed-in user's
 // session (owner, manager or kitchen role), with Django's CSRF cookie on writes.
-import { pgettext } from "./gettext.js";
+import { interpolate, pgettext } from "./gettext.js";
 import { sendJson } from "./http.js";
 
 /**
@@ -63,6 +63,7 @@ export class DisplayApi {
       body,
       credentials: "same-origin",
       unreachable: pgettext("display", "The server cannot be reached. Retrying…"),
+      answered: (status) => interpolate(pgettext("display", "The server answered %(status)s."), { status }),
     });
   }
 }

@@ -5,6 +5,7 @@
 import { ApiError, sendJson } from "../common/http.js";
 import { asFailure } from "../common/report.js";
 import { device } from "./device.js";
+import { t } from "./messages.js";
 import { config } from "./settings.js";
 
 export { ApiError, config };
@@ -29,6 +30,10 @@ export function url(path) {
   return path.startsWith("http") ? path : config.apiBase + path;
 }
 
+// An ApiError's own message, for the console, is English: the screens say why a call failed in
+// the customer's language from its status and code (words.js failureReason).
+const answered = (/** @type {number} */ status) => t("en-US", "error.answered", { status });
+
 /**
  * @param {string} method @param {string} path @param {unknown} [body]
  * @param {{signed?: boolean}} [options] signed: with the device headers
@@ -36,9 +41,9 @@ export function url(path) {
  */
 export async function api(method, path, body, { signed = true } = {}) {
   const headers = signed ? device.headers() : {};
-  const unreachable = "The service cannot be reached.";
+  const unreachable = t("en-US", "error.unreachable");
   try {
-    const data = await sendJson(url(path), { method, headers, body, credentials: "omit", unreachable });
+    const data = await sendJson(url(path), { method, headers, body, credentials: "omit", unreachable, answered });
     emit("network", true);
     return data;
   } catch (caught) {

@@ -7,6 +7,7 @@ import { asFailure, logFailure } from "../common/report.js";
 import { watch } from "../common/store.js";
 import { byId, showError } from "../common/ui.js";
 import { t } from "./messages.js";
+import { failureReason } from "./words.js";
 
 /** @typedef {{sessionId: string | null, ask: boolean, choice: string | null, saving: boolean, error: string}} Dining */
 
@@ -43,7 +44,7 @@ export function createDining({ store, get, post }) {
       const body = await post(`/api/public/sessions/${sessionId}/dining`, { dining: choice });
       change({ choice: body.dining, saving: false });
     } catch (error) {
-      change({ saving: false, error: t(store.get().locale, "dining.error", { reason: asFailure(error).message }) });
+      change({ saving: false, error: t(store.get().locale, "dining.error", { reason: failureReason(asFailure(error), store.get().locale) }) });
     }
   }
   return { choose };

@@ -114,7 +114,7 @@ class DemoCardPayment {
     const error = body.error || {};
     if (response.status === 402) throw new CardRefused(error.message || "Card declined.", error.code || "card_declined");
     if (response.status === 422 && error.param === "card_number") throw new CardRefused(error.message, error.code || "incorrect_number");
-    if (!response.ok) throw new Error((body.error && body.error.message) || `The demo processor answered ${response.status}.`);
+    if (!response.ok) throw new Error((body.error && body.error.message) || t(this.locale, "error.answered", { status: response.status }));
     return body;
   }
 

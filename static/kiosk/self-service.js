@@ -4,6 +4,7 @@
 // (tests/js/kiosk-self-service.test.js); alone.js acts, views.js draws.
 import { money } from "../common/format.js";
 import { t } from "./messages.js";
+import { failureReason } from "./words.js";
 
 /**
  * @typedef {{menu_item_id: string, quantity: number, modifier_option_ids: string[], notes: string}} CartLineIn
@@ -116,10 +117,8 @@ export function aloneRefusal(error, locale) {
   switch (error.code) {
     case "SESSION_ALREADY_ACCEPTED":
       return t(locale, "alone.agent_took_over");
-    case "VALIDATION_ERROR": {
-      const reasons = Object.values((error.details && error.details.lines) || {}).flat();
-      return t(locale, "alone.cannot_add", { reason: reasons.join(" ") || error.message || "" });
-    }
+    case "VALIDATION_ERROR":
+      return t(locale, "alone.cannot_add", { reason: failureReason(error, locale) });
     case "ORDER_EMPTY":
       return t(locale, "alone.empty");
     case "PROCESSOR_ACCOUNT_NOT_READY":
@@ -129,6 +128,6 @@ export function aloneRefusal(error, locale) {
       return t(locale, "alone.cannot_pay");
     default:
       if (error.status === 0) return t(locale, "alone.offline");
-      return t(locale, "alone.failed", { reason: error.message || "" });
+      return t(locale, "alone.failed", { reason: failureReason(error, locale) });
   }
 }

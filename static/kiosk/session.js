@@ -13,7 +13,7 @@ import { NOT_ALONE } from "./self-service.js";
 import { NO_SESSION } from "./state.js";
 import { agentChanged, agentJustArrived, destinationOf, isOpen, paidOrderNumber, paymentWithdrawn } from "./status.js";
 import { t } from "./messages.js";
-import { agentHere, agentTookOver, cardRefusal, declined, ending } from "./words.js";
+import { agentHere, agentTookOver, cardRefusal, declined, ending, failureReason } from "./words.js";
 
 /**
  * @typedef {import("./state.js").KioskState} KioskState
@@ -270,7 +270,7 @@ export function createSession({ store, config, video, paymentForm, announce, onF
       .then(() => {
         if (method === chosen) setPayment({ mounted: true });
       })
-      .catch((error) => setPayment({ state: "error", stateText: "", error: say("pay.cannot_start", { reason: asFailure(error).message }) }));
+      .catch((error) => setPayment({ state: "error", stateText: "", error: say("pay.cannot_start", { reason: failureReason(asFailure(error), state().locale) }) }));
     announce(onReader(payment) ? say("reader.instruction") : say("pay.please"));
     updatePolling();
   }
@@ -292,7 +292,7 @@ export function createSession({ store, config, video, paymentForm, announce, onF
       if (!state().live) setTimeout(refresh, 500);
     } catch (error) {
       if (error instanceof CardRefused) notTaken(error.code, error.message);
-      else setPayment({ state: "ready", stateText: "", error: say("pay.try_again", { reason: asFailure(error).message }) });
+      else setPayment({ state: "ready", stateText: "", error: say("pay.try_again", { reason: failureReason(asFailure(error), state().locale) }) });
     }
   }
 
@@ -335,7 +335,7 @@ export function createSession({ store, config, video, paymentForm, announce, onF
     try {
       enterPayment(await post(`/api/public/sessions/${id()}/payment/card-fields`, {}));
     } catch (error) {
-      setPayment({ state: "ready", stateText: "", error: say("pay.try_again", { reason: asFailure(error).message }) });
+      setPayment({ state: "ready", stateText: "", error: say("pay.try_again", { reason: failureReason(asFailure(error), state().locale) }) });
     }
   }
 

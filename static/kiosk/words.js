@@ -3,7 +3,7 @@
 import { reasonOf } from "../common/report.js";
 import { gettext_noop, t } from "./messages.js";
 
-/** @typedef {{code?: string, status?: number, message?: string, details?: Record<string, unknown>, retryAfter?: number | null}} ApiFailure */
+/** @typedef {{code?: string, status?: number, message?: string, details?: Record<string, unknown>, retryAfter?: number | null, unsaid?: boolean}} ApiFailure */
 
 /** Why pairing was refused, in the kiosk's language (section 2 of the spec). @param {ApiFailure} error @param {string} [locale] */
 export function pairingRefusal(error, locale = "en-US") {
@@ -16,11 +16,32 @@ export function pairingRefusal(error, locale = "en-US") {
     NETWORK: gettext_noop("pairing.network"),
   }[error.code || ""];
   if (known) return t(locale, known);
-  if (error.code === "VALIDATION_ERROR") return Object.values(error.details || {}).flat().join(" ") || error.message || "";
+  if (error.code === "VALIDATION_ERROR") return failureReason(error, locale);
   if (error.status === 429) {
     return error.retryAfter ? t(locale, "pairing.too_many_wait", { seconds: error.retryAfter }) : t(locale, "pairing.too_many");
   }
-  return t(locale, "pairing.failed", { reason: error.message || "" });
+  return t(locale, "pairing.failed", { reason: failureReason(error, locale) });
+}
+
+/** The texts of an error's details, however nested ({field: [problem]}, {lines: {"0": [problem]}}). @param {unknown} details @returns {string[]} */
+const problemsOf = (details) =>
+  typeof details === "string" ? [details] : details && typeof details === "object" ? Object.values(details).flatMap(problemsOf) : [];
+
+/**
+ * Why a call failed, as the {reason} of a sentence on the customer's screen. No answer, an
+ * answer without the API's words (a proxy's error page) and a refused input are said in the
+ * customer's language; a refused input's details, the API's English field problems, are said
+ * as they are on an English screen only. Any other refusal is the API's message.
+ * @param {ApiFailure} error @param {string} [locale]
+ */
+export function failureReason(error, locale = "en-US") {
+  if (error.status === 0) return t(locale, "error.unreachable");
+  if (error.unsaid) return t(locale, "error.answered", { status: error.status || "" });
+  if (error.code === "VALIDATION_ERROR") {
+    const english = String(locale).toLowerCase().startsWith("en");
+    return (english && (problemsOf(error.details).join(" ") || error.message)) || t(locale, "error.not_accepted");
+  }
+  return error.message || t(locale, "error.unknown");
 }
 
 /**
@@ -44,7 +65,7 @@ export const UNPAIRED_BY_OWNER = gettext_noop("pairing.unpaired");
 /** Why a customer's session could not start. @param {ApiFailure} error @param {string} [locale] */
 export function startRefusal(error, locale = "en-US") {
   const key = { OWNER_SUSPENDED: gettext_noop("start.suspended"), RATE_LIMITED: gettext_noop("start.rate_limited"), NETWORK: gettext_noop("alone.offline") }[error.code || ""];
-  return key ? t(locale, key) : t(locale, "start.failed", { reason: error.message || "" });
+  return key ? t(locale, key) : t(locale, "start.failed", { reason: failureReason(error, locale) });
 }
 
 /** The end reasons the customer reads in their own words (catalogue keys, written out whole so
@@ -84,7 +105,7 @@ export function videoWords(state, detail = {}, locale = "en-US") {
     }
     case "unavailable": {
       const known = VIDEO_REASONS[/** @type {{code?: string}} */ (detail.error || {}).code || ""];
-      return t(locale, "video.unavailable", { reason: known ? t(locale, known) : reasonOf(detail.error) });
+      return t(locale, "video.unavailable", { reason: known ? t(locale, known) : reasonOf(detail.error) || t(locale, "error.unknown") });
     }
     default:
       return t(locale, "video.idle");

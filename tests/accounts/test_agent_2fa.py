@@ -3,12 +3,10 @@ confirmed django-otp TOTP device gets `2fa_required` + `challenge_id` and no ses
 /api/login/2fa with the current code signs in. A challenge lives 5 minutes, works once, and is
 burnt after five wrong codes; django-otp refuses a code already used."""
 
-import threading
 from datetime import timedelta
 
 import pytest
 from django.conf import settings
-from django.db import connection
 from django.test import Client
 
 from apps.accounts import services
@@ -19,6 +17,7 @@ from apps.sessions import ending
 from tests import factories
 from tests.conftest import AgentClient
 from tests.support.auth import current_code, enrol_totp, error_of, frozen_clock, wrong_code
+from tests.support.races import at_once
 
 THIRTY_DAYS = 30 * 24 * 3600
 SESSION_COOKIE = "app_session"
@@ -386,25 +385,15 @@ def test_one_code_sent_six_times_at_once_signs_in_only_once(same_challenge):
     first = new_challenge()
     challenges = [first if same_challenge else new_challenge() for _ in range(6)]
     code = current_code(device)
-    barrier = threading.Barrier(len(challenges))
-    outcomes = []
 
-    def verify(challenge_id):
+    def verify(challenge_id: str) -> str:
         try:
-            barrier.wait()
             services.two_factor_verify(challenge_id=challenge_id, code=code)
-            outcomes.append("ok")
         except DomainError as exc:
-            outcomes.append(str(exc.code))
-        finally:
-            connection.close()
+            return str(exc.code)
+        return "ok"
 
-    threads = [threading.Thread(target=verify, args=(challenge_id,)) for challenge_id in challenges]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(30)
-    assert len(outcomes) == len(challenges)
+    outcomes = at_once([lambda challenge_id=challenge_id: verify(challenge_id) for challenge_id in challenges])
     assert outcomes.count("ok") == 1, outcomes
     refusals = {"CHALLENGE_ALREADY_USED"} if same_challenge else {"INVALID_2FA_CODE", "RATE_LIMITED"}
     assert set(outcomes) - {"ok"} <= refusals, outcomes

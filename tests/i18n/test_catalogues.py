@@ -374,15 +374,25 @@ def test_every_template_says_its_words_through_the_catalogue():
 
 
 def refusals() -> tuple[set[str], list[str]]:
-    """The message of each `DomainError(code, message)` in apps/ (the msgids the project's
-    makemessages reads there) and the ones formatted in place, which no catalogue can hold."""
+    """The message of each `DomainError(code, message)` and `require_choice(..., message=...)` in
+    apps/ (the msgids the project's makemessages reads there) and the ones formatted in place or
+    left unmarked, which no catalogue can hold."""
     said: set[str] = set()
     formatted: list[str] = []
     for source in sorted((ROOT / "apps").rglob("*.py")):
         if "migrations" in source.parts:
             continue
         for node in ast.walk(ast.parse(source.read_text("utf-8"))):
-            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "DomainError"):
+            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)):
+                continue
+            if node.func.id == "require_choice":  # its message= is marked where it is written
+                [message] = [keyword.value for keyword in node.keywords if keyword.arg == "message"]
+                if isinstance(message, ast.Call) and ast.unparse(message.func) == "gettext_noop":
+                    said |= said_in(ast.unparse(message))
+                else:
+                    formatted.append(f"{source.relative_to(ROOT)}:{node.lineno}: unmarked {ast.unparse(message)}")
+                continue
+            if node.func.id != "DomainError":
                 continue
             message = node.args[1] if len(node.args) > 1 else None
             if isinstance(message, ast.Constant) and isinstance(message.value, str):
@@ -406,10 +416,43 @@ def test_every_service_refusal_is_a_msgid_of_the_english_catalogue():
         "a DomainError's message is a sentence with {name} placeholders and params={...} (the panel "
         f"translates the sentence, then fills it): {formatted}"
     )
+    assert {"Choose eat in or take away.", "Unknown agent status.", "Must be one of: {choices}."} <= said
     missing = said - po_msgids("en", "django")
     assert not missing, f"not in locale/en/LC_MESSAGES/django.po (makemessages -d django): {sorted(missing)}"
     for language in ("es", "fr", "de"):
         assert not said & po_msgids(language, "django"), "the panel's words are English-only"
+
+
+def test_every_model_choice_label_is_a_msgid_of_the_english_catalogue():
+    """The labels of the models' codes, which the Django admin's lists and filters show, are
+    gettext_lazy (the admin's language); the owner API's scopes say the API's English, and the
+    panel's and the admin's key forms say SCOPE_LABELS."""
+    from django.db.models import IntegerChoices, TextChoices
+    from django.utils.functional import Promise
+
+    from apps.owner_api.scopes import ALL_SCOPES, SCOPE_LABELS, Scope
+
+    kinds = [kind for base in (TextChoices, IntegerChoices) for kind in base.__subclasses__()]
+    ours = [kind for kind in kinds if kind.__module__.startswith("apps.") and kind is not Scope]
+    assert len(ours) > 20, "the scan finds the models' choices"
+    members = [(kind, member) for kind in ours for member in kind]
+    unmarked = [f"{kind.__name__}.{member.name}" for kind, member in members if not isinstance(member.label, Promise)]
+    assert not unmarked, f"give these members a gettext_lazy label: {unmarked}"
+    labels = {str(member.label) for _, member in members}
+    assert all(isinstance(label, Promise) for label in SCOPE_LABELS.values())
+    assert all(isinstance(label, str) and not isinstance(label, Promise) for label in ALL_SCOPES.values())
+    missing = (labels | set(ALL_SCOPES.values())) - po_msgids("en", "django")
+    assert not missing, f"not in locale/en/LC_MESSAGES/django.po (makemessages -d django): {sorted(missing)}"
+
+
+# The shared modules every screen loads: their words come from the screen that loads them.
+SHARED = [ROOT / "static" / "common" / "http.js", ROOT / "static" / "common" / "report.js"]
+
+
+def test_the_shared_http_and_report_modules_say_no_sentence_of_their_own():
+    nothing = re.compile(r"(?!)")
+    bare = {f"{path.name}: {text}" for path in SHARED for text in bare_sentences(path.read_text("utf-8"), nothing)}
+    assert not bare, f"take these words from the screen's catalogue (as sendJson's unreachable and answered): {bare}"
 
 
 def test_a_refusal_says_its_sentence_filled_to_the_api_and_translated_then_filled_to_the_panel(monkeypatch):

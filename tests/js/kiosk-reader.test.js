@@ -1,10 +1,12 @@
 // Paying on the kiosk's card reader (static/kiosk/reader.js, payment.js): no card fields, what to
 // do on the reader, its name and state, and a decline in the customer's words, in every language.
 import assert from "node:assert/strict";
-import { test } from "node:test";
+import { afterEach, test } from "node:test";
 
+import { closeKiosks, kiosk, serve, until } from "./support/kiosk-session.js";
 import "./support/catalogues.js"; // the kiosk's words, from the .po files
 import { CATALOGS, t } from "../../static/kiosk/messages.js";
+import { paymentMethodFor } from "../../static/kiosk/payment.js";
 import { currentReader, offersCardFields, onReader, readerRefusal, readerView } from "../../static/kiosk/reader.js";
 
 // The polling timers the session keeps (setInterval, real, counted): "polling" is one running.
@@ -21,20 +23,10 @@ globalThis.clearInterval = /** @type {any} */ ((timer) => {
   realClearInterval(timer);
 });
 
-const stored = new Map();
-globalThis.window = /** @type {any} */ ({
-  localStorage: { getItem: (k) => stored.get(k) ?? null, setItem: (k, v) => stored.set(k, v) },
-  crypto: globalThis.crypto,
-  location: new URL("http://kiosk.test/"),
-  KIOSK_CONFIG: { apiBase: "http://api.test" },
-  setTimeout,
-  clearTimeout,
-  setInterval,
-  clearInterval,
+afterEach(() => {
+  closeKiosks();
+  delete globalThis.document;
 });
-const { paymentMethodFor } = await import("../../static/kiosk/payment.js");
-const { createSession } = await import("../../static/kiosk/session.js");
-const { createKioskStore } = await import("../../static/kiosk/state.js");
 
 const READER = { label: "Till", status: "online", action_status: "in_progress" };
 const BODY = { client_secret: "pi_1_secret", amount_cents: 1300, currency: "USD", processor: { mode: "demo", confirm_url: "/x" } };
@@ -129,115 +121,76 @@ test("every reader sentence is in every language with its placeholders", () => {
   assert.equal(t("es-ES", "reader.name", { label: "Caja" }), "Lector de tarjetas: Caja");
 });
 
-/** Answers by "METHOD path" (a function for answers that change); every request is recorded. */
-function serve(routes) {
-  const asked = [];
-  globalThis.fetch = async (url, init = {}) => {
-    const key = `${init.method || "GET"} ${new URL(url).pathname}`;
-    asked.push(key);
-    const route = typeof routes[key] === "function" ? routes[key]() : routes[key];
-    const [status, body] = route || [404, { error: { code: "NOT_FOUND", message: `no route ${key}` } }];
-    return new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json" } });
+/** A payment waiting for its card: BODY with `fields`. */
+const waiting = (fields) => ({ ...BODY, status: "requires_payment_method", failure_message: "", ...fields });
+
+/** A kiosk's routes while paying `payment` (a session started, its cart, the menu), and `more`. */
+function paying(payment, more = {}) {
+  return {
+    "POST /api/public/sessions/start": [201, { session_id: "s1", poll_url: "/api/public/sessions/s1/status", status: "pending" }],
+    "GET /api/public/sessions/s1/order": [200, { lines: [], currency: "USD" }],
+    "GET /api/public/sessions/s1/payment": [200, payment],
+    "GET /api/public/menu": [200, { categories: [] }],
+    ...more,
   };
-  return asked;
 }
 
-/** Waits on a condition (no fixed sleep), failing after two seconds. @param {() => boolean} done */
-async function until(done, what) {
-  const end = Date.now() + 2000;
-  while (!done()) {
-    if (Date.now() > end) assert.fail(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
+/** The document the card fields are drawn in (DemoCardPayment's inputs); afterEach takes it away. */
+function cardFieldsDocument() {
+  const element = () => ({ setAttribute() {}, append() {}, addEventListener() {}, dataset: {}, style: {} });
+  globalThis.document = /** @type {any} */ ({ createElement: element, createTextNode: () => ({}) });
 }
 
 test("paying on the reader: no card fields, the status read even while live, a decline kept to be said, cancel as today", async () => {
   let reader = READER;
   const status = () => [200, { session_id: "s1", status: "payment", agent: { name: "Ada" }, video_channel: "c", payment: { method: "card_present", reader } }];
-  const payment = { ...BODY, status: "requires_payment_method", failure_message: "", method: "card_present", reader: READER };
-  const asked = serve({
-    "POST /api/public/sessions/start": [201, { session_id: "s1", poll_url: "/api/public/sessions/s1/status", status: "pending" }],
-    "GET /api/public/sessions/s1/status": status,
-    "GET /api/public/sessions/s1/order": [200, { lines: [], currency: "USD" }],
-    "GET /api/public/sessions/s1/payment": [200, payment],
-    "GET /api/public/menu": [200, { categories: [] }],
-  });
-  const store = createKioskStore();
-  const said = [];
+  const payment = waiting({ method: "card_present", reader: READER });
+  const asked = serve(paying(payment, { "GET /api/public/sessions/s1/status": status }));
   let drawn = 0;
-  const session = createSession({
-    store,
-    config: { pollSeconds: 0.02 },
-    video: { start() {}, stop() {} },
-    paymentForm: /** @type {any} */ ({ replaceChildren: () => (drawn += 1) }),
-    announce: (text) => said.push(text),
-    onFinished: () => {},
-  });
-  try {
-    store.set({ locale: "es-ES" });
-    await session.start("es-ES");
-    session.setLive(true, false);
-    session.onEvent("SessionStatusChanged", status()[1]);
-    session.onEvent("PaymentRequested", { session_id: "s1", ...payment });
-    await until(() => store.get().payment !== null, "the payment step");
-    assert.equal(running.size, 1); // live, and still polling
-    const shown = store.get().payment;
-    assert.deepEqual([shown.method, shown.reader, shown.state, shown.mode], ["card_present", READER, "ready", "demo"]);
-    assert.ok(drawn >= 1); // the card fields' place emptied: nothing to type
-    assert.ok(said.includes("Acerca, inserta o desliza tu tarjeta en el lector"));
+  const { store, session, said } = kiosk({ pollSeconds: 0.02, paymentForm: { replaceChildren: () => (drawn += 1) } });
+  store.set({ locale: "es-ES" });
+  await session.start("es-ES");
+  session.setLive(true, false);
+  session.onEvent("SessionStatusChanged", status()[1]);
+  session.onEvent("PaymentRequested", { session_id: "s1", ...payment });
+  await until(() => store.get().payment !== null, "the payment step");
+  assert.equal(running.size, 1); // live, and still polling
+  const shown = store.get().payment;
+  assert.deepEqual([shown.method, shown.reader, shown.state, shown.mode], ["card_present", READER, "ready", "demo"]);
+  assert.ok(drawn >= 1); // the card fields' place emptied: nothing to type
+  assert.ok(said.includes("Acerca, inserta o desliza tu tarjeta en el lector"));
 
-    // live, and still the status is read: the reader's reports come by no event
-    reader = { ...READER, status: "offline" };
-    await until(() => store.get().status.payment.reader.status === "offline", "the reader's report");
+  // live, and still the status is read: the reader's reports come by no event
+  reader = { ...READER, status: "offline" };
+  await until(() => store.get().status.payment.reader.status === "offline", "the reader's report");
 
-    session.onEvent("PaymentFailed", { session_id: "s1", message: "Your card has insufficient funds.", failure_code: "insufficient_funds" });
-    const declined = store.get().payment;
-    assert.deepEqual([declined.state, declined.failure_message, declined.failure_code], ["declined", "Your card has insufficient funds.", "insufficient_funds"]);
-    assert.equal(said.at(-1), "Tarjeta rechazada: la tarjeta no tiene fondos suficientes. Puedes probar con otra tarjeta en el lector.");
-    // the cause is the code's, whatever the processor's sentence
-    session.onEvent("PaymentFailed", { session_id: "s1", message: "Votre carte a expiré.", failure_code: "expired_card" });
-    assert.equal(said.at(-1), "Tarjeta rechazada: la tarjeta ha caducado. Puedes probar con otra tarjeta en el lector.");
+  session.onEvent("PaymentFailed", { session_id: "s1", message: "Your card has insufficient funds.", failure_code: "insufficient_funds" });
+  const declined = store.get().payment;
+  assert.deepEqual([declined.state, declined.failure_message, declined.failure_code], ["declined", "Your card has insufficient funds.", "insufficient_funds"]);
+  assert.equal(said.at(-1), "Tarjeta rechazada: la tarjeta no tiene fondos suficientes. Puedes probar con otra tarjeta en el lector.");
+  // the cause is the code's, whatever the processor's sentence
+  session.onEvent("PaymentFailed", { session_id: "s1", message: "Votre carte a expiré.", failure_code: "expired_card" });
+  assert.equal(said.at(-1), "Tarjeta rechazada: la tarjeta ha caducado. Puedes probar con otra tarjeta en el lector.");
 
-    session.onEvent("PaymentCancelled", { session_id: "s1" });
-    assert.equal(store.get().payment, null);
-    assert.equal(running.size, 0); // back to the cart while live: the status is not read any more
-    assert.ok(asked.includes("GET /api/public/sessions/s1/status"));
-  } finally {
-    session.close();
-  }
+  session.onEvent("PaymentCancelled", { session_id: "s1" });
+  assert.equal(store.get().payment, null);
+  assert.equal(running.size, 0); // back to the cart while live: the status is not read any more
+  assert.ok(asked.includes("GET /api/public/sessions/s1/status"));
 });
 
 test("a card payment keeps today's behaviour: no polling while live, the decline in the card's words", async () => {
-  const payment = { ...BODY, status: "requires_payment_method", failure_message: "", method: "card", reader: null };
-  serve({
-    "POST /api/public/sessions/start": [201, { session_id: "s1", poll_url: "/api/public/sessions/s1/status", status: "pending" }],
-    "GET /api/public/sessions/s1/payment": [200, payment],
-    "GET /api/public/sessions/s1/order": [200, { lines: [], currency: "USD" }],
-    "GET /api/public/menu": [200, { categories: [] }],
-  });
-  const store = createKioskStore();
-  const session = createSession({
-    store,
-    config: { pollSeconds: 0.02 },
-    video: { start() {}, stop() {} },
-    paymentForm: /** @type {any} */ ({ replaceChildren() {}, append() {} }),
-    announce: () => {},
-    onFinished: () => {},
-  });
-  globalThis.document = /** @type {any} */ ({ createElement: () => ({ setAttribute() {}, append() {}, addEventListener() {}, dataset: {}, style: {} }), createTextNode: () => ({}) });
-  try {
-    await session.start("en-US");
-    session.setLive(true, false);
-    session.onEvent("SessionStatusChanged", { session_id: "s1", status: "payment", agent: { name: "Ada" }, video_channel: "c", payment: { method: "card", reader: null } });
-    session.onEvent("PaymentRequested", { session_id: "s1", ...payment });
-    await until(() => store.get().payment !== null, "the payment step");
-    assert.equal(running.size, 0); // live: no status reads
-    session.onEvent("PaymentFailed", { session_id: "s1", message: "Your card was declined." });
-    assert.deepEqual([store.get().payment.state, store.get().payment.error], ["declined", "Card declined, try another card."]);
-  } finally {
-    session.close();
-    delete globalThis.document;
-  }
+  const payment = waiting({ method: "card", reader: null });
+  serve(paying(payment));
+  cardFieldsDocument();
+  const { store, session } = kiosk({ pollSeconds: 0.02 });
+  await session.start("en-US");
+  session.setLive(true, false);
+  session.onEvent("SessionStatusChanged", { session_id: "s1", status: "payment", agent: { name: "Ada" }, video_channel: "c", payment: { method: "card", reader: null } });
+  session.onEvent("PaymentRequested", { session_id: "s1", ...payment });
+  await until(() => store.get().payment !== null, "the payment step");
+  assert.equal(running.size, 0); // live: no status reads
+  session.onEvent("PaymentFailed", { session_id: "s1", message: "Your card was declined." });
+  assert.deepEqual([store.get().payment.state, store.get().payment.error], ["declined", "Card declined, try another card."]);
 });
 
 test("the card fields are offered instead only where the owner allows it and only while the reader cannot take the card", () => {
@@ -254,38 +207,23 @@ test("the card fields are offered instead only where the owner allows it and onl
 
 test("paying with the card fields instead swaps the reader's payment for the card one", async () => {
   const reader = { ...READER, status: "offline" };
-  const onReaderBody = { ...BODY, status: "requires_payment_method", failure_message: "", failure_code: "", method: "card_present", reader, card_fields_fallback: true };
-  const cardBody = { ...BODY, client_secret: "pi_2_secret", status: "requires_payment_method", failure_message: "", failure_code: "", method: "card", reader: null, card_fields_fallback: false };
-  const asked = serve({
-    "POST /api/public/sessions/start": [201, { session_id: "s1", poll_url: "/api/public/sessions/s1/status", status: "pending" }],
-    "GET /api/public/sessions/s1/status": [200, { session_id: "s1", status: "payment", agent: null, payment: { method: "card_present", reader, failure_code: "" } }],
-    "GET /api/public/sessions/s1/order": [200, { lines: [], currency: "USD" }],
-    "GET /api/public/sessions/s1/payment": [200, onReaderBody],
-    "POST /api/public/sessions/s1/payment/card-fields": [200, cardBody],
-    "GET /api/public/menu": [200, { categories: [] }],
-  });
-  const store = createKioskStore();
-  const session = createSession({
-    store,
-    config: { pollSeconds: 60 },
-    video: { start() {}, stop() {} },
-    paymentForm: /** @type {any} */ ({ replaceChildren() {}, append() {} }),
-    announce: () => {},
-    onFinished: () => {},
-  });
-  globalThis.document = /** @type {any} */ ({ createElement: () => ({ setAttribute() {}, append() {}, addEventListener() {}, dataset: {}, style: {} }), createTextNode: () => ({}) });
-  try {
-    await session.start("en-US");
-    session.showPayment(onReaderBody);
-    assert.equal(store.get().payment.method, "card_present");
-    await session.payWithCardFields();
-    assert.ok(asked.includes("POST /api/public/sessions/s1/payment/card-fields"));
-    const shown = store.get().payment;
-    assert.deepEqual([shown.method, shown.client_secret, shown.state], ["card", "pi_2_secret", "ready"]);
-    await session.payWithCardFields(); // now a card payment: nothing more is asked
-    assert.equal(asked.filter((key) => key.endsWith("/card-fields")).length, 1);
-  } finally {
-    session.close();
-    delete globalThis.document;
-  }
+  const onReaderBody = waiting({ failure_code: "", method: "card_present", reader, card_fields_fallback: true });
+  const cardBody = waiting({ client_secret: "pi_2_secret", failure_code: "", method: "card", reader: null, card_fields_fallback: false });
+  const asked = serve(
+    paying(onReaderBody, {
+      "GET /api/public/sessions/s1/status": [200, { session_id: "s1", status: "payment", agent: null, payment: { method: "card_present", reader, failure_code: "" } }],
+      "POST /api/public/sessions/s1/payment/card-fields": [200, cardBody],
+    }),
+  );
+  cardFieldsDocument();
+  const { store, session } = kiosk({ pollSeconds: 60 });
+  await session.start("en-US");
+  session.showPayment(onReaderBody);
+  assert.equal(store.get().payment.method, "card_present");
+  await session.payWithCardFields();
+  assert.ok(asked.includes("POST /api/public/sessions/s1/payment/card-fields"));
+  const shown = store.get().payment;
+  assert.deepEqual([shown.method, shown.client_secret, shown.state], ["card", "pi_2_secret", "ready"]);
+  await session.payWithCardFields(); // now a card payment: nothing more is asked
+  assert.equal(asked.filter((key) => key.endsWith("/card-fields")).length, 1);
 });

@@ -3,61 +3,16 @@
 import assert from "node:assert/strict";
 import { afterEach, test } from "node:test";
 
+import { answer, closeKiosks, kiosk, serve } from "./support/kiosk-session.js";
 import "./support/catalogues.js"; // the kiosk's words, from the .po files
 
-const stored = new Map();
-globalThis.window = /** @type {any} */ ({
-  localStorage: { getItem: (k) => stored.get(k) ?? null, setItem: (k, v) => stored.set(k, v) },
-  crypto: globalThis.crypto,
-  location: new URL("http://kiosk.test/"),
-  KIOSK_CONFIG: { apiBase: "http://api.test" },
-  setTimeout,
-  clearTimeout,
-  setInterval,
-  clearInterval,
-});
-
-const { createSession } = await import("../../static/kiosk/session.js");
-const { createKioskStore } = await import("../../static/kiosk/state.js");
-
-/** Answers by "METHOD path"; every request is recorded. */
-function serve(routes) {
-  const asked = [];
-  globalThis.fetch = async (url, init = {}) => {
-    const key = `${init.method || "GET"} ${new URL(url).pathname}`;
-    asked.push(key);
-    const [status, body] = routes[key] || [404, { error: { code: "NOT_FOUND", message: `no route ${key}` } }];
-    return new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json" } });
-  };
-  return asked;
-}
-
-function kiosk() {
-  const store = createKioskStore();
-  const said = [];
-  const finished = [];
-  const video = { channels: [], stopped: 0, start(channel) { this.channels.push(channel); }, stop() { this.stopped += 1; } };
-  const paymentForm = /** @type {any} */ ({ replaceChildren() {} });
-  const session = createSession({
-    store,
-    config: { pollSeconds: 3600 },
-    video,
-    paymentForm,
-    announce: (text) => said.push(text),
-    onFinished: (how) => finished.push(how),
-  });
-  return { store, session, said, finished, video };
-}
-
-let open = [];
-afterEach(() => open.forEach((session) => session.close()));
+afterEach(closeKiosks);
 
 const STARTED = { session_id: "s1", poll_url: "/api/public/sessions/s1/status", status: "pending" };
 
 test("a started session waits, meets its agent, shows the server's order, and thanks with the number", async () => {
   serve({ "POST /api/public/sessions/start": [201, STARTED] });
   const { store, session, said, finished, video } = kiosk();
-  open = [session];
   await session.start("es-ES");
   assert.deepEqual([store.get().screen, store.get().sessionId, store.get().status.status], ["waiting", "s1", "pending"]);
 
@@ -85,7 +40,6 @@ test("a started session waits, meets its agent, shows the server's order, and th
 test("an ending says its reason; a cancel by the kiosk goes straight back", async () => {
   serve({ "POST /api/public/sessions/start": [201, STARTED] });
   const first = kiosk();
-  open = [first.session];
   await first.session.start("en-US");
   first.session.onEvent("SessionStatusChanged", { session_id: "s1", status: "timed_out", end_reason: "timed_out" });
   assert.equal(first.store.get().screen, "ended");
@@ -93,7 +47,6 @@ test("an ending says its reason; a cancel by the kiosk goes straight back", asyn
   assert.deepEqual(first.finished, ["ended"]);
 
   const second = kiosk();
-  open.push(second.session);
   await second.session.start("en-US");
   second.session.onEvent("SessionStatusChanged", { session_id: "s1", status: "cancelled", end_reason: "kiosk_cancelled" });
   assert.deepEqual([second.store.get().screen, second.finished], ["waiting", ["cancelled"]]);
@@ -107,7 +60,6 @@ test("a session already in progress is resumed from its status and order", async
     "GET /api/public/menu": [200, { categories: [] }],
   });
   const { store, session, said } = kiosk();
-  open = [session];
   await session.start("en-US");
   assert.deepEqual([store.get().screen, store.get().sessionId], ["session", "s9"]);
   assert.deepEqual(store.get().order, { lines: [], currency: "USD" });
@@ -136,7 +88,6 @@ test("a language chosen during the session: the words at once, the session's lan
     "GET /api/public/sessions/s1/order": [200, { lines: [], currency: "EUR" }],
   });
   const { store, session } = kiosk();
-  open = [session];
   await session.start("en-US");
   session.onEvent("SessionStatusChanged", { session_id: "s1", status: "active", agent: { name: "Ada" }, video_channel: "ch-1" });
   asked.length = 0;
@@ -152,7 +103,6 @@ test("a language chosen during the session: the words at once, the session's lan
 test("a status read that answers after the status moved on is read again, never applied over the newer word", async () => {
   serve({ "POST /api/public/sessions/start": [201, STARTED] });
   const { store, session } = kiosk();
-  open = [session];
   await session.start("en-US"); // no place in line in the answer: the start reads the status itself
   /** @type {Array<() => void>} */
   const held = [];
@@ -163,7 +113,7 @@ test("a status read that answers after the status moved on is read again, never 
     asked.push(path);
     const body = path.endsWith("/status") ? { session_id: "s1", ...reads.shift() } : { lines: [], currency: "USD" };
     if (asked.length === 1) await new Promise((resolve) => held.push(() => resolve(undefined))); // answered late
-    return new Response(JSON.stringify(body), { status: 200, headers: { "Content-Type": "application/json" } });
+    return answer(200, body);
   };
   const reading = session.refresh(); // e.g. the one after going back from the card step
   session.onEvent("SessionStatusChanged", { session_id: "s1", status: "active", agent: { name: "Ada" }, video_channel: "s1" });
@@ -177,7 +127,6 @@ test("a status read that answers after the status moved on is read again, never 
 test("a cart read that answers after the customer's newer cart does not draw the older one", async () => {
   serve({ "POST /api/public/sessions/start": [201, { ...STARTED, queue: { position: 1 } }] });
   const { store, session } = kiosk();
-  open = [session];
   await session.start("en-US");
   store.set(({ alone }) => ({ alone: { ...alone, on: true } }));
   /** @type {Array<() => void>} */
@@ -187,7 +136,7 @@ test("a cart read that answers after the customer's newer cart does not draw the
     const path = new URL(url).pathname;
     const body = path.endsWith("/status") ? { session_id: "s1", status: "pending", queue: { position: 1 } } : carts.shift();
     if (path.endsWith("/order") && carts.length === 1) await new Promise((resolve) => held.push(() => resolve(undefined)));
-    return new Response(JSON.stringify(body), { status: 200, headers: { "Content-Type": "application/json" } });
+    return answer(200, body);
   };
   const reading = session.refresh();
   while (!held.length) await new Promise((resolve) => setTimeout(resolve, 1)); // the cart read is on its way
@@ -205,7 +154,6 @@ test("a menu read again unchanged (after a cart change) leaves the drawn menu as
     "GET /api/public/menu": [200, menu],
   });
   const { store, session } = kiosk();
-  open = [session];
   await session.start("en-US");
   await session.loadMenu();
   const drawn = store.get().menu;

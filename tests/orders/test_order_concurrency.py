@@ -1,14 +1,12 @@
 """Concurrent cart posts for one session never interleave into a mixed cart (PostgreSQL)."""
 
-import threading
-
 import pytest
-from django.db import connection
 
 from apps.orders import services
 from apps.orders.models import Order, OrderLine
 from apps.sessions import services as session_services
 from tests import factories
+from tests.support.races import at_once
 
 pytestmark = [
     pytest.mark.postgres,  # row locks
@@ -28,24 +26,13 @@ def test_concurrent_posts_leave_exactly_one_whole_cart():
         n: [{"menu_item_id": str(item.pk), "quantity": n + 1, "modifier_option_ids": [], "notes": ""} for item in items]
         for n in range(6)
     }
-    barrier = threading.Barrier(len(carts))
-    errors = []
-
-    def post(n):
-        try:
-            barrier.wait()
-            services.cart_replace(agent=agent, session_public_id=session.public_id, lines=carts[n])
-        except Exception as exc:  # collected and asserted below
-            errors.append(exc)
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=post, args=(n,)) for n in carts]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(30)
-    assert errors == []
+    results = at_once(
+        [
+            lambda lines=lines: services.cart_replace(agent=agent, session_public_id=session.public_id, lines=lines)
+            for lines in carts.values()
+        ]
+    )
+    assert not [result for result in results if isinstance(result, Exception)], results
     order = Order.objects.get(session=session)
     quantities = set(OrderLine.objects.filter(order=order).values_list("quantity", flat=True))
     assert len(quantities) == 1, "lines of several posts were mixed"

@@ -2,10 +2,8 @@
 sweep) draining one printer at once print each waiting ticket once, in the order made; in the
 embedded mode a printer that comes back gets its tickets from its own planned retry."""
 
-import threading
-
 import pytest
-from django.db import connection, transaction
+from django.db import transaction
 
 from apps.printing import runner, services, tasks
 from apps.printing.models import JobStatus, PrintJob
@@ -14,27 +12,7 @@ from tests.printing.conftest import printer_at
 from tests.support.fake_printer import OFFLINE, ONLINE
 from tests.support.orders import BASE, make_order
 from tests.support.private_servers import wait_until
-
-
-def _at_once(calls) -> list:
-    barrier = threading.Barrier(len(calls))
-    results: list = [None] * len(calls)
-
-    def run(index: int) -> None:
-        try:
-            barrier.wait(timeout=10)
-            results[index] = calls[index]()
-        except Exception as exc:  # asserted below: a crash must not pass for a lost race
-            results[index] = exc
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(n,)) for n in range(len(calls))]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(30)
-    return results
+from tests.support.races import at_once
 
 
 def _tickets(business, count: int) -> list[str]:
@@ -59,7 +37,7 @@ def test_runners_racing_on_one_printer_print_each_ticket_once_in_order(fake_prin
     fake.state = ONLINE
     job_ids = list(PrintJob.objects.values_list("pk", flat=True))
 
-    results = _at_once(
+    results = at_once(
         [lambda: runner.drain(printer.pk)] * 3
         + [tasks.sweep]
         + [lambda job_id=job_id: tasks.print_ticket(job_id) for job_id in job_ids[:4]]

@@ -2,47 +2,18 @@
 and a receiver's accept meets the sender's end. The session's row lock orders each pair: one
 receiver wins; the end and the accept never both take effect."""
 
-import threading
-
 import pytest
-from django.db import connection
 from django.utils import timezone
 
 from apps.accounts.models import User
 from apps.routing.models import Offer, OfferStatus
 from apps.sessions.models import Assignment, Session
 from tests import factories
-from tests.conftest import AgentClient
+from tests.support.races import at_once
+from tests.support.transfers import signed_in_client
 
 pytestmark = [pytest.mark.postgres]
 ROUNDS = 4
-
-
-def _at_once(calls) -> list:
-    barrier = threading.Barrier(len(calls))
-    results: list = [None] * len(calls)
-
-    def run(index: int) -> None:
-        try:
-            barrier.wait(timeout=10)
-            results[index] = calls[index]()
-        except Exception as exc:  # asserted below: a crash must not pass for a lost race
-            results[index] = exc
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(n,)) for n in range(len(calls))]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(30)
-    return results
-
-
-def _client(agent) -> AgentClient:
-    client = AgentClient()
-    assert client.sign_in(agent.email).status_code == 200
-    return client
 
 
 def _serving(kiosk, sender_client) -> Session:
@@ -55,10 +26,10 @@ def _serving(kiosk, sender_client) -> Session:
 def test_of_two_receivers_accepting_at_once_exactly_one_takes_the_session():
     business = factories.BusinessFactory()
     receivers = factories.AgentFactory.create_batch(2, owner=business.owner, languages=["es"])
-    clients = [_client(agent) for agent in receivers]
+    clients = [signed_in_client(agent) for agent in receivers]
     for _ in range(ROUNDS):
         sender = factories.AgentFactory(owner=business.owner, languages=["en"])
-        sender_client = _client(sender)
+        sender_client = signed_in_client(sender)
         seen = {"agent_status": "available", "last_seen_at": timezone.now()}  # signed in (a slow sign-in ages it)
         User.objects.filter(pk__in=[a.pk for a in receivers]).update(**seen)
         session = _serving(factories.KioskFactory(business=business), sender_client)
@@ -66,7 +37,7 @@ def test_of_two_receivers_accepting_at_once_exactly_one_takes_the_session():
         assert response.status_code == 202, response.content
         assert len(response.json()["offers"]) == 2
         url = f"/api/sessions/{session.public_id}/accept"
-        results = _at_once([lambda c=client: c.post(url) for client in clients])
+        results = at_once([lambda c=client: c.post(url) for client in clients])
 
         assert not [r for r in results if isinstance(r, Exception)], results
         assert sorted(r.status_code for r in results) == [200, 409]
@@ -88,16 +59,16 @@ def test_of_two_receivers_accepting_at_once_exactly_one_takes_the_session():
 def test_an_accept_racing_the_senders_end_never_takes_an_ended_session():
     business = factories.BusinessFactory()
     receiver = factories.AgentFactory(owner=business.owner, languages=["es"])
-    receiver_client = _client(receiver)
+    receiver_client = signed_in_client(receiver)
     outcomes = set()
     for _ in range(ROUNDS):
         sender = factories.AgentFactory(owner=business.owner, languages=["en"])
-        sender_client = _client(sender)
+        sender_client = signed_in_client(sender)
         User.objects.filter(pk=receiver.pk).update(agent_status="available", last_seen_at=timezone.now())
         session = _serving(factories.KioskFactory(business=business), sender_client)
         response = sender_client.post(f"/api/sessions/{session.public_id}/transfer", {"to_agent_id": receiver.pk})
         assert response.status_code == 202, response.content
-        end, accept = _at_once(
+        end, accept = at_once(
             [
                 lambda s=session, c=sender_client: c.post(f"/api/sessions/{s.public_id}/end", {"reason": "completed"}),
                 lambda s=session: receiver_client.post(f"/api/sessions/{s.public_id}/accept"),

@@ -10,6 +10,7 @@ from rest_framework.response import Response
 
 from apps.api.inputs import validated
 from apps.kiosks.api.base import KioskAPIView, KioskRequest
+from apps.kiosks.models import Kiosk
 from apps.orders import receipt_mails, receipts, selectors, services
 from apps.orders.api.agent import OrderLineIn
 from apps.orders.bodies import (
@@ -20,7 +21,7 @@ from apps.orders.bodies import (
     agent_order_body,
     order_body,
 )
-from apps.orders.models import Dining
+from apps.orders.models import Dining, Order
 from apps.sessions import selectors as session_selectors
 
 
@@ -80,24 +81,23 @@ DiningOut = inline_serializer(
 )
 
 
+def _dining_body(kiosk: Kiosk, order: Order | None) -> dict[str, object]:
+    """DiningOut: whether this kiosk's business asks, and the answer (null: none yet, or no order)."""
+    return {"ask": selectors.asks_dining(kiosk.business_id), "dining": (order.dining or None) if order else None}
+
+
 class SessionDiningView(KioskAPIView):
     @extend_schema(responses={200: DiningOut}, summary="Whether to ask eat in or take away, and the answer so far")
     def get(self, request: KioskRequest, public_id: str) -> Response:
         session = session_selectors.session_for_kiosk(kiosk=request.auth, public_id=public_id)
-        order = selectors.order_for_session(session)
-        return Response(
-            {
-                "ask": selectors.asks_dining(request.auth.business_id),
-                "dining": (order.dining or None) if order else None,
-            }
-        )
+        return Response(_dining_body(request.auth, selectors.order_for_session(session)))
 
     @extend_schema(request=DiningIn, responses={200: DiningOut}, summary="The customer chooses eat in or take away")
     def post(self, request: KioskRequest, public_id: str) -> Response:
         data = validated(DiningIn, request.data)
         session = session_selectors.session_for_kiosk(kiosk=request.auth, public_id=public_id)
         order = services.order_set_dining(session=session, dining=data["dining"])
-        return Response({"ask": selectors.asks_dining(request.auth.business_id), "dining": order.dining})
+        return Response(_dining_body(request.auth, order))
 
 
 class ReceiptEmailIn(serializers.Serializer[None]):
