@@ -20,9 +20,10 @@ from apps.sessions.state_machine import next_status
 from apps.video.recordings import recording_start
 
 
-def session_start(*, kiosk: Kiosk, customer_locale: str) -> Session:
+def session_start(*, kiosk: Kiosk, customer_locale: str, accessible_mode: bool = False) -> Session:
     """Open a pending session on `kiosk`; a kiosk has at most one open session. A suspended
-    owner's kiosks take no new customers (403 OWNER_SUSPENDED)."""
+    owner's kiosks take no new customers (403 OWNER_SUSPENDED). `accessible_mode`: the customer
+    started it in the kiosk's accessible mode."""
     ensure_owner_not_suspended(kiosk.business.owner_id)
     existing = Session.objects.filter(kiosk=kiosk, status__in=OPEN_STATUSES).first()
     if existing is not None:
@@ -34,6 +35,7 @@ def session_start(*, kiosk: Kiosk, customer_locale: str) -> Session:
                 business=kiosk.business,
                 kiosk=kiosk,
                 customer_locale=customer_locale,
+                accessible_mode=accessible_mode,
             )
             events.emit(SessionStarted(session))
     except IntegrityError:  # a concurrent start on the same kiosk won the unique constraint
