@@ -3,6 +3,7 @@
 // edge with its toggles, and the warning before a finished screen goes back to the start.
 import { watch } from "../common/store.js";
 import { byId } from "../common/ui.js";
+import { reachFraction } from "./access.js";
 import { t } from "./messages.js";
 
 /** @typedef {import("./state.js").KioskState} KioskState */
@@ -17,6 +18,8 @@ export function renderAccess(store) {
     byId("text-toggle").setAttribute("aria-pressed", String(access.largeText));
     byId("contrast-toggle").setAttribute("aria-pressed", String(access.highContrast));
   });
+  // The reach line from the kiosk's mount (kiosk.css's low layout keeps the controls below it).
+  watch(store, (s) => reachFraction(s.profile && s.profile.mount), (reach) => document.documentElement.style.setProperty("--reach", String(reach)));
   // The mode's button on every customer screen; large text and contrast on the attract screen and in the mode.
   watch(store, (s) => `${s.screen}:${s.access.on}`, (_, { screen, access }) => {
     byId("access-bar").hidden = screen === "loading" || screen === "pairing";

@@ -89,3 +89,20 @@ export function startsAccessible(event, { screen, focused }) {
   if (screen === "loading" || screen === "pairing") return false;
   return !focused && /^(Arrow(Up|Down|Left|Right)|Enter)$/.test(event.key);
 }
+
+/** @typedef {{height_mm: number, screen_height_mm: number, reach_mm: number}} Mount where the kiosk's screen is (GET /kiosks/me) */
+
+/** The least part of the screen the low layout keeps for the controls, even when the owner's
+ * figures put the screen above the reach line (the panel tells the owner so). */
+export const LEAST_REACH = 0.35;
+
+/**
+ * The part of the screen, from its bottom, at or below the reach line (1,220 mm from the floor):
+ * the low layout puts every control there. 1 when the figures are not known or all of it is.
+ * @param {Mount | null | undefined} mount
+ */
+export function reachFraction(mount) {
+  if (!mount || !(mount.screen_height_mm > 0)) return 1;
+  const fraction = (mount.reach_mm - mount.height_mm) / mount.screen_height_mm;
+  return Math.max(LEAST_REACH, Math.min(1, fraction));
+}

@@ -10,7 +10,8 @@ import { ACCESS_OFF } from "./access.js";
 
 /**
  * @typedef {"loading" | "pairing" | "attract" | "waiting" | "session" | "thanks" | "ended"} Screen
- * @typedef {{business: {name: string, logo_url?: string | null}, settings: {attract_message?: string, primary_color?: string}, name?: string}} Profile
+ * @typedef {{business: {name: string, logo_url?: string | null}, settings: {attract_message?: string, primary_color?: string}, name?: string,
+ *   mount?: import("./access.js").Mount}} Profile
  * @typedef {{session_id?: string, status: string, agent?: {id?: string, name: string, avatar_url?: string | null} | null, video_channel?: string | null, end_reason?: string | null,
  *   queue?: import("./words.js").QueuePlace | null,
  *   payment?: {method: string, reader: import("./reader.js").Reader | null, failure_code?: string} | null, accessible_mode?: boolean}} StatusBody

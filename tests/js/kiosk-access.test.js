@@ -6,7 +6,7 @@ import { test } from "node:test";
 
 import "./support/catalogues.js"; // the kiosk's words, from the .po files
 
-import { ACCESS_OFF, commandOf, startsAccessible, stepRate, stepVolume, timeScale } from "../../static/kiosk/access.js";
+import { ACCESS_OFF, commandOf, LEAST_REACH, reachFraction, startsAccessible, stepRate, stepVolume, timeScale } from "../../static/kiosk/access.js";
 import { cartWords, itemWords, paymentWords, screenWords, sentences } from "../../static/kiosk/spoken.js";
 import { INITIAL } from "../../static/kiosk/state.js";
 
@@ -112,4 +112,12 @@ test("the payment step: the amount, then the demo cards, the card fields, or the
 
 test("sentences end each part once and leave the empty ones out", () => {
   assert.equal(sentences(["One", "", null, "Two.", "Three?"]), "One. Two. Three?");
+});
+
+test("the reach line: the part of the screen at or below 1,220 mm, from the kiosk's mount", () => {
+  assert.equal(reachFraction({ height_mm: 1000, screen_height_mm: 440, reach_mm: 1220 }), 0.5);
+  assert.equal(reachFraction({ height_mm: 900, screen_height_mm: 200, reach_mm: 1220 }), 1); // all of it
+  assert.equal(reachFraction({ height_mm: 1300, screen_height_mm: 400, reach_mm: 1220 }), LEAST_REACH); // above it: the least kept
+  assert.equal(reachFraction(undefined), 1);
+  assert.equal(reachFraction({ height_mm: 900, screen_height_mm: 0, reach_mm: 1220 }), 1);
 });

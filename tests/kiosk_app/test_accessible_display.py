@@ -5,7 +5,9 @@ sideways or covered, and every text at 7:1 or more, on the attract, ordering and
 in landscape and portrait."""
 
 import re
+import tempfile
 import time
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
@@ -14,6 +16,7 @@ from tests.kiosk_app.conftest import as_paired, assert_no_console_errors
 from tests.kiosk_app.test_accessible_mode import arrow_to, demo_account, heard, listening  # noqa: F401 (a fixture)
 
 pytestmark = pytest.mark.live
+SHOTS = Path(tempfile.gettempdir())
 IDLE, PROMPT = 2, 2  # seconds, doubled by the mode
 
 # What leaves the screen sideways, scrolls sideways, or lies under something else.
@@ -143,4 +146,54 @@ def test_large_text_and_high_contrast_from_the_attract_screen(world, kiosk, demo
     expect(tablet.locator("#payment")).to_have_attribute("data-mode", "demo")
     expect(tablet.locator("#card-number")).to_be_visible()
     assert_fits_and_contrasts(tablet, "paying")
+    assert_no_console_errors(tablet)
+
+
+# The controls whose shown part starts above `line` (px from the top): none may, in the low layout.
+ABOVE_THE_LINE = """(line) => {
+  const faults = [];
+  for (const control of document.querySelectorAll("button, input, [tabindex='0']")) {
+    if (!control.getClientRects().length || control.closest("[hidden]") || control.disabled) continue;
+    const box = control.getBoundingClientRect();
+    const hit = document.elementFromPoint(box.left + box.width / 2, Math.max(box.top, line) + 1);
+    if (!hit || !(control === hit || control.contains(hit))) continue;  // scrolled away or under something
+    const clip = control.closest(".screen, dialog, .access-bar");
+    const shownTop = Math.max(box.top, clip ? clip.getBoundingClientRect().top : box.top);
+    if (shownTop < line - 1) faults.push(`${control.tagName}#${control.id}.${control.className}: ${shownTop}`);
+  }
+  return faults;
+}"""
+
+
+def test_the_low_layout_keeps_every_control_below_the_kiosks_reach_line(world, kiosk, demo_account, serve, open_page):  # noqa: F811
+    kiosk.mount_height_mm, kiosk.screen_height_mm = 1000, 440  # 1,220 mm is half way up the screen
+    kiosk.save(update_fields=["mount_height_mm", "screen_height_mm"])
+    server = serve()
+    tablet = open_page("/kiosk/", server, before=as_paired(kiosk), viewport=(800, 1280))
+    expect(tablet.locator("#business-name")).to_have_text("Burger Barn")
+    line = tablet.evaluate("innerHeight") * 0.5
+    assert tablet.evaluate(ABOVE_THE_LINE, line) != []  # the standard layout: the check can fail
+    tablet.keyboard.press("Enter")
+    expect(tablet.locator("body")).to_have_attribute("data-accessible", "true")
+    assert tablet.evaluate("getComputedStyle(document.documentElement).getPropertyValue('--reach')") == "0.5"
+
+    def assert_within_reach(where: str) -> None:
+        assert tablet.evaluate(ABOVE_THE_LINE, line) == [], where
+
+    assert_within_reach("attract")
+    tablet.keyboard.press("Enter")
+    expect(tablet.locator("#order-alone")).to_be_visible()
+    assert_within_reach("waiting")
+    tablet.click("#order-alone")
+    tablet.get_by_role("button", name="Add Fries").click()
+    expect(tablet.locator("#cart-lines li")).to_have_count(1)
+    assert_within_reach("ordering")
+    tablet.keyboard.press("Escape")  # leaving asks first: the question opens low too
+    expect(tablet.locator("#leave-confirm")).to_be_visible()
+    assert_within_reach("leave question")
+    tablet.keyboard.press("Enter")
+    tablet.click("#alone-pay")
+    expect(tablet.locator("#card-number")).to_be_visible()
+    assert_within_reach("paying")
+    tablet.screenshot(path=str(SHOTS / "kiosk-accessible-paying.png"))
     assert_no_console_errors(tablet)
