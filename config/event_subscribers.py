@@ -44,6 +44,7 @@ from apps.routing import services as routing
 from apps.routing.domain_events import OfferClosed, OfferMade, QueueChanged, SessionTransferred, TransferLapsed
 from apps.sessions import realtime_messages as session_messages
 from apps.sessions.domain_events import (
+    AccessibleModeChanged,
     CustomerLocaleChanged,
     SessionAccepted,
     SessionEnded,
@@ -84,6 +85,7 @@ SUBSCRIBERS = {
         routing_messages.customer_locale_changed,  # CustomerLocaleChanged to the serving and offered agents
         routing_queue.queue_changed,
     ],
+    AccessibleModeChanged: [forget_status],  # no webhook; the status body says it
     SessionMoved: [
         routing.session_moved,  # a transfer withdrawn; a customer paying alone leaves the line, or rejoins it
         forget_status,

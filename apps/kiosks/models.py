@@ -9,6 +9,8 @@ from django.utils import timezone
 
 from apps.accounts.models import Business
 
+REACH_MM = 1220  # the highest operable part a wheelchair user reaches (EN 301 549 8.3)
+
 
 class Kiosk(models.Model):
     """A tablet paired to a business. Its device token is stored only as a SHA-256 hash;
@@ -24,6 +26,10 @@ class Kiosk(models.Model):
     last_seen_at = models.DateTimeField(null=True, blank=True)
     online = models.BooleanField(default=False)
     created_at = models.DateTimeField(default=timezone.now)
+    # Where the screen is mounted, for accessible mode's reach line (REACH_MM from the floor): the
+    # height of the screen's bottom edge and the screen's visible height, in millimetres.
+    mount_height_mm = models.PositiveSmallIntegerField(default=1000)
+    screen_height_mm = models.PositiveSmallIntegerField(default=180)
 
     class Meta:
         constraints = [

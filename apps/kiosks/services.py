@@ -16,7 +16,7 @@ from apps.core import events
 from apps.core.errors import DomainError, ErrorCode
 from apps.kiosks import pairing_guard, selectors
 from apps.kiosks.domain_events import KioskCameOnline, KioskPaired, KioskRenamed, KioskUnpaired, KioskWentOffline
-from apps.kiosks.models import Kiosk, PairingCode, hash_device_token, hash_pairing_code
+from apps.kiosks.models import REACH_MM, Kiosk, PairingCode, hash_device_token, hash_pairing_code
 
 PAIRING_CODE_TTL = timedelta(minutes=15)
 # Heartbeats are written at most this often per kiosk: an idle kiosk beats every 30 s, so its row
@@ -163,3 +163,28 @@ def kiosk_rename(*, kiosk: Kiosk, name: str, location: str) -> Kiosk:
         events.emit(KioskRenamed(kiosk))
     kiosk.name, kiosk.location = name[:200], location[:200]
     return kiosk
+
+
+MOUNT_LIMITS_MM = {"mount_height_mm": (0, 2500), "screen_height_mm": (50, 2500)}
+
+
+def kiosk_set_mount(*, kiosk: Kiosk, mount_height_mm: int, screen_height_mm: int) -> Kiosk:
+    """Where the kiosk's screen is mounted (its bottom edge from the floor, its visible height):
+    accessible mode keeps every control below the reach line these give (GET /kiosks/me)."""
+    given = {"mount_height_mm": mount_height_mm, "screen_height_mm": screen_height_mm}
+    problems = {
+        name: [f"Enter a height from {low} to {high} mm."]
+        for name, (low, high) in MOUNT_LIMITS_MM.items()
+        if not low <= given[name] <= high
+    }
+    if problems:
+        raise DomainError(ErrorCode.VALIDATION_ERROR, "The kiosk is invalid.", details=problems)
+    Kiosk.objects.filter(pk=kiosk.pk).update(**given)
+    kiosk.mount_height_mm, kiosk.screen_height_mm = mount_height_mm, screen_height_mm
+    return kiosk
+
+
+def reach_fraction(kiosk: Kiosk) -> float:
+    """The part of the screen, from its bottom, below the reach line (more than 1: all of it);
+    the kiosk app works it out the same way (static/kiosk/access.js reachFraction)."""
+    return (REACH_MM - kiosk.mount_height_mm) / kiosk.screen_height_mm

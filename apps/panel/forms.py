@@ -67,6 +67,13 @@ class KioskRenameForm(forms.Form):
     location = forms.CharField(label=_("Location"), max_length=200, required=False)
 
 
+class KioskMountForm(forms.Form):
+    mount_height_mm = forms.IntegerField(
+        label=_("Bottom edge of the screen above the floor (mm)"), min_value=0, max_value=2500
+    )
+    screen_height_mm = forms.IntegerField(label=_("Visible height of the screen (mm)"), min_value=50, max_value=2500)
+
+
 class KioskReaderForm(forms.Form):
     registration_code = forms.CharField(
         label=_("Registration code"),

@@ -65,6 +65,7 @@ urlpatterns = [
     path("kiosks/pairing-codes/<int:pairing_id>", kiosks.pairing_code_state, name="pairing_code_state"),
     path("kiosks/<int:kiosk_id>/rename", kiosks.kiosk_rename, name="kiosk_rename"),
     path("kiosks/<int:kiosk_id>/unpair", kiosks.kiosk_unpair, name="kiosk_unpair"),
+    path("kiosks/<int:kiosk_id>/mount", kiosks.kiosk_mount, name="kiosk_mount"),
     path("kiosks/<int:kiosk_id>/reader", kiosks.kiosk_reader_register, name="kiosk_reader"),
     path("kiosks/<int:kiosk_id>/reader/remove", kiosks.kiosk_reader_remove, name="kiosk_reader_remove"),
     path("agents", agents.agent_list, name="agents"),

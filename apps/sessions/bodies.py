@@ -102,6 +102,9 @@ class StatusBody(TypedDict):
     end_reason: str
     queue: Annotated[QueueBody | None, Doc("While pending: the customer's place in line; else null.")]
     payment: Annotated[PaymentBriefBody | None, Doc("While in payment: how the card is taken; else null.")]
+    accessible_mode: Annotated[
+        bool, Doc("The customer uses the kiosk's accessible mode (POST .../accessible, or the start's field).")
+    ]
 
 
 IdName = serializer_for(IdNameBody, "IdName")
@@ -160,6 +163,7 @@ def status_body(session: Session, *, queue: QueueBody | None = None) -> StatusBo
         "end_reason": session.end_reason,
         "queue": queue,
         "payment": _payment_brief[0](session) if session.status == SessionStatus.PAYMENT and _payment_brief else None,
+        "accessible_mode": session.accessible_mode,
     }
 
 

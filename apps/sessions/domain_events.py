@@ -57,3 +57,8 @@ class CustomerLocaleChanged(_SessionEvent):
     """The customer chose another language during the session (the kiosk's language buttons):
     `session.customer_locale` is the new one. No webhook (the spec's event list is closed): the
     serving agent and the agents holding an offer of it hear it (CustomerLocaleChanged)."""
+
+
+class AccessibleModeChanged(_SessionEvent):
+    """The customer turned the kiosk's accessible mode on or off during the session:
+    `session.accessible_mode` is the new value. No webhook (the spec's event list is closed)."""

@@ -46,6 +46,8 @@ class Session(models.Model):
     )
     status = models.CharField(max_length=10, choices=SessionStatus.choices, default=SessionStatus.PENDING)
     customer_locale = models.CharField(max_length=35)
+    # The customer turned on the kiosk's accessible mode (speech, keypad, low layout, longer times).
+    accessible_mode = models.BooleanField(default=False)
     created_at = models.DateTimeField(default=timezone.now)
     accepted_at = models.DateTimeField(null=True, blank=True)
     ended_at = models.DateTimeField(null=True, blank=True)

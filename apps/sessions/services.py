@@ -20,9 +20,10 @@ from apps.sessions.state_machine import next_status
 from apps.video.recordings import recording_start
 
 
-def session_start(*, kiosk: Kiosk, customer_locale: str) -> Session:
+def session_start(*, kiosk: Kiosk, customer_locale: str, accessible_mode: bool = False) -> Session:
     """Open a pending session on `kiosk`; a kiosk has at most one open session. A suspended
-    owner's kiosks take no new customers (403 OWNER_SUSPENDED)."""
+    owner's kiosks take no new customers (403 OWNER_SUSPENDED). `accessible_mode`: the customer
+    started it in the kiosk's accessible mode."""
     ensure_owner_not_suspended(kiosk.business.owner_id)
     existing = Session.objects.filter(kiosk=kiosk, status__in=OPEN_STATUSES).first()
     if existing is not None:
@@ -34,6 +35,7 @@ def session_start(*, kiosk: Kiosk, customer_locale: str) -> Session:
                 business=kiosk.business,
                 kiosk=kiosk,
                 customer_locale=customer_locale,
+                accessible_mode=accessible_mode,
             )
             events.emit(SessionStarted(session))
     except IntegrityError:  # a concurrent start on the same kiosk won the unique constraint
@@ -172,13 +174,19 @@ def session_complete_paid(*, session: Session) -> None:
 def sessions_abandon_stale(*, older_than_seconds: int) -> int:
     """The pending-timeout sweep: a session nobody accepted in time is abandoned (`timed_out`).
     A customer ordering alone is not abandoned while the cart changed within the timeout (the
-    clock runs from the last cart change); the kiosk's own inactivity prompt ends an idle one.
+    clock runs from the last cart change); the kiosk's own inactivity prompt ends an idle one. A
+    session in accessible mode has twice the time.
     Row locks with SKIP LOCKED make two sweeps at once harmless."""
-    cutoff = timezone.now() - timedelta(seconds=older_than_seconds)
+    now = timezone.now()
+    cutoff = now - timedelta(seconds=older_than_seconds)
+    # A customer in the kiosk's accessible mode gets twice the time, as with every kiosk time limit.
+    accessible_cutoff = now - timedelta(seconds=2 * older_than_seconds)
     abandoned = 0
     stale_ids = list(
         Session.objects.filter(status=SessionStatus.PENDING, created_at__lt=cutoff)
+        .exclude(accessible_mode=True, created_at__gte=accessible_cutoff)
         .exclude(order__updated_at__gte=cutoff)  # the self-service cart (orders.Order, by its relation name)
+        .exclude(accessible_mode=True, order__updated_at__gte=accessible_cutoff)
         .values_list("pk", flat=True)
     )
     for session_id in stale_ids:

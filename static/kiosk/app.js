@@ -2,6 +2,12 @@
 // Everything comes from the kiosk API (api.js, any origin) and the kiosk's real-time channel,
 // and goes into the one store (state.js); views.js draws it. main.js loads this module.
 import { asFailure, logFailure } from "../common/report.js";
+import { ACCESS_OFF, timeScale } from "./access.js";
+import { createAccessActions } from "./access-actions.js";
+import { renderAccess } from "./access-view.js";
+import { chime } from "./chime.js";
+import { createKeypad } from "./keypad.js";
+import { createSpeech } from "./speech.js";
 import { announce, byId } from "../common/ui.js";
 import { createAlone } from "./alone.js";
 import { api, get, on, post } from "./api.js";
@@ -27,16 +33,21 @@ import { nextBackoff, startRefusal, UNPAIRED_BY_OWNER } from "./words.js";
 await loadCatalogs((language) => api("GET", `/api/public/i18n/${language}`, undefined, { signed: false }));
 
 const store = createKioskStore();
+// Accessible mode's voice: what the other modules announce is spoken too while the mode is on.
+const speech = createSpeech(store);
+const say = (/** @type {string} */ text) => (announce(text), speech.speak(text));
+/** Every time limit the customer meets, doubled in accessible mode. @param {number} seconds */
+const scaled = (seconds) => seconds * timeScale(store.get().access);
 const chat = createChat({ store, get, post });
 const video = createVideo(store, { pane: byId("video"), localVideo: byId("local-video"), remoteVideo: byId("remote-video") }, chat.onChat);
-const session = createSession({ store, config, video, paymentForm: byId("payment-form"), announce, onFinished: finished });
-const alone = createAlone({ store, session, announce });
+const session = createSession({ store, config, video, paymentForm: byId("payment-form"), announce: say, onFinished: finished });
+const alone = createAlone({ store, session, announce: say });
 const realtime = new KioskRealtime({
   onEvent: (name, data) => session.onEvent(name, data),
   onLive: (live, reconnected) => session.setLive(live, reconnected),
 });
 /** Timers are not state: they only schedule actions. */
-const timers = { heartbeat: 0, idle: 0, return: 0, retry: 0, countdown: 0, stillThere: 0, alone: 0, typing: 0 };
+const timers = { heartbeat: 0, idle: 0, return: 0, returning: 0, retry: 0, countdown: 0, stillThere: 0, alone: 0, typing: 0 };
 
 // --- pairing and unpairing ------------------------------------------------------------------
 function boot() {
@@ -71,14 +82,16 @@ async function startPaired() {
     logFailure("resuming the session open before the reload", error);
     return false;
   });
-  if (!resumed) goToAttract();
-  else refreshProfile();
+  if (!resumed) return goToAttract();
+  refreshProfile();
+  const { status } = store.get(); // the customer's accessible mode outlives a reload
+  if (status && status.accessible_mode) store.set(({ access }) => ({ access: { ...access, on: true } }));
 }
 
 function stopEverything() {
   realtime.stop();
   window.clearInterval(timers.heartbeat);
-  window.clearTimeout(timers.return);
+  stopReturn();
   if (store.get().sessionId) session.close();
   closeStillThere();
 }
@@ -103,10 +116,13 @@ async function refreshProfile() {
 }
 
 // --- idle: attract screen, heartbeats, language ---------------------------------------------
-function goToAttract() {
-  window.clearTimeout(timers.return);
+/** Back to the start for the next customer: the language and the display back to theirs too
+ * (`keepAccess`: the same customer asked for a person from a finished screen). */
+function goToAttract({ keepAccess = false } = {}) {
+  stopReturn();
   window.clearTimeout(timers.typing);
-  store.set({ locale: "en-US", attract: { error: "", starting: false }, screen: "attract" });
+  const access = keepAccess ? store.get().access : ACCESS_OFF;
+  store.set({ locale: keepAccess ? store.get().locale : "en-US", attract: { error: "", starting: false }, access, screen: "attract" });
   refreshProfile();
 }
 
@@ -128,7 +144,9 @@ document.addEventListener("click", (event) => {
   else store.set({ locale: button.dataset.locale });
 });
 
-byId("start").addEventListener("click", async () => {
+byId("start").addEventListener("click", startSession);
+
+async function startSession() {
   if (store.get().attract.starting) return;
   store.set({ attract: { error: "", starting: true } });
   try {
@@ -141,7 +159,7 @@ byId("start").addEventListener("click", async () => {
     if (!words) logFailure("starting a session", error);
     store.set({ attract: { error: words, starting: false } });
   }
-});
+}
 
 const walkAway = (/** @type {string} */ what) => () => session.cancel("").catch((error) => logFailure(what, error));
 byId("cancel-waiting").addEventListener("click", walkAway("cancelling while waiting"));
@@ -155,8 +173,8 @@ byId("leave-confirm-yes").addEventListener("click", () => {
 });
 byId("leave-confirm-no").addEventListener("click", () => store.set({ leaving: false }));
 byId("leave-confirm").addEventListener("close", () => store.set({ leaving: false }));
-byId("thanks-done").addEventListener("click", goToAttract);
-byId("ended-done").addEventListener("click", goToAttract);
+byId("thanks-done").addEventListener("click", () => goToAttract());
+byId("ended-done").addEventListener("click", () => goToAttract());
 byId("payment-reader").addEventListener("click", (event) => {
   if (/** @type {HTMLElement} */ (event.target).id === "reader-card-fields") session.payWithCardFields();
 });
@@ -192,13 +210,41 @@ byId("alone-back").addEventListener("click", () => alone.back());
 
 /** @param {import("./session.js").Finish} how */
 function finished(how) {
-  window.clearTimeout(timers.return);
+  stopReturn();
   window.clearTimeout(timers.typing);
   if (how === "cancelled") return goToAttract();
-  const seconds = how === "thanks" ? config.thankYouSeconds : config.endedSeconds;
-  timers.return = window.setTimeout(goToAttract, seconds * 1000);
+  startReturn();
+}
+
+// --- the return to the start from the thank-you and ended screens ------------------------------
+// It warns `warningSeconds` ahead (on screen, with a sound, spoken in accessible mode), and a key or
+// "Stay longer" starts it again.
+function startReturn() {
+  stopReturn();
+  const seconds = scaled(store.get().screen === "ended" ? config.endedSeconds : config.thankYouSeconds);
+  const warning = Math.min(seconds, scaled(config.warningSeconds));
+  const deadline = Date.now() + seconds * 1000;
+  timers.return = window.setTimeout(() => {
+    chime();
+    const tick = () => {
+      const left = Math.round((deadline - Date.now()) / 1000);
+      if (left > 0) return store.set({ returning: { open: true, left } });
+      stopReturn();
+      goToAttract();
+    };
+    tick();
+    timers.returning = window.setInterval(tick, 1000);
+  }, (seconds - warning) * 1000);
   document.body.dataset.returnTimer = "running";
 }
+
+function stopReturn() {
+  window.clearTimeout(timers.return);
+  window.clearInterval(timers.returning);
+  store.set({ returning: { open: false, left: 0 } });
+}
+
+byId("returning-stay").addEventListener("click", startReturn);
 
 // --- the thank-you screen's receipt (receipt.js) ---------------------------------------------
 // While the customer types an email address the screen stays: the return to the attract screen
@@ -208,18 +254,16 @@ const receipt = createReceipt({ store, get, post, announce });
 
 function holdThanks() {
   if (store.get().screen !== "thanks") return;
-  window.clearTimeout(timers.return);
+  stopReturn();
   window.clearTimeout(timers.typing);
-  timers.typing = window.setTimeout(resumeThanks, config.receiptTypingSeconds * 1000);
+  timers.typing = window.setTimeout(resumeThanks, scaled(config.receiptTypingSeconds) * 1000);
   document.body.dataset.returnTimer = "paused";
 }
 
 function resumeThanks() {
   window.clearTimeout(timers.typing);
   if (store.get().screen !== "thanks") return;
-  window.clearTimeout(timers.return);
-  timers.return = window.setTimeout(goToAttract, config.thankYouSeconds * 1000);
-  document.body.dataset.returnTimer = "running";
+  startReturn();
 }
 
 byId("receipt-email").addEventListener("focus", holdThanks);
@@ -243,14 +287,15 @@ byId("receipt-print").addEventListener("click", async () => {
 // --- inactivity: nobody touching the screen ---------------------------------------------------
 function touched() {
   window.clearTimeout(timers.idle);
-  timers.idle = window.setTimeout(idle, config.inactivitySeconds * 1000);
+  timers.idle = window.setTimeout(idle, scaled(config.inactivitySeconds) * 1000);
 }
 ["pointerdown", "keydown", "input"].forEach((type) => document.addEventListener(type, touched, { capture: true }));
 
 function idle() {
   const { screen } = store.get();
-  if (screen === "attract") return store.set({ locale: "en-US" });
-  if (screen === "thanks" || screen === "ended") return goToAttract();
+  if (screen === "attract") return store.set({ locale: "en-US", access: ACCESS_OFF });
+  // They go back to the start by their own warned return (held only while a receipt is typed or printed).
+  if ((screen === "thanks" || screen === "ended") && document.body.dataset.returnTimer !== "running") return startReturn();
   if ((screen === "waiting" || screen === "session") && stillThereApplies()) askStillThere();
 }
 
@@ -266,7 +311,8 @@ function stillThereApplies() {
 }
 
 function askStillThere() {
-  store.set({ stillThere: { open: true, left: config.stillThereSeconds } });
+  store.set({ stillThere: { open: true, left: scaled(config.stillThereSeconds) } });
+  chime();
   window.clearInterval(timers.stillThere);
   timers.stillThere = window.setInterval(() => {
     const left = store.get().stillThere.left - 1;
@@ -342,10 +388,27 @@ document.addEventListener(
 );
 
 renderKiosk(store);
+renderAccess(store);
 renderThanks(store);
 renderReceiptPrint(store);
 renderChat(store, chat);
 createShownItem(store, { announce });
 renderDining(store, createDining({ store, get, post }).choose);
+// --- accessible mode: the keypad and the bar at the bottom edge (access-actions.js) --------------
+const warningUp = () => store.get().stillThere.open || store.get().returning.open;
+function extend() {
+  if (store.get().stillThere.open) closeStillThere();
+  if (store.get().returning.open) startReturn();
+  touched();
+}
+async function callPerson() {
+  if (store.get().screen !== "attract") goToAttract({ keepAccess: true });
+  await startSession();
+}
+const access = createAccessActions({ store, speech, session, alone, extend, callPerson });
+createKeypad({ store, act: access.act, warning: warningUp });
+byId("access-toggle").addEventListener("click", () => access.turn(!store.get().access.on));
+byId("text-toggle").addEventListener("click", () => access.act("large_text", null));
+byId("contrast-toggle").addEventListener("click", () => access.act("contrast", null));
 touched();
 boot();

@@ -5,5 +5,5 @@ window.KIOSK_CONFIG = {
   apiBase: "", // e.g. "https://orders.example.com"; empty: the page's origin
   // realtimeKey, wsHost, wsPort, forceTLS: learnt from the API when left out
   // processorPublishableKey: "pk_live_…", // live payments, when the API does not say it
-  // heartbeatSeconds: 30, pollSeconds: 2, inactivitySeconds: 90, thankYouSeconds: 12,
+  // heartbeatSeconds: 30, pollSeconds: 2, inactivitySeconds: 90, thankYouSeconds: 30, warningSeconds: 20,
 };

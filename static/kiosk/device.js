@@ -77,7 +77,7 @@ class Device {
 
   /** @param {import("./state.js").Profile} profile */
   remember(profile) {
-    this.data.profile = { business: profile.business, settings: profile.settings, name: profile.name };
+    this.data.profile = { business: profile.business, settings: profile.settings, name: profile.name, mount: profile.mount };
     this.save();
   }
 

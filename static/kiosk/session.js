@@ -60,7 +60,8 @@ export function createSession({ store, config, video, paymentForm, announce, onF
   async function start(locale) {
     let started;
     try {
-      started = await post("/api/public/sessions/start", { device_id: device.id, customer_locale: locale });
+      const accessible_mode = state().access.on;
+      started = await post("/api/public/sessions/start", { device_id: device.id, customer_locale: locale, accessible_mode });
     } catch (caught) {
       const error = asFailure(caught);
       const openId = error.details && error.details.session_id;
@@ -91,6 +92,13 @@ export function createSession({ store, config, video, paymentForm, announce, onF
     } finally {
       if (sessionId === id()) await refresh(); // 409: the session ended meanwhile, and the status says so
     }
+  }
+
+  /** The customer turned accessible mode on or off during the session: the server's status says it. */
+  async function changeAccessible(/** @type {boolean} */ on) {
+    const sessionId = id();
+    if (!sessionId) return;
+    await post(`/api/public/sessions/${sessionId}/accessible`, { accessible_mode: on });
   }
 
   /** @param {string} sessionId */
@@ -429,5 +437,6 @@ export function createSession({ store, config, video, paymentForm, announce, onF
     loadMenu,
     showPayment: enterPayment,
     leavePayment,
+    changeAccessible,
   };
 }

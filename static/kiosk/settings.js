@@ -6,12 +6,16 @@ const defaults = {
   pollSeconds: 2,
   heartbeatSeconds: 30,
   inactivitySeconds: 90,
+  // The "Are you still there?" warning, after inactivitySeconds untouched: at least 20 s (EN 301 549).
   stillThereSeconds: 20,
-  thankYouSeconds: 12,
+  // The thank-you and ended screens go back to the start after these, warning warningSeconds ahead
+  // (so each lasts longer than the warning). Accessible mode doubles every time here.
+  thankYouSeconds: 30,
   // Typing an email address on the thank-you screen holds its return to the attract screen; this
   // long without a key pressed, the countdown (thankYouSeconds) starts again.
   receiptTypingSeconds: 30,
-  endedSeconds: 10,
+  endedSeconds: 25,
+  warningSeconds: 20,
   processorJsUrl: "https://js.stripe.com/v3/",
   fullscreen: true,
 };
@@ -30,6 +34,7 @@ function readConfig() {
     thank_you_seconds: "thankYouSeconds",
     receipt_typing_seconds: "receiptTypingSeconds",
     ended_seconds: "endedSeconds",
+    warning_seconds: "warningSeconds",
   };
   for (const [name, value] of query) {
     const key = aliases[name] || name;

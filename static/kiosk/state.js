@@ -6,13 +6,15 @@ import { NO_MAIL } from "./receipt.js";
 import { NO_PRINT } from "./receipt-print.js";
 import { NO_CHAT } from "../common/chat-log.js";
 import { NOT_ALONE } from "./self-service.js";
+import { ACCESS_OFF } from "./access.js";
 
 /**
  * @typedef {"loading" | "pairing" | "attract" | "waiting" | "session" | "thanks" | "ended"} Screen
- * @typedef {{business: {name: string, logo_url?: string | null}, settings: {attract_message?: string, primary_color?: string}, name?: string}} Profile
+ * @typedef {{business: {name: string, logo_url?: string | null}, settings: {attract_message?: string, primary_color?: string}, name?: string,
+ *   mount?: import("./access.js").Mount}} Profile
  * @typedef {{session_id?: string, status: string, agent?: {id?: string, name: string, avatar_url?: string | null} | null, video_channel?: string | null, end_reason?: string | null,
  *   queue?: import("./words.js").QueuePlace | null,
- *   payment?: {method: string, reader: import("./reader.js").Reader | null, failure_code?: string} | null}} StatusBody
+ *   payment?: {method: string, reader: import("./reader.js").Reader | null, failure_code?: string} | null, accessible_mode?: boolean}} StatusBody
  * @typedef {"ready" | "processing" | "declined" | "error"} PaymentState
  * @typedef {{amount_cents: number, currency: string, client_secret: string, status?: string, failure_message?: string | null, failure_code?: string | null,
  *   method?: "card_present" | "card", reader?: import("./reader.js").Reader | null, card_fields_fallback?: boolean,
@@ -40,6 +42,8 @@ import { NOT_ALONE } from "./self-service.js";
  * @property {boolean | null} live the kiosk channel is subscribed (else the session polls); null before the first try
  * @property {{offline: boolean, retryIn: number | null}} network
  * @property {{open: boolean, left: number}} stillThere
+ * @property {{open: boolean, left: number}} returning the warning before the thank-you or ended screen goes back to the start
+ * @property {import("./access.js").Access} access accessible mode, large text, high contrast (access.js)
  * @property {boolean} leaving "I'm done, leave" with a cart: the customer is asked to confirm
  * @property {{body: import("./menu.js").MenuBody | null, error: boolean}} menu GET /api/public/menu in the customer's language, while an agent serves
  * @property {boolean} aloneOffered the waiting screen offers to order alone (self-service.js offersSelfService)
@@ -70,6 +74,8 @@ export const INITIAL = {
   live: null,
   network: { offline: false, retryIn: null },
   stillThere: { open: false, left: 0 },
+  returning: { open: false, left: 0 },
+  access: ACCESS_OFF,
   leaving: false,
   menu: { body: null, error: false },
   aloneOffered: false,

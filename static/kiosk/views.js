@@ -334,7 +334,10 @@ function drawMenu(menu, { locale, order, status, alone }) {
   const hintKey = menu.error ? gettext_noop("menu.unavailable") : alone.on ? gettext_noop("alone.menu_hint") : gettext_noop("menu.hint");
   hint.textContent = t(locale, hintKey, { name: agentName });
   const currency = (order && order.currency) || null;
-  byId("kiosk-menu-categories").replaceChildren(
+  const list = byId("kiosk-menu-categories");
+  // Drawn anew on each change: the item or its Add button keeps the focus (the keypad carries on).
+  const same = (/** @type {HTMLElement} */ node) => (node.dataset.itemId ? `${node.tagName.toLowerCase()}.${node.classList[0]}[data-item-id="${node.dataset.itemId}"]` : null);
+  redrawKeepingFocus(list, same, () => list.replaceChildren(
     ...menuView(menu.body, locale, currency).map((category) =>
       el(
         "section",
@@ -365,5 +368,5 @@ function drawMenu(menu, { locale, order, status, alone }) {
         ),
       ),
     ),
-  );
+  ));
 }

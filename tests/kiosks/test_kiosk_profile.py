@@ -26,6 +26,7 @@ def test_the_profile_is_the_pairing_results_business_and_settings_as_they_are_no
         "location": kiosk.location,
         "business": {"name": "Burger Barn Deluxe", "logo_url": "https://example.com/logo.png"},
         "settings": {"primary_color": "#0E7490", "attract_message": "Order with a real person"},
+        "mount": {"height_mm": 1000, "screen_height_mm": 180, "reach_mm": 1220},  # the defaults
     }
 
 

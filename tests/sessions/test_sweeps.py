@@ -12,6 +12,7 @@ from apps.accounts.models import LoginChallenge
 from apps.core.models import DomainEvent
 from apps.kiosks import services as kiosk_services
 from apps.kiosks.models import Kiosk, PairingCode
+from apps.orders.models import Order
 from apps.sessions import services as session_services
 from apps.sessions.models import Session
 from apps.webhooks import services as webhook_services
@@ -53,6 +54,27 @@ def test_pending_sessions_past_the_timeout_are_abandoned(kiosk, settings):
     fresh.refresh_from_db()
     assert (stale.status, stale.end_reason, fresh.status) == ("abandoned", "timed_out", "pending")
     assert DomainEvent.objects.filter(name="session.ended").count() == 1
+
+
+def test_a_customer_in_accessible_mode_has_twice_the_pending_time(kiosk, settings):
+    business = kiosk.business
+
+    def seconds_ago(seconds: int):
+        return timezone.now() - timedelta(seconds=seconds)
+
+    within = factories.SessionFactory(kiosk=kiosk, accessible_mode=True, created_at=seconds_ago(300))
+    past = factories.SessionFactory(
+        kiosk=factories.KioskFactory(business=business), accessible_mode=True, created_at=seconds_ago(361)
+    )
+    alone = factories.SessionFactory(
+        kiosk=factories.KioskFactory(business=business), accessible_mode=True, created_at=seconds_ago(900)
+    )
+    cart = factories.OrderFactory(session=alone, status="draft")
+    Order.objects.filter(pk=cart.pk).update(updated_at=seconds_ago(300))  # changed within twice the time
+    standard = factories.SessionFactory(kiosk=factories.KioskFactory(business=business), created_at=seconds_ago(181))
+    assert session_services.sessions_abandon_stale(older_than_seconds=180) == 2
+    statuses = {s.pk: s.status for s in Session.objects.all()}
+    assert statuses == {within.pk: "pending", past.pk: "abandoned", alone.pk: "pending", standard.pk: "abandoned"}
 
 
 def test_expired_pairing_codes_and_challenges_are_cleaned(business, agent):

@@ -12,6 +12,7 @@ from apps.api.views import PublicAPIView
 from apps.core.body_fields import OptionalTextField
 from apps.kiosks import selectors, services
 from apps.kiosks.api.base import KioskAPIView, KioskRequest
+from apps.kiosks.models import REACH_MM
 
 
 class PairIn(serializers.Serializer[None]):
@@ -60,6 +61,14 @@ class KioskProfileOut(serializers.Serializer[None]):
     location = OptionalTextField()
     business = PairOut().fields["business"]
     settings = PairOut().fields["settings"]
+    mount = inline_serializer(
+        "KioskMount",
+        {
+            "height_mm": serializers.IntegerField(help_text="The screen's bottom edge above the floor."),
+            "screen_height_mm": serializers.IntegerField(help_text="The screen's visible height."),
+            "reach_mm": serializers.IntegerField(help_text="Accessible mode keeps every control below this height."),
+        },
+    )
 
 
 class KioskProfileView(KioskAPIView):
@@ -73,7 +82,8 @@ class KioskProfileView(KioskAPIView):
     def get(self, request: KioskRequest) -> Response:
         kiosk = selectors.kiosk_profile(request.auth)
         body = {"kiosk_id": str(kiosk.pk), "name": kiosk.name, "location": kiosk.location or None}
-        return Response({**body, **_business_and_settings(kiosk.business)})
+        mount = {"height_mm": kiosk.mount_height_mm, "screen_height_mm": kiosk.screen_height_mm, "reach_mm": REACH_MM}
+        return Response({**body, **_business_and_settings(kiosk.business), "mount": mount})
 
 
 HEARTBEAT_ANSWER = {"ok": True}  # also the kiosk hot path's (apps.kiosk_app.hot_path)

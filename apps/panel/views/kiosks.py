@@ -21,12 +21,15 @@ from apps.kiosks import selectors as kiosk_selectors
 from apps.kiosks import services as kiosk_services
 from apps.kiosks.models import Kiosk, PairingCode
 from apps.panel.access import ANY_ROLE, PanelRequest, owned_or_404, panel_page
-from apps.panel.forms import BusinessChoiceForm, KioskReaderForm, KioskRenameForm, NoFieldsForm
+from apps.panel.forms import BusinessChoiceForm, KioskMountForm, KioskReaderForm, KioskRenameForm, NoFieldsForm
 from apps.panel.pages import businesses_of, form_action, object_action, put_once, render_page, take_once
 
 OWNER_PATH = "business__owner"
 RENAME_INVALID = gettext_lazy("Give the kiosk a name (200 characters at most).")
 READER_INVALID = gettext_lazy("Enter the reader's registration code (100 characters at most).")
+MOUNT_INVALID = gettext_lazy(
+    "Enter the screen's bottom edge above the floor (0 to 2,500 mm) and its visible height (50 to 2,500 mm)."
+)
 
 
 class PairingState(TypedDict):
@@ -116,6 +119,20 @@ def pairing_code_create(request: PanelRequest) -> HttpResponseRedirect:
 def kiosk_rename(request: PanelRequest, kiosk: Kiosk, data: dict[str, Any]) -> str:
     kiosk_services.kiosk_rename(kiosk=kiosk, **data)
     return _("Kiosk renamed to {name}.").format(name=kiosk.name)
+
+
+@form_action(_kiosk, _to_kiosks, KioskMountForm, access=ANY_ROLE, id_name="kiosk_id", invalid=MOUNT_INVALID)
+def kiosk_mount(request: PanelRequest, kiosk: Kiosk, data: dict[str, Any]) -> str:
+    """Where the screen is mounted: accessible mode keeps the controls within reach from it."""
+    kiosk_services.kiosk_set_mount(kiosk=kiosk, **data)
+    reach = kiosk_services.reach_fraction(kiosk)
+    if reach <= 0:
+        return _("Saved. The screen's bottom edge is above 1,220 mm: no control of {name} is within reach.").format(
+            name=kiosk.name
+        )
+    return _("Saved: accessible mode keeps the controls of {name} in the lowest {percent} % of its screen.").format(
+        name=kiosk.name, percent=round(min(reach, 1) * 100)
+    )
 
 
 @object_action(_kiosk, _to_kiosks, access=ANY_ROLE, id_name="kiosk_id")

@@ -7,7 +7,7 @@ from rest_framework.response import Response
 from apps.api.inputs import validated
 from apps.core.locales import LOCALE_MAX_LENGTH, LOCALE_PATTERN
 from apps.kiosks.api.base import KioskAPIView, KioskRequest
-from apps.sessions import customer_locale, pointing, selectors, services
+from apps.sessions import accessible_mode, customer_locale, pointing, selectors, services
 from apps.sessions.api.pointing_shapes import MenuItemIn, SessionItemOut, session_item_body
 from apps.sessions.bodies import StatusOut, status_body
 from apps.sessions.models import Session
@@ -23,9 +23,27 @@ def _locale_field() -> serializers.RegexField:
     )
 
 
+def _accessible_field(*, required: bool) -> serializers.BooleanField:
+    return serializers.BooleanField(
+        required=required,
+        help_text="The customer uses the kiosk's accessible mode (speech, keypad, low layout, longer times); "
+        "the status body says it.",
+    )
+
+
 class StartIn(serializers.Serializer[None]):
     device_id = serializers.UUIDField()
     customer_locale = _locale_field()
+    accessible_mode = _accessible_field(required=False)
+
+
+class AccessibleIn(serializers.Serializer[None]):
+    accessible_mode = _accessible_field(required=True)
+
+
+class AccessibleOut(serializers.Serializer[None]):
+    session_id = serializers.CharField()
+    accessible_mode = serializers.BooleanField()
 
 
 class LocaleIn(serializers.Serializer[None]):
@@ -60,7 +78,9 @@ class StartSessionView(KioskAPIView):
         kiosk = request.auth
         if data["device_id"] != kiosk.device_id:
             raise serializers.ValidationError({"device_id": ["Must equal the X-Device-Id header."]})
-        session = services.session_start(kiosk=kiosk, customer_locale=data["customer_locale"])
+        session = services.session_start(
+            kiosk=kiosk, customer_locale=data["customer_locale"], accessible_mode=data.get("accessible_mode", False)
+        )
         return Response(StartOut(session).data, status=201)
 
 
@@ -106,6 +126,23 @@ class SessionLocaleView(KioskAPIView):
             kiosk=request.auth, public_id=public_id, customer_locale=data["customer_locale"]
         )
         return Response({"session_id": session.public_id, "customer_locale": session.customer_locale})
+
+
+class SessionAccessibleView(KioskAPIView):
+    @extend_schema(
+        request=AccessibleIn,
+        responses={200: AccessibleOut},
+        summary="The customer turns the kiosk's accessible mode on or off during the session",
+        description="While the session is open (pending, active or payment); 409 SESSION_ALREADY_ENDED after; "
+        "404 SESSION_NOT_FOUND for another kiosk's session; 422 VALIDATION_ERROR without a boolean "
+        "`accessible_mode`. The status body's `accessible_mode` follows it.",
+    )
+    def post(self, request: KioskRequest, public_id: str) -> Response:
+        data = validated(AccessibleIn, request.data)
+        session = accessible_mode.session_set_accessible_mode(
+            kiosk=request.auth, public_id=public_id, accessible_mode=data["accessible_mode"]
+        )
+        return Response({"session_id": session.public_id, "accessible_mode": session.accessible_mode})
 
 
 class PointAtItemView(KioskAPIView):

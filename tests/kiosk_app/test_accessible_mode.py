@@ -1,0 +1,262 @@
+"""Accessible mode in a real Chromium against the live server: a customer who cannot see the
+screen starts it with a key on the attract screen and orders alone with the keyboard only (arrows,
+Enter, Escape, + and -, the command keys), paying with the on-screen demo card; no mouse or touch
+event reaches the page, and every screen's words are spoken, through the page's real
+speechSynthesis.speak, which an init script observes. The session's status says accessible_mode.
+Then the mode in Spanish, left with one key, turned on mid-session by the button at the bottom edge,
+and the warned, extendable return after the thank-you screen."""
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from apps.demo_processor import services as demo_processor
+from tests import factories
+from tests.kiosk_app.conftest import as_paired, assert_no_console_errors
+from tests.support.processes import wait_until
+
+pytestmark = pytest.mark.live
+THANKS, WARNING = 4, 2
+
+# Each utterance as the page speaks it (the real speak is still called), every tone of a warning's
+# sound, and every pointer, mouse or touch event the page receives from outside (isTrusted).
+LISTEN = """
+window.__spoken = [];
+window.__pointer = [];
+const realSpeak = window.speechSynthesis.speak.bind(window.speechSynthesis);
+window.speechSynthesis.speak = (utterance) => {
+  window.__spoken.push({ text: utterance.text, lang: utterance.lang, rate: utterance.rate });
+  return realSpeak(utterance);
+};
+window.__tones = 0;
+const realOscillator = AudioContext.prototype.createOscillator;
+AudioContext.prototype.createOscillator = function () {
+  window.__tones += 1;
+  return realOscillator.call(this);
+};
+for (const type of ["pointerdown", "pointerup", "mousedown", "mouseup", "touchstart", "touchend"]) {
+  document.addEventListener(type, (event) => event.isTrusted && window.__pointer.push(type), true);
+}
+"""
+
+
+@pytest.fixture
+def demo_account(world):
+    factories.OwnerBillingFactory(
+        owner=world.business.owner, account_id="acct_demo_access", charges_enabled=True, payouts_enabled=True
+    )
+    demo_processor.account_open("acct_demo_access")
+
+
+@pytest.fixture
+def allergens(world):
+    burger = world.items["burger"]
+    burger.allergens = ["gluten", "milk"]
+    burger.save(update_fields=["allergens"])
+
+
+def listening(kiosk):
+    paired = as_paired(kiosk)
+
+    def install(page):
+        paired(page)
+        page.add_init_script(LISTEN)
+
+    return install
+
+
+def spoken(page) -> list[str]:
+    return [entry["text"] for entry in page.evaluate("window.__spoken")]
+
+
+def heard(page, pattern: str, timeout: float = 10) -> str:
+    """Waits until an utterance matches `pattern`; answers it."""
+    regex = re.compile(pattern)
+
+    def found():
+        return next((text for text in spoken(page) if regex.search(text)), None)
+
+    return wait_until(found, timeout, lambda: f"an utterance matching {pattern!r} in {spoken(page)}", every=0.1)
+
+
+def arrow_to(page, target, presses: int = 30) -> None:
+    """Moves the focus with the down arrow alone until `target` (a selector or locator) has it."""
+    locator = page.locator(target) if isinstance(target, str) else target
+    has_focus = "node => node === document.activeElement"
+    for _ in range(presses):
+        if locator.evaluate(has_focus):
+            return
+        page.keyboard.press("ArrowDown")
+    assert locator.evaluate(has_focus), f"{target} is not reachable with the arrows"
+
+
+def test_a_customer_starts_accessible_mode_by_key_and_orders_and_pays_alone_without_a_pointer(
+    world, kiosk, demo_account, allergens, serve, open_page
+):
+    server = serve()
+    # Short times (settings tests may shorten), doubled by the mode: the thank-you screen lasts 8 s
+    # and warns 4 s ahead.
+    tablet = open_page(f"/kiosk/?thank_you_seconds={THANKS}&warning_seconds={WARNING}", server, before=listening(kiosk))
+    body = tablet.locator("body")
+    expect(body).to_have_attribute("data-screen", "attract")
+    expect(body).to_have_attribute("data-accessible", "false")
+    expect(tablet.locator("#business-name")).to_have_text("Burger Barn")
+
+    # Any key starts it: Tab here. It is announced with its keys, and the focus is on "Start".
+    tablet.keyboard.press("Tab")
+    expect(body).to_have_attribute("data-accessible", "true")
+    heard(tablet, r"^Accessible mode is on: the screen is read aloud\. Burger Barn\. Press Enter to start your order\.")
+    heard(tablet, r"0 calls a person, 8 large text, 2 high contrast, and the hash key leaves accessible mode\.$")
+    expect(tablet.locator("#start")).to_be_focused()
+    expect(tablet.locator("#access-toggle")).to_have_attribute("aria-pressed", "true")
+    tablet.keyboard.press("6")  # faster
+    heard(tablet, r"^Speed 125 %\.$")
+
+    with tablet.expect_response(re.compile(r"/api/public/sessions/start$")) as started:
+        tablet.keyboard.press("Enter")
+    assert started.value.request.post_data_json["accessible_mode"] is True
+    session_id = started.value.json()["session_id"]
+    expect(body).to_have_attribute("data-screen", "waiting")
+    heard(tablet, r"^Finding someone to help you")
+    status = server.kiosk_call(kiosk, "GET", f"/sessions/{session_id}/status").json()
+    assert status["accessible_mode"] is True
+
+    # Nobody of the team is signed in: ordering alone is offered, and said.
+    expect(tablet.locator("#order-alone")).to_be_visible()
+    heard(tablet, r"order on your own while you wait")
+    arrow_to(tablet, "#order-alone")
+    tablet.keyboard.press("Enter")
+    expect(body).to_have_attribute("data-alone", "true")
+    heard(tablet, r"^You are ordering on your own\. .*Your order is empty\.")
+
+    # The menu by arrows: each item with its price and allergens; + adds, - takes one away.
+    burger = tablet.locator("#kiosk-menu-categories .menu-item", has=tablet.locator(".name", has_text="Burger"))
+    fries = tablet.locator("#kiosk-menu-categories .menu-item", has=tablet.locator(".name", has_text="Fries"))
+    expect(burger).to_be_focused()
+    heard(tablet, r"^Burger, \$?10\.00\. Contains: Gluten, Milk\.$")
+    tablet.keyboard.press("+")
+    expect(tablet.locator("#cart-lines li")).to_have_count(1)
+    heard(tablet, r"^Your order: 1 Burger, \$10\.00\. Total \$\d+\.\d\d\.$")
+    arrow_to(tablet, fries)
+    heard(tablet, r"^Fries, \$?3\.00\.$")
+    tablet.keyboard.press("+")
+    expect(tablet.locator("#cart-lines li")).to_have_count(2)
+    tablet.keyboard.press("+")
+    expect(tablet.locator("#cart-lines li").nth(1).locator(".quantity")).to_have_text("2 ×")
+    expect(fries).to_be_focused()  # the menu redrawn around it kept the focus
+    tablet.keyboard.press("-")
+    expect(tablet.locator("#cart-lines li").nth(1).locator(".quantity")).to_have_text("1 ×")
+    heard(tablet, r"^Your order: 1 Burger, \$10\.00; 1 Fries, \$3\.00\. Total")
+
+    # Escape goes back: leaving with a cart asks first, and the focus is in the question.
+    tablet.keyboard.press("Escape")
+    expect(tablet.locator("#leave-confirm")).to_be_visible()
+    expect(tablet.locator("#leave-confirm-no")).to_be_focused()
+    heard(tablet, r"^Stay")
+    tablet.keyboard.press("Enter")  # stay
+    expect(tablet.locator("#leave-confirm")).to_be_hidden()
+
+    # "5" repeats the screen and what has the focus.
+    tablet.keyboard.press("5")
+    heard(tablet, r"^You are ordering on your own\..*Total .*\. Arrows move through the menu.*\. .+")
+
+    # Pay: the payment step is spoken, the focus goes into it; a demo card and Pay by keys.
+    arrow_to(tablet, "#alone-pay")
+    tablet.keyboard.press("Enter")
+    expect(tablet.locator("#payment")).to_have_attribute("data-mode", "demo")
+    heard(tablet, r"^To pay: \$\d+\.\d\d\. Demo payments: move to a demo card and press Enter")
+    if tablet.locator("#dining").is_visible():
+        arrow_to(tablet, "#dining-take-away")
+        tablet.keyboard.press("Enter")
+        expect(tablet.locator("#dining-take-away")).to_have_attribute("aria-pressed", "true")
+    # A declined card: the error is spoken; the focus stays in the payment step.
+    arrow_to(tablet, "button.test-card:has-text('4000 0000 0000 0002')")
+    tablet.keyboard.press("Enter")
+    arrow_to(tablet, "#pay")
+    tablet.keyboard.press("Enter")
+    expect(tablet.locator("#payment")).to_have_attribute("data-state", "declined")
+    heard(tablet, r"^Card declined, try another card\.$")
+    arrow_to(tablet, "button.test-card:has-text('4242 4242 4242 4242')")
+    heard(tablet, r"^4242 4242 4242 4242 succeeds\.?$")
+    tablet.keyboard.press("Enter")
+    expect(tablet.locator("#card-number")).to_have_value("4242 4242 4242 4242")
+    arrow_to(tablet, "#pay")
+    tablet.keyboard.press("Enter")
+
+    expect(body).to_have_attribute("data-screen", "thanks")
+    number = tablet.locator("#order-number").inner_text()
+    heard(tablet, rf"^Thank you!? Your order number is {re.escape(number)}\. Paid \$\d+\.\d\d\.$")
+    expect(tablet.locator("#thanks-done")).to_be_focused()
+
+    order = server.kiosk_call(kiosk, "GET", f"/sessions/{session_id}/order").json()
+    assert order["order_number"] == number and order["paid"] is True
+    assert [line["name"] for line in order["lines"]] == ["Burger", "Fries"]
+    assert tablet.evaluate("window.__pointer") == []  # the keyboard alone
+    said = tablet.evaluate("window.__spoken")
+    assert {entry["lang"] for entry in said} == {"en-US"}
+    faster = [entry["text"] for entry in said].index("Speed 125 %.")
+    assert {entry["rate"] for entry in said[faster:]} == {1.25}  # the rate the customer set
+
+    # The return to the start warns ahead, on screen, by sound and by voice; one key extends it.
+    warning = tablet.locator("#returning")
+    expect(warning).to_be_visible(timeout=(THANKS * 2 + 5) * 1000)
+    expect(tablet.locator("#returning-count")).to_have_text(
+        re.compile(rf"^Back to the start in [{WARNING * 2 - 1}{WARNING * 2}] s\.$")
+    )
+    heard(tablet, r"^Back to the start in \d s\. Press any key or tap the button for more time\.$")
+    assert tablet.evaluate("window.__tones") >= 1
+    tablet.keyboard.press("ArrowDown")
+    expect(warning).to_be_hidden()
+    expect(body).to_have_attribute("data-screen", "thanks")
+    expect(warning).to_be_visible(timeout=(THANKS * 2 + 5) * 1000)  # the full time again, then warned again
+
+    # Done by key: back to the start, the mode off for the next customer.
+    tablet.keyboard.press("ArrowUp")  # extended again
+    expect(warning).to_be_hidden()
+    tablet.keyboard.press("Escape")
+    expect(body).to_have_attribute("data-screen", "attract")
+    expect(body).to_have_attribute("data-accessible", "false")
+    assert_no_console_errors(tablet)
+
+
+def test_in_spanish_left_with_one_key_and_turned_on_mid_session_by_the_button(world, kiosk, serve, open_page):
+    server = serve()
+    tablet = open_page("/kiosk/", server, before=listening(kiosk))
+    body = tablet.locator("body")
+    expect(body).to_have_attribute("data-screen", "attract")
+    tablet.keyboard.press("ArrowDown")
+    expect(body).to_have_attribute("data-accessible", "true")
+    arrow_to(tablet, "button.language[data-locale='es-ES']")
+    heard(tablet, r"^Español\.?$")
+    tablet.keyboard.press("Enter")
+    expect(tablet.locator("#start")).to_have_text("Empieza tu pedido")
+    tablet.keyboard.press("5")
+    heard(tablet, r"^Burger Barn\. Pulsa Intro para empezar tu pedido\.")
+    assert "es-ES" in {entry["lang"] for entry in tablet.evaluate("window.__spoken")}
+
+    # "#" leaves the mode, saying so.
+    tablet.keyboard.press("#")
+    expect(body).to_have_attribute("data-accessible", "false")
+    heard(tablet, r"^El modo accesible está desactivado\.$")
+
+    # A session started by touch, without it; then the button at the bottom edge: the server hears it.
+    with tablet.expect_response(re.compile(r"/api/public/sessions/start$")) as started:
+        tablet.click("#start")
+    session_id = started.value.json()["session_id"]
+    expect(body).to_have_attribute("data-screen", "waiting")
+    expect(body).to_have_attribute("data-accessible", "false")
+    assert server.kiosk_call(kiosk, "GET", f"/sessions/{session_id}/status").json()["accessible_mode"] is False
+    toggle = tablet.locator("#access-toggle")
+    expect(toggle).to_have_text("Modo accesible")
+    box, viewport = toggle.bounding_box(), tablet.viewport_size
+    assert box["y"] + box["height"] >= viewport["height"] - 24  # at the bottom edge
+    with tablet.expect_response(re.compile(r"/accessible$")) as told:
+        toggle.focus()
+        tablet.keyboard.press("Enter")
+    assert told.value.status == 200
+    expect(body).to_have_attribute("data-accessible", "true")
+    heard(tablet, r"^El modo accesible está activado: la pantalla se lee en voz alta\. Buscando a alguien")
+    status = server.kiosk_call(kiosk, "GET", f"/sessions/{session_id}/status").json()
+    assert status["accessible_mode"] is True
+    assert_no_console_errors(tablet)
