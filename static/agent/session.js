@@ -7,6 +7,7 @@ import { byId } from "../common/ui.js";
 import { get, post } from "./api.js";
 import { changeLine, endCheck, finishText, linesOf, linesToSend, cartRefusal, refusedLines, revertsToSaved } from "./cart-state.js";
 import { ModifierDialog } from "./modifiers.js";
+import { sendRefusal } from "./payment-words.js";
 import { cartLocked, NO_SESSION } from "./state.js";
 import { handedOverWords } from "./transfer-state.js";
 import { VideoPane } from "./video.js";
@@ -138,8 +139,7 @@ export function createSessionActions(store, { announce, onEnded, onChat, onVideo
       window.clearTimeout(pollTimer);
       poll();
     } catch (caught) {
-      const error = asFailure(caught);
-      store.set({ cartError: interpolate(pgettext("agent", "Payment could not start: %(why)s"), { why: error.message }) });
+      store.set({ cartError: sendRefusal(asFailure(caught)) });
     }
   }
 
