@@ -135,6 +135,7 @@ export function createSessionActions(store, { announce, onEnded, onChat, onVideo
     try {
       const body = await post(`/api/sessions/${inHand().id}/payment`);
       store.set(withStatus(body.session.status));
+      store.set({ cartError: "" }); // a refusal of an earlier send (the reader was offline) is over
       // Read at once: the session read says how the card is taken (on the kiosk's reader or not).
       window.clearTimeout(pollTimer);
       poll();

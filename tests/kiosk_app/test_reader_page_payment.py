@@ -3,7 +3,9 @@ of one browser, against the worker's shared live server with a fresh owner: the 
 and sends it to payment through the agent API; the kiosk says to use the reader, with the amount;
 the customer presses the reader page's declined card (insufficient funds): the kiosk says why in
 words and the same payment goes back to the reader; then the approved card: the kiosk thanks the
-customer, the order is confirmed once and one order.created reaches a real HTTP receiver."""
+customer, the order is confirmed once and one order.created reaches a real HTTP receiver. And a
+reader offline when the agent sends to payment: the dashboard says so, and sending again once it
+is back hands it the payment."""
 
 import re
 
@@ -18,6 +20,8 @@ from apps.demo_processor.models import DemoReader
 from apps.orders.models import Order
 from apps.webhooks import services as webhook_services
 from tests import factories
+from tests.agent_dashboard.conftest import assert_no_console_errors as assert_dashboard_clean
+from tests.agent_dashboard.conftest import card, sign_in_and_go_available
 from tests.kiosk_app.conftest import as_paired, assert_no_console_errors
 from tests.kiosk_app.test_whole_order import wait_for_webhooks
 from tests.support.processes import wait_until
@@ -95,3 +99,48 @@ def test_the_customer_pays_on_the_reader_page_declined_then_approved(world, kios
     assert len(created) == 1
     assert_no_console_errors(tablet)
     assert_no_console_errors(device)
+
+
+def test_a_reader_offline_when_sent_is_said_to_the_agent_and_sending_again_hands_it_the_payment(
+    world, kiosk, serve, open_page
+):
+    from apps.demo_processor import terminal as demo_terminal
+
+    owner = world.business.owner
+    factories.OwnerBillingFactory(owner=owner, account_id=ACCOUNT, charges_enabled=True, payouts_enabled=True)
+    demo_processor.account_open(ACCOUNT)
+    reader = readers.reader_register(kiosk=kiosk, registration_code="simulated-wpe", label="Counter")
+    demo_terminal.reader_set_status(reader.reader_id, online=False)
+    server = serve()
+
+    tablet = open_page("/kiosk/", server, before=as_paired(kiosk))
+    dashboard = open_page("/agent/", server)
+    sign_in_and_go_available(dashboard, world.agent)
+    tablet.click("#start")
+    incoming = dashboard.locator("#incoming li").first
+    expect(incoming).to_be_visible()
+    session_id = incoming.get_attribute("data-session-id")
+    card(dashboard, session_id).locator("button.accept").click()
+    dashboard.click("button.menu-item:has-text('Burger')")
+    expect(tablet.locator("#cart-lines li")).to_have_count(1)
+    expect(dashboard.locator("#cart-lines")).to_have_attribute("data-saving", "false")
+
+    dashboard.click("#send-payment")
+    expect(dashboard.locator("#cart-error")).to_have_text(
+        "The card reader is offline: ask the customer to wait while it is switched on and connected, "
+        "then send to payment again. The order is kept."
+    )
+    expect(dashboard.locator("#send-payment")).to_be_enabled()  # the retry
+    expect(tablet.locator("#payment")).to_be_hidden()  # nothing started: the cart is still the customer's
+    assert not Payment.objects.filter(order__session__public_id=session_id).exists()
+
+    demo_terminal.reader_set_status(reader.reader_id, online=True)
+    dashboard.click("#send-payment")
+    expect(tablet.locator("#payment")).to_have_attribute("data-method", "card_present")
+    expect(tablet.locator("#reader-instruction")).to_have_text("Tap, insert or swipe your card on the reader")
+    expect(dashboard.locator("#payment-state")).to_have_text("Waiting for the card on the reader")
+    expect(dashboard.locator("#cart-error")).to_be_hidden()  # the refusal is over
+    intent_id = Payment.objects.get(order__session__public_id=session_id).intent_id
+    assert held_intent(reader.reader_id) == intent_id
+    assert_no_console_errors(tablet)
+    assert_dashboard_clean(dashboard)
