@@ -5,7 +5,7 @@ the customer presses the reader page's declined card (insufficient funds): the k
 words and the same payment goes back to the reader; then the approved card: the kiosk thanks the
 customer, the order is confirmed once and one order.created reaches a real HTTP receiver. And a
 reader offline when the agent sends to payment: the dashboard says so, and sending again once it
-is back hands it the payment."""
+is back hands it the payment; the same for a customer paying alone, in their language."""
 
 import re
 
@@ -144,3 +144,42 @@ def test_a_reader_offline_when_sent_is_said_to_the_agent_and_sending_again_hands
     assert held_intent(reader.reader_id) == intent_id
     assert_no_console_errors(tablet)
     assert_dashboard_clean(dashboard)
+
+
+def test_a_customer_alone_reads_in_their_language_that_the_reader_is_offline_and_pays_again(
+    world, kiosk, serve, open_page
+):
+    from apps.demo_processor import terminal as demo_terminal
+
+    owner = world.business.owner
+    factories.OwnerBillingFactory(owner=owner, account_id=ACCOUNT, charges_enabled=True, payouts_enabled=True)
+    demo_processor.account_open(ACCOUNT)
+    reader = readers.reader_register(kiosk=kiosk, registration_code="simulated-wpe", label="Counter")
+    demo_terminal.reader_set_status(reader.reader_id, online=False)
+    server = serve()
+
+    tablet = open_page("/kiosk/", server, before=as_paired(kiosk))
+    expect(tablet.locator("body")).to_have_attribute("data-screen", "attract")
+    tablet.click("button.language[data-locale='es-ES']")
+    tablet.click("#start")
+    expect(tablet.locator("body")).to_have_attribute("data-screen", "waiting")
+    tablet.click("#order-alone")
+    expect(tablet.locator("body")).to_have_attribute("data-alone", "true")
+    tablet.locator("button.add-item").first.click()
+    expect(tablet.locator("#cart-lines li")).to_have_count(1)
+
+    pay = tablet.locator("#alone-pay")
+    pay.click()
+    expect(tablet.locator("#alone-error")).to_have_text(
+        "El lector de tarjetas no está conectado ahora. Tu pedido se guarda: inténtalo de nuevo en un momento."
+    )
+    expect(tablet.locator("#payment")).to_be_hidden()
+    expect(pay).to_be_enabled()  # the retry
+    demo_terminal.reader_set_status(reader.reader_id, online=True)
+    pay.click()
+    expect(tablet.locator("#payment")).to_have_attribute("data-method", "card_present")
+    expect(tablet.locator("#reader-instruction")).to_have_text("Acerca, inserta o desliza tu tarjeta en el lector")
+    expect(tablet.locator("#alone-error")).to_be_hidden()
+    payment = Payment.objects.get(order__session__kiosk=kiosk)
+    assert held_intent(reader.reader_id) == payment.intent_id
+    assert_no_console_errors(tablet)
