@@ -5,8 +5,8 @@ runs outside the session's row lock (apps/billing/processor_calls.py)."""
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
+import stripe
 from django.db import transaction
 from django.utils import timezone
 
@@ -156,7 +156,7 @@ def _hand_to_reader(reader: CardReader, intent_id: str, account_id: str) -> term
         raise
 
 
-def _intent_create(order: Order, session: Session, method: str, *, account_id: str, key: str) -> Any:
+def _intent_create(order: Order, session: Session, method: str, *, account_id: str, key: str) -> stripe.PaymentIntent:
     return processor.call(
         processor.client().v1.payment_intents.create,
         params={
@@ -173,7 +173,7 @@ def _intent_create(order: Order, session: Session, method: str, *, account_id: s
 
 def _reader_or_card_fields(
     order: Order, session: Session, reader: CardReader, *, account_id: str, key: str, fallback: bool
-) -> tuple[Any, terminal.ReaderState | None]:
+) -> tuple[stripe.PaymentIntent, terminal.ReaderState | None]:
     """Step 2 with a reader: the card_present intent, handed to the reader. A reader that refuses
     it (offline, busy) is 409 READER_OFFLINE / READER_BUSY, unless the owner allows the card
     fields: then that intent, never given to anyone, is cancelled and a `card` intent made in its
@@ -189,10 +189,14 @@ def _reader_or_card_fields(
         if exc.code in (ErrorCode.READER_OFFLINE, ErrorCode.READER_BUSY):
             logger.info("reader %s refused payment %s (%s): card fields instead", reader.reader_id, intent.id, exc.code)
             _cancel_intent_of(intent.id, account_id)
-        elif processor.intent_retrieve(intent_id=intent.id, account_id=account_id)["status"] != "canceled":
+        elif exc.code != ErrorCode.PROCESSOR_ERROR or not _cancelled(intent.id, account_id):
             raise
     card = _intent_create(order, session, PaymentMethod.CARD, account_id=account_id, key=f"fallback-card-{intent.id}")
     return card, None
+
+
+def _cancelled(intent_id: str, account_id: str) -> bool:
+    return processor.intent_retrieve(intent_id=intent_id, account_id=account_id)["status"] == "canceled"
 
 
 def _create_and_record(
