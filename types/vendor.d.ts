@@ -76,6 +76,7 @@ interface StripeCardElement {
 interface StripeError {
   type: string;
   code?: string;
+  decline_code?: string;
   message: string;
 }
 

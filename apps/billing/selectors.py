@@ -56,6 +56,10 @@ def readers_of_kiosks(owner_id: int, kiosk_ids: list[int]) -> dict[int, CardRead
     return {reader.kiosk_id: reader for reader in rows}
 
 
+def kiosk_has_reader(kiosk_id: int) -> bool:
+    return CardReader.objects.filter(kiosk_id=kiosk_id).exists()
+
+
 def payment_brief_of_session(session: Session) -> PaymentBriefBody | None:
     """The status body's `payment` for a session in payment: its latest payment's method and reader."""
     payment = Payment.objects.filter(order__session_id=session.pk).order_by("-created_at").first()

@@ -226,8 +226,10 @@ def _present(account_id: str, reader_id: str, number: str | None, read_method: s
     are sent."""
     with transaction.atomic():
         reader = _reader_on(account_id, reader_id, lock=True)
+        if reader.status != "online":  # an unplugged reader reads no card
+            raise _offline(reader)
         intent_id = _holding(reader)
-        if intent_id is None:
+        if intent_id is None:  # idle, its action cancelled, or its last card already answered
             raise DemoError(
                 400,
                 "invalid_request_error",
@@ -235,6 +237,13 @@ def _present(account_id: str, reader_id: str, number: str | None, read_method: s
                 code="terminal_reader_invalid_action",  # the demo's own code: the reader is idle
             )
         intent = DemoPaymentIntent.objects.select_for_update().get(intent_id=intent_id)
+        if intent.status != DemoIntentStatus.REQUIRES_PAYMENT_METHOD:  # cancelled (or paid) under the reader
+            raise DemoError(
+                400,
+                "invalid_request_error",
+                f"This PaymentIntent's status is {intent.status}: no payment method can be presented for it.",
+                code="payment_intent_unexpected_state",
+            )
         failure = READ_FAILURE if number is None else cards.OUTCOMES[number]
         action = dict(reader.action or {})
         if number is None:

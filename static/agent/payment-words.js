@@ -88,3 +88,20 @@ export function readerView(payment, failed) {
   const reason = cause ? cause() : message && !/^your card was declined$/i.test(message) ? message : pgettext("agent", "the bank refused the card without saying why");
   return { state: "declined", text: `${interpolate(pgettext("agent", "Declined: %(reason)s, the customer may try another card on the reader."), { reason })}${offline}` };
 }
+
+/**
+ * Why send to payment was refused, in the agent's words. The kiosk's card reader refusing the
+ * payment (offline, or busy with another payment) changed nothing: the order is kept and the agent
+ * sends it again (where the owner allows the card fields, the send pays with them instead and is
+ * not refused). Anything else: the service's own words.
+ * @param {{code?: string, message?: string}} error
+ */
+export function sendRefusal(error) {
+  if (error.code === "READER_OFFLINE") {
+    return pgettext("agent", "The card reader is offline: ask the customer to wait while it is switched on and connected, then send to payment again. The order is kept.");
+  }
+  if (error.code === "READER_BUSY") {
+    return pgettext("agent", "The card reader is busy with another payment: send to payment again in a moment. The order is kept.");
+  }
+  return interpolate(pgettext("agent", "Payment could not start: %(why)s"), { why: error.message || "" });
+}

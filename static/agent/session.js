@@ -7,6 +7,7 @@ import { byId } from "../common/ui.js";
 import { get, post } from "./api.js";
 import { changeLine, endCheck, finishText, linesOf, linesToSend, cartRefusal, refusedLines, revertsToSaved } from "./cart-state.js";
 import { ModifierDialog } from "./modifiers.js";
+import { sendRefusal } from "./payment-words.js";
 import { cartLocked, NO_SESSION } from "./state.js";
 import { handedOverWords } from "./transfer-state.js";
 import { VideoPane } from "./video.js";
@@ -134,12 +135,12 @@ export function createSessionActions(store, { announce, onEnded, onChat, onVideo
     try {
       const body = await post(`/api/sessions/${inHand().id}/payment`);
       store.set(withStatus(body.session.status));
+      store.set({ cartError: "" }); // a refusal of an earlier send (the reader was offline) is over
       // Read at once: the session read says how the card is taken (on the kiosk's reader or not).
       window.clearTimeout(pollTimer);
       poll();
     } catch (caught) {
-      const error = asFailure(caught);
-      store.set({ cartError: interpolate(pgettext("agent", "Payment could not start: %(why)s"), { why: error.message }) });
+      store.set({ cartError: sendRefusal(asFailure(caught)) });
     }
   }
 

@@ -1,7 +1,8 @@
 // The payment step behind one small adapter: `paymentMethodFor(payment)` gives an object with
 // mount(container) (draw the card fields), pay() (hand the card to the processor; resolves when
 // it was accepted for processing, rejects with a CardRefused when the card was not taken at once:
-// its `code` is the processor's (card_declined, processing_error, incorrect_number) or
+// its `code` is the processor's (a decline's decline_code, else card_declined, processing_error,
+// incorrect_number) or
 // "incomplete" for an empty card field, and words.js says each in its own words)
 // and unmount(). The outcome itself always comes from the service (PaymentSucceeded /
 // PaymentFailed, or the status when polling), never from the browser's word alone.
@@ -44,6 +45,7 @@ export const DEMO_CARDS = [
  * @property {"card_present" | "card"} [method] card_present: the card is taken on the kiosk's reader
  * @property {import("./reader.js").Reader | null} [reader] the reader it waits on (card_present)
  * @property {boolean} [card_fields_fallback] the owner allows the card fields while the reader cannot take the card
+ * @property {boolean} [instead_of_reader] card: these card fields stand in for the kiosk's reader, which could not take the payment
  * @typedef {{mode: string, publishable_key?: string, confirm_url?: string, notice?: string}} Processor
  */
 
@@ -112,7 +114,7 @@ class DemoCardPayment {
     });
     const body = await response.json().catch(() => ({}));
     const error = body.error || {};
-    if (response.status === 402) throw new CardRefused(error.message || "Card declined.", error.code || "card_declined");
+    if (response.status === 402) throw new CardRefused(error.message || "Card declined.", error.decline_code || error.code || "card_declined");
     if (response.status === 422 && error.param === "card_number") throw new CardRefused(error.message, error.code || "incorrect_number");
     if (!response.ok) throw new Error((body.error && body.error.message) || t(this.locale, "error.answered", { status: response.status }));
     return body;
@@ -159,7 +161,9 @@ class ProcessorPayment {
       payment_method: { card: this.card },
     });
     if (result.error) {
-      if (result.error.type === "card_error") throw new CardRefused(result.error.message, result.error.code || "card_declined");
+      if (result.error.type === "card_error") {
+        throw new CardRefused(result.error.message, result.error.decline_code || result.error.code || "card_declined");
+      }
       throw new Error(result.error.message);
     }
     return result.paymentIntent;

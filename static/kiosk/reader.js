@@ -40,6 +40,13 @@ const CAUSES = {
   withdrawal_count_limit_exceeded: gettext_noop("reader.reason.limit_reached"),
 };
 
+/**
+ * The cause of a decline the customer can act on, as a catalogue key (CAUSES), or "" for any
+ * other code: one mapping for the reader's declines and the card fields' (words.js).
+ * @param {string | null | undefined} code the processor's decline_code, else its code
+ */
+export const declineCause = (code) => (Object.hasOwn(CAUSES, code || "") ? CAUSES[code || ""] : "");
+
 /** Causes that are no decline: the same card may be presented again. @type {Record<string, string>} */
 const NOT_DECLINED = {
   processing_error: gettext_noop("reader.processing_error"),
@@ -57,8 +64,18 @@ const NOT_DECLINED = {
 export function readerRefusal(code, locale = "en-US") {
   const key = code || "";
   if (Object.hasOwn(NOT_DECLINED, key)) return t(locale, NOT_DECLINED[key]);
-  if (Object.hasOwn(CAUSES, key)) return t(locale, "reader.declined_because", { reason: t(locale, CAUSES[key]) });
+  const cause = declineCause(key);
+  if (cause) return t(locale, "reader.declined_because", { reason: t(locale, cause) });
   return t(locale, "reader.declined");
+}
+
+/**
+ * The note above card fields that stand in for the kiosk's card reader (the payment body's
+ * `instead_of_reader`: the reader could not take the payment and the owner allows the card
+ * fields), else "". @param {{method?: string, instead_of_reader?: boolean} | null | undefined} payment @param {string} [locale]
+ */
+export function cardFieldsInsteadNote(payment, locale = "en-US") {
+  return payment && payment.method !== "card_present" && payment.instead_of_reader ? t(locale, "reader.fields_instead") : "";
 }
 
 /**

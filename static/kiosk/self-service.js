@@ -121,6 +121,10 @@ export function aloneRefusal(error, locale) {
       return t(locale, "alone.cannot_add", { reason: failureReason(error, locale) });
     case "ORDER_EMPTY":
       return t(locale, "alone.empty");
+    case "READER_OFFLINE": // the reader refused the payment: nothing was started, Pay tries again
+      return t(locale, "alone.reader_offline");
+    case "READER_BUSY":
+      return t(locale, "alone.reader_busy");
     case "PROCESSOR_ACCOUNT_NOT_READY":
     case "PROCESSOR_NOT_CONFIGURED":
     case "PROCESSOR_UNAVAILABLE":

@@ -330,9 +330,10 @@ export function createSession({ store, config, video, paymentForm, announce, onF
     // The processor's direct answer already said a passing fault in its own words; the service's
     // PaymentFailed that follows it carries no cause, so it does not turn it into a decline.
     if (shown.state === "error" && shown.error) return;
-    setPayment({ state: "declined", stateText: "", error: declined(message, state().locale) });
+    const words = declined(code, state().locale);
+    setPayment({ state: "declined", stateText: "", error: words, failure_message: message || "", failure_code: code || "" });
     if (method) method.clear();
-    announce(say("card.declined"));
+    announce(words);
   }
 
   /** The reader cannot take the card and the owner allows it: pay with the card fields instead. */

@@ -17,7 +17,7 @@ import { ACCESS_OFF } from "./access.js";
  *   payment?: {method: string, reader: import("./reader.js").Reader | null, failure_code?: string} | null, accessible_mode?: boolean}} StatusBody
  * @typedef {"ready" | "processing" | "declined" | "error"} PaymentState
  * @typedef {{amount_cents: number, currency: string, client_secret: string, status?: string, failure_message?: string | null, failure_code?: string | null,
- *   method?: "card_present" | "card", reader?: import("./reader.js").Reader | null, card_fields_fallback?: boolean,
+ *   method?: "card_present" | "card", reader?: import("./reader.js").Reader | null, card_fields_fallback?: boolean, instead_of_reader?: boolean,
  *   state: PaymentState, stateText: string, error: string, mode: "demo" | "live", mounted: boolean}} Payment
  *
  * @typedef {{orderNumber: string, totalCents: number, currency: string, demo: boolean, sessionId: string,

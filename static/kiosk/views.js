@@ -8,7 +8,7 @@ import { cartView } from "./cart.js";
 import { cartLineElement } from "./cart-line.js";
 import { menuView } from "./menu.js";
 import { CATALOGS, gettext_noop, LANGUAGE_NAMES, LOCALES, t } from "./messages.js";
-import { currentReader, offersCardFields, onReader, readerRefusal, readerView } from "./reader.js";
+import { cardFieldsInsteadNote, currentReader, offersCardFields, onReader, readerRefusal, readerView } from "./reader.js";
 import { groupRule, optionLabel } from "./self-service.js";
 import { connectionLost, queueWords, videoWords } from "./words.js";
 
@@ -263,7 +263,16 @@ function drawPayment(payment, { locale, status }) {
   byId("payment-state").textContent = payment.stateText;
   const reader = onReader(payment);
   box.dataset.method = reader ? "card_present" : "card";
-  byId("payment-reader").hidden = !reader;
+  const insteadNote = cardFieldsInsteadNote(payment, locale); // card fields standing in for the reader
+  byId("payment-reader").hidden = !reader && !insteadNote;
+  if (insteadNote) {
+    byId("payment-reader").dataset.state = "instead";
+    byId("reader-instruction").textContent = "";
+    byId("reader-label").textContent = "";
+    byId("reader-note").textContent = insteadNote;
+    const instead = byId("payment-reader").querySelector("#reader-card-fields");
+    if (instead) /** @type {HTMLElement} */ (instead).hidden = true;
+  }
   if (reader) {
     const view = readerView(currentReader(payment, status), locale);
     byId("payment-reader").dataset.state = view.state;

@@ -2,6 +2,7 @@
 // the video): one catalogue, free of the DOM, unit-tested (tests/js/kiosk-words.test.js).
 import { reasonOf } from "../common/report.js";
 import { gettext_noop, t } from "./messages.js";
+import { declineCause } from "./reader.js";
 
 /** @typedef {{code?: string, status?: number, message?: string, details?: Record<string, unknown>, retryAfter?: number | null, unsaid?: boolean}} ApiFailure */
 
@@ -112,10 +113,15 @@ export function videoWords(state, detail = {}, locale = "en-US") {
   }
 }
 
-/** The card was refused: the processor's reason too, unless it only says "declined". @param {string | null | undefined} message @param {string} [locale] */
-export function declined(message, locale = "en-US") {
-  const reason = message && !/declined/i.test(message) ? ` (${message})` : "";
-  return `${t(locale, "card.declined")}${reason}`;
+/**
+ * The card was refused, in the customer's language: why, from the processor's code (its
+ * decline_code, else its code), when it is a cause the customer can act on (reader.js's one
+ * mapping), else a plain "declined". The processor's English sentence is not shown.
+ * @param {string | null | undefined} code @param {string} [locale]
+ */
+export function declined(code, locale = "en-US") {
+  const cause = declineCause(code);
+  return cause ? t(locale, "card.declined_because", { reason: t(locale, cause) }) : t(locale, "card.declined");
 }
 
 /**
@@ -132,7 +138,7 @@ export function cardRefusal(code, message, locale = "en-US") {
     return { state: "ready", words: t(locale, "card.invalid"), clear: false };
   }
   if (code === "processing_error") return { state: "error", words: t(locale, "card.processing_error"), clear: false };
-  return { state: "declined", words: declined(message, locale), clear: true };
+  return { state: "declined", words: declined(code, locale), clear: true };
 }
 
 /**

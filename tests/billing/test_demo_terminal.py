@@ -147,13 +147,60 @@ def test_a_card_present_intent_cannot_be_paid_with_a_typed_card(api, location):
     assert "reader" in str(refused.value)
 
 
-def test_cancel_action_leaves_the_reader_idle_and_present_then_refused(api, location):
+def _present_refused(api, reader_id, sent):
+    """present_payment_method is refused with the processor's error; nothing is paid or sent."""
+    with pytest.raises(stripe.InvalidRequestError) as refused:
+        api.test_helpers.terminal.readers.present_payment_method(
+            reader_id, params={"card_present": {"number": "4242424242424242"}}, options=OPTIONS
+        )
+    assert refused.value.http_status == 400
+    assert sent == []
+    return refused.value.code
+
+
+@pytest.fixture
+def sent(monkeypatch):
+    events = []
+    monkeypatch.setattr(
+        "apps.demo_processor.processor_webhooks.send", lambda kind, obj, account: events.append((kind, obj))
+    )
+    return events
+
+
+def test_cancel_action_leaves_the_reader_idle_and_present_then_refused(api, location, sent):
     reader, intent = _register(api, location), _intent(api)
     api.terminal.readers.process_payment_intent(reader.id, params={"payment_intent": intent.id}, options=OPTIONS)
     idle = api.terminal.readers.cancel_action(reader.id, options=OPTIONS)
     assert idle.action is None
-    with pytest.raises(stripe.InvalidRequestError):
-        api.test_helpers.terminal.readers.present_payment_method(reader.id, options=OPTIONS)
+    assert _present_refused(api, reader.id, sent) == "terminal_reader_invalid_action"
+    assert api.payment_intents.retrieve(intent.id, options=OPTIONS).status == "requires_payment_method"
+
+
+def test_present_is_refused_once_the_held_intent_was_cancelled_and_nothing_is_charged(api, location, sent):
+    reader, intent = _register(api, location), _intent(api)
+    api.terminal.readers.process_payment_intent(reader.id, params={"payment_intent": intent.id}, options=OPTIONS)
+    api.payment_intents.cancel(intent.id, options=OPTIONS)  # no cancel_action: the reader still shows it
+    assert _present_refused(api, reader.id, sent) == "payment_intent_unexpected_state"
+    assert api.payment_intents.retrieve(intent.id, options=OPTIONS).status == "canceled"
+
+
+def test_present_is_refused_after_the_card_was_answered_until_the_reader_holds_the_payment_again(api, location, sent):
+    reader, intent = _register(api, location), _intent(api)
+    api.terminal.readers.process_payment_intent(reader.id, params={"payment_intent": intent.id}, options=OPTIONS)
+    api.test_helpers.terminal.readers.present_payment_method(
+        reader.id, params={"card_present": {"number": "4000000000000002"}}, options=OPTIONS
+    )
+    sent.clear()
+    assert _present_refused(api, reader.id, sent) == "terminal_reader_invalid_action"  # declined: action failed
+    assert api.payment_intents.retrieve(intent.id, options=OPTIONS).status == "requires_payment_method"
+
+
+def test_present_on_an_offline_reader_is_refused(api, location, sent):
+    reader, intent = _register(api, location), _intent(api)
+    api.terminal.readers.process_payment_intent(reader.id, params={"payment_intent": intent.id}, options=OPTIONS)
+    demo_terminal.reader_set_status(reader.id, online=False)
+    assert _present_refused(api, reader.id, sent) == "terminal_reader_offline"
+    assert api.payment_intents.retrieve(intent.id, options=OPTIONS).status == "requires_payment_method"
 
 
 def test_an_offline_reader_and_a_busy_reader_are_refused_with_the_processors_codes(api, location):

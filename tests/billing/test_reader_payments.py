@@ -5,6 +5,9 @@ reader; cancel stops the reader; an offline reader is refused with nothing chang
 approved after the payment was cancelled is refunded; a lost event is confirmed once by the
 sweep."""
 
+from contextlib import contextmanager
+from unittest import mock
+
 import pytest
 from django.test import Client
 
@@ -54,6 +57,20 @@ def tap(reader: CardReader, number: str):
         params={"type": "card_present", "card_present": {"number": number}},
         options={"stripe_account": ACCOUNT},
     )
+
+
+@contextmanager
+def unplugged_once_read(reader: CardReader):
+    """The reader goes offline just after it read the card (before the processor's events reach the
+    service), so the service's hand-back cannot reach it: an offline reader reads no card."""
+    send = processor_webhooks.send
+
+    def unplug_then_send(kind, obj, account):
+        demo_terminal.reader_set_status(reader.reader_id, online=False)
+        return send(kind, obj, account=account)
+
+    with mock.patch.object(processor_webhooks, "send", unplug_then_send):
+        yield
 
 
 def send_to_payment(agent_client, session):
@@ -219,8 +236,8 @@ def test_the_kiosk_status_body_says_how_the_card_is_taken(paying, reader, kiosk_
         "reader": {"label": "Counter", "status": "online", "action_status": "in_progress", "failure_code": ""},
         "failure_code": "",
     }
-    demo_terminal.reader_set_status(reader.reader_id, online=False)  # unplugged as the card is declined
-    on_commit(tap, reader, DECLINED)
+    with unplugged_once_read(reader):  # unplugged as the card is declined
+        on_commit(tap, reader, DECLINED)
     body = kiosk_client.get(url).json()  # not the copy cached before the reader's report
     assert body["payment"]["reader"] == {
         "label": "Counter",
@@ -259,8 +276,8 @@ def test_a_card_the_reader_could_not_read_is_said_by_the_readers_code(
 ):
     """No card was read: the payment did not fail; the reader's action carries the cause."""
     url = f"/api/public/sessions/{cart_session.public_id}/status"
-    demo_terminal.reader_set_status(reader.reader_id, online=False)  # so the hand-back leaves the failure shown
-    on_commit(demo_terminal.page_present, reader.reader_id, "removed_too_early")
+    with unplugged_once_read(reader):  # so the hand-back leaves the failure shown
+        on_commit(demo_terminal.page_present, reader.reader_id, "removed_too_early")
     body = kiosk_client.get(url).json()
     assert body["payment"]["failure_code"] == ""
     assert (body["payment"]["reader"]["action_status"], body["payment"]["reader"]["failure_code"]) == (
@@ -367,8 +384,8 @@ def test_a_customer_alone_pays_on_the_reader_and_may_take_the_payment_back(alone
 def test_the_sweep_hands_a_declined_payment_back_to_a_reader_that_was_offline(
     paying, reader, cart_session, on_commit, settings
 ):
-    demo_terminal.reader_set_status(reader.reader_id, online=False)
-    on_commit(tap, reader, DECLINED)
+    with unplugged_once_read(reader):
+        on_commit(tap, reader, DECLINED)
     assert held_intent(reader) is None  # the hand-back found the reader offline
     demo_terminal.reader_set_status(reader.reader_id, online=True)
     settings.PAYMENT_RECONCILE_AFTER_SECONDS = 0
@@ -570,8 +587,8 @@ def fallback(kiosk_client, session):
 
 def reader_offline_after_a_decline(reader, on_commit) -> None:
     """The reader goes offline as a card is declined: the hand-back cannot reach it."""
-    demo_terminal.reader_set_status(reader.reader_id, online=False)
-    on_commit(tap, reader, DECLINED)
+    with unplugged_once_read(reader):
+        on_commit(tap, reader, DECLINED)
 
 
 def test_the_card_fields_fallback_is_off_by_default(paying, reader, kiosk, kiosk_client, cart_session, on_commit):

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import { paymentView } from "../../static/agent/cart-state.js";
-import { failureView } from "../../static/agent/payment-words.js";
+import { failureView, sendRefusal } from "../../static/agent/payment-words.js";
 
 const failedOrder = { status: "failed", lines: [], subtotal_cents: 0, tax_cents: 0, total_cents: 0 };
 
@@ -60,4 +60,11 @@ test("a card payment keeps its words", () => {
   const card = { status: "requires_payment_method", failure_code: "", failure_message: "", method: "card", reader: null };
   assert.equal(paymentView("payment", { ...failedOrder, status: "pending" }, card).text, "Waiting for the customer's card…");
   assert.match(paymentView("payment", failedOrder, { ...card, status: "failed", failure_code: "expired_card" }).text, /^Card declined: the card has expired\./);
+});
+
+test("a send to payment the card reader refused says so and that sending again is the retry", () => {
+  const offline = sendRefusal({ code: "READER_OFFLINE", message: "The card reader is offline: check it is switched on and connected, then try again." });
+  assert.match(offline, /^The card reader is offline: .*send to payment again\. The order is kept\.$/);
+  assert.match(sendRefusal({ code: "READER_BUSY", message: "busy" }), /^The card reader is busy with another payment: send to payment again in a moment\./);
+  assert.equal(sendRefusal({ code: "ORDER_EMPTY", message: "The cart is empty." }), "Payment could not start: The cart is empty.");
 });

@@ -26,6 +26,9 @@ test("an empty card number, a processing error and a decline are each said in th
   assert.equal(fault.state, "error");
   assert.match(fault.words, /could not be processed/);
   assert.match(fault.words, /not declined/);
-  const declined = cardRefusal("card_declined", "Your card has insufficient funds.");
-  assert.deepEqual(declined, { state: "declined", words: "Card declined, try another card. (Your card has insufficient funds.)", clear: true });
+  const declined = cardRefusal("card_declined", "Your card was declined.");
+  assert.deepEqual(declined, { state: "declined", words: "Card declined, try another card.", clear: true });
+  // The cause from the processor's decline_code, never its English sentence.
+  const noFunds = cardRefusal("insufficient_funds", "Your card has insufficient funds.", "de-DE");
+  assert.deepEqual(noFunds, { state: "declined", words: "Karte abgelehnt: die Karte ist nicht ausreichend gedeckt. Bitte versuchen Sie eine andere Karte.", clear: true });
 });

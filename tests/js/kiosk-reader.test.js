@@ -7,7 +7,7 @@ import { closeKiosks, kiosk, serve, until } from "./support/kiosk-session.js";
 import "./support/catalogues.js"; // the kiosk's words, from the .po files
 import { CATALOGS, t } from "../../static/kiosk/messages.js";
 import { paymentMethodFor } from "../../static/kiosk/payment.js";
-import { currentReader, offersCardFields, onReader, readerRefusal, readerView } from "../../static/kiosk/reader.js";
+import { cardFieldsInsteadNote, currentReader, offersCardFields, onReader, readerRefusal, readerView } from "../../static/kiosk/reader.js";
 
 // The polling timers the session keeps (setInterval, real, counted): "polling" is one running.
 const running = new Set();
@@ -203,6 +203,34 @@ test("the card fields are offered instead only where the owner allows it and onl
   assert.equal(offersCardFields({ ...allowed, card_fields_fallback: false }, { ...READER, status: "offline" }), false);
   assert.equal(offersCardFields({ method: "card_present" }, { ...READER, status: "offline" }), false); // off by default
   assert.equal(t("es-ES", "reader.card_fields_instead"), "Pagar con los campos de tarjeta en su lugar");
+});
+
+test("card fields standing in for the reader say so; no other payment does", () => {
+  assert.equal(cardFieldsInsteadNote({ method: "card", instead_of_reader: true }), "The card reader cannot take your card right now: please pay with your card here instead.");
+  assert.equal(cardFieldsInsteadNote({ method: "card", instead_of_reader: true }, "fr-FR"), "Le lecteur de cartes ne peut pas encaisser pour le moment : payez plutôt ici avec votre carte.");
+  assert.equal(cardFieldsInsteadNote({ method: "card", instead_of_reader: false }), "");
+  assert.equal(cardFieldsInsteadNote({ method: "card" }), ""); // a body from before the field
+  assert.equal(cardFieldsInsteadNote({ method: "card_present", instead_of_reader: true }), "");
+  assert.equal(cardFieldsInsteadNote(null), "");
+});
+
+test("a card payment sent while the reader refused it: the card fields, the note kept in the store", async () => {
+  const cardBody = waiting({ failure_code: "", method: "card", reader: null, card_fields_fallback: false, instead_of_reader: true });
+  serve(paying(cardBody));
+  cardFieldsDocument();
+  const { store, session, said } = kiosk({ pollSeconds: 60 });
+  store.set({ locale: "es-ES" }); // the customer chose Spanish on the attract screen
+  await session.start("es-ES");
+  session.onEvent("PaymentRequested", { session_id: "s1", ...cardBody });
+  await until(() => store.get().payment !== null, "the payment step");
+  const shown = store.get().payment;
+  assert.deepEqual([shown.method, shown.instead_of_reader, shown.mode], ["card", true, "demo"]);
+  assert.equal(cardFieldsInsteadNote(shown, "es-ES"), "El lector de tarjetas no puede cobrar ahora: paga aquí con tu tarjeta.");
+  // A decline on these card fields is said from its code in the customer's language.
+  session.onEvent("PaymentFailed", { session_id: "s1", message: "Your card has insufficient funds.", failure_code: "insufficient_funds" });
+  const declined = "Tarjeta rechazada: la tarjeta no tiene fondos suficientes. Prueba con otra tarjeta.";
+  assert.deepEqual([store.get().payment.state, store.get().payment.error], ["declined", declined]);
+  assert.equal(said.at(-1), declined);
 });
 
 test("paying with the card fields instead swaps the reader's payment for the card one", async () => {

@@ -84,4 +84,8 @@ test("refusals in words", () => {
   );
   assert.equal(aloneRefusal({ code: "NETWORK", status: 0 }, "de-DE"), "Unser Dienst ist gerade nicht erreichbar. Bitte versuchen Sie es gleich noch einmal.");
   assert.match(aloneRefusal({ code: "PROCESSOR_ACCOUNT_NOT_READY", status: 409 }, "fr-FR"), /paiement par carte/);
+  // The card reader refused the payment: nothing started, Pay tries again (not the server's English).
+  const offline = { code: "READER_OFFLINE", status: 409, message: "The card reader is offline: check it is switched on and connected, then try again." };
+  assert.equal(aloneRefusal(offline, "es-ES"), "El lector de tarjetas no está conectado ahora. Tu pedido se guarda: inténtalo de nuevo en un momento.");
+  assert.match(aloneRefusal({ code: "READER_BUSY", status: 409, message: "busy" }, "en-US"), /^The card reader is busy with another payment\. .*try again/);
 });

@@ -82,8 +82,8 @@ test("starting, endings, the card, the video and the network, in words", () => {
   assert.equal(startRefusal({ code: "X", message: "No." }), "Sorry, we could not start: No.");
   assert.deepEqual(ending("timed_out").title, "Sorry, nobody could answer");
   assert.deepEqual(ending("something new"), ending("customer_abandoned"));
-  assert.equal(declined("Your card was declined."), "Card declined, try another card.");
-  assert.equal(declined("Insufficient funds."), "Card declined, try another card. (Insufficient funds.)");
+  assert.equal(declined("generic_decline"), "Card declined, try another card.");
+  assert.equal(declined("insufficient_funds"), "Card declined: the card has insufficient funds. Please try another card.");
   assert.equal(videoWords("unavailable", { error: new Error("no camera") }), "Video unavailable: no camera. Your order carries on.");
   assert.equal(videoWords("reconnecting", {}, "es-ES"), "Reconectando el vídeo…");
   assert.equal(connectionLost(4), "Connection lost. Trying again in 4 s…");

@@ -121,9 +121,10 @@ def test_a_customer_pays_on_the_card_reader_declined_then_approved(world, kiosk,
     assert_no_console_errors(dashboard)
 
 
-def test_an_offline_reader_offers_the_card_fields_where_the_owner_allows_it(world, kiosk, serve, open_page):
-    """The reader is unplugged as a card is declined: the kiosk says it is offline and, as the
-    owner allows it, offers the card fields instead; the customer pays there, once."""
+def test_a_reader_offline_when_sent_gives_the_card_fields_where_the_owner_allows_it(world, kiosk, serve, open_page):
+    """The reader is unplugged before the order is sent to payment: as the owner allows it, the
+    kiosk shows its card fields at once and says why, in the customer's language; the customer
+    pays there, once."""
     from apps.demo_processor import terminal as demo_terminal
     from apps.orders import services as order_services
 
@@ -134,12 +135,11 @@ def test_an_offline_reader_offers_the_card_fields_where_the_owner_allows_it(worl
         business=kiosk.business, ask_dining=False, keep_receipt_email=False, card_fields_fallback=True
     )
     reader = readers.reader_register(kiosk=kiosk, registration_code="simulated-wpe", label="Till")
+    demo_terminal.reader_set_status(reader.reader_id, online=False)
     server = serve()
-    taps = stripe.StripeClient(
-        settings.PROCESSOR_SECRET_KEY, base_addresses={"api": f"{server.url}/demo-processor"}
-    ).v1.test_helpers.terminal.readers
 
     tablet = open_page("/kiosk/", server, before=as_paired(kiosk))
+    tablet.click("button.language[data-locale='de-DE']")
     dashboard = open_page("/agent/", server)
     sign_in_and_go_available(dashboard, world.agent)
     tablet.click("#start")
@@ -151,18 +151,13 @@ def test_an_offline_reader_offers_the_card_fields_where_the_owner_allows_it(worl
     expect(tablet.locator("#cart-lines li")).to_have_count(1)
     expect(dashboard.locator("#cart-lines")).to_have_attribute("data-saving", "false")
     dashboard.click("#send-payment")
-    expect(tablet.locator("#payment")).to_have_attribute("data-method", "card_present")
-    instead = tablet.locator("#reader-card-fields")
-    expect(instead).to_be_hidden()  # the reader waits for the card: pay on it
-
-    demo_terminal.reader_set_status(reader.reader_id, online=False)  # unplugged as the card is declined
-    taps.present_payment_method(
-        reader.reader_id, params={"card_present": {"number": NO_FUNDS}}, options={"stripe_account": ACCOUNT}
-    )
-    expect(tablet.locator("#payment-reader")).to_have_attribute("data-state", "offline")
-    expect(instead).to_have_text("Pay with the card fields instead")
-    instead.click()
     expect(tablet.locator("#payment")).to_have_attribute("data-method", "card")
+    expect(tablet.locator("#payment-reader")).to_have_attribute("data-state", "instead")
+    expect(tablet.locator("#reader-note")).to_have_text(
+        "Das Kartenlesegerät kann Ihre Karte gerade nicht annehmen: "
+        "Bitte bezahlen Sie stattdessen hier mit Ihrer Karte."
+    )
+    expect(tablet.locator("#reader-card-fields")).to_have_count(0)
     tablet.click("button.test-card:has-text('4242')")
     tablet.click("#pay")
     expect(tablet.locator("body")).to_have_attribute("data-screen", "thanks")
@@ -170,3 +165,4 @@ def test_an_offline_reader_offers_the_card_fields_where_the_owner_allows_it(worl
     assert order.status == "confirmed"
     assert DomainEvent.objects.filter(owner=owner, name="order.created").count() == 1
     assert_no_console_errors(tablet)
+    assert_no_console_errors(dashboard)

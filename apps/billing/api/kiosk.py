@@ -58,7 +58,15 @@ class KioskPaymentOut(serializers.Serializer[Payment]):
         help_text="card_present only: the owner allows paying with the kiosk's card fields instead while the reader "
         "is offline or not ready (POST .../payment/card-fields); false for a card payment."
     )
+    instead_of_reader = serializers.SerializerMethodField(
+        help_text="card only: the kiosk has a card reader and this card payment stands in for it (the reader "
+        "could not take the payment and the owner allows the card fields): the kiosk says so above its card fields."
+    )
     processor = serializers.SerializerMethodField()
+
+    def get_instead_of_reader(self, payment: Payment) -> bool:
+        kiosk_id = payment.order.session.kiosk_id
+        return payment.method == PaymentMethod.CARD and billing_selectors.kiosk_has_reader(kiosk_id)
 
     def get_failure_code(self, payment: Payment) -> str:
         return payment.failure_code if payment.status == PaymentStatus.FAILED else ""

@@ -6,6 +6,7 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 
+import stripe
 from django.db import transaction
 from django.utils import timezone
 
@@ -132,8 +133,11 @@ def _request(caller: _PaymentCaller) -> tuple[Session, Payment]:
         # A reader's intent is another intent (card_present): its own key.
         key = f"order-{order.pk}-payment-{attempt}-{order.total_cents}" + ("-reader" if reader else "")
         reservation = processor_calls.reserve(order_id=order.pk, action="send_to_payment", idempotency_key=key)
+        fallback = reader is not None and card_fields_fallback_allowed(session)
     try:
-        return _create_and_record(caller, session, order, reservation, key=key, account_id=account_id, reader=reader)
+        return _create_and_record(
+            caller, session, order, reservation, key=key, account_id=account_id, reader=reader, fallback=fallback
+        )
     except _SessionMovedOn as moved_on:
         _cancel_quietly(moved_on.intent_id, moved_on.account_id)
         raise moved_on.error from None
@@ -152,6 +156,49 @@ def _hand_to_reader(reader: CardReader, intent_id: str, account_id: str) -> term
         raise
 
 
+def _intent_create(order: Order, session: Session, method: str, *, account_id: str, key: str) -> stripe.PaymentIntent:
+    return processor.call(
+        processor.client().v1.payment_intents.create,
+        params={
+            "amount": order.total_cents,
+            "currency": order.currency.lower(),
+            # The API takes it; the library's PaymentIntentCreateParams no longer lists it.
+            "payment_method_types": [method],  # type: ignore[typeddict-unknown-key]
+            "description": f"Order {order.number}",
+            "metadata": {"order_id": str(order.pk), "session_id": session.public_id},
+        },
+        options={"stripe_account": account_id, "idempotency_key": key},
+    )
+
+
+def _reader_or_card_fields(
+    order: Order, session: Session, reader: CardReader, *, account_id: str, key: str, fallback: bool
+) -> tuple[stripe.PaymentIntent, terminal.ReaderState | None]:
+    """Step 2 with a reader: the card_present intent, handed to the reader. A reader that refuses
+    it (offline, busy) is 409 READER_OFFLINE / READER_BUSY, unless the owner allows the card
+    fields: then that intent, never given to anyone, is cancelled and a `card` intent made in its
+    place (key `fallback-card-<reader intent>`, as the in-payment fallback's). A retry replays the
+    same reader intent (the processor answers a replay as it answered first): found cancelled when
+    the reader refuses it, it was such a fallback cut short, which goes on to the same card intent."""
+    intent = _intent_create(order, session, PaymentMethod.CARD_PRESENT, account_id=account_id, key=key)
+    try:
+        return intent, _hand_to_reader(reader, intent.id, account_id)
+    except DomainError as exc:
+        if not fallback:
+            raise
+        if exc.code in (ErrorCode.READER_OFFLINE, ErrorCode.READER_BUSY):
+            logger.info("reader %s refused payment %s (%s): card fields instead", reader.reader_id, intent.id, exc.code)
+            _cancel_intent_of(intent.id, account_id)
+        elif exc.code != ErrorCode.PROCESSOR_ERROR or not _cancelled(intent.id, account_id):
+            raise
+    card = _intent_create(order, session, PaymentMethod.CARD, account_id=account_id, key=f"fallback-card-{intent.id}")
+    return card, None
+
+
+def _cancelled(intent_id: str, account_id: str) -> bool:
+    return processor.intent_retrieve(intent_id=intent_id, account_id=account_id)["status"] == "canceled"
+
+
 def _create_and_record(
     caller: _PaymentCaller,
     session: Session,
@@ -161,26 +208,21 @@ def _create_and_record(
     key: str,
     account_id: str,
     reader: CardReader | None,
+    fallback: bool = False,
 ) -> tuple[Session, Payment]:
     """Steps 2 and 3 of a send to payment (processor_calls). With a reader, the intent is for
-    card_present and is handed to the reader before it is recorded (step 2)."""
+    card_present and is handed to the reader before it is recorded (step 2), or replaced by a
+    card intent where the owner allows it (`fallback`)."""
     amount, currency = order.total_cents, order.currency
-    processor_api = processor.client()
-    method = PaymentMethod.CARD if reader is None else PaymentMethod.CARD_PRESENT
     with processor_calls.released_on_failure(reservation):
-        intent = processor.call(
-            processor_api.v1.payment_intents.create,
-            params={
-                "amount": amount,
-                "currency": currency.lower(),
-                # The API takes it; the library's PaymentIntentCreateParams no longer lists it.
-                "payment_method_types": [method],  # type: ignore[typeddict-unknown-key]
-                "description": f"Order {order.number}",
-                "metadata": {"order_id": str(order.pk), "session_id": session.public_id},
-            },
-            options={"stripe_account": account_id, "idempotency_key": key},
-        )
-        reader_state = None if reader is None else _hand_to_reader(reader, intent.id, account_id)
+        reader_state: terminal.ReaderState | None = None
+        if reader is None:
+            intent = _intent_create(order, session, PaymentMethod.CARD, account_id=account_id, key=key)
+        else:
+            intent, reader_state = _reader_or_card_fields(
+                order, session, reader, account_id=account_id, key=key, fallback=fallback
+            )
+        method = PaymentMethod.CARD if reader_state is None else PaymentMethod.CARD_PRESENT
         with transaction.atomic():
             session = Session.objects.select_for_update(of=("self",)).get(pk=session.pk)
             try:
@@ -204,7 +246,7 @@ def _create_and_record(
                 currency=currency,
                 status=PaymentStatus.REQUIRES_PAYMENT_METHOD,
                 method=method,
-                reader=reader,
+                reader=reader if method == PaymentMethod.CARD_PRESENT else None,
             )
             if intent.client_secret is None:  # the processor returns it with every intent it creates
                 raise DomainError(ErrorCode.PROCESSOR_ERROR, "The payment processor returned no client secret.")
