@@ -20,7 +20,7 @@ from django.utils import timezone
 from tests import factories
 from tests.support.database import flush_only_written_tables, remember_flush_counts
 from tests.support.receivers import Receiver
-from tests.support.template_database import setup_test_database, teardown_test_database
+from tests.support.template_database import scratch_copy, setup_test_database, teardown_test_database
 
 pytest_plugins = [
     "tests.support.payments",
@@ -129,6 +129,15 @@ def django_db_setup(django_test_environment, django_db_blocker, django_db_modify
     yield
     with django_db_blocker.unblock():
         teardown_test_database(old_name)
+
+
+@pytest.fixture
+def scratch_database(transactional_db):
+    """A test that migrates backwards and forwards works on a fresh copy of the template: stopped
+    half-way, it leaves the worker's own database at the latest schema. Name it before the
+    fixtures whose rows it should hold."""
+    with scratch_copy():
+        yield
 
 
 def clear_cache() -> None:

@@ -161,7 +161,7 @@ def test_panel_enrolment_shows_the_seed_once_and_confirms_with_a_code(db, owner)
 
 
 @pytest.mark.django_db(transaction=True)
-def test_the_data_migrations_convert_existing_rows_and_their_reverses_restore_them(settings):
+def test_the_data_migrations_convert_existing_rows_and_their_reverses_restore_them(scratch_database, settings):
     """Rows as they were before the data migrations (plain payment client secrets, pending 2FA
     challenges by their id, sessions under their cookie, plain TOTP seeds), then migrated: the
     client secrets and seeds are sealed, the challenge ids and cookies stored only as hashes, and

@@ -24,3 +24,15 @@ def test_the_template_changes_with_the_code(tmp_path, monkeypatch):
     before = template_database.code_digest()
     migration.write_text("operations = ['changed']\n")
     assert template_database.code_digest() != before
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_test_stopped_half_way_through_its_migrations_leaves_the_workers_database_whole():
+    own_name = connection.settings_dict["NAME"]
+    leaves = MigrationExecutor(connection).loader.graph.leaf_nodes()
+    with template_database.scratch_copy():
+        assert connection.settings_dict["NAME"] != own_name
+        MigrationExecutor(connection).migrate([("webhooks", "0001_initial")])  # and never forward again
+        assert MigrationExecutor(connection).migration_plan(leaves) != []
+    assert connection.settings_dict["NAME"] == own_name
+    assert MigrationExecutor(connection).migration_plan(leaves) == []

@@ -40,7 +40,7 @@ def test_the_paid_order_stores_only_the_hash_of_its_receipt_token(confirmed_orde
 
 
 @pytest.mark.django_db(transaction=True)
-def test_the_data_migration_hashes_the_tokens_already_given(business):
+def test_the_data_migration_hashes_the_tokens_already_given(scratch_database, business):
     token = "an-address-printed-as-a-qr-code-before-xxxx"
     order = factories.OrderFactory(business=business, status="confirmed")
     executor = MigrationExecutor(connection)

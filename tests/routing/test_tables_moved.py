@@ -21,7 +21,9 @@ def _tables() -> set[str]:
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_database_at_the_earlier_migrations_keeps_its_offers_and_settings_across_the_move(kiosk, owner):
+def test_a_database_at_the_earlier_migrations_keeps_its_offers_and_settings_across_the_move(
+    scratch_database, kiosk, owner
+):
     agent = factories.AgentFactory(owner=owner)
     session = factories.SessionFactory(kiosk=kiosk)
     now = timezone.now()

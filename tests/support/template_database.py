@@ -24,6 +24,7 @@ from django.db import connections
 ROOT = Path(__file__).resolve().parents[2]
 TEMPLATES_DIR = Path(tempfile.gettempdir()) / "kiosk-test-templates"
 STALE_FILE_SECONDS = 24 * 3600  # another checkout's SQLite template, unused for a day
+TEMPLATES: dict[str, str] = {}  # alias -> the template its test database was copied from
 
 
 def code_digest() -> str:
@@ -78,6 +79,7 @@ def _postgres_names(connection) -> list[str]:
 def _setup_postgres(connection, test_name: str) -> None:
     prefix = f"test_{settings.DATABASES[connection.alias]['NAME']}_template_"
     template = f"{prefix}{code_digest()}"
+    TEMPLATES[connection.alias] = template
     with file_lock(template):
         existing = _postgres_names(connection)
         if template not in existing:
@@ -97,6 +99,7 @@ def _setup_postgres(connection, test_name: str) -> None:
 
 def _setup_sqlite(connection, test_name: str) -> None:
     template = TEMPLATES_DIR / f"sqlite-{code_digest()}.sqlite3"
+    TEMPLATES[connection.alias] = str(template)
     with file_lock(template.stem):
         if not template.exists():
             building = template.with_suffix(".building")
@@ -129,3 +132,40 @@ def setup_test_database(alias: str = "default") -> str:
 
 def teardown_test_database(old_name: str, alias: str = "default") -> None:
     connections[alias].creation.destroy_test_db(old_name, verbosity=0)
+
+
+@contextlib.contextmanager
+def scratch_copy(alias: str = "default") -> Iterator[None]:
+    """The connection on a fresh copy of the template for the block, then back on the test
+    database. For tests that migrate backwards and forwards: one stopped half-way (a timeout under
+    load) leaves only its scratch copy at an old schema, never the worker's database, which every
+    later test of the worker reads."""
+    connection = connections[alias]
+    own_name = connection.settings_dict["NAME"]
+    if connection.vendor == "postgresql":
+        scratch = f"{own_name}_scratch"
+        with file_lock(TEMPLATES[alias]), connection._nodb_cursor() as cursor:
+            cursor.execute(f'DROP DATABASE IF EXISTS "{scratch}" WITH (FORCE)')
+            cursor.execute(f'CREATE DATABASE "{scratch}" TEMPLATE "{TEMPLATES[alias]}"')
+        _use(connection, scratch)
+        try:
+            yield
+        finally:
+            _use(connection, own_name)
+            with connection._nodb_cursor() as cursor:
+                cursor.execute(f'DROP DATABASE IF EXISTS "{scratch}" WITH (FORCE)')
+        return
+    # SQLite in memory: Django never closes such a connection (that would drop the database), so
+    # the worker's is set aside, and the scratch database goes with its own connection.
+    held, connection.connection = connection.connection, None
+    _use(connection, f"file:scratch_{alias}?mode=memory&cache=shared")
+    try:
+        connection.ensure_connection()
+        with contextlib.closing(sqlite3.connect(TEMPLATES[alias])) as source:
+            source.backup(connection.connection)
+        yield
+    finally:
+        if connection.connection is not None:
+            connection.connection.close()
+        connection.connection = held
+        settings.DATABASES[alias]["NAME"] = connection.settings_dict["NAME"] = own_name

@@ -135,7 +135,7 @@ def test_malformed_keys_fail_the_system_check(settings):
 
 
 @pytest.mark.django_db(transaction=True)
-def test_the_data_migration_encrypts_plain_secrets_and_its_reverse_decrypts_them(owner):
+def test_the_data_migration_encrypts_plain_secrets_and_its_reverse_decrypts_them(scratch_database, owner):
     plain = "ab" * 32
     executor = MigrationExecutor(connection)
     latest = executor.loader.graph.leaf_nodes("webhooks")
