@@ -258,6 +258,16 @@ class RoutingSettingsForm(forms.Form):
         _("Offer self-service after (seconds)"),
         _("When the wait or its estimate passes this, the kiosk offers to order alone."),
     )
+    agent_capacity = forms.IntegerField(
+        required=False,
+        min_value=ROUTING_LIMITS["agent_capacity"][0],
+        max_value=ROUTING_LIMITS["agent_capacity"][1],
+        label=_("Customers per agent"),
+        help_text=_(
+            "How many customers an agent serves at once: one on video, the others paying or writing. "
+            "An agent's own number on the Agents page comes first. Empty: the default."
+        ),
+    )
     agents_start_on_break = forms.BooleanField(
         required=False,
         label=_("Agents start on break"),

@@ -31,6 +31,15 @@ class EndReason(models.TextChoices):
     TIMED_OUT = "timed_out"
 
 
+class Medium(models.TextChoices):
+    """How the customer talks to the agent: the video call (the default) or the text chat. An
+    active video session is the agent's one video conversation; a chat session takes a seat of
+    the agent's capacity only (apps/sessions/seats.py)."""
+
+    VIDEO = "video"
+    CHAT = "chat"
+
+
 def new_public_id() -> str:
     return "ses_" + secrets.token_urlsafe(15)  # 20 url-safe characters
 
@@ -45,6 +54,7 @@ class Session(models.Model):
     )
     status = models.CharField(max_length=10, choices=SessionStatus.choices, default=SessionStatus.PENDING)
     customer_locale = models.CharField(max_length=35)
+    medium = models.CharField(max_length=5, choices=Medium.choices, default=Medium.VIDEO)
     created_at = models.DateTimeField(default=timezone.now)
     accepted_at = models.DateTimeField(null=True, blank=True)
     ended_at = models.DateTimeField(null=True, blank=True)
