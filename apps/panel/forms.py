@@ -101,6 +101,15 @@ class AgentLanguagesForm(forms.Form):
     languages = forms.CharField(label=_("Languages"), max_length=200, required=False, help_text=LANGUAGES_HELP)
 
 
+class AgentCapacityForm(forms.Form):
+    capacity = forms.IntegerField(
+        label=_("Customers at once"),
+        required=False,
+        min_value=ROUTING_LIMITS["agent_capacity"][0],
+        max_value=ROUTING_LIMITS["agent_capacity"][1],
+    )
+
+
 class WebhookCreateForm(forms.Form):
     url = forms.URLField(max_length=2000, label=_("Receiver URL"), assume_scheme="https")
     events = forms.MultipleChoiceField(

@@ -31,3 +31,9 @@ def seats_of(agent_ids: list[int]) -> dict[int, Seats]:
     capacity = capacities(rows)
     held = held_by([pk for pk, _, _ in rows])
     return {pk: Seats(capacity[pk], held.get(pk, Held())) for pk, _, _ in rows}
+
+
+def capacity_and_held(agent: User) -> tuple[int, int]:
+    """(capacity, sessions held) of one agent (apps/accounts/seats_hook.py)."""
+    seat = seats_of([agent.pk]).get(agent.pk)
+    return (seat.capacity, seat.held.count) if seat else (defaults().agent_capacity, 0)

@@ -154,3 +154,24 @@ def routing_settings_update(*, owner_id: int, agent_capacity: int | None = None,
         )
         dispatch_soon()
     return routing_for_owner(owner_id)
+
+
+def agent_capacity_set(*, agent: User, capacity: int | None) -> int | None:
+    """The agent's own capacity C (its owner's panel or API); None: its owner's. The router
+    applies it from its next run, which this change starts (a seat it gains is offered at once;
+    sessions it holds beyond a lowered C stay with it, and it is offered none until below)."""
+    low, high = LIMITS["agent_capacity"]
+    if capacity is not None and (
+        not isinstance(capacity, int) or isinstance(capacity, bool) or not low <= capacity <= high
+    ):
+        raise DomainError(
+            ErrorCode.VALIDATION_ERROR,
+            "Customers per agent: a whole number from {low} to {high}, or empty for the restaurant's.",
+            params={"low": low, "high": high},
+            details={"capacity": [f"Must be a whole number from {low} to {high}, or null."]},
+        )
+    with transaction.atomic():
+        User.objects.filter(pk=agent.pk).update(agent_capacity=capacity)
+        agent.agent_capacity = capacity
+        dispatch_soon()
+    return capacity
