@@ -137,6 +137,7 @@ DOMAIN_ERRORS: dict[str, Sequence[str]] = {
     "GET /api/owner/reports/items": [E.NOT_FOUND],
     "POST /api/owner/orders/{order_id}/status": [E.NOT_FOUND, E.INVALID_STATE, E.FORBIDDEN],
     "POST /api/owner/printers": [E.NOT_FOUND],  # `business_id` not the owner's
+    "PUT /api/owner/agents/{agent_id}/capacity": [E.NOT_FOUND],
     # nothing printed yet; a board's token
     "POST /api/displays/kitchen/tickets/{order_id}/reprint": [E.INVALID_STATE, E.FORBIDDEN],
     "POST /api/owner/orders/{order_id}/refund": [

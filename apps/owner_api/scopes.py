@@ -15,6 +15,7 @@ class Scope(TextChoices):
     REPORTS_READ = "reports:read", "Read the sessions and item sales reports"
     BUSINESS_WRITE = "business:write", "Read a business and set the address its receipts print"
     PRINTERS_WRITE = "printers:write", "Read, add, change and remove printers; print a test page"
+    AGENTS_WRITE = "agents:write", "List agents; set how many customers each serves at once"
 
 
 ALL_SCOPES: dict[str, str] = {scope.value: scope.label for scope in Scope}

@@ -175,3 +175,10 @@ def agent_capacity_set(*, agent: User, capacity: int | None) -> int | None:
         agent.agent_capacity = capacity
         dispatch_soon()
     return capacity
+
+
+def owner_capacity_set(*, owner_id: int, capacity: int | None) -> Routing:
+    """The owner's C (the owner API): its other routing settings stay as they are."""
+    current = routing_for_owner(owner_id)
+    kept = {name: getattr(current, name) for name in FIELD_NAMES if name != "agent_capacity"}
+    return routing_settings_update(owner_id=owner_id, agent_capacity=capacity, **kept)

@@ -29,8 +29,7 @@ from apps.demo.webhook_seed import seed_demo_webhook
 from apps.demo_processor import mode as processor_mode
 from apps.demo_processor import services as demo_processor
 from apps.kiosks import services as kiosk_services
-from apps.routing.routing_settings import FIELD_NAMES, routing_for_owner
-from apps.routing.services import routing_settings_update
+from apps.routing.services import owner_capacity_set
 
 DEMO_CARDS = {
     "succeeds": "4242 4242 4242 4242",
@@ -113,10 +112,8 @@ def _seed_tenant(spec: TenantSpec) -> Report:
     if processor_mode.active():  # the demo processor must know the account to charge on it
         demo_processor.account_open(f"acct_demo_{slug}")
     seed_menu(business=business)
-    if spec["agent_capacity"] is not None:  # the other routing settings stay as they are
-        routing = routing_for_owner(owner.pk)
-        kept = {name: getattr(routing, name) for name in FIELD_NAMES if name != "agent_capacity"}
-        routing_settings_update(owner_id=owner.pk, agent_capacity=spec["agent_capacity"], **kept)
+    if spec["agent_capacity"] is not None:
+        owner_capacity_set(owner_id=owner.pk, capacity=spec["agent_capacity"])
     owner_user = _user(
         f"owner@{slug}.demo.test", name=f"{spec['owner']} owner", owner=owner, panel_role=PanelRole.OWNER
     )
