@@ -144,11 +144,18 @@ def session_status_body_for_kiosk(*, kiosk: Kiosk, public_id: str) -> Mapping[st
     return status_cache.status_body(kiosk_id=kiosk.pk, public_id=public_id, read=read)
 
 
+# An agent serving several customers (apps/sessions/seats.py): its video conversation first, then
+# its other active sessions, then those in payment; oldest first ("active" sorts before "payment",
+# "video" after "chat").
+HELD_FIRST = ("status", "-medium", "accepted_at", "pk")
+
+
 def current_session_for_agent(agent: User) -> Session:
     """The agent's live (active or in payment) session: the business it currently works for."""
     session = (
         Session.objects.filter(agent=agent, status__in=(SessionStatus.ACTIVE, SessionStatus.PAYMENT))
         .select_related("business")
+        .order_by(*HELD_FIRST)
         .first()
     )
     if session is None:
@@ -162,6 +169,7 @@ def live_session_of_agent(agent: User) -> Session | None:
     return (
         Session.objects.filter(agent=agent, status__in=(SessionStatus.ACTIVE, SessionStatus.PAYMENT))
         .select_related("kiosk", "business")
+        .order_by(*HELD_FIRST)
         .first()
     )
 

@@ -194,3 +194,14 @@ def test_the_owner_sets_customers_per_agent_on_the_settings_page(owner_client, o
     owner_client.post("/panel/settings/routing", fields, follow=True)  # empty: back to the default
     assert RoutingSettings.objects.get(owner=owner).agent_capacity is None
     assert routing_for_owner(owner.pk).agent_capacity == 1
+
+
+def test_the_dashboards_restore_reads_the_video_conversation_first(agent_client, agent, owner, business):
+    """GET /api/sessions/current shows one session: the one the customer is on camera in."""
+    _capacity(owner, 3)
+    paying, chat, video = _waiting(business), _waiting(business, medium="chat"), _waiting(business)
+    assert agent_client.post(f"/api/sessions/{paying.public_id}/accept").status_code == 200
+    _to_payment(paying)
+    assert agent_client.post(f"/api/sessions/{chat.public_id}/accept").status_code == 200
+    assert agent_client.post(f"/api/sessions/{video.public_id}/accept").status_code == 200
+    assert agent_client.get("/api/sessions/current").json()["session"]["id"] == video.public_id
