@@ -86,3 +86,17 @@ def seat_refusal(*, capacity: int, held: Held, video: bool) -> DomainError | Non
         "You are in a video conversation: send it to payment or end it before taking another video call.",
         details={"capacity": capacity, "sessions_held": held.count},
     )
+
+
+def ensure_payment_can_be_taken_back(session: Session) -> None:
+    """Taking a video session's payment back makes it its agent's video conversation again:
+    refused (409 AGENT_IN_CONVERSATION) while the agent holds another one. Checked before the
+    processor is asked to cancel anything (apps/billing/services/payments.py)."""
+    if session.agent_id is None or session.medium != Medium.VIDEO:
+        return
+    others = Session.objects.filter(agent_id=session.agent_id, status=SessionStatus.ACTIVE, medium=Medium.VIDEO)
+    if others.exclude(pk=session.pk).exists():
+        raise DomainError(
+            ErrorCode.AGENT_IN_CONVERSATION,
+            "You are in another video conversation: end it or send it to payment before taking this payment back.",
+        )

@@ -158,16 +158,7 @@ def _close(session: Session, *, action: str, reason: str, notes: str) -> None:
 
 def session_move(*, session: Session, action: str) -> None:
     """An open-to-open transition driven by another app (payment: send_to_payment,
-    cancel_payment). The caller holds the transaction and the session row lock. Taking a video
-    session's payment back makes it the agent's video conversation again: refused (409
-    AGENT_IN_CONVERSATION) while the agent holds another one."""
-    if action == "cancel_payment" and session.agent_id is not None and session.medium == Medium.VIDEO:
-        others = Session.objects.filter(agent_id=session.agent_id, status=SessionStatus.ACTIVE, medium=Medium.VIDEO)
-        if others.exclude(pk=session.pk).exists():
-            raise DomainError(
-                ErrorCode.AGENT_IN_CONVERSATION,
-                "You are in another video conversation: end it or send it to payment before taking this payment back.",
-            )
+    cancel_payment). The caller holds the transaction and the session row lock."""
     session.status = next_status(session.status, action)
     session.save(update_fields=["status"])
     events.emit(SessionMoved(session))  # routing withdraws a transfer of a session leaving `active`

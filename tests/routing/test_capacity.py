@@ -2,12 +2,10 @@
 the agent, else its owner, else ROUTING_AGENT_CAPACITY; the two refusals past one seat; what
 GET /api/user and the Queue page say; a seat opening is offered at once."""
 
-import pytest
 from django.db import transaction
 from django.utils import timezone
 
 from apps.accounts.models import User
-from apps.core.errors import DomainError
 from apps.routing import offers
 from apps.routing.models import Offer, OfferStatus, RoutingSettings
 from apps.routing.routing_settings import routing_for_owner
@@ -117,15 +115,15 @@ def test_a_lost_accept_past_capacity_says_so_without_locks(agent_client, agent, 
 
 
 def test_taking_a_payment_back_during_another_conversation_is_refused(agent_client, agent, owner, business):
+    """Refused before the processor is asked to cancel the intent: nothing changes."""
     _capacity(owner, 2)
     paying, next_video = _waiting(business), _waiting(business)
     assert agent_client.post(f"/api/sessions/{paying.public_id}/accept").status_code == 200
     _to_payment(paying)
     assert agent_client.post(f"/api/sessions/{next_video.public_id}/accept").status_code == 200
-    with pytest.raises(DomainError, match="another video conversation") as refused, transaction.atomic():
-        locked = Session.objects.select_for_update().get(pk=paying.pk)
-        session_services.session_move(session=locked, action="cancel_payment")
-    assert refused.value.code == "AGENT_IN_CONVERSATION"
+    refused = agent_client.post(f"/api/sessions/{paying.public_id}/payment/cancel")
+    assert _code(refused) == (409, "AGENT_IN_CONVERSATION")
+    assert "another video conversation" in refused.json()["error"]["message"]
     assert Session.objects.get(pk=paying.pk).status == "payment"
 
 
