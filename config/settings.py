@@ -720,6 +720,9 @@ ROUTING_OFFER_SECONDS = int(os.environ.get("ROUTING_OFFER_SECONDS", "15"))
 ROUTING_ANY_LANGUAGE_AFTER_SECONDS = int(os.environ.get("ROUTING_ANY_LANGUAGE_AFTER_SECONDS", "30"))
 ROUTING_MISSES_BEFORE_BREAK = int(os.environ.get("ROUTING_MISSES_BEFORE_BREAK", "2"))
 ROUTING_SELF_SERVICE_AFTER_SECONDS = int(os.environ.get("ROUTING_SELF_SERVICE_AFTER_SECONDS", "120"))
+# C: the sessions an agent holds at once (at most one of them a video conversation; sessions in
+# payment and text chats fill the rest), per owner and per agent on the panel (apps/sessions/seats.py).
+ROUTING_AGENT_CAPACITY = int(os.environ.get("ROUTING_AGENT_CAPACITY", "1"))
 # Signing in to the dashboard makes an offline agent available, or on break when this is on.
 ROUTING_AGENTS_START_ON_BREAK = os.environ.get("ROUTING_AGENTS_START_ON_BREAK", "") in ("1", "true", "yes")
 # How often the router's timer runs (lapsed offers, presence; also what recovers a dead

@@ -3,7 +3,7 @@
 from django.urls import path, re_path
 
 from apps.api.views import UnknownRouteView
-from apps.owner_api.api import businesses, kiosks, menu, orders, printers, reports, token
+from apps.owner_api.api import agents, businesses, kiosks, menu, orders, printers, reports, token
 
 urlpatterns = [
     path("oauth/token", token.OwnerTokenView.as_view()),
@@ -22,5 +22,8 @@ urlpatterns = [
     path("printers", printers.PrinterListView.as_view()),
     path("printers/<int:printer_id>", printers.PrinterDetailView.as_view()),
     path("printers/<int:printer_id>/test-page", printers.PrinterTestPageView.as_view()),
+    path("agents", agents.AgentListView.as_view()),
+    path("agents/capacity", agents.OwnerCapacityView.as_view()),
+    path("agents/<int:agent_id>/capacity", agents.AgentCapacityView.as_view()),
     re_path(r"^[\s\S]*$", UnknownRouteView.as_view()),  # [\s\S]: a path may hold a newline
 ]

@@ -132,6 +132,9 @@ class User(AbstractBaseUser, PermissionsMixin):
     idle_since = models.DateTimeField(null=True, blank=True)
     missed_offers = models.PositiveSmallIntegerField(default=0)
     status_reason = models.CharField(max_length=20, blank=True)
+    # How many customers the agent serves at once (apps/sessions/seats.py); null: its owner's
+    # setting (RoutingSettings.agent_capacity), else ROUTING_AGENT_CAPACITY.
+    agent_capacity = models.PositiveSmallIntegerField(null=True, blank=True)
     is_active = models.BooleanField(default=True)
     is_staff = models.BooleanField(default=False)
     date_joined = models.DateTimeField(default=timezone.now)

@@ -87,6 +87,8 @@ DOMAIN_ERRORS: dict[str, Sequence[str]] = {
         E.SESSION_ALREADY_ACCEPTED,
         E.SESSION_ALREADY_ENDED,
         E.AGENT_HAS_ACTIVE_SESSION,
+        E.AGENT_AT_CAPACITY,
+        E.AGENT_IN_CONVERSATION,
         E.INVALID_STATE,
         E.ACCOUNT_DISABLED,
     ],
@@ -106,7 +108,7 @@ DOMAIN_ERRORS: dict[str, Sequence[str]] = {
     "POST /api/sessions/{public_id}/end": [*_AGENT_SESSION, E.PROCESSOR_CALL_IN_PROGRESS, *_PROCESSOR],
     "POST /api/sessions/{public_id}/show": [E.SESSION_NOT_FOUND, E.SESSION_ALREADY_ENDED, E.INVALID_STATE],
     "POST /api/sessions/{public_id}/payment": [*_PAYMENT, *_PROCESSOR],
-    "POST /api/sessions/{public_id}/payment/cancel": [*_PAYMENT, *_PROCESSOR],
+    "POST /api/sessions/{public_id}/payment/cancel": [*_PAYMENT, *_PROCESSOR, E.AGENT_IN_CONVERSATION],
     "GET /api/sessions/{public_id}": [E.SESSION_NOT_FOUND],
     "GET /api/sessions/current": [E.NO_ACTIVE_SESSION],
     "GET /api/menu": [E.NO_ACTIVE_SESSION],
@@ -135,6 +137,7 @@ DOMAIN_ERRORS: dict[str, Sequence[str]] = {
     "GET /api/owner/reports/items": [E.NOT_FOUND],
     "POST /api/owner/orders/{order_id}/status": [E.NOT_FOUND, E.INVALID_STATE, E.FORBIDDEN],
     "POST /api/owner/printers": [E.NOT_FOUND],  # `business_id` not the owner's
+    "PUT /api/owner/agents/{agent_id}/capacity": [E.NOT_FOUND],
     # nothing printed yet; a board's token
     "POST /api/displays/kitchen/tickets/{order_id}/reprint": [E.INVALID_STATE, E.FORBIDDEN],
     "POST /api/owner/orders/{order_id}/refund": [

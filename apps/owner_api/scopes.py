@@ -16,6 +16,7 @@ class Scope(TextChoices):
     REPORTS_READ = "reports:read", gettext_noop("Read the sessions and item sales reports")
     BUSINESS_WRITE = "business:write", gettext_noop("Read a business and set the address its receipts print")
     PRINTERS_WRITE = "printers:write", gettext_noop("Read, add, change and remove printers; print a test page")
+    AGENTS_WRITE = "agents:write", gettext_noop("List agents; set how many customers each serves at once")
 
 
 # What each scope lets a key do: the API's English (the token endpoint's and the OpenAPI schema's,

@@ -108,6 +108,15 @@ class AgentLanguagesForm(forms.Form):
     languages = forms.CharField(label=_("Languages"), max_length=200, required=False, help_text=LANGUAGES_HELP)
 
 
+class AgentCapacityForm(forms.Form):
+    capacity = forms.IntegerField(
+        label=_("Customers at once"),
+        required=False,
+        min_value=ROUTING_LIMITS["agent_capacity"][0],
+        max_value=ROUTING_LIMITS["agent_capacity"][1],
+    )
+
+
 class WebhookCreateForm(forms.Form):
     url = forms.URLField(max_length=2000, label=_("Receiver URL"), assume_scheme="https")
     events = forms.MultipleChoiceField(
@@ -264,6 +273,16 @@ class RoutingSettingsForm(forms.Form):
         "self_service_after_seconds",
         _("Offer self-service after (seconds)"),
         _("When the wait or its estimate passes this, the kiosk offers to order alone."),
+    )
+    agent_capacity = forms.IntegerField(
+        required=False,
+        min_value=ROUTING_LIMITS["agent_capacity"][0],
+        max_value=ROUTING_LIMITS["agent_capacity"][1],
+        label=_("Customers per agent"),
+        help_text=_(
+            "How many customers an agent serves at once: one on video, the others paying or writing. "
+            "An agent's own number on the Agents page comes first. Empty: the default."
+        ),
     )
     agents_start_on_break = forms.BooleanField(
         required=False,

@@ -71,6 +71,7 @@ urlpatterns = [
     path("agents", agents.agent_list, name="agents"),
     path("agents/<int:agent_id>/disable", agents.agent_disable, name="agent_disable"),
     path("agents/<int:agent_id>/languages", agents.agent_languages, name="agent_languages"),
+    path("agents/<int:agent_id>/capacity", agents.agent_capacity, name="agent_capacity"),
     path("agents/<int:agent_id>/reset-2fa", agents.agent_reset_two_factor, name="agent_reset_2fa"),
     path("agents/<int:agent_id>/unlock-sign-in", agents.agent_unlock_sign_in, name="agent_unlock_sign_in"),
     path("menu", menu.catalog_list, name="menu"),

@@ -8,38 +8,32 @@ from apps.routing import transfer
 from apps.routing.models import Offer, OfferStatus
 from apps.sessions import selectors, services
 from apps.sessions.models import Session, SessionStatus
+from apps.sessions.seats import Held
+from apps.sessions.selectors import PRECHECK_HELD_SQL, AcceptSeen, precheck_held_params
 
 
-def accept_precheck(*, agent: User, public_id: str) -> tuple[str, bool, bool] | None:
-    """(status, agent_busy, transfer_offered) of a session visible to `agent`, or None, as
-    apps/sessions/selectors.accept_precheck reads the first two; `transfer_offered`: the agent
-    holds a live transfer offer of it. Plain SQL: compiling the ORM query cost more than the
-    query itself."""
+def accept_precheck(*, agent: User, public_id: str) -> tuple[AcceptSeen, bool] | None:
+    """What apps/sessions/selectors.accept_precheck reads of a session visible to `agent`, and
+    whether the agent holds a live transfer offer of it; None: no such session. Plain SQL:
+    compiling the ORM query cost more than the query itself."""
     table, offers = Session._meta.db_table, Offer._meta.db_table
     sql = (
         # Only the table names are formatted in; values are parameters.
-        f"SELECT s.status, EXISTS (SELECT 1 FROM {table} b WHERE b.agent_id = %s AND b.status IN (%s, %s)),"  # noqa: S608
+        f"SELECT s.status, s.medium, {PRECHECK_HELD_SQL.format(table=table)},"  # noqa: S608
         f" EXISTS (SELECT 1 FROM {offers} o WHERE o.session_id = s.id AND o.agent_id = %s AND o.status = %s"
         " AND o.transfer_from_id IS NOT NULL)"
         f" FROM {table} s WHERE s.public_id = %s"
     )
-    params: list[int | str] = [
-        agent.pk,
-        SessionStatus.ACTIVE,
-        SessionStatus.PAYMENT,
-        agent.pk,
-        OfferStatus.LIVE,
-        public_id,
-    ]
+    params: list[int | str] = [*precheck_held_params(agent), agent.pk, OfferStatus.LIVE, public_id]
     row = selectors.visible_row(sql, params, agent=agent)
-    return None if row is None else (row[0], bool(row[1]), bool(row[2]))
+    if row is None:
+        return None
+    return AcceptSeen(row[0], row[1], Held(int(row[2]), bool(row[3]))), bool(row[4])
 
 
 def session_accept(*, public_id: str, agent: User) -> Session:
     """Accept a waiting session, or take over one a colleague transfers to this agent."""
-    seen = accept_precheck(agent=agent, public_id=public_id)
-    if seen is not None and seen[0] == SessionStatus.ACTIVE and seen[2] and not seen[1]:
+    read = accept_precheck(agent=agent, public_id=public_id)
+    if read is not None and read[0].status == SessionStatus.ACTIVE and read[1]:
         return transfer.transfer_accept(public_id=public_id, agent=agent)  # a colleague hands it on
-    return services.session_accept_seen(
-        public_id=public_id, agent=agent, seen=None if seen is None else (seen[0], seen[1])
-    )
+    return services.session_accept_seen(public_id=public_id, agent=agent, seen=None if read is None else read[0])

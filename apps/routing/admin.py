@@ -36,5 +36,6 @@ class RoutingSettingsAdmin(NoAddAdmin[RoutingSettings]):
         "any_language_after_seconds",
         "misses_before_break",
         "agents_start_on_break",
+        "agent_capacity",
     ]
     readonly_fields = [field.name for field in RoutingSettings._meta.fields]

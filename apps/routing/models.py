@@ -61,6 +61,8 @@ class RoutingSettings(models.Model):
     misses_before_break = models.PositiveSmallIntegerField()
     self_service_after_seconds = models.PositiveIntegerField()
     agents_start_on_break = models.BooleanField(default=False)
+    # C: the sessions each agent holds at once (an agent may override it); null: ROUTING_AGENT_CAPACITY.
+    agent_capacity = models.PositiveSmallIntegerField(null=True, blank=True)
 
     class Meta:
         db_table = "agent_sessions_routingsettings"

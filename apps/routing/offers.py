@@ -25,16 +25,17 @@ from django.utils import timezone
 from apps.accounts import services as account_services
 from apps.accounts.models import AgentStatus, StatusReason, User
 from apps.core import events
+from apps.routing.capacity import seats_of
 from apps.routing.domain_events import OfferClosed, OfferMade, QueueChanged
 from apps.routing.models import Offer, OfferStatus
 from apps.routing.router import AtWorkAgent, FreeAgent, WaitingSession, nobody_speaks, plan_offers, primary_language
 from apps.routing.routing_settings import routing_for_owner, routing_for_owners
 from apps.routing.signed_in import agents_holding_channel, signed_in
 from apps.routing.transfer_ends import transfers_lapsed
-from apps.sessions.models import Session, SessionStatus
+from apps.sessions.models import Medium, Session, SessionStatus
+from apps.sessions.seats import has_room
 
 ROUTING_LOCK_KEY = 0x6B696F736B  # "kiosk": the advisory lock id of offers_dispatch
-HELD_STATUSES = (SessionStatus.ACTIVE, SessionStatus.PAYMENT)
 _process_lock = threading.Lock()
 
 
@@ -89,15 +90,28 @@ def _close_lapsed(now: datetime) -> None:
 
 
 def _withdraw_untakeable(now: datetime, holding: set[int] | None) -> None:
-    """An offer whose agent went on break or offline, stopped being signed in, or took another
-    session is withdrawn (not a miss)."""
-    live = Offer.objects.filter(status=OfferStatus.LIVE)
-    takers = User.objects.filter(signed_in(now, holding), is_active=True, agent_status=AgentStatus.AVAILABLE)
-    untakeable = live.filter(
-        ~Q(agent__in=takers.values("pk")) | Q(agent__agent_sessions__status__in=HELD_STATUSES)
-    ).select_related("session")
+    """An offer whose agent went on break or offline, stopped being signed in, or has no seat
+    for its session any more (it took another) is withdrawn (not a miss)."""
+    live = list(Offer.objects.filter(status=OfferStatus.LIVE).select_related("session"))
+    if not live:
+        return
+    agent_ids = [offer.agent_id for offer in live]
+    takers = set(
+        User.objects.filter(
+            signed_in(now, holding), pk__in=agent_ids, is_active=True, agent_status=AgentStatus.AVAILABLE
+        ).values_list("pk", flat=True)
+    )
+    seats = seats_of(agent_ids)
     closed = []
-    for offer in untakeable.distinct():
+    for offer in live:
+        seat = seats.get(offer.agent_id)
+        video = offer.session.medium == Medium.VIDEO
+        if (
+            offer.agent_id in takers
+            and seat is not None
+            and has_room(capacity=seat.capacity, held=seat.held, video=video)
+        ):
+            continue
         if close_offer(offer, OfferStatus.WITHDRAWN, now):
             events.emit(OfferClosed(offer, reason="agent_unavailable"))
             closed.append(offer)
@@ -147,25 +161,29 @@ def _make_offers(now: datetime, holding: set[int] | None) -> int:
             any_language=any_language(session),
             wave_room=routing[session.owner_id].offer_size - live_count.get(session.pk, 0),
             offered_before=frozenset(offered_before.get(session.pk, ())),
+            video=session.medium == Medium.VIDEO,
         )
         for session in waiting
     ]
     if all(session.wave_room <= 0 for session in sessions):
         return 0
-    free = (
+    free = list(
         pools.filter(agent_status=AgentStatus.AVAILABLE)
         .exclude(pk__in=Offer.objects.filter(status=OfferStatus.LIVE).values("agent_id"))
-        .exclude(pk__in=Session.objects.filter(status__in=HELD_STATUSES, agent__isnull=False).values("agent_id"))
         .values_list("pk", "owner_id", "languages", "idle_since", "last_seen_at")
     )
+    seats = seats_of([row[0] for row in free])
     agents = [
         FreeAgent(
             id=pk,
             owner_id=owner_id,
             languages=frozenset(languages or ()),
             idle_since=idle_since or last_seen_at or now,  # never seen: idle from now
+            capacity=seats[pk].capacity,
+            held=seats[pk].held,
         )
         for pk, owner_id, languages, idle_since, last_seen_at in free
+        if seats[pk].held.count < seats[pk].capacity  # a seat free (for a chat at least)
     ]
     plan = plan_offers(sessions, agents)
     if not plan:

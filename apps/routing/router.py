@@ -9,13 +9,19 @@ The rules (DESIGN.md section 5):
   its any-language time, or no agent of its pool at work (available or busy, signed in) speaks
   that language: then waiting is for nobody, and every language qualifies at once; an agent
   with no languages set is offered every language;
-- among those, agents not yet offered this session come first, then the longest idle;
-- a free agent gets at most one offer, for the oldest session it can take whose wave has room.
+- it must have a seat for it (apps/sessions/seats.py): a video session needs an agent in no
+  video conversation, any session one holding fewer than its capacity C;
+- among those, agents not yet offered this session come first, then those holding nothing, then
+  the least loaded, then the longest idle (`agent_order`);
+- a free agent gets at most one offer, for the oldest session it can take whose wave has room
+  (`session_order`).
 """
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
+
+from apps.sessions.seats import Held, has_room
 
 
 @dataclass(frozen=True)
@@ -27,16 +33,19 @@ class WaitingSession:
     any_language: bool  # waited past the owner's any-language time, or nobody_speaks its language
     wave_room: int  # K minus the live offers it holds
     offered_before: frozenset[int] = field(default_factory=frozenset)  # agents it was offered to
+    video: bool = True  # a video customer (else a text chat): needs an agent in no video conversation
 
 
 @dataclass(frozen=True)
 class FreeAgent:
-    """An available, signed-in agent holding no session and no live offer."""
+    """An available, signed-in agent with a seat free and no live offer."""
 
     id: int
     owner_id: int | None  # None: the platform pool
     languages: frozenset[str]
     idle_since: datetime
+    capacity: int = 1  # C: sessions it may hold at once
+    held: Held = Held()  # what it holds now
 
 
 @dataclass(frozen=True)
@@ -69,29 +78,39 @@ def nobody_speaks(owner_id: int, language: str, at_work: Iterable[AtWorkAgent]) 
 
 
 def may_take(agent: FreeAgent, session: WaitingSession) -> bool:
-    """Whether `agent` is in the session's pool and can be offered it now."""
+    """Whether `agent` is in the session's pool, has a seat for it and can be offered it now."""
     if not in_pool(agent.owner_id, session.owner_id):
+        return False
+    if not has_room(capacity=agent.capacity, held=agent.held, video=session.video):
         return False
     return session.any_language or speaks(agent.languages, session.language)
 
 
+def session_order(session: WaitingSession) -> tuple[object, ...]:
+    """Which waiting session is served first: the oldest."""
+    return (session.created_at, session.id)
+
+
+def agent_order(agent: FreeAgent, session: WaitingSession) -> tuple[object, ...]:
+    """Which of the agents who may take `session` is offered it first."""
+    return (
+        agent.owner_id is None,  # the owner's agents before the platform's
+        agent.id in session.offered_before,  # the next agents before those who missed it
+        agent.held.count,  # those holding nothing, then the least loaded
+        agent.idle_since,  # then the longest idle
+        agent.id,
+    )
+
+
 def plan_offers(sessions: list[WaitingSession], agents: list[FreeAgent]) -> list[tuple[int, int]]:
     """The offers to make now, as (session id, agent id) pairs."""
-    free = sorted(agents, key=lambda agent: (agent.idle_since, agent.id))
     taken: set[int] = set()
     offers = []
-    for session in sorted(sessions, key=lambda session: (session.created_at, session.id)):
+    for session in sorted(sessions, key=session_order):
         if session.wave_room <= 0:
             continue
-        candidates = [agent for agent in free if agent.id not in taken and may_take(agent, session)]
-        candidates.sort(
-            key=lambda agent: (
-                agent.owner_id is None,  # the owner's agents before the platform's
-                agent.id in session.offered_before,  # the next agents before those who missed it
-                agent.idle_since,
-                agent.id,
-            )
-        )
+        candidates = [agent for agent in agents if agent.id not in taken and may_take(agent, session)]
+        candidates.sort(key=lambda agent: agent_order(agent, session))
         for agent in candidates[: session.wave_room]:
             taken.add(agent.id)
             offers.append((session.id, agent.id))

@@ -16,6 +16,7 @@ class Routing:
     misses_before_break: int  # M: missed offers in a row that set an agent on break
     self_service_after_seconds: int  # the kiosk offers self-service past this wait or estimate
     agents_start_on_break: bool  # signing in sets an offline agent on break, not available
+    agent_capacity: int  # C: sessions each agent holds at once (apps/sessions/seats.py)
 
 
 FIELD_NAMES = tuple(field.name for field in fields(Routing))
@@ -28,6 +29,7 @@ LIMITS = {
     "any_language_after_seconds": (0, 3600),
     "misses_before_break": (1, 20),
     "self_service_after_seconds": (0, 3600),
+    "agent_capacity": (1, 10),
 }
 
 
@@ -39,17 +41,31 @@ def defaults() -> Routing:
         misses_before_break=settings.ROUTING_MISSES_BEFORE_BREAK,
         self_service_after_seconds=settings.ROUTING_SELF_SERVICE_AFTER_SECONDS,
         agents_start_on_break=settings.ROUTING_AGENTS_START_ON_BREAK,
+        agent_capacity=settings.ROUTING_AGENT_CAPACITY,
     )
 
 
 def _from_row(row: RoutingSettings) -> Routing:
-    return Routing(**{name: getattr(row, name) for name in FIELD_NAMES})
+    values = {name: getattr(row, name) for name in FIELD_NAMES}
+    values["agent_capacity"] = row.agent_capacity or settings.ROUTING_AGENT_CAPACITY  # null: the default
+    return Routing(**values)
 
 
 def routing_for_owner(owner_id: int | None) -> Routing:
     """Platform agents (no owner) follow the defaults."""
     row = None if owner_id is None else RoutingSettings.objects.filter(owner_id=owner_id).first()
     return defaults() if row is None else _from_row(row)
+
+
+def owner_capacity(owner_id: int | None) -> int:
+    """C of the owner's agents without their own (apps/sessions/seats.py reads it through its hook)."""
+    return routing_for_owner(owner_id).agent_capacity
+
+
+def stored_capacity(owner_id: int) -> int | None:
+    """The owner's own C, None when it uses ROUTING_AGENT_CAPACITY (the panel's form shows it)."""
+    row = RoutingSettings.objects.filter(owner_id=owner_id).values_list("agent_capacity", flat=True).first()
+    return row
 
 
 def routing_for_owners(owner_ids: Collection[int]) -> dict[int, Routing]:

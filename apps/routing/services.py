@@ -5,7 +5,8 @@ app"):
 - SessionAccepted: the winner's offer is accepted, the others withdrawn (SessionClaimed);
 - SessionEnded: its transfer and its live offers are withdrawn (SessionWithdrawn if it waited);
 - SessionMoved: a transfer of a session leaving `active` is withdrawn; a customer paying alone
-  leaves the line (its offers withdrawn), one taking the payment back rejoins it.
+  leaves the line (its offers withdrawn), one taking the payment back rejoins it; an agent's
+  session moving to payment frees its video seat (the router runs).
 """
 
 from datetime import datetime
@@ -23,7 +24,7 @@ from apps.routing.agent_presence import agents_mark_seen
 from apps.routing.domain_events import OfferClosed, QueueChanged
 from apps.routing.models import Offer, OfferStatus, RoutingSettings
 from apps.routing.offers import close_offer
-from apps.routing.routing_settings import FIELD_NAMES, LIMITS, Routing
+from apps.routing.routing_settings import FIELD_NAMES, LIMITS, Routing, routing_for_owner
 from apps.routing.tasks import dispatch_soon
 from apps.routing.transfer_ends import transfers_lapsed, transfers_withdraw
 from apps.sessions.domain_events import SessionAccepted, SessionEnded, SessionMoved
@@ -68,6 +69,10 @@ def session_moved(event: SessionMoved, recorded: DomainEvent | None = None) -> N
     elif session.status == SessionStatus.PENDING:  # back in its old place in line
         dispatch_soon()
         events.emit(QueueChanged(owner_id=session.owner_id))
+    elif session.agent_id is not None:
+        # To payment: the agent's video seat is free, so it is offered the oldest video customer
+        # it can take at once; back from payment: its offer of a video customer is withdrawn.
+        dispatch_soon()
 
 
 def agent_polled(agent: User) -> None:
@@ -121,21 +126,59 @@ def offers_withdraw_session(*, session: Session, now: datetime, reason: str) -> 
     dispatch_soon()
 
 
-def routing_settings_update(*, owner_id: int, **values: int | bool) -> Routing:
-    """Set an owner's routing settings (the panel's Settings page); every field is given. The
-    router applies them from its next run, which this change starts."""
-    if set(values) != set(FIELD_NAMES):
-        raise ValueError(f"routing settings need exactly {FIELD_NAMES}")
+def routing_settings_update(*, owner_id: int, agent_capacity: int | None = None, **values: int | bool) -> Routing:
+    """Set an owner's routing settings (the panel's Settings page); every field is given but
+    `agent_capacity` (None: ROUTING_AGENT_CAPACITY). The router applies them from its next run,
+    which this change starts."""
+    required = set(FIELD_NAMES) - {"agent_capacity"}
+    if set(values) != required:
+        raise ValueError(f"routing settings need exactly {sorted(required)}")
     problems = {
         name: [f"Must be a whole number from {low} to {high}."]
         for name, (low, high) in LIMITS.items()
-        if not isinstance(values[name], int) or isinstance(values[name], bool) or not low <= values[name] <= high
+        if name in values
+        and (not isinstance(values[name], int) or isinstance(values[name], bool) or not low <= values[name] <= high)
     }
+    low, high = LIMITS["agent_capacity"]
+    if agent_capacity is not None and (
+        not isinstance(agent_capacity, int) or isinstance(agent_capacity, bool) or not low <= agent_capacity <= high
+    ):
+        problems["agent_capacity"] = [f"Must be a whole number from {low} to {high}."]
     if not isinstance(values["agents_start_on_break"], bool):
         problems["agents_start_on_break"] = ["Must be true or false."]
     if problems:
         raise DomainError(ErrorCode.VALIDATION_ERROR, "The routing settings are invalid.", details=problems)
     with transaction.atomic():
-        RoutingSettings.objects.update_or_create(owner_id=owner_id, defaults=values)
+        RoutingSettings.objects.update_or_create(
+            owner_id=owner_id, defaults={**values, "agent_capacity": agent_capacity}
+        )
         dispatch_soon()
-    return Routing(**values)  # type: ignore[arg-type]  # checked above
+    return routing_for_owner(owner_id)
+
+
+def agent_capacity_set(*, agent: User, capacity: int | None) -> int | None:
+    """The agent's own capacity C (its owner's panel or API); None: its owner's. The router
+    applies it from its next run, which this change starts (a seat it gains is offered at once;
+    sessions it holds beyond a lowered C stay with it, and it is offered none until below)."""
+    low, high = LIMITS["agent_capacity"]
+    if capacity is not None and (
+        not isinstance(capacity, int) or isinstance(capacity, bool) or not low <= capacity <= high
+    ):
+        raise DomainError(
+            ErrorCode.VALIDATION_ERROR,
+            "Customers per agent: a whole number from {low} to {high}, or empty for the restaurant's.",
+            params={"low": low, "high": high},
+            details={"capacity": [f"Must be a whole number from {low} to {high}, or null."]},
+        )
+    with transaction.atomic():
+        User.objects.filter(pk=agent.pk).update(agent_capacity=capacity)
+        agent.agent_capacity = capacity
+        dispatch_soon()
+    return capacity
+
+
+def owner_capacity_set(*, owner_id: int, capacity: int | None) -> Routing:
+    """The owner's C (the owner API): its other routing settings stay as they are."""
+    current = routing_for_owner(owner_id)
+    kept = {name: getattr(current, name) for name in FIELD_NAMES if name != "agent_capacity"}
+    return routing_settings_update(owner_id=owner_id, agent_capacity=capacity, **kept)

@@ -9,6 +9,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from apps.accounts.models import AgentStatus, User
+from apps.routing.capacity import seats_of
 from apps.routing.models import Offer, OfferStatus
 from apps.routing.router import primary_language
 from apps.routing.signed_in import agents_holding_channel, signed_in
@@ -30,7 +31,9 @@ class AgentRow:
     name: str
     email: str
     state: str  # available, offered, serving, break, offline
-    in_session_seconds: int | None
+    in_session_seconds: int | None  # since its oldest session held was accepted
+    capacity: int = 1  # C: customers it serves at once
+    sessions_held: int = 0  # its sessions active or in payment
 
 
 @dataclass(frozen=True)
@@ -53,23 +56,26 @@ def owner_line(owner_id: int, *, now: datetime | None = None) -> tuple[list[Wait
     agents = User.objects.filter(owner_id=owner_id, is_agent=True, is_active=True).order_by("name", "pk")
     signed = set(agents.filter(signed_in(now, agents_holding_channel())).values_list("pk", flat=True))
     offered = set(Offer.objects.filter(status=OfferStatus.LIVE, agent__in=agents).values_list("agent_id", flat=True))
-    serving = dict(
-        Session.objects.filter(agent__in=agents, status__in=(SessionStatus.ACTIVE, SessionStatus.PAYMENT)).values_list(
-            "agent_id", "accepted_at"
-        )
-    )
+    serving: dict[int, datetime] = {}
+    for agent_id, accepted_at in Session.objects.filter(
+        agent__in=agents, status__in=(SessionStatus.ACTIVE, SessionStatus.PAYMENT)
+    ).values_list("agent_id", "accepted_at"):
+        if agent_id is not None:
+            accepted = accepted_at or now  # a held session always has its accepted_at
+            serving[agent_id] = min(serving.get(agent_id, accepted), accepted)
+    seats = seats_of([agent.pk for agent in agents])
     rows = []
     for agent in agents:
         if agent.pk in serving:
-            accepted_at = serving[agent.pk] or now  # a held session always has its accepted_at
-            state, seconds = "serving", int((now - accepted_at).total_seconds())
+            state, seconds = "serving", int((now - serving[agent.pk]).total_seconds())
         elif agent.agent_status == AgentStatus.BREAK:
             state, seconds = "break", None
         elif agent.agent_status != AgentStatus.AVAILABLE or agent.pk not in signed:
             state, seconds = "offline", None
         else:
             state, seconds = ("offered" if agent.pk in offered else "available"), None
-        rows.append(AgentRow(agent.name, agent.email, state, seconds))
+        seat = seats[agent.pk]
+        rows.append(AgentRow(agent.name, agent.email, state, seconds, seat.capacity, seat.held.count))
     start = datetime.combine(now.date(), time.min, tzinfo=UTC)
     today = Session.objects.filter(owner_id=owner_id, created_at__gte=start)
     total = today.count()

@@ -24,6 +24,7 @@ from django.utils import timezone
 from apps.accounts.models import AgentStatus, User
 from apps.core import events
 from apps.core.errors import DomainError, ErrorCode
+from apps.routing.capacity import seats_of
 from apps.routing.domain_events import OfferClosed, OfferMade, QueueChanged, SessionTransferred, TransferLapsed
 from apps.routing.models import Offer, OfferStatus
 from apps.routing.router import FreeAgent, WaitingSession, plan_offers
@@ -31,22 +32,25 @@ from apps.routing.routing_settings import routing_for_owner
 from apps.routing.signed_in import agents_holding_channel, signed_in
 from apps.routing.tasks import dispatch_soon
 from apps.routing.transfer_ends import live_transfer_offers
-from apps.sessions import selectors
-from apps.sessions.models import Assignment, AssignmentVia, Session, SessionStatus
+from apps.sessions import seats, selectors
+from apps.sessions.models import Assignment, AssignmentVia, Medium, Session, SessionStatus
+from apps.sessions.seats import has_room
 from apps.sessions.state_machine import next_status
-
-HELD_STATUSES = (SessionStatus.ACTIVE, SessionStatus.PAYMENT)
 
 
 def _free_agents(session: Session, now: datetime) -> QuerySet[User]:
     """The session's pool (its owner's agents, then the platform's) who could take it now:
-    active, available, signed in, holding no session; never the sender."""
-    return (
+    active, available, signed in, with a seat for it (apps/sessions/seats.py); never the sender."""
+    pool = (
         User.objects.filter(Q(owner_id=session.owner_id) | Q(owner__isnull=True))
         .filter(signed_in(now, agents_holding_channel()), is_agent=True, is_active=True)
         .filter(agent_status=AgentStatus.AVAILABLE)
         .exclude(pk__in=[session.agent_id] if session.agent_id else [])
-        .exclude(pk__in=Session.objects.filter(status__in=HELD_STATUSES, agent__isnull=False).values("agent_id"))
+    )
+    seat_of = seats_of(list(pool.values_list("pk", flat=True)))
+    video = session.medium == Medium.VIDEO
+    return pool.filter(
+        pk__in=[pk for pk, seat in seat_of.items() if has_room(capacity=seat.capacity, held=seat.held, video=video)]
     )
 
 
@@ -166,11 +170,18 @@ def _language_wave(session: Session, free: QuerySet[User], language: str, now: d
     """Up to K free agents speaking `language`, as the router would pick them for a waiting
     session in that language (longest idle first; no any-language widening)."""
     busy = Offer.objects.filter(status=OfferStatus.LIVE).values("agent_id")
+    rows = list(free.exclude(pk__in=busy).values_list("pk", "owner_id", "languages", "idle_since", "last_seen_at"))
+    seat_of = seats_of([row[0] for row in rows])
     candidates = [
-        FreeAgent(id=pk, owner_id=owner_id, languages=frozenset(languages or ()), idle_since=idle or seen or now)
-        for pk, owner_id, languages, idle, seen in free.exclude(pk__in=busy).values_list(
-            "pk", "owner_id", "languages", "idle_since", "last_seen_at"
+        FreeAgent(
+            id=pk,
+            owner_id=owner_id,
+            languages=frozenset(languages or ()),
+            idle_since=idle or seen or now,
+            capacity=seat_of[pk].capacity,
+            held=seat_of[pk].held,
         )
+        for pk, owner_id, languages, idle, seen in rows
         if language in (languages or ())  # the wave is for speakers of it, not for every-language agents
     ]
     wave = WaitingSession(
@@ -180,6 +191,7 @@ def _language_wave(session: Session, free: QuerySet[User], language: str, now: d
         language=language,
         any_language=False,
         wave_room=routing_for_owner(session.owner_id).offer_size,
+        video=session.medium == Medium.VIDEO,
     )
     receivers = [agent_id for _, agent_id in plan_offers([wave], candidates)]
     if not receivers:
@@ -200,11 +212,16 @@ def transfer_accept(*, public_id: str, agent: User) -> Session:
     with transaction.atomic():
         session = selectors.session_visible_to_agent(agent=agent, public_id=public_id, lock=True)
         # The account lock orders this after a concurrent agent_disable, as accept does.
-        locked = User.objects.select_for_update().filter(pk=agent.pk).only("is_active").first()
+        locked = (
+            User.objects.select_for_update().filter(pk=agent.pk).only("is_active", "agent_capacity", "owner").first()
+        )
         if locked is None or not locked.is_active:
             raise DomainError(ErrorCode.ACCOUNT_DISABLED, "This account has been disabled.")
-        if Session.objects.filter(agent=agent, status__in=HELD_STATUSES).exists():
-            raise DomainError(ErrorCode.AGENT_HAS_ACTIVE_SESSION, "End your current session before accepting another.")
+        capacity = seats.capacity_of(agent_capacity=locked.agent_capacity, owner_id=locked.owner_id)
+        held = seats.held_by([agent.pk]).get(agent.pk, seats.Held())
+        refusal = seats.seat_refusal(capacity=capacity, held=held, video=session.medium == Medium.VIDEO)
+        if refusal is not None:
+            raise refusal
         now = timezone.now()
         offer = live_transfer_offers(session).filter(agent=agent, expires_at__gt=now).first()
         if offer is None or session.status != SessionStatus.ACTIVE:
@@ -219,8 +236,9 @@ def transfer_accept(*, public_id: str, agent: User) -> Session:
         Assignment.objects.create(session=session, agent=agent, via=AssignmentVia.TRANSFER, started_at=now)
         Session.objects.filter(pk=session.pk).update(agent=agent)
         session.agent = agent
-        User.objects.filter(pk=agent.pk).update(agent_status=AgentStatus.BUSY, last_seen_at=now, missed_offers=0)
-        agent.agent_status = AgentStatus.BUSY
+        status = AgentStatus.BUSY if held.count + 1 >= capacity else AgentStatus.AVAILABLE  # as accept does
+        User.objects.filter(pk=agent.pk).update(agent_status=status, last_seen_at=now, missed_offers=0)
+        agent.agent_status = status
         User.objects.filter(pk__in=[sender_id] if sender_id else [], agent_status=AgentStatus.BUSY).update(
             agent_status=AgentStatus.AVAILABLE, idle_since=now, last_seen_at=now
         )

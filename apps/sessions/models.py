@@ -32,6 +32,15 @@ class EndReason(models.TextChoices):
     TIMED_OUT = "timed_out", _("Timed Out")
 
 
+class Medium(models.TextChoices):
+    """How the customer talks to the agent: the video call (the default) or the text chat. An
+    active video session is the agent's one video conversation; a chat session takes a seat of
+    the agent's capacity only (apps/sessions/seats.py)."""
+
+    VIDEO = "video"
+    CHAT = "chat"
+
+
 def new_public_id() -> str:
     return "ses_" + secrets.token_urlsafe(15)  # 20 url-safe characters
 
@@ -48,6 +57,7 @@ class Session(models.Model):
     customer_locale = models.CharField(max_length=35)
     # The customer turned on the kiosk's accessible mode (speech, keypad, low layout, longer times).
     accessible_mode = models.BooleanField(default=False)
+    medium = models.CharField(max_length=5, choices=Medium.choices, default=Medium.VIDEO)
     created_at = models.DateTimeField(default=timezone.now)
     accepted_at = models.DateTimeField(null=True, blank=True)
     ended_at = models.DateTimeField(null=True, blank=True)

@@ -4,7 +4,7 @@ import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 from django.db import connection
 from django.db.models import DateTimeField, Field, Model, Q, QuerySet
@@ -16,8 +16,9 @@ from apps.core.errors import DomainError, ErrorCode
 from apps.kiosks.models import Kiosk
 from apps.sessions import status_cache
 from apps.sessions.bodies import StatusBody, status_body
-from apps.sessions.models import Assignment, Session, SessionStatus
+from apps.sessions.models import Assignment, Medium, Session, SessionStatus
 from apps.sessions.queue_hook import queue_of
+from apps.sessions.seats import Held
 
 _NOT_FOUND = gettext_noop("No such session.")  # a msgid: the panel translates refusals
 
@@ -143,11 +144,18 @@ def session_status_body_for_kiosk(*, kiosk: Kiosk, public_id: str) -> Mapping[st
     return status_cache.status_body(kiosk_id=kiosk.pk, public_id=public_id, read=read)
 
 
+# An agent serving several customers (apps/sessions/seats.py): its video conversation first, then
+# its other active sessions, then those in payment; oldest first ("active" sorts before "payment",
+# "video" after "chat").
+HELD_FIRST = ("status", "-medium", "accepted_at", "pk")
+
+
 def current_session_for_agent(agent: User) -> Session:
     """The agent's live (active or in payment) session: the business it currently works for."""
     session = (
         Session.objects.filter(agent=agent, status__in=(SessionStatus.ACTIVE, SessionStatus.PAYMENT))
         .select_related("business")
+        .order_by(*HELD_FIRST)
         .first()
     )
     if session is None:
@@ -161,6 +169,7 @@ def live_session_of_agent(agent: User) -> Session | None:
     return (
         Session.objects.filter(agent=agent, status__in=(SessionStatus.ACTIVE, SessionStatus.PAYMENT))
         .select_related("kiosk", "business")
+        .order_by(*HELD_FIRST)
         .first()
     )
 
@@ -193,19 +202,36 @@ def sessions_accepted_by_agent_since(*, agent: User, since: datetime) -> QuerySe
     )
 
 
-def accept_precheck(*, agent: User, public_id: str) -> tuple[str, bool] | None:
-    """(status, agent_busy) of a session visible to `agent`, or None: the unlocked read that
+class AcceptSeen(NamedTuple):
+    """The unlocked read of an accept: the session's status and medium, what the agent holds."""
+
+    status: str
+    medium: str
+    held: Held
+
+
+# The columns of accept_precheck's read after the session's own: the agent's held sessions and
+# whether one is a video conversation (parameters: agent id, the held statuses; agent id, active, video).
+PRECHECK_HELD_SQL = (
+    "(SELECT count(*) FROM {table} b WHERE b.agent_id = %s AND b.status IN (%s, %s)),"
+    " EXISTS (SELECT 1 FROM {table} b WHERE b.agent_id = %s AND b.status = %s AND b.medium = %s)"
+)
+
+
+def precheck_held_params(agent: User) -> list[int | str]:
+    return [agent.pk, SessionStatus.ACTIVE, SessionStatus.PAYMENT, agent.pk, SessionStatus.ACTIVE, Medium.VIDEO]
+
+
+def accept_precheck(*, agent: User, public_id: str) -> AcceptSeen | None:
+    """What an accept sees of a session visible to `agent`, or None: the unlocked read that
     refuses most of a burst of accepts. Plain SQL: compiling the ORM query cost more than the
     query itself, on the path every losing agent of a burst takes (bench/accept_race.py).
     apps/routing/accept.py reads the same with the agent's transfer offer of it."""
     table = Session._meta.db_table
-    sql = (
-        # Only the table name is formatted in; values are parameters.
-        f"SELECT s.status, EXISTS (SELECT 1 FROM {table} b WHERE b.agent_id = %s AND b.status IN (%s, %s))"  # noqa: S608
-        f" FROM {table} s WHERE s.public_id = %s"
-    )
-    row = visible_row(sql, [agent.pk, SessionStatus.ACTIVE, SessionStatus.PAYMENT, public_id], agent=agent)
-    return None if row is None else (row[0], bool(row[1]))
+    # Only the table name is formatted in; values are parameters.
+    sql = f"SELECT s.status, s.medium, {PRECHECK_HELD_SQL.format(table=table)} FROM {table} s WHERE s.public_id = %s"  # noqa: S608
+    row = visible_row(sql, [*precheck_held_params(agent), public_id], agent=agent)
+    return None if row is None else AcceptSeen(row[0], row[1], Held(int(row[2]), bool(row[3])))
 
 
 def visible_row(sql: str, params: list[int | str], *, agent: User) -> tuple[Any, ...] | None:

@@ -7,23 +7,29 @@ from datetime import timedelta
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 
 from apps.accounts.models import AgentStatus, User
 from apps.accounts.suspension import ensure_owner_not_suspended
 from apps.core import events
-from apps.core.errors import DomainError, ErrorCode
+from apps.core.errors import DomainError, ErrorCode, require_choice
 from apps.kiosks.models import Kiosk
-from apps.sessions import selectors
+from apps.sessions import seats, selectors
 from apps.sessions.domain_events import SessionAccepted, SessionEnded, SessionMoved, SessionStarted
-from apps.sessions.models import OPEN_STATUSES, Assignment, AssignmentVia, EndReason, Session, SessionStatus
+from apps.sessions.models import OPEN_STATUSES, Assignment, AssignmentVia, EndReason, Medium, Session, SessionStatus
+from apps.sessions.selectors import AcceptSeen
 from apps.sessions.state_machine import next_status
 from apps.video.recordings import recording_start
 
 
-def session_start(*, kiosk: Kiosk, customer_locale: str, accessible_mode: bool = False) -> Session:
+def session_start(
+    *, kiosk: Kiosk, customer_locale: str, accessible_mode: bool = False, medium: str = Medium.VIDEO
+) -> Session:
     """Open a pending session on `kiosk`; a kiosk has at most one open session. A suspended
     owner's kiosks take no new customers (403 OWNER_SUSPENDED). `accessible_mode`: the customer
-    started it in the kiosk's accessible mode."""
+    started it in the kiosk's accessible mode. `medium`: the customer talks over video (the
+    default) or writes in the chat (Medium)."""
+    require_choice(medium, Medium.values, field="medium", message=gettext_noop("Unknown medium."))
     ensure_owner_not_suspended(kiosk.business.owner_id)
     existing = Session.objects.filter(kiosk=kiosk, status__in=OPEN_STATUSES).first()
     if existing is not None:
@@ -36,6 +42,7 @@ def session_start(*, kiosk: Kiosk, customer_locale: str, accessible_mode: bool =
                 kiosk=kiosk,
                 customer_locale=customer_locale,
                 accessible_mode=accessible_mode,
+                medium=medium,
             )
             events.emit(SessionStarted(session))
     except IntegrityError:  # a concurrent start on the same kiosk won the unique constraint
@@ -65,20 +72,25 @@ def session_accept(*, public_id: str, agent: User) -> Session:
     )
 
 
-def session_accept_seen(*, public_id: str, agent: User, seen: tuple[str, bool] | None) -> Session:
-    """`session_accept` given the unlocked read's (status, agent_busy) of the session (None: it
-    found none; the locked read then answers 404)."""
-    if seen is not None and seen[0] != SessionStatus.PENDING:  # None: the locked read says 404
-        _refuse_lost_accept(status=seen[0], agent_busy=seen[1])
+def session_accept_seen(*, public_id: str, agent: User, seen: AcceptSeen | None) -> Session:
+    """`session_accept` given the unlocked read of the session (None: it found none; the locked
+    read then answers 404). The agent must have a seat for it (apps/sessions/seats.py)."""
+    if seen is not None and seen.status != SessionStatus.PENDING:  # None: the locked read says 404
+        _refuse_lost_accept(agent=agent, seen=seen)
     with transaction.atomic():
         session = selectors.session_visible_to_agent(agent=agent, public_id=public_id)
-        # Serialise this agent's own accepts, so one agent never holds two live sessions; the
+        # Serialise this agent's own accepts, so one agent never holds more than its seats; the
         # lock also orders an accept after a concurrent agent_disable, which it then refuses.
-        locked = User.objects.select_for_update().filter(pk=agent.pk).only("is_active").first()
+        locked = (
+            User.objects.select_for_update().filter(pk=agent.pk).only("is_active", "agent_capacity", "owner").first()
+        )
         if locked is None or not locked.is_active:
             raise DomainError(ErrorCode.ACCOUNT_DISABLED, "This account has been disabled.")
-        if Session.objects.filter(agent=agent, status__in=(SessionStatus.ACTIVE, SessionStatus.PAYMENT)).exists():
-            raise DomainError(ErrorCode.AGENT_HAS_ACTIVE_SESSION, "End your current session before accepting another.")
+        capacity = seats.capacity_of(agent_capacity=locked.agent_capacity, owner_id=locked.owner_id)
+        held = seats.held_by([agent.pk]).get(agent.pk, seats.Held())
+        refusal = seats.seat_refusal(capacity=capacity, held=held, video=session.medium == Medium.VIDEO)
+        if refusal is not None:
+            raise refusal
         now = timezone.now()
         won = Session.objects.filter(pk=session.pk, status=SessionStatus.PENDING).update(
             status=next_status(SessionStatus.PENDING, "accept"), agent=agent, accepted_at=now
@@ -89,8 +101,11 @@ def session_accept_seen(*, public_id: str, agent: User, seen: tuple[str, bool] |
                 raise DomainError(ErrorCode.SESSION_ALREADY_ACCEPTED, "Another agent accepted this session first.")
             next_status(session.status, "accept")  # raises SESSION_ALREADY_ENDED
         session.status, session.agent, session.accepted_at = SessionStatus.ACTIVE, agent, now
-        User.objects.filter(pk=agent.pk).update(agent_status=AgentStatus.BUSY, last_seen_at=now)
-        agent.agent_status = AgentStatus.BUSY
+        # Busy once every seat is taken (at one seat: on every accept, as before); an agent with
+        # a seat left stays available, so the router offers it the next customer it can take.
+        status = AgentStatus.BUSY if held.count + 1 >= capacity else AgentStatus.AVAILABLE
+        User.objects.filter(pk=agent.pk).update(agent_status=status, last_seen_at=now)
+        agent.agent_status = status
         Assignment.objects.create(session=session, agent=agent, via=AssignmentVia.ACCEPT, started_at=now)
         events.emit(SessionAccepted(session))  # routing settles the session's offers
         if session.business.session_recording:
@@ -98,15 +113,18 @@ def session_accept_seen(*, public_id: str, agent: User, seen: tuple[str, bool] |
     return session
 
 
-def _refuse_lost_accept(*, status: str, agent_busy: bool) -> None:
+def _refuse_lost_accept(*, agent: User, seen: AcceptSeen) -> None:
     """An accept of a session already past pending has lost (a session never returns to pending):
     refuse it from one read, without the transaction and row locks, with the locked path's errors
     in its order. Most of a burst of agents accepting one session end here (bench/accept_race.py)."""
-    if agent_busy:
-        raise DomainError(ErrorCode.AGENT_HAS_ACTIVE_SESSION, "End your current session before accepting another.")
-    if status in OPEN_STATUSES:
+    if seen.held.count:
+        capacity = seats.capacity_of(agent_capacity=agent.agent_capacity, owner_id=agent.owner_id)
+        refusal = seats.seat_refusal(capacity=capacity, held=seen.held, video=seen.medium == Medium.VIDEO)
+        if refusal is not None:
+            raise refusal
+    if seen.status in OPEN_STATUSES:
         raise DomainError(ErrorCode.SESSION_ALREADY_ACCEPTED, "Another agent accepted this session first.")
-    next_status(status, "accept")  # raises SESSION_ALREADY_ENDED
+    next_status(seen.status, "accept")  # raises SESSION_ALREADY_ENDED
 
 
 def session_end_locked(*, session: Session, agent: User, reason: str, notes: str) -> None:

@@ -43,6 +43,10 @@ export function acceptRefusal(error, kioskName) {
       return interpolate(pgettext("agent", "%(kiosk)s: taken by another agent."), { kiosk: kioskName });
     case "AGENT_HAS_ACTIVE_SESSION":
       return pgettext("agent", "You already have a session in progress: finish it before accepting another.");
+    case "AGENT_AT_CAPACITY":
+      return pgettext("agent", "You are serving as many customers as you can at once: finish one before accepting another.");
+    case "AGENT_IN_CONVERSATION":
+      return pgettext("agent", "You are in a video conversation: send it to payment or end it before accepting another video customer.");
     case "SESSION_ALREADY_ENDED":
     case "SESSION_NOT_FOUND":
       return interpolate(pgettext("agent", "%(kiosk)s: the customer has left."), { kiosk: kioskName });

@@ -88,6 +88,8 @@ test("sign-in, accepting, the live link and the queue in words", () => {
   assert.equal(acceptRefusal({ code: "SESSION_ALREADY_ACCEPTED" }, "Front counter"), "Front counter: taken by another agent.");
   assert.equal(acceptRefusal({ code: "SESSION_NOT_FOUND" }, "Front counter"), "Front counter: the customer has left.");
   assert.equal(acceptRefusal({ code: "X", status: 401 }, "Front counter"), "");
+  assert.match(acceptRefusal({ code: "AGENT_AT_CAPACITY" }, "Front counter"), /as many customers as you can/);
+  assert.match(acceptRefusal({ code: "AGENT_IN_CONVERSATION" }, "Front counter"), /video conversation/);
   assert.equal(
     cartRefusal({ status: 409, code: "ORDER_LOCKED" }),
     "The change was not saved: the cart is locked while the customer pays. The cart shows what was last saved.",

@@ -28,6 +28,10 @@ OWNER_OPERATIONS = {
     ("/api/owner/printers/{printer_id}", "patch"): "printers:write",
     ("/api/owner/printers/{printer_id}", "delete"): "printers:write",
     ("/api/owner/printers/{printer_id}/test-page", "post"): "printers:write",
+    ("/api/owner/agents", "get"): "agents:write",
+    ("/api/owner/agents/capacity", "get"): "agents:write",
+    ("/api/owner/agents/capacity", "put"): "agents:write",
+    ("/api/owner/agents/{agent_id}/capacity", "put"): "agents:write",
 }
 
 
@@ -57,6 +61,7 @@ def test_the_oauth2_client_credentials_scheme_lists_every_scope(schema):
         "reports:read",
         "business:write",
         "printers:write",
+        "agents:write",
     }
 
 
@@ -78,5 +83,5 @@ def test_the_token_endpoint_is_documented_as_a_form_post_without_auth(schema):
 
 def test_no_owner_path_is_a_catch_all(schema):
     owner_paths = [path for path in schema["paths"] if path.startswith("/api/owner/")]
-    assert len(owner_paths) == 16
+    assert len(owner_paths) == 19
     assert not any(set(path) & set("^$*()\\") for path in owner_paths)

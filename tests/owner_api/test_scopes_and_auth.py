@@ -31,6 +31,10 @@ ROUTES = [
     ("patch", f"/api/owner/printers/{NO_SUCH_ID}", {"name": "x"}, "printers:write"),
     ("delete", f"/api/owner/printers/{NO_SUCH_ID}", None, "printers:write"),
     ("post", f"/api/owner/printers/{NO_SUCH_ID}/test-page", None, "printers:write"),
+    ("get", "/api/owner/agents", None, "agents:write"),
+    ("get", "/api/owner/agents/capacity", None, "agents:write"),
+    ("put", "/api/owner/agents/capacity", {"agent_capacity": 2}, "agents:write"),
+    ("put", f"/api/owner/agents/{NO_SUCH_ID}/capacity", {"capacity": 2}, "agents:write"),
 ]
 
 
@@ -56,6 +60,9 @@ ANSWER_WITH_SCOPE = {
     ("get", "/api/owner/kiosks"): 200,
     ("get", "/api/owner/orders"): 200,
     ("get", "/api/owner/printers"): 200,
+    ("get", "/api/owner/agents"): 200,
+    ("get", "/api/owner/agents/capacity"): 200,
+    ("put", "/api/owner/agents/capacity"): 200,
 }
 
 

@@ -4,6 +4,7 @@ against the database under random shifts of arrivals, accepts, ends, lapses and 
 one agent, oldest first within a pool."""
 
 import contextlib
+from dataclasses import asdict
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -16,16 +17,27 @@ from hypothesis import strategies as st
 from apps.accounts import services as account_services
 from apps.accounts.models import AgentStatus, User
 from apps.core.errors import DomainError
+from apps.routing import accept as routing_accept
 from apps.routing import offers
-from apps.routing.models import Offer, OfferStatus
-from apps.routing.router import FreeAgent, WaitingSession, may_take, plan_offers, primary_language
-from apps.routing.routing_settings import defaults
+from apps.routing.capacity import seats_of
+from apps.routing.models import Offer, OfferStatus, RoutingSettings
+from apps.routing.router import (
+    FreeAgent,
+    WaitingSession,
+    may_take,
+    plan_offers,
+    primary_language,
+    session_order,
+)
+from apps.routing.routing_settings import defaults, routing_for_owner
 from apps.sessions import services as session_services
-from apps.sessions.models import Session, SessionStatus
+from apps.sessions.models import Medium, Session, SessionStatus
+from apps.sessions.seats import Held, has_room
 from tests import factories
 
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
 LANGUAGES = ("en", "es", "fr")
+MEDIA = tuple(Medium.values)
 
 sessions_strategy = st.lists(
     st.builds(
@@ -207,3 +219,228 @@ def _apply(action, kiosks, agents):
         agent = User.objects.get(pk=agents[action[1]].pk)
         if agent.agent_status != AgentStatus.BUSY:
             account_services.agent_set_status(agent=agent, status=action[2])
+
+
+# --- Capacity: one video conversation and C sessions in all per agent (apps/sessions/seats.py) ---
+
+seated_agents_strategy = st.lists(
+    st.builds(
+        lambda i, owner, languages, idle, capacity, held, in_conversation: FreeAgent(
+            id=i,
+            owner_id=owner,
+            languages=frozenset(languages),
+            idle_since=T0 + timedelta(seconds=idle),
+            capacity=capacity,
+            held=Held(min(held, capacity - 1), in_conversation and min(held, capacity - 1) > 0),
+        ),
+        st.integers(1, 30),
+        st.one_of(st.none(), st.integers(1, 3)),
+        st.sets(st.sampled_from(LANGUAGES), max_size=2),
+        st.integers(0, 100),
+        st.integers(1, 4),
+        st.integers(0, 3),
+        st.booleans(),
+    ),
+    max_size=20,
+    unique_by=lambda agent: agent.id,
+)
+mixed_sessions_strategy = st.lists(
+    st.builds(
+        lambda i, owner, age, language, any_language, room, before, video: WaitingSession(
+            id=i,
+            owner_id=owner,
+            created_at=T0 + timedelta(seconds=age),
+            language=language,
+            any_language=any_language,
+            wave_room=room,
+            offered_before=frozenset(before),
+            video=video,
+        ),
+        st.integers(1, 10_000),
+        st.integers(1, 3),
+        st.integers(0, 100),
+        st.sampled_from(LANGUAGES),
+        st.booleans(),
+        st.integers(0, 4),
+        st.sets(st.integers(1, 30), max_size=5),
+        st.booleans(),
+    ),
+    max_size=12,
+    unique_by=lambda session: session.id,
+)
+
+
+@given(sessions=mixed_sessions_strategy, agents=seated_agents_strategy)
+def test_the_plan_with_seats_offers_only_room_oldest_first_least_loaded_first_and_leaves_no_room_idle(sessions, agents):
+    plan = plan_offers(sessions, agents)
+    by_session = {session.id: session for session in sessions}
+    by_agent = {agent.id: agent for agent in agents}
+    offered = {agent_id: session_id for session_id, agent_id in plan}
+    assert len(offered) == len(plan)  # one offer per agent
+    count = {session.id: 0 for session in sessions}
+    for session_id, agent_id in plan:
+        agent, session = by_agent[agent_id], by_session[session_id]
+        assert agent.held.count < agent.capacity  # a seat free
+        assert not (session.video and agent.held.in_conversation)  # never a second video conversation
+        assert may_take(agent, session)
+        count[session_id] += 1
+    full = {session.id for session in sessions if count[session.id] >= session.wave_room}
+    order = sorted(sessions, key=session_order)
+    for session_id, agent_id in plan:  # oldest first
+        for older in order[: order.index(by_session[session_id])]:
+            if may_take(by_agent[agent_id], older):
+                assert older.id in full, (older, session_id, agent_id)
+    for agent in agents:
+        if agent.id in offered:
+            continue
+        for session in sessions:
+            if not may_take(agent, session):
+                continue
+            assert session.id in full, (agent, session)  # no agent with room idle in vain
+            # Whoever got it came first: the owner's agents, those not yet offered it, then those
+            # holding nothing, then the least loaded, then the longest idle.
+            for winner in (by_agent[a] for s, a in plan if s == session.id):
+                rank = [
+                    (a.owner_id is None, a.id in session.offered_before, a.held.count, a.idle_since, a.id)
+                    for a in (winner, agent)
+                ]
+                assert rank[0] < rank[1], (winner, agent, session)
+
+
+CAPACITY_ACTIONS = st.lists(
+    st.one_of(
+        # Starts and accepts weigh three times the rest: agents fill their seats.
+        *[st.tuples(st.just("start"), st.integers(0, 5), st.sampled_from(("en-US", "es-MX")), st.sampled_from(MEDIA))]
+        * 3,
+        *[st.tuples(st.just("accept"), st.integers(0, 3), st.integers(0, 2))] * 3,  # the nth waiting
+        st.tuples(st.just("pay"), st.integers(0, 3)),
+        st.tuples(st.just("paid"), st.integers(0, 3)),
+        st.tuples(st.just("end"), st.integers(0, 3)),
+        st.tuples(st.just("wait"), st.integers(1, 40)),
+        st.tuples(st.just("status"), st.integers(0, 3), st.sampled_from(("available", "break"))),
+    ),
+    min_size=10,  # a shift long enough to fill seats
+    max_size=24,
+)
+
+
+@pytest.mark.django_db
+@settings(
+    max_examples=20, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow]
+)
+@given(actions=CAPACITY_ACTIONS, capacity=st.integers(1, 3))
+def test_random_shifts_with_capacity_keep_seats_oldest_first_and_no_room_idle(actions, capacity, owner):
+    """Each step is followed by one routing run (the tick, or the job a change queues): after it
+    no agent with a seat and no offer is left while a session it could take has room."""
+    with transaction.atomic():
+        RoutingSettings.objects.create(owner=owner, **{**asdict(defaults()), "agent_capacity": capacity})
+        business = owner.businesses.first() or factories.BusinessFactory(owner=owner)
+        kiosks = [factories.KioskFactory(business=business) for _ in range(6)]
+        agents = [
+            factories.AgentFactory(owner=owner, languages=["en"]),
+            factories.AgentFactory(owner=owner, languages=["es"]),
+            factories.AgentFactory(owner=owner, agent_capacity=2),
+            factories.AgentFactory(owner=None),
+        ]
+        now = timezone.now()
+        with time_machine.travel(now, tick=False) as clock:
+            for action in actions:
+                with contextlib.suppress(DomainError):  # a refused call (409, 404...) changes nothing
+                    _apply_with_seats(action, kiosks, agents)
+                if action[0] == "wait":
+                    clock.shift(timedelta(seconds=action[1]))
+                    User.objects.filter(pk__in=[agent.pk for agent in agents]).update(last_seen_at=timezone.now())
+                made_after = Offer.objects.order_by("-pk").values_list("pk", flat=True).first() or 0
+                offers.offers_dispatch()
+                _check_seat_invariants(timezone.now(), made_after, owner.pk, [agent.pk for agent in agents])
+        transaction.set_rollback(True)
+
+
+def _held_session(agent, **where):
+    return Session.objects.filter(agent=agent, **where).order_by("pk").first()
+
+
+def _apply_with_seats(action, kiosks, agents):
+    kind = action[0]
+    if kind == "start":
+        session_services.session_start(kiosk=kiosks[action[1]], customer_locale=action[2], medium=action[3])
+    elif kind == "accept":
+        waiting = list(Session.objects.filter(status=SessionStatus.PENDING).order_by("created_at", "pk")[:3])
+        if waiting:
+            session = waiting[action[2] % len(waiting)]
+            routing_accept.session_accept(public_id=session.public_id, agent=agents[action[1]])
+    elif kind in ("pay", "paid", "end"):
+        status = SessionStatus.PAYMENT if kind == "paid" else SessionStatus.ACTIVE
+        session = _held_session(agents[action[1]], status=status)
+        if session is None:
+            return
+        with transaction.atomic():
+            locked = Session.objects.select_for_update().get(pk=session.pk)
+            if kind == "pay":
+                session_services.session_move(session=locked, action="send_to_payment")
+            elif kind == "paid":
+                session_services.session_complete_paid(session=locked)
+            else:
+                session_services.session_end_locked(
+                    session=locked, agent=agents[action[1]], reason="completed", notes=""
+                )
+    elif kind == "status":
+        agent = User.objects.get(pk=agents[action[1]].pk)
+        if agent.agent_status != AgentStatus.BUSY:
+            account_services.agent_set_status(agent=agent, status=action[2])
+
+
+def _check_seat_invariants(now, made_after: int, owner_id: int, agent_ids: list[int]):
+    seats = seats_of(agent_ids)
+    for agent_id, seat in seats.items():
+        assert seat.held.count <= seat.capacity, (agent_id, seat)  # never more than C
+        conversations = Session.objects.filter(agent_id=agent_id, status=SessionStatus.ACTIVE, medium="video")
+        assert conversations.count() <= 1, agent_id  # never two video conversations
+    live = list(Offer.objects.filter(status=OfferStatus.LIVE).select_related("session", "agent"))
+    assert len({offer.agent_id for offer in live}) == len(live)  # one offer per agent
+    assert all(offer.session.status == SessionStatus.PENDING for offer in live)
+    routing = routing_for_owner(owner_id)
+    waiting = list(Session.objects.filter(status=SessionStatus.PENDING).order_by("created_at", "pk"))
+    live_count = {session.pk: 0 for session in waiting}
+    for offer in live:
+        live_count[offer.session_id] += 1
+    lines = {
+        session.pk: WaitingSession(
+            id=session.pk,
+            owner_id=session.owner_id,
+            created_at=session.created_at,
+            language=primary_language(session.customer_locale),
+            any_language=(now - session.created_at).total_seconds() >= routing.any_language_after_seconds,
+            wave_room=routing.offer_size - live_count[session.pk],
+            video=session.medium == "video",
+        )
+        for session in waiting
+    }
+
+    def as_free(agent: User) -> FreeAgent:
+        seat = seats[agent.pk]
+        return FreeAgent(
+            id=agent.pk,
+            owner_id=agent.owner_id,
+            languages=frozenset(agent.languages),
+            idle_since=now,
+            capacity=seat.capacity,
+            held=seat.held,
+        )
+
+    for offer in live:
+        seat = seats[offer.agent_id]  # an offer's agent still has a seat for it
+        assert has_room(capacity=seat.capacity, held=seat.held, video=lines[offer.session_id].video), offer
+        if offer.pk <= made_after:
+            continue
+        for older in waiting:  # oldest first
+            if (older.created_at, older.pk) >= (offer.session.created_at, offer.session.pk):
+                break
+            if may_take(as_free(offer.agent), lines[older.pk]):
+                assert lines[older.pk].wave_room <= 0, (older, offer.session)
+    offered = {offer.agent_id for offer in live}
+    free = User.objects.filter(
+        pk__in=agent_ids, agent_status=AgentStatus.AVAILABLE, last_seen_at__gte=now - timedelta(seconds=10)
+    ).exclude(pk__in=offered)
+    for agent in free:  # no agent with room idle while a session it can take waits
+        assert not any(line.wave_room > 0 and may_take(as_free(agent), line) for line in lines.values()), agent

@@ -8,7 +8,7 @@ from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from apps.accounts import services
+from apps.accounts import seats_hook, services
 from apps.accounts.api.base import AgentAPIView, AgentRequest
 from apps.accounts.models import AgentStatus, PersonalAccessToken, User
 from apps.api import xsrf
@@ -27,10 +27,44 @@ class AgentUserOut(serializers.ModelSerializer[User]):
 
     class Meta:
         model = User
-        fields = ["id", "name", "email", "is_agent", "agent_status", "languages", "status_reason", "status_message"]
+        fields = [
+            "id",
+            "name",
+            "email",
+            "is_agent",
+            "agent_status",
+            "languages",
+            "status_reason",
+            "status_message",
+        ]
 
     def get_status_message(self, user: User) -> str:
         return services.status_message(reason=user.status_reason, missed_offers=user.missed_offers)
+
+
+class SignedInAgentOut(AgentUserOut):
+    """GET /api/user: the agent, with its seats (apps/sessions/seats.py)."""
+
+    capacity = serializers.SerializerMethodField(
+        help_text="How many customers the agent serves at once: at most one on video, the others paying or "
+        "writing in the chat (its own number, else its owner's, else the default)."
+    )
+    sessions_held = serializers.SerializerMethodField(help_text="Its sessions now active or in payment.")
+
+    class Meta(AgentUserOut.Meta):
+        fields = [*AgentUserOut.Meta.fields, "capacity", "sessions_held"]
+
+    def _seats(self, user: User) -> tuple[int, int]:
+        cache: dict[int, tuple[int, int]] = self.__dict__.setdefault("_seats_read", {})  # one read per agent
+        if user.pk not in cache:
+            cache[user.pk] = seats_hook.seats_of(user)
+        return cache[user.pk]
+
+    def get_capacity(self, user: User) -> int:
+        return self._seats(user)[0]
+
+    def get_sessions_held(self, user: User) -> int:
+        return self._seats(user)[1]
 
 
 class AgentStatusIn(serializers.Serializer[None]):
@@ -55,9 +89,9 @@ class LogoutView(AgentAPIView):
 
 
 class CurrentUserView(AgentAPIView):
-    @extend_schema(responses={200: AgentUserOut}, summary="The signed-in agent")
+    @extend_schema(responses={200: SignedInAgentOut}, summary="The signed-in agent")
     def get(self, request: AgentRequest) -> Response:
-        return Response(AgentUserOut(request.user).data)
+        return Response(SignedInAgentOut(request.user).data)
 
 
 class AgentStatusView(AgentAPIView):

@@ -29,9 +29,9 @@ from apps.kiosks.models import Kiosk
 from apps.orders import fulfilment
 from apps.orders import selectors as order_selectors
 from apps.orders.models import Order, OrderStatus
+from apps.sessions import seats, status_cache
 from apps.sessions import selectors as session_selectors
 from apps.sessions import services as session_services
-from apps.sessions import status_cache
 from apps.sessions.models import Session, SessionStatus
 from apps.sessions.state_machine import next_status
 
@@ -356,6 +356,7 @@ def _cancel(caller: _PaymentCaller) -> Session:
         session = caller.locked_session()
         caller.check(session)
         next_status(session.status, caller.cancel_action)
+        seats.ensure_payment_can_be_taken_back(session)  # before the processor cancels anything
         payment = Payment.objects.filter(order__session=session).latest("created_at")
         reservation = processor_calls.reserve(
             order_id=payment.order_id, action="cancel_payment", idempotency_key=f"cancel-{payment.intent_id}"

@@ -21,10 +21,12 @@ from apps.accounts import services as account_services
 from apps.accounts.models import User
 from apps.core.errors import DomainError
 from apps.panel.access import OWNER_ONLY, PanelRequest, owned_or_404, panel_page
-from apps.panel.forms import AgentCreateForm, AgentLanguagesForm
+from apps.panel.forms import AgentCapacityForm, AgentCreateForm, AgentLanguagesForm
 from apps.panel.pages import error_message, error_text, form_action, object_action, render_page
 from apps.reports.ranges import owner_time_zone
 from apps.reports.sessions_report import agent_figures_today
+from apps.routing import services as routing_services
+from apps.routing.routing_settings import routing_for_owner
 from apps.sessions import ending
 
 
@@ -51,6 +53,7 @@ def _to_agents(agent: User) -> HttpResponseRedirect:
 
 
 LANGUAGES_INVALID = gettext_lazy("Languages: at most 200 characters.")
+CAPACITY_INVALID = gettext_lazy("Customers at once: a whole number from 1 to 10, or empty for the restaurant's.")
 _agent_action = object_action(_agent, _to_agents, access=OWNER_ONLY, id_name="agent_id")
 
 
@@ -85,7 +88,8 @@ def agent_list(request: PanelRequest) -> HttpResponseBase:
                 until=until, failures=lockout.failures
             )
         rows.append(AgentRow(agent=agent, today=figures.get(agent.pk), sign_in_locked=locked))
-    return render_page(request, "panel/agents.html", {"agents": rows, "form": form}, section="agents")
+    context = {"agents": rows, "form": form, "owner_capacity": routing_for_owner(request.user.owner_id).agent_capacity}
+    return render_page(request, "panel/agents.html", context, section="agents")
 
 
 @_agent_action
@@ -116,3 +120,12 @@ def agent_languages(request: PanelRequest, agent: User, data: dict[str, Any]) ->
         raise DomainError(exc.code, said, details=exc.details) from exc
     shown = ", ".join(languages) or _("every language")
     return _("{email} serves {shown}.").format(email=agent.email, shown=shown)
+
+
+@form_action(_agent, _to_agents, AgentCapacityForm, access=OWNER_ONLY, id_name="agent_id", invalid=CAPACITY_INVALID)
+def agent_capacity(request: PanelRequest, agent: User, data: dict[str, Any]) -> str:
+    """How many customers the agent serves at once (empty: the restaurant's number)."""
+    capacity = routing_services.agent_capacity_set(agent=agent, capacity=data["capacity"])
+    if capacity is None:
+        return _("{email} serves as many customers at once as the restaurant's setting says.").format(email=agent.email)
+    return _("{email} serves up to {capacity} customers at once.").format(email=agent.email, capacity=capacity)

@@ -45,6 +45,8 @@ def settings_page(request: PanelRequest) -> HttpResponseBase:
 def _routing_form(request: PanelRequest, data: QueryDict | None = None) -> RoutingSettingsForm:
     current = routing_settings.routing_for_owner(request.user.owner_id)
     initial = {name: getattr(current, name) for name in routing_settings.FIELD_NAMES}
+    # The stored number, not the default it falls back to: saving the form keeps "the default".
+    initial["agent_capacity"] = routing_settings.stored_capacity(request.user.owner_id)
     return RoutingSettingsForm(data, initial=initial, prefix="routing")
 
 

@@ -10,7 +10,7 @@ from apps.kiosks.api.base import KioskAPIView, KioskRequest
 from apps.sessions import accessible_mode, customer_locale, pointing, selectors, services
 from apps.sessions.api.pointing_shapes import MenuItemIn, SessionItemOut, session_item_body
 from apps.sessions.bodies import StatusOut, status_body
-from apps.sessions.models import Session
+from apps.sessions.models import Medium, Session
 
 
 def _locale_field() -> serializers.RegexField:
@@ -35,6 +35,12 @@ class StartIn(serializers.Serializer[None]):
     device_id = serializers.UUIDField()
     customer_locale = _locale_field()
     accessible_mode = _accessible_field(required=False)
+    medium = serializers.ChoiceField(
+        choices=Medium.values,
+        default=Medium.VIDEO,
+        help_text="How the customer talks to the agent: `video` (the call) or `chat` (writing only); "
+        "an agent takes one video customer at a time, and chats beside it up to its capacity.",
+    )
 
 
 class AccessibleIn(serializers.Serializer[None]):
@@ -79,7 +85,10 @@ class StartSessionView(KioskAPIView):
         if data["device_id"] != kiosk.device_id:
             raise serializers.ValidationError({"device_id": ["Must equal the X-Device-Id header."]})
         session = services.session_start(
-            kiosk=kiosk, customer_locale=data["customer_locale"], accessible_mode=data.get("accessible_mode", False)
+            kiosk=kiosk,
+            customer_locale=data["customer_locale"],
+            accessible_mode=data.get("accessible_mode", False),
+            medium=data["medium"],
         )
         return Response(StartOut(session).data, status=201)
 

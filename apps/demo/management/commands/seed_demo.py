@@ -29,6 +29,7 @@ from apps.demo.webhook_seed import seed_demo_webhook
 from apps.demo_processor import mode as processor_mode
 from apps.demo_processor import services as demo_processor
 from apps.kiosks import services as kiosk_services
+from apps.routing.services import owner_capacity_set
 
 DEMO_CARDS = {
     "succeeds": "4242 4242 4242 4242",
@@ -49,6 +50,7 @@ class TenantSpec(TypedDict):
     owner: str
     slug: str
     agent_languages: tuple[list[str], list[str]]  # agent1's, agent2's
+    agent_capacity: int | None  # customers each agent serves at once; None: ROUTING_AGENT_CAPACITY
     business: BusinessSpec
     kiosk: dict[str, str]  # name, location
 
@@ -62,6 +64,10 @@ DEMO_TENANTS: list[TenantSpec] = [
         "slug": "burgers",
         # agent1 serves English customers only and agent2 Spanish ones: routing by language.
         "agent_languages": (["en"], ["es"]),
+        # Each agent serves three customers at once: one on video, the others paying or writing.
+        # 3 once the agent dashboard shows several sessions at once; until then a second customer
+        # offered beside a paying one would have no place on the agent's screen.
+        "agent_capacity": None,
         "business": {"name": "Burger Barn", "currency": "USD", "tax_rate_bps": 875, "primary_color": "#C2410C"},
         "kiosk": {"name": "Front counter", "location": "Main St entrance"},
     },
@@ -69,6 +75,7 @@ DEMO_TENANTS: list[TenantSpec] = [
         "owner": "Demo Noodles Ltd",
         "slug": "noodles",
         "agent_languages": (["en"], ["en", "fr"]),
+        "agent_capacity": None,
         "business": {"name": "Noodle Bar", "currency": "EUR", "tax_rate_bps": 2000, "primary_color": "#15803D"},
         "kiosk": {"name": "Lobby kiosk", "location": "Station concourse"},
     },
@@ -107,6 +114,8 @@ def _seed_tenant(spec: TenantSpec) -> Report:
     if processor_mode.active():  # the demo processor must know the account to charge on it
         demo_processor.account_open(f"acct_demo_{slug}")
     seed_menu(business=business)
+    if spec["agent_capacity"] is not None:
+        owner_capacity_set(owner_id=owner.pk, capacity=spec["agent_capacity"])
     owner_user = _user(
         f"owner@{slug}.demo.test", name=f"{spec['owner']} owner", owner=owner, panel_role=PanelRole.OWNER
     )

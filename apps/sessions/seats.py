@@ -1,0 +1,102 @@
+"""An agent's seats: it holds at most one video conversation (an active video session, before
+payment) and at most C sessions in all (sessions in payment and text chats fill the other seats).
+One rule, used by accept and transfer under the agent's row lock and by the router's plan.
+
+C is the agent's own `agent_capacity`, else its owner's (routing's setting, which sessions does
+not import: routing registers its reader when the app is ready, apps/routing/apps.py), else
+ROUTING_AGENT_CAPACITY."""
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.db.models import Count, Q
+
+from apps.core.errors import DomainError, ErrorCode
+from apps.sessions.models import Medium, Session, SessionStatus
+
+HELD_STATUSES = (SessionStatus.ACTIVE, SessionStatus.PAYMENT)
+OwnerCapacityReader = Callable[[int | None], int]
+
+_reader: list[OwnerCapacityReader] = []  # at most one: the last registered
+
+
+def register_owner_capacity_reader(reader: OwnerCapacityReader) -> None:
+    _reader[:] = [reader]
+
+
+def capacity_of(*, agent_capacity: int | None, owner_id: int | None) -> int:
+    """C of an agent with this override (None: none) and owner (None: a platform agent)."""
+    if agent_capacity:
+        return agent_capacity
+    return _reader[0](owner_id) if _reader else settings.ROUTING_AGENT_CAPACITY
+
+
+@dataclass(frozen=True)
+class Held:
+    """What an agent holds now: its sessions in `active` or `payment`, and whether one of them
+    is a video conversation."""
+
+    count: int = 0
+    in_conversation: bool = False
+
+
+def is_conversation(status: str, medium: str) -> bool:
+    return status == SessionStatus.ACTIVE and medium == Medium.VIDEO
+
+
+def has_room(*, capacity: int, held: Held, video: bool) -> bool:
+    """Whether an agent holding `held` may take one more session (a video one if `video`)."""
+    return held.count < capacity and not (video and held.in_conversation)
+
+
+def held_by(agent_ids: list[int]) -> dict[int, Held]:
+    """Each agent's Held (agents holding nothing are left out), in one query."""
+    rows = (
+        Session.objects.filter(agent_id__in=agent_ids, status__in=HELD_STATUSES)
+        .values("agent_id")
+        .annotate(
+            count=Count("pk"),
+            conversations=Count("pk", filter=Q(status=SessionStatus.ACTIVE, medium=Medium.VIDEO)),
+        )
+    )
+    return {row["agent_id"]: Held(row["count"], row["conversations"] > 0) for row in rows}
+
+
+def seat_refusal(*, capacity: int, held: Held, video: bool) -> DomainError | None:
+    """Why an agent holding `held` may not take one more session, or None. At one seat the
+    refusal keeps its first code, AGENT_HAS_ACTIVE_SESSION (there "at capacity" and "holding a
+    session" are one fact, and clients made against it keep working)."""
+    if has_room(capacity=capacity, held=held, video=video):
+        return None
+    if capacity <= 1:
+        return DomainError(
+            ErrorCode.AGENT_HAS_ACTIVE_SESSION,
+            "End your current session before accepting another.",
+        )
+    if held.count >= capacity:
+        return DomainError(
+            ErrorCode.AGENT_AT_CAPACITY,
+            "You are serving as many customers as you can at once ({capacity}): finish one first.",
+            params={"capacity": capacity},
+            details={"capacity": capacity, "sessions_held": held.count},
+        )
+    return DomainError(
+        ErrorCode.AGENT_IN_CONVERSATION,
+        "You are in a video conversation: send it to payment or end it before taking another video call.",
+        details={"capacity": capacity, "sessions_held": held.count},
+    )
+
+
+def ensure_payment_can_be_taken_back(session: Session) -> None:
+    """Taking a video session's payment back makes it its agent's video conversation again:
+    refused (409 AGENT_IN_CONVERSATION) while the agent holds another one. Checked before the
+    processor is asked to cancel anything (apps/billing/services/payments.py)."""
+    if session.agent_id is None or session.medium != Medium.VIDEO:
+        return
+    others = Session.objects.filter(agent_id=session.agent_id, status=SessionStatus.ACTIVE, medium=Medium.VIDEO)
+    if others.exclude(pk=session.pk).exists():
+        raise DomainError(
+            ErrorCode.AGENT_IN_CONVERSATION,
+            "You are in another video conversation: end it or send it to payment before taking this payment back.",
+        )
