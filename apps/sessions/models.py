@@ -37,8 +37,8 @@ class Medium(models.TextChoices):
     active video session is the agent's one video conversation; a chat session takes a seat of
     the agent's capacity only (apps/sessions/seats.py)."""
 
-    VIDEO = "video"
-    CHAT = "chat"
+    VIDEO = "video", _("Video")
+    CHAT = "chat", _("Chat")
 
 
 def new_public_id() -> str:
