@@ -103,8 +103,15 @@ def sign_in_and_go_available(page, agent) -> None:
     sign_in(page, agent.email)
     expect(page.locator("#app")).to_be_visible()
     expect(page.locator("#agent-name")).to_have_text(agent.name)
-    page.select_option("#agent-status", "available")
-    expect(page.locator("#agent-status")).to_have_attribute("data-status", "available")
+    status = page.locator("#agent-status")
+    # Playwright fires the change even when the agent is available already: the dashboard posts
+    # the status and announces it once the server has answered. That answer, not only the
+    # channel's news (which may come first and set the status below), is waited for: an
+    # announcement the test waits for next (a new card's) would otherwise be overwritten by it.
+    with page.expect_response(lambda response: response.url.endswith("/api/agent/status")):
+        status.select_option("available")
+    expect(status).to_have_attribute("data-status", "available")
+    expect(page.locator("#announcer")).to_contain_text(status.locator("option[value='available']").inner_text())
 
 
 def card(page, session_id: str):

@@ -179,6 +179,7 @@ def test_socket_blocked_polling_shows_a_new_session_within_3_s_until_the_socket_
             ws.connect_to_server()
 
     page.route_web_socket(re.compile(r"/app/"), socket)
+    page.clock.install()  # runs in real time until the end, where the test runs it forward
     page.reload()
     sign_in_and_go_available(page, world.agents[0])
     expect(page.locator("#live-state")).to_have_attribute("data-state", "polling")
@@ -202,6 +203,10 @@ def test_socket_blocked_polling_shows_a_new_session_within_3_s_until_the_socket_
     expect(page.locator("#live-state")).to_have_attribute("data-state", "connected", timeout=30_000)
     polls = []
     page.on("request", lambda request: polls.append(request.url) if "/api/sessions/incoming" in request.url else None)
-    page.wait_for_timeout(5_000)
+    # Two poll intervals (pollSeconds 2) and more on the page's clock: a poll timer left running
+    # would have fired. A request the page makes after that is reported after any poll's.
+    page.clock.run_for(5_000)
+    with page.expect_request(re.compile(r"/healthz$")):
+        page.evaluate("() => fetch('/healthz')")
     assert len(polls) <= 1, polls  # at most the one read right after subscribing
     assert_no_console_errors(page)

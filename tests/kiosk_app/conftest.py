@@ -142,6 +142,20 @@ def second_origin():
     shutil.rmtree(folder, ignore_errors=True)
 
 
+def with_clock(before=None):
+    """A `before` hook for open_page that installs Playwright's clock on the page first (it runs
+    in real time until told otherwise), then runs `before`: `page.clock.run_for(ms)` then fires
+    every timer due in `ms` at once. A test that shows a timer does nothing runs the page's clock
+    past it, instead of waiting that long in real time."""
+
+    def install(page):
+        page.clock.install()
+        if before:
+            before(page)
+
+    return install
+
+
 @pytest.fixture
 def open_page(chromium, request):
     """open_page(url, server) -> a page in a fresh browser context (a tablet-sized screen),

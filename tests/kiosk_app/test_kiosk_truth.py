@@ -14,7 +14,7 @@ from playwright.sync_api import expect
 from apps.demo_processor import services as demo_processor
 from tests import factories
 from tests.agent_dashboard.conftest import card, sign_in_and_go_available
-from tests.kiosk_app.conftest import as_paired, assert_no_console_errors
+from tests.kiosk_app.conftest import as_paired, assert_no_console_errors, with_clock
 
 pytestmark = pytest.mark.live
 
@@ -79,7 +79,7 @@ def test_an_agent_serving_past_the_inactivity_limit_keeps_the_session_and_an_una
 ):
     server = serve()
     agent = server.agent(world.agent.email)
-    tablet = open_page("/kiosk/?idle_seconds=2&still_there_seconds=2", server, before=as_paired(kiosk))
+    tablet = open_page("/kiosk/?idle_seconds=2&still_there_seconds=2", server, before=with_clock(as_paired(kiosk)))
     expect(tablet.locator("body")).to_have_attribute("data-screen", "attract")
 
     tablet.click("#start")
@@ -87,7 +87,9 @@ def test_an_agent_serving_past_the_inactivity_limit_keeps_the_session_and_an_una
     session_id = accepted_session(server, agent)
     expect(tablet.locator("body")).to_have_attribute("data-screen", "session")
     put_in_cart(server, agent, session_id, world.items["burger"])
-    tablet.wait_for_timeout(7_000)  # more than the inactivity limit and the prompt together
+    # The page's clock past the inactivity limit and the prompt together: the inactivity timer
+    # (armed by the last touch, the tap on Start) has fired, and asked nothing.
+    tablet.clock.run_for(5_000)
     expect(tablet.locator("#still-there")).to_be_hidden()
     expect(tablet.locator("body")).to_have_attribute("data-screen", "session")
     assert server.kiosk_call(kiosk, "GET", f"/sessions/{session_id}/status").json()["status"] == "active"
@@ -99,6 +101,10 @@ def test_an_agent_serving_past_the_inactivity_limit_keeps_the_session_and_an_una
     # Waiting in the queue, nobody touches the screen: asked, then cancelled for inactivity.
     with tablet.expect_request(lambda request: request.url.endswith("/cancel"), timeout=10_000) as cancel:
         tablet.click("#start")
+        expect(tablet.locator("body")).to_have_attribute("data-screen", "waiting")
+        tablet.clock.run_for(2_000)
+        expect(tablet.locator("#still-there")).to_be_visible()
+        tablet.clock.run_for(2_000)
     assert cancel.value.post_data_json == {"reason": "inactivity"}
     expect(tablet.locator("body")).to_have_attribute("data-screen", "attract")
     assert_no_console_errors(tablet)

@@ -15,7 +15,6 @@ import requests
 from asgiref.sync import async_to_sync
 from django.conf import settings
 from django.core.cache import caches
-from django.db import connection
 from django.utils import timezone
 
 from apps.core.models import DomainEvent
@@ -38,48 +37,70 @@ def _headers(kiosk, **extra) -> dict:
 
 
 class Server:
-    """A web server on the test database (PostgreSQL: the same one; SQLite: a copy of its file,
-    which `rows` reads back)."""
+    """A web server on the worker's live database (tests/support/live.py): the worker's shared one,
+    or one of the test's own (PostgreSQL: the live database itself; SQLite: a copy of its file,
+    which `kiosk_row` reads back)."""
 
-    def __init__(self, workdir: Path, **env: str):
-        self.workdir = workdir
-        self.live = start_daphne(workdir, database_url=database_url_for_child(workdir), **env)
+    def __init__(self, live, database_file: Path | None = None):
+        self.live, self.database_file = live, database_file
         self.base = self.live.base_url
+        self.log_from = live.log_path.stat().st_size  # the shared server's log holds earlier tests' too
+
+    def log(self) -> str:
+        """The server's log since this test took it."""
+        with self.live.log_path.open("rb") as log:
+            log.seek(self.log_from)
+            return log.read().decode(errors="replace")
 
     def call(self, method: str, path: str, headers: dict) -> requests.Response:
         return requests.request(method, f"{self.base}{path}", headers=headers, timeout=10)
 
     def kiosk_row(self, kiosk) -> tuple[bool, object, int]:
-        """(online, last_seen_at, number of kiosk.online events) as the server wrote them."""
-        if connection.vendor != "sqlite":
+        """(online, last_seen_at, number of the owner's kiosk.online events) as the server wrote them."""
+        owner_id = kiosk.business.owner_id
+        if self.database_file is None:
             row = Kiosk.objects.get(pk=kiosk.pk)
-            return row.online, row.last_seen_at, DomainEvent.objects.filter(name="kiosk.online").count()
-        with sqlite3.connect(self.workdir / "var" / "db.sqlite3") as db:
+            events = DomainEvent.objects.filter(name="kiosk.online", owner_id=owner_id).count()
+            return row.online, row.last_seen_at, events
+        with sqlite3.connect(self.database_file) as db:
             online, seen = db.execute(
                 f"SELECT online, last_seen_at FROM {Kiosk._meta.db_table} WHERE id = ?", [kiosk.pk]
             ).fetchone()
             (events,) = db.execute(
-                f"SELECT count(*) FROM {DomainEvent._meta.db_table} WHERE name = 'kiosk.online'"
+                f"SELECT count(*) FROM {DomainEvent._meta.db_table} WHERE name = 'kiosk.online' AND owner_id = ?",
+                [owner_id],
             ).fetchone()
         return bool(online), seen, events
 
-    def stop(self) -> None:
-        stop_daphne(self.live)
+
+@pytest.fixture(autouse=True)
+def _rows_where_the_servers_read(request):
+    """Every row a test with `servers` makes goes to the worker's live database (a fresh owner each
+    time), so the shared server sees it, and an own server started after them too. The test of the
+    route in process keeps the test database (its own thread reads Django's default connection)."""
+    if "servers" in request.fixturenames:
+        request.getfixturevalue("live_db")
 
 
 @pytest.fixture
-def servers(tmp_path):
-    """Start servers after the test's rows exist (SQLite servers read a copy of the file)."""
-    started = []
+def servers(tmp_path, request):
+    """servers(name, **env) -> a Server, started after the test's rows exist: with no `env` the
+    worker's shared server (the default settings); with `env` (another hot path setting, a tighter
+    rate limit) one of the test's own, stopped at the end."""
+    own = []
 
     def start(name: str = "hot", **env: str) -> Server:
-        server = Server(tmp_path / f"{name}-{len(started)}", **env)
-        started.append(server)
-        return server
+        if not env:
+            return Server(request.getfixturevalue("shared_live_server"))
+        workdir = tmp_path / f"{name}-{len(own)}"
+        database_url = database_url_for_child(workdir)
+        live = start_daphne(workdir, database_url=database_url, **env)
+        own.append(live)
+        return Server(live, workdir / "var" / "db.sqlite3" if database_url is None else None)
 
     yield start
-    for server in started:
-        server.stop()
+    for live in own:
+        stop_daphne(live)
 
 
 def _wire(response: requests.Response) -> tuple[int, bytes, list]:
@@ -98,7 +119,7 @@ def test_the_lean_route_answers_what_django_answers(servers, business, agent):
         kiosk=factories.KioskFactory(business=business), status="active", agent=agent, accepted_at=timezone.now()
     )
     other_kiosk_session = factories.SessionFactory(kiosk=other, status="pending")
-    hot, plain = servers("hot"), servers("plain", KIOSK_HOT_PATH="false")
+    hot, plain = servers(), servers("plain", KIOSK_HOT_PATH="false")
     rid = {"X-Request-Id": "hot-path-parity.1"}
     cases = [
         ("GET", _poll(pending), _headers(kiosk, **rid)),
@@ -235,7 +256,7 @@ def test_a_request_carrying_a_session_cookie_is_answered_as_django_answers_it(se
     session = factories.SessionFactory(kiosk=kiosk, status="pending")
     client.force_login(agent)
     signed_in = client.cookies[settings.SESSION_COOKIE_NAME].value
-    hot, plain = servers("hot"), servers("plain", KIOSK_HOT_PATH="false")
+    hot, plain = servers(), servers("plain", KIOSK_HOT_PATH="false")
     stale = "a" * 32  # no such session
     for cookie in (stale, signed_in):
         cases = [
@@ -251,4 +272,4 @@ def test_a_request_carrying_a_session_cookie_is_answered_as_django_answers_it(se
             assert _without_cookie(hot_answer) == _without_cookie(plain_answer), (method, path, cookie)
             refreshed = hot_answer.cookies[settings.SESSION_COOKIE_NAME]  # SESSION_SAVE_EVERY_REQUEST
             assert (refreshed == signed_in) is (cookie == signed_in)
-    assert "Traceback" not in hot.live.log() and "SynchronousOnlyOperation" not in hot.live.log()
+    assert "Traceback" not in hot.log() and "SynchronousOnlyOperation" not in hot.log()

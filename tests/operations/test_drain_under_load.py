@@ -26,6 +26,7 @@ import websockets
 from django.conf import settings
 
 from apps.realtime import protocol
+from tests.support.private_servers import wait_until
 from tests.support.processes import database_url_for_child, start_daphne, stop_daphne
 from tests.support.realtime import PusherSocket
 
@@ -118,7 +119,8 @@ def test_sigterm_under_new_connection_load_refuses_at_once_finishes_every_establ
         assert sockets_ready.wait(30), server.log()
         for thread in threads:
             thread.start()
-        time.sleep(3)  # under load, slow requests in flight
+        # Under load, slow requests in flight: more connections made than the assertions ask for.
+        wait_until(lambda: sum(a.connected is not None for c in per_client for a in c) > 4 * CLIENTS, 30, "the load")
         signalled_at = time.monotonic()
         server.process.send_signal(signal.SIGTERM)
         try:
@@ -126,7 +128,11 @@ def test_sigterm_under_new_connection_load_refuses_at_once_finishes_every_establ
         except Exception:
             code = None
         took = time.monotonic() - signalled_at
-        time.sleep(0.5)  # the clients see the refusals
+
+        def tried_late() -> bool:  # an attempt is listed once it has ended
+            return any(a.started > signalled_at + REFUSED_WITHIN_SECONDS for c in per_client for a in c)
+
+        wait_until(tried_late, 10, "a client's try after the signal")  # the clients see the refusals
     finally:
         stop.set()
         for thread in threads:

@@ -3,7 +3,6 @@ SERVICE_UNAVAILABLE in the surface's envelope, never a 500 or a hang), and once 
 same web process answers again without a restart."""
 
 import contextlib
-import json
 import os
 import shutil
 import tempfile
@@ -15,8 +14,9 @@ from pathlib import Path
 import pytest
 import requests
 
-from tests.support.private_servers import PrivatePostgres, wait_until
-from tests.support.processes import manage, web_server
+from tests.support.postgres_snapshot import seeded_private_postgres
+from tests.support.private_servers import wait_until
+from tests.support.processes import web_server
 
 pytestmark = [
     pytest.mark.live,
@@ -67,15 +67,13 @@ class Load:
 
 def test_requests_fail_cleanly_while_postgres_restarts_then_recover(settings):
     workdir = Path(tempfile.mkdtemp(prefix="kiosk-pg-"))  # not under pytest's 0700 tmp: postgres must reach it
-    postgres = PrivatePostgres(workdir)
-    postgres.create()
+    postgres, demo = seeded_private_postgres(workdir)
     try:
         env = {"DATABASE_URL": postgres.url, "REDIS_URL": settings.REDIS_URL, "CACHE_KEY_PREFIX": "kiosk-fault-pg"}
         # The kiosk poll would be answered from its cached copy through the outage (a status
         # cannot change while the database is down); make every poll read the database.
         env["KIOSK_STATUS_COPY_SECONDS"] = "0"
-        manage(env, "migrate", "--noinput")
-        demo = json.loads(manage(env, "seed_demo", "--json").strip().splitlines()[-1])
+        env["DATABASE_POOL_TIMEOUT"] = "1"  # a request gives up on the pool sooner: the outage is shorter
         owner = demo["owners"][0]
         kiosk, agent = owner["kiosks"][0], owner["agents"][0]
 
@@ -94,7 +92,12 @@ def test_requests_fail_cleanly_while_postgres_restarts_then_recover(settings):
                 wait_until(both_answering, 15, "both surfaces answering")
                 postgres.stop()
                 down_from = len(load.answers)
-                time.sleep(8)  # longer than the connection pool's 5 s wait, so requests give up
+
+                def both_refused() -> bool:
+                    outage = {(surface, status) for _, surface, status, _ in load.answers[down_from:]}
+                    return outage >= {("kiosk", 503), ("agent", 503)}
+
+                wait_until(both_refused, 30, "a 503 from each surface")  # their pool waits gave up
                 down_until = len(load.answers)
                 postgres.start()
 

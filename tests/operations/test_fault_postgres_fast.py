@@ -3,7 +3,6 @@ and /readyz answer 503 within about 2 s (the connection pool's wait and the conn
 DATABASE_POOL_TIMEOUT and DATABASE_CONNECT_TIMEOUT), so kiosks and load balancers are not held for
 5-10 s."""
 
-import json
 import os
 import shutil
 import tempfile
@@ -13,8 +12,8 @@ from pathlib import Path
 import pytest
 import requests
 
-from tests.support.private_servers import PrivatePostgres
-from tests.support.processes import manage, web_server
+from tests.support.postgres_snapshot import seeded_private_postgres
+from tests.support.processes import web_server
 
 pytestmark = [
     pytest.mark.live,
@@ -33,16 +32,14 @@ def timed(call, *args, **kwargs):
 
 def test_requests_answer_503_within_about_2_s_while_postgres_is_down():
     workdir = Path(tempfile.mkdtemp(prefix="kiosk-pg-fast-"))  # postgres must reach it
-    postgres = PrivatePostgres(workdir)
-    postgres.create()
+    postgres, demo = seeded_private_postgres(workdir)
     try:
         env = {
             "DATABASE_URL": postgres.url,
             "CACHE_KEY_PREFIX": "kiosk-fault-pg-fast",
             "KIOSK_STATUS_COPY_SECONDS": "0",
         }
-        manage(env, "migrate", "--noinput")
-        kiosk = json.loads(manage(env, "seed_demo", "--json").strip().splitlines()[-1])["owners"][0]["kiosks"][0]
+        kiosk = demo["owners"][0]["kiosks"][0]
         with web_server(**env) as base:
             kiosk_http = requests.Session()
             kiosk_http.headers.update({"X-Device-Id": kiosk["device_id"], "X-Device-Token": kiosk["device_token"]})

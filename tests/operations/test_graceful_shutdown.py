@@ -24,6 +24,7 @@ import websockets
 from django.conf import settings
 
 from apps.realtime import protocol
+from tests.support.private_servers import wait_until
 from tests.support.processes import database_url_for_child, start_daphne, stop_daphne
 from tests.support.realtime import PusherSocket, run
 
@@ -104,7 +105,8 @@ def test_sigterm_under_keep_alive_load_finishes_in_flight_requests_and_exits_0_w
     try:
         for thread in threads:
             thread.start()
-        time.sleep(2)  # keep-alive load
+        # Keep-alive load: every client has been answered a few times on its connection.
+        wait_until(lambda: all(len(client.outcomes) >= 5 for client in clients), 30, "the keep-alive load")
         slow.start()
         time.sleep(1)  # the slow request is in flight
         signalled_at = time.monotonic()

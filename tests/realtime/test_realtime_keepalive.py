@@ -18,6 +18,8 @@ ACTIVITY_TIMEOUT, PONG_TIMEOUT = 1, 2
 
 @pytest.fixture(scope="module")
 def short_timeout_server(tmp_path_factory):
+    """Its own: the shared server keeps the default timeouts (pinging each quiet socket after 1 s
+    would load every other test's)."""
     server = start_daphne(
         tmp_path_factory.mktemp("rt-keepalive"),
         REALTIME_ACTIVITY_TIMEOUT=str(ACTIVITY_TIMEOUT),

@@ -20,8 +20,8 @@ pytestmark = pytest.mark.live
 
 SUCCEEDED = "pusher_internal:subscription_succeeded"
 
-# The tests with servers of their own come first: stopping one clears the children's Redis keys,
-# the fan-out group's too, which the module's protocol_server would then miss until its next check.
+# The tests with a cap or proxy rule of their own start their own servers; the others use the
+# worker's shared one (protocol_server), whose Redis prefix an own server's stop leaves alone.
 
 
 async def still_answers(client: PusherSocket) -> None:

@@ -79,6 +79,14 @@ class PrivatePostgres:
         self.start()
         self._run(str(self.bin / "createdb"), "-h", "127.0.0.1", "-p", str(self.port), "-U", "postgres", "kiosk")
 
+    def adopt(self, copy_files) -> None:
+        """Start from a copy of a stopped cluster's files: `copy_files(self.data)` puts them there
+        (owned by the server's user, as the original's were)."""
+        if self.as_owner:
+            shutil.chown(self.workdir, "postgres")
+        copy_files(self.data)
+        self.start()
+
     def start(self) -> None:
         options = f"-p {self.port} -k {self.workdir} -c listen_addresses=127.0.0.1 -c fsync=off"
         self._run(

@@ -36,12 +36,13 @@ from tests.conftest import AgentClient
 from tests.support.processes import ROOT, LiveServer, database_url_for_child, start_daphne, stop_daphne
 
 
-@pytest.fixture(scope="module")
-def protocol_server(tmp_path_factory):
-    """One server per module for protocol tests that need no database rows."""
-    server = start_daphne(tmp_path_factory.mktemp("rt-protocol"))
-    yield server
-    stop_daphne(server)
+@pytest.fixture
+def protocol_server(shared_live_server):
+    """The worker's shared server (tests/support/live.py), for protocol tests that need no database
+    rows: each names its channels and users afresh (a tag) or closes what it opened. A test that
+    changes a setting (a cap, a proxy rule) starts a server of its own; those share one Redis key
+    prefix, and stopping one clears it, which the shared server's prefix keeps it out of."""
+    return shared_live_server
 
 
 @pytest.fixture

@@ -1,8 +1,9 @@
 """A dropped network heals by itself: the kiosk tablet is behind a cable the test pulls
-(tests/support/cable.py: its own network namespace, so the WebRTC media is cut, not only the
-WebSockets). With the call live, the cable is out for a few seconds: both sides say they are
-reconnecting; once it is back, ICE restarts (VIDEO_ICE_RESTART_SECONDS, shortened here) and both
-say the video is connected again with the remote frames advancing, nobody having touched a thing.
+(tests/support/cable.py: the tablet and the agent's dashboard in network namespaces of their own
+on its two ends, so the WebRTC media is cut, not only the WebSockets). With the call live, the
+cable is out for a few seconds: both sides say they are reconnecting; once it is back, ICE
+restarts (VIDEO_ICE_RESTART_SECONDS, shortened here) and both say the video is connected again
+with the remote frames advancing, nobody having touched a thing.
 While the cable is out the pages may log only that the network failed."""
 
 import re
@@ -26,10 +27,10 @@ def assert_frames_advance(page, timeout: float = 60) -> None:
     poll(page, REMOTE_FRAMES, lambda video: video["frames"] > first["frames"] + 10, timeout)
 
 
-def test_a_dropped_network_restarts_ice_and_the_call_recovers(world, kiosk, serve, open_call_page, kiosk_behind_cable):
+def test_a_dropped_network_restarts_ice_and_the_call_recovers(world, kiosk, serve, kiosk_behind_cable, request):
     server = serve(VIDEO_ICE_RESTART_SECONDS="1", ALLOWED_HOSTS=kiosk_behind_cable.allowed_hosts)
-    tablet = kiosk_behind_cable.open(server, before=as_paired(kiosk))
-    dashboard = open_call_page("/agent/", server, viewport=(1280, 860))
+    tablet = kiosk_behind_cable.open_kiosk(server, request, before=as_paired(kiosk))
+    dashboard = kiosk_behind_cable.open_dashboard(server, "/agent/")
     begin_session(world, tablet, dashboard)
     for page in (tablet, dashboard):
         expect(page.locator("#video")).to_have_attribute("data-state", "connected", timeout=60_000)
