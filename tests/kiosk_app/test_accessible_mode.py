@@ -11,9 +11,8 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from apps.demo_processor import services as demo_processor
-from tests import factories
 from tests.kiosk_app.conftest import as_paired, assert_no_console_errors
+from tests.support.payments import demo_account_for
 from tests.support.processes import wait_until
 
 pytestmark = pytest.mark.live
@@ -43,10 +42,7 @@ for (const type of ["pointerdown", "pointerup", "mousedown", "mouseup", "touchst
 
 @pytest.fixture
 def demo_account(world):
-    factories.OwnerBillingFactory(
-        owner=world.business.owner, account_id="acct_demo_access", charges_enabled=True, payouts_enabled=True
-    )
-    demo_processor.account_open("acct_demo_access")
+    demo_account_for(world.business.owner, "acct_demo_access")
 
 
 @pytest.fixture

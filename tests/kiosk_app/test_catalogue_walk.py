@@ -12,10 +12,9 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from apps.demo_processor import services as demo_processor
 from apps.menu.models import Category, MenuItem
-from tests import factories
 from tests.kiosk_app.conftest import assert_no_console_errors, pair
+from tests.support.payments import demo_account_for
 
 pytestmark = pytest.mark.live
 
@@ -90,10 +89,7 @@ class Reader:
 @pytest.mark.parametrize("locale", ["en-US", "es-ES", "fr-FR", "de-DE"])
 def test_every_screen_speaks_only_the_catalogue_in_the_chosen_language(world, serve, open_page, locale):
     language = locale.split("-")[0]
-    factories.OwnerBillingFactory(
-        owner=world.business.owner, account_id=f"acct_demo_walk_{language}", charges_enabled=True, payouts_enabled=True
-    )
-    demo_processor.account_open(f"acct_demo_walk_{language}")
+    demo_account_for(world.business.owner, f"acct_demo_walk_{language}")
     burger, fries = world.items["burger"], world.items["fries"]
     # The menu in its own words (where a language has no translation) and the empty cart's dash.
     data = {world.business.name, world.agent.name, "Burgers", burger.name, burger.description, fries.name, "–"}

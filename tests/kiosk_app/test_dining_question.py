@@ -6,19 +6,15 @@ import pytest
 import requests
 from playwright.sync_api import expect
 
-from apps.demo_processor import services as demo_processor
-from tests import factories
 from tests.kiosk_app.conftest import as_paired, assert_no_console_errors
 from tests.support.displays import display_token
+from tests.support.payments import demo_account_for
 
 pytestmark = pytest.mark.live
 
 
 def test_the_customer_chooses_take_away_in_spanish_and_the_kitchen_sees_it(world, kiosk, serve, open_page):
-    factories.OwnerBillingFactory(
-        owner=world.business.owner, account_id="acct_demo_dining", charges_enabled=True, payouts_enabled=True
-    )
-    demo_processor.account_open("acct_demo_dining")
+    demo_account_for(world.business.owner, "acct_demo_dining")
     kitchen = {"X-Display-Token": display_token(world.business, "kitchen")}
     server = serve()
     agent = server.agent(world.agent.email)

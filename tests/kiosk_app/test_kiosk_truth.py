@@ -11,10 +11,10 @@ import time
 import pytest
 from playwright.sync_api import expect
 
-from apps.demo_processor import services as demo_processor
 from tests import factories
 from tests.agent_dashboard.conftest import card, sign_in_and_go_available
 from tests.kiosk_app.conftest import as_paired, assert_no_console_errors, with_clock
+from tests.support.payments import demo_account_for
 
 pytestmark = pytest.mark.live
 
@@ -112,10 +112,7 @@ def test_an_agent_serving_past_the_inactivity_limit_keeps_the_session_and_an_una
 
 @pytest.mark.parametrize("viewport", [(1280, 800), (800, 1280)])
 def test_a_reload_during_the_session_and_during_payment_resumes_without_a_tap(viewport, world, kiosk, serve, open_page):
-    factories.OwnerBillingFactory(
-        owner=world.business.owner, account_id="acct_demo_reload", charges_enabled=True, payouts_enabled=True
-    )
-    demo_processor.account_open("acct_demo_reload")
+    demo_account_for(world.business.owner, "acct_demo_reload")
     server = serve()
     agent = server.agent(world.agent.email)
     tablet = open_page("/kiosk/", server, viewport=viewport, before=as_paired(kiosk))
@@ -152,10 +149,7 @@ def test_a_reload_during_the_session_and_during_payment_resumes_without_a_tap(vi
 
 
 def test_each_card_failure_in_its_own_words_and_leaving_with_a_cart_asks_first(world, kiosk, serve, open_page):
-    factories.OwnerBillingFactory(
-        owner=world.business.owner, account_id="acct_demo_words", charges_enabled=True, payouts_enabled=True
-    )
-    demo_processor.account_open("acct_demo_words")
+    demo_account_for(world.business.owner, "acct_demo_words")
     server = serve()
     agent = server.agent(world.agent.email)
     frames = []  # what the kiosk's sockets received

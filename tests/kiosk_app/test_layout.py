@@ -15,10 +15,10 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from apps.demo_processor import services as demo_processor
 from tests import factories
 from tests.kiosk_app.conftest import as_paired, assert_no_console_errors
 from tests.support.browser import page_opener
+from tests.support.payments import demo_account_for
 
 pytestmark = pytest.mark.live
 DECLINED, SUCCEEDS = "4000 0000 0000 0002", "4242 4242 4242 4242"
@@ -90,10 +90,7 @@ def shop(world):
         world.items[name] = factories.MenuItemFactory(
             category=category, name=name, price_cents=250, description="Made here every morning."
         )
-    factories.OwnerBillingFactory(
-        owner=world.business.owner, account_id="acct_demo_layout", charges_enabled=True, payouts_enabled=True
-    )
-    demo_processor.account_open("acct_demo_layout")
+    demo_account_for(world.business.owner, "acct_demo_layout")
     world.options = options
     return world
 

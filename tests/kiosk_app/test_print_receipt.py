@@ -10,12 +10,11 @@ import pytest
 from playwright.sync_api import expect
 
 from apps.accounts.models import Business
-from apps.demo_processor import services as demo_processor
 from apps.printing.models import Printer, PrinterRole, PrintJob
 from apps.printing.services import print_settings_update
-from tests import factories
 from tests.kiosk_app.conftest import as_paired, assert_no_console_errors
 from tests.support.fake_printer import FakePrinter
+from tests.support.payments import demo_account_for
 
 pytestmark = pytest.mark.live
 SUCCEEDS = "4242 4242 4242 4242"
@@ -25,10 +24,7 @@ SUCCEEDS = "4242 4242 4242 4242"
 def counter_printer(world, kiosk):
     """A receipt printer for the kiosk, on a fake network printer."""
     Business.objects.filter(pk=world.business.pk).update(address="Calle Mayor 1\n28013 Madrid")
-    factories.OwnerBillingFactory(
-        owner=world.business.owner, account_id="acct_demo_print", charges_enabled=True, payouts_enabled=True
-    )
-    demo_processor.account_open("acct_demo_print")
+    demo_account_for(world.business.owner, "acct_demo_print")
     fake = FakePrinter()
     Printer.objects.create(
         business=world.business, name="Counter", host=fake.host, port=fake.port, role=PrinterRole.RECEIPT, kiosk=kiosk

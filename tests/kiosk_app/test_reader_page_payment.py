@@ -15,15 +15,14 @@ from playwright.sync_api import expect
 from apps.billing.models import Payment
 from apps.billing.services import readers
 from apps.core.models import DomainEvent
-from apps.demo_processor import services as demo_processor
 from apps.demo_processor.models import DemoReader
 from apps.orders.models import Order
 from apps.webhooks import services as webhook_services
-from tests import factories
 from tests.agent_dashboard.conftest import assert_no_console_errors as assert_dashboard_clean
 from tests.agent_dashboard.conftest import card, sign_in_and_go_available
 from tests.kiosk_app.conftest import as_paired, assert_no_console_errors
 from tests.kiosk_app.test_whole_order import wait_for_webhooks
+from tests.support.payments import demo_account_for
 from tests.support.processes import wait_until
 
 pytestmark = pytest.mark.live
@@ -37,8 +36,7 @@ def held_intent(reader_id: str) -> str | None:
 
 def test_the_customer_pays_on_the_reader_page_declined_then_approved(world, kiosk, serve, open_page, receiver):
     owner = world.business.owner
-    factories.OwnerBillingFactory(owner=owner, account_id=ACCOUNT, charges_enabled=True, payouts_enabled=True)
-    demo_processor.account_open(ACCOUNT)
+    demo_account_for(owner, ACCOUNT)
     reader = readers.reader_register(kiosk=kiosk, registration_code="simulated-s700", label="Counter")
     webhook_services.subscription_create(owner=owner, url=receiver.url, events=["order.created"])
     server = serve()
@@ -107,8 +105,7 @@ def test_a_reader_offline_when_sent_is_said_to_the_agent_and_sending_again_hands
     from apps.demo_processor import terminal as demo_terminal
 
     owner = world.business.owner
-    factories.OwnerBillingFactory(owner=owner, account_id=ACCOUNT, charges_enabled=True, payouts_enabled=True)
-    demo_processor.account_open(ACCOUNT)
+    demo_account_for(owner, ACCOUNT)
     reader = readers.reader_register(kiosk=kiosk, registration_code="simulated-wpe", label="Counter")
     demo_terminal.reader_set_status(reader.reader_id, online=False)
     server = serve()
@@ -152,8 +149,7 @@ def test_a_customer_alone_reads_in_their_language_that_the_reader_is_offline_and
     from apps.demo_processor import terminal as demo_terminal
 
     owner = world.business.owner
-    factories.OwnerBillingFactory(owner=owner, account_id=ACCOUNT, charges_enabled=True, payouts_enabled=True)
-    demo_processor.account_open(ACCOUNT)
+    demo_account_for(owner, ACCOUNT)
     reader = readers.reader_register(kiosk=kiosk, registration_code="simulated-wpe", label="Counter")
     demo_terminal.reader_set_status(reader.reader_id, online=False)
     server = serve()

@@ -16,14 +16,13 @@ from playwright.sync_api import expect
 
 from apps.billing.services import readers
 from apps.core.models import DomainEvent
-from apps.demo_processor import services as demo_processor
 from apps.demo_processor.models import DemoReader
 from apps.orders.models import Order
 from apps.webhooks import services as webhook_services
-from tests import factories
 from tests.agent_dashboard.conftest import card, sign_in_and_go_available
 from tests.kiosk_app.conftest import as_paired, assert_no_console_errors
 from tests.kiosk_app.test_whole_order import wait_for_webhooks
+from tests.support.payments import demo_account_for
 from tests.support.processes import wait_until
 
 pytestmark = pytest.mark.live
@@ -38,8 +37,7 @@ def reader_holds_a_payment(reader_id: str) -> bool:
 
 def test_a_customer_pays_on_the_card_reader_declined_then_approved(world, kiosk, serve, open_page, receiver):
     owner = world.business.owner
-    factories.OwnerBillingFactory(owner=owner, account_id=ACCOUNT, charges_enabled=True, payouts_enabled=True)
-    demo_processor.account_open(ACCOUNT)
+    demo_account_for(owner, ACCOUNT)
     reader = readers.reader_register(kiosk=kiosk, registration_code="simulated-wpe", label="Till")
     webhook_services.subscription_create(owner=owner, url=receiver.url, events=["order.created"])
     server = serve()
@@ -129,8 +127,7 @@ def test_a_reader_offline_when_sent_gives_the_card_fields_where_the_owner_allows
     from apps.orders import services as order_services
 
     owner = world.business.owner
-    factories.OwnerBillingFactory(owner=owner, account_id=ACCOUNT, charges_enabled=True, payouts_enabled=True)
-    demo_processor.account_open(ACCOUNT)
+    demo_account_for(owner, ACCOUNT)
     order_services.order_settings_update(
         business=kiosk.business, ask_dining=False, keep_receipt_email=False, card_fields_fallback=True
     )

@@ -13,13 +13,13 @@ import time
 import pytest
 from playwright.sync_api import expect
 
-from apps.demo_processor import services as demo_processor
 from apps.routing.models import RoutingSettings
 from apps.webhooks import services as webhook_services
 from tests import factories
 from tests.agent_dashboard.conftest import assert_no_console_errors as assert_dashboard_clean
 from tests.agent_dashboard.conftest import card, sign_in_and_go_available
 from tests.kiosk_app.conftest import as_paired, assert_no_console_errors
+from tests.support.payments import demo_account_for
 from tests.support.processes import wait_until
 
 pytestmark = pytest.mark.live
@@ -46,10 +46,7 @@ def cooking(world):
 
 @pytest.fixture
 def demo_account(world):
-    factories.OwnerBillingFactory(
-        owner=world.business.owner, account_id="acct_demo_alone", charges_enabled=True, payouts_enabled=True
-    )
-    demo_processor.account_open("acct_demo_alone")
+    demo_account_for(world.business.owner, "acct_demo_alone")
 
 
 def test_with_nobody_signed_in_a_customer_orders_and_pays_alone(

@@ -10,21 +10,17 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from apps.demo_processor import services as demo_processor
 from apps.menu.models import Category, MenuItem
-from tests import factories
 from tests.agent_dashboard.conftest import card, sign_in_and_go_available
 from tests.kiosk_app.conftest import as_paired, assert_no_console_errors
+from tests.support.payments import demo_account_for
 
 pytestmark = pytest.mark.live
 PROCESSING_ERROR, SUCCEEDS = "4000 0000 0000 0119", "4242 4242 4242 4242"
 
 
 def test_a_spanish_customer_orders_and_pays_with_the_demo_processor(world, kiosk, serve, open_page):
-    factories.OwnerBillingFactory(
-        owner=world.business.owner, account_id="acct_demo_spanish", charges_enabled=True, payouts_enabled=True
-    )
-    demo_processor.account_open("acct_demo_spanish")
+    demo_account_for(world.business.owner, "acct_demo_spanish")
     burger, fries = world.items["burger"], world.items["fries"]
     Category.objects.filter(pk=burger.category_id).update(translations={"es": {"name": "Hamburguesas"}})
     MenuItem.objects.filter(pk=burger.pk).update(

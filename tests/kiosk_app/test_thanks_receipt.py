@@ -14,10 +14,10 @@ import requests
 from playwright.sync_api import expect
 
 from apps.accounts.models import Business
-from apps.demo_processor import services as demo_processor
 from apps.orders.receipt_pages import qr_svg
 from tests import factories
 from tests.kiosk_app.conftest import as_paired, assert_no_console_errors, with_clock
+from tests.support.payments import demo_account_for
 from tests.support.processes import wait_until
 
 pytestmark = pytest.mark.live
@@ -32,10 +32,7 @@ def shop(world):
     factories.ModifierOptionFactory(group=group, name="Medium")
     factories.ModifierOptionFactory(group=group, name="Well done")
     Business.objects.filter(pk=world.business.pk).update(address="12 Harbour Road\nPortsmouth PO1 2AB")
-    factories.OwnerBillingFactory(
-        owner=world.business.owner, account_id="acct_demo_thanks", charges_enabled=True, payouts_enabled=True
-    )
-    demo_processor.account_open("acct_demo_thanks")
+    demo_account_for(world.business.owner, "acct_demo_thanks")
     category = world.items["burger"].category
     for name in EXTRAS:  # a longer order: the thank-you screen must still fit the tablet
         factories.MenuItemFactory(category=category, name=name, price_cents=250)

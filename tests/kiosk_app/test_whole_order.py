@@ -14,12 +14,11 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from apps.demo_processor import services as demo_processor
 from apps.webhooks import services as webhook_services
-from tests import factories
 from tests.agent_dashboard.conftest import card, sign_in_and_go_available
 from tests.kiosk_app.conftest import SCREENSHOTS, as_paired, assert_no_console_errors
 from tests.panel.conftest import sign_in as panel_sign_in
+from tests.support.payments import demo_account_for
 from tests.support.processes import free_port, wait_until
 
 pytestmark = pytest.mark.live
@@ -48,10 +47,7 @@ def wait_for_webhooks(receiver, names: set[str], timeout: float = 15) -> dict:
 def test_a_customer_orders_and_pays_with_an_agent_end_to_end(
     origin, world, kiosk, serve, open_page, second_origin, receiver
 ):
-    factories.OwnerBillingFactory(
-        owner=world.business.owner, account_id="acct_demo_kiosk", charges_enabled=True, payouts_enabled=True
-    )
-    demo_processor.account_open("acct_demo_kiosk")
+    demo_account_for(world.business.owner, "acct_demo_kiosk")
     webhook_services.subscription_create(
         owner=world.business.owner, url=receiver.url, events=["order.created", "payment.captured"]
     )

@@ -168,6 +168,21 @@ def _check_invariants(now, made_after: int):
         assert not any(line.wave_room > 0 and may_take(as_free(agent), line) for line in lines.values()), agent
 
 
+def _run_shift(actions, agents, apply, check) -> None:
+    """The shift on a stopped clock: each action (a refused one changes nothing), the clock moved
+    on a wait (the agents still seen), then one routing run and `check(now, last offer before it)`."""
+    with time_machine.travel(timezone.now(), tick=False) as clock:
+        for action in actions:
+            with contextlib.suppress(DomainError):  # a refused call (409, 404...) changes nothing
+                apply(action)
+            if action[0] == "wait":
+                clock.shift(timedelta(seconds=action[1]))
+                User.objects.filter(pk__in=[agent.pk for agent in agents]).update(last_seen_at=timezone.now())
+            made_after = Offer.objects.order_by("-pk").values_list("pk", flat=True).first() or 0
+            offers.offers_dispatch()
+            check(timezone.now(), made_after)
+
+
 @pytest.mark.django_db
 @settings(
     max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow]
@@ -185,17 +200,7 @@ def test_random_shifts_keep_one_agent_per_session_one_session_and_offer_per_agen
             factories.AgentFactory(owner=None, languages=["es"]),
             factories.AgentFactory(owner=None),
         ]
-        now = timezone.now()
-        with time_machine.travel(now, tick=False) as clock:
-            for action in actions:
-                with contextlib.suppress(DomainError):  # a refused call (409, 404...) changes nothing
-                    _apply(action, kiosks, agents)
-                if action[0] == "wait":
-                    clock.shift(timedelta(seconds=action[1]))
-                    User.objects.filter(pk__in=[agent.pk for agent in agents]).update(last_seen_at=timezone.now())
-                made_after = Offer.objects.order_by("-pk").values_list("pk", flat=True).first() or 0
-                offers.offers_dispatch()
-                _check_invariants(timezone.now(), made_after)
+        _run_shift(actions, agents, lambda action: _apply(action, kiosks, agents), _check_invariants)
         transaction.set_rollback(True)
 
 
@@ -342,17 +347,13 @@ def test_random_shifts_with_capacity_keep_seats_oldest_first_and_no_room_idle(ac
             factories.AgentFactory(owner=owner, agent_capacity=2),
             factories.AgentFactory(owner=None),
         ]
-        now = timezone.now()
-        with time_machine.travel(now, tick=False) as clock:
-            for action in actions:
-                with contextlib.suppress(DomainError):  # a refused call (409, 404...) changes nothing
-                    _apply_with_seats(action, kiosks, agents)
-                if action[0] == "wait":
-                    clock.shift(timedelta(seconds=action[1]))
-                    User.objects.filter(pk__in=[agent.pk for agent in agents]).update(last_seen_at=timezone.now())
-                made_after = Offer.objects.order_by("-pk").values_list("pk", flat=True).first() or 0
-                offers.offers_dispatch()
-                _check_seat_invariants(timezone.now(), made_after, owner.pk, [agent.pk for agent in agents])
+        agent_ids = [agent.pk for agent in agents]
+        _run_shift(
+            actions,
+            agents,
+            lambda action: _apply_with_seats(action, kiosks, agents),
+            lambda now, made_after: _check_seat_invariants(now, made_after, owner.pk, agent_ids),
+        )
         transaction.set_rollback(True)
 
 

@@ -169,16 +169,21 @@ def post_event(client, event: dict, *, connect: bool = True, secret: str | None 
 DEMO_READER_ACCOUNT = "acct_demo_reader_page"
 
 
+def demo_account_for(owner, account_id: str) -> None:
+    """The owner takes payments on `account_id`, an open account of the demo processor (as
+    seed_demo's owners do)."""
+    from apps.demo_processor import services as demo_processor
+
+    demo_processor.account_open(account_id)
+    factories.OwnerBillingFactory(owner=owner, account_id=account_id, charges_enabled=True, payouts_enabled=True)
+
+
 @pytest.fixture
 def demo_reader(kiosk, owner):
     """The kiosk's simulated reader ("Counter"), registered on a demo processor account."""
     from apps.billing.services import readers
-    from apps.demo_processor import services as demo_processor
 
-    demo_processor.account_open(DEMO_READER_ACCOUNT)
-    factories.OwnerBillingFactory(
-        owner=owner, account_id=DEMO_READER_ACCOUNT, charges_enabled=True, payouts_enabled=True
-    )
+    demo_account_for(owner, DEMO_READER_ACCOUNT)
     return readers.reader_register(kiosk=kiosk, registration_code="simulated-wpe", label="Counter")
 
 
