@@ -44,7 +44,7 @@ def test_owner_signs_in_and_pairs_a_kiosk_with_a_generated_code(page, live_serve
 
     row.locator("summary", has_text="Rename").click()
     row.locator("input[name=name]").fill("Drive-through")
-    row.locator("button", has_text="Save").click()
+    row.get_by_role("button", name="Save", exact=True).click()
     expect(page.locator("#kiosk-table")).to_contain_text("Drive-through")
 
     page.locator("#kiosk-table tr", has_text="Drive-through").locator("button", has_text="Unpair").click()

@@ -9,7 +9,8 @@ from apps.routing.models import RoutingSettings
 from apps.routing.routing_settings import defaults
 from apps.sessions.models import Session
 from tests import factories
-from tests.routing.test_transfer_races import _at_once, _client
+from tests.support.races import at_once
+from tests.support.transfers import signed_in_client
 
 pytestmark = [pytest.mark.postgres]
 ROUNDS = 4
@@ -37,14 +38,14 @@ def test_two_agents_with_one_seat_left_each_race_for_one_session():
     business = factories.BusinessFactory()
     _capacity(business.owner, 2)
     agents = factories.AgentFactory.create_batch(2, owner=business.owner)
-    clients = [_client(agent) for agent in agents]
+    clients = [signed_in_client(agent) for agent in agents]
     for agent, client in zip(agents, clients, strict=True):  # each holds a chat: one seat left
         chat = factories.SessionFactory(kiosk=factories.KioskFactory(business=business), medium="chat")
         assert client.post(f"/api/sessions/{chat.public_id}/accept").status_code == 200
     for _ in range(ROUNDS):
         session = factories.SessionFactory(kiosk=factories.KioskFactory(business=business))
         url = f"/api/sessions/{session.public_id}/accept"
-        results = _at_once([lambda c=client: c.post(url) for client in clients])
+        results = at_once([lambda c=client: c.post(url) for client in clients])
 
         assert not [r for r in results if isinstance(r, Exception)], results
         assert sorted(r.status_code for r in results) == [200, 409], [r.content for r in results]
@@ -63,7 +64,7 @@ def test_one_agent_with_one_seat_left_takes_one_of_two_sessions_accepted_at_once
     business = factories.BusinessFactory()
     _capacity(business.owner, 2)
     agent = factories.AgentFactory(owner=business.owner)
-    tabs = [_client(agent), _client(agent)]
+    tabs = [signed_in_client(agent), signed_in_client(agent)]
     payment = factories.SessionFactory(kiosk=factories.KioskFactory(business=business))
     assert tabs[0].post(f"/api/sessions/{payment.public_id}/accept").status_code == 200
     Session.objects.filter(pk=payment.pk).update(status="payment")  # its video seat is free
@@ -75,7 +76,7 @@ def test_one_agent_with_one_seat_left_takes_one_of_two_sessions_accepted_at_once
             lambda c=tab, s=session: c.post(f"/api/sessions/{s.public_id}/accept")
             for tab, session in zip(tabs, sessions, strict=True)
         ]
-        results = _at_once(calls)
+        results = at_once(calls)
 
         assert not [r for r in results if isinstance(r, Exception)], results
         assert sorted(r.status_code for r in results) == [200, 409], [r.content for r in results]
@@ -92,14 +93,14 @@ def test_one_agent_accepting_two_video_sessions_at_once_takes_one():
     business = factories.BusinessFactory()
     _capacity(business.owner, 3)
     agent = factories.AgentFactory(owner=business.owner)
-    tabs = [_client(agent), _client(agent)]
+    tabs = [signed_in_client(agent), signed_in_client(agent)]
     for _ in range(ROUNDS):
         sessions = [factories.SessionFactory(kiosk=factories.KioskFactory(business=business)) for _ in tabs]
         calls = [
             lambda c=tab, s=session: c.post(f"/api/sessions/{s.public_id}/accept")
             for tab, session in zip(tabs, sessions, strict=True)
         ]
-        results = _at_once(calls)
+        results = at_once(calls)
 
         assert not [r for r in results if isinstance(r, Exception)], results
         assert sorted(r.status_code for r in results) == [200, 409], [r.content for r in results]
