@@ -181,6 +181,7 @@ def test_the_low_layout_keeps_every_control_below_the_kiosks_reach_line(world, k
         assert tablet.evaluate(ABOVE_THE_LINE, line) == [], where
 
     assert_within_reach("attract")
+    expect(tablet.locator("#start")).to_be_focused()  # the mode puts the focus there: Enter starts
     tablet.keyboard.press("Enter")
     expect(tablet.locator("#order-alone")).to_be_visible()
     assert_within_reach("waiting")

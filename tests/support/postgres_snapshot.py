@@ -5,11 +5,14 @@ of the code (the template databases' digest, tests/support/template_database.py)
 keeps the stopped cluster's files and seed_demo's JSON beside the templates; every later one, in
 this run or the next, copies them (about a second) and starts its own copy."""
 
+import hashlib
 import json
 import shutil
 import subprocess
 import time
 from pathlib import Path
+
+from django.conf import settings
 
 from tests.support.private_servers import PrivatePostgres
 from tests.support.processes import manage
@@ -20,11 +23,19 @@ def _copy(source: Path, target: Path) -> None:
     subprocess.run(["cp", "-a", str(source), str(target)], check=True, capture_output=True, timeout=120)
 
 
+def _secrets_digest() -> str:
+    """The seeded rows hold what the checkout's secrets sealed (webhook secrets, device tokens'
+    hashes): another checkout of the same code on this machine has other secrets (its
+    var/secrets.json) and needs its own copy, or its server cannot open them (a 500)."""
+    sealed_with = "\n".join([settings.SECRET_KEY, *settings.WEBHOOK_SECRET_KEYS])
+    return hashlib.sha256(sealed_with.encode()).hexdigest()[:8]
+
+
 def seeded_private_postgres(workdir: Path) -> tuple[PrivatePostgres, dict]:
     """A started cluster in `workdir` holding the migrated schema and seed_demo's rows, and
     seed_demo's JSON (its owners, kiosks with their device tokens, agents with their passwords)."""
     postgres = PrivatePostgres(workdir)
-    key = f"pgdata-{postgres.bin.parent.name}-{code_digest()}"
+    key = f"pgdata-{postgres.bin.parent.name}-{code_digest()}-{_secrets_digest()}"
     snapshot = TEMPLATES_DIR / key
     with file_lock(key):
         if (snapshot / "demo.json").exists():
