@@ -15,6 +15,7 @@ from playwright.sync_api import expect
 from apps.billing.models import Payment
 from apps.billing.services import readers
 from apps.core.models import DomainEvent
+from apps.demo_processor import terminal as demo_terminal
 from apps.demo_processor.models import DemoReader
 from apps.orders.models import Order
 from apps.webhooks import services as webhook_services
@@ -32,6 +33,14 @@ ACCOUNT = "acct_demo_reader_page"
 def held_intent(reader_id: str) -> str | None:
     action = DemoReader.objects.get(reader_id=reader_id).action or {}
     return action["process_payment_intent"]["payment_intent"] if action.get("status") == "in_progress" else None
+
+
+def offline_reader(world, kiosk):
+    """The kiosk's simulated reader on the owner's demo account, switched off."""
+    demo_account_for(world.business.owner, ACCOUNT)
+    reader = readers.reader_register(kiosk=kiosk, registration_code="simulated-wpe", label="Counter")
+    demo_terminal.reader_set_status(reader.reader_id, online=False)
+    return reader
 
 
 def test_the_customer_pays_on_the_reader_page_declined_then_approved(world, kiosk, serve, open_page, receiver):
@@ -102,12 +111,7 @@ def test_the_customer_pays_on_the_reader_page_declined_then_approved(world, kios
 def test_a_reader_offline_when_sent_is_said_to_the_agent_and_sending_again_hands_it_the_payment(
     world, kiosk, serve, open_page
 ):
-    from apps.demo_processor import terminal as demo_terminal
-
-    owner = world.business.owner
-    demo_account_for(owner, ACCOUNT)
-    reader = readers.reader_register(kiosk=kiosk, registration_code="simulated-wpe", label="Counter")
-    demo_terminal.reader_set_status(reader.reader_id, online=False)
+    reader = offline_reader(world, kiosk)
     server = serve()
 
     tablet = open_page("/kiosk/", server, before=as_paired(kiosk))
@@ -146,12 +150,7 @@ def test_a_reader_offline_when_sent_is_said_to_the_agent_and_sending_again_hands
 def test_a_customer_alone_reads_in_their_language_that_the_reader_is_offline_and_pays_again(
     world, kiosk, serve, open_page
 ):
-    from apps.demo_processor import terminal as demo_terminal
-
-    owner = world.business.owner
-    demo_account_for(owner, ACCOUNT)
-    reader = readers.reader_register(kiosk=kiosk, registration_code="simulated-wpe", label="Counter")
-    demo_terminal.reader_set_status(reader.reader_id, online=False)
+    reader = offline_reader(world, kiosk)
     server = serve()
 
     tablet = open_page("/kiosk/", server, before=as_paired(kiosk))
