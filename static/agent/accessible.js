@@ -39,11 +39,14 @@ export function createReadAloud(store, { announce }) {
     }
   }
 
-  // The session in hand: the note while the customer is in the mode (said once as it shows).
+  // The session in hand: the note while the customer is in the mode. A change mid-session is
+  // said too; at the session's start the note sits under its title, which the opening announces.
+  let shown = { id: "", on: false };
   watch(store, (s) => (s.session ? `${s.session.id}:${Boolean(s.session.accessible_mode)}` : ""), (_, s) => {
-    const on = Boolean(s.session && s.session.accessible_mode);
-    note.hidden = !on;
-    if (on) announce(accessibleWords());
+    const now = { id: s.session ? s.session.id : "", on: Boolean(s.session && s.session.accessible_mode) };
+    note.hidden = !now.on;
+    if (now.id && now.id === shown.id && now.on !== shown.on) announce(now.on ? accessibleWords() : pgettext("agent", "The customer left accessible mode."));
+    shown = now;
   });
 
   return { readAloud };
