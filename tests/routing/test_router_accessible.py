@@ -108,7 +108,7 @@ def _live(session) -> set[int]:
 
 @pytest.mark.django_db
 def test_a_customer_who_turns_the_mode_on_while_waiting_is_offered_first_at_the_next_pass(
-    kiosk, kiosk_client, owner, agent
+    kiosk, kiosk_client, owner, agent, broadcasts
 ):
     agent.idle_since = timezone.now() - timedelta(seconds=30)
     agent.save(update_fields=["idle_since"])
@@ -127,6 +127,8 @@ def test_a_customer_who_turns_the_mode_on_while_waiting_is_offered_first_at_the_
     assert queue_of(younger)["position"] == 1  # first in line now
     assert queue_of(older)["position"] == 2
     assert [body["position"] for body in queues_of_owner(owner.pk).values()] == [1, 2]
+    told = {b.data["session_id"]: b.data["queue"]["position"] for b in broadcasts if b.event == "QueueUpdated"}
+    assert told == {younger.public_id: 1, older.public_id: 2}  # each waiting kiosk hears its new place
     offers.offers_dispatch()
     assert _live(younger) == {agent.pk}
     assert _live(older) == set()
