@@ -85,7 +85,11 @@ SUBSCRIBERS = {
         routing_messages.customer_locale_changed,  # CustomerLocaleChanged to the serving and offered agents
         routing_queue.queue_changed,
     ],
-    AccessibleModeChanged: [forget_status],  # no webhook; the status body says it
+    AccessibleModeChanged: [  # no webhook; the status body says it
+        forget_status,
+        routing.dispatch_on,  # a waiting customer in the mode is offered first (router.session_order)
+        routing_queue.queue_changed,  # so the places in line move
+    ],
     SessionMoved: [
         routing.session_moved,  # a transfer withdrawn; a customer paying alone leaves the line, or rejoins it
         forget_status,

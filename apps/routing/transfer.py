@@ -192,6 +192,7 @@ def _language_wave(session: Session, free: QuerySet[User], language: str, now: d
         any_language=False,
         wave_room=routing_for_owner(session.owner_id).offer_size,
         video=session.medium == Medium.VIDEO,
+        accessible_mode=session.accessible_mode,
     )
     receivers = [agent_id for _, agent_id in plan_offers([wave], candidates)]
     if not receivers:

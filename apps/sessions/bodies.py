@@ -27,6 +27,13 @@ class IncomingSessionBody(TypedDict):
     waiting_seconds: int
     customer_locale: Annotated[str, Doc("The customer's language, as the kiosk sent it (e.g. es-MX).")]
     offer_expires_at: Annotated[DateTimeText, Doc("When this agent's offer of the session lapses.")]
+    accessible_mode: Annotated[
+        bool,
+        Doc(
+            "The customer uses the kiosk's accessible mode and may not see the screen: such sessions are offered "
+            "first (the dashboard says so on the card)."
+        ),
+    ]
     transfer_from: Annotated[
         IdNameBody | None,
         Doc(
@@ -45,7 +52,9 @@ class AgentBriefBody(TypedDict):
 class QueueBody(TypedDict):
     """The waiting line while the session is pending (apps/routing/queue.py)."""
 
-    position: Annotated[int, Doc("1-based among the owner's waiting sessions, oldest first.")]
+    position: Annotated[
+        int, Doc("1-based among the owner's waiting sessions, those in accessible mode first, then oldest first.")
+    ]
     estimated_wait_seconds: Annotated[
         int | None, Doc("From recent answer and handle times and the agents signed in; null with no basis.")
     ]
@@ -131,6 +140,7 @@ def incoming_session_body(
         "waiting_seconds": max(0, int((now - session.created_at).total_seconds())),
         "customer_locale": session.customer_locale,
         "offer_expires_at": DateTimeText(iso_z(offer_expires_at)),
+        "accessible_mode": session.accessible_mode,
         "transfer_from": sender,
     }
 

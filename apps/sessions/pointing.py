@@ -1,6 +1,7 @@
-"""Show to customer and point at an item: while an agent serves a session, the
-agent may open a menu item large on the kiosk (`MenuItemShown` on the kiosk's channel) and the
-customer may point at one (`MenuItemPointed` on the agent's channel).
+"""Show to customer, point at an item and read the cart aloud: while an agent serves a session,
+the agent may open a menu item large on the kiosk (`MenuItemShown` on the kiosk's channel) or
+have the kiosk speak the cart and its total (`CartReadAloud`), and the customer may point at an
+item (`MenuItemPointed` on the agent's channel).
 
 Nothing changes and nothing is recorded: these are not domain events (no row, no webhook), the
 service checks who may say it and about which item, then broadcasts after commit like every
@@ -48,6 +49,19 @@ def show_item(*, agent: User, public_id: str, item_id: int) -> tuple[Session, Me
     body = {"session_id": session.public_id, "item_id": str(item.pk)}
     broadcast([kiosk_channel(session.kiosk_id)], "MenuItemShown", body)
     return session, item
+
+
+def read_cart_aloud(*, agent: User, public_id: str) -> Session:
+    """The agent serving the session has the kiosk speak the cart and its total in the customer's
+    language (for a customer who may not see the screen; the kiosk speaks it whether or not its
+    accessible mode is on). The kiosk speaks the cart it shows, so the message carries no cart.
+    A colleague's session, handed over, is 403: only the agent holding it speaks through it."""
+    session = selectors.session_accepted_by_agent(agent=agent, public_id=public_id)
+    _served(session)
+    if session.agent_id != agent.pk:
+        raise DomainError(ErrorCode.SESSION_NOT_OWNED, "A colleague serves this session now.")
+    broadcast([kiosk_channel(session.kiosk_id)], "CartReadAloud", {"session_id": session.public_id})
+    return session
 
 
 def point_at_item(*, kiosk: Kiosk, public_id: str, item_id: int) -> tuple[Session, MenuItem]:

@@ -6,6 +6,7 @@ import { newestAnswer } from "../common/http.js";
 import { asFailure, logFailure } from "../common/report.js";
 import { $$, announce, byId } from "../common/ui.js";
 import { del, get, onUnauthenticated, post, settled } from "./api.js";
+import { createReadAloud } from "./accessible.js";
 import { createChat, renderChat } from "./chat.js";
 import { lapsedOnArrival, secondsLeft } from "./offer.js";
 import { addCard, mergeSnapshot, removeCard, withLocale } from "./queue-state.js";
@@ -29,6 +30,7 @@ const ring = new Ring();
 const chat = createChat(store, { get, post, maxLength: config.chatMaxLength, openSeconds: config.chatOpenSeconds });
 const session = createSessionActions(store, { announce, onEnded: sessionEnded, onChat: chat.onChat, onVideoState: chat.videoState });
 const pointing = createPointing(store, { announce });
+createReadAloud(store, { announce });
 const transfer = createTransferActions(store, { announce });
 /** @type {IncomingFeed | null} */
 let feed = null;

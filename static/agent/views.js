@@ -5,6 +5,7 @@ import { money } from "../common/format.js";
 import { modifierText } from "../common/modifier-text.js";
 import { watch } from "../common/store.js";
 import { $$, byId, el, redrawKeepingFocus, showError, within } from "../common/ui.js";
+import { accessibleNote } from "./accessible.js";
 import { endWords, paymentView } from "./cart-state.js";
 import { offerLeftWords, secondsLeft, statusNotice } from "./offer.js";
 import { duration, waitedSeconds } from "./queue-state.js";
@@ -162,6 +163,7 @@ function drawQueue(queue, now, cards, actions) {
       el("span", { class: "location", text: session.kiosk.location || "" }),
       el("span", { class: "business", text: session.business.name }),
       el("span", { class: "language", text: languageOf(session.customer_locale) }),
+      accessibleNote(session),
       session.transfer_from ? el("span", { class: "transfer-from", text: interpolate(pgettext("agent", "Transfer from %(name)s"), { name: session.transfer_from.name }) }) : null,
       el("span", { class: "waiting", "aria-label": pgettext("agent", "waiting time") }),
       el("span", { class: "offer-left", "aria-label": pgettext("agent", "time left to answer") }),

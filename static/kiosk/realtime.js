@@ -18,6 +18,7 @@ const SESSION_EVENTS = [
   "PaymentSucceeded",
   "QueueUpdated",
   "MenuItemShown",
+  "CartReadAloud",
 ];
 
 export class KioskRealtime {
