@@ -132,7 +132,8 @@ class ShowItemView(AgentAPIView):
         request=MenuItemIn,
         responses={200: SessionItemOut},
         summary="Show a menu item to the customer: the kiosk opens it large (MenuItemShown on its channel)",
-        description="Only the session's agent, while it serves (active or in payment); the item must be on the "
+        description="Only the agent holding the session (403 SESSION_NOT_OWNED once handed to a colleague), "
+        "while it serves (active or in payment); the item must be on the "
         "active menu of the session's business (422 VALIDATION_ERROR on `item_id` otherwise). The cart is not "
         "changed.",
     )
