@@ -98,6 +98,11 @@ class PaymentBriefBody(TypedDict):
     ]
 
 
+class ReaderRefusalBody(TypedDict):
+    reason: Annotated[str, Doc("offline: the reader is off or not answering; busy: it holds another payment.")]
+    refused_at: Annotated[DateTimeText, Doc("When the reader refused the agent's last send to payment.")]
+
+
 # The status poll's body.
 class StatusBody(TypedDict):
     session_id: str
@@ -113,6 +118,15 @@ class StatusBody(TypedDict):
     payment: Annotated[PaymentBriefBody | None, Doc("While in payment: how the card is taken; else null.")]
     accessible_mode: Annotated[
         bool, Doc("The customer uses the kiosk's accessible mode (POST .../accessible, or the start's field).")
+    ]
+    reader_refusal: Annotated[
+        ReaderRefusalBody | None,
+        Doc(
+            "While active: the kiosk's card reader refused the agent's last send to payment (409 READER_OFFLINE "
+            "or READER_BUSY to the agent): nothing was charged, the cart is kept and the agent sends again. "
+            "Null otherwise, and again once a send goes through or the session moves on (ReaderRefused on the "
+            "kiosk's channel says it as it happens)."
+        ),
     ]
 
 
@@ -154,6 +168,14 @@ def register_payment_brief(brief: Callable[[Session], PaymentBriefBody | None]) 
     _payment_brief[:] = [brief]
 
 
+# Billing says when the kiosk's reader refused the agent's send to payment (registered as above).
+_reader_refusal: list[Callable[[Session], ReaderRefusalBody | None]] = []
+
+
+def register_reader_refusal(refusal: Callable[[Session], ReaderRefusalBody | None]) -> None:
+    _reader_refusal[:] = [refusal]
+
+
 def status_body(session: Session, *, queue: QueueBody | None = None) -> StatusBody:
     """The status poll's body and the SessionStatusChanged message. Built directly: the poll is
     the hottest request, and a serializer costs as much as its query."""
@@ -174,6 +196,9 @@ def status_body(session: Session, *, queue: QueueBody | None = None) -> StatusBo
         "queue": queue,
         "payment": _payment_brief[0](session) if session.status == SessionStatus.PAYMENT and _payment_brief else None,
         "accessible_mode": session.accessible_mode,
+        "reader_refusal": (
+            _reader_refusal[0](session) if session.status == SessionStatus.ACTIVE and _reader_refusal else None
+        ),
     }
 
 

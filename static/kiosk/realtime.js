@@ -16,6 +16,7 @@ const SESSION_EVENTS = [
   "PaymentFailed",
   "PaymentCancelled",
   "PaymentSucceeded",
+  "ReaderRefused",
   "QueueUpdated",
   "MenuItemShown",
   "CartReadAloud",
