@@ -26,6 +26,14 @@ Measured, for every session that was answered:
   language yet).
 
     .venv/bin/python bench/shift.py [--hours 8] [--agents 10] [--seed 1] [--check]
+
+With --capacity 1,3 it compares agents holding one session with agents holding several (one
+video conversation, C in all) on the same arrivals and handle times (bench/shift_seats.py):
+sessions per agent-hour, p90 answer time, abandoned share, the fewest agents that hold p90
+answer <= 30 s and abandonment <= 2 % through the lunch peak, and the accessible-mode
+customers' p95 answer time at the peak.
+
+    .venv/bin/python bench/shift.py --capacity 1,3 [--seeds 3] [--check]
 """
 
 import argparse
@@ -52,6 +60,7 @@ from apps.routing.wait_estimate import Pool, estimate_wait  # noqa: E402
 STEP = 0.5
 K, T, W, M = 3, 15.0, 30.0, 2
 GOAL_SHARE = 0.80
+P90_GOAL, ABANDONED_GOAL, ACCESSIBLE_P95_GOAL = 30.0, 0.02, 30.0  # the capacity comparison's goals
 TOLERANCE = 0.25
 
 
@@ -282,7 +291,10 @@ def main() -> int:
     parser.add_argument("--handle", type=float, default=100.0, help="mean handle time, seconds")
     parser.add_argument("--seeds", type=int, default=3)
     parser.add_argument("--check", action="store_true", help="exit 1 unless both goals are met")
+    parser.add_argument("--capacity", help="compare these capacities (e.g. 1,3) instead")
     args = parser.parse_args()
+    if args.capacity:
+        return compare_capacities(args)
     ok = True
     for seed in range(1, args.seeds + 1):
         f = Shift(args.hours, args.agents, seed, args.rate, args.handle).run()
@@ -302,6 +314,48 @@ def main() -> int:
         ok = ok and shown >= GOAL_SHARE and f.skipped == 0
     verdict = "met" if ok else "NOT met"
     print(f"goal: the estimate as shown true for >= {GOAL_SHARE:.0%} of sessions, nobody skipped: {verdict}")
+    return 0 if ok or not args.check else 1
+
+
+def compare_capacities(args: argparse.Namespace) -> int:
+    from bench import shift_seats as seats
+
+    capacities = [int(part) for part in args.capacity.split(",")]
+    seeds = range(1, args.seeds + 1)
+    customers = {seed: seats.arrivals(seed, args.hours, args.rate) for seed in seeds}
+    print(
+        f"{args.hours:g} h, {sum(map(len, customers.values())) / len(customers):.0f} customers a seed "
+        f"({seats.CHAT_SHARE:.0%} chat, {seats.ACCESSIBLE_SHARE:.0%} accessible mode), seeds {list(seeds)}"
+    )
+    fewest: dict[int, int] = {}
+    ok = True
+    for capacity in capacities:
+        count, results = seats.fewest_agents(customers, capacity, args.hours, P90_GOAL, ABANDONED_GOAL)
+        fewest[capacity] = count
+        for seed, r in results.items():
+            accessible = seats.percentile(r.peak_accessible_answers, 95)
+            print(
+                f"capacity {capacity}, {count} agents, seed {seed}: {r.per_agent_hour:.1f} sessions per agent-hour; "
+                f"answer p90 {r.p90:.1f} s (peak {r.peak_p90:.1f} s); abandoned {r.abandoned_share:.1%} "
+                f"(peak {r.peak_abandoned_share:.1%}); accessible p95 at the peak {accessible:.1f} s "
+                f"({len(r.peak_accessible_answers)} answered, {r.peak_accessible_abandoned} left); "
+                f"sessions held per agent {r.held_seconds / (count * args.hours * 3600):.2f}, in video "
+                f"{r.video_seconds / max(1.0, r.held_seconds):.0%} of serving time; "
+                f"answered past a session ahead it could take: {r.skipped}; missed offers: {r.misses}"
+            )
+            ok = ok and r.skipped == 0 and accessible <= ACCESSIBLE_P95_GOAL
+    print("fewest agents holding p90 answer <= 30 s and abandonment <= 2 % through the lunch peak, every seed:")
+    for capacity in capacities:
+        print(f"  capacity {capacity}: {fewest[capacity]}")
+    if len(capacities) >= 2:
+        first, last = fewest[capacities[0]], fewest[capacities[-1]]
+        saving = 1 - last / first
+        print(
+            f"capacity {capacities[-1]} needs {last / first:.2f} x the agents of capacity {capacities[0]} "
+            f"({saving:.0%} fewer; goal >= 20 % fewer): {'met' if saving >= 0.2 else 'NOT met'}"
+        )
+        ok = ok and saving >= 0.2
+    print(f"goals (>= 20 % fewer, nobody skipped, accessible p95 <= 30 s): {'met' if ok else 'NOT met'}")
     return 0 if ok or not args.check else 1
 
 

@@ -34,6 +34,7 @@ class WaitingSession:
     wave_room: int  # K minus the live offers it holds
     offered_before: frozenset[int] = field(default_factory=frozenset)  # agents it was offered to
     video: bool = True  # a video customer (else a text chat): needs an agent in no video conversation
+    accessible_mode: bool = False
 
 
 @dataclass(frozen=True)
