@@ -19,11 +19,10 @@ Measured, for every session that was answered:
   actual wait: within +-25 % (goal: at least 80 % of sessions); and "as shown", the words the
   kiosk shows (static/kiosk/words.js aboutWait: under 45 s is "less than a minute", true when
   the customer is answered within 60 s; else "about N minutes", held to +-25 %);
-- order: sessions answered through an offer made while an older waiting session that agent
-  could take still had room in its wave once the round's offers were made (goal 0: nobody was
-  skipped); and, for information, answered
-  while an older one still waited at all (its wave full with other agents, or not the agent's
-  language yet).
+- order: sessions answered through an offer that passed over an older waiting session the agent
+  could take (router.passed_over: left with room in its wave and fewer offers than this one;
+  goal 0: nobody was skipped); and, for information, answered while an older one still waited
+  at all (its wave full with other agents, or not the agent's language yet).
 
     .venv/bin/python bench/shift.py [--hours 8] [--agents 10] [--seed 1] [--check]
 
@@ -54,7 +53,7 @@ import django  # noqa: E402
 django.setup()
 
 from apps.routing.queue import RECENT, RECENT_ANSWERS  # noqa: E402
-from apps.routing.router import FreeAgent, WaitingSession, may_take, plan_offers  # noqa: E402
+from apps.routing.router import FreeAgent, WaitingSession, may_take, passed_over, plan_offers  # noqa: E402
 from apps.routing.wait_estimate import Pool, estimate_wait  # noqa: E402
 
 STEP = 0.5
@@ -76,7 +75,7 @@ class Agent:
     offer_expires: float = 0.0
     answers_at: float | None = None  # None: it lets this offer lapse
     misses: int = 0
-    skipped_for_this_offer: bool = False  # when offered, an older session it could take had room
+    skipped_for_this_offer: bool = False  # when offered, an older session it could take was passed over
 
 
 @dataclass
@@ -252,6 +251,7 @@ class Shift:
             language=session.language,
             any_language=now - session.created >= W,
             wave_room=K - self.live.get(session.id, 0),
+            live_offers=self.live.get(session.id, 0),
             offered_before=frozenset(session.offered_before),
         )
 
@@ -263,17 +263,12 @@ class Shift:
             if agent.status == "available" and agent.offer is None
         ]
         by_id = {agent.id: agent for agent in self.agents}
-        views = {view.id: view for view in sessions}
         plan = plan_offers(sessions, free)
-        room = {view.id: view.wave_room - sum(1 for planned, _ in plan if planned == view.id) for view in sessions}
+        by_free = {agent.id: agent for agent in free}
+        broken = {a for _, a, _ in passed_over(plan, sessions, lambda a, view: may_take(by_free[a], view))}
         for session_id, agent_id in plan:
             agent = by_id[agent_id]
-            me = next(candidate for candidate in free if candidate.id == agent_id)
-            created = self.waiting[session_id].created
-            agent.skipped_for_this_offer = any(
-                other.created < created and room[other.id] > 0 and may_take(me, views[other.id])
-                for other in self.waiting.values()
-            )
+            agent.skipped_for_this_offer = agent_id in broken
             agent.offer, agent.offer_expires = session_id, now + T
             answers = self.rng.random() >= 1 / 12
             agent.answers_at = now + self.rng.uniform(2, 6) if answers else None
@@ -341,7 +336,8 @@ def compare_capacities(args: argparse.Namespace) -> int:
                 f"({len(r.peak_accessible_answers)} answered, {r.peak_accessible_abandoned} left); "
                 f"sessions held per agent {r.held_seconds / (count * args.hours * 3600):.2f}, in video "
                 f"{r.video_seconds / max(1.0, r.held_seconds):.0%} of serving time; "
-                f"answered past a session ahead it could take: {r.skipped}; missed offers: {r.misses}"
+                f"answered past a session ahead it could take: {r.skipped}; missed offers: {r.misses}; "
+                f"answered per agent, most less fewest: {r.answered_spread}"
             )
             ok = ok and r.skipped == 0 and accessible <= ACCESSIBLE_P95_GOAL
     print("fewest agents holding p90 answer <= 30 s and abandonment <= 2 % through the lunch peak, every seed:")

@@ -1,6 +1,7 @@
 """bench/shift --capacity: the same shift served by agents holding one session and by agents
 holding several (one video conversation, C sessions in all), with the router's own functions
-(apps.routing.router.plan_offers, may_take, session_order; apps.sessions.seats.has_room).
+(apps.routing.router.plan_offers, may_take; apps.sessions.seats.has_room), checked in the run
+with router.passed_over (nobody answered past a customer ahead the same agent could take).
 
 Each customer's session has phases (the figures and where they come from, docs/scaling.md
 "Capacity per agent"):
@@ -26,7 +27,7 @@ import math
 import random
 from dataclasses import dataclass, field
 
-from apps.routing.router import FreeAgent, WaitingSession, may_take, plan_offers, session_order
+from apps.routing.router import FreeAgent, WaitingSession, may_take, passed_over, plan_offers
 from apps.sessions.seats import Held
 
 STEP = 0.5
@@ -99,7 +100,8 @@ class Agent:
     misses: int = 0
     break_until: float = 0.0
     wants_break: bool = False
-    skipped: bool = False  # when offered, a session ahead in the line it could take had room
+    skipped: bool = False  # when offered, a session ahead in the line it could take was passed over
+    answered: int = 0
 
     def held(self, now: float) -> Held:
         conversation = any(s.arrival.video and now < s.paying_from for s in self.sessions)
@@ -122,6 +124,7 @@ class Result:
     peak_answers: list[float] = field(default_factory=list)
     peak_accessible_answers: list[float] = field(default_factory=list)
     peak_accessible_abandoned: int = 0
+    answered_spread: int = 0  # the most any agent answered less the fewest (breaks included)
     held_seconds: float = 0.0  # sum over time of sessions held (for the mean concurrency)
     video_seconds: float = 0.0
 
@@ -197,6 +200,8 @@ class SeatShift:
                 self.result.held_seconds += held.count * STEP
                 self.result.video_seconds += held.in_conversation * STEP
             now += STEP
+        answered = [agent.answered for agent in self.agents]
+        self.result.answered_spread = max(answered) - min(answered)
         return self.result
 
     def phases_end(self, now: float) -> None:
@@ -244,6 +249,7 @@ class SeatShift:
         paying_from = now + arrival.ordering
         agent.sessions.append(Seat(arrival, paying_from, paying_from + arrival.paying))
         agent.misses = 0
+        agent.answered += 1
         result, waited = self.result, now - arrival.at
         result.answered += 1
         result.skipped += agent.skipped
@@ -261,6 +267,7 @@ class SeatShift:
             language=arrival.language,
             any_language=now - arrival.at >= W,
             wave_room=K - self.live.get(arrival.id, 0),
+            live_offers=self.live.get(arrival.id, 0),
             offered_before=frozenset(self.offered_before[arrival.id]),
             video=arrival.video,
             accessible_mode=arrival.accessible,
@@ -280,7 +287,12 @@ class SeatShift:
             idle_since=agent.idle_since,  # type: ignore[arg-type]
             capacity=self.capacity,
             held=held,
+            answered=agent.answered,
         )
+
+    @staticmethod
+    def _could_take(free: dict[int, FreeAgent]):
+        return lambda agent_id, view: may_take(free[agent_id], view)
 
     def dispatch(self, now: float) -> None:
         if not self.waiting:
@@ -290,17 +302,13 @@ class SeatShift:
         if not free:
             return
         plan = plan_offers(list(views.values()), list(free.values()))
-        room = {view.id: view.wave_room for view in views.values()}
-        for session_id, _ in plan:
-            room[session_id] -= 1
+        # Checked in the run: was a customer ahead of this one in the line, one this agent could
+        # take, left with fewer offers (router.passed_over)?
+        broken = {agent_id for _, agent_id, _ in passed_over(plan, list(views.values()), self._could_take(free))}
         by_id = {agent.id: agent for agent in self.agents}
         for session_id, agent_id in plan:
-            agent, me, line = by_id[agent_id], free[agent_id], session_order(views[session_id])
-            # Checked in the run: was a session ahead of this one in the line, with room left in
-            # its wave once this round's offers were made, one this agent could take?
-            agent.skipped = any(
-                session_order(other) < line and room[other.id] > 0 and may_take(me, other) for other in views.values()
-            )
+            agent = by_id[agent_id]
+            agent.skipped = agent_id in broken
             agent.offer, agent.offer_expires = session_id, now + T
             answers = self.rng.random() >= 1 / 12
             agent.answers_at = now + self.rng.uniform(2, 6) if answers else None

@@ -723,6 +723,9 @@ ROUTING_SELF_SERVICE_AFTER_SECONDS = int(os.environ.get("ROUTING_SELF_SERVICE_AF
 # C: the sessions an agent holds at once (at most one of them a video conversation; sessions in
 # payment and text chats fill the rest), per owner and per agent on the panel (apps/sessions/seats.py).
 ROUTING_AGENT_CAPACITY = int(os.environ.get("ROUTING_AGENT_CAPACITY", "1"))
+# Among agents equally loaded, the one who took the fewest customers within this many hours (a
+# shift) is offered first, so turns even out over a shift (apps/routing/router.py agent_order).
+ROUTING_FAIRNESS_HOURS = float(os.environ.get("ROUTING_FAIRNESS_HOURS", "12"))
 # Signing in to the dashboard makes an offline agent available, or on break when this is on.
 ROUTING_AGENTS_START_ON_BREAK = os.environ.get("ROUTING_AGENTS_START_ON_BREAK", "") in ("1", "true", "yes")
 # How often the router's timer runs (lapsed offers, presence; also what recovers a dead
