@@ -131,6 +131,11 @@ if PRODUCTION and DEMO_PROCESSOR_PATH in PROCESSOR_API_BASE:
 # would hold a request thread and a database connection for minutes.
 PROCESSOR_TIMEOUT = float(os.environ.get("PROCESSOR_TIMEOUT", "10"))
 PROCESSOR_MAX_NETWORK_RETRIES = int(os.environ.get("PROCESSOR_MAX_NETWORK_RETRIES", "1"))
+# Taking a video session's payment back holds its agent's video seat from the check to the
+# record step (apps/sessions/seats.py): at most this long, the processor's longest answer.
+PAYMENT_TAKE_BACK_HOLD_SECONDS = float(
+    os.environ.get("PAYMENT_TAKE_BACK_HOLD_SECONDS", str(PROCESSOR_TIMEOUT * (PROCESSOR_MAX_NETWORK_RETRIES + 1) + 5))
+)
 # Card readers: the country of each business's reader location at the processor (its address
 # must name one; the business's own address is free text).
 CARD_READER_LOCATION_COUNTRY = os.environ.get("CARD_READER_LOCATION_COUNTRY", "US")
