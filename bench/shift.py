@@ -339,7 +339,10 @@ def compare_capacities(args: argparse.Namespace) -> int:
                 f"answered past a session ahead it could take: {r.skipped}; missed offers: {r.misses}; "
                 f"answered per agent, most less fewest: {r.answered_spread}"
             )
-            ok = ok and r.skipped == 0 and accessible <= ACCESSIBLE_P95_GOAL
+            ok = ok and r.skipped == 0
+        pooled = seats.percentile([s for r in results.values() for s in r.peak_accessible_answers], 95)
+        print(f"capacity {capacity}, {count} agents: accessible mode p95 at the peak, seeds pooled: {pooled:.1f} s")
+        ok = ok and pooled <= ACCESSIBLE_P95_GOAL
     print("fewest agents holding p90 answer <= 30 s and abandonment <= 2 % through the lunch peak, every seed:")
     for capacity in capacities:
         print(f"  capacity {capacity}: {fewest[capacity]}")
