@@ -19,13 +19,20 @@ Measured, for every session that was answered:
   actual wait: within +-25 % (goal: at least 80 % of sessions); and "as shown", the words the
   kiosk shows (static/kiosk/words.js aboutWait: under 45 s is "less than a minute", true when
   the customer is answered within 60 s; else "about N minutes", held to +-25 %);
-- order: sessions answered through an offer made while an older waiting session that agent
-  could take still had room in its wave once the round's offers were made (goal 0: nobody was
-  skipped); and, for information, answered
-  while an older one still waited at all (its wave full with other agents, or not the agent's
-  language yet).
+- order: sessions answered through an offer that passed over an older waiting session the agent
+  could take (router.passed_over: left with room in its wave and fewer offers than this one;
+  goal 0: nobody was skipped); and, for information, answered while an older one still waited
+  at all (its wave full with other agents, or not the agent's language yet).
 
     .venv/bin/python bench/shift.py [--hours 8] [--agents 10] [--seed 1] [--check]
+
+With --capacity 1,3 it compares agents holding one session with agents holding several (one
+video conversation, C in all) on the same arrivals and handle times (bench/shift_seats.py):
+sessions per agent-hour, p90 answer time, abandoned share, the fewest agents that hold p90
+answer <= 30 s and abandonment <= 2 % through the lunch peak, and the accessible-mode
+customers' p95 answer time at the peak.
+
+    .venv/bin/python bench/shift.py --capacity 1,3 [--seeds 3] [--check]
 """
 
 import argparse
@@ -46,12 +53,13 @@ import django  # noqa: E402
 django.setup()
 
 from apps.routing.queue import RECENT, RECENT_ANSWERS  # noqa: E402
-from apps.routing.router import FreeAgent, WaitingSession, may_take, plan_offers  # noqa: E402
+from apps.routing.router import FreeAgent, WaitingSession, may_take, passed_over, plan_offers  # noqa: E402
 from apps.routing.wait_estimate import Pool, estimate_wait  # noqa: E402
 
 STEP = 0.5
 K, T, W, M = 3, 15.0, 30.0, 2
 GOAL_SHARE = 0.80
+P90_GOAL, ABANDONED_GOAL, ACCESSIBLE_P95_GOAL = 30.0, 0.02, 30.0  # the capacity comparison's goals
 TOLERANCE = 0.25
 
 
@@ -67,7 +75,7 @@ class Agent:
     offer_expires: float = 0.0
     answers_at: float | None = None  # None: it lets this offer lapse
     misses: int = 0
-    skipped_for_this_offer: bool = False  # when offered, an older session it could take had room
+    skipped_for_this_offer: bool = False  # when offered, an older session it could take was passed over
 
 
 @dataclass
@@ -243,6 +251,7 @@ class Shift:
             language=session.language,
             any_language=now - session.created >= W,
             wave_room=K - self.live.get(session.id, 0),
+            live_offers=self.live.get(session.id, 0),
             offered_before=frozenset(session.offered_before),
         )
 
@@ -254,17 +263,12 @@ class Shift:
             if agent.status == "available" and agent.offer is None
         ]
         by_id = {agent.id: agent for agent in self.agents}
-        views = {view.id: view for view in sessions}
         plan = plan_offers(sessions, free)
-        room = {view.id: view.wave_room - sum(1 for planned, _ in plan if planned == view.id) for view in sessions}
+        by_free = {agent.id: agent for agent in free}
+        broken = {a for _, a, _ in passed_over(plan, sessions, lambda a, view: may_take(by_free[a], view))}
         for session_id, agent_id in plan:
             agent = by_id[agent_id]
-            me = next(candidate for candidate in free if candidate.id == agent_id)
-            created = self.waiting[session_id].created
-            agent.skipped_for_this_offer = any(
-                other.created < created and room[other.id] > 0 and may_take(me, views[other.id])
-                for other in self.waiting.values()
-            )
+            agent.skipped_for_this_offer = agent_id in broken
             agent.offer, agent.offer_expires = session_id, now + T
             answers = self.rng.random() >= 1 / 12
             agent.answers_at = now + self.rng.uniform(2, 6) if answers else None
@@ -282,7 +286,10 @@ def main() -> int:
     parser.add_argument("--handle", type=float, default=100.0, help="mean handle time, seconds")
     parser.add_argument("--seeds", type=int, default=3)
     parser.add_argument("--check", action="store_true", help="exit 1 unless both goals are met")
+    parser.add_argument("--capacity", help="compare these capacities (e.g. 1,3) instead")
     args = parser.parse_args()
+    if args.capacity:
+        return compare_capacities(args)
     ok = True
     for seed in range(1, args.seeds + 1):
         f = Shift(args.hours, args.agents, seed, args.rate, args.handle).run()
@@ -302,6 +309,52 @@ def main() -> int:
         ok = ok and shown >= GOAL_SHARE and f.skipped == 0
     verdict = "met" if ok else "NOT met"
     print(f"goal: the estimate as shown true for >= {GOAL_SHARE:.0%} of sessions, nobody skipped: {verdict}")
+    return 0 if ok or not args.check else 1
+
+
+def compare_capacities(args: argparse.Namespace) -> int:
+    from bench import shift_seats as seats
+
+    capacities = [int(part) for part in args.capacity.split(",")]
+    seeds = range(1, args.seeds + 1)
+    customers = {seed: seats.arrivals(seed, args.hours, args.rate) for seed in seeds}
+    print(
+        f"{args.hours:g} h, {sum(map(len, customers.values())) / len(customers):.0f} customers a seed "
+        f"({seats.CHAT_SHARE:.0%} chat, {seats.ACCESSIBLE_SHARE:.0%} accessible mode), seeds {list(seeds)}"
+    )
+    fewest: dict[int, int] = {}
+    ok = True
+    for capacity in capacities:
+        count, results = seats.fewest_agents(customers, capacity, args.hours, P90_GOAL, ABANDONED_GOAL)
+        fewest[capacity] = count
+        for seed, r in results.items():
+            accessible = seats.percentile(r.peak_accessible_answers, 95)
+            print(
+                f"capacity {capacity}, {count} agents, seed {seed}: {r.per_agent_hour:.1f} sessions per agent-hour; "
+                f"answer p90 {r.p90:.1f} s (peak {r.peak_p90:.1f} s); abandoned {r.abandoned_share:.1%} "
+                f"(peak {r.peak_abandoned_share:.1%}); accessible p95 at the peak {accessible:.1f} s "
+                f"({len(r.peak_accessible_answers)} answered, {r.peak_accessible_abandoned} left); "
+                f"sessions held per agent {r.held_seconds / (count * args.hours * 3600):.2f}, in video "
+                f"{r.video_seconds / max(1.0, r.held_seconds):.0%} of serving time; "
+                f"answered past a session ahead it could take: {r.skipped}; missed offers: {r.misses}; "
+                f"answered per agent, most less fewest: {r.answered_spread}"
+            )
+            ok = ok and r.skipped == 0
+        pooled = seats.percentile([s for r in results.values() for s in r.peak_accessible_answers], 95)
+        print(f"capacity {capacity}, {count} agents: accessible mode p95 at the peak, seeds pooled: {pooled:.1f} s")
+        ok = ok and pooled <= ACCESSIBLE_P95_GOAL
+    print("fewest agents holding p90 answer <= 30 s and abandonment <= 2 % through the lunch peak, every seed:")
+    for capacity in capacities:
+        print(f"  capacity {capacity}: {fewest[capacity]}")
+    if len(capacities) >= 2:
+        first, last = fewest[capacities[0]], fewest[capacities[-1]]
+        saving = 1 - last / first
+        print(
+            f"capacity {capacities[-1]} needs {last / first:.2f} x the agents of capacity {capacities[0]} "
+            f"({saving:.0%} fewer; goal >= 20 % fewer): {'met' if saving >= 0.2 else 'NOT met'}"
+        )
+        ok = ok and saving >= 0.2
+    print(f"goals (>= 20 % fewer, nobody skipped, accessible p95 <= 30 s): {'met' if ok else 'NOT met'}")
     return 0 if ok or not args.check else 1
 
 

@@ -39,6 +39,7 @@ from apps.orders import realtime_messages as order_messages
 from apps.orders.domain_events import CartReplaced, OrderCreated, OrderStatusChanged, PaymentCaptured
 from apps.printing import services as printing
 from apps.printing.domain_events import PrinterCameOnline, PrinterWentOffline
+from apps.reports.agent_load import record_signed_in
 from apps.reports.breaks import record_break
 from apps.routing import queue as routing_queue
 from apps.routing import realtime_messages as routing_messages
@@ -118,6 +119,7 @@ SUBSCRIBERS = {
     QueueChanged: [routing_queue.queue_changed, routing_messages.queue_board_changed],
     AgentStatusChanged: [
         record_break,  # an AgentBreak row opened or closed: the reports' time on break
+        record_signed_in,  # an AgentSignedIn row opened or closed: the reports' agents' load
         agent_messages.agent_status_changed,  # AgentStatusChanged to the agent's own channel
         routing.dispatch_on,  # an agent become available is offered the oldest session at once
         routing_queue.queue_changed,  # agents_available of the owner's waiting kiosks

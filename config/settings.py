@@ -131,6 +131,11 @@ if PRODUCTION and DEMO_PROCESSOR_PATH in PROCESSOR_API_BASE:
 # would hold a request thread and a database connection for minutes.
 PROCESSOR_TIMEOUT = float(os.environ.get("PROCESSOR_TIMEOUT", "10"))
 PROCESSOR_MAX_NETWORK_RETRIES = int(os.environ.get("PROCESSOR_MAX_NETWORK_RETRIES", "1"))
+# Taking a video session's payment back holds its agent's video seat from the check to the
+# record step (apps/sessions/seats.py): at most this long, the processor's longest answer.
+PAYMENT_TAKE_BACK_HOLD_SECONDS = float(
+    os.environ.get("PAYMENT_TAKE_BACK_HOLD_SECONDS", str(PROCESSOR_TIMEOUT * (PROCESSOR_MAX_NETWORK_RETRIES + 1) + 5))
+)
 # Card readers: the country of each business's reader location at the processor (its address
 # must name one; the business's own address is free text).
 CARD_READER_LOCATION_COUNTRY = os.environ.get("CARD_READER_LOCATION_COUNTRY", "US")
@@ -723,6 +728,9 @@ ROUTING_SELF_SERVICE_AFTER_SECONDS = int(os.environ.get("ROUTING_SELF_SERVICE_AF
 # C: the sessions an agent holds at once (at most one of them a video conversation; sessions in
 # payment and text chats fill the rest), per owner and per agent on the panel (apps/sessions/seats.py).
 ROUTING_AGENT_CAPACITY = int(os.environ.get("ROUTING_AGENT_CAPACITY", "1"))
+# Among agents equally loaded, the one who took the fewest customers within this many hours (a
+# shift) is offered first, so turns even out over a shift (apps/routing/router.py agent_order).
+ROUTING_FAIRNESS_HOURS = float(os.environ.get("ROUTING_FAIRNESS_HOURS", "12"))
 # Signing in to the dashboard makes an offline agent available, or on break when this is on.
 ROUTING_AGENTS_START_ON_BREAK = os.environ.get("ROUTING_AGENTS_START_ON_BREAK", "") in ("1", "true", "yes")
 # How often the router's timer runs (lapsed offers, presence; also what recovers a dead

@@ -102,6 +102,7 @@ urlpatterns = [
     path("tickets/<int:job_id>/reprint", printers.ticket_reprint, name="ticket_reprint"),
     path("reports", reports.reports_page, name="reports"),
     path("reports/table.csv", reports.reports_table_csv, name="reports_table_csv"),
+    path("reports/agents.csv", reports.reports_agents_csv, name="reports_agents_csv"),
     path("reports/sessions", reports.reports_sessions, name="reports_sessions"),
     path("reports/sessions.csv", reports.reports_sessions_csv, name="reports_sessions_csv"),
     path("reports/sessions/<str:public_id>", reports.session_detail, name="report_session"),

@@ -1,13 +1,13 @@
 """Super-admin: the reports' own rows, read-only. The rollup and its stale hours are derived data
-(rebuilt from sessions and orders by apps/reports/rollup_refresh.py); breaks are written by the
-agents' status changes. Support reads them to answer "why does this report say so"."""
+(rebuilt from sessions and orders by apps/reports/rollup_refresh.py); breaks and sign-ins are written
+by the agents' status changes. Support reads them to answer "why does this report say so"."""
 
 from django.contrib import admin
 from django.db import models
 from django.http import HttpRequest
 
 from apps.core.admin_bases import ReadOnlyAdmin
-from apps.reports.models import AgentBreak, SessionRollup, StaleHour
+from apps.reports.models import AgentBreak, AgentSignedIn, SessionRollup, StaleHour
 
 
 class _RowAdmin(ReadOnlyAdmin[models.Model]):
@@ -17,6 +17,14 @@ class _RowAdmin(ReadOnlyAdmin[models.Model]):
 
 @admin.register(AgentBreak)
 class AgentBreakAdmin(_RowAdmin):
+    list_display = ["agent", "owner", "started_at", "ended_at"]
+    list_filter = ["owner"]
+    search_fields = ["agent__email"]
+    list_select_related = ["agent", "owner"]
+
+
+@admin.register(AgentSignedIn)
+class AgentSignedInAdmin(_RowAdmin):
     list_display = ["agent", "owner", "started_at", "ended_at"]
     list_filter = ["owner"]
     search_fields = ["agent__email"]

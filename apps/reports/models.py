@@ -92,3 +92,27 @@ class AgentBreak(models.Model):
 
     def __str__(self) -> str:
         return f"agent {self.agent_id} on break from {self.started_at:%Y-%m-%d %H:%M}"
+
+
+class AgentSignedIn(models.Model):
+    """A stretch an agent was signed in (any status but offline): opened when its status leaves
+    "offline", closed when it becomes "offline" (apps/reports/agent_load.py, on
+    AgentStatusChanged). The reports' concurrency and sessions per agent-hour are per hour of it."""
+
+    agent = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="signed_in_spans")
+    owner = models.ForeignKey(
+        "accounts.Owner", null=True, on_delete=models.CASCADE, related_name="+"
+    )  # platform agents: none
+    started_at = models.DateTimeField(default=timezone.now)
+    ended_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["agent"], condition=models.Q(ended_at__isnull=True), name="one_open_sign_in_per_agent"
+            )
+        ]
+        indexes = [models.Index(fields=["owner", "started_at"], name="agent_signed_in_owner_started")]
+
+    def __str__(self) -> str:
+        return f"agent {self.agent_id} signed in from {self.started_at:%Y-%m-%d %H:%M}"

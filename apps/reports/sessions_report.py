@@ -11,6 +11,7 @@ from django.db.models import Aggregate, Avg, Count, F, Model, Q, QuerySet, Sum
 from apps.billing.models import Refund
 from apps.orders.models import OrderLine
 from apps.reports import ranges
+from apps.reports.agent_load import AgentLoadRow, agent_load
 from apps.reports.aggregates import Percentile, SecondsBetween
 from apps.reports.breaks import break_seconds
 from apps.reports.definitions import ANSWER_TARGET, PAID, KeyBody, Metrics, RawFigures, ReportKey
@@ -33,6 +34,7 @@ class SessionReport(TypedDict):
     rows: list[ReportRow]
     totals: Metrics
     agent_breaks: list[AgentBreakRow]
+    agent_load: list[AgentLoadRow]
 
 
 METRICS = (
@@ -144,6 +146,7 @@ def session_report(report: ReportRange, group_by: str) -> SessionReport:
         "rows": [{"key": bodies[key], **metrics_of(grouped[key])} for key in keys],
         "totals": metrics_of(totals),
         "agent_breaks": agent_breaks(report),
+        "agent_load": agent_load(report),
     }
 
 

@@ -18,8 +18,9 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import datetime, timedelta
 
+from django.conf import settings
 from django.db import connection, transaction
-from django.db.models import Q
+from django.db.models import Count, Q
 from django.utils import timezone
 
 from apps.accounts import services as account_services
@@ -32,7 +33,7 @@ from apps.routing.router import AtWorkAgent, FreeAgent, WaitingSession, nobody_s
 from apps.routing.routing_settings import routing_for_owner, routing_for_owners
 from apps.routing.signed_in import agents_holding_channel, signed_in
 from apps.routing.transfer_ends import transfers_lapsed
-from apps.sessions.models import Medium, Session, SessionStatus
+from apps.sessions.models import Assignment, AssignmentVia, Medium, Session, SessionStatus
 from apps.sessions.seats import has_room
 
 ROUTING_LOCK_KEY = 0x6B696F736B  # "kiosk": the advisory lock id of offers_dispatch
@@ -160,6 +161,7 @@ def _make_offers(now: datetime, holding: set[int] | None) -> int:
             language=primary_language(session.customer_locale),
             any_language=any_language(session),
             wave_room=routing[session.owner_id].offer_size - live_count.get(session.pk, 0),
+            live_offers=live_count.get(session.pk, 0),
             offered_before=frozenset(offered_before.get(session.pk, ())),
             video=session.medium == Medium.VIDEO,
             accessible_mode=session.accessible_mode,
@@ -174,6 +176,7 @@ def _make_offers(now: datetime, holding: set[int] | None) -> int:
         .values_list("pk", "owner_id", "languages", "idle_since", "last_seen_at")
     )
     seats = seats_of([row[0] for row in free])
+    answered = _answered_this_shift([row[0] for row in free], now)
     agents = [
         FreeAgent(
             id=pk,
@@ -182,6 +185,7 @@ def _make_offers(now: datetime, holding: set[int] | None) -> int:
             idle_since=idle_since or last_seen_at or now,  # never seen: idle from now
             capacity=seats[pk].capacity,
             held=seats[pk].held,
+            answered=answered.get(pk, 0),
         )
         for pk, owner_id, languages, idle_since, last_seen_at in free
         if seats[pk].held.count < seats[pk].capacity  # a seat free (for a chat at least)
@@ -210,6 +214,18 @@ def _make_offers(now: datetime, holding: set[int] | None) -> int:
     for owner_id in {offer.session.owner_id for offer in made}:
         events.emit(QueueChanged(owner_id=owner_id))  # agents_available and the estimate moved
     return len(made)
+
+
+def _answered_this_shift(agent_ids: list[int], now: datetime) -> dict[int, int]:
+    """Sessions each agent took (accepted, not handed over) within ROUTING_FAIRNESS_HOURS."""
+    since = now - timedelta(hours=settings.ROUTING_FAIRNESS_HOURS)
+    rows = (
+        Assignment.objects.filter(agent_id__in=agent_ids, via=AssignmentVia.ACCEPT, started_at__gte=since)
+        .values("agent_id")
+        .annotate(n=Count("pk"))
+        .values_list("agent_id", "n")
+    )
+    return dict(rows)
 
 
 def current_offer(agent: User, *, now: datetime | None = None) -> Offer | None:

@@ -19,6 +19,7 @@ agent's status changes): `queue_changed` then drops every waiting kiosk's cached
 sends it QueueUpdated, so the poll's cached copy is never stale.
 """
 
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.db.models import Count, Exists, OuterRef, Q, Subquery
@@ -36,7 +37,8 @@ from apps.routing.signed_in import agents_holding_channel
 from apps.routing.signed_in import signed_in as signed_in_filter
 from apps.routing.wait_estimate import Pool, estimate_wait
 from apps.sessions.bodies import QueueBody
-from apps.sessions.models import Session, SessionStatus
+from apps.sessions.models import Medium, Session, SessionStatus
+from apps.sessions.seats import HELD_STATUSES, is_conversation
 from apps.sessions.status_cache import session_moved
 
 __all__ = ["Pool", "estimate_wait", "queue_changed", "queue_of", "queues_of_owner"]
@@ -86,9 +88,15 @@ def _pool(owner_id: int, now: datetime) -> Pool:
         .values_list("created_at", "closed_at", "wave")[:RECENT_ANSWERS]
         if closed is not None
     ]
-    serving = Session.objects.filter(
-        agent__in=agents.filter(agent_status=AgentStatus.BUSY), status__in=(SessionStatus.ACTIVE, SessionStatus.PAYMENT)
-    ).values_list("accepted_at", flat=True)
+    at_work_ids = dict(
+        agents.filter(agent_status__in=(AgentStatus.AVAILABLE, AgentStatus.BUSY)).values_list("pk", "agent_status")
+    )
+    held = Session.objects.filter(agent_id__in=at_work_ids, status__in=HELD_STATUSES).values_list(
+        "agent_id", "accepted_at", "status", "medium"
+    )
+    seats = _seats(
+        at_work_ids, [(agent, accepted or now, status, medium) for agent, accepted, status, medium in held], now
+    )
     if reactions:
         answers = reactions  # a customer with a free agent waits for the agent to answer, not for a queue
     routing = routing_for_owner(owner_id)
@@ -97,7 +105,7 @@ def _pool(owner_id: int, now: datetime) -> Pool:
         signed_in=signed_in,
         answer_seconds=sum(seconds for seconds, _ in answers) / len(answers) if answers else None,
         handle_seconds=sum(handles) / len(handles) if handles else None,
-        serving_for=tuple((now - accepted).total_seconds() for accepted in serving if accepted is not None),
+        serving_for=seats.full,
         answers=tuple(answers),
         handles=tuple(handles),
         available_languages=tuple(languages for _, languages in available),
@@ -105,7 +113,43 @@ def _pool(owner_id: int, now: datetime) -> Pool:
         any_language_after=routing.any_language_after_seconds,
         at_work_languages=tuple(at_work),
         offer_size=routing.offer_size,
+        video_available=len(available) - seats.available_in_conversation,
+        video_serving_for=seats.video_blocked,
+        seats_held=len(seats.full),
     )
+
+
+@dataclass(frozen=True)
+class _Seats:
+    full: tuple[float, ...]  # seconds into each session held by the agents with no seat free
+    video_blocked: tuple[float, ...]  # per agent that cannot take a video customer: into what must end
+    available_in_conversation: int  # available agents (a seat free) in a video conversation
+
+
+def _seats(status_of: dict[int, str], held: list[tuple[int, datetime, str, str]], now: datetime) -> _Seats:
+    """What blocks the pool's agents at work from taking the next chat (a seat) or video customer
+    (a seat and no video conversation), from the sessions they hold (agent, accepted, status,
+    medium). Busy means no seat free (the server sets it on the accept that takes the last)."""
+    by_agent: dict[int, list[tuple[float, bool]]] = {}
+    for agent_id, accepted, status, medium in held:
+        by_agent.setdefault(agent_id, []).append(((now - accepted).total_seconds(), is_conversation(status, medium)))
+    full = tuple(
+        seconds
+        for agent_id, sessions in by_agent.items()
+        if status_of[agent_id] == AgentStatus.BUSY
+        for seconds, _ in sessions
+    )
+    blocked, in_conversation = [], 0
+    for agent_id, status in status_of.items():
+        sessions = by_agent.get(agent_id, [])
+        conversation = [seconds for seconds, talking in sessions if talking]
+        if status == AgentStatus.AVAILABLE and conversation:
+            in_conversation += 1
+        if status == AgentStatus.BUSY or conversation:
+            # The conversation ends first for a video customer (it goes to payment); a full
+            # agent in none frees a seat when its oldest session ends.
+            blocked.append(conversation[0] if conversation else max((seconds for seconds, _ in sessions), default=0.0))
+    return _Seats(full, tuple(blocked), in_conversation)
 
 
 def queues_of_owner(owner_id: int, *, now: datetime | None = None) -> dict[int, QueueBody]:
@@ -114,22 +158,28 @@ def queues_of_owner(owner_id: int, *, now: datetime | None = None) -> dict[int, 
     waiting = list(
         Session.objects.filter(owner_id=owner_id, status=SessionStatus.PENDING)
         .order_by("-accessible_mode", "created_at", "pk")  # the router's order (router.session_order)
-        .values_list("pk", "customer_locale", "created_at")
+        .values_list("pk", "customer_locale", "created_at", "medium")
     )
     if not waiting:
         return {}
     pool = _pool(owner_id, now)
     self_service_after = routing_for_owner(owner_id).self_service_after_seconds
+    video_ahead = [sum(row[3] == Medium.VIDEO for row in waiting[:n]) for n in range(len(waiting))]
     return {
         pk: {
             "position": position,
             "estimated_wait_seconds": estimate_wait(
-                position, pool, language=primary_language(locale), waited=(now - created).total_seconds()
+                position,
+                pool,
+                language=primary_language(locale),
+                waited=(now - created).total_seconds(),
+                video=medium == Medium.VIDEO,
+                video_ahead=video_ahead[position - 1],
             ),
             "agents_available": pool.available,
             "self_service_after_seconds": self_service_after,
         }
-        for position, (pk, locale, created) in enumerate(waiting, start=1)
+        for position, (pk, locale, created, medium) in enumerate(waiting, start=1)
     }
 
 
@@ -144,7 +194,8 @@ def queue_of(session: Session, *, now: datetime | None = None) -> QueueBody | No
     ahead = Session.objects.filter(owner_id=session.owner_id, status=SessionStatus.PENDING).filter(
         same_mode if session.accessible_mode else same_mode | Q(accessible_mode=True)
     )
-    position = ahead.count() + 1
+    counts = ahead.aggregate(all=Count("pk"), video=Count("pk", filter=Q(medium=Medium.VIDEO)))
+    position = counts["all"] + 1
     pool = _pool(session.owner_id, now)
     return {
         "position": position,
@@ -153,6 +204,8 @@ def queue_of(session: Session, *, now: datetime | None = None) -> QueueBody | No
             pool,
             language=primary_language(session.customer_locale),
             waited=(now - session.created_at).total_seconds(),
+            video=session.medium == Medium.VIDEO,
+            video_ahead=counts["video"],
         ),
         "agents_available": pool.available,
         "self_service_after_seconds": routing_for_owner(session.owner_id).self_service_after_seconds,

@@ -13,12 +13,14 @@ The rules (DESIGN.md section 5):
 - it must have a seat for it (apps/sessions/seats.py): a video session needs an agent in no
   video conversation, any session one holding fewer than its capacity C;
 - among those, agents not yet offered this session come first, then those holding nothing, then
-  the least loaded, then the longest idle (`agent_order`);
-- a free agent gets at most one offer, for the first session (accessible mode, then the oldest)
-  it can take whose wave has room (`session_order`).
+  the least loaded, then those who took the fewest sessions this shift, then the longest idle
+  (`agent_order`);
+- a free agent gets at most one offer; offers go one at a time to the session holding the fewest
+  live offers, the first in the line (`session_order`: accessible mode, then the oldest) among
+  equals: every waiting session's first offer comes before any wave's second (`plan_offers`).
 """
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -33,6 +35,7 @@ class WaitingSession:
     language: str  # primary subtag of customer_locale, lower case
     any_language: bool  # waited past the owner's any-language time, or nobody_speaks its language
     wave_room: int  # K minus the live offers it holds
+    live_offers: int = 0  # the live offers it holds: a wave's next offer waits for the line's first ones
     offered_before: frozenset[int] = field(default_factory=frozenset)  # agents it was offered to
     video: bool = True  # a video customer (else a text chat): needs an agent in no video conversation
     accessible_mode: bool = False
@@ -48,6 +51,7 @@ class FreeAgent:
     idle_since: datetime
     capacity: int = 1  # C: sessions it may hold at once
     held: Held = Held()  # what it holds now
+    answered: int = 0  # sessions it took in the fairness window (ROUTING_FAIRNESS_HOURS): turns even out
 
 
 @dataclass(frozen=True)
@@ -101,21 +105,61 @@ def agent_order(agent: FreeAgent, session: WaitingSession) -> tuple[object, ...]
         agent.owner_id is None,  # the owner's agents before the platform's
         agent.id in session.offered_before,  # the next agents before those who missed it
         agent.held.count,  # those holding nothing, then the least loaded
+        agent.answered,  # then those who took the fewest this shift (the fairness bound)
         agent.idle_since,  # then the longest idle
         agent.id,
     )
 
 
 def plan_offers(sessions: list[WaitingSession], agents: list[FreeAgent]) -> list[tuple[int, int]]:
-    """The offers to make now, as (session id, agent id) pairs."""
-    taken: set[int] = set()
+    """The offers to make now, as (session id, agent id) pairs: one at a time, each to the session
+    holding the fewest live offers (oldest first among equals) that a free agent can take, and to
+    the first of those agents. So every waiting session's first offer comes before any wave's
+    second: a wave's spare offers never take the agent a younger customer would otherwise lack
+    (the loser of the wave's race would answer nobody, the fairness bound's case)."""
+    free = list(agents)
+    made: dict[int, int] = {}  # offers of this plan, by session
+    open_sessions = sorted((session for session in sessions if session.wave_room > 0), key=session_order)
     offers = []
-    for session in sorted(sessions, key=session_order):
-        if session.wave_room <= 0:
-            continue
-        candidates = [agent for agent in agents if agent.id not in taken and may_take(agent, session)]
-        candidates.sort(key=lambda agent: agent_order(agent, session))
-        for agent in candidates[: session.wave_room]:
-            taken.add(agent.id)
-            offers.append((session.id, agent.id))
+    while free and open_sessions:
+        open_sessions.sort(key=lambda session: (session.live_offers + made.get(session.id, 0), session_order(session)))
+        for session in open_sessions:
+            candidates = [agent for agent in free if may_take(agent, session)]
+            if candidates:
+                break
+        else:
+            break
+        agent = min(candidates, key=lambda candidate: agent_order(candidate, session))
+        free.remove(agent)
+        made[session.id] = made.get(session.id, 0) + 1
+        offers.append((session.id, agent.id))
+        if made[session.id] >= session.wave_room:
+            open_sessions.remove(session)
     return offers
+
+
+def passed_over(
+    plan: list[tuple[int, int]], sessions: list[WaitingSession], could_take: Callable[[int, WaitingSession], bool]
+) -> list[tuple[int, int, int]]:
+    """The line rule stated on a plan's result, for the property tests and bench/shift.py to check
+    any plan against: an offer that is its session's n-th live offer is made only when every
+    session ahead in the line that the agent could take (`could_take(agent id, session)`), and
+    that still has room in its wave after the plan, holds at least n offers. So nobody waits
+    without an offer while a younger customer the same agent could take is offered to it. The
+    offers that broke it, as (session id, agent id, the session passed over)."""
+    by_id = {session.id: session for session in sessions}
+    after = {session.id: session.live_offers for session in sessions}
+    for session_id, _ in plan:
+        after[session_id] += 1
+    made: dict[int, int] = {}
+    broken = []
+    for session_id, agent_id in plan:
+        session = by_id[session_id]
+        made[session_id] = made.get(session_id, 0) + 1
+        nth = session.live_offers + made[session_id]
+        for ahead in sessions:
+            room = ahead.wave_room - (after[ahead.id] - ahead.live_offers)
+            ahead_in_line = session_order(ahead) < session_order(session)
+            if ahead_in_line and room > 0 and could_take(agent_id, ahead) and after[ahead.id] < nth:
+                broken.append((session_id, agent_id, ahead.id))
+    return broken

@@ -13,7 +13,10 @@ wait may be. Three cases:
 - available agents, none speaking the language: the session reaches every agent once it has
   waited the owner's any-language time; the rest of that time, then an answer;
 - beyond the available agents: the customer waits for the (position - available)-th agent to
-  free up, then an answer. Each busy agent's handle time is taken as log-normal (fitted to the
+  free up, then an answer. With agents serving several customers, a video customer counts only
+  the available agents in no video conversation and waits for a conversation to end (or a
+  seat); a chat counts every available agent (each has a seat) and waits for the first of the
+  held sessions to end. Each busy agent's handle time is taken as log-normal (fitted to the
   recent handle times) and conditioned on the time it has already spent in its session; an
   available agent frees after its answer and a full handle time. The chance that at least that
   many agents are free by a time t is a Poisson-binomial sum; the estimate is the e that
@@ -57,14 +60,30 @@ class Pool:
     # session is offered in any language at once (router.nobody_speaks). None: not known.
     at_work_languages: tuple[frozenset[str], ...] | None = None
     offer_size: int = 3  # K: the agents a session is offered to at once
+    # Agents serving several customers (apps/sessions/seats.py). A video customer needs an agent
+    # in no video conversation: of the available agents, those (None: every available agent);
+    # and, for each agent that cannot take one now (full, or in a conversation), the seconds into
+    # what must end first: its video conversation, else its oldest session (None: serving_for).
+    video_available: int | None = None
+    video_serving_for: tuple[float, ...] | None = None
+    # A chat needs a seat: with seats_held set, serving_for lists every session held by the agents
+    # with no seat free, and each frees a seat when it ends (None: one session per agent).
+    seats_held: int | None = None
 
 
-def estimate_wait(position: int, pool: Pool, *, language: str = "", waited: float = 0.0) -> int | None:
+def estimate_wait(
+    position: int, pool: Pool, *, language: str = "", waited: float = 0.0, video: bool = True, video_ahead: int = 0
+) -> int | None:
     """Seconds until the customer at `position` (1-based, among the pool's waiting sessions) who
-    speaks `language` and has waited `waited` seconds so far is answered; None with no basis."""
+    speaks `language`, is a video customer (else a chat) and has waited `waited` seconds so far
+    is answered; None with no basis. `video_ahead`: how many of those ahead are video customers
+    (a chat passes those who wait for a video conversation to end: the router offers it the seat)."""
     if pool.answer_seconds is None or pool.signed_in == 0:
         return None
-    beyond = position - pool.available
+    available, blocking = _seats_for(pool, video)
+    if not video and pool.video_available is not None:
+        position -= max(0, video_ahead - pool.video_available)
+    beyond = position - available
     if beyond <= 0:
         if _speakers(pool.at_work_languages, language) == 0:
             language = ""  # no speaker at work: offered in any language at once (router.nobody_speaks)
@@ -73,12 +92,22 @@ def estimate_wait(position: int, pool: Pool, *, language: str = "", waited: floa
         free = _speakers(pool.free_languages, language)
         if free == 0:  # the free agents all hold offers of older sessions: one answers (on average
             # half-way through its wave already), the others are offered this one as a wave
-            wave = max(1, min(pool.offer_size, pool.available - 1))
+            wave = max(1, min(pool.offer_size, available - 1))
             return round(pool.answer_seconds / 2 + _answer(pool, wave))
         return _answer(pool, min(pool.offer_size, free or pool.offer_size))
     if pool.handle_seconds is None:
         return None
-    return round(_wait_beyond(beyond, pool))
+    return round(_wait_beyond(beyond, pool, available, blocking))
+
+
+def _seats_for(pool: Pool, video: bool) -> tuple[int, tuple[float, ...] | None]:
+    """(the available agents who may take this customer, the seconds into what must end for the
+    next one to come free: None for one per busy agent, from serving_for)."""
+    if video and pool.video_available is not None:
+        return pool.video_available, pool.video_serving_for
+    if not video and pool.seats_held is not None:
+        return pool.available, pool.serving_for
+    return pool.available, None
 
 
 def likeliest_within(samples: tuple[float, ...]) -> int:
@@ -128,17 +157,22 @@ def _survival(seconds: float, mu: float, sigma: float) -> float:
     return 0.5 * math.erfc((math.log(seconds) - mu) / (sigma * math.sqrt(2)))
 
 
-def _wait_beyond(beyond: int, pool: Pool) -> float:
-    """The seconds e most likely within 25 % of the wait for the `beyond`-th agent to free up,
-    then answer (beyond more agents than there are: after as many rounds of handle times)."""
+def _wait_beyond(beyond: int, pool: Pool, available: int, blocking: tuple[float, ...] | None) -> float:
+    """The seconds e most likely within 25 % of the wait for the `beyond`-th agent (or seat) to
+    free up, then answer (beyond more than there are: after as many rounds of handle times).
+    `blocking`: the seconds into each session that must end to free one (None: one per busy
+    agent, the longest in session of serving_for)."""
     mu, sigma = _log_normal(pool)
     handle = pool.handle_seconds or 1.0
     answer = pool.answer_seconds or 0.0
-    busy = max(0, pool.signed_in - pool.available)
-    known = sorted(pool.serving_for, reverse=True)[:busy]
+    if blocking is None:
+        busy = max(0, pool.signed_in - available)
+        known = sorted(pool.serving_for, reverse=True)[:busy]
+    else:
+        busy, known = len(blocking), list(blocking)
     # Each agent as (elapsed in its session, delay before that session starts).
     agents = [(served, 0.0) for served in known] + [(0.0, 0.0)] * (busy - len(known))
-    agents += [(0.0, answer)] * pool.available
+    agents += [(0.0, answer)] * available
     # Deeper than the agents: each round of them serves one customer ahead first (a full handle
     # time and an answer each); the last round is as close as the one below.
     rounds = (beyond - 1) // max(1, len(agents))

@@ -58,6 +58,9 @@ class Session(models.Model):
     # The customer turned on the kiosk's accessible mode (speech, keypad, low layout, longer times).
     accessible_mode = models.BooleanField(default=False)
     medium = models.CharField(max_length=5, choices=Medium.choices, default=Medium.VIDEO)
+    # When its agent began taking its payment back (apps/sessions/seats.py): for
+    # PAYMENT_TAKE_BACK_HOLD_SECONDS the session holds its agent's video seat while still in payment.
+    payment_taken_back_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(default=timezone.now)
     accepted_at = models.DateTimeField(null=True, blank=True)
     ended_at = models.DateTimeField(null=True, blank=True)

@@ -8,9 +8,11 @@ ROUTING_AGENT_CAPACITY."""
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import timedelta
 
 from django.conf import settings
 from django.db.models import Count, Q
+from django.utils import timezone
 
 from apps.accounts.models import AgentStatus, User
 from apps.core.errors import DomainError, ErrorCode
@@ -51,15 +53,22 @@ def has_room(*, capacity: int, held: Held, video: bool) -> bool:
     return held.count < capacity and not (video and held.in_conversation)
 
 
+def conversation_q() -> Q:
+    """A video conversation: an active video session, or one in payment whose agent is taking the
+    payment back (from the check before the processor cancels the intent to the record step that
+    makes it active again; at most PAYMENT_TAKE_BACK_HOLD_SECONDS), so an accept in between
+    never makes two."""
+    since = timezone.now() - timedelta(seconds=settings.PAYMENT_TAKE_BACK_HOLD_SECONDS)
+    taking_back = Q(status=SessionStatus.PAYMENT, payment_taken_back_at__gte=since)
+    return Q(medium=Medium.VIDEO) & (Q(status=SessionStatus.ACTIVE) | taking_back)
+
+
 def held_by(agent_ids: list[int]) -> dict[int, Held]:
     """Each agent's Held (agents holding nothing are left out), in one query."""
     rows = (
         Session.objects.filter(agent_id__in=agent_ids, status__in=HELD_STATUSES)
         .values("agent_id")
-        .annotate(
-            count=Count("pk"),
-            conversations=Count("pk", filter=Q(status=SessionStatus.ACTIVE, medium=Medium.VIDEO)),
-        )
+        .annotate(count=Count("pk"), conversations=Count("pk", filter=conversation_q()))
     )
     return {row["agent_id"]: Held(row["count"], row["conversations"] > 0) for row in rows}
 
@@ -110,12 +119,18 @@ def take_seat(*, agent: User, session: Session) -> str:
 def ensure_payment_can_be_taken_back(session: Session) -> None:
     """Taking a video session's payment back makes it its agent's video conversation again:
     refused (409 AGENT_IN_CONVERSATION) while the agent holds another one. Checked before the
-    processor is asked to cancel anything (apps/billing/services/payments.py)."""
+    processor is asked to cancel anything (apps/billing/services/payments.py), in its locked
+    read; from then on the session holds the agent's video seat (payment_taken_back_at), so an
+    accept by the agent's other tab before the record step is refused and the router offers it
+    no video customer. The agent's row lock orders this check with its accepts (they take it)."""
     if session.agent_id is None or session.medium != Medium.VIDEO:
         return
-    others = Session.objects.filter(agent_id=session.agent_id, status=SessionStatus.ACTIVE, medium=Medium.VIDEO)
+    list(User.objects.select_for_update().filter(pk=session.agent_id).values_list("pk"))
+    others = Session.objects.filter(conversation_q(), agent_id=session.agent_id, status__in=HELD_STATUSES)
     if others.exclude(pk=session.pk).exists():
         raise DomainError(
             ErrorCode.AGENT_IN_CONVERSATION,
             "You are in another video conversation: end it or send it to payment before taking this payment back.",
         )
+    session.payment_taken_back_at = timezone.now()
+    Session.objects.filter(pk=session.pk).update(payment_taken_back_at=session.payment_taken_back_at)

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from apps.routing import offers
 from apps.routing.models import Offer, OfferStatus
 from apps.routing.queue import queue_of, queues_of_owner
-from apps.routing.router import FreeAgent, WaitingSession, may_take, plan_offers, session_order
+from apps.routing.router import FreeAgent, WaitingSession, may_take, passed_over, plan_offers, session_order
 from tests import factories
 
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
@@ -59,25 +59,10 @@ agents_strategy = st.lists(
 @given(sessions=sessions_strategy, agents=agents_strategy)
 def test_the_plan_serves_accessible_mode_sessions_first_and_otherwise_the_oldest(sessions, agents):
     plan = plan_offers(sessions, agents)
-    by_session = {session.id: session for session in sessions}
     by_agent = {agent.id: agent for agent in agents}
-    count = {session.id: 0 for session in sessions}
-    for session_id, _ in plan:
-        count[session_id] += 1
-    full = {session.id for session in sessions if count[session.id] >= session.wave_room}
-
-    def before(first: WaitingSession, second: WaitingSession) -> bool:
-        """`first` is served before `second`: in accessible mode and `second` not, or both alike and older."""
-        if first.accessible_mode != second.accessible_mode:
-            return first.accessible_mode
-        return (first.created_at, first.id) < (second.created_at, second.id)
-
-    for session_id, agent_id in plan:
-        agent, offered = by_agent[agent_id], by_session[session_id]
-        for other in sessions:
-            if before(other, offered) and may_take(agent, other):
-                # The agent could take a session served before this one: it had no room left.
-                assert other.id in full, (other, offered, agent)
+    # The line's rule (router.passed_over, which reads the line from session_order): no session
+    # ahead that an agent could take waits with fewer offers than one behind it it was offered.
+    assert not passed_over(plan, sessions, lambda agent_id, session: may_take(by_agent[agent_id], session))
     # The rule itself: every accessible-mode session before every other, each group oldest first.
     order = sorted(sessions, key=session_order)
     modes = [session.accessible_mode for session in order]

@@ -4,7 +4,7 @@ against the database under random shifts of arrivals, accepts, ends, lapses and 
 one agent, oldest first within a pool."""
 
 import contextlib
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -25,9 +25,9 @@ from apps.routing.router import (
     FreeAgent,
     WaitingSession,
     may_take,
+    passed_over,
     plan_offers,
     primary_language,
-    session_order,
 )
 from apps.routing.routing_settings import defaults, routing_for_owner
 from apps.sessions import services as session_services
@@ -41,13 +41,14 @@ MEDIA = tuple(Medium.values)
 
 sessions_strategy = st.lists(
     st.builds(
-        lambda i, owner, age, language, any_language, room, before: WaitingSession(
+        lambda i, owner, age, language, any_language, room, live, before: WaitingSession(
             id=i,
             owner_id=owner,
             created_at=T0 + timedelta(seconds=age),
             language=language,
             any_language=any_language,
             wave_room=room,
+            live_offers=live,
             offered_before=frozenset(before),
         ),
         st.integers(1, 10_000),
@@ -56,6 +57,7 @@ sessions_strategy = st.lists(
         st.sampled_from(LANGUAGES),
         st.booleans(),
         st.integers(0, 4),
+        st.integers(0, 3),
         st.sets(st.integers(1, 30), max_size=5),
     ),
     max_size=12,
@@ -90,13 +92,8 @@ def test_the_plan_gives_each_agent_one_offer_fills_waves_oldest_first_and_leaves
     for session in sessions:
         assert count[session.id] <= max(0, session.wave_room)  # waves of at most K
     full = {session.id for session in sessions if count[session.id] >= session.wave_room}
-    order = sorted(sessions, key=lambda session: (session.created_at, session.id))
-    # Oldest first: an agent offered a session could take no older session with room left.
-    for session_id, agent_id in plan:
-        session = by_session[session_id]
-        for older in order[: order.index(session)]:
-            if may_take(by_agent[agent_id], older):
-                assert older.id in full, (older, session, agent_id)
+    # The line: no session ahead that the agent could take was left with fewer offers.
+    assert not passed_over(plan, sessions, lambda agent_id, session: may_take(by_agent[agent_id], session))
     # Nobody free is left out while a session it could take has room.
     for agent in agents:
         if agent.id not in offered_agents:
@@ -155,17 +152,28 @@ def _check_invariants(now, made_after: int):
     def as_free(agent: User) -> FreeAgent:
         return FreeAgent(id=agent.pk, owner_id=agent.owner_id, languages=frozenset(agent.languages), idle_since=now)
 
-    for offer in Offer.objects.filter(status=OfferStatus.LIVE, pk__gt=made_after).select_related("agent", "session"):
-        for older in waiting:
-            if (older.created_at, older.pk) >= (offer.session.created_at, offer.session.pk):
-                break
-            if may_take(as_free(offer.agent), lines[older.pk]):
-                assert lines[older.pk].wave_room <= 0, (older, offer.session)
+    _kept_the_line(waiting, routing.offer_size, made_after, lines, as_free)
     free = User.objects.filter(
         is_agent=True, agent_status=AgentStatus.AVAILABLE, last_seen_at__gte=now - timedelta(seconds=10)
     ).exclude(pk__in=agents_with_offers + held)
     for agent in free:
         assert not any(line.wave_room > 0 and may_take(as_free(agent), line) for line in lines.values()), agent
+
+
+def _kept_the_line(waiting, offer_size: int, made_after: int, lines, as_free) -> None:
+    """The last dispatch (the live offers above `made_after`) kept the line (router.passed_over),
+    judged on the waves as they were before it."""
+    live = list(
+        Offer.objects.filter(status=OfferStatus.LIVE, session__in=waiting).order_by("pk").select_related("agent")
+    )
+    before = {session.pk: sum(o.session_id == session.pk and o.pk <= made_after for o in live) for session in waiting}
+    views = [
+        replace(lines[session.pk], wave_room=offer_size - before[session.pk], live_offers=before[session.pk])
+        for session in waiting
+    ]
+    plan = [(offer.session_id, offer.agent_id) for offer in live if offer.pk > made_after]
+    agents = {offer.agent_id: as_free(offer.agent) for offer in live}
+    assert not passed_over(plan, views, lambda agent_id, view: may_take(agents[agent_id], view)), plan
 
 
 def _run_shift(actions, agents, apply, check) -> None:
@@ -251,13 +259,14 @@ seated_agents_strategy = st.lists(
 )
 mixed_sessions_strategy = st.lists(
     st.builds(
-        lambda i, owner, age, language, any_language, room, before, video: WaitingSession(
+        lambda i, owner, age, language, any_language, room, live, before, video: WaitingSession(
             id=i,
             owner_id=owner,
             created_at=T0 + timedelta(seconds=age),
             language=language,
             any_language=any_language,
             wave_room=room,
+            live_offers=live,
             offered_before=frozenset(before),
             video=video,
         ),
@@ -267,6 +276,7 @@ mixed_sessions_strategy = st.lists(
         st.sampled_from(LANGUAGES),
         st.booleans(),
         st.integers(0, 4),
+        st.integers(0, 3),
         st.sets(st.integers(1, 30), max_size=5),
         st.booleans(),
     ),
@@ -290,11 +300,8 @@ def test_the_plan_with_seats_offers_only_room_oldest_first_least_loaded_first_an
         assert may_take(agent, session)
         count[session_id] += 1
     full = {session.id for session in sessions if count[session.id] >= session.wave_room}
-    order = sorted(sessions, key=session_order)
-    for session_id, agent_id in plan:  # oldest first
-        for older in order[: order.index(by_session[session_id])]:
-            if may_take(by_agent[agent_id], older):
-                assert older.id in full, (older, session_id, agent_id)
+    # The line: no session ahead that the agent could take was left with fewer offers.
+    assert not passed_over(plan, sessions, lambda agent_id, session: may_take(by_agent[agent_id], session))
     for agent in agents:
         if agent.id in offered:
             continue
@@ -303,10 +310,11 @@ def test_the_plan_with_seats_offers_only_room_oldest_first_least_loaded_first_an
                 continue
             assert session.id in full, (agent, session)  # no agent with room idle in vain
             # Whoever got it came first: the owner's agents, those not yet offered it, then those
-            # holding nothing, then the least loaded, then the longest idle.
+            # holding nothing, then the least loaded, then those who took the fewest this shift,
+            # then the longest idle.
             for winner in (by_agent[a] for s, a in plan if s == session.id):
                 rank = [
-                    (a.owner_id is None, a.id in session.offered_before, a.held.count, a.idle_since, a.id)
+                    (a.owner_id is None, a.id in session.offered_before, a.held.count, a.answered, a.idle_since, a.id)
                     for a in (winner, agent)
                 ]
                 assert rank[0] < rank[1], (winner, agent, session)
@@ -432,13 +440,7 @@ def _check_seat_invariants(now, made_after: int, owner_id: int, agent_ids: list[
     for offer in live:
         seat = seats[offer.agent_id]  # an offer's agent still has a seat for it
         assert has_room(capacity=seat.capacity, held=seat.held, video=lines[offer.session_id].video), offer
-        if offer.pk <= made_after:
-            continue
-        for older in waiting:  # oldest first
-            if (older.created_at, older.pk) >= (offer.session.created_at, offer.session.pk):
-                break
-            if may_take(as_free(offer.agent), lines[older.pk]):
-                assert lines[older.pk].wave_room <= 0, (older, offer.session)
+    _kept_the_line(waiting, routing.offer_size, made_after, lines, as_free)
     offered = {offer.agent_id for offer in live}
     free = User.objects.filter(
         pk__in=agent_ids, agent_status=AgentStatus.AVAILABLE, last_seen_at__gte=now - timedelta(seconds=10)

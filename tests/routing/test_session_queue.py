@@ -239,3 +239,31 @@ def test_the_pool_knows_which_available_agents_are_free_and_what_they_speak(busi
     assert sorted(map(sorted, pool.available_languages)) == [["en"], ["en", "es"]]
     assert pool.free_languages == (frozenset({"es", "en"}),)  # the English agent holds an offer
     assert pool.offer_size == 3 and pool.any_language_after == 30  # the ROUTING_* defaults
+
+
+def test_an_agent_in_a_video_conversation_with_a_seat_free_answers_chats_first(business, owner):
+    """Three seats, one agent, 60 s into a video conversation: a waiting chat counts it as free,
+    a waiting video customer waits for the conversation to go to payment."""
+    from apps.routing.models import RoutingSettings
+    from apps.routing.routing_settings import defaults
+
+    RoutingSettings.objects.create(owner=owner, **{**defaults().__dict__, "agent_capacity": 3})
+    with time_machine.travel(timezone.now(), tick=False):
+        now = timezone.now()
+        for _ in range(5):
+            answered(business, waited=5, handled=100, ago=200)
+        agent = factories.AgentFactory(owner=owner, agent_status=AgentStatus.AVAILABLE)
+        factories.SessionFactory(
+            kiosk=factories.KioskFactory(business=business),
+            status="active",
+            agent=agent,
+            accepted_at=now - timedelta(seconds=60),
+        )
+        video = factories.SessionFactory(kiosk=factories.KioskFactory(business=business), created_at=now)
+        chat = factories.SessionFactory(kiosk=factories.KioskFactory(business=business), created_at=now, medium="chat")
+        pool = queue_module._pool(owner.pk, now)
+        assert (pool.available, pool.video_available, pool.video_serving_for, pool.seats_held) == (1, 0, (60.0,), 0)
+        video_wait = queue_of(video)["estimated_wait_seconds"]  # type: ignore[index]
+        chat_wait = queue_of(chat)["estimated_wait_seconds"]  # type: ignore[index]
+        assert chat_wait is not None and chat_wait <= 10  # position 2, but a seat is free
+        assert video_wait is not None and video_wait > 30, (video_wait, chat_wait)

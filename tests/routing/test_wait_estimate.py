@@ -67,3 +67,68 @@ def test_the_estimate_is_null_without_a_basis():
     assert estimate_wait(1, Pool(available=0, signed_in=0, answer_seconds=5, handle_seconds=100)) is None
     assert estimate_wait(1, Pool(available=1, signed_in=1, answer_seconds=None, handle_seconds=100)) is None
     assert estimate_wait(2, Pool(available=1, signed_in=1, answer_seconds=5, handle_seconds=None)) is None
+
+
+def test_a_video_customer_waits_for_the_conversation_a_chat_takes_the_free_seat():
+    # One agent of three seats, available (a seat free) but 60 s into a video conversation;
+    # conversations and handle times all 100 s.
+    pool = Pool(
+        available=1,
+        signed_in=1,
+        answer_seconds=5,
+        handle_seconds=100,
+        answers=tuple((5.0, 1) for _ in range(5)),
+        handles=(100.0,) * 5,
+        video_available=0,  # the video rule: its conversation must end first
+        video_serving_for=(60.0,),
+        seats_held=0,  # no agent is full
+    )
+    chat = estimate_wait(1, pool, video=False)
+    video = estimate_wait(1, pool, video=True)
+    assert chat == 5  # a seat is free: answered as a free agent answers
+    assert video is not None and 40 <= video <= 48  # about 40 s to the payment, then 5 s
+
+
+def test_a_chat_waits_for_the_first_of_the_held_sessions_not_the_agents_whole_load():
+    # Two full agents of three seats each, their six sessions 10 to 90 s in; handle times 100 s.
+    seats = Pool(
+        available=0,
+        signed_in=2,
+        answer_seconds=5,
+        handle_seconds=100,
+        serving_for=(10.0, 20.0, 30.0, 50.0, 70.0, 90.0),
+        handles=(100.0,) * 5,
+        video_available=0,
+        video_serving_for=(90.0, 70.0),
+        seats_held=6,
+    )
+    one_each = Pool(**{**seats.__dict__, "serving_for": (90.0, 70.0), "seats_held": None})
+    with_seats, per_agent = estimate_wait(3, seats, video=False), estimate_wait(3, one_each, video=False)
+    # The third customer: with one session per agent it waits a second round (past 100 s);
+    # with six sessions held, the third of them to end (the one 50 s in) frees a seat by then.
+    assert with_seats is not None and per_agent is not None
+    assert with_seats < 60 < 100 < per_agent, (with_seats, per_agent)
+
+
+def test_without_the_seat_fields_the_estimate_is_one_session_per_agent():
+    pool = Pool(available=0, signed_in=1, answer_seconds=5, handle_seconds=100, serving_for=(60,), handles=(100.0,) * 5)
+    assert estimate_wait(1, pool, video=True) == estimate_wait(1, pool, video=False) == estimate_wait(1, pool)
+
+
+def test_a_chat_passes_the_video_customers_ahead_who_wait_for_a_conversation():
+    pool = Pool(
+        available=1,
+        signed_in=1,
+        answer_seconds=5,
+        handle_seconds=100,
+        answers=tuple((5.0, 1) for _ in range(5)),
+        handles=(100.0,) * 5,
+        video_available=0,
+        video_serving_for=(60.0,),
+        seats_held=0,
+    )
+    # Second in line behind a video customer the agent cannot take: the seat is offered to it.
+    assert estimate_wait(2, pool, video=False, video_ahead=1) == 5
+    # Behind a chat, it waits as the second customer of one free seat.
+    behind_chat = estimate_wait(2, pool, video=False, video_ahead=0)
+    assert behind_chat is not None and behind_chat > 5

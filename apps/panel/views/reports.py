@@ -20,6 +20,7 @@ from apps.panel.pages import businesses_of, render_page
 from apps.panel.report_forms import DEFAULT_GROUP, GROUP_LABELS, ReportQueryForm
 from apps.panel.templatetags.panel import money
 from apps.reports import csv_cells
+from apps.reports.agent_load import agent_load
 from apps.reports.ranges import ReportRange, owner_time_zone, report_range, today_in
 from apps.reports.session_copy import copy_csv
 from apps.reports.session_rows import ROW_COLUMNS, export_rows, parse_key, sessions_behind
@@ -159,6 +160,31 @@ def reports_table_csv(request: PanelRequest) -> StreamingHttpResponse:
     rows.append(["", "totals", *(body["totals"][name] for name in METRICS)])
     name = f"report-{group_by}-{report.first_day}-{report.last_day}.csv"
     return _csv_response(name, [f"{group_by}_id", group_by, *METRICS], rows)
+
+
+AGENT_LOAD_FIELDS = (
+    "signed_in_seconds",
+    "sessions_answered",
+    "sessions_per_hour",
+    "sessions_held_avg",
+    "serving_seconds",
+    "video_seconds",
+    "video_share",
+)
+
+
+@panel_page(ANY_ROLE)
+def reports_agents_csv(request: PanelRequest) -> StreamingHttpResponse:
+    """The agents' load of the range (the API's `agent_load`), one line per agent."""
+    form, report, group_by = _query(request)
+    if report is None:
+        raise Http404("Choose a valid range.")
+    rows: list[list[object]] = [
+        [row["agent"]["id"], row["agent"]["name"], *(row[name] for name in AGENT_LOAD_FIELDS)]  # type: ignore[literal-required]
+        for row in agent_load(report)
+    ]
+    name = f"agents-{report.first_day}-{report.last_day}.csv"
+    return _csv_response(name, ["agent_id", "agent", *AGENT_LOAD_FIELDS], rows)
 
 
 def _drill_key(request: PanelRequest, group_by: str) -> tuple[str | None, object]:

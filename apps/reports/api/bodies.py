@@ -62,6 +62,21 @@ class AgentBreakOut(serializers.Serializer[None]):
     )
 
 
+class AgentLoadOut(serializers.Serializer[None]):
+    agent = ReportKeyOut()
+    signed_in_seconds = serializers.IntegerField(help_text="Whole seconds signed in within the range.")
+    sessions_answered = serializers.IntegerField(help_text="Sessions it accepted within the range.")
+    sessions_per_hour = serializers.FloatField(
+        allow_null=True, help_text="sessions_answered per signed-in hour (null: never signed in)."
+    )
+    sessions_held_avg = serializers.FloatField(
+        allow_null=True, help_text="Concurrency: the average number of sessions held while signed in."
+    )
+    serving_seconds = serializers.IntegerField(help_text="Whole seconds holding at least one session.")
+    video_seconds = serializers.IntegerField(help_text="Whole seconds in a video conversation.")
+    video_share = serializers.FloatField(allow_null=True, help_text="video_seconds / serving_seconds.")
+
+
 class SessionReportOut(serializers.Serializer[None]):
     locals()["from"] = serializers.DateField()
     to = serializers.DateField()
@@ -70,6 +85,9 @@ class SessionReportOut(serializers.Serializer[None]):
     rows = SessionReportRowOut(many=True)
     totals = MetricsOut()
     agent_breaks = AgentBreakOut(many=True, help_text="Per agent: time on break in the range (any group_by).")
+    agent_load = AgentLoadOut(
+        many=True, help_text="Per agent: time signed in, sessions held at once, time in video (any group_by)."
+    )
 
 
 class NamedOut(serializers.Serializer[None]):
