@@ -46,7 +46,10 @@ def test_a_database_at_the_earlier_migrations_keeps_its_offers_and_settings_acro
     old = executor.loader.project_state(BEFORE[0]).apps
     assert old.get_model("agent_sessions", "Offer").objects.get().pk == offer.pk
     assert old.get_model("agent_sessions", "RoutingSettings").objects.get().offer_size == 2
-    assert _tables() == tables  # nothing was dropped or created
+    # Nothing was created, and the moved tables stayed; only the tables of later migrations that
+    # need a later session migration (a reader's refusal, say) went with them.
+    back = _tables()
+    assert back <= tables and {"agent_sessions_offer", "agent_sessions_routingsettings"} <= back
 
     executor = MigrationExecutor(connection)
     executor.migrate(executor.loader.graph.leaf_nodes())  # forward again, as an upgrade runs it
