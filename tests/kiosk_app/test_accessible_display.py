@@ -110,6 +110,15 @@ def test_the_inactivity_warning_is_doubled_said_sounded_and_one_key_extends_it(w
     assert_no_console_errors(tablet)
 
 
+# The room above and below a button's words inside it (equal when they sit in its middle).
+WORDS_IN_BUTTON = """(selector) => {
+  const button = document.querySelector(selector), words = document.createRange();
+  words.selectNodeContents(button);
+  const box = button.getBoundingClientRect(), text = words.getBoundingClientRect();
+  return [text.top - box.top, box.bottom - text.bottom];
+}"""
+
+
 def assert_fits_and_contrasts(page, where: str) -> None:
     assert page.evaluate(LAYOUT_FAULTS) == [], where
     assert page.evaluate(CONTRAST_FAULTS, 7) == [], where
@@ -133,6 +142,8 @@ def test_large_text_and_high_contrast_from_the_attract_screen(world, kiosk, demo
     expect(html).to_have_attribute("data-contrast", "high")
     expect(tablet.locator("#text-toggle")).to_have_attribute("aria-pressed", "true")
     assert tablet.evaluate(sizes) == [2 * size for size in standard]  # 200 %
+    above, below = tablet.evaluate(WORDS_IN_BUTTON, "#start")
+    assert abs(above - below) <= 2, f"'Start your order' is not in its button's middle: {above} px above, {below} below"
     assert_fits_and_contrasts(tablet, "attract")
 
     tablet.click("#start")
