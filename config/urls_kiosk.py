@@ -26,6 +26,7 @@ urlpatterns = [
     path("sessions/<str:public_id>/point", sessions.PointAtItemView.as_view()),
     path("sessions/<str:public_id>/locale", sessions.SessionLocaleView.as_view()),
     path("sessions/<str:public_id>/accessible", sessions.SessionAccessibleView.as_view()),
+    path("sessions/<str:public_id>/timeout", sessions.SessionTimeoutView.as_view()),
     path("sessions/<str:public_id>/order", orders.SessionOrderView.as_view()),
     path("sessions/<str:public_id>/dining", orders.SessionDiningView.as_view()),
     path("sessions/<str:public_id>/receipt", orders.SessionReceiptView.as_view()),

@@ -57,6 +57,9 @@ class Session(models.Model):
     customer_locale = models.CharField(max_length=35)
     # The customer turned on the kiosk's accessible mode (speech, keypad, low layout, longer times).
     accessible_mode = models.BooleanField(default=False)
+    # The customer answered the kiosk's warning before the pending timeout: the clock runs from here
+    # (apps/sessions/pending_timeout.py).
+    timeout_extended_at = models.DateTimeField(null=True, blank=True)
     medium = models.CharField(max_length=5, choices=Medium.choices, default=Medium.VIDEO)
     # When its agent began taking its payment back (apps/sessions/seats.py): for
     # PAYMENT_TAKE_BACK_HOLD_SECONDS the session holds its agent's video seat while still in payment.

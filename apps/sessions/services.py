@@ -179,7 +179,8 @@ def sessions_abandon_stale(*, older_than_seconds: int) -> int:
     """The pending-timeout sweep: a session nobody accepted in time is abandoned (`timed_out`).
     A customer ordering alone is not abandoned while the cart changed within the timeout (the
     clock runs from the last cart change); the kiosk's own inactivity prompt ends an idle one. A
-    session in accessible mode has twice the time.
+    customer who answered the kiosk's warning (POST .../timeout) has the time again from then. A
+    session in accessible mode has twice the time (pending_timeout.py says the same deadline).
     Row locks with SKIP LOCKED make two sweeps at once harmless."""
     now = timezone.now()
     cutoff = now - timedelta(seconds=older_than_seconds)
@@ -191,6 +192,8 @@ def sessions_abandon_stale(*, older_than_seconds: int) -> int:
         .exclude(accessible_mode=True, created_at__gte=accessible_cutoff)
         .exclude(order__updated_at__gte=cutoff)  # the self-service cart (orders.Order, by its relation name)
         .exclude(accessible_mode=True, order__updated_at__gte=accessible_cutoff)
+        .exclude(timeout_extended_at__gte=cutoff)
+        .exclude(accessible_mode=True, timeout_extended_at__gte=accessible_cutoff)
         .values_list("pk", flat=True)
     )
     for session_id in stale_ids:

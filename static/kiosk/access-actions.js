@@ -31,7 +31,9 @@ export function createAccessActions({ store, speech, session, alone, extend, cal
     if (!on) say("access.off"); // said while the voice is still on
     setAccess(on ? { on } : { ...ACCESS_OFF, largeText: access.largeText, highContrast: access.highContrast });
     if (on) speech.speak(sentences([t(locale, "access.on"), screenWords(store.get()), t(locale, "access.keys")]), { interrupt: true });
-    if (session.isOpen()) session.changeAccessible(on).catch((error) => logFailure("telling the server about accessible mode", error));
+    // Once the server knows, its pending timeout is asked for again (`extend`): the mode doubles
+    // it, and turning it off must not leave the kiosk counting on the doubled time.
+    if (session.isOpen()) session.changeAccessible(on).then(extend, (error) => logFailure("telling the server about accessible mode", error));
   }
 
   /** @param {HTMLElement | null} target */

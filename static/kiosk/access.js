@@ -106,3 +106,29 @@ export function reachFraction(mount) {
   const fraction = (mount.reach_mm - mount.height_mm) / mount.screen_height_mm;
   return Math.max(LEAST_REACH, Math.min(1, fraction));
 }
+
+/** WCAG's contrast ratio of two #rrggbb colours (1 to 21). @param {string} one @param {string} other */
+export function contrastRatio(one, other) {
+  const luminance = (/** @type {string} */ hex) => {
+    const [r, g, b] = [1, 3, 5].map((at) => parseInt(hex.slice(at, at + 2), 16) / 255).map((v) => (v <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4));
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  const [light, dark] = [luminance(one), luminance(other)].sort((a, b) => b - a);
+  return (light + 0.05) / (dark + 0.05);
+}
+
+/**
+ * The business's colour as the kiosk draws it: white words stand on it and it is written on the
+ * page's light background, so a colour too light for 4.5:1 against that background (#f9fafb) is
+ * darkened, step by step towards black, until it reaches it; a readable colour stays the owner's.
+ * @param {string} hex #rrggbb
+ */
+export function readableBrand(hex) {
+  if (contrastRatio(hex, "#f9fafb") >= 4.5) return hex;
+  const channels = [1, 3, 5].map((at) => parseInt(hex.slice(at, at + 2), 16));
+  for (let keep = 0.95; keep > 0; keep -= 0.05) {
+    const colour = `#${channels.map((c) => Math.round(c * keep).toString(16).padStart(2, "0")).join("")}`;
+    if (contrastRatio(colour, "#f9fafb") >= 4.5) return colour;
+  }
+  return "#000000";
+}

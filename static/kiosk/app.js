@@ -16,6 +16,7 @@ import { device } from "./device.js";
 import { createDining, renderDining } from "./dining.js";
 import { suggestName, tryPairing } from "./pairing.js";
 import { KioskRealtime } from "./realtime.js";
+import { createServerTimeout } from "./server-timeout.js";
 import { createSession } from "./session.js";
 import { createShownItem } from "./shown-item.js";
 import { config } from "./settings.js";
@@ -310,8 +311,19 @@ function stillThereApplies() {
   return inactivityApplies(status && status.status) || Boolean(ordering.on && status && status.status === "payment");
 }
 
-function askStillThere() {
-  store.set({ stillThere: { open: true, left: scaled(config.stillThereSeconds) } });
+/** Who ends the session when "Are you still there?" runs out: the kiosk (nobody touched it) or the
+ * server (its pending timeout, server-timeout.js; the screen then says nobody could answer). */
+let stillThereBy = "kiosk";
+
+/** @param {number} seconds how long before the session ends: the prompt's own time, or what is
+ * left of the server's @param {"kiosk" | "server"} by whose end it warns of. An open prompt keeps
+ * the sooner end, and sounds once. */
+function askStillThere(seconds = scaled(config.stillThereSeconds), by = "kiosk") {
+  const { stillThere } = store.get();
+  if (stillThere.open && stillThere.left <= seconds) return;
+  stillThereBy = by;
+  store.set({ stillThere: { open: true, left: seconds } });
+  if (stillThere.open) return;
   chime();
   window.clearInterval(timers.stillThere);
   timers.stillThere = window.setInterval(() => {
@@ -319,7 +331,7 @@ function askStillThere() {
     store.set({ stillThere: { open: left > 0, left } });
     if (left > 0) return;
     window.clearInterval(timers.stillThere);
-    session.cancel("inactivity").catch((error) => logFailure("ending a session nobody was at", error));
+    if (stillThereBy === "kiosk") session.cancel("inactivity").catch((error) => logFailure("ending a session nobody was at", error));
   }, 1000);
 }
 
@@ -328,12 +340,12 @@ function closeStillThere() {
   store.set(({ stillThere }) => ({ stillThere: { open: false, left: stillThere.left } }));
 }
 
-byId("still-there-yes").addEventListener("click", () => {
-  closeStillThere();
-  touched();
-});
+byId("still-there-yes").addEventListener("click", extend);
 // Escape closes a modal dialog by itself: the store hears it, so the page and the state agree.
 byId("still-there").addEventListener("close", closeStillThere);
+
+// The server's own limit on a waiting session, warned as the inactivity prompt is (server-timeout.js).
+const serverTimeout = createServerTimeout({ store, get, post, lead: () => scaled(config.warningSeconds), warn: (seconds) => askStillThere(seconds, "server") });
 
 // --- network loss: a banner, and retries with back-off ----------------------------------------
 let backoff = 0;
@@ -396,10 +408,12 @@ createShownItem(store, { announce });
 renderDining(store, createDining({ store, get, post }).choose);
 // --- accessible mode: the keypad and the bar at the bottom edge (access-actions.js) --------------
 const warningUp = () => store.get().stillThere.open || store.get().returning.open;
+/** The answer to every warning (a key, "Yes" or "Stay longer"): the time again, the server's too. */
 function extend() {
   if (store.get().stillThere.open) closeStillThere();
   if (store.get().returning.open) startReturn();
   touched();
+  serverTimeout.extend();
 }
 async function callPerson() {
   if (store.get().screen !== "attract") goToAttract({ keepAccess: true });

@@ -4,6 +4,7 @@
 import { money } from "../common/format.js";
 import { watch } from "../common/store.js";
 import { $$, byId, el, redrawKeepingFocus, showError } from "../common/ui.js";
+import { readableBrand } from "./access.js";
 import { cartView } from "./cart.js";
 import { cartLineElement } from "./cart-line.js";
 import { menuView } from "./menu.js";
@@ -103,7 +104,8 @@ function drawProfile(profile, { locale }) {
   byId("attract-message").textContent = isDefault ? t(locale, "attract.message") : message;
   const colour = settings.primary_color || "";
   if (BRAND_COLOUR.test(colour)) {
-    document.documentElement.style.setProperty("--brand", colour);
+    // The panel's #rrggbb, darkened when too light for 4.5:1 (access.js); other forms as given.
+    document.documentElement.style.setProperty("--brand", /^#[0-9a-f]{6}$/i.test(colour) ? readableBrand(colour) : colour);
   }
 }
 

@@ -6,7 +6,7 @@ import { test } from "node:test";
 
 import "./support/catalogues.js"; // the kiosk's words, from the .po files
 
-import { ACCESS_OFF, commandOf, LEAST_REACH, reachFraction, startsAccessible, stepRate, stepVolume, timeScale } from "../../static/kiosk/access.js";
+import { ACCESS_OFF, commandOf, contrastRatio, LEAST_REACH, reachFraction, readableBrand, startsAccessible, stepRate, stepVolume, timeScale } from "../../static/kiosk/access.js";
 import { cartWords, itemWords, paymentWords, screenWords, sentences } from "../../static/kiosk/spoken.js";
 import { INITIAL } from "../../static/kiosk/state.js";
 
@@ -120,4 +120,14 @@ test("the reach line: the part of the screen at or below 1,220 mm, from the kios
   assert.equal(reachFraction({ height_mm: 1300, screen_height_mm: 400, reach_mm: 1220 }), LEAST_REACH); // above it: the least kept
   assert.equal(reachFraction(undefined), 1);
   assert.equal(reachFraction({ height_mm: 900, screen_height_mm: 0, reach_mm: 1220 }), 1);
+});
+
+test("the business's colour keeps 4.5:1 with the kiosk's light background and white words", () => {
+  assert.equal(contrastRatio("#000000", "#ffffff").toFixed(0), "21");
+  assert.equal(readableBrand("#C2410C"), "#C2410C"); // readable: the owner's own
+  for (const light of ["#FACC15", "#FFFFFF", "#7DD3FC", "#1F6FEB"]) {
+    const drawn = readableBrand(light);
+    assert.ok(contrastRatio(drawn, "#f9fafb") >= 4.5, `${light} drawn as ${drawn}`);
+    assert.ok(contrastRatio(drawn, "#ffffff") >= 4.5);
+  }
 });

@@ -87,9 +87,9 @@ def test_the_inactivity_warning_is_doubled_said_sounded_and_one_key_extends_it(w
     expect(tablet.locator("#business-name")).to_have_text("Burger Barn")
     tablet.keyboard.press("Enter")  # the mode
     expect(body).to_have_attribute("data-accessible", "true")
+    untouched = time.monotonic()  # before the last key: the prompt cannot come sooner than IDLE * 2 after it
     tablet.keyboard.press("Enter")  # Start
     expect(body).to_have_attribute("data-screen", "waiting")
-    untouched = time.monotonic()
     prompt = tablet.locator("#still-there")
     expect(prompt).to_be_visible(timeout=(IDLE * 2 + 5) * 1000)
     assert time.monotonic() - untouched >= IDLE * 2 - 0.5  # doubled
@@ -108,6 +108,15 @@ def test_the_inactivity_warning_is_doubled_said_sounded_and_one_key_extends_it(w
     tablet.keyboard.press("Escape")  # back: the customer cancels
     expect(body).to_have_attribute("data-screen", "attract")
     assert_no_console_errors(tablet)
+
+
+# The room above and below a button's words inside it (equal when they sit in its middle).
+WORDS_IN_BUTTON = """(selector) => {
+  const button = document.querySelector(selector), words = document.createRange();
+  words.selectNodeContents(button);
+  const box = button.getBoundingClientRect(), text = words.getBoundingClientRect();
+  return [text.top - box.top, box.bottom - text.bottom];
+}"""
 
 
 def assert_fits_and_contrasts(page, where: str) -> None:
@@ -133,6 +142,8 @@ def test_large_text_and_high_contrast_from_the_attract_screen(world, kiosk, demo
     expect(html).to_have_attribute("data-contrast", "high")
     expect(tablet.locator("#text-toggle")).to_have_attribute("aria-pressed", "true")
     assert tablet.evaluate(sizes) == [2 * size for size in standard]  # 200 %
+    above, below = tablet.evaluate(WORDS_IN_BUTTON, "#start")
+    assert abs(above - below) <= 2, f"'Start your order' is not in its button's middle: {above} px above, {below} below"
     assert_fits_and_contrasts(tablet, "attract")
 
     tablet.click("#start")

@@ -247,10 +247,15 @@ def test_in_spanish_left_with_one_key_and_turned_on_mid_session_by_the_button(wo
     expect(toggle).to_have_text("Modo accesible")
     box, viewport = toggle.bounding_box(), tablet.viewport_size
     assert box["y"] + box["height"] >= viewport["height"] - 24  # at the bottom edge
-    with tablet.expect_response(re.compile(r"/accessible$")) as told:
+    asked_again = re.compile(r"/timeout$")  # then the server's pending timeout, doubled by the mode
+    with (
+        tablet.expect_response(lambda r: asked_again.search(r.url) and r.request.method == "POST") as extended,
+        tablet.expect_response(re.compile(r"/accessible$")) as told,
+    ):
         toggle.focus()
         tablet.keyboard.press("Enter")
     assert told.value.status == 200
+    assert extended.value.json()["seconds_left"] > 180  # SESSION_PENDING_TIMEOUT, twice
     expect(body).to_have_attribute("data-accessible", "true")
     heard(tablet, r"^El modo accesible está activado: la pantalla se lee en voz alta\. Buscando a alguien")
     status = server.kiosk_call(kiosk, "GET", f"/sessions/{session_id}/status").json()

@@ -144,9 +144,12 @@ def test_network_loss_an_owners_change_then_unpairing_sends_the_kiosk_app_back_t
 
 
 def test_inactivity_asks_are_you_still_there_and_the_pending_timeout_is_said_in_words(world, kiosk, serve, open_page):
-    # The embedded beat runs the pending-timeout sweep every 15 s on sessions older than 8 s.
+    # The embedded beat runs the pending-timeout sweep every 15 s on sessions older than 8 s; the
+    # kiosk warns 3 s before that timeout.
     server = serve(TASK_MODE="thread", SESSION_PENDING_TIMEOUT="8")
-    page = open_page("/kiosk/?inactivitySeconds=2&stillThereSeconds=3", server, before=as_paired(kiosk))
+    page = open_page(
+        "/kiosk/?inactivitySeconds=2&stillThereSeconds=3&warningSeconds=3", server, before=as_paired(kiosk)
+    )
     expect(page.locator("body")).to_have_attribute("data-screen", "attract")
 
     page.click("#start")  # then nobody touches the screen: asked, then cancelled
@@ -161,7 +164,10 @@ def test_inactivity_asks_are_you_still_there_and_the_pending_timeout_is_said_in_
     expect(page.locator("#still-there")).to_be_visible(timeout=5_000)
     page.click("#still-there-yes")
     expect(page.locator("#still-there")).to_be_hidden()
-    page.evaluate("setInterval(() => document.dispatchEvent(new Event('keydown')), 1000)")  # keeps it busy
+    # Touches keep the kiosk's inactivity away, but the server's own timeout is warned of, and
+    # nobody answers that warning (a key or the button would extend it).
+    page.evaluate("setInterval(() => document.dispatchEvent(new Event('pointerdown')), 1000)")
+    expect(page.locator("#still-there")).to_be_visible(timeout=10_000)
     expect(page.locator("body")).to_have_attribute("data-screen", "ended", timeout=30_000)
     expect(page.locator("#screen-ended")).to_have_attribute("data-reason", "timed_out")
     expect(page.locator("#ended-title")).to_have_text("Sorry, nobody could answer")

@@ -7,7 +7,7 @@ from rest_framework.response import Response
 from apps.api.inputs import validated
 from apps.core.locales import LOCALE_MAX_LENGTH, LOCALE_PATTERN
 from apps.kiosks.api.base import KioskAPIView, KioskRequest
-from apps.sessions import accessible_mode, customer_locale, pointing, selectors, services
+from apps.sessions import accessible_mode, customer_locale, pending_timeout, pointing, selectors, services
 from apps.sessions.api.pointing_shapes import MenuItemIn, SessionItemOut, session_item_body
 from apps.sessions.bodies import StatusOut, status_body
 from apps.sessions.models import Medium, Session
@@ -152,6 +152,34 @@ class SessionAccessibleView(KioskAPIView):
             kiosk=request.auth, public_id=public_id, accessible_mode=data["accessible_mode"]
         )
         return Response({"session_id": session.public_id, "accessible_mode": session.accessible_mode})
+
+
+class SessionTimeoutView(KioskAPIView):
+    _WHAT = (
+        "The server abandons a waiting session (pending: waiting for an agent, or ordering alone before paying) "
+        "SESSION_PENDING_TIMEOUT seconds (twice that in accessible mode) after the latest of its start, its "
+        "last cart change and its last extension; the kiosk warns the customer before it and one key extends "
+        "it. Active and payment have no server timeout (timeout_at null). 404 SESSION_NOT_FOUND for another "
+        "kiosk's session."
+    )
+
+    @extend_schema(
+        responses={200: pending_timeout.TimeoutOut},
+        summary="When the server's pending timeout ends the session",
+        description=_WHAT,
+    )
+    def get(self, request: KioskRequest, public_id: str) -> Response:
+        return Response(pending_timeout.session_timeout(kiosk=request.auth, public_id=public_id))
+
+    @extend_schema(
+        request=None,
+        responses={200: pending_timeout.TimeoutOut},
+        summary="The customer asks for more time: the pending timeout starts again from now",
+        description=f"{_WHAT} No body. 409 SESSION_ALREADY_ENDED after the end; while active or in payment "
+        "nothing changes.",
+    )
+    def post(self, request: KioskRequest, public_id: str) -> Response:
+        return Response(pending_timeout.session_extend_timeout(kiosk=request.auth, public_id=public_id))
 
 
 class PointAtItemView(KioskAPIView):
