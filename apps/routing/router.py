@@ -15,9 +15,10 @@ The rules (DESIGN.md section 5):
 - among those, agents not yet offered this session come first, then those holding nothing, then
   the least loaded, then those who took the fewest sessions this shift, then the longest idle
   (`agent_order`);
-- a free agent gets at most one offer; offers go one at a time to the session holding the fewest
-  live offers, the first in the line (`session_order`: accessible mode, then the oldest) among
-  equals: every waiting session's first offer comes before any wave's second (`plan_offers`).
+- a free agent gets at most one offer; offers go one at a time: an accessible-mode session's
+  wave first, then the session holding the fewest live offers, the first in the line
+  (`session_order`: accessible mode, then the oldest) among equals, so that every other waiting
+  session's first offer comes before any wave's second (`wave_order`, `plan_offers`).
 """
 
 from collections.abc import Callable, Iterable
@@ -111,10 +112,18 @@ def agent_order(agent: FreeAgent, session: WaitingSession) -> tuple[object, ...]
     )
 
 
+def wave_order(session: WaitingSession, made: int) -> tuple[object, ...]:
+    """Which open wave gets the next offer of a plan that has made `made` of this session's: an
+    accessible-mode session's whole wave first (its customer may not see the screen, and its offer
+    left ringing must not wait behind every other customer's first), then the session holding
+    the fewest live offers, then the line (`session_order`)."""
+    return (not session.accessible_mode, session.live_offers + made, session_order(session))
+
+
 def plan_offers(sessions: list[WaitingSession], agents: list[FreeAgent]) -> list[tuple[int, int]]:
-    """The offers to make now, as (session id, agent id) pairs: one at a time, each to the session
-    holding the fewest live offers (oldest first among equals) that a free agent can take, and to
-    the first of those agents. So every waiting session's first offer comes before any wave's
+    """The offers to make now, as (session id, agent id) pairs: one at a time, each to the first
+    open wave (`wave_order`) that a free agent can take, and to the first of those agents. So,
+    accessible mode aside, every waiting session's first offer comes before any wave's
     second: a wave's spare offers never take the agent a younger customer would otherwise lack
     (the loser of the wave's race would answer nobody, the fairness bound's case)."""
     free = list(agents)
@@ -122,7 +131,7 @@ def plan_offers(sessions: list[WaitingSession], agents: list[FreeAgent]) -> list
     open_sessions = sorted((session for session in sessions if session.wave_room > 0), key=session_order)
     offers = []
     while free and open_sessions:
-        open_sessions.sort(key=lambda session: (session.live_offers + made.get(session.id, 0), session_order(session)))
+        open_sessions.sort(key=lambda session: wave_order(session, made.get(session.id, 0)))
         for session in open_sessions:
             candidates = [agent for agent in free if may_take(agent, session)]
             if candidates:
