@@ -1,0 +1,17 @@
+// What the agent is told about a session's customer, as lines drawn in one place for every view
+// of a session: the session header (the session in hand), each held session's card and the card
+// opened on the main view (views.js calls it for each). A new fact about the customer (say, how
+// they use the kiosk) is one more line here, and every view of the session says it.
+import { pgettext } from "../common/gettext.js";
+import { el } from "../common/ui.js";
+
+/**
+ * The lines about this session's customer, as nodes to append (a fresh set for each view).
+ * @param {import("./state.js").Session} session @returns {HTMLElement[]}
+ */
+export function sessionNotes(session) {
+  /** @type {HTMLElement[]} */
+  const notes = [];
+  if (session.medium === "chat") notes.push(el("p", { class: "session-note medium-note", text: pgettext("agent", "Text chat: the customer writes and is not on camera.") }));
+  return notes;
+}
