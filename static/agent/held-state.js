@@ -55,8 +55,16 @@ export const withCardMessages = (card, messages) => {
   return chat === card.chat ? card : { ...card, chat };
 };
 
-/** The customer's messages the agent has not seen yet. @param {HeldCard} card */
-export const unread = (card) => card.chat.messages.filter((message) => message.sender === "kiosk" && Number(message.id) > card.seen).length;
+/**
+ * The customer's messages the agent has not seen yet: those after what it saw and after its own
+ * last reply (a reply answers what came before it, so a reload does not count it again).
+ * @param {HeldCard} card
+ */
+export const unread = (card) => {
+  const replied = Math.max(0, ...card.chat.messages.filter((message) => message.sender !== "kiosk").map((message) => Number(message.id)));
+  const after = Math.max(card.seen, replied);
+  return card.chat.messages.filter((message) => message.sender === "kiosk" && Number(message.id) > after).length;
+};
 
 /** The card with every message seen. @param {HeldCard} card */
 export const markSeen = (card) => {

@@ -43,14 +43,16 @@ test("a card that comes to hand leaves the cards", () => {
   assert.deepEqual(mergeHeld(cards, [read("a", { status: "payment" }), read("b", { medium: "chat" })], "a").cards.map((card) => card.session.id), ["b"]);
 });
 
-test("a chat card counts the customer's messages not yet seen; the agent's own are never unread", () => {
+test("a chat card counts the customer's messages not yet seen nor answered; the agent's own are never unread", () => {
   const [card] = mergeHeld([], [read("chat", { medium: "chat" })], null).cards;
-  const written = withCardMessages(card, [message(1, "kiosk"), message(2, "agent"), message(3, "kiosk")]);
+  const written = withCardMessages(card, [message(1, "kiosk"), message(2, "kiosk")]);
   assert.equal(unread(written), 2);
+  assert.equal(unread(withCardMessages(written, [message(3, "agent")])), 0); // answered (also after a reload: nothing seen yet)
+  assert.equal(unread(withCardMessages(written, [message(3, "agent"), message(4, "kiosk")])), 1);
   assert.deepEqual(cardView(written), { state: "chat", text: "2 unread messages" });
   assert.equal(unread(markSeen(written)), 0);
   assert.deepEqual(cardView(markSeen(written)), { state: "chat", text: "Chatting: nothing unread" });
-  assert.equal(withCardMessages(written, [message(3, "kiosk")]), written); // a message shows once
+  assert.equal(withCardMessages(written, [message(2, "kiosk")]), written); // a message shows once
   assert.equal(withCardMessages(written, [message(9, "kiosk", "x", "other")]), written); // another session's: not here
 });
 
