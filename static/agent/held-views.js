@@ -22,7 +22,7 @@ export function renderHeld(store, actions) {
   byId("keys-hint").textContent = keysHint();
   const nodes = new Map(); // session id -> its card: a card stays the same node (its reply box keeps the caret)
   watch(store, (s) => s.held, (held) => drawCards(held, nodes, actions));
-  watch(store, (s) => s.viewed, (viewed, s) => markViewed(nodes, viewed, s.held));
+  watch(store, (s) => s.viewed, (viewed) => markViewed(nodes, viewed));
   const opened = (/** @type {AgentState} */ s) => (s.viewed && s.held.find((card) => card.session.id === s.viewed)) || null;
   watch(store, opened, (card) => drawOpened(card, actions));
 }
@@ -127,13 +127,12 @@ function fillCard(node, card) {
   within(node, "button.dismiss").hidden = !ended;
 }
 
-/** @param {Map<string, HTMLElement>} nodes @param {string | null} viewed @param {HeldCard[]} held */
-function markViewed(nodes, viewed, held) {
+/** The card on the main view is marked in the rail. @param {Map<string, HTMLElement>} nodes @param {string | null} viewed */
+function markViewed(nodes, viewed) {
   for (const [id, node] of nodes) {
     if (id === viewed) node.setAttribute("aria-current", "true");
     else node.removeAttribute("aria-current");
   }
-  if (viewed && held.some((card) => card.session.id === viewed)) byId("held-view-title").focus();
 }
 
 /** The card opened on the main view: its cart and its timeline. @param {HeldCard | null} card @param {HeldActions} actions */

@@ -9,7 +9,7 @@ import { readAfter, lastId, sendFailed, sent } from "../common/chat-log.js";
 import { asFailure, logFailure } from "../common/report.js";
 import { finishText } from "./cart-state.js";
 import { sendRefusal } from "./chat-state.js";
-import { markSeen, mergeHeld, stepView, withCardMessages } from "./held-state.js";
+import { markSeen, mergeHeld, withCardMessages } from "./held-state.js";
 
 const HELD_POLL_MS = 2000;
 
@@ -130,8 +130,6 @@ export function createHeld(store, { get, post, announce, maxLength }) {
     load,
     reply,
     view,
-    /** @param {1 | -1} step */
-    step: (step) => view(stepView(store.get().held, store.get().viewed, step)),
     /** @param {string} id @param {string} draft */
     type: (id, draft) => update(id, (c) => ({ ...c, chat: { ...c.chat, draft } })),
     /** A card whose session left the agent goes. @param {string} id */

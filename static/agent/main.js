@@ -8,7 +8,7 @@ import { $$, announce, byId } from "../common/ui.js";
 import { del, get, onUnauthenticated, post, settled } from "./api.js";
 import { createChat, renderChat } from "./chat.js";
 import { createHeld } from "./held.js";
-import { keyAction } from "./held-state.js";
+import { keyAction, stepView } from "./held-state.js";
 import { renderHeld } from "./held-views.js";
 import { lapsedOnArrival, secondsLeft } from "./offer.js";
 import { addCard, mergeSnapshot, removeCard, withLocale } from "./queue-state.js";
@@ -264,6 +264,7 @@ async function restoreSession() {
     const mine = store.get().session;
     if (current.session && mine && mine.id === current.session.id) return held.load(current.held);
     if (current.session) {
+      if (mine) session.close(); // another comes to hand (a video customer accepted while this one pays)
       const opening = showSession(current.session, current.order, current.payment);
       held.load(current.held);
       return opening;
@@ -352,21 +353,23 @@ document.addEventListener("keydown", (event) => {
   if (action === "accept") {
     const [offer] = store.get().queue.cards;
     if (offer) accept(offer.session);
-  } else if (action === "conversation") toConversation();
-  else {
-    held.step(action === "next" ? 1 : -1);
-    if (!store.get().viewed && store.get().session) byId("session-title").focus();
-  }
+  } else if (action === "conversation") showHeld(null);
+  else showHeld(stepView(store.get().held, store.get().viewed, action === "next" ? 1 : -1));
 });
 
-/** The session in hand back on the main view, the focus on its title. */
-function toConversation() {
-  held.view(null);
-  if (store.get().session) byId("session-title").focus();
+/**
+ * A held card on the main view (null: the session in hand), the focus on its title once drawn (a
+ * view switched by the agent; an accept never moves the focus). @param {string | null} id
+ */
+function showHeld(id) {
+  held.view(id);
+  const { viewed, session: inHand } = store.get();
+  if (viewed) byId("held-view-title").focus();
+  else if (inHand) byId("session-title").focus();
 }
 
 createTokens(store, { announce, reload: loadTokens });
 renderChat(store, chat);
-renderHeld(store, { view: (id) => (id ? held.view(id) : toConversation()), reply: held.reply, type: held.type, dismiss: held.dismiss });
+renderHeld(store, { view: showHeld, reply: held.reply, type: held.type, dismiss: held.dismiss });
 renderAgent(store, { accept, choose: session.choose, show: pointing.show, change: session.change, revoke, backToAvailable }, announce);
 boot();

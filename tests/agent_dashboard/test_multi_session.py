@@ -110,6 +110,7 @@ def test_an_agent_serves_a_conversation_a_payment_and_a_chat_at_once(world, serv
     expect(page.locator("#held-view")).to_be_visible()
     expect(page.locator("#session")).to_be_hidden()
     expect(page.locator("#held-view-title")).to_have_text("Session with Drive window")
+    expect(page.locator("#held-view-title")).to_be_focused()
     expect(page.locator("#held-view .timeline")).to_contain_text("Customer: Do you have a veggie burger?")
     expect(chat).to_have_attribute("aria-current", "true")
     page.keyboard.press("Alt+KeyJ")
