@@ -176,6 +176,7 @@ function drawQueue(queue, now, cards, actions) {
       el("span", { class: "business", text: session.business.name }),
       el("span", { class: "language", text: languageOf(session.customer_locale) }),
       el("span", { class: "medium", text: mediumWords(session) }),
+      el("div", { class: "notes" }, sessionNotes(session)),
       session.transfer_from ? el("span", { class: "transfer-from", text: interpolate(pgettext("agent", "Transfer from %(name)s"), { name: session.transfer_from.name }) }) : null,
       el("span", { class: "waiting", "aria-label": pgettext("agent", "waiting time") }),
       el("span", { class: "offer-left", "aria-label": pgettext("agent", "time left to answer") }),
