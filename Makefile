@@ -85,6 +85,8 @@ TEST_WORKERS ?= 3
 FUZZ_TESTS = tests/api/test_api_fuzz.py
 ALONE_TESTS = $(FUZZ_TESTS)
 # Each run ends with its wall time (from make's start; pytest prints its own and the 30 slowest).
+# The workers' part leaves var/junit.xml: scripts/file_seconds.py turns a quiet run's into the
+# seconds the workers are balanced by (tests/file_seconds.json).
 STARTED := $(shell date +%s)
 WALL_TIME = @echo "$@: wall time $$(( $$(date +%s) - $(STARTED) )) s"
 test: export APP_ENV = test
@@ -93,7 +95,7 @@ test: install-dev lint
 	@if [ -f tests/video_js/package.json ] && command -v npm >/dev/null 2>&1; then npm ci --prefix tests/video_js --no-audit --no-fund; fi
 	@if [ -f tests/realtime_js/package.json ] && command -v npm >/dev/null 2>&1; then npm ci --prefix tests/realtime_js --no-audit --no-fund; fi
 	node --test tests/js/  # the browser apps' stores, formatting and words (Node's test runner)
-	CACHE_KEY_PREFIX=kiosk-test $(BIN)/pytest -n $(TEST_WORKERS) --dist loadfile $(addprefix --ignore=,$(ALONE_TESTS)) $(PYTEST_ARGS)
+	CACHE_KEY_PREFIX=kiosk-test $(BIN)/pytest -n $(TEST_WORKERS) --dist loadfile $(addprefix --ignore=,$(ALONE_TESTS)) --junitxml=var/junit.xml $(PYTEST_ARGS)
 	$(if $(PYTEST_ARGS),,CACHE_KEY_PREFIX=kiosk-test $(BIN)/pytest $(ALONE_TESTS))
 	$(WALL_TIME)
 

@@ -23,7 +23,9 @@ from apps.billing.domain_events import (
     PaymentRequested,
     PaymentSucceeded,
     ReaderPaymentNeedsCard,
+    ReaderRefused,
 )
+from apps.billing.services import reader_refusals
 from apps.chat import realtime_messages as chat_messages
 from apps.chat.domain_events import ChatMessagePosted
 from apps.demo import printer_seed as demo_printers
@@ -72,6 +74,7 @@ SUBSCRIBERS = {
         routing_messages.queue_board_changed,
     ],
     SessionTransferred: [  # no webhook: the spec's event list is closed (docs/decisions/routing.md)
+        reader_refusals.forget,  # the reader's refusal of the sender's send to payment is over
         forget_status,
         routing_messages.session_transferred,  # SessionTransferred to both agents and the kiosk
         routing_messages.call_members_changed,  # the old agent is dropped from the call channel
@@ -85,13 +88,19 @@ SUBSCRIBERS = {
         routing_messages.customer_locale_changed,  # CustomerLocaleChanged to the serving and offered agents
         routing_queue.queue_changed,
     ],
-    AccessibleModeChanged: [forget_status],  # no webhook; the status body says it
+    AccessibleModeChanged: [  # no webhook; the status body says it
+        forget_status,
+        routing.dispatch_on,  # a waiting customer in the mode is offered first (router.session_order)
+        routing_queue.queue_changed,  # so the places in line move
+    ],
     SessionMoved: [
+        reader_refusals.forget,  # a send went through (or the session moved on): the refusal is over
         routing.session_moved,  # a transfer withdrawn; a customer paying alone leaves the line, or rejoins it
         forget_status,
         session_messages.session_status_changed,
     ],
     SessionEnded: [
+        reader_refusals.forget,
         routing.session_ended,  # its transfer and offers withdrawn: SessionWithdrawn to agents offered it, if it waited
         webhook_deliveries,
         forget_status,
@@ -135,6 +144,8 @@ SUBSCRIBERS = {
     # Card readers: a declined card's intent goes back to the reader; a late charge is refunded.
     ReaderPaymentNeedsCard: [billing_jobs.reader_take_payment_again],
     PaymentChargedLate: [billing_jobs.refund_late_payment],
+    # The reader refused the agent's send: the kiosk's status body and channel say it.
+    ReaderRefused: [forget_status, payment_messages.reader_refused],  # ReaderRefused to the kiosk
     # Kiosks: presence goes to the owner's channel; every change drops the device's cached row.
     KioskCameOnline: [
         webhook_deliveries,

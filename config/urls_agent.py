@@ -30,6 +30,7 @@ urlpatterns = [
     path("sessions/<str:public_id>/accept", routing.AcceptView.as_view()),
     path("sessions/<str:public_id>/end", sessions.EndView.as_view()),
     path("sessions/<str:public_id>/show", sessions.ShowItemView.as_view()),
+    path("sessions/<str:public_id>/read-aloud", sessions.ReadAloudView.as_view()),
     path("sessions/<str:public_id>/transfer", routing.TransferView.as_view()),
     path("sessions/<str:public_id>/payment", billing.SendToPaymentView.as_view()),
     path("sessions/<str:public_id>/payment/cancel", billing.CancelPaymentView.as_view()),

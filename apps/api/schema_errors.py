@@ -107,6 +107,7 @@ DOMAIN_ERRORS: dict[str, Sequence[str]] = {
     ],
     "POST /api/sessions/{public_id}/end": [*_AGENT_SESSION, E.PROCESSOR_CALL_IN_PROGRESS, *_PROCESSOR],
     "POST /api/sessions/{public_id}/show": [E.SESSION_NOT_FOUND, E.SESSION_ALREADY_ENDED, E.INVALID_STATE],
+    "POST /api/sessions/{public_id}/read-aloud": _AGENT_SESSION,
     "POST /api/sessions/{public_id}/payment": [*_PAYMENT, *_PROCESSOR],
     "POST /api/sessions/{public_id}/payment/cancel": [*_PAYMENT, *_PROCESSOR, E.AGENT_IN_CONVERSATION],
     "GET /api/sessions/{public_id}": [E.SESSION_NOT_FOUND],

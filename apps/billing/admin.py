@@ -24,6 +24,7 @@ from apps.billing.models import (
     ProcessorCall,
     ProcessorEvent,
     ReaderLocation,
+    ReaderRefusal,
     Refund,
 )
 from apps.billing.plans import plan_set
@@ -227,3 +228,14 @@ class CardReaderAdmin(ReadOnlyAdmin[CardReader]):
     list_filter = ["status", "action_status"]
     search_fields = ["label", "reader_id", "kiosk__name"]
     list_select_related = ["kiosk"]
+
+
+@admin.register(ReaderRefusal)
+class ReaderRefusalAdmin(ReadOnlyAdmin[ReaderRefusal]):
+    """A reader that refused an agent's send to payment, while the kiosk says so; it clears itself
+    when a send goes through or the session moves on."""
+
+    list_display = ["session", "reason", "reader", "refused_at"]
+    list_filter = ["reason"]
+    search_fields = ["session__public_id", "reader__reader_id"]
+    list_select_related = ["session", "reader"]

@@ -7,7 +7,7 @@ class BillingConfig(AppConfig):
 
     def ready(self) -> None:
         from apps.billing.plans import rate_for_owner
-        from apps.billing.selectors import payment_brief_of_session
+        from apps.billing.selectors import payment_brief_of_session, reader_refusal_of_session
         from apps.billing.services.payments import payment_abandon
         from apps.sessions import bodies, ending, pricing
 
@@ -18,3 +18,5 @@ class BillingConfig(AppConfig):
         pricing.register_minute_rate(rate_for_owner)
         # The kiosk's status body says how a session in payment takes the card (reader or fields).
         bodies.register_payment_brief(payment_brief_of_session)
+        # ... and, while active, that the reader refused the agent's send to payment.
+        bodies.register_reader_refusal(reader_refusal_of_session)

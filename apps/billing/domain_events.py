@@ -2,7 +2,7 @@
 webhook: `payment.captured` is the order's event, orders/domain_events.py); the messages are
 in realtime_messages.py."""
 
-from apps.billing.models import Payment
+from apps.billing.models import Payment, ReaderRefusal
 from apps.orders.models import Order
 from apps.sessions.domain_events import _SessionEvent
 
@@ -40,3 +40,10 @@ class PaymentChargedLate(_SessionEvent):
     """A card was approved on the reader after its payment was cancelled: refunded (a job)."""
 
     payment: Payment
+
+
+class ReaderRefused(_SessionEvent):
+    """The kiosk's card reader refused the agent's send to payment (offline, busy): the session
+    stays active, and the kiosk tells the customer the agent is trying again."""
+
+    refusal: ReaderRefusal

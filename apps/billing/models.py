@@ -202,3 +202,25 @@ class CardReader(models.Model):
 
     def __str__(self) -> str:
         return f"{self.label} ({self.reader_id})"
+
+
+class ReaderRefusalReason(models.TextChoices):
+    OFFLINE = "offline", _("Offline")  # READER_OFFLINE: off, unplugged, or not answering
+    BUSY = "busy", _("Busy")  # READER_BUSY: holding another payment
+
+
+class ReaderRefusal(models.Model):
+    """The kiosk's card reader refused the agent's last send to payment of this session (offline,
+    or busy with another payment): nothing else of that send was recorded, the session is still
+    active and the agent sends again. Kept so the kiosk can say it (its status body's
+    `reader_refusal`, the ReaderRefused message) even after a reload; deleted when a send goes
+    through or the session moves on (payment, a transfer, the end)."""
+
+    owner = models.ForeignKey("accounts.Owner", on_delete=models.CASCADE, related_name="+")
+    session = models.OneToOneField("agent_sessions.Session", on_delete=models.CASCADE, related_name="reader_refusal")
+    reader = models.ForeignKey("billing.CardReader", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    reason = models.CharField(max_length=10, choices=ReaderRefusalReason.choices)
+    refused_at = models.DateTimeField(default=timezone.now)
+
+    def __str__(self) -> str:
+        return f"{self.reason} ({self.session_id})"

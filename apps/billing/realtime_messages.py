@@ -3,7 +3,13 @@ config/event_subscribers.py, sent after commit by the broadcast API, so a rolled
 tells the kiosk nothing."""
 
 from apps.billing import selectors as billing_selectors
-from apps.billing.domain_events import PaymentCancelled, PaymentFailed, PaymentRequested, PaymentSucceeded
+from apps.billing.domain_events import (
+    PaymentCancelled,
+    PaymentFailed,
+    PaymentRequested,
+    PaymentSucceeded,
+    ReaderRefused,
+)
 from apps.core.models import DomainEvent
 from apps.demo_processor import mode as processor_mode
 from apps.realtime.broadcast import broadcast
@@ -48,4 +54,15 @@ def payment_succeeded(event: PaymentSucceeded, recorded: DomainEvent | None = No
         [kiosk_channel(session.kiosk_id)],
         "PaymentSucceeded",
         {"session_id": session.public_id, "order_number": order.number, "total_cents": order.total_cents},
+    )
+
+
+def reader_refused(event: ReaderRefused, recorded: DomainEvent | None = None) -> None:
+    """The status body's `reader_refusal`, as it is recorded (a transition clears it: the next
+    SessionStatusChanged carries null)."""
+    session = event.session
+    broadcast(
+        [kiosk_channel(session.kiosk_id)],
+        "ReaderRefused",
+        {"session_id": session.public_id, "reader_refusal": dict(billing_selectors.reader_refusal_body(event.refusal))},
     )

@@ -5,10 +5,12 @@ from typing import TypedDict
 
 from django.db.models import QuerySet, Sum
 
-from apps.billing.models import CardReader, OwnerBilling, Payment, PaymentStatus, Refund
+from apps.billing.models import CardReader, OwnerBilling, Payment, PaymentStatus, ReaderRefusal, Refund
+from apps.core.body_shapes import DateTimeText
 from apps.core.errors import DomainError, ErrorCode
+from apps.core.timefmt import iso_z
 from apps.orders.models import Order
-from apps.sessions.bodies import PaymentBriefBody
+from apps.sessions.bodies import PaymentBriefBody, ReaderRefusalBody
 from apps.sessions.models import Session
 
 
@@ -84,3 +86,14 @@ def reader_of_payment(payment: Payment) -> ReaderBrief | None:
         "action_status": reader.action_status,
         "failure_code": reader.failure_code if failed else "",
     }
+
+
+def reader_refusal_of_session(session: Session) -> ReaderRefusalBody | None:
+    """The status body's `reader_refusal` of an active session: the reader refused the agent's last
+    send to payment and no send has gone through since (the row is deleted then)."""
+    refusal = ReaderRefusal.objects.filter(session_id=session.pk).only("reason", "refused_at").first()
+    return None if refusal is None else reader_refusal_body(refusal)
+
+
+def reader_refusal_body(refusal: ReaderRefusal) -> ReaderRefusalBody:
+    return {"reason": refusal.reason, "refused_at": DateTimeText(iso_z(refusal.refused_at))}

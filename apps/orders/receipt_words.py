@@ -5,9 +5,10 @@ falls back to English. `makemessages -d django` finds them here (pgettext_lazy).
 
 from typing import TypedDict, cast
 
-from django.utils import translation
 from django.utils.functional import Promise
 from django.utils.translation import pgettext_lazy
+
+from apps.core.locales import words_said_in
 
 # The languages a receipt speaks (the kiosk's: static/kiosk/messages.js LANGUAGES).
 LANGUAGES = ("en", "es", "fr", "de")
@@ -62,9 +63,7 @@ MESSAGES: dict[str, Promise] = {
 
 def words_in(language: str) -> ReceiptWords:
     """Every receipt word in `language` (one of LANGUAGES), read from its catalogue."""
-    with translation.override(language):
-        words = {name: str(message) for name, message in MESSAGES.items()}
-    return cast(ReceiptWords, words)  # MESSAGES has ReceiptWords' names (tests/i18n)
+    return cast(ReceiptWords, words_said_in(language, MESSAGES))  # MESSAGES has ReceiptWords' names (tests/i18n)
 
 
 # The processor's card brands as a receipt names them; another brand is shown capitalised.

@@ -5,9 +5,10 @@ eat in and take away are the receipt's words (apps.orders.receipt_words)."""
 
 from typing import TypedDict, cast
 
-from django.utils import translation
 from django.utils.functional import Promise
 from django.utils.translation import pgettext_lazy
+
+from apps.core.locales import words_said_in
 
 
 class TicketWords(TypedDict):
@@ -31,6 +32,4 @@ MESSAGES: dict[str, Promise] = {
 
 
 def ticket_words_in(language: str) -> TicketWords:
-    with translation.override(language):
-        words = {name: str(message) for name, message in MESSAGES.items()}
-    return cast(TicketWords, words)
+    return cast(TicketWords, words_said_in(language, MESSAGES))

@@ -162,6 +162,7 @@ def _make_offers(now: datetime, holding: set[int] | None) -> int:
             wave_room=routing[session.owner_id].offer_size - live_count.get(session.pk, 0),
             offered_before=frozenset(offered_before.get(session.pk, ())),
             video=session.medium == Medium.VIDEO,
+            accessible_mode=session.accessible_mode,
         )
         for session in waiting
     ]

@@ -2,8 +2,9 @@
 agents_available}` in the status body while the session is pending (docs/kiosk-and-agent.md
 "The queue").
 
-- position: 1-based among the owner's waiting sessions, oldest first (the owner's kiosks share
-  its agents and the platform's);
+- position: 1-based among the owner's waiting sessions in the router's order, those in the
+  kiosk's accessible mode first, then the oldest (the owner's kiosks share its agents and the
+  platform's);
 - agents_available: the pool's agents signed in and available (free or holding an offer);
 - self_service_after_seconds: the owner's self-service threshold: past this wait (or estimate),
   or with no agent available, the kiosk offers to order alone;
@@ -112,7 +113,7 @@ def queues_of_owner(owner_id: int, *, now: datetime | None = None) -> dict[int, 
     now = now or timezone.now()
     waiting = list(
         Session.objects.filter(owner_id=owner_id, status=SessionStatus.PENDING)
-        .order_by("created_at", "pk")
+        .order_by("-accessible_mode", "created_at", "pk")  # the router's order (router.session_order)
         .values_list("pk", "customer_locale", "created_at")
     )
     if not waiting:
@@ -137,8 +138,11 @@ def queue_of(session: Session, *, now: datetime | None = None) -> QueueBody | No
     if session.status != SessionStatus.PENDING:
         return None
     now = now or timezone.now()
+    # Ahead in the router's order (router.session_order): accessible-mode sessions first, then the oldest.
+    older = Q(created_at__lt=session.created_at) | Q(created_at=session.created_at, pk__lt=session.pk)
+    same_mode = Q(accessible_mode=session.accessible_mode) & older
     ahead = Session.objects.filter(owner_id=session.owner_id, status=SessionStatus.PENDING).filter(
-        Q(created_at__lt=session.created_at) | Q(created_at=session.created_at, pk__lt=session.pk)
+        same_mode if session.accessible_mode else same_mode | Q(accessible_mode=True)
     )
     position = ahead.count() + 1
     pool = _pool(session.owner_id, now)

@@ -2,7 +2,8 @@
 agents, so its rules are tested on their own (tests/routing/test_router_properties.py, Hypothesis).
 
 The rules (DESIGN.md section 5):
-- sessions are served oldest first; each holds up to its wave size K of live offers;
+- sessions in the kiosk's accessible mode are served first, then the others, oldest first
+  within each; each holds up to its wave size K of live offers;
 - an agent may take a session of its own owner or, with no owner, any owner's (the platform
   pool); the owner's own agents come first, then the platform's;
 - it must speak the customer's language (primary subtag), unless the session has waited past
@@ -13,8 +14,8 @@ The rules (DESIGN.md section 5):
   video conversation, any session one holding fewer than its capacity C;
 - among those, agents not yet offered this session come first, then those holding nothing, then
   the least loaded, then the longest idle (`agent_order`);
-- a free agent gets at most one offer, for the oldest session it can take whose wave has room
-  (`session_order`).
+- a free agent gets at most one offer, for the first session (accessible mode, then the oldest)
+  it can take whose wave has room (`session_order`).
 """
 
 from collections.abc import Iterable
@@ -34,6 +35,7 @@ class WaitingSession:
     wave_room: int  # K minus the live offers it holds
     offered_before: frozenset[int] = field(default_factory=frozenset)  # agents it was offered to
     video: bool = True  # a video customer (else a text chat): needs an agent in no video conversation
+    accessible_mode: bool = False
 
 
 @dataclass(frozen=True)
@@ -87,8 +89,10 @@ def may_take(agent: FreeAgent, session: WaitingSession) -> bool:
 
 
 def session_order(session: WaitingSession) -> tuple[object, ...]:
-    """Which waiting session is served first: the oldest."""
-    return (session.created_at, session.id)
+    """Which waiting session is served first: one in the kiosk's accessible mode (the customer may
+    not see the screen, and a person is their way through it), then the oldest. The mode is read
+    at every routing pass, so a customer who turns it on while waiting moves up at the next."""
+    return (not session.accessible_mode, session.created_at, session.id)
 
 
 def agent_order(agent: FreeAgent, session: WaitingSession) -> tuple[object, ...]:

@@ -192,6 +192,7 @@ def _language_wave(session: Session, free: QuerySet[User], language: str, now: d
         any_language=False,
         wave_room=routing_for_owner(session.owner_id).offer_size,
         video=session.medium == Medium.VIDEO,
+        accessible_mode=session.accessible_mode,
     )
     receivers = [agent_id for _, agent_id in plan_offers([wave], candidates)]
     if not receivers:
@@ -211,17 +212,7 @@ def transfer_accept(*, public_id: str, agent: User) -> Session:
     it was withdrawn), SESSION_ALREADY_ENDED once it is over."""
     with transaction.atomic():
         session = selectors.session_visible_to_agent(agent=agent, public_id=public_id, lock=True)
-        # The account lock orders this after a concurrent agent_disable, as accept does.
-        locked = (
-            User.objects.select_for_update().filter(pk=agent.pk).only("is_active", "agent_capacity", "owner").first()
-        )
-        if locked is None or not locked.is_active:
-            raise DomainError(ErrorCode.ACCOUNT_DISABLED, "This account has been disabled.")
-        capacity = seats.capacity_of(agent_capacity=locked.agent_capacity, owner_id=locked.owner_id)
-        held = seats.held_by([agent.pk]).get(agent.pk, seats.Held())
-        refusal = seats.seat_refusal(capacity=capacity, held=held, video=session.medium == Medium.VIDEO)
-        if refusal is not None:
-            raise refusal
+        status = seats.take_seat(agent=agent, session=session)
         now = timezone.now()
         offer = live_transfer_offers(session).filter(agent=agent, expires_at__gt=now).first()
         if offer is None or session.status != SessionStatus.ACTIVE:
@@ -236,7 +227,6 @@ def transfer_accept(*, public_id: str, agent: User) -> Session:
         Assignment.objects.create(session=session, agent=agent, via=AssignmentVia.TRANSFER, started_at=now)
         Session.objects.filter(pk=session.pk).update(agent=agent)
         session.agent = agent
-        status = AgentStatus.BUSY if held.count + 1 >= capacity else AgentStatus.AVAILABLE  # as accept does
         User.objects.filter(pk=agent.pk).update(agent_status=status, last_seen_at=now, missed_offers=0)
         agent.agent_status = status
         User.objects.filter(pk__in=[sender_id] if sender_id else [], agent_status=AgentStatus.BUSY).update(

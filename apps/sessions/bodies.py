@@ -28,6 +28,13 @@ class IncomingSessionBody(TypedDict):
     customer_locale: Annotated[str, Doc("The customer's language, as the kiosk sent it (e.g. es-MX).")]
     offer_expires_at: Annotated[DateTimeText, Doc("When this agent's offer of the session lapses.")]
     medium: Annotated[str, Doc("video: the customer is on camera; chat: the customer only writes.")]
+    accessible_mode: Annotated[
+        bool,
+        Doc(
+            "The customer uses the kiosk's accessible mode and may not see the screen: such sessions are offered "
+            "first (the dashboard says so on the card)."
+        ),
+    ]
     transfer_from: Annotated[
         IdNameBody | None,
         Doc(
@@ -46,7 +53,9 @@ class AgentBriefBody(TypedDict):
 class QueueBody(TypedDict):
     """The waiting line while the session is pending (apps/routing/queue.py)."""
 
-    position: Annotated[int, Doc("1-based among the owner's waiting sessions, oldest first.")]
+    position: Annotated[
+        int, Doc("1-based among the owner's waiting sessions, those in accessible mode first, then oldest first.")
+    ]
     estimated_wait_seconds: Annotated[
         int | None, Doc("From recent answer and handle times and the agents signed in; null with no basis.")
     ]
@@ -90,6 +99,11 @@ class PaymentBriefBody(TypedDict):
     ]
 
 
+class ReaderRefusalBody(TypedDict):
+    reason: Annotated[str, Doc("offline: the reader is off or not answering; busy: it holds another payment.")]
+    refused_at: Annotated[DateTimeText, Doc("When the reader refused the agent's last send to payment.")]
+
+
 # The status poll's body.
 class StatusBody(TypedDict):
     session_id: str
@@ -105,6 +119,15 @@ class StatusBody(TypedDict):
     payment: Annotated[PaymentBriefBody | None, Doc("While in payment: how the card is taken; else null.")]
     accessible_mode: Annotated[
         bool, Doc("The customer uses the kiosk's accessible mode (POST .../accessible, or the start's field).")
+    ]
+    reader_refusal: Annotated[
+        ReaderRefusalBody | None,
+        Doc(
+            "While active: the kiosk's card reader refused the agent's last send to payment (409 READER_OFFLINE "
+            "or READER_BUSY to the agent): nothing was charged, the cart is kept and the agent sends again. "
+            "Null otherwise, and again once a send goes through or the session moves on (ReaderRefused on the "
+            "kiosk's channel says it as it happens)."
+        ),
     ]
 
 
@@ -133,6 +156,7 @@ def incoming_session_body(
         "customer_locale": session.customer_locale,
         "offer_expires_at": DateTimeText(iso_z(offer_expires_at)),
         "medium": session.medium,
+        "accessible_mode": session.accessible_mode,
         "transfer_from": sender,
     }
 
@@ -144,6 +168,14 @@ _payment_brief: list[Callable[[Session], PaymentBriefBody | None]] = []
 
 def register_payment_brief(brief: Callable[[Session], PaymentBriefBody | None]) -> None:
     _payment_brief[:] = [brief]
+
+
+# Billing says when the kiosk's reader refused the agent's send to payment (registered as above).
+_reader_refusal: list[Callable[[Session], ReaderRefusalBody | None]] = []
+
+
+def register_reader_refusal(refusal: Callable[[Session], ReaderRefusalBody | None]) -> None:
+    _reader_refusal[:] = [refusal]
 
 
 def status_body(session: Session, *, queue: QueueBody | None = None) -> StatusBody:
@@ -166,6 +198,9 @@ def status_body(session: Session, *, queue: QueueBody | None = None) -> StatusBo
         "queue": queue,
         "payment": _payment_brief[0](session) if session.status == SessionStatus.PAYMENT and _payment_brief else None,
         "accessible_mode": session.accessible_mode,
+        "reader_refusal": (
+            _reader_refusal[0](session) if session.status == SessionStatus.ACTIVE and _reader_refusal else None
+        ),
     }
 
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.db.models import Count, Q
 
+from apps.accounts.models import AgentStatus, User
 from apps.core.errors import DomainError, ErrorCode
 from apps.sessions.models import Medium, Session, SessionStatus
 
@@ -86,6 +87,24 @@ def seat_refusal(*, capacity: int, held: Held, video: bool) -> DomainError | Non
         "You are in a video conversation: send it to payment or end it before taking another video call.",
         details={"capacity": capacity, "sessions_held": held.count},
     )
+
+
+def take_seat(*, agent: User, session: Session) -> str:
+    """Inside the caller's transaction: lock the agent's row, then refuse a disabled account or
+    one with no seat for `session`. The lock serialises the agent's own accepts and transfers, so
+    it never holds more than its seats, and orders them after a concurrent agent_disable.
+
+    Returns the agent's status once it holds `session`: busy once every seat is taken (at one
+    seat, on every accept), else available, so the router offers it the next customer it can take."""
+    locked = User.objects.select_for_update().filter(pk=agent.pk).only("is_active", "agent_capacity", "owner").first()
+    if locked is None or not locked.is_active:
+        raise DomainError(ErrorCode.ACCOUNT_DISABLED, "This account has been disabled.")
+    capacity = capacity_of(agent_capacity=locked.agent_capacity, owner_id=locked.owner_id)
+    held = held_by([agent.pk]).get(agent.pk, Held())
+    refusal = seat_refusal(capacity=capacity, held=held, video=session.medium == Medium.VIDEO)
+    if refusal is not None:
+        raise refusal
+    return AgentStatus.BUSY if held.count + 1 >= capacity else AgentStatus.AVAILABLE
 
 
 def ensure_payment_can_be_taken_back(session: Session) -> None:

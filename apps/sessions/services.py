@@ -79,18 +79,7 @@ def session_accept_seen(*, public_id: str, agent: User, seen: AcceptSeen | None)
         _refuse_lost_accept(agent=agent, seen=seen)
     with transaction.atomic():
         session = selectors.session_visible_to_agent(agent=agent, public_id=public_id)
-        # Serialise this agent's own accepts, so one agent never holds more than its seats; the
-        # lock also orders an accept after a concurrent agent_disable, which it then refuses.
-        locked = (
-            User.objects.select_for_update().filter(pk=agent.pk).only("is_active", "agent_capacity", "owner").first()
-        )
-        if locked is None or not locked.is_active:
-            raise DomainError(ErrorCode.ACCOUNT_DISABLED, "This account has been disabled.")
-        capacity = seats.capacity_of(agent_capacity=locked.agent_capacity, owner_id=locked.owner_id)
-        held = seats.held_by([agent.pk]).get(agent.pk, seats.Held())
-        refusal = seats.seat_refusal(capacity=capacity, held=held, video=session.medium == Medium.VIDEO)
-        if refusal is not None:
-            raise refusal
+        status = seats.take_seat(agent=agent, session=session)
         now = timezone.now()
         won = Session.objects.filter(pk=session.pk, status=SessionStatus.PENDING).update(
             status=next_status(SessionStatus.PENDING, "accept"), agent=agent, accepted_at=now
@@ -101,9 +90,6 @@ def session_accept_seen(*, public_id: str, agent: User, seen: AcceptSeen | None)
                 raise DomainError(ErrorCode.SESSION_ALREADY_ACCEPTED, "Another agent accepted this session first.")
             next_status(session.status, "accept")  # raises SESSION_ALREADY_ENDED
         session.status, session.agent, session.accepted_at = SessionStatus.ACTIVE, agent, now
-        # Busy once every seat is taken (at one seat: on every accept, as before); an agent with
-        # a seat left stays available, so the router offers it the next customer it can take.
-        status = AgentStatus.BUSY if held.count + 1 >= capacity else AgentStatus.AVAILABLE
         User.objects.filter(pk=agent.pk).update(agent_status=status, last_seen_at=now)
         agent.agent_status = status
         Assignment.objects.create(session=session, agent=agent, via=AssignmentVia.ACCEPT, started_at=now)

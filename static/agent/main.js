@@ -6,6 +6,7 @@ import { newestAnswer } from "../common/http.js";
 import { asFailure, logFailure } from "../common/report.js";
 import { $$, announce, byId } from "../common/ui.js";
 import { del, get, onUnauthenticated, post, settled } from "./api.js";
+import { createReadAloud } from "./accessible.js";
 import { createChat, renderChat } from "./chat.js";
 import { createHeld } from "./held.js";
 import { keyAction, stepView } from "./held-state.js";
@@ -32,6 +33,7 @@ const ring = new Ring();
 const chat = createChat(store, { get, post, maxLength: config.chatMaxLength, openSeconds: config.chatOpenSeconds });
 const session = createSessionActions(store, { announce, onEnded: sessionEnded, onChat: chat.onChat, onVideoState: chat.videoState });
 const pointing = createPointing(store, { announce });
+createReadAloud(store, { announce });
 const transfer = createTransferActions(store, { announce });
 const held = createHeld(store, { get, post, announce, maxLength: config.chatMaxLength });
 /** @type {IncomingFeed | null} */

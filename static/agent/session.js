@@ -182,6 +182,8 @@ export function createSessionActions(store, { announce, onEnded, onChat, onVideo
       if (latest.customer_locale && latest.customer_locale !== now.session.customer_locale) {
         store.set({ session: { ...now.session, customer_locale: latest.customer_locale } });
       }
+      const accessible = Boolean(latest.accessible_mode); // the customer turned the kiosk's accessible mode on or off
+      if (accessible !== Boolean(state().session?.accessible_mode)) store.set(({ session: mine }) => ({ session: mine && { ...mine, accessible_mode: accessible } }));
       if (latest.status !== now.session.status || orderMoved) {
         store.set({
           session: { ...now.session, status: latest.status },

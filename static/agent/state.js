@@ -9,7 +9,7 @@ import { NO_TRANSFER } from "./transfer-state.js";
 
 /**
  * @typedef {{id: string, name?: string, email: string, agent_status: string, languages?: string[], status_reason?: string, status_message?: string}} User
- * @typedef {{id: string, status: string, kiosk: {name: string, location?: string | null}, business: {name: string}, video_channel: string, duration_seconds?: number, customer_locale?: string,
+ * @typedef {{id: string, status: string, kiosk: {name: string, location?: string | null}, business: {name: string}, video_channel: string, duration_seconds?: number, customer_locale?: string, accessible_mode?: boolean,
  *   medium?: string, accepted_at?: string | null}} Session
  * @typedef {{id: string, name: string, description?: string, price_cents: number, photo_url?: string | null, sold_out?: boolean,
  *   stock_left?: number | null, modifier_groups: import("./modifiers.js").ModifierGroup[]}} MenuItem

@@ -15,7 +15,7 @@ import { todayFigures } from "./today-figures.js";
 import { languageOf, liveLabel, statusBanner } from "./words.js";
 import { transferChoices, waitingWords } from "./transfer-state.js";
 import { KEYS, mediumWords } from "./held-state.js";
-import { sessionNotes } from "./session-notes.js";
+import { mediumNote, sessionNotes } from "./session-notes.js";
 
 /**
  * @typedef {import("./state.js").AgentState} AgentState
@@ -214,7 +214,8 @@ function drawSessionHeader(session) {
   const language = languageOf(session.customer_locale);
   byId("session-language").textContent = language ? interpolate(pgettext("agent", "Customer's language: %(language)s"), { language }) : "";
   byId("session-language").hidden = !language;
-  byId("session-notes").replaceChildren(...sessionNotes(session));
+  const medium = mediumNote(session); // the accessible mode's line is accessible.js's, beside it
+  byId("session-notes").replaceChildren(...(medium ? [medium] : []));
 }
 
 /** @param {AgentState["menu"]} categories @param {Actions} actions */

@@ -43,7 +43,7 @@ const video = createVideo(store, { pane: byId("video"), localVideo: byId("local-
 const session = createSession({ store, config, video, paymentForm: byId("payment-form"), announce: say, onFinished: finished });
 const alone = createAlone({ store, session, announce: say });
 const realtime = new KioskRealtime({
-  onEvent: (name, data) => session.onEvent(name, data),
+  onEvent: (name, data) => (name === "CartReadAloud" ? speech.readCart(String(data.session_id)) : session.onEvent(name, data)),
   onLive: (live, reconnected) => session.setLive(live, reconnected),
 });
 /** Timers are not state: they only schedule actions. */

@@ -6,6 +6,7 @@
 import { gettext_noop, t } from "./messages.js";
 
 /** @typedef {{label: string, status: string, action_status: string, failure_code?: string}} Reader */
+/** @typedef {{reason: string, refused_at: string}} ReaderRefusal the status body's `reader_refusal` (ReaderRefused) */
 
 /** Whether the payment waits on the kiosk's card reader. @param {{method?: string} | null | undefined} payment */
 export const onReader = (payment) => Boolean(payment && payment.method === "card_present");
@@ -115,4 +116,18 @@ export function readerView(reader, locale = "en-US") {
 export function offersCardFields(payment, reader) {
   if (!payment || !payment.card_fields_fallback || !reader) return false;
   return ["offline", "not_ready"].includes(readerView(reader).state);
+}
+
+/**
+ * What the customer reads while the reader refused the agent's send to payment (the status body's
+ * `reader_refusal`, told at once by ReaderRefused): what happened and what comes next, the agent
+ * trying again; "" when there is none. Said outside the payment box, which is not open then.
+ * @param {ReaderRefusal | null | undefined} refusal @param {string | null | undefined} agentName @param {string} [locale]
+ */
+export function agentSendRefused(refusal, agentName, locale = "en-US") {
+  if (!refusal) return "";
+  const name = agentName || t(locale, "session.someone");
+  // "busy": another payment is on it; anything else (offline, a reason added later): not answering.
+  const key = refusal.reason === "busy" ? gettext_noop("reader.agent_retrying_busy") : gettext_noop("reader.agent_retrying_offline");
+  return t(locale, key, { name });
 }

@@ -16,8 +16,10 @@ const SESSION_EVENTS = [
   "PaymentFailed",
   "PaymentCancelled",
   "PaymentSucceeded",
+  "ReaderRefused",
   "QueueUpdated",
   "MenuItemShown",
+  "CartReadAloud",
 ];
 
 export class KioskRealtime {

@@ -8,7 +8,7 @@ import { asFailure, logFailure } from "../common/report.js";
 import { get, post } from "./api.js";
 import { device } from "./device.js";
 import { CardRefused, paymentMethodFor } from "./payment.js";
-import { onReader, readerRefusal } from "./reader.js";
+import { agentSendRefused, onReader, readerRefusal } from "./reader.js";
 import { NOT_ALONE } from "./self-service.js";
 import { NO_SESSION } from "./state.js";
 import { agentChanged, agentJustArrived, destinationOf, isOpen, paidOrderNumber, paymentWithdrawn } from "./status.js";
@@ -209,6 +209,7 @@ export function createSession({ store, config, video, paymentForm, announce, onF
     else if (name === "PaymentFailed") refused(data.message, data.failure_code);
     else if (name === "PaymentCancelled") leavePayment();
     else if (name === "PaymentSucceeded") thankYou(data.order_number, data.total_cents);
+    else if (name === "ReaderRefused") readerRefused(data.reader_refusal);
     else if (name === "QueueUpdated") placeInLine(data.queue);
     else if (name === "MenuItemShown") store.set({ shownItem: String(data.item_id) });
   }
@@ -218,6 +219,7 @@ export function createSession({ store, config, video, paymentForm, announce, onF
     const before = state().status;
     const previous = before ? before.status : null;
     store.set({ status: body });
+    announceRefusal(before);
     const destination = destinationOf(body.status);
     if (previous === "payment" && body.status === "pending") leavePayment(); // the customer alone went back
     if (destination === "waiting") {
@@ -241,6 +243,27 @@ export function createSession({ store, config, video, paymentForm, announce, onF
       ended(body.end_reason);
     }
     updatePolling();
+  }
+
+  /**
+   * The reader refused the agent's send to payment (ReaderRefused): kept on the status body, which
+   * is still active (its next read says the same; a transition's body says null).
+   * @param {StatusBody["reader_refusal"]} refusal
+   */
+  function readerRefused(refusal) {
+    const before = state().status;
+    store.set(({ status }) => ({ status: status && status.status === "active" ? { ...status, reader_refusal: refusal } : status }));
+    announceRefusal(before);
+  }
+
+  /** A refusal not said yet (a new one, or the one found after a reload) is said aloud once. @param {StatusBody | null} before */
+  function announceRefusal(before) {
+    const now = state().status;
+    const refusal = now && now.status === "active" ? now.reader_refusal : null;
+    const earlier = before && before.status === "active" ? before.reader_refusal : null;
+    if (refusal && (!earlier || earlier.refused_at !== refusal.refused_at)) {
+      announce(agentSendRefused(refusal, now && now.agent ? now.agent.name : "", state().locale));
+    }
   }
 
   /** A new place in line (QueueUpdated): kept on the status body, which is still pending. @param {StatusBody["queue"]} queue */

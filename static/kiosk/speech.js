@@ -1,7 +1,8 @@
 // Accessible mode's voice: the browser's speech synthesis (a headset on the kiosk's jack), in the
 // customer's language, at the rate and volume the customer set by key. It speaks each screen as it
 // appears, each focus change, errors and the cart's total as it changes; a key press interrupts it
-// (keypad.js). The words are spoken.js's; nothing here decides what is said.
+// (keypad.js). The agent may have it read the cart aloud (CartReadAloud), in the mode or not.
+// The words are spoken.js's; nothing here decides what is said.
 import { watch } from "../common/store.js";
 import { menuView } from "./menu.js";
 import { gettext_noop, t } from "./messages.js";
@@ -16,10 +17,10 @@ export function createSpeech(store) {
   if (!synth) console.warn("this browser has no speech synthesis: accessible mode cannot speak");
   let last = "";
 
-  /** @param {string} text @param {{interrupt?: boolean}} [how] */
-  function speak(text, { interrupt = false } = {}) {
+  /** @param {string} text @param {{interrupt?: boolean, always?: boolean}} [how] `always`: out of the mode too */
+  function speak(text, { interrupt = false, always = false } = {}) {
     const { access, locale } = store.get();
-    if (!access.on || !text || !synth) return;
+    if (!(access.on || always) || !text || !synth) return;
     if (interrupt) synth.cancel();
     const utterance = new SpeechSynthesisUtterance(text);
     utterance.lang = locale;
@@ -27,6 +28,12 @@ export function createSpeech(store) {
     utterance.volume = access.volume;
     synth.speak(utterance);
     last = text;
+  }
+
+  /** The agent had the cart read aloud (CartReadAloud): the cart on screen and its total. @param {string} sessionId */
+  function readCart(sessionId) {
+    const { sessionId: current, order, locale } = store.get();
+    if (current && sessionId === current) speak(cartWords(order, locale), { interrupt: true, always: true });
   }
 
   const cancel = () => synth && synth.cancel();
@@ -53,7 +60,7 @@ export function createSpeech(store) {
 
   document.addEventListener("focusin", (event) => speak(focusWords(/** @type {Element} */ (event.target), store.get())));
 
-  return { speak, cancel, repeat };
+  return { speak, cancel, repeat, readCart };
 }
 
 /**

@@ -8,7 +8,7 @@ import { cartView } from "./cart.js";
 import { cartLineElement } from "./cart-line.js";
 import { menuView } from "./menu.js";
 import { CATALOGS, gettext_noop, LANGUAGE_NAMES, LOCALES, t } from "./messages.js";
-import { cardFieldsInsteadNote, currentReader, offersCardFields, onReader, readerRefusal, readerView } from "./reader.js";
+import { agentSendRefused, cardFieldsInsteadNote, currentReader, offersCardFields, onReader, readerRefusal, readerView } from "./reader.js";
 import { groupRule, optionLabel } from "./self-service.js";
 import { connectionLost, queueWords, videoWords } from "./words.js";
 
@@ -32,6 +32,7 @@ export function renderKiosk(store) {
     drawVideo(s.video, s);
     drawCart(s.order, s);
     drawPayment(s.payment, s);
+    drawReaderRefusal(s);
     drawStillThere(s.stillThere, s);
     drawMenu(s.menu, s);
     drawPlaceInLine(s.status && s.status.status === "pending" ? s.status.queue : null, s);
@@ -48,6 +49,7 @@ export function renderKiosk(store) {
   watch(store, (s) => s.order, (order, s) => (drawCart(order, s), drawAlone(s.alone, s))); // Pay needs a cart
   watch(store, (s) => s.payment, drawPayment);
   watch(store, (s) => (s.status ? s.status.payment : null), (_, s) => drawPayment(s.payment, s)); // the reader's reports
+  watch(store, (s) => (s.status && s.status.status === "active" ? s.status.reader_refusal : null), (_, s) => drawReaderRefusal(s));
   watch(store, (s) => s.ended, drawEnded);
   watch(store, (s) => s.video, drawVideo);
   watch(store, (s) => s.live, (live) => live !== null && (document.body.dataset.realtime = live ? "live" : "polling"));
@@ -299,6 +301,18 @@ function drawPayment(payment, { locale, status }) {
   }
   if (button) button.textContent = t(locale, "pay.button");
   if (button) button.disabled = payment.state === "processing";
+}
+
+/**
+ * The reader refused the agent's send to payment: what happened and that the agent tries again,
+ * beside the cart (no payment box is open then), until a send goes through or the session moves on.
+ * @param {KioskState} state
+ */
+function drawReaderRefusal({ status, locale }) {
+  const refusal = status && status.status === "active" ? status.reader_refusal : null;
+  const note = byId("reader-refusal");
+  note.textContent = agentSendRefused(refusal, status && status.agent ? status.agent.name : "", locale);
+  note.hidden = !note.textContent;
 }
 
 /** @param {KioskState["ended"]} ended */

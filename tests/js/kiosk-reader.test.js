@@ -7,7 +7,7 @@ import { closeKiosks, kiosk, serve, until } from "./support/kiosk-session.js";
 import "./support/catalogues.js"; // the kiosk's words, from the .po files
 import { CATALOGS, t } from "../../static/kiosk/messages.js";
 import { paymentMethodFor } from "../../static/kiosk/payment.js";
-import { cardFieldsInsteadNote, currentReader, offersCardFields, onReader, readerRefusal, readerView } from "../../static/kiosk/reader.js";
+import { agentSendRefused, cardFieldsInsteadNote, currentReader, offersCardFields, onReader, readerRefusal, readerView } from "../../static/kiosk/reader.js";
 
 // The polling timers the session keeps (setInterval, real, counted): "polling" is one running.
 const running = new Set();
@@ -254,4 +254,51 @@ test("paying with the card fields instead swaps the reader's payment for the car
   assert.deepEqual([shown.method, shown.client_secret, shown.state], ["card", "pi_2_secret", "ready"]);
   await session.payWithCardFields(); // now a card payment: nothing more is asked
   assert.equal(asked.filter((key) => key.endsWith("/card-fields")).length, 1);
+});
+
+test("the reader refused the agent's send: what happened and that the agent tries again, in the customer's language", () => {
+  const offline = { reason: "offline", refused_at: "2026-11-27T21:00:00Z" };
+  const busy = { reason: "busy", refused_at: "2026-11-27T21:00:00Z" };
+  assert.equal(agentSendRefused(offline, "Ada"), "The card reader is not answering right now. Your order is kept: Ada is trying again.");
+  assert.equal(agentSendRefused(offline, "Ada", "es-ES"), "El lector de tarjetas no responde ahora. Tu pedido se guarda: Ada lo está intentando de nuevo.");
+  assert.equal(agentSendRefused(busy, "Ada", "fr-FR"), "Le lecteur de cartes est occupé par un autre paiement. Votre commande est conservée : Ada va réessayer dans un instant.");
+  assert.match(agentSendRefused(busy, "Ada", "de-DE"), /anderen Zahlung beschäftigt.*Ada versucht es gleich noch einmal/);
+  assert.match(agentSendRefused({ reason: "something_new", refused_at: "x" }, "Ada"), /not answering/); // an unknown reason
+  assert.match(agentSendRefused(offline, null), /Someone is trying again/); // no name known
+  assert.equal(agentSendRefused(null, "Ada"), "");
+  assert.equal(agentSendRefused(undefined, "Ada"), "");
+});
+
+test("ReaderRefused is kept on the active status body and said once; the status after a retry clears it", async () => {
+  const active = { session_id: "s1", status: "active", agent: { name: "Ada" }, video_channel: "c", reader_refusal: null };
+  const refusal = { reason: "offline", refused_at: "2026-11-27T21:00:00Z" };
+  let current = active; // what the status read answers
+  const asked = serve(paying(waiting({ method: "card_present", reader: READER }), { "GET /api/public/sessions/s1/status": () => [200, current] }));
+  const { store, session, said } = kiosk({ pollSeconds: 3600 });
+  store.set({ locale: "es-ES" });
+  await session.start("es-ES");
+  session.setLive(true, false);
+  await until(() => store.get().status.status === "active", "the agent's session");
+  assert.equal(store.get().status.reader_refusal, null);
+
+  current = { ...active, reader_refusal: refusal };
+  session.onEvent("ReaderRefused", { session_id: "s1", reader_refusal: refusal });
+  assert.deepEqual(store.get().status.reader_refusal, refusal);
+  const words = "El lector de tarjetas no responde ahora. Tu pedido se guarda: Ada lo está intentando de nuevo.";
+  assert.equal(said.filter((text) => text === words).length, 1);
+  // the status read again (a reconnect, a reload) says the same refusal: not said again
+  await session.refresh();
+  assert.deepEqual(store.get().status.reader_refusal, refusal);
+  assert.equal(said.filter((text) => text === words).length, 1);
+  session.onEvent("ReaderRefused", { session_id: "other", reader_refusal: { ...refusal, reason: "busy" } }); // not this session's
+  assert.equal(store.get().status.reader_refusal.reason, "offline");
+
+  // the retry went through: the session is in payment and the refusal is over
+  current = { ...active, status: "payment", payment: { method: "card_present", reader: READER } };
+  session.onEvent("SessionStatusChanged", current);
+  assert.equal(store.get().status.reader_refusal, null);
+  // a late ReaderRefused once the session moved on is not kept
+  session.onEvent("ReaderRefused", { session_id: "s1", reader_refusal: refusal });
+  assert.equal(store.get().status.reader_refusal, null);
+  assert.ok(asked.includes("GET /api/public/sessions/s1/status"));
 });

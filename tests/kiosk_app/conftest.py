@@ -171,6 +171,23 @@ def pair(page, code: str, name: str = "Front counter") -> None:
     page.click("#pairing-submit")
 
 
+def agent_serves_a_burger(tablet, dashboard) -> str:
+    """The customer starts on the tablet; the agent, signed in and available on the dashboard,
+    accepts and adds a Burger. Returns the session's id once the tablet shows the line and the
+    dashboard has saved the cart (the reader journeys all begin so)."""
+    tablet.click("#start")
+    expect(tablet.locator("body")).to_have_attribute("data-screen", "waiting")
+    incoming = dashboard.locator("#incoming li").first
+    expect(incoming).to_be_visible()
+    session_id = incoming.get_attribute("data-session-id")
+    dashboard.locator(f"#incoming li[data-session-id='{session_id}'] button.accept").click()
+    expect(tablet.locator("body")).to_have_attribute("data-screen", "session")
+    dashboard.click("button.menu-item:has-text('Burger')")
+    expect(tablet.locator("#cart-lines li")).to_have_count(1)
+    expect(dashboard.locator("#cart-lines")).to_have_attribute("data-saving", "false")
+    return session_id
+
+
 def assert_no_console_errors(page) -> None:
     own = re.escape(page.server_url)
     page.console_errors.assert_none(allow=f"{EXPECTED_REFUSALS.format(own=own)}|{PROVIDER_UNREACHABLE}")

@@ -4,8 +4,8 @@ and sends it to payment through the agent API; the kiosk says to use the reader,
 the customer presses the reader page's declined card (insufficient funds): the kiosk says why in
 words and the same payment goes back to the reader; then the approved card: the kiosk thanks the
 customer, the order is confirmed once and one order.created reaches a real HTTP receiver. And a
-reader offline when the agent sends to payment: the dashboard says so, and sending again once it
-is back hands it the payment; the same for a customer paying alone, in their language."""
+reader offline when the agent sends to payment: the dashboard and the kiosk say so, and sending
+again once it is back hands it the payment; the same for a customer paying alone, in their language."""
 
 import re
 
@@ -20,8 +20,8 @@ from apps.demo_processor.models import DemoReader
 from apps.orders.models import Order
 from apps.webhooks import services as webhook_services
 from tests.agent_dashboard.conftest import assert_no_console_errors as assert_dashboard_clean
-from tests.agent_dashboard.conftest import card, sign_in_and_go_available
-from tests.kiosk_app.conftest import as_paired, assert_no_console_errors
+from tests.agent_dashboard.conftest import sign_in_and_go_available
+from tests.kiosk_app.conftest import agent_serves_a_burger, as_paired, assert_no_console_errors
 from tests.kiosk_app.test_whole_order import wait_for_webhooks
 from tests.support.payments import demo_account_for
 from tests.support.processes import wait_until
@@ -117,14 +117,7 @@ def test_a_reader_offline_when_sent_is_said_to_the_agent_and_sending_again_hands
     tablet = open_page("/kiosk/", server, before=as_paired(kiosk))
     dashboard = open_page("/agent/", server)
     sign_in_and_go_available(dashboard, world.agent)
-    tablet.click("#start")
-    incoming = dashboard.locator("#incoming li").first
-    expect(incoming).to_be_visible()
-    session_id = incoming.get_attribute("data-session-id")
-    card(dashboard, session_id).locator("button.accept").click()
-    dashboard.click("button.menu-item:has-text('Burger')")
-    expect(tablet.locator("#cart-lines li")).to_have_count(1)
-    expect(dashboard.locator("#cart-lines")).to_have_attribute("data-saving", "false")
+    session_id = agent_serves_a_burger(tablet, dashboard)
 
     dashboard.click("#send-payment")
     expect(dashboard.locator("#cart-error")).to_have_text(
@@ -133,6 +126,9 @@ def test_a_reader_offline_when_sent_is_said_to_the_agent_and_sending_again_hands
     )
     expect(dashboard.locator("#send-payment")).to_be_enabled()  # the retry
     expect(tablet.locator("#payment")).to_be_hidden()  # nothing started: the cart is still the customer's
+    expect(tablet.locator("#reader-refusal")).to_have_text(
+        "The card reader is not answering right now. Your order is kept: Ada Agent is trying again."
+    )
     assert not Payment.objects.filter(order__session__public_id=session_id).exists()
 
     demo_terminal.reader_set_status(reader.reader_id, online=True)
@@ -141,6 +137,7 @@ def test_a_reader_offline_when_sent_is_said_to_the_agent_and_sending_again_hands
     expect(tablet.locator("#reader-instruction")).to_have_text("Tap, insert or swipe your card on the reader")
     expect(dashboard.locator("#payment-state")).to_have_text("Waiting for the card on the reader")
     expect(dashboard.locator("#cart-error")).to_be_hidden()  # the refusal is over
+    expect(tablet.locator("#reader-refusal")).to_be_hidden()
     intent_id = Payment.objects.get(order__session__public_id=session_id).intent_id
     assert held_intent(reader.reader_id) == intent_id
     assert_no_console_errors(tablet)

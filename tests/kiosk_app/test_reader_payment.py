@@ -1,8 +1,10 @@
 """Paying on the kiosk's card reader, in the kiosk app and the agent dashboard, against the live
 server with the demo processor (as `make run`): the kiosk has a simulated reader; the agent builds
-the cart in the dashboard and sends it to payment; the kiosk shows no card fields but what to do on
-the reader, in the customer's language (Spanish), and the dashboard waits for the card on the
-reader. The customer's cards are presented with the processor's test helper through the real
+the cart in the dashboard and sends it to payment while the reader is unplugged: the dashboard says
+so and the kiosk, which opens no payment step, tells the customer in their language (Spanish) that
+the agent is trying again, still after a reload; the reader back, the agent sends again and the
+kiosk shows no card fields but what to do on the reader, and the dashboard waits for the card on
+the reader. The customer's cards are presented with the processor's test helper through the real
 `stripe` library over HTTP (as the reader's server tests do): a declined card (insufficient funds)
 is said with its cause on both screens, the same payment goes back to the reader, an approved card
 thanks the customer; the order is confirmed once, with one order.created."""
@@ -16,11 +18,12 @@ from playwright.sync_api import expect
 
 from apps.billing.services import readers
 from apps.core.models import DomainEvent
+from apps.demo_processor import terminal as demo_terminal
 from apps.demo_processor.models import DemoReader
 from apps.orders.models import Order
 from apps.webhooks import services as webhook_services
-from tests.agent_dashboard.conftest import card, sign_in_and_go_available
-from tests.kiosk_app.conftest import as_paired, assert_no_console_errors
+from tests.agent_dashboard.conftest import sign_in_and_go_available
+from tests.kiosk_app.conftest import agent_serves_a_burger, as_paired, assert_no_console_errors
 from tests.kiosk_app.test_whole_order import wait_for_webhooks
 from tests.support.payments import demo_account_for
 from tests.support.processes import wait_until
@@ -56,18 +59,26 @@ def test_a_customer_pays_on_the_card_reader_declined_then_approved(world, kiosk,
     dashboard = open_page("/agent/", server)
     sign_in_and_go_available(dashboard, world.agent)
 
-    tablet.click("#start")
-    expect(tablet.locator("body")).to_have_attribute("data-screen", "waiting")
-    incoming = dashboard.locator("#incoming li").first
-    expect(incoming).to_be_visible()
-    session_id = incoming.get_attribute("data-session-id")
-    card(dashboard, session_id).locator("button.accept").click()
-    expect(tablet.locator("body")).to_have_attribute("data-screen", "session")
-    dashboard.click("button.menu-item:has-text('Burger')")
-    expect(tablet.locator("#cart-lines li")).to_have_count(1)
-    expect(dashboard.locator("#cart-lines")).to_have_attribute("data-saving", "false")
+    session_id = agent_serves_a_burger(tablet, dashboard)
 
-    # Send to payment: the reader takes the card, the tablet draws no card fields.
+    # The reader is unplugged as the agent sends to payment: the agent reads it and may send again;
+    # the customer, who is shown no payment step, reads it beside the order, in Spanish.
+    demo_terminal.reader_set_status(reader.reader_id, online=False)
+    dashboard.click("#send-payment")
+    expect(dashboard.locator("#cart-error")).to_contain_text("The card reader is offline")
+    refusal = tablet.locator("#reader-refusal")
+    refused_words = (
+        "El lector de tarjetas no responde ahora. Tu pedido se guarda: Ada Agent lo está intentando de nuevo."
+    )
+    expect(refusal).to_have_text(refused_words)
+    expect(tablet.locator("#payment")).to_be_hidden()
+    # A reload reads it again from the status.
+    tablet.reload()
+    expect(tablet.locator("body")).to_have_attribute("data-screen", "session")
+    expect(refusal).to_have_text(refused_words)
+
+    # The reader back, the agent sends again: the reader takes the card, the tablet draws no card fields.
+    demo_terminal.reader_set_status(reader.reader_id, online=True)
     dashboard.click("#send-payment")
     payment = tablet.locator("#payment")
     expect(payment).to_be_visible()
@@ -78,6 +89,7 @@ def test_a_customer_pays_on_the_card_reader_declined_then_approved(world, kiosk,
     expect(tablet.locator("#card-number")).to_have_count(0)
     expect(tablet.locator("#pay")).to_have_count(0)
     expect(tablet.locator("#leave-session")).to_be_hidden()
+    expect(refusal).to_be_hidden()  # the refusal is over
     expect(dashboard.locator("#payment-state")).to_have_text("Waiting for the card on the reader")
 
     # A declined card: its cause in the customer's language, another card on the reader.
@@ -123,7 +135,6 @@ def test_a_reader_offline_when_sent_gives_the_card_fields_where_the_owner_allows
     """The reader is unplugged before the order is sent to payment: as the owner allows it, the
     kiosk shows its card fields at once and says why, in the customer's language; the customer
     pays there, once."""
-    from apps.demo_processor import terminal as demo_terminal
     from apps.orders import services as order_services
 
     owner = world.business.owner
@@ -139,14 +150,7 @@ def test_a_reader_offline_when_sent_gives_the_card_fields_where_the_owner_allows
     tablet.click("button.language[data-locale='de-DE']")
     dashboard = open_page("/agent/", server)
     sign_in_and_go_available(dashboard, world.agent)
-    tablet.click("#start")
-    incoming = dashboard.locator("#incoming li").first
-    expect(incoming).to_be_visible()
-    session_id = incoming.get_attribute("data-session-id")
-    card(dashboard, session_id).locator("button.accept").click()
-    dashboard.click("button.menu-item:has-text('Burger')")
-    expect(tablet.locator("#cart-lines li")).to_have_count(1)
-    expect(dashboard.locator("#cart-lines")).to_have_attribute("data-saving", "false")
+    session_id = agent_serves_a_burger(tablet, dashboard)
     dashboard.click("#send-payment")
     expect(tablet.locator("#payment")).to_have_attribute("data-method", "card")
     expect(tablet.locator("#payment-reader")).to_have_attribute("data-state", "instead")

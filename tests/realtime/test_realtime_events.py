@@ -41,13 +41,16 @@ def start(kiosk_client, kiosk):
 
 
 def test_a_new_session_is_offered_to_the_signed_in_available_agents_of_its_pool_only(
-    broadcasts, routed, kiosk, kiosk_client, owner, agent
+    broadcasts, routed, kiosk, kiosk_client, owner, agent, settings
 ):
+    # An hour's window: the agents seen at the test's start stay signed in however slow the
+    # machine is (with the 10 s default, a loaded run aged `agent` out before the start).
+    settings.AGENT_SIGNED_IN_SECONDS = 3600
     pool = factories.AgentFactory(owner=None)  # the platform's shared agents
     factories.AgentFactory(owner=owner, agent_status=AgentStatus.BUSY)
     factories.AgentFactory(owner=owner, agent_status=AgentStatus.BREAK)
     factories.AgentFactory(owner=owner, is_active=False)
-    factories.AgentFactory(owner=owner, last_seen_at=timezone.now() - timedelta(seconds=11))  # not signed in
+    factories.AgentFactory(owner=owner, last_seen_at=timezone.now() - timedelta(seconds=3601))  # not signed in
     factories.AgentFactory()  # another owner's agent
     factories.PanelUserFactory(owner=owner)
     session_id = routed(lambda: start(kiosk_client, kiosk))

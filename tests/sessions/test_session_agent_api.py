@@ -50,8 +50,11 @@ def test_incoming_lists_exactly_the_callers_offer_of_the_oldest_session(agent, a
         "waiting_seconds",
         "customer_locale",
         "offer_expires_at",
+        "accessible_mode",
+        "medium",
         "transfer_from",
     }
+    assert first["medium"] == "video"
     assert first["business"] == {"id": str(kiosk.business.pk), "name": kiosk.business.name}
     assert 41 <= first["waiting_seconds"] <= 45
     assert first["customer_locale"] == "es-MX"
@@ -113,6 +116,7 @@ def test_accept_claims_the_session(agent, agent_client, pending):
             "kiosk": {"id": str(pending.kiosk.pk), "name": pending.kiosk.name},
             "business": {"id": str(pending.business.pk), "name": pending.business.name},
             "customer_locale": pending.customer_locale,  # the agent's header says the customer's language
+            "accessible_mode": False,  # the card and session view say it when true
         }
     }
     pending.refresh_from_db()

@@ -5,6 +5,7 @@ which channel. Over a real WebSocket in tests/realtime/test_show_and_point_live.
 import pytest
 from django.utils import timezone
 
+from apps.sessions.models import Assignment
 from tests import factories
 from tests.conftest import AgentClient, kiosk_client_for
 
@@ -123,4 +124,17 @@ def test_only_while_an_agent_serves(agent_client, kiosk_client, kiosk, agent, it
     assert (response.status_code, response.json()["error"]["code"]) == (409, "SESSION_ALREADY_ENDED")
     response = show(agent_client, waiting.public_id, item.pk)
     assert (response.status_code, response.json()["error"]["code"]) == (409, "SESSION_ALREADY_ENDED")
+    assert broadcasts == []
+
+
+def test_a_handed_over_session_is_403_for_its_former_agent(agent_client, served, item, agent, owner, broadcasts):
+    colleague = factories.AgentFactory(owner=owner)
+    Assignment.objects.create(
+        session=served, agent=agent, via="accept", started_at=served.accepted_at, ended_at=timezone.now()
+    )
+    served.agent = colleague
+    served.save(update_fields=["agent"])
+    response = show(agent_client, served.public_id, item.pk)
+    assert response.status_code == 403
+    assert response.json()["error"]["code"] == "SESSION_NOT_OWNED"
     assert broadcasts == []

@@ -22,7 +22,7 @@ from apps.billing.domain_events import (
     ReaderPaymentNeedsCard,
 )
 from apps.billing.models import CardReader, Payment, PaymentMethod, PaymentStatus, ProcessorCall
-from apps.billing.services import readers
+from apps.billing.services import reader_refusals, readers
 from apps.core import events
 from apps.core.errors import DomainError, ErrorCode
 from apps.kiosks.models import Kiosk
@@ -60,6 +60,9 @@ class _PaymentCaller:
     back_from_payment: Callable[[Session], None]
     send_action: str
     cancel_action: str
+    # The agent's send refused by the reader is kept for the kiosk to say (reader_refusals); the
+    # customer alone reads it in the answer to their own Pay.
+    keeps_reader_refusal: bool = False
 
 
 def _agent_caller(agent: User, public_id: str) -> _PaymentCaller:
@@ -70,6 +73,7 @@ def _agent_caller(agent: User, public_id: str) -> _PaymentCaller:
         back_from_payment=lambda session: session_services.session_move(session=session, action="cancel_payment"),
         send_action="send_to_payment",
         cancel_action="cancel_payment",
+        keeps_reader_refusal=True,
     )
 
 
@@ -141,6 +145,11 @@ def _request(caller: _PaymentCaller) -> tuple[Session, Payment]:
     except _SessionMovedOn as moved_on:
         _cancel_quietly(moved_on.intent_id, moved_on.account_id)
         raise moved_on.error from None
+    except DomainError as refused:
+        # The reservation is released and nothing of the payment recorded; the kiosk is told.
+        if reader is not None and caller.keeps_reader_refusal and refused.code in reader_refusals.REASONS:
+            reader_refusals.record(session=session, reader=reader, code=refused.code, check=caller.check)
+        raise
 
 
 def _hand_to_reader(reader: CardReader, intent_id: str, account_id: str) -> terminal.ReaderState:

@@ -26,6 +26,10 @@ class AcceptedSessionOut(serializers.Serializer[Session]):
     kiosk = IdName()
     business = IdName()
     customer_locale = serializers.CharField(help_text="The customer's language, as the kiosk sent it (e.g. es-MX).")
+    accessible_mode = serializers.BooleanField(
+        help_text="The customer uses the kiosk's accessible mode and may not see the screen (the dashboard says so; "
+        "POST .../read-aloud has the kiosk speak the cart)."
+    )
 
 
 class IncomingView(AgentAPIView):

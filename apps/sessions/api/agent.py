@@ -1,7 +1,7 @@
-"""Agent API for sessions: end, the agent's own sessions since a time, showing a menu item, and
-the menu of the live session's business. The incoming list, accept and transfer are routing's
-(apps/routing/api/agent.py); the live session and one session by id, each with its order and
-payment, are the dashboard's (apps/agent_app/api/sessions.py)."""
+"""Agent API for sessions: end, the agent's own sessions since a time, showing a menu item,
+reading the cart aloud on the kiosk, and the menu of the live session's business. The incoming
+list, accept and transfer are routing's (apps/routing/api/agent.py); the live session and one
+session by id, each with its order and payment, are the dashboard's (apps/agent_app/api/sessions.py)."""
 
 from datetime import UTC, datetime, time
 
@@ -66,6 +66,10 @@ class AgentSessionOut(serializers.Serializer[Session]):
         choices=Medium.values,
         help_text="video: the customer is on camera (an active one is the agent's video conversation); "
         "chat: the customer only writes (the session's chat).",
+    )
+    accessible_mode = serializers.BooleanField(
+        help_text="The customer uses the kiosk's accessible mode and may not see the screen (the dashboard says so; "
+        "POST .../read-aloud has the kiosk speak the cart)."
     )
     handed_over_to = serializers.SerializerMethodField(
         help_text="The colleague serving it now, when you handed it over (a transfer): you see it read-only. "
@@ -133,7 +137,8 @@ class ShowItemView(AgentAPIView):
         request=MenuItemIn,
         responses={200: SessionItemOut},
         summary="Show a menu item to the customer: the kiosk opens it large (MenuItemShown on its channel)",
-        description="Only the session's agent, while it serves (active or in payment); the item must be on the "
+        description="Only the agent holding the session (403 SESSION_NOT_OWNED once handed to a colleague), "
+        "while it serves (active or in payment); the item must be on the "
         "active menu of the session's business (422 VALIDATION_ERROR on `item_id` otherwise). The cart is not "
         "changed.",
     )
@@ -149,3 +154,23 @@ class MenuView(AgentAPIView):
         session = selectors.current_session_for_agent(request.user)
         categories = menu_selectors.active_catalog_categories(business_id=session.business_id)
         return Response(menu_body(categories, request=request))
+
+
+class ReadAloudOut(serializers.Serializer[None]):
+    session_id = serializers.CharField()
+
+
+class ReadAloudView(AgentAPIView):
+    @extend_schema(
+        request=None,
+        responses={200: ReadAloudOut},
+        summary="Have the kiosk speak the cart and its total to the customer (CartReadAloud on its channel)",
+        description="For a customer who may not see the screen (`accessible_mode`), and any other: the kiosk speaks "
+        "its cart line by line and the total in the customer's language, whether or not its accessible mode is on. "
+        "Only the agent serving the session, while it serves (active or in payment): another agent's or owner's "
+        "session is 404, one handed to a colleague 403 SESSION_NOT_OWNED, a waiting one 409 INVALID_STATE, an "
+        "ended one 409 SESSION_ALREADY_ENDED. Nothing changes; a kiosk without its real-time link does not hear it.",
+    )
+    def post(self, request: AgentRequest, public_id: str) -> Response:
+        session = pointing.read_cart_aloud(agent=request.user, public_id=public_id)
+        return Response({"session_id": session.public_id})
