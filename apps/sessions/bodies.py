@@ -27,6 +27,7 @@ class IncomingSessionBody(TypedDict):
     waiting_seconds: int
     customer_locale: Annotated[str, Doc("The customer's language, as the kiosk sent it (e.g. es-MX).")]
     offer_expires_at: Annotated[DateTimeText, Doc("When this agent's offer of the session lapses.")]
+    medium: Annotated[str, Doc("video: the customer is on camera; chat: the customer only writes.")]
     accessible_mode: Annotated[
         bool,
         Doc(
@@ -154,6 +155,7 @@ def incoming_session_body(
         "waiting_seconds": max(0, int((now - session.created_at).total_seconds())),
         "customer_locale": session.customer_locale,
         "offer_expires_at": DateTimeText(iso_z(offer_expires_at)),
+        "medium": session.medium,
         "accessible_mode": session.accessible_mode,
         "transfer_from": sender,
     }

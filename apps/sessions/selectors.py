@@ -174,6 +174,16 @@ def live_session_of_agent(agent: User) -> Session | None:
     )
 
 
+def held_sessions_of_agent(agent: User) -> list[Session]:
+    """Every session the agent holds (active or in payment), in the order `live_session_of_agent`
+    picks its first: what a dashboard serving several customers restores after a reload."""
+    return list(
+        Session.objects.filter(agent=agent, status__in=(SessionStatus.ACTIVE, SessionStatus.PAYMENT))
+        .select_related("kiosk", "business")
+        .order_by(*HELD_FIRST)
+    )
+
+
 def session_accepted_by_agent(*, agent: User, public_id: str) -> Session:
     """One session this agent accepted or served, in any status: also one it handed to a
     colleague (its Assignment rows say it served it), which it sees read-only, with who serves it

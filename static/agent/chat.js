@@ -39,7 +39,9 @@ export function createChat(store, { get, post, maxLength, openSeconds }) {
   watch(store, (s) => (s.session ? s.session.id : null), (sessionId) => {
     window.clearTimeout(openTimer);
     if (sessionId === chat().sessionId) return;
-    store.set({ chat: sessionId ? chatFor(sessionId) : NO_CHAT });
+    const session = store.get().session;
+    // A chat session's customer only writes: its chat is open from the start.
+    store.set({ chat: sessionId ? { ...chatFor(sessionId), open: Boolean(session && session.medium === "chat") } : NO_CHAT });
     load();
   });
 

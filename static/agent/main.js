@@ -8,6 +8,9 @@ import { $$, announce, byId } from "../common/ui.js";
 import { del, get, onUnauthenticated, post, settled } from "./api.js";
 import { createReadAloud } from "./accessible.js";
 import { createChat, renderChat } from "./chat.js";
+import { createHeld } from "./held.js";
+import { keyAction, stepView } from "./held-state.js";
+import { renderHeld } from "./held-views.js";
 import { lapsedOnArrival, secondsLeft } from "./offer.js";
 import { addCard, mergeSnapshot, removeCard, withLocale } from "./queue-state.js";
 import { IncomingFeed } from "./realtime.js";
@@ -32,6 +35,7 @@ const session = createSessionActions(store, { announce, onEnded: sessionEnded, o
 const pointing = createPointing(store, { announce });
 createReadAloud(store, { announce });
 const transfer = createTransferActions(store, { announce });
+const held = createHeld(store, { get, post, announce, maxLength: config.chatMaxLength });
 /** @type {IncomingFeed | null} */
 let feed = null;
 window.setInterval(tick, 1000);
@@ -179,6 +183,7 @@ function dropCard(id, reason) {
 byId("signout").addEventListener("click", async () => {
   if (feed) feed.stop();
   session.pause();
+  held.stop();
   await settled();
   try {
     await post("/api/logout");
@@ -240,7 +245,7 @@ async function accept(incoming) {
     const words = acceptRefusal(error, incoming.kiosk.name);
     if (["SESSION_ALREADY_ACCEPTED", "SESSION_ALREADY_ENDED", "SESSION_NOT_FOUND"].includes(error.code || "")) dropCard(incoming.id);
     if (words) alertText(words);
-    if (error.code === "AGENT_HAS_ACTIVE_SESSION") {
+    if (["AGENT_HAS_ACTIVE_SESSION", "AGENT_AT_CAPACITY", "AGENT_IN_CONVERSATION"].includes(error.code || "")) {
       // Accepted elsewhere (another tab or device): show that session and the status it set.
       await restoreSession();
       await refreshUser();
@@ -252,10 +257,21 @@ async function accept(incoming) {
   await refreshUser();
 }
 
+// What the agent holds, from the server: the session in hand (the video conversation, else the
+// oldest held) on the main view, every other one a card. The session in hand stays as it is when
+// the server still names it (an offer accepted mid-conversation never takes the main view).
 async function restoreSession() {
   try {
     const current = await get("/api/sessions/current");
-    if (current.session) return showSession(current.session, current.order, current.payment);
+    const mine = store.get().session;
+    if (current.session && mine && mine.id === current.session.id) return held.load(current.held);
+    if (current.session) {
+      if (mine) session.close(); // another comes to hand (a video customer accepted while this one pays)
+      const opening = showSession(current.session, current.order, current.payment);
+      held.load(current.held);
+      return opening;
+    }
+    held.load([]);
   } catch (caught) {
     const error = asFailure(caught);
     // A 401 goes to sign-in; otherwise what is on screen stays until the next try.
@@ -281,6 +297,8 @@ async function sessionEnded(text) {
   store.set({ alert: "", result: text }); // what was said about that session or the queue before it no longer holds
   announce(text);
   showPanel("queue");
+  await restoreSession(); // another customer held comes to the main view
+  store.set({ result: text });
   await refreshUser();
   if (feed) feed.pollOnce();
 }
@@ -328,7 +346,32 @@ async function revoke(token) {
   loadTokens();
 }
 
+// The keys between held sessions and for an offer (held-state.js KEYS, said on screen): they work
+// wherever the focus is, and accepting an offer leaves it there (the conversation keeps it).
+document.addEventListener("keydown", (event) => {
+  const action = keyAction(event);
+  if (!action || store.get().locked || !store.get().started) return;
+  event.preventDefault();
+  if (action === "accept") {
+    const [offer] = store.get().queue.cards;
+    if (offer) accept(offer.session);
+  } else if (action === "conversation") showHeld(null);
+  else showHeld(stepView(store.get().held, store.get().viewed, action === "next" ? 1 : -1));
+});
+
+/**
+ * A held card on the main view (null: the session in hand), the focus on its title once drawn (a
+ * view switched by the agent; an accept never moves the focus). @param {string | null} id
+ */
+function showHeld(id) {
+  held.view(id);
+  const { viewed, session: inHand } = store.get();
+  if (viewed) byId("held-view-title").focus();
+  else if (inHand) byId("session-title").focus();
+}
+
 createTokens(store, { announce, reload: loadTokens });
 renderChat(store, chat);
+renderHeld(store, { view: showHeld, reply: held.reply, type: held.type, dismiss: held.dismiss });
 renderAgent(store, { accept, choose: session.choose, show: pointing.show, change: session.change, revoke, backToAvailable }, announce);
 boot();

@@ -3,7 +3,7 @@
 // returning a new queue, unit-tested (tests/js/agent.test.js); views.js draws the cards.
 
 /**
- * @typedef {{id: string, kiosk: {name: string, location?: string | null}, business: {name: string}, waiting_seconds?: number, created_at?: string, customer_locale?: string | null, accessible_mode?: boolean, offer_expires_at?: string | null, transfer_from?: {id: string, name: string} | null}} Incoming
+ * @typedef {{id: string, kiosk: {name: string, location?: string | null}, business: {name: string}, waiting_seconds?: number, created_at?: string, customer_locale?: string | null, accessible_mode?: boolean, offer_expires_at?: string | null, medium?: string, transfer_from?: {id: string, name: string} | null}} Incoming
  * @typedef {{session: Incoming, receivedAt: number}} Card
  * @typedef {{cards: Card[], goneAt: Record<string, number>}} Queue
  */

@@ -54,7 +54,8 @@ export function createSessionActions(store, { announce, onEnded, onChat, onVideo
     const same = before && before.id === session.id;
     const lines = linesOf(order);
     store.set(same ? { session, payment } : { session, lines, saved: lines, lineErrors: {}, order, payment, cartError: "" });
-    video.start(session.video_channel);
+    if (session.medium === "chat") video.stop(); // the customer writes: no call to join
+    else video.start(session.video_channel);
     schedulePoll();
     try {
       const menu = await get("/api/menu");

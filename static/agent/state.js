@@ -9,7 +9,8 @@ import { NO_TRANSFER } from "./transfer-state.js";
 
 /**
  * @typedef {{id: string, name?: string, email: string, agent_status: string, languages?: string[], status_reason?: string, status_message?: string}} User
- * @typedef {{id: string, status: string, kiosk: {name: string, location?: string | null}, business: {name: string}, video_channel: string, duration_seconds?: number, customer_locale?: string, accessible_mode?: boolean}} Session
+ * @typedef {{id: string, status: string, kiosk: {name: string, location?: string | null}, business: {name: string}, video_channel: string, duration_seconds?: number, customer_locale?: string, accessible_mode?: boolean,
+ *   medium?: string, accepted_at?: string | null}} Session
  * @typedef {{id: string, name: string, description?: string, price_cents: number, photo_url?: string | null, sold_out?: boolean,
  *   stock_left?: number | null, modifier_groups: import("./modifiers.js").ModifierGroup[]}} MenuItem
  * @typedef {{id: string, name: string, sort_order: number, menu_items: MenuItem[]}} MenuCategory GET /api/menu
@@ -44,6 +45,9 @@ import { NO_TRANSFER } from "./transfer-state.js";
  * @property {{itemId: string, name: string} | null} pointed the item the customer last pointed at (MenuItemPointed)
  * @property {import("./transfer-state.js").Transfer} transfer handing the session in hand to a colleague
  * @property {import("../common/chat-log.js").Chat} chat the session's text chat with the customer (chat.js)
+ * @property {import("./held-state.js").HeldCard[]} held the other sessions the agent holds (cards), and those that
+ *   just left its hands (their outcome shown until dismissed)
+ * @property {string | null} viewed the held card opened on the main view (null: the session in hand)
  * @property {string} result what the last session came to
  * @property {HistoryRow[] | null} history GET /api/sessions/mine
  * @property {import("./today-figures.js").MyToday | null} today GET /api/reports/me/today (my figures for today)
@@ -78,6 +82,8 @@ export const INITIAL = {
   pointed: null,
   transfer: NO_TRANSFER,
   chat: NO_CHAT,
+  held: [],
+  viewed: null,
   result: "",
   history: null,
   today: null,

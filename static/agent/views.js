@@ -5,7 +5,6 @@ import { money } from "../common/format.js";
 import { modifierText } from "../common/modifier-text.js";
 import { watch } from "../common/store.js";
 import { $$, byId, el, redrawKeepingFocus, showError, within } from "../common/ui.js";
-import { accessibleNote } from "./accessible.js";
 import { endWords, paymentView } from "./cart-state.js";
 import { offerLeftWords, secondsLeft, statusNotice } from "./offer.js";
 import { duration, waitedSeconds } from "./queue-state.js";
@@ -15,6 +14,8 @@ import { stockWords } from "./pointing.js";
 import { todayFigures } from "./today-figures.js";
 import { languageOf, liveLabel, statusBanner } from "./words.js";
 import { transferChoices, waitingWords } from "./transfer-state.js";
+import { KEYS, mediumWords } from "./held-state.js";
+import { mediumNote, sessionNotes } from "./session-notes.js";
 
 /**
  * @typedef {import("./state.js").AgentState} AgentState
@@ -34,7 +35,7 @@ export function renderAgent(store, actions, announce) {
   watch(store, (s) => s.live, drawLive);
   watch(store, (s) => s.muted, drawMuted);
   watch(store, (s) => s.alert, (alert) => showError(byId("alert"), alert));
-  watch(store, (s) => `${s.tab}:${Boolean(s.session)}`, () => drawPanels(store.get()));
+  watch(store, (s) => `${s.tab}:${Boolean(s.session)}:${s.held.length > 0}:${openedCard(s)}`, () => drawPanels(store.get()));
   const cards = new Map(); // session id -> its <li>: a card stays the same node while it waits
   watch(store, (s) => s.queue, (queue) => drawQueue(queue, store.get().now, cards, actions));
   watch(store, (s) => s.now, (now) => drawWaiting(store.get().queue, now, cards));
@@ -124,14 +125,25 @@ function drawMuted(muted) {
   button.textContent = muted ? pgettext("agent", "Unmute ring") : pgettext("agent", "Mute ring");
 }
 
-/** @param {AgentState} state */
-function drawPanels({ tab, session }) {
+/** Whether a held card is opened on the main view (the session in hand then waits behind it). @param {AgentState} s */
+const openedCard = (s) => Boolean(s.viewed && s.held.some((card) => card.session.id === s.viewed));
+
+/**
+ * The queue tab shows the rail (offers, the other customers held) beside the main view: the
+ * session in hand, or the held card opened in its place. @param {AgentState} state
+ */
+function drawPanels(state) {
+  const { tab, session } = state;
   $$(".tab").forEach((button) => {
     if (button.dataset.tab === tab) button.setAttribute("aria-current", "page");
     else button.removeAttribute("aria-current");
   });
-  byId("queue").hidden = tab !== "queue" || Boolean(session);
-  byId("session").hidden = tab !== "queue" || !session;
+  const opened = openedCard(state);
+  byId("main").dataset.serving = String(tab === "queue" && (Boolean(session) || opened));
+  byId("rail").hidden = tab !== "queue";
+  byId("queue").hidden = tab !== "queue";
+  byId("session").hidden = tab !== "queue" || !session || opened;
+  byId("held-view").hidden = tab !== "queue" || !opened;
   byId("history").hidden = tab !== "history";
   byId("tokens").hidden = tab !== "tokens";
 }
@@ -163,11 +175,13 @@ function drawQueue(queue, now, cards, actions) {
       el("span", { class: "location", text: session.kiosk.location || "" }),
       el("span", { class: "business", text: session.business.name }),
       el("span", { class: "language", text: languageOf(session.customer_locale) }),
-      accessibleNote(session),
+      el("span", { class: "medium", text: mediumWords(session) }),
+      el("div", { class: "notes" }, sessionNotes(session)),
       session.transfer_from ? el("span", { class: "transfer-from", text: interpolate(pgettext("agent", "Transfer from %(name)s"), { name: session.transfer_from.name }) }) : null,
       el("span", { class: "waiting", "aria-label": pgettext("agent", "waiting time") }),
       el("span", { class: "offer-left", "aria-label": pgettext("agent", "time left to answer") }),
-      el("button", { type: "button", class: "primary accept", text: pgettext("agent", "Accept"), onclick: () => actions.accept(session) }),
+      el("button", { type: "button", class: "primary accept", text: pgettext("agent", "Accept"), "aria-keyshortcuts": KEYS.accept, onclick: () => actions.accept(session) }),
+      el("span", { class: "key-hint" }, pgettext("agent", "or press "), el("kbd", { class: "key", text: KEYS.accept })),
     );
     cards.set(session.id, node);
     list.append(node);
@@ -200,6 +214,8 @@ function drawSessionHeader(session) {
   const language = languageOf(session.customer_locale);
   byId("session-language").textContent = language ? interpolate(pgettext("agent", "Customer's language: %(language)s"), { language }) : "";
   byId("session-language").hidden = !language;
+  const medium = mediumNote(session); // the accessible mode's line is accessible.js's, beside it
+  byId("session-notes").replaceChildren(...(medium ? [medium] : []));
 }
 
 /** @param {AgentState["menu"]} categories @param {Actions} actions */

@@ -35,7 +35,7 @@ export const tooManyAttempts = (left) =>
 
 /**
  * Why a session could not be accepted, or "" when nothing is to be said (a 401 goes to sign-in).
- * @param {{code?: string, status?: number, message?: string}} error @param {string} kioskName
+ * @param {{code?: string, status?: number, message?: string, details?: {capacity?: number}}} error @param {string} kioskName
  */
 export function acceptRefusal(error, kioskName) {
   switch (error.code) {
@@ -43,8 +43,12 @@ export function acceptRefusal(error, kioskName) {
       return interpolate(pgettext("agent", "%(kiosk)s: taken by another agent."), { kiosk: kioskName });
     case "AGENT_HAS_ACTIVE_SESSION":
       return pgettext("agent", "You already have a session in progress: finish it before accepting another.");
-    case "AGENT_AT_CAPACITY":
-      return pgettext("agent", "You are serving as many customers as you can at once: finish one before accepting another.");
+    case "AGENT_AT_CAPACITY": {
+      const capacity = error.details && error.details.capacity;
+      return capacity
+        ? interpolate(pgettext("agent", "You are serving as many customers as you can at once (%(capacity)s): finish one before accepting another."), { capacity: String(capacity) })
+        : pgettext("agent", "You are serving as many customers as you can at once: finish one before accepting another.");
+    }
     case "AGENT_IN_CONVERSATION":
       return pgettext("agent", "You are in a video conversation: send it to payment or end it before accepting another video customer.");
     case "SESSION_ALREADY_ENDED":

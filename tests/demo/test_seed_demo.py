@@ -20,6 +20,7 @@ from apps.demo_processor.models import DemoAccount, DemoReader
 from apps.kiosks.models import Kiosk, PairingCode, hash_pairing_code
 from apps.menu.models import Catalog, MenuItem
 from apps.printing.models import Printer
+from apps.sessions.seats import capacity_of
 from tests.conftest import AgentClient
 
 SIX_DIGITS = re.compile(r"^\d{6}$")
@@ -354,6 +355,15 @@ def test_the_first_owner_has_an_english_only_and_a_spanish_only_agent(data):
     assert languages == {"agent1@burgers.demo.test": ["en"], "agent2@burgers.demo.test": ["es"]}
     for agent in data["owners"][0]["agents"] + data["platform_agents"]:
         assert User.objects.get(pk=agent["id"]).languages == agent["languages"]
+
+
+def test_the_burger_owners_agents_serve_three_customers_at_once(data, settings):
+    """The demo burger owner's agents take a video customer, one paying and one writing at once
+    (the dashboard's cards); the noodle owner's keep the default."""
+    settings.ROUTING_AGENT_CAPACITY = 1
+    burgers, noodles = (Owner.objects.get(name=name) for name in ("Demo Burgers Co", "Demo Noodles Ltd"))
+    assert capacity_of(agent_capacity=None, owner_id=burgers.pk) == 3
+    assert capacity_of(agent_capacity=None, owner_id=noodles.pk) == 1
 
 
 def test_the_burger_business_prints_its_kitchen_and_its_first_kiosks_receipts_on_the_demo_printer(data, settings):

@@ -31,7 +31,12 @@ def burger(business):
 
 
 def test_current_is_null_without_a_live_session(agent_client):
-    assert agent_client.get("/api/sessions/current").json() == {"session": None, "order": None, "payment": None}
+    assert agent_client.get("/api/sessions/current").json() == {
+        "session": None,
+        "order": None,
+        "payment": None,
+        "held": [],
+    }
 
 
 def test_current_restores_the_live_session_with_a_resendable_cart(agent, agent_client, kiosk, burger):
@@ -62,7 +67,12 @@ def test_current_ignores_ended_sessions_and_other_agents(agent, agent_client, ki
     mine = accepted(kiosk, agent)
     ending.session_end(public_id=mine.public_id, agent=agent, reason="completed", notes="")
     accepted(factories.KioskFactory(business=kiosk.business), factories.AgentFactory(owner=agent.owner))
-    assert agent_client.get("/api/sessions/current").json() == {"session": None, "order": None, "payment": None}
+    assert agent_client.get("/api/sessions/current").json() == {
+        "session": None,
+        "order": None,
+        "payment": None,
+        "held": [],
+    }
 
 
 def test_detail_shows_an_ended_session_with_its_outcome(agent, agent_client, kiosk):
@@ -135,3 +145,22 @@ def test_reads_answer_401_after_sign_out(agent, agent_client, kiosk):
     assert agent_client.post("/api/logout").status_code == 204
     for path in ("/api/sessions/current", "/api/sessions/mine", f"/api/sessions/{session.public_id}"):
         error_of(agent_client.get(path), 401, "UNAUTHENTICATED")
+
+
+def test_current_lists_every_held_session_the_conversation_first(agent, agent_client, kiosk, settings):
+    """An agent serving several customers restores them all from GET /api/sessions/current's
+    `held`: the video conversation first (also `session`), then the chat, each with its order
+    and payment; another agent's session is not among them."""
+    settings.ROUTING_AGENT_CAPACITY = 3
+    kiosks = [kiosk, *(factories.KioskFactory(business=kiosk.business) for _ in range(2))]
+    chat = accepted(kiosks[0], agent, medium="chat")
+    video = accepted(kiosks[1], agent)
+    accepted(kiosks[2], factories.AgentFactory(owner=agent.owner))
+
+    body = agent_client.get("/api/sessions/current").json()
+    assert [(held["session"]["id"], held["session"]["medium"]) for held in body["held"]] == [
+        (video.public_id, "video"),
+        (chat.public_id, "chat"),
+    ]
+    assert body["session"] == body["held"][0]["session"]
+    assert all(set(held) == {"session", "order", "payment"} for held in body["held"])

@@ -51,8 +51,10 @@ def test_incoming_lists_exactly_the_callers_offer_of_the_oldest_session(agent, a
         "customer_locale",
         "offer_expires_at",
         "accessible_mode",
+        "medium",
         "transfer_from",
     }
+    assert first["medium"] == "video"
     assert first["business"] == {"id": str(kiosk.business.pk), "name": kiosk.business.name}
     assert 41 <= first["waiting_seconds"] <= 45
     assert first["customer_locale"] == "es-MX"

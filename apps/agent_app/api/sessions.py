@@ -48,6 +48,22 @@ SessionWithOrderOut = inline_serializer(
 )
 
 
+CurrentSessionOut = inline_serializer(
+    "AgentCurrentSessions",
+    {
+        "session": AgentSessionOut(allow_null=True),
+        "order": AgentOrderOut(allow_null=True),
+        "payment": AgentPaymentOut(allow_null=True, help_text="The order's latest payment; null before any."),
+        # The same component as one session's read (the inline serializer's class), listed.
+        "held": SessionWithOrderOut.__class__(
+            many=True,
+            help_text="Every session the agent holds (active or in payment), each with its order and payment, "
+            "`session` first: an agent serving several customers restores them all from this one read.",
+        ),
+    },
+)
+
+
 def _with_order(session: Session | None, viewer: User) -> dict[str, object]:
     if session is None:
         return {"session": None, "order": None, "payment": None}
@@ -62,11 +78,14 @@ def _with_order(session: Session | None, viewer: User) -> dict[str, object]:
 
 class CurrentSessionView(AgentAPIView):
     @extend_schema(
-        responses={200: SessionWithOrderOut},
+        responses={200: CurrentSessionOut},
         summary="The agent's live session (active or in payment) with its order; both null when there is none",
+        description="`held` lists every session the agent holds, `session` first (empty when it holds none).",
     )
     def get(self, request: AgentRequest) -> Response:
-        return Response(_with_order(selectors.live_session_of_agent(request.user), request.user))
+        held = [_with_order(session, request.user) for session in selectors.held_sessions_of_agent(request.user)]
+        first = held[0] if held else _with_order(None, request.user)
+        return Response({**first, "held": held})
 
 
 class SessionDetailView(AgentAPIView):

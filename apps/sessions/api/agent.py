@@ -18,7 +18,7 @@ from apps.menu.bodies import MenuOut, menu_body
 from apps.sessions import ending, pointing, selectors
 from apps.sessions.api.pointing_shapes import MenuItemIn, SessionItemOut, session_item_body
 from apps.sessions.bodies import IdName
-from apps.sessions.models import Session
+from apps.sessions.models import Medium, Session
 from apps.sessions.state_machine import AGENT_END_REASONS
 
 
@@ -62,6 +62,11 @@ class AgentSessionOut(serializers.Serializer[Session]):
     duration_seconds = serializers.IntegerField(allow_null=True)
     end_reason = serializers.CharField(allow_blank=True)
     customer_locale = serializers.CharField(help_text="The customer's language, as the kiosk sent it (e.g. es-MX).")
+    medium = serializers.ChoiceField(
+        choices=Medium.values,
+        help_text="video: the customer is on camera (an active one is the agent's video conversation); "
+        "chat: the customer only writes (the session's chat).",
+    )
     accessible_mode = serializers.BooleanField(
         help_text="The customer uses the kiosk's accessible mode and may not see the screen (the dashboard says so; "
         "POST .../read-aloud has the kiosk speak the cart)."

@@ -64,10 +64,9 @@ DEMO_TENANTS: list[TenantSpec] = [
         "slug": "burgers",
         # agent1 serves English customers only and agent2 Spanish ones: routing by language.
         "agent_languages": (["en"], ["es"]),
-        # Each agent serves three customers at once: one on video, the others paying or writing.
-        # 3 once the agent dashboard shows several sessions at once; until then a second customer
-        # offered beside a paying one would have no place on the agent's screen.
-        "agent_capacity": None,
+        # Each agent serves three customers at once: one on video, the others paying or writing
+        # (the dashboard shows each one it is not talking to as a card).
+        "agent_capacity": 3,
         "business": {"name": "Burger Barn", "currency": "USD", "tax_rate_bps": 875, "primary_color": "#C2410C"},
         "kiosk": {"name": "Front counter", "location": "Main St entrance"},
     },

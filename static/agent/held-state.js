@@ -1,0 +1,144 @@
+// The sessions an agent holds beside the one in hand (the video conversation, on the main view):
+// each a card that says what the customer is doing (paying, with the reader's status; paid;
+// declined; writing in the chat, with the unread count) and keeps its chat and reply. Pure,
+// unit-tested (tests/js/agent-held.test.js); held.js acts, views.js draws.
+import { interpolate, npgettext, pgettext } from "../common/gettext.js";
+import { withMessages } from "../common/chat-log.js";
+import { paymentView } from "./cart-state.js";
+
+/**
+ * @typedef {import("./state.js").Session & {medium?: string}} HeldSession
+ * @typedef {{session: HeldSession, order: import("./cart-state.js").Order | null, payment: import("./payment-words.js").Payment | null}} HeldRead
+ *   one entry of GET /api/sessions/current's `held`
+ * @typedef {object} HeldCard
+ * @property {HeldSession} session
+ * @property {import("./cart-state.js").Order | null} order
+ * @property {import("./payment-words.js").Payment | null} payment
+ * @property {import("../common/chat-log.js").Chat} chat its conversation with the customer (sessionId: the card's)
+ * @property {number} seen the newest message id the agent has seen (read from the card or the opened view)
+ * @property {string} outcome once it left the agent's hands: what became of it ("" while held)
+ */
+
+/** A card for a session newly held. @param {HeldRead} read @returns {HeldCard} */
+export const newCard = ({ session, order, payment }) => ({
+  session,
+  order,
+  payment,
+  chat: { sessionId: session.id, open: true, messages: [], draft: "", sending: false, error: "" },
+  seen: 0,
+  outcome: "",
+});
+
+/**
+ * The cards after a read of what the agent holds: known cards keep their chat, draft and what was
+ * seen; new ones are added; cards no longer held stay (their outcome is read next) and are named
+ * in `left`. The session in hand is never a card. @param {HeldCard[]} cards @param {HeldRead[]} held
+ * @param {string | null} inHand @returns {{cards: HeldCard[], left: string[]}}
+ */
+export function mergeHeld(cards, held, inHand) {
+  const reads = held.filter((read) => read.session.id !== inHand);
+  const ids = new Set(reads.map((read) => read.session.id));
+  const known = new Map(cards.map((card) => [card.session.id, card]));
+  /** @type {HeldCard[]} */
+  const next = reads.map((read) => {
+    const card = known.get(read.session.id);
+    return card ? { ...card, session: read.session, order: read.order, payment: read.payment, outcome: "" } : newCard(read);
+  });
+  const left = cards.filter((card) => !ids.has(card.session.id) && card.session.id !== inHand && !card.outcome);
+  const kept = cards.filter((card) => !ids.has(card.session.id) && card.session.id !== inHand);
+  return { cards: [...next, ...kept], left: left.map((card) => card.session.id) };
+}
+
+/** A card's chat with these messages added (each once). @param {HeldCard} card @param {import("../common/chat-log.js").ChatMessage[]} messages */
+export const withCardMessages = (card, messages) => {
+  const chat = withMessages(card.chat, messages);
+  return chat === card.chat ? card : { ...card, chat };
+};
+
+/**
+ * The customer's messages the agent has not seen yet: those after what it saw and after its own
+ * last reply (a reply answers what came before it, so a reload does not count it again).
+ * @param {HeldCard} card
+ */
+export const unread = (card) => {
+  const replied = Math.max(0, ...card.chat.messages.filter((message) => message.sender !== "kiosk").map((message) => Number(message.id)));
+  const after = Math.max(card.seen, replied);
+  return card.chat.messages.filter((message) => message.sender === "kiosk" && Number(message.id) > after).length;
+};
+
+/** The card with every message seen. @param {HeldCard} card */
+export const markSeen = (card) => {
+  const last = card.chat.messages.length ? Number(card.chat.messages[card.chat.messages.length - 1].id) : 0;
+  return last > card.seen ? { ...card, seen: last } : card;
+};
+
+/** The customer's last message, for the card's preview. @param {HeldCard} card */
+export const lastFromCustomer = (card) => [...card.chat.messages].reverse().find((message) => message.sender === "kiosk") || null;
+
+/**
+ * What a card shows: its kind (the card's `data-state`) and its sentence.
+ * "paying" (with the reader's status where there is one), "declined" (the customer may try another
+ * card), "paid", "chat" (the customer writes), "active" (a video customer not in front of the
+ * agent: rare, a session restored beside the conversation), "ended".
+ * @param {HeldCard} card @returns {{state: string, text: string}}
+ */
+export function cardView(card) {
+  if (card.outcome) return { state: card.outcome.startsWith("paid:") ? "paid" : "ended", text: card.outcome.replace(/^paid:/, "") };
+  const { session, order, payment } = card;
+  if (session.status === "payment") {
+    const view = paymentView("payment", order, payment);
+    return { state: view.state === "declined" || (order && order.status === "failed") ? "declined" : "paying", text: view.text };
+  }
+  if (session.medium === "chat") {
+    const count = unread(card);
+    return {
+      state: "chat",
+      text: count
+        ? interpolate(npgettext("agent", "%(count)s unread message", "%(count)s unread messages", count), { count })
+        : pgettext("agent", "Chatting: nothing unread"),
+    };
+  }
+  return { state: "active", text: pgettext("agent", "On video, not in front of you") };
+}
+
+/**
+ * Where the keyboard's next/previous goes: the session in hand (null: the main view) and each
+ * card still held, in the order drawn. @param {HeldCard[]} cards @param {string | null} viewed the
+ * card on the main view (null: the session in hand) @param {1 | -1} step @returns {string | null}
+ */
+export function stepView(cards, viewed, step) {
+  /** @type {Array<string | null>} */
+  const order = [null, ...cards.filter((card) => !card.outcome).map((card) => card.session.id)];
+  const at = Math.max(0, order.indexOf(viewed));
+  return order[(at + step + order.length) % order.length];
+}
+
+/**
+ * The dashboard's keys, by what they do: one place, drawn as the visible hint and as each
+ * control's aria-keyshortcuts. Alt with a letter: free in browsers on a page (unlike Alt with a
+ * digit, which switches tabs in Chromium on Linux), and it works while typing in a field.
+ */
+export const KEYS = Object.freeze({ accept: "Alt+A", next: "Alt+J", previous: "Alt+K", conversation: "Alt+C" });
+
+/**
+ * The action of a key press, or "" for none. @param {{altKey: boolean, ctrlKey: boolean, metaKey: boolean, shiftKey: boolean, code: string}} event
+ * @returns {"" | "accept" | "next" | "previous" | "conversation"}
+ */
+export function keyAction(event) {
+  if (!event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return "";
+  switch (event.code) {
+    case "KeyA":
+      return "accept";
+    case "KeyJ":
+      return "next";
+    case "KeyK":
+      return "previous";
+    case "KeyC":
+      return "conversation";
+    default:
+      return "";
+  }
+}
+
+/** What an offer's card says about the customer's medium. @param {{medium?: string}} offer */
+export const mediumWords = (offer) => (offer.medium === "chat" ? pgettext("agent", "Text chat") : pgettext("agent", "Video"));
