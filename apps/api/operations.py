@@ -7,7 +7,7 @@ the request the schema names is the one validated and the body it shows is the o
 import copy
 import functools
 import inspect
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, cast
 
 from django.http import HttpResponseBase
@@ -26,14 +26,20 @@ Handler = Callable[..., Any]
 class Answer:
     """What an operation answers: `out` (a serializer instance, `many=True` for a list) documents
     and renders the body; `envelope` names the schema of a surface's `{"data": body}` wrapper;
-    no `out`: no body (204)."""
+    no `out`: no body (204). A plain schema (a dict) only documents: the method answers its own
+    Response."""
 
     def __init__(
-        self, out: serializers.BaseSerializer[Any] | None, status: int = 200, envelope: str | None = None
+        self,
+        out: serializers.BaseSerializer[Any] | Mapping[str, object] | None,
+        status: int = 200,
+        envelope: str | None = None,
     ) -> None:
         self.out, self.status, self.envelope = out, status, envelope
         # The `responses` entry of the schema; a wrapper is one named component, made once.
-        self.schema = out if out is None or envelope is None else inline_serializer(envelope, {"data": out})
+        self.schema = out
+        if isinstance(out, serializers.BaseSerializer) and envelope is not None:
+            self.schema = inline_serializer(envelope, {"data": out})
 
     def with_status(self, status: int) -> "Answer":
         """The same body (the same schema component) answered with another status."""
@@ -44,6 +50,8 @@ class Answer:
     def response(self, result: object) -> Response:
         if self.out is None:
             return Response(status=self.status)
+        if not isinstance(self.out, serializers.BaseSerializer):
+            raise TypeError("An answer with a plain schema is the method's own Response.")
         many = isinstance(self.out, serializers.ListSerializer)
         # A list's child is a serializer too (its stubs say any field).
         one = self.out.child if isinstance(self.out, serializers.ListSerializer) else self.out
@@ -64,26 +72,35 @@ def docs(method: Handler) -> dict[str, str]:
 
 
 def operation(
-    answer: Answer, *, body: type[serializers.Serializer[Any]] | None = None, **schema: Any
+    answer: Answer,
+    *,
+    body: type[serializers.Serializer[Any]] | None = None,
+    query: type[serializers.Serializer[Any]] | None = None,
+    **schema: Any,
 ) -> Callable[[Handler], Handler]:
     """A view method's declaration; its docstring is its summary (and description, from the
-    second paragraph on). The method gets the validated `data` when there is a `body` (before it
-    runs: a bad body is 422 whatever the path names), and returns what `answer` renders, or a
-    Response of its own (a page, a computed status). `schema`: more of extend_schema's words
-    (operation_id, parameters, a description that is computed)."""
+    second paragraph on). The method gets the validated `data` when there is a `body`, and the
+    validated `query` when there is one (before it runs: bad input is 422 whatever the path
+    names), and returns what `answer` renders, or a Response of its own (a page, a computed
+    status). `schema`: more of extend_schema's words
+    (operation_id, parameters, a description that is computed, or a `request` the method reads
+    itself, where the surface's errors are not the serializer's)."""
 
     def declare(method: Handler) -> Handler:
         @functools.wraps(method)
         def handle(view: object, request: Request, *args: Any, **kwargs: Any) -> HttpResponseBase:
             if body is not None:
                 kwargs["data"] = validated(body, request.data)
+            if query is not None:
+                kwargs["query"] = validated(query, request.query_params)
             result = method(view, request, *args, **kwargs)
             return result if isinstance(result, HttpResponseBase) else answer.response(result)
 
         handle.__doc__ = None  # said by `docs`: drf-spectacular would take it for the description as written
-        described: Handler = extend_schema(
-            request=body, responses={answer.status: answer.schema}, **{**docs(method), **schema}
-        )(handle)
+        declared = {"request": body, "responses": {answer.status: answer.schema}, **docs(method), **schema}
+        if query is not None:
+            declared["parameters"] = [query, *schema.get("parameters", [])]
+        described: Handler = extend_schema(**declared)(handle)
         return described
 
     return declare

@@ -12,7 +12,6 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from apps.api.fields import StrictBooleanField, StrictCharField
-from apps.api.inputs import validated
 from apps.api.operations import NO_CONTENT, Answer, Data
 from apps.core.errors import DomainError, ErrorCode
 from apps.owner_api import selectors as owner_selectors
@@ -117,12 +116,9 @@ PRINTER_PAGE = Answer(
 
 
 class PrinterListView(OwnerAPIView):
-    @owner_operation(
-        Scope.PRINTERS_WRITE, PRINTER_PAGE, parameters=[PrintersQueryIn], operation_id="api_owner_printers_list"
-    )
-    def get(self, request: OwnerApiRequest) -> Response:
+    @owner_operation(Scope.PRINTERS_WRITE, PRINTER_PAGE, query=PrintersQueryIn, operation_id="api_owner_printers_list")
+    def get(self, request: OwnerApiRequest, query: Data) -> Response:
         """The owner's printers, oldest first (cursor pagination: follow `next`)"""
-        query = validated(PrintersQueryIn, request.query_params)
         printers = selectors.printers_of_owner(request.user.owner_id)
         if "business" in query:
             printers = printers.filter(business_id=query["business"])
