@@ -3,14 +3,13 @@
 from django.contrib import admin
 
 from apps.chat.models import ChatMessage
-from apps.core.admin_bases import NoAddAdmin
+from apps.core.admin_bases import FieldsReadOnlyAdmin
 
 
 @admin.register(ChatMessage)
-class ChatMessageAdmin(NoAddAdmin[ChatMessage]):
+class ChatMessageAdmin(FieldsReadOnlyAdmin[ChatMessage]):
     list_display = ["session", "sender", "agent", "created_at"]
     list_filter = ["sender"]
     search_fields = ["session__public_id"]
     list_select_related = ["session", "agent"]
     date_hierarchy = "created_at"
-    readonly_fields = [field.name for field in ChatMessage._meta.fields]

@@ -19,6 +19,14 @@ class NoAddAdmin(admin.ModelAdmin[M]):
         return False
 
 
+class FieldsReadOnlyAdmin(NoAddAdmin[M]):
+    """Rows their services own, shown with every field read-only: looked at (and deleted, or acted
+    on through the page's actions), never edited here."""
+
+    def get_readonly_fields(self, request: HttpRequest, obj: M | None = None) -> list[str]:
+        return [field.name for field in self.model._meta.fields]
+
+
 class ReadOnlyAdmin(NoAddAdmin[M]):
     """Records the system keeps: shown, never added or changed here."""
 

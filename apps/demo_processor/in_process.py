@@ -13,6 +13,7 @@ The real processor's path (a PROCESSOR_SECRET_KEY, or a PROCESSOR_API_BASE set b
 
 import io
 from collections.abc import Mapping
+from typing import Any
 from urllib.parse import urlsplit
 
 import stripe
@@ -51,17 +52,10 @@ class InProcessDemoClient(stripe.HTTPClient):
         response = self._dispatch(method, url, headers or {}, post_data)
         return response.content.decode("utf-8"), response.status_code, dict(response.headers)
 
-    def request_stream(
-        self,
-        method: str,
-        url: str,
-        headers: Mapping[str, str] | None,
-        post_data: str | None = None,
-        *,
-        _usage: list[str] | None = None,
-    ) -> tuple[io.BytesIO, int, Mapping[str, str]]:
-        response = self._dispatch(method, url, headers or {}, post_data)
-        return io.BytesIO(response.content), response.status_code, dict(response.headers)
+    def request_stream(self, *args: Any, **kwargs: Any) -> tuple[io.BytesIO, int, Mapping[str, str]]:
+        """`request` (the same parameters), its body as a stream: the library's file downloads."""
+        content, status, headers = self.request(*args, **kwargs)
+        return io.BytesIO(content.encode("utf-8")), status, headers
 
     def close(self) -> None:
         pass  # no connections

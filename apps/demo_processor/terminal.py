@@ -198,8 +198,9 @@ def reader_process_payment_intent(*, account_id: str, reader_id: str, params: di
     return reader_json(reader)
 
 
-def reader_cancel_action(*, account_id: str, reader_id: str) -> ProcessorJson:
-    """The reader gives up its current action and shows its idle screen (action null)."""
+def reader_cancel_action(*, account_id: str, reader_id: str, params: dict[str, str] | None = None) -> ProcessorJson:
+    """The reader gives up its current action and shows its idle screen (action null). It reads no
+    parameters (it takes them as every reader action does)."""
     reader = _reader_on(account_id, reader_id, lock=True)
     if reader.status != "online":
         raise _offline(reader)

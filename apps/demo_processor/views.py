@@ -156,28 +156,20 @@ def terminal_reader(request: HttpRequest, *, account_id: str, params: dict[str, 
     return terminal.reader_retrieve(account_id=account_id, reader_id=reader_id)
 
 
-@_api
-def terminal_reader_process(
-    request: HttpRequest, *, account_id: str, params: dict[str, str], reader_id: str
-) -> ProcessorJson:
-    _only(request, "POST")
-    return terminal.reader_process_payment_intent(account_id=account_id, reader_id=reader_id, params=params)
+def _reader_action(act: Callable[..., ProcessorJson]) -> Callable[..., HttpResponse]:
+    """POST .../readers/<reader_id>/<action>: one of the reader's actions, with the form's parameters."""
+
+    @_api
+    def view(request: HttpRequest, *, account_id: str, params: dict[str, str], reader_id: str) -> ProcessorJson:
+        _only(request, "POST")
+        return act(account_id=account_id, reader_id=reader_id, params=params)
+
+    return view
 
 
-@_api
-def terminal_reader_cancel(
-    request: HttpRequest, *, account_id: str, params: dict[str, str], reader_id: str
-) -> ProcessorJson:
-    _only(request, "POST")
-    return terminal.reader_cancel_action(account_id=account_id, reader_id=reader_id)
-
-
-@_api
-def terminal_reader_present(
-    request: HttpRequest, *, account_id: str, params: dict[str, str], reader_id: str
-) -> ProcessorJson:
-    _only(request, "POST")
-    return terminal.reader_present_payment_method(account_id=account_id, reader_id=reader_id, params=params)
+terminal_reader_process = _reader_action(terminal.reader_process_payment_intent)
+terminal_reader_cancel = _reader_action(terminal.reader_cancel_action)
+terminal_reader_present = _reader_action(terminal.reader_present_payment_method)
 
 
 @csrf_exempt

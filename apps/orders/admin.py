@@ -3,7 +3,7 @@ API, processor events), which emit `order.status_changed` and tell the kiosk; th
 
 from django.contrib import admin
 
-from apps.core.admin_bases import NoAddAdmin, ReadOnlyInline
+from apps.core.admin_bases import FieldsReadOnlyAdmin, ReadOnlyInline
 from apps.orders.models import Order, OrderLine, OrderSettings
 
 
@@ -13,19 +13,17 @@ class OrderLineInline(ReadOnlyInline[OrderLine, Order]):
 
 
 @admin.register(Order)
-class OrderAdmin(NoAddAdmin[Order]):
+class OrderAdmin(FieldsReadOnlyAdmin[Order]):
     list_display = ["id", "number", "business", "status", "total_cents", "currency", "created_at"]
     list_filter = ["status", "owner", "currency"]
     search_fields = ["number", "session__public_id", "business__name"]
     list_select_related = ["business"]
     date_hierarchy = "created_at"
-    readonly_fields = [field.name for field in Order._meta.fields]
     inlines = [OrderLineInline]
 
 
 @admin.register(OrderSettings)
-class OrderSettingsAdmin(NoAddAdmin[OrderSettings]):
+class OrderSettingsAdmin(FieldsReadOnlyAdmin[OrderSettings]):
     """Read-only: owners set them on the panel's Settings page."""
 
     list_display = ["business", "ask_dining", "keep_receipt_email"]
-    readonly_fields = [field.name for field in OrderSettings._meta.fields]

@@ -124,14 +124,9 @@ class WebhookCreateForm(forms.Form):
     )
 
 
-class ApiKeyCreateForm(forms.Form):
-    """Name and scopes of a new owner API key. Both are optional here on purpose: the key service
-    owns the rules (a name, at least one scope) and its errors land on these fields."""
-
-    name = forms.CharField(required=False, label=_("Name"), widget=forms.TextInput(attrs={"maxlength": 200}))
-    scopes = forms.MultipleChoiceField(
-        choices=list(SCOPE_LABELS.items()), required=False, widget=forms.CheckboxSelectMultiple, label=_("Scopes")
-    )
+class ServiceErrorsOnFields(forms.Form):
+    """A form whose service owns its rules: a refusal's details land on the fields they name
+    (pages.form_posted)."""
 
     def add_service_error(self, details: object) -> bool:
         """Put a DomainError's `details` ({field: [messages]}) on the fields; False if none fit."""
@@ -139,6 +134,16 @@ class ApiKeyCreateForm(forms.Form):
         for field, problem in problems:
             self.add_error(field if field in self.fields else None, problem)
         return bool(problems)
+
+
+class ApiKeyCreateForm(ServiceErrorsOnFields):
+    """Name and scopes of a new owner API key. Both are optional here on purpose: the key service
+    owns the rules (a name, at least one scope) and its errors land on these fields."""
+
+    name = forms.CharField(required=False, label=_("Name"), widget=forms.TextInput(attrs={"maxlength": 200}))
+    scopes = forms.MultipleChoiceField(
+        choices=list(SCOPE_LABELS.items()), required=False, widget=forms.CheckboxSelectMultiple, label=_("Scopes")
+    )
 
 
 class OrderFilterForm(forms.Form):

@@ -1,6 +1,6 @@
 """Rendering helpers shared by every panel view: the layout's context, one-time values kept for
 the next page (a pairing code, a webhook secret, an API key's client secret), domain errors turned
-into messages, and the one shape of a POST action on one of the owner's objects."""
+into messages or put on a form, and the one shape of a POST action on one of the owner's objects."""
 
 from collections.abc import Callable, Mapping
 from functools import wraps
@@ -21,7 +21,7 @@ from apps.accounts import selectors as account_selectors
 from apps.accounts.models import Business, User
 from apps.core.errors import DomainError
 from apps.panel.access import PanelRequest, View, can_manage_owner_pages, panel_page
-from apps.panel.forms import detail_problems
+from apps.panel.forms import ServiceErrorsOnFields, detail_problems
 
 NAV = [
     ("dashboard", _("Dashboard"), False),
@@ -102,6 +102,23 @@ def error_text(exc: DomainError) -> str:
 
 def report_error(request: PanelRequest, exc: DomainError) -> None:
     messages.error(request, error_text(exc))
+
+
+def form_posted(
+    request: PanelRequest, form: forms.Form, act: Callable[[dict[str, Any]], HttpResponseBase]
+) -> HttpResponseBase | None:
+    """A page's form, posted and valid: `act` on its cleaned data (the service call, what to tell,
+    where to go next) and answer where it goes. A service's refusal is put on the form (on the
+    fields it names where the form places them, else above the form) and None says: show the page
+    again, with the form."""
+    if request.method != "POST" or not form.is_valid():
+        return None
+    try:
+        return act(form.cleaned_data)
+    except DomainError as exc:
+        if not (isinstance(form, ServiceErrorsOnFields) and form.add_service_error(exc.details)):
+            form.add_error(None, error_text(exc))
+        return None
 
 
 def object_action(

@@ -3,7 +3,7 @@ services and tasks (a ticket edited here would not be printed again)."""
 
 from django.contrib import admin
 
-from apps.core.admin_bases import NoAddAdmin
+from apps.core.admin_bases import FieldsReadOnlyAdmin
 from apps.printing.models import Printer, PrintJob, PrintSettings
 
 
@@ -16,15 +16,13 @@ class PrinterAdmin(admin.ModelAdmin[Printer]):
 
 
 @admin.register(PrintJob)
-class PrintJobAdmin(admin.ModelAdmin[PrintJob]):
+class PrintJobAdmin(FieldsReadOnlyAdmin[PrintJob]):
     list_display = ["key", "printer", "kind", "status", "attempts", "reprint", "uncertain", "created_at", "printed_at"]
     list_filter = ["kind", "status", "reprint", "uncertain"]
-    readonly_fields = [field.name for field in PrintJob._meta.fields]
 
 
 @admin.register(PrintSettings)
-class PrintSettingsAdmin(NoAddAdmin[PrintSettings]):
+class PrintSettingsAdmin(FieldsReadOnlyAdmin[PrintSettings]):
     """Read-only: owners set them on the panel's Printers page."""
 
     list_display = ["business", "print_receipts"]
-    readonly_fields = [field.name for field in PrintSettings._meta.fields]

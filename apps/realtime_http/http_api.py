@@ -7,7 +7,7 @@ What is subscribed (the read side) and terminate_connections are in http_api_sta
 from django.conf import settings
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from drf_spectacular.openapi import AutoSchema
-from drf_spectacular.utils import extend_schema, inline_serializer
+from drf_spectacular.utils import inline_serializer
 from rest_framework import exceptions, serializers
 from rest_framework.authentication import BaseAuthentication
 from rest_framework.request import Request
@@ -15,6 +15,7 @@ from rest_framework.response import Response
 
 from apps.api import parsers
 from apps.api.drf_request import django_request
+from apps.api.operations import Answer, operation
 from apps.api.views import PublicAPIView
 from apps.core.errors import DomainError, ErrorCode
 from apps.realtime import protocol
@@ -172,27 +173,27 @@ def _event_message(event: object) -> FanoutMessage:
 
 
 class EventsView(SignedHttpApiView):
-    @extend_schema(
+    @operation(
+        Answer(EMPTY_OBJECT),
         request=PusherEventIn,
-        responses={200: EMPTY_OBJECT},
-        summary="Publish an event (Pusher HTTP API)",
         description=f"Pusher's `POST /apps/{{app_id}}/events`: one event to 1 to {MAX_CHANNELS_PER_EVENT} channels.",
     )
     def post(self, request: Request, app_id: str) -> Response:
+        """Publish an event (Pusher HTTP API)"""
         send_now(_event_message(self.body_json(request)))
         return Response({})
 
 
 class BatchEventsView(SignedHttpApiView):
-    @extend_schema(
+    @operation(
+        Answer(BATCH_EVENTS_OUT),
         request=PusherBatchEventsIn,
-        responses={200: BATCH_EVENTS_OUT},
-        summary="Publish a batch of events (Pusher HTTP API)",
         description=(
             f"Pusher's `POST /apps/{{app_id}}/batch_events`: 1 to {MAX_BATCH} events, all validated before any is sent."
         ),
     )
     def post(self, request: Request, app_id: str) -> Response:
+        """Publish a batch of events (Pusher HTTP API)"""
         body = self.body_json(request)
         batch = body.get("batch") if isinstance(body, dict) else None
         if not isinstance(batch, list) or not 0 < len(batch) <= MAX_BATCH:
@@ -208,17 +209,13 @@ class PusherUserEventIn(_EventFields):
 
 
 class UserEventsView(SignedHttpApiView):
-    @extend_schema(
-        request=PusherUserEventIn,
-        responses={200: EMPTY_OBJECT},
-        summary="Send an event to a user (Pusher HTTP API)",
-        description=(
-            "Every connection signed in (`pusher:signin`) as `user_id`, on every web process, receives the event on "
-            "`#server-to-user-{user_id}` (pusher-js: `pusher.user.bind(name, fn)`). The same as publishing to that "
-            "name through `/events`, which the libraries' `send_to_user` does."
-        ),
-    )
+    @operation(Answer(EMPTY_OBJECT), request=PusherUserEventIn)
     def post(self, request: Request, app_id: str, user_id: str) -> Response:
+        """Send an event to a user (Pusher HTTP API)
+
+        Every connection signed in (`pusher:signin`) as `user_id`, on every web process, receives
+        the event on `#server-to-user-{user_id}` (pusher-js: `pusher.user.bind(name, fn)`). The same
+        as publishing to that name through `/events`, which the libraries' `send_to_user` does."""
         if not valid_user_id(user_id):  # Pusher's user ids share the channel alphabet
             raise DomainError(ErrorCode.MALFORMED_REQUEST, "Invalid user id.")
         body = self.body_json(request)

@@ -3,7 +3,8 @@ Signing in is the dashboard's (apps/agent_app/api/sign_in.py): it starts the age
 which is routing's."""
 
 from django.contrib.auth import logout as django_logout
-from drf_spectacular.utils import extend_schema, inline_serializer
+from django.db.models import QuerySet
+from drf_spectacular.utils import inline_serializer
 from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -13,7 +14,7 @@ from apps.accounts.api.base import AgentAPIView, AgentRequest
 from apps.accounts.models import AgentStatus, PersonalAccessToken, User
 from apps.api import xsrf
 from apps.api.drf_request import django_request
-from apps.api.inputs import validated
+from apps.api.operations import NO_CONTENT, Answer, Data, operation
 from apps.api.views import PublicAPIView
 from apps.core.errors import DomainError, ErrorCode
 
@@ -72,16 +73,18 @@ class AgentStatusIn(serializers.Serializer[None]):
 
 
 class CsrfCookieView(PublicAPIView):
-    @extend_schema(responses={204: None}, summary="Set the XSRF-TOKEN cookie before signing in")
+    @operation(NO_CONTENT)
     def get(self, request: Request) -> Response:
+        """Set the XSRF-TOKEN cookie before signing in"""
         response = Response(status=204)
         xsrf.issue_token(django_request(request), response)
         return response
 
 
 class LogoutView(AgentAPIView):
-    @extend_schema(request=None, responses={204: None}, summary="Sign out and invalidate the session")
+    @operation(NO_CONTENT)
     def post(self, request: AgentRequest) -> Response:
+        """Sign out and invalidate the session"""
         django_logout(django_request(request))  # flushes the server-side session
         response = Response(status=204)
         xsrf.clear_cookie(response)
@@ -89,21 +92,18 @@ class LogoutView(AgentAPIView):
 
 
 class CurrentUserView(AgentAPIView):
-    @extend_schema(responses={200: SignedInAgentOut}, summary="The signed-in agent")
-    def get(self, request: AgentRequest) -> Response:
-        return Response(SignedInAgentOut(request.user).data)
+    @operation(Answer(SignedInAgentOut()))
+    def get(self, request: AgentRequest) -> User:
+        """The signed-in agent"""
+        return request.user
 
 
 class AgentStatusView(AgentAPIView):
-    @extend_schema(
-        request=AgentStatusIn,
-        responses={200: inline_serializer("Ok", {"ok": serializers.BooleanField()})},
-        summary="Set the agent's availability",
-    )
-    def post(self, request: AgentRequest) -> Response:
-        data = validated(AgentStatusIn, request.data)
+    @operation(Answer(inline_serializer("Ok", {"ok": serializers.BooleanField()})), body=AgentStatusIn)
+    def post(self, request: AgentRequest, data: Data) -> dict[str, bool]:
+        """Set the agent's availability"""
         services.agent_set_status(agent=request.user, status=data["status"])
-        return Response({"ok": True})
+        return {"ok": True}
 
 
 class AccessTokenOut(serializers.ModelSerializer[PersonalAccessToken]):
@@ -115,20 +115,17 @@ class AccessTokenOut(serializers.ModelSerializer[PersonalAccessToken]):
 
 
 class AccessTokenListView(AgentAPIView):
-    @extend_schema(
-        responses={200: inline_serializer("AccessTokenList", {"data": AccessTokenOut(many=True)})},
-        summary="The agent's live access tokens (never their secrets)",
-    )
-    def get(self, request: AgentRequest) -> Response:
-        tokens = PersonalAccessToken.objects.filter(user=request.user, revoked_at=None).order_by("-created_at")
-        return Response({"data": AccessTokenOut(tokens, many=True).data})
+    @operation(Answer(AccessTokenOut(many=True), envelope="AccessTokenList"))
+    def get(self, request: AgentRequest) -> QuerySet[PersonalAccessToken]:
+        """The agent's live access tokens (never their secrets)"""
+        return PersonalAccessToken.objects.filter(user=request.user, revoked_at=None).order_by("-created_at")
 
 
 class AccessTokenDetailView(AgentAPIView):
-    @extend_schema(request=None, responses={204: None}, summary="Revoke one of the agent's access tokens")
-    def delete(self, request: AgentRequest, token_id: int) -> Response:
+    @operation(NO_CONTENT)
+    def delete(self, request: AgentRequest, token_id: int) -> None:
+        """Revoke one of the agent's access tokens"""
         token = PersonalAccessToken.objects.filter(pk=token_id, user=request.user, revoked_at=None).first()
         if token is None:
             raise DomainError(ErrorCode.NOT_FOUND, "No such access token.")
         services.access_token_revoke(token=token)
-        return Response(status=204)

@@ -8,7 +8,9 @@ from rest_framework.response import Response
 from apps.accounts import login_throttle, services
 from apps.accounts.api.agent import AgentUserOut
 from apps.accounts.api.base import AgentRequest, TokenAPIView, TokenRequest
+from apps.accounts.models import User
 from apps.api.inputs import client_ip, validated
+from apps.api.operations import NO_CONTENT, Answer, operation
 from apps.api.permissions import HasToken
 from apps.api.views import PublicAPIView, ensure_tls
 from apps.core.errors import DomainError, ErrorCode
@@ -51,13 +53,14 @@ class TokenLogoutView(TokenAPIView):
     permission_classes = [HasToken]  # an ownerless agent may still revoke its own token
     allowed_while_suspended = True  # giving a token up is always allowed
 
-    @extend_schema(request=None, responses={204: None}, summary="Revoke the token used for this request")
-    def post(self, request: TokenRequest) -> Response:
+    @operation(NO_CONTENT)
+    def post(self, request: TokenRequest) -> None:
+        """Revoke the token used for this request"""
         services.access_token_revoke(token=request.auth)
-        return Response(status=204)
 
 
 class TokenUserView(TokenAPIView):
-    @extend_schema(responses={200: AgentUserOut}, summary="The agent this token belongs to")
-    def get(self, request: AgentRequest) -> Response:
-        return Response(AgentUserOut(request.user).data)
+    @operation(Answer(AgentUserOut()))
+    def get(self, request: AgentRequest) -> User:
+        """The agent this token belongs to"""
+        return request.user

@@ -4,7 +4,7 @@ from typing import Any, NotRequired, TypedDict
 
 from django.db.models import QuerySet
 from django.utils.dateparse import parse_datetime
-from drf_spectacular.utils import extend_schema, extend_schema_field, inline_serializer
+from drf_spectacular.utils import extend_schema_field, inline_serializer
 from rest_framework import serializers
 from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.pagination import Cursor, CursorPagination
@@ -12,7 +12,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from apps.accounts.api.base import AgentRequest, TokenAPIView
-from apps.api.inputs import validated
+from apps.api.operations import Answer, Data, operation
 from apps.core.body_shapes import serializer_for
 from apps.orders.bodies import ModifierBody, modifier_bodies, payment_status
 from apps.orders.models import Order, OrderLine, OrderStatus
@@ -140,33 +140,30 @@ def with_integration_body(orders: QuerySet[Order]) -> QuerySet[Order]:
     return orders.select_related("business", "session__kiosk", "session__agent").prefetch_related("lines")
 
 
+ORDER_PAGE = inline_serializer(
+    "IntegrationOrderPage",
+    {
+        "next": serializers.URLField(allow_null=True, help_text="The next (older) page, or null."),
+        "previous": serializers.URLField(allow_null=True, help_text="The previous (newer) page, or null."),
+        "results": IntegrationOrderOut(many=True),
+    },
+)
+
+
 class IntegrationOrderListView(TokenAPIView):
-    @extend_schema(
-        parameters=[OrderFilterIn],
-        responses={
-            200: inline_serializer(
-                "IntegrationOrderPage",
-                {
-                    "next": serializers.URLField(allow_null=True, help_text="The next (older) page, or null."),
-                    "previous": serializers.URLField(allow_null=True, help_text="The previous (newer) page, or null."),
-                    "results": IntegrationOrderOut(many=True),
-                },
-            )
-        },
-        summary="The owner's orders, newest first (cursor pagination: follow `next`)",
-    )
-    def get(self, request: AgentRequest) -> Response:
-        filters = validated(OrderFilterIn, request.query_params)
+    @operation(Answer(ORDER_PAGE), query=OrderFilterIn)
+    def get(self, request: AgentRequest, query: Data) -> Response:
+        """The owner's orders, newest first (cursor pagination: follow `next`)"""
         owner_id = request.user.owner_id  # not None: HasOwnerToken refuses an ownerless agent
         orders = with_integration_body(Order.objects.filter(owner_id=owner_id))  # type: ignore[misc]
-        if "status" in filters:
-            orders = orders.filter(status=filters["status"])
-        if "business" in filters:
-            orders = orders.filter(business_id=filters["business"])
-        if "created_after" in filters:
-            orders = orders.filter(created_at__gte=filters["created_after"])
-        if "created_before" in filters:
-            orders = orders.filter(created_at__lt=filters["created_before"])
+        if "status" in query:
+            orders = orders.filter(status=query["status"])
+        if "business" in query:
+            orders = orders.filter(business_id=query["business"])
+        if "created_after" in query:
+            orders = orders.filter(created_at__gte=query["created_after"])
+        if "created_before" in query:
+            orders = orders.filter(created_at__lt=query["created_before"])
         paginator = OrdersPage()
         page = paginator.paginate_queryset(orders, request, view=self)
         body = IntegrationOrderOut(page, many=True).data  # type: ignore[arg-type]  # the stubs take one instance

@@ -2,15 +2,13 @@
 of customers at once, and the owner's number for the agents without one. Another owner's agent
 is 404."""
 
-from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
-from rest_framework.response import Response
 
 from apps.accounts import selectors as account_selectors
 from apps.accounts.models import User
-from apps.api.inputs import validated
+from apps.api.operations import Data
 from apps.core.errors import DomainError, ErrorCode
-from apps.owner_api.api.base import OwnerApiRequest, OwnerAPIView, data_response, enveloped
+from apps.owner_api.api.base import OwnerApiRequest, OwnerAPIView, enveloped, owner_operation
 from apps.owner_api.scopes import Scope
 from apps.routing import routing_settings, services
 from apps.routing.capacity import seats_of
@@ -69,57 +67,44 @@ def _owned_agent(owner_id: int, agent_id: int) -> User:
 
 
 class AgentListView(OwnerAPIView):
-    required_scopes = {"GET": Scope.AGENTS_WRITE}
-
-    @extend_schema(
-        responses={200: enveloped("OwnerAgents", AgentOut(many=True))},
-        summary="The owner's agents, with how many customers each serves at once and holds now",
-    )
-    def get(self, request: OwnerApiRequest) -> Response:
-        agents = list(account_selectors.agents_of_owner(request.user.owner_id).order_by("name", "pk"))
-        return data_response(_bodies(agents))
+    @owner_operation(Scope.AGENTS_WRITE, enveloped("OwnerAgents", AgentOut(many=True)))
+    def get(self, request: OwnerApiRequest) -> list[dict[str, object]]:
+        """The owner's agents, with how many customers each serves at once and holds now"""
+        return _bodies(list(account_selectors.agents_of_owner(request.user.owner_id).order_by("name", "pk")))
 
 
 class AgentCapacityView(OwnerAPIView):
-    required_scopes = {"PUT": Scope.AGENTS_WRITE}
-
-    @extend_schema(
-        request=AgentCapacityIn,
-        responses={200: enveloped("OwnerAgent", AgentOut())},
-        summary="Set how many customers an agent serves at once (null: the owner's number)",
+    @owner_operation(
+        Scope.AGENTS_WRITE,
+        enveloped("OwnerAgent", AgentOut()),
+        body=AgentCapacityIn,
         operation_id="owner_agent_capacity_set",
         description=f"At most one on video, the others paying or writing in the chat. {LOW} to {HIGH}; "
         "sessions held beyond a lowered number stay with the agent. Another owner's agent is 404 NOT_FOUND.",
     )
-    def put(self, request: OwnerApiRequest, agent_id: int) -> Response:
-        data = validated(AgentCapacityIn, request.data)
+    def put(self, request: OwnerApiRequest, data: Data, agent_id: int) -> dict[str, object]:
+        """Set how many customers an agent serves at once (null: the owner's number)"""
         agent = _owned_agent(request.user.owner_id, agent_id)
         services.agent_capacity_set(agent=agent, capacity=data["capacity"])
-        return data_response(_bodies([agent])[0])
+        return _bodies([agent])[0]
 
 
-OwnerCapacityBody = enveloped("OwnerCapacity", OwnerCapacityOut())
+OWNER_CAPACITY = enveloped("OwnerCapacity", OwnerCapacityOut())
+
+
+def _owner_capacity(owner_id: int) -> dict[str, object]:
+    stored = routing_settings.stored_capacity(owner_id)
+    return {"agent_capacity": routing_settings.routing_for_owner(owner_id).agent_capacity, "own": stored is not None}
 
 
 class OwnerCapacityView(OwnerAPIView):
-    required_scopes = {"GET": Scope.AGENTS_WRITE, "PUT": Scope.AGENTS_WRITE}
+    @owner_operation(Scope.AGENTS_WRITE, OWNER_CAPACITY, operation_id="owner_capacity_get")
+    def get(self, request: OwnerApiRequest) -> dict[str, object]:
+        """Customers per agent"""
+        return _owner_capacity(request.user.owner_id)
 
-    @extend_schema(responses={200: OwnerCapacityBody}, summary="Customers per agent", operation_id="owner_capacity_get")
-    def get(self, request: OwnerApiRequest) -> Response:
-        return self._body(request.user.owner_id)
-
-    @extend_schema(
-        request=OwnerCapacityIn,
-        responses={200: OwnerCapacityBody},
-        operation_id="owner_capacity_set",
-        summary="Set how many customers each agent without its own number serves at once",
-    )
-    def put(self, request: OwnerApiRequest) -> Response:
-        data = validated(OwnerCapacityIn, request.data)
+    @owner_operation(Scope.AGENTS_WRITE, OWNER_CAPACITY, body=OwnerCapacityIn, operation_id="owner_capacity_set")
+    def put(self, request: OwnerApiRequest, data: Data) -> dict[str, object]:
+        """Set how many customers each agent without its own number serves at once"""
         services.owner_capacity_set(owner_id=request.user.owner_id, capacity=data["agent_capacity"])
-        return self._body(request.user.owner_id)
-
-    def _body(self, owner_id: int) -> Response:
-        stored = routing_settings.stored_capacity(owner_id)
-        capacity = routing_settings.routing_for_owner(owner_id).agent_capacity
-        return data_response({"agent_capacity": capacity, "own": stored is not None})
+        return _owner_capacity(request.user.owner_id)

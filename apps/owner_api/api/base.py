@@ -4,7 +4,6 @@ limit per key, and 403 INSUFFICIENT_SCOPE in the usual {error: {code, message}} 
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from drf_spectacular.utils import inline_serializer
 from oauth2_provider.models import AccessToken
 from rest_framework import exceptions, serializers
 from rest_framework.permissions import BasePermission
@@ -13,13 +12,16 @@ from rest_framework.response import Response
 from rest_framework.views import APIView, set_rollback
 
 from apps.api.errors import error_body, exception_handler
+from apps.api.operations import Answer, Handler, operation
 from apps.api.throttles import AtomicWindowThrottle
 from apps.api.views import MethodCheckedFirst, ensure_tls
 from apps.core.actor import API_KEY, Actor
 from apps.owner_api.api.authentication import OwnerApiKeyAuthentication
 from apps.owner_api.models import OwnerApiKey
+from apps.owner_api.scopes import Scope
 
 INSUFFICIENT_SCOPE = "INSUFFICIENT_SCOPE"
+_SCOPE = "owner_api_scope"  # the attribute owner_operation puts the method's scope in
 
 # What OwnerApiKeyAuthentication and HasRequiredScope guarantee about a request, for the type
 # checker (DRF types `user` and `auth` for any scheme): at runtime it is DRF's Request.
@@ -60,14 +62,21 @@ def request_actor(request: OwnerApiRequest) -> Actor:
     return Actor(owner_id=key.owner_id, who=API_KEY, scopes=scopes)
 
 
-def enveloped(name: str, serializer: serializers.BaseSerializer[Any]) -> serializers.Serializer[Any]:
-    """The schema of an owner API body, `{"data": serializer}` (what `data_response` sends)."""
-    return inline_serializer(name, {"data": serializer})
+def enveloped(name: str, out: serializers.BaseSerializer[Any], status: int = 200) -> Answer:
+    """An owner API answer: `{"data": out}`, its schema the component `name`."""
+    return Answer(out, status, envelope=name)
 
 
-def data_response(data: object, status: int = 200) -> Response:
-    """An owner API body: `{"data": ...}`."""
-    return Response({"data": data}, status=status)
+def owner_operation(scope: Scope, answer: Answer, **declared: Any) -> Callable[[Handler], Handler]:
+    """apps.api.operations.operation, plus the scope the method needs (OwnerAPIView collects it
+    into `required_scopes`)."""
+
+    def declare(method: Handler) -> Handler:
+        handle = operation(answer, **declared)(method)
+        setattr(handle, _SCOPE, scope)
+        return handle
+
+    return declare
 
 
 class OwnerApiThrottle(AtomicWindowThrottle):
@@ -104,6 +113,12 @@ class OwnerAPIView(MethodCheckedFirst, APIView):
     permission_classes = [HasRequiredScope]
     throttle_classes = [OwnerApiThrottle]
     required_scopes: dict[str, str] = {}
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """`required_scopes`: a view's own, and the scope of each method declared by owner_operation."""
+        super().__init_subclass__(**kwargs)
+        declared = {name.upper(): getattr(getattr(cls, name, None), _SCOPE, None) for name in cls.http_method_names}
+        cls.required_scopes = {**cls.required_scopes, **{m: s for m, s in declared.items() if s is not None}}
 
     def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
         ensure_tls(request)

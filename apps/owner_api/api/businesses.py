@@ -1,15 +1,13 @@
 """Owner API business: read a business and change its receipt address (business:write)."""
 
-from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
-from rest_framework.response import Response
 
 from apps.accounts import services as account_services
 from apps.accounts.models import ADDRESS_MAX_LENGTH, Business
 from apps.api.fields import StrictCharField
-from apps.api.inputs import validated
+from apps.api.operations import Data
 from apps.owner_api import selectors
-from apps.owner_api.api.base import OwnerApiRequest, OwnerAPIView, data_response, enveloped
+from apps.owner_api.api.base import OwnerApiRequest, OwnerAPIView, enveloped, owner_operation
 from apps.owner_api.scopes import Scope
 
 
@@ -27,29 +25,23 @@ class BusinessIn(serializers.Serializer[None]):
     )
 
 
-BusinessBody = enveloped("OwnerBusiness", BusinessOut())
-
-
-def _body(business: Business) -> Response:
-    return data_response(BusinessOut(business).data)
+BUSINESS = enveloped("OwnerBusiness", BusinessOut())
 
 
 class BusinessDetailView(OwnerAPIView):
-    required_scopes = {"GET": Scope.BUSINESS_WRITE, "PATCH": Scope.BUSINESS_WRITE}
+    @owner_operation(Scope.BUSINESS_WRITE, BUSINESS)
+    def get(self, request: OwnerApiRequest, business_id: int) -> Business:
+        """A business of the owner, with its receipt address"""
+        return selectors.owned_business(owner_id=request.user.owner_id, business_id=business_id)
 
-    @extend_schema(responses={200: BusinessBody}, summary="A business of the owner, with its receipt address")
-    def get(self, request: OwnerApiRequest, business_id: int) -> Response:
-        return _body(selectors.owned_business(owner_id=request.user.owner_id, business_id=business_id))
-
-    @extend_schema(
-        request=BusinessIn,
-        responses={200: BusinessBody},
-        summary="Set the business's address, printed on its receipts",
+    @owner_operation(
+        Scope.BUSINESS_WRITE,
+        BUSINESS,
+        body=BusinessIn,
         description="Lines are trimmed and blank ones dropped. 422 VALIDATION_ERROR for more than "
         f"{ADDRESS_MAX_LENGTH} characters or 6 lines; another owner's business is 404 NOT_FOUND.",
     )
-    def patch(self, request: OwnerApiRequest, business_id: int) -> Response:
-        data = validated(BusinessIn, request.data)
+    def patch(self, request: OwnerApiRequest, data: Data, business_id: int) -> Business:
+        """Set the business's address, printed on its receipts"""
         business = selectors.owned_business(owner_id=request.user.owner_id, business_id=business_id)
-        business = account_services.business_update(business=business, address=data["address"])
-        return _body(business)
+        return account_services.business_update(business=business, address=data["address"])

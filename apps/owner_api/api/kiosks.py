@@ -1,13 +1,12 @@
 """Owner API kiosks: pairing codes, the list of paired kiosks, rename, unpair, and each kiosk's
 card reader: register or replace, remove (kiosks:write)."""
 
-from drf_spectacular.utils import extend_schema, extend_schema_field
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
-from rest_framework.response import Response
 
 from apps.accounts.models import Business
 from apps.api.fields import StrictCharField
-from apps.api.inputs import validated
+from apps.api.operations import Answer, Data
 from apps.billing import terminal
 from apps.billing.models import CardReader
 from apps.billing.services import readers as reader_services
@@ -16,7 +15,7 @@ from apps.kiosks import selectors as kiosk_selectors
 from apps.kiosks import services as kiosk_services
 from apps.kiosks.models import Kiosk
 from apps.owner_api import selectors
-from apps.owner_api.api.base import OwnerApiRequest, OwnerAPIView, data_response, enveloped
+from apps.owner_api.api.base import OwnerApiRequest, OwnerAPIView, enveloped, owner_operation
 from apps.owner_api.scopes import Scope
 
 
@@ -86,71 +85,49 @@ class KioskRenameIn(serializers.Serializer[None]):
 
 
 class PairingCodeCreateView(OwnerAPIView):
-    required_scopes = {"POST": Scope.KIOSKS_WRITE}
-
-    @extend_schema(
-        request=PairingCodeIn,
-        responses={201: PairingCodeOut},
-        summary="A new 6-digit pairing code (valid 15 minutes, used once) for a business",
-    )
-    def post(self, request: OwnerApiRequest) -> Response:
-        data = validated(PairingCodeIn, request.data)
+    @owner_operation(Scope.KIOSKS_WRITE, Answer(PairingCodeOut(), 201), body=PairingCodeIn)
+    def post(self, request: OwnerApiRequest, data: Data) -> dict[str, object]:
+        """A new 6-digit pairing code (valid 15 minutes, used once) for a business"""
         business = selectors.business_for_pairing(owner_id=request.user.owner_id, business_id=data.get("business_id"))
         pairing_code, code = kiosk_services.pairing_code_create(business=business)
-        body = {"code": code, "expires_at": pairing_code.expires_at, "business": business}
-        return Response(PairingCodeOut(body).data, status=201)
+        return {"code": code, "expires_at": pairing_code.expires_at, "business": business}
 
 
 class KioskListView(OwnerAPIView):
-    required_scopes = {"GET": Scope.KIOSKS_WRITE}
-
-    @extend_schema(
-        responses={200: enveloped("OwnerKioskList", KioskOut(many=True))},
-        summary="The owner's paired kiosks with their presence",
-    )
-    def get(self, request: OwnerApiRequest) -> Response:
-        kiosks = kiosk_selectors.seen_as_heard(selectors.paired_kiosks(owner_id=request.user.owner_id))
-        return data_response([KioskOut(kiosk).data for kiosk in kiosks])
+    @owner_operation(Scope.KIOSKS_WRITE, enveloped("OwnerKioskList", KioskOut(many=True)))
+    def get(self, request: OwnerApiRequest) -> list[Kiosk]:
+        """The owner's paired kiosks with their presence"""
+        return kiosk_selectors.seen_as_heard(selectors.paired_kiosks(owner_id=request.user.owner_id))
 
 
 def _paired(request: OwnerApiRequest, kiosk_id: int) -> Kiosk:
     return selectors.paired_kiosk(owner_id=request.user.owner_id, kiosk_id=kiosk_id)
 
 
-def _kiosk_response(kiosk: Kiosk) -> Response:
-    return data_response(KioskOut(kiosk_selectors.seen_as_heard([kiosk])[0]).data)
+def _as_heard(kiosk: Kiosk) -> Kiosk:
+    """The kiosk with its presence as last heard (KioskOut's `online` and `last_seen_at`)."""
+    return kiosk_selectors.seen_as_heard([kiosk])[0]
 
 
 class KioskDetailView(OwnerAPIView):
-    required_scopes = {"PATCH": Scope.KIOSKS_WRITE}
-
-    @extend_schema(
-        request=KioskRenameIn,
-        responses={200: enveloped("OwnerKiosk", KioskOut())},
-        summary="Rename a kiosk or change its location",
-    )
-    def patch(self, request: OwnerApiRequest, kiosk_id: int) -> Response:
-        data = validated(KioskRenameIn, request.data)
+    @owner_operation(Scope.KIOSKS_WRITE, enveloped("OwnerKiosk", KioskOut()), body=KioskRenameIn)
+    def patch(self, request: OwnerApiRequest, data: Data, kiosk_id: int) -> Kiosk:
+        """Rename a kiosk or change its location"""
         kiosk = _paired(request, kiosk_id)
         kiosk = kiosk_services.kiosk_rename(
             kiosk=kiosk, name=data.get("name", kiosk.name), location=data.get("location", kiosk.location)
         )
-        return _kiosk_response(kiosk)
+        return _as_heard(kiosk)
 
 
 class KioskUnpairView(OwnerAPIView):
-    required_scopes = {"POST": Scope.KIOSKS_WRITE}
-
-    @extend_schema(
-        request=None,
-        responses={200: enveloped("OwnerKioskUnpaired", KioskOut())},
-        summary="Unpair a kiosk: its device token stops working at once",
-    )
-    def post(self, request: OwnerApiRequest, kiosk_id: int) -> Response:
+    @owner_operation(Scope.KIOSKS_WRITE, enveloped("OwnerKioskUnpaired", KioskOut()))
+    def post(self, request: OwnerApiRequest, kiosk_id: int) -> Kiosk:
+        """Unpair a kiosk: its device token stops working at once"""
         kiosk = _paired(request, kiosk_id)
         kiosk_services.kiosk_unpair(kiosk=kiosk)
         kiosk.refresh_from_db()
-        return _kiosk_response(kiosk)
+        return _as_heard(kiosk)
 
 
 class ReaderIn(serializers.Serializer[None]):
@@ -161,31 +138,24 @@ class ReaderIn(serializers.Serializer[None]):
 
 
 class KioskReaderView(OwnerAPIView):
-    required_scopes = {"PUT": Scope.KIOSKS_WRITE, "DELETE": Scope.KIOSKS_WRITE}
+    @owner_operation(Scope.KIOSKS_WRITE, enveloped("OwnerKioskWithReader", KioskOut()), body=ReaderIn)
+    def put(self, request: OwnerApiRequest, data: Data, kiosk_id: int) -> Kiosk:
+        """Register the kiosk's card reader, or replace it
 
-    @extend_schema(
-        request=ReaderIn,
-        responses={200: enveloped("OwnerKioskWithReader", KioskOut())},
-        summary="Register the kiosk's card reader, or replace it",
-        description="The reader is registered on the owner's connected account at the business's location "
-        "(created on first use); a reader the kiosk had is unregistered. While a kiosk has a reader, sending "
-        "its session to payment hands the payment to the reader. 400 VALIDATION_ERROR on `registration_code` "
-        "when the processor does not accept the code; 409 PROCESSOR_ACCOUNT_NOT_READY before onboarding.",
-    )
-    def put(self, request: OwnerApiRequest, kiosk_id: int) -> Response:
-        data = validated(ReaderIn, request.data)
+        The reader is registered on the owner's connected account at the business's location
+        (created on first use); a reader the kiosk had is unregistered. While a kiosk has a reader,
+        sending its session to payment hands the payment to the reader. 400 VALIDATION_ERROR on
+        `registration_code` when the processor does not accept the code; 409
+        PROCESSOR_ACCOUNT_NOT_READY before onboarding."""
         kiosk = _paired(request, kiosk_id)
         reader_services.reader_register(
             kiosk=kiosk, registration_code=data["registration_code"], label=data.get("label") or kiosk.name[:100]
         )
-        return _kiosk_response(kiosk)
+        return _as_heard(kiosk)
 
-    @extend_schema(
-        request=None,
-        responses={200: enveloped("OwnerKioskReaderRemoved", KioskOut())},
-        summary="Remove the kiosk's card reader (the kiosk takes cards on screen again)",
-    )
-    def delete(self, request: OwnerApiRequest, kiosk_id: int) -> Response:
+    @owner_operation(Scope.KIOSKS_WRITE, enveloped("OwnerKioskReaderRemoved", KioskOut()))
+    def delete(self, request: OwnerApiRequest, kiosk_id: int) -> Kiosk:
+        """Remove the kiosk's card reader (the kiosk takes cards on screen again)"""
         kiosk = _paired(request, kiosk_id)
         reader_services.reader_remove(kiosk=kiosk)
-        return _kiosk_response(kiosk)
+        return _as_heard(kiosk)

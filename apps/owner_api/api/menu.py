@@ -2,15 +2,13 @@
 
 from typing import Any
 
-from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
-from rest_framework.response import Response
 
-from apps.api.inputs import validated
+from apps.api.operations import Data
 from apps.menu import services as menu_services
 from apps.menu.models import MenuItem
 from apps.owner_api import selectors
-from apps.owner_api.api.base import OwnerApiRequest, OwnerAPIView, data_response, enveloped
+from apps.owner_api.api.base import OwnerApiRequest, OwnerAPIView, enveloped, owner_operation
 from apps.owner_api.scopes import Scope
 
 
@@ -44,15 +42,8 @@ class MenuItemStockOut(serializers.Serializer[MenuItem]):
 
 
 class MenuItemView(OwnerAPIView):
-    required_scopes = {"PATCH": Scope.MENU_WRITE}
-
-    @extend_schema(
-        request=MenuItemStockIn,
-        responses={200: enveloped("OwnerMenuItem", MenuItemStockOut())},
-        summary="Change a menu item's availability, stock and low-stock threshold",
-    )
-    def patch(self, request: OwnerApiRequest, item_id: int) -> Response:
-        changes = validated(MenuItemStockIn, request.data)
+    @owner_operation(Scope.MENU_WRITE, enveloped("OwnerMenuItem", MenuItemStockOut()), body=MenuItemStockIn)
+    def patch(self, request: OwnerApiRequest, data: Data, item_id: int) -> MenuItem:
+        """Change a menu item's availability, stock and low-stock threshold"""
         item = selectors.menu_item(owner_id=request.user.owner_id, item_id=item_id)
-        item = menu_services.menu_item_save(item=item, **changes)
-        return data_response(MenuItemStockOut(item).data)
+        return menu_services.menu_item_save(item=item, **data)

@@ -4,16 +4,15 @@ authentication; the moves and refunds call the same services as the owner panel.
 
 from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import serializers
-from rest_framework.response import Response
 
-from apps.api.inputs import validated
+from apps.api.operations import Data
 from apps.billing.models import Refund
 from apps.billing.services import refunds
 from apps.orders import fulfilment
 from apps.orders import services as order_services
 from apps.orders.api.integrations import IntegrationOrderListView, IntegrationOrderOut, with_integration_body
 from apps.orders.models import Order
-from apps.owner_api.api.base import OwnerApiRequest, OwnerAPIView, data_response, enveloped, request_actor
+from apps.owner_api.api.base import OwnerApiRequest, OwnerAPIView, enveloped, owner_operation, request_actor
 from apps.owner_api.scopes import Scope
 
 
@@ -50,44 +49,29 @@ class RefundOut(serializers.Serializer[Refund]):
     created_at = serializers.DateTimeField()
 
 
-def _order_response(order_id: int) -> Response:
-    return data_response(IntegrationOrderOut(with_integration_body(Order.objects.filter(pk=order_id)).get()).data)
-
-
 class OrderStatusView(OwnerAPIView):
-    required_scopes = {"POST": Scope.ORDERS_WRITE}
+    @owner_operation(Scope.ORDERS_WRITE, enveloped("OwnerOrder", IntegrationOrderOut()), body=FulfilmentStatusIn)
+    def post(self, request: OwnerApiRequest, data: Data, order_id: int) -> Order:
+        """Move a fired order to preparing, ready or completed (emits order.status_changed)
 
-    @extend_schema(
-        request=FulfilmentStatusIn,
-        responses={200: enveloped("OwnerOrder", IntegrationOrderOut())},
-        summary="Move a fired order to preparing, ready or completed (emits order.status_changed)",
-        description="From confirmed: preparing, ready or completed; from preparing: ready or completed; from "
-        "ready: completed. Any other move is 409 INVALID_STATE.",
-    )
-    def post(self, request: OwnerApiRequest, order_id: int) -> Response:
-        data = validated(FulfilmentStatusIn, request.data)
+        From confirmed: preparing, ready or completed; from preparing: ready or completed; from
+        ready: completed. Any other move is 409 INVALID_STATE."""
         order = order_services.order_set_fulfilment_status(
             order_id=order_id, status=data["status"], actor=request_actor(request)
         )
-        return _order_response(order.pk)
+        return with_integration_body(Order.objects.filter(pk=order.pk)).get()
 
 
 class OrderRefundView(OwnerAPIView):
-    required_scopes = {"POST": Scope.REFUNDS_WRITE}
+    @owner_operation(Scope.REFUNDS_WRITE, enveloped("OwnerRefund", RefundOut(), 201), body=RefundIn)
+    def post(self, request: OwnerApiRequest, data: Data, order_id: int) -> Refund:
+        """Refund a paid order through the processor, in full or in part
 
-    @extend_schema(
-        request=RefundIn,
-        responses={201: enveloped("OwnerRefund", RefundOut())},
-        summary="Refund a paid order through the processor, in full or in part",
-        description="A refund of the whole remaining amount marks the order `refunded`. "
-        "An order that is not paid (or already fully refunded) is 409 REFUND_NOT_ALLOWED.",
-    )
-    def post(self, request: OwnerApiRequest, order_id: int) -> Response:
-        data = validated(RefundIn, request.data)
-        refund = refunds.refund_order(
+        A refund of the whole remaining amount marks the order `refunded`. An order that is not paid
+        (or already fully refunded) is 409 REFUND_NOT_ALLOWED."""
+        return refunds.refund_order(
             order_id=order_id,
             amount_cents=data.get("amount_cents"),
             reason=data["reason"],
             actor=request_actor(request),
         )
-        return data_response(RefundOut(refund).data, status=201)

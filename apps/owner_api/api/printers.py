@@ -4,7 +4,7 @@ their state and the tickets waiting for them, and a test page. Another owner's p
 import secrets
 from typing import Any
 
-from drf_spectacular.utils import extend_schema, inline_serializer
+from drf_spectacular.utils import inline_serializer
 from rest_framework import serializers
 from rest_framework.exceptions import NotFound
 from rest_framework.pagination import Cursor, CursorPagination
@@ -12,10 +12,10 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from apps.api.fields import StrictBooleanField, StrictCharField
-from apps.api.inputs import validated
+from apps.api.operations import NO_CONTENT, Answer, Data
 from apps.core.errors import DomainError, ErrorCode
 from apps.owner_api import selectors as owner_selectors
-from apps.owner_api.api.base import OwnerApiRequest, OwnerAPIView, data_response, enveloped
+from apps.owner_api.api.base import OwnerApiRequest, OwnerAPIView, enveloped, owner_operation
 from apps.owner_api.api.kiosks import BusinessRefOut
 from apps.owner_api.scopes import Scope
 from apps.printing import selectors, services
@@ -102,33 +102,23 @@ def _printer(request: OwnerApiRequest, printer_id: int) -> Printer:
     return selectors.printer_of_owner(owner_id=request.user.owner_id, printer_id=printer_id)
 
 
-def _body(request: OwnerApiRequest, printer_id: int, status: int = 200) -> Response:
-    return data_response(PrinterOut(_printer(request, printer_id)).data, status=status)
-
-
-PrinterBody = enveloped("OwnerPrinter", PrinterOut())
+PRINTER = enveloped("OwnerPrinter", PrinterOut())
+PRINTER_PAGE = Answer(
+    inline_serializer(
+        "OwnerPrinterPage",
+        {
+            "next": serializers.URLField(allow_null=True),
+            "previous": serializers.URLField(allow_null=True),
+            "results": PrinterOut(many=True),
+        },
+    )
+)
 
 
 class PrinterListView(OwnerAPIView):
-    required_scopes = {"GET": Scope.PRINTERS_WRITE, "POST": Scope.PRINTERS_WRITE}
-
-    @extend_schema(
-        parameters=[PrintersQueryIn],
-        responses={
-            200: inline_serializer(
-                "OwnerPrinterPage",
-                {
-                    "next": serializers.URLField(allow_null=True),
-                    "previous": serializers.URLField(allow_null=True),
-                    "results": PrinterOut(many=True),
-                },
-            )
-        },
-        summary="The owner's printers, oldest first (cursor pagination: follow `next`)",
-        operation_id="api_owner_printers_list",
-    )
-    def get(self, request: OwnerApiRequest) -> Response:
-        query = validated(PrintersQueryIn, request.query_params)
+    @owner_operation(Scope.PRINTERS_WRITE, PRINTER_PAGE, query=PrintersQueryIn, operation_id="api_owner_printers_list")
+    def get(self, request: OwnerApiRequest, query: Data) -> Response:
+        """The owner's printers, oldest first (cursor pagination: follow `next`)"""
         printers = selectors.printers_of_owner(request.user.owner_id)
         if "business" in query:
             printers = printers.filter(business_id=query["business"])
@@ -136,52 +126,38 @@ class PrinterListView(OwnerAPIView):
         page = paginator.paginate_queryset(printers, request, view=self)
         return paginator.get_paginated_response(PrinterOut(page, many=True).data)  # type: ignore[arg-type]  # the stubs take one instance
 
-    @extend_schema(
-        request=PrinterCreateIn,
-        responses={201: PrinterBody},
-        summary="Add a network printer (ESC/POS over raw TCP) to a business",
-        description="Kitchen printers print the lines of `category_ids` (all, if empty); receipt printers "
-        "print the receipts of `kiosk_id`. Categories or a kiosk of another business are 422; another "
-        "owner's business is 404.",
-    )
-    def post(self, request: OwnerApiRequest) -> Response:
-        data = validated(PrinterCreateIn, request.data)
+    @owner_operation(Scope.PRINTERS_WRITE, PRINTER.with_status(201), body=PrinterCreateIn)
+    def post(self, request: OwnerApiRequest, data: Data) -> Printer:
+        """Add a network printer (ESC/POS over raw TCP) to a business
+
+        Kitchen printers print the lines of `category_ids` (all, if empty); receipt printers print
+        the receipts of `kiosk_id`. Categories or a kiosk of another business are 422; another
+        owner's business is 404."""
         business = owner_selectors.owned_business(owner_id=request.user.owner_id, business_id=data.pop("business_id"))
         printer = services.printer_create(business=business, fields=data)
-        return _body(request, printer.pk, status=201)
+        return _printer(request, printer.pk)
 
 
 class PrinterDetailView(OwnerAPIView):
-    required_scopes = {"GET": Scope.PRINTERS_WRITE, "PATCH": Scope.PRINTERS_WRITE, "DELETE": Scope.PRINTERS_WRITE}
+    @owner_operation(Scope.PRINTERS_WRITE, PRINTER)
+    def get(self, request: OwnerApiRequest, printer_id: int) -> Printer:
+        """A printer, with its state and waiting tickets"""
+        return _printer(request, printer_id)
 
-    @extend_schema(responses={200: PrinterBody}, summary="A printer, with its state and waiting tickets")
-    def get(self, request: OwnerApiRequest, printer_id: int) -> Response:
-        return _body(request, printer_id)
-
-    @extend_schema(
-        request=PrinterPatchIn,
-        responses={200: PrinterBody},
-        summary="Change a printer; a new address is tried at once with its waiting tickets",
-    )
-    def patch(self, request: OwnerApiRequest, printer_id: int) -> Response:
-        data = validated(PrinterPatchIn, request.data)
+    @owner_operation(Scope.PRINTERS_WRITE, PRINTER, body=PrinterPatchIn)
+    def patch(self, request: OwnerApiRequest, data: Data, printer_id: int) -> Printer:
+        """Change a printer; a new address is tried at once with its waiting tickets"""
         services.printer_update(printer=_printer(request, printer_id), fields=data)
-        return _body(request, printer_id)
+        return _printer(request, printer_id)
 
-    @extend_schema(responses={204: None}, summary="Remove a printer (its waiting tickets will not print)")
-    def delete(self, request: OwnerApiRequest, printer_id: int) -> Response:
+    @owner_operation(Scope.PRINTERS_WRITE, NO_CONTENT)
+    def delete(self, request: OwnerApiRequest, printer_id: int) -> None:
+        """Remove a printer (its waiting tickets will not print)"""
         services.printer_delete(printer=_printer(request, printer_id))
-        return Response(status=204)
 
 
 class PrinterTestPageView(OwnerAPIView):
-    required_scopes = {"POST": Scope.PRINTERS_WRITE}
-
-    @extend_schema(
-        request=None,
-        responses={202: enveloped("OwnerPrintJob", JobOut())},
-        summary="Print a test page (queued: it prints when the printer can)",
-    )
-    def post(self, request: OwnerApiRequest, printer_id: int) -> Response:
-        job = services.print_test_page(_printer(request, printer_id), request_key=secrets.token_hex(8))
-        return data_response(JobOut(job).data, status=202)
+    @owner_operation(Scope.PRINTERS_WRITE, enveloped("OwnerPrintJob", JobOut(), 202))
+    def post(self, request: OwnerApiRequest, printer_id: int) -> PrintJob:
+        """Print a test page (queued: it prints when the printer can)"""
+        return services.print_test_page(_printer(request, printer_id), request_key=secrets.token_hex(8))

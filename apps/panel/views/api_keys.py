@@ -3,6 +3,8 @@
 The rules (a name, known scopes, at least one) live in `apps.owner_api.services`; a DomainError it
 raises is put back on the form."""
 
+from typing import Any
+
 from django.contrib import messages
 from django.db.models import QuerySet
 from django.http import HttpResponseBase, HttpResponseRedirect
@@ -10,14 +12,13 @@ from django.shortcuts import redirect
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from apps.core.errors import DomainError
 from apps.owner_api import selectors as key_selectors
 from apps.owner_api import services as key_services
 from apps.owner_api.models import OwnerApiKey
 from apps.owner_api.scopes import ALL_SCOPES
 from apps.panel.access import OWNER_ONLY, PanelRequest, owned_or_404, panel_page
 from apps.panel.forms import ApiKeyCreateForm
-from apps.panel.pages import error_text, put_once, render_page, take_once
+from apps.panel.pages import form_posted, put_once, render_page, take_once
 
 TOKEN_PATH = "/api/owner/oauth/token"  # config/urls_owner.py
 NEW_KEY = "api-key-secret"
@@ -27,23 +28,19 @@ def _keys(request: PanelRequest) -> QuerySet[OwnerApiKey]:
     return key_selectors.api_keys_of_owner(request.user.owner_id)
 
 
+def _create(request: PanelRequest, data: dict[str, Any]) -> HttpResponseRedirect:
+    key, secret = key_services.owner_api_key_create(
+        owner=request.user.owner, name=data["name"], scopes=data["scopes"], created_by=request.user
+    )
+    put_once(request, NEW_KEY, {"id": key.pk, "name": key.name, "client_id": key.client_id, "secret": secret})
+    return redirect("panel:api_keys")
+
+
 @panel_page(OWNER_ONLY)
 def api_key_list(request: PanelRequest) -> HttpResponseBase:
     form = ApiKeyCreateForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        try:
-            key, secret = key_services.owner_api_key_create(
-                owner=request.user.owner,
-                name=form.cleaned_data["name"],
-                scopes=form.cleaned_data["scopes"],
-                created_by=request.user,
-            )
-        except DomainError as exc:
-            if not form.add_service_error(exc.details):
-                form.add_error(None, error_text(exc))
-        else:
-            put_once(request, NEW_KEY, {"id": key.pk, "name": key.name, "client_id": key.client_id, "secret": secret})
-            return redirect("panel:api_keys")
+    if (created := form_posted(request, form, lambda data: _create(request, data))) is not None:
+        return created
     keys = _keys(request).select_related("application", "created_by").order_by("-created_at", "-pk")
     context = {
         "keys": keys,

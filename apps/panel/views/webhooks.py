@@ -1,5 +1,7 @@
 """Webhooks (owner only): create (secret shown once), test, re-enable, delivery log, resend, delete."""
 
+from typing import Any
+
 from django.contrib import messages
 from django.db.models import QuerySet
 from django.http import HttpResponse, HttpResponseBase, HttpResponseRedirect
@@ -10,7 +12,7 @@ from django.views.decorators.http import require_POST
 from apps.core.errors import DomainError
 from apps.panel.access import OWNER_ONLY, PanelRequest, owned_or_404, panel_page
 from apps.panel.forms import WebhookCreateForm
-from apps.panel.pages import error_text, object_action, put_once, render_page, report_error, take_once
+from apps.panel.pages import form_posted, object_action, put_once, render_page, report_error, take_once
 from apps.webhooks import selectors as webhook_selectors
 from apps.webhooks import services as webhook_services
 from apps.webhooks.models import WebhookSubscription
@@ -33,19 +35,19 @@ def _to_subscription(subscription: WebhookSubscription) -> HttpResponseRedirect:
 _subscription_action = object_action(_subscription, _to_subscription, access=OWNER_ONLY, id_name="subscription_id")
 
 
+def _create(request: PanelRequest, data: dict[str, Any]) -> HttpResponseRedirect:
+    subscription, secret = webhook_services.subscription_create(
+        owner=request.user.owner, url=data["url"], events=data["events"]
+    )
+    put_once(request, f"webhook-secret:{subscription.pk}", secret)
+    return _to_subscription(subscription)
+
+
 @panel_page(OWNER_ONLY)
 def webhook_list(request: PanelRequest) -> HttpResponseBase:
     form = WebhookCreateForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        try:
-            subscription, secret = webhook_services.subscription_create(
-                owner=request.user.owner, url=form.cleaned_data["url"], events=form.cleaned_data["events"]
-            )
-        except DomainError as exc:
-            form.add_error(None, error_text(exc))
-        else:
-            put_once(request, f"webhook-secret:{subscription.pk}", secret)
-            return redirect("panel:webhook", subscription_id=subscription.pk)
+    if (created := form_posted(request, form, lambda data: _create(request, data))) is not None:
+        return created
     context = {"subscriptions": _subscriptions(request).order_by("pk"), "form": form}
     return render_page(request, "panel/webhooks.html", context, section="webhooks")
 

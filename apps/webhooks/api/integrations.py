@@ -1,12 +1,12 @@
 """Token API: the owner's webhook subscriptions."""
 
-from drf_spectacular.utils import extend_schema, inline_serializer
+from django.db.models import QuerySet
+from drf_spectacular.utils import inline_serializer
 from rest_framework import serializers
-from rest_framework.response import Response
 
 from apps.accounts.api.base import AgentRequest, TokenAPIView
 from apps.accounts.models import Owner
-from apps.api.inputs import validated
+from apps.api.operations import NO_CONTENT, Answer, Data, operation
 from apps.core.errors import DomainError, ErrorCode
 from apps.core.events import EVENT_NAMES
 from apps.webhooks import services
@@ -32,34 +32,30 @@ def _owner(request: AgentRequest) -> Owner:
 
 
 class WebhookListView(TokenAPIView):
-    @extend_schema(
-        responses={200: inline_serializer("WebhookList", {"data": SubscriptionOut(many=True)})},
-        summary="All webhook subscriptions of the token's owner",
-    )
-    def get(self, request: AgentRequest) -> Response:
-        subscriptions = WebhookSubscription.objects.filter(owner=_owner(request)).order_by("pk")
-        return Response({"data": SubscriptionOut(subscriptions, many=True).data})
+    @operation(Answer(SubscriptionOut(many=True), envelope="WebhookList"))
+    def get(self, request: AgentRequest) -> QuerySet[WebhookSubscription]:
+        """All webhook subscriptions of the token's owner"""
+        return WebhookSubscription.objects.filter(owner=_owner(request)).order_by("pk")
 
-    @extend_schema(
-        request=SubscriptionIn,
-        responses={
-            201: inline_serializer("WebhookCreated", {"data": SubscriptionOut(), "secret": serializers.CharField()})
-        },
-        summary="Subscribe a receiver; the signing secret is returned only here",
+    @operation(
+        Answer(
+            inline_serializer("WebhookCreated", {"data": SubscriptionOut(), "secret": serializers.CharField()}), 201
+        ),
+        body=SubscriptionIn,
     )
-    def post(self, request: AgentRequest) -> Response:
-        data = validated(SubscriptionIn, request.data)
+    def post(self, request: AgentRequest, data: Data) -> dict[str, object]:
+        """Subscribe a receiver; the signing secret is returned only here"""
         subscription, secret = services.subscription_create(
             owner=_owner(request), url=data["url"], events=data["events"]
         )
-        return Response({"data": SubscriptionOut(subscription).data, "secret": secret}, status=201)
+        return {"data": subscription, "secret": secret}
 
 
 class WebhookDetailView(TokenAPIView):
-    @extend_schema(responses={204: None}, summary="Delete a subscription permanently")
-    def delete(self, request: AgentRequest, subscription_id: int) -> Response:
+    @operation(NO_CONTENT)
+    def delete(self, request: AgentRequest, subscription_id: int) -> None:
+        """Delete a subscription permanently"""
         subscription = WebhookSubscription.objects.filter(pk=subscription_id, owner=_owner(request)).first()
         if subscription is None:
             raise DomainError(ErrorCode.NOT_FOUND, "No such webhook subscription.")
         services.subscription_delete(subscription=subscription)
-        return Response(status=204)
