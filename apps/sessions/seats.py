@@ -134,3 +134,10 @@ def ensure_payment_can_be_taken_back(session: Session) -> None:
         )
     session.payment_taken_back_at = timezone.now()
     Session.objects.filter(pk=session.pk).update(payment_taken_back_at=session.payment_taken_back_at)
+
+
+def release_take_back_hold(session: Session) -> None:
+    """A take-back the processor refused leaves the session in payment as it was: its hold on
+    the agent's video seat goes, so nothing of the failed request stays."""
+    session.payment_taken_back_at = None
+    Session.objects.filter(pk=session.pk).update(payment_taken_back_at=None)

@@ -376,7 +376,11 @@ def _cancel(caller: _PaymentCaller) -> Session:
         fulfilment.move(_record_cancel(payment, cancelled=cancelled), OrderStatus.DRAFT)
         events.emit(PaymentCancelled(session))
 
-    return _cancel_reserved(reservation, payment, session, back_to_cart)
+    try:
+        return _cancel_reserved(reservation, payment, session, back_to_cart)
+    except Exception:
+        seats.release_take_back_hold(session)
+        raise
 
 
 def payment_abandon(*, public_id: str, agent: User, reason: str, notes: str) -> Session:
