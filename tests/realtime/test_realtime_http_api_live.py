@@ -19,6 +19,7 @@ from tests.support.realtime import (
     error_then_close,
     library,
     needs_redis,
+    nothing_more,
     run,
 )
 
@@ -119,7 +120,7 @@ def test_terminate_closes_the_users_connections_and_the_others_see_it_leave(prot
         assert left["data"] == {"user_id": "kiosk.7"}
         assert await call(api.users_info, room) == {"users": [{"id": "user.8"}]}
         await call(api.terminate_user_connections, "kiosk.7")  # nobody left: still {}
-        await panel_user.nothing()
+        await nothing_more(protocol_server, {panel_user: room})
 
     run(scenario())
 

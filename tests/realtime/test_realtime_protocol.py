@@ -11,7 +11,7 @@ from django.conf import settings
 from apps.realtime import protocol
 from apps.realtime.signing import channel_auth
 from tests.support.processes import start_daphne, stop_daphne
-from tests.support.realtime import PusherSocket, closed_with, library, run
+from tests.support.realtime import PusherSocket, closed_with, library, nothing_more, run, until_subscriptions
 
 pytestmark = pytest.mark.live
 
@@ -64,7 +64,7 @@ def test_a_bad_signature_is_a_subscription_error_on_that_channel_and_nothing_is_
         assert reply["channel"] == "private-agent.7"
         assert reply["data"]["type"] == "AuthError" and reply["data"]["status"] == 401
         await asyncio.to_thread(library(protocol_server).trigger, "private-agent.7", "SessionIncoming", {"x": 1})
-        await client.nothing()
+        await nothing_more(protocol_server, {client: None})
 
     run(scenario())
 
@@ -96,7 +96,7 @@ def test_client_events_only_on_joined_private_channels_and_never_echoed(protocol
         await sender.send("client-typing", {"a": 1}, channel="private-kiosk.3")
         got = await receiver.next("client-typing")
         assert got["channel"] == "private-kiosk.3" and got["data"] == {"a": 1}
-        await sender.nothing()
+        await nothing_more(protocol_server, {sender: "private-kiosk.3"}, acted=[sender])
 
     run(scenario())
 
@@ -130,11 +130,13 @@ def test_presence_members_added_once_per_user_and_removed_with_the_last_connecti
         assert presence["count"] == 2 and set(presence["ids"]) == {"user.1", 12}  # ids as signed
         added = await owner.next("pusher_internal:member_added")
         assert added["data"] == {"user_id": 12, "user_info": {"id": "12", "name": "Front", "location": "Door"}}
-        await kiosk.nothing()  # member_added goes to the others only
+        await nothing_more(protocol_server, {kiosk: channel, owner: channel})  # member_added goes to the others only
         second, _ = await join(12, {"id": "12", "name": "Front", "location": "Door"})
-        await owner.nothing()  # the same user again: no second member_added
+        # The same user again: no second member_added (the join's publish follows its reply).
+        await nothing_more(protocol_server, {owner: channel, kiosk: channel}, acted=[second])
         await second.close()
-        await owner.nothing()  # one of its connections is still there
+        await until_subscriptions(protocol_server, channel, 2)  # the server has handled the close
+        await nothing_more(protocol_server, {owner: channel, kiosk: channel})  # one of its connections is still there
         await kiosk.send("pusher:unsubscribe", {"channel": channel})
         removed = await owner.next("pusher_internal:member_removed")
         assert removed["data"] == {"user_id": 12}

@@ -20,6 +20,7 @@ from tests.support.realtime import (
     error_then_close,
     library,
     needs_redis,
+    nothing_more,
     run,
     run_scenario,
 )
@@ -89,7 +90,7 @@ def test_pusher_js_subscribes_to_its_own_user_group_and_no_one_elses(protocol_se
         assert refused["event"] == "pusher:subscription_error"
         await call(library(protocol_server).send_to_user, alice, "Note", {"n": 1})
         assert (await tab.next("Note"))["data"] == {"n": 1}
-        await stranger.nothing()
+        await nothing_more(protocol_server, {stranger: None})
 
     run(scenario())
 
