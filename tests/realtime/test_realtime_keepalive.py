@@ -11,7 +11,7 @@ import pytest
 from apps.realtime import protocol
 from apps.realtime.keepalive import TimerWheel
 from tests.support.processes import start_daphne, stop_daphne
-from tests.support.realtime import PusherSocket, closed_with, run
+from tests.support.realtime import PusherSocket, closed_with, run, until
 
 ACTIVITY_TIMEOUT, PONG_TIMEOUT = 1, 2
 
@@ -111,7 +111,7 @@ def test_the_wheel_never_looks_early_and_stops_turning_when_nothing_is_on_it():
         cancelled = Recorder(every=0.1, times=3)
         wheel.schedule(cancelled, start + 0.1)
         wheel.cancel(cancelled)
-        await asyncio.sleep(1.5)
+        await until(lambda: len(wheel) == 0 and wheel._task.done(), 5, "the wheel empty and stopped")
         assert len(wheel) == 0
         assert wheel._task.done()  # no wake-ups while no connection is on the wheel
         for recorder in recorders:
@@ -120,7 +120,7 @@ def test_the_wheel_never_looks_early_and_stops_turning_when_nothing_is_on_it():
         assert cancelled.checked_at == []
         again = Recorder(every=0.1, times=1)
         wheel.schedule(again, time.monotonic() + 0.1)  # the wheel starts turning again
-        await asyncio.sleep(0.4)
+        await until(lambda: len(wheel) == 0 and wheel._task.done(), 5, "the wheel empty and stopped again")
         assert len(again.checked_at) == 1
 
     asyncio.run(scenario())
@@ -158,7 +158,7 @@ def test_a_connection_closed_or_moved_while_its_slot_turns_is_not_checked_then()
         due = time.monotonic() + 0.1
         for peer in peers:
             wheel.schedule(peer, due)
-        await asyncio.sleep(0.7)
+        await until(lambda: len(wheel) == 0 and wheel._task.done(), 5, "the wheel empty and stopped")
         roles = sorted(peer.role for peer in peers)
         assert roles == ["closed"] * 4 + ["first", "moved"]
         for peer in peers:

@@ -177,6 +177,14 @@ async def until_subscriptions(server, channel: str, count: int, timeout: float =
         await asyncio.sleep(0.02)
 
 
+async def until(predicate, timeout: float, what: str) -> None:
+    """wait_until for a test's own event loop: poll `predicate` (no exceptions) every 10 ms."""
+    deadline = asyncio.get_running_loop().time() + timeout
+    while not predicate():
+        assert asyncio.get_running_loop().time() < deadline, f"{what}: not within {timeout} s"
+        await asyncio.sleep(0.01)
+
+
 def run(coroutine):
     return asyncio.run(asyncio.wait_for(coroutine, 30))
 
