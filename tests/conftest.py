@@ -51,6 +51,8 @@ LIVE_FIXTURES = {
     "protocol_server",
     "live_screens",
     "shared_live_server",
+    "shared_second_server",
+    "server_pair",
     "s3_server",
 }
 LIVE_MODULE_NAMES = {"start_daphne", "web_server"}

@@ -136,8 +136,8 @@ def test_the_last_event_expires(tmp_path):
 
 
 @needs_redis
-def test_the_last_event_is_shared_by_every_web_process(two_servers):
-    first, second = two_servers(), two_servers()
+def test_the_last_event_is_shared_by_every_web_process(server_pair):
+    first, second = server_pair
     channel = f"presence-cache-room.{tag()}"
 
     async def scenario():

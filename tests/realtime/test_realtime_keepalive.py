@@ -53,6 +53,24 @@ def test_every_silent_connection_is_pinged_after_the_activity_timeout_and_closed
 
 
 @pytest.mark.live
+def test_a_silent_client_is_closed_with_4201_while_an_answering_one_stays(short_timeout_server):
+    async def scenario():
+        answering = await PusherSocket.open(short_timeout_server.ws_url())
+        silent = await PusherSocket.open(short_timeout_server.ws_url())
+        assert (await silent.next("pusher:ping", timeout=6))["event"] == "pusher:ping"
+        for _ in range(3):
+            await answering.next("pusher:ping", timeout=6)
+            await answering.send("pusher:pong")
+        error = await silent.next("pusher:error", timeout=6)
+        assert error["data"]["code"] == protocol.PONG_NOT_RECEIVED
+        assert await closed_with(silent.ws) == protocol.PONG_NOT_RECEIVED
+        await answering.send("pusher:ping")
+        assert (await answering.next("pusher:pong"))["event"] == "pusher:pong"  # still open
+
+    run(scenario())
+
+
+@pytest.mark.live
 def test_a_talking_client_is_never_pinged_and_its_pings_are_answered(short_timeout_server):
     async def scenario():
         client = await PusherSocket.open(short_timeout_server.ws_url())

@@ -1,8 +1,10 @@
 """The Pusher protocol on the wire, against a real daphne: handshake refusals and their close
-codes, subscriptions and their refusals, client events, presence, ping/pong and idle close."""
+codes, subscriptions and their refusals, client events, presence, ping/pong (the idle close:
+test_realtime_keepalive.py)."""
 
 import asyncio
 import json
+import uuid
 
 import pytest
 import websockets
@@ -184,28 +186,6 @@ def test_garbage_frames_get_an_error_and_the_connection_stays(protocol_server):
     run(scenario())
 
 
-def test_silent_clients_are_pinged_and_closed_with_4201_without_a_pong(tmp_path):
-    server = start_daphne(tmp_path, REALTIME_ACTIVITY_TIMEOUT="1", REALTIME_PONG_TIMEOUT="2")
-    try:
-
-        async def scenario():
-            answering = await PusherSocket.open(server.ws_url())
-            silent = await PusherSocket.open(server.ws_url())
-            assert (await silent.next("pusher:ping", timeout=6))["event"] == "pusher:ping"
-            for _ in range(3):
-                await answering.next("pusher:ping", timeout=6)
-                await answering.send("pusher:pong")
-            error = await silent.next("pusher:error", timeout=6)
-            assert error["data"]["code"] == protocol.PONG_NOT_RECEIVED
-            assert await closed_with(silent.ws) == protocol.PONG_NOT_RECEIVED
-            await answering.send("pusher:ping")
-            assert (await answering.next("pusher:pong"))["event"] == "pusher:pong"  # still open
-
-        run(scenario())
-    finally:
-        stop_daphne(server)
-
-
 def test_a_process_over_its_connection_quota_refuses_with_4004(tmp_path):
     server = start_daphne(tmp_path, REALTIME_MAX_CONNECTIONS="1")
     try:
@@ -222,27 +202,23 @@ def test_a_process_over_its_connection_quota_refuses_with_4004(tmp_path):
         stop_daphne(server)
 
 
-@pytest.mark.skipif(not settings.REDIS_URL, reason="two web processes share channels only through Redis")
-def test_two_processes_share_broadcasts_and_the_presence_member_list(tmp_path):
-    first, second = start_daphne(tmp_path / "a"), start_daphne(tmp_path / "b")
-    channel = "presence-owner.77"
-    try:
+def test_two_processes_share_broadcasts_and_the_presence_member_list(server_pair):
+    first, second = server_pair
+    channel = f"presence-owner.{uuid.uuid4().hex[:8]}"  # the servers outlive the test
 
-        async def scenario():
-            on_first = await PusherSocket.open(first.ws_url())
-            auth, data = presence_auth(on_first, channel, "user.1", {"name": "A"})
-            await on_first.subscribe(channel, auth, data)
-            on_second = await PusherSocket.open(second.ws_url())
-            auth, data = presence_auth(on_second, channel, "kiosk.2", {"name": "B"})
-            joined = await on_second.subscribe(channel, auth, data)
-            assert set(joined["data"]["presence"]["ids"]) == {"user.1", "kiosk.2"}
-            assert (await on_first.next("pusher_internal:member_added"))["data"]["user_id"] == "kiosk.2"
-            await asyncio.to_thread(library(first).trigger, channel, "KioskStatusChanged", {"online": True})
-            assert (await on_second.next("KioskStatusChanged"))["data"] == {"online": True}
-            await on_second.close()
-            assert (await on_first.next("pusher_internal:member_removed"))["data"]["user_id"] == "kiosk.2"
+    async def scenario():
+        on_first = await PusherSocket.open(first.ws_url())
+        auth, data = presence_auth(on_first, channel, "user.1", {"name": "A"})
+        await on_first.subscribe(channel, auth, data)
+        on_second = await PusherSocket.open(second.ws_url())
+        auth, data = presence_auth(on_second, channel, "kiosk.2", {"name": "B"})
+        joined = await on_second.subscribe(channel, auth, data)
+        assert set(joined["data"]["presence"]["ids"]) == {"user.1", "kiosk.2"}
+        assert (await on_first.next("pusher_internal:member_added"))["data"]["user_id"] == "kiosk.2"
+        await asyncio.to_thread(library(first).trigger, channel, "KioskStatusChanged", {"online": True})
+        assert (await on_second.next("KioskStatusChanged"))["data"] == {"online": True}
+        await on_second.close()
+        assert (await on_first.next("pusher_internal:member_removed"))["data"]["user_id"] == "kiosk.2"
+        await on_first.close()
 
-        run(scenario())
-    finally:
-        stop_daphne(first)
-        stop_daphne(second)
+    run(scenario())

@@ -177,8 +177,8 @@ def test_the_user_endpoints_refuse_a_bad_signature_and_bad_input(protocol_server
 
 
 @needs_redis
-def test_send_to_user_and_terminate_reach_the_user_on_every_web_process(two_servers):
-    first, second = two_servers(), two_servers()
+def test_send_to_user_and_terminate_reach_the_user_on_every_web_process(server_pair):
+    first, second = server_pair
     alice, bob = user_id(), user_id()
 
     async def scenario():

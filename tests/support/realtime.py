@@ -214,6 +214,14 @@ needs_redis = pytest.mark.skipif(not settings.REDIS_URL, reason="several web pro
 
 
 @pytest.fixture
+def server_pair(shared_live_server, request) -> tuple[LiveServer, LiveServer]:
+    """Two web processes on one Redis with the default settings: the worker's shared server and
+    the second one beside it (tests/support/live.py). Name channels and users afresh (a tag): the
+    servers outlive the test. A test that changes a setting or stops a process uses two_servers."""
+    return shared_live_server, request.getfixturevalue("shared_second_server")
+
+
+@pytest.fixture
 def two_servers(tmp_path):
     """`launch()` starts a web process; all share one Redis under a key prefix of their own (the
     module's protocol_server must not clear their keys when it stops, nor they its)."""
