@@ -156,6 +156,17 @@ def _isolated(settings):
     clear_cache()
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _demo_photos_drawn_once():
+    """seed_demo's photos drawn and encoded once per process (tests/support/demo_photos.py)."""
+    from apps.demo import menu_seed
+    from tests.support import demo_photos
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(menu_seed, "_stored_photo", demo_photos.stored_photo)
+        yield
+
+
 @pytest.fixture(scope="session")
 def _menu_photo_folder(tmp_path_factory):
     return tmp_path_factory.mktemp("menu-photos")
