@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test test-fast lint structure format prod bench install install-dev js-deps clean lock lock-upgrade cluster cluster-stop
+.PHONY: run test test-fast file-seconds lint structure format prod bench install install-dev js-deps clean lock lock-upgrade cluster cluster-stop
 
 $(BIN)/python:
 	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "need $(PYTHON) on PATH (or make PYTHON=python3)"; exit 1; }
@@ -97,6 +97,14 @@ test: install-dev lint
 	node --test tests/js/  # the browser apps' stores, formatting and words (Node's test runner)
 	CACHE_KEY_PREFIX=kiosk-test $(BIN)/pytest -n $(TEST_WORKERS) --dist loadfile $(addprefix --ignore=,$(ALONE_TESTS)) --junitxml=var/junit.xml $(PYTEST_ARGS)
 	$(if $(PYTEST_ARGS),,CACHE_KEY_PREFIX=kiosk-test $(BIN)/pytest $(ALONE_TESTS))
+	$(WALL_TIME)
+
+# tests/file_seconds.json (the order tests/support/ordering.py runs the files in), from a whole run
+# of the workers' part on a quiet machine: a run beside other work measures the load, not the files.
+file-seconds: export APP_ENV = test
+file-seconds: install-dev
+	CACHE_KEY_PREFIX=kiosk-test $(BIN)/pytest -n $(TEST_WORKERS) --dist loadfile $(addprefix --ignore=,$(ALONE_TESTS)) --junitxml=var/junit.xml $(PYTEST_ARGS)
+	$(BIN)/python scripts/file_seconds.py var/junit.xml
 	$(WALL_TIME)
 
 # Every test that starts no server process and no browser (tests/conftest.py marks the others

@@ -51,6 +51,8 @@ LIVE_FIXTURES = {
     "protocol_server",
     "live_screens",
     "shared_live_server",
+    "shared_second_server",
+    "server_pair",
     "s3_server",
 }
 LIVE_MODULE_NAMES = {"start_daphne", "web_server"}
@@ -152,6 +154,17 @@ def _isolated(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     yield
     clear_cache()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _demo_photos_drawn_once():
+    """seed_demo's photos drawn and encoded once per process (tests/support/demo_photos.py)."""
+    from apps.demo import menu_seed
+    from tests.support import demo_photos
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(menu_seed, "_stored_photo", demo_photos.stored_photo)
+        yield
 
 
 @pytest.fixture(scope="session")

@@ -64,7 +64,7 @@ def deliver(
         WebhookDelivery.objects.select_related("event").filter(pk__in=claim.ids),
         key=lambda d: (d.event.created_at, d.event_id, d.pk),  # event order within the batch
     )
-    stop_at = time.monotonic() + rules.lease().total_seconds() - rules.RECEIVER_TIMEOUT_SECONDS
+    stop_at = time.monotonic() + rules.lease().total_seconds() - rules.receiver_timeout()
     stop_at -= BOOKKEEPING_MARGIN_SECONDS
     streak = 0  # consecutive failures this batch would add to the count if recorded now
     outcomes: list[Outcome] = []

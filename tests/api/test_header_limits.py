@@ -7,14 +7,11 @@ import socket
 
 import pytest
 
-from tests.support.processes import start_daphne, stop_daphne
 
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    server = start_daphne(tmp_path_factory.mktemp("header-limits"))
-    yield server
-    stop_daphne(server)
+@pytest.fixture
+def server(shared_live_server):
+    """The worker's shared server: the heads are the test's, the settings the defaults."""
+    return shared_live_server
 
 
 def _exchange(port: int, head: bytes) -> bytes:

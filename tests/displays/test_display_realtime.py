@@ -9,7 +9,7 @@ import pytest
 from apps.orders.models import OrderStatus
 from tests.support.displays import display_token
 from tests.support.orders import BASE, make_order
-from tests.support.realtime import PusherSocket, http, run, subscribe_via
+from tests.support.realtime import PusherSocket, http, nothing_more, run, subscribe_via
 
 pytestmark = [pytest.mark.live, pytest.mark.django_db(transaction=True)]
 
@@ -45,7 +45,7 @@ def test_kitchen_and_board_hear_a_ticket_move(live_app, business, other_business
         assert heard["status"] == "ready" and heard["number"] == order.number
         number = (await on_board.next("BoardChanged"))["data"]
         assert (number["order_id"], number["number"], number["status"]) == (str(order.pk), order.number, "ready")
-        await on_kitchen.nothing(0.3)  # one message per move
+        await nothing_more(server, {on_kitchen: f"private-kitchen.{business.pk}"})  # one message per move
         await on_kitchen.close()
         await on_board.close()
 

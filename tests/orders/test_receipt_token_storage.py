@@ -47,7 +47,7 @@ def test_the_data_migration_hashes_the_tokens_already_given(scratch_database, bu
     latest = executor.loader.graph.leaf_nodes()  # every app: going back also unapplied those built on orders
     try:
         executor.migrate([BEFORE])
-        old_order = MigrationExecutor(connection).loader.project_state([BEFORE]).apps.get_model("orders", "Order")
+        old_order = executor.loader.project_state([BEFORE]).apps.get_model("orders", "Order")
         old_order.objects.filter(pk=order.pk).update(receipt_token=token)
 
         MigrationExecutor(connection).migrate([AFTER])

@@ -27,11 +27,19 @@ def test_an_offsite_next_is_ignored(panel_owner):
     assert response["Location"] == "/panel/"
 
 
+def form_errors(response) -> list[str]:
+    """The form's error messages (the page's own words say "agent dashboard" too)."""
+    return [str(error) for error in response.context["form"].non_field_errors()]
+
+
 def test_wrong_password_and_agents_are_refused_with_a_message(panel_owner, agent):
     wrong = login(Client(), panel_owner.email, password="nope")
     assert wrong.status_code == 200 and b"The email or password is incorrect." in wrong.content
     as_agent = login(Client(), agent.email)
-    assert b"Agents sign in to the agent dashboard" in as_agent.content
+    assert as_agent.status_code == 200 and "_auth_user_id" not in as_agent.client.session
+    [refusal] = form_errors(as_agent)
+    assert "agent dashboard" in refusal
+    assert f'<ul class="errorlist"><li>{refusal}</li></ul>' in as_agent.content.decode()  # shown in the form
     disabled = factories.PanelUserFactory(owner=panel_owner.owner, is_active=False)
     assert b"disabled" in login(Client(), disabled.email).content
 

@@ -193,9 +193,3 @@ def test_manager_is_refused_billing_agents_webhooks_and_api_keys(page, panel_man
     page.goto("/panel/orders")
     expect(page.locator("h1")).to_have_text("Orders")
     page.console_errors.assert_none(allow=r"status of 403 \(Forbidden\)")  # the refused pages themselves
-
-
-def test_an_agent_is_told_to_use_the_agent_dashboard(page, agent):
-    sign_in(page, agent.email)
-    expect(page.locator(".errorlist")).to_contain_text("agent dashboard")
-    page.console_errors.assert_none()

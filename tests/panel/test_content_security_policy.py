@@ -74,10 +74,10 @@ def test_every_panel_page_loads_without_a_policy_violation(page, live_server, pa
 def test_an_injected_inline_script_does_not_run(page, live_server, panel_owner):
     sign_in(page, panel_owner.email)
     expect(page.locator("h1")).to_have_text("Dashboard")
-    page.evaluate(
-        """() => { const s = document.createElement("script"); s.textContent = "window.injected = true";
-                   document.body.appendChild(s); }"""
-    )
-    page.wait_for_timeout(200)
+    with page.expect_console_message(lambda message: "Content Security Policy" in message.text):
+        page.evaluate(
+            """() => { const s = document.createElement("script"); s.textContent = "window.injected = true";
+                       document.body.appendChild(s); }"""
+        )
     assert page.evaluate("() => window.injected === undefined")
     assert any("Content Security Policy" in error for error in page.console_errors)

@@ -17,6 +17,7 @@ from tests.support.realtime import (
     call,
     library,
     needs_redis,
+    nothing_more,
     run,
 )
 
@@ -57,7 +58,7 @@ def test_an_empty_cache_channel_answers_cache_miss_and_a_later_subscriber_gets_t
             assert (await first.next("ScoreChanged"))["channel"] == channel
         later, last = await subscribed(protocol_server, channel, "user.2" if prefix.startswith("presence") else None)
         assert last == {"event": "ScoreChanged", "channel": channel, "data": {"home": 2, "away": 0}}
-        await later.nothing()  # the last event only, once
+        await nothing_more(protocol_server, {later: channel})  # the last event only, once
         await first.close()
         await later.close()
 
@@ -73,7 +74,9 @@ def test_only_cache_channels_remember_and_client_events_are_not_cached(protocol_
         listener = await PusherSocket.open(protocol_server.ws_url())
         reply = await listener.subscribe(plain)
         assert reply["event"] == "pusher_internal:subscription_succeeded"
-        await listener.nothing()  # a plain channel has no memory, and no cache_miss either
+        await nothing_more(
+            protocol_server, {listener: plain}
+        )  # a plain channel has no memory, and no cache_miss either
 
         sender, miss = await subscribed(protocol_server, cached)
         assert miss["event"] == "pusher:cache_miss"
@@ -133,8 +136,8 @@ def test_the_last_event_expires(tmp_path):
 
 
 @needs_redis
-def test_the_last_event_is_shared_by_every_web_process(two_servers):
-    first, second = two_servers(), two_servers()
+def test_the_last_event_is_shared_by_every_web_process(server_pair):
+    first, second = server_pair
     channel = f"presence-cache-room.{tag()}"
 
     async def scenario():

@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from apps.realtime.signing import channel_auth
 from tests import factories
-from tests.support.realtime import PusherSocket, agent_headers, http, run, subscribe_via
+from tests.support.realtime import PusherSocket, agent_headers, http, nothing_more, run, subscribe_via
 
 pytestmark = [pytest.mark.live, pytest.mark.django_db(transaction=True)]
 
@@ -73,7 +73,7 @@ def test_after_a_transfer_the_old_agents_kept_signature_is_refused(live_app, kio
         on_receiver = await subscribe_via(server, AGENT_AUTH, receiver_auth, channel)
         await on_kiosk.send("client-offer", OFFER, channel)
         assert (await on_receiver.next("client-offer"))["data"] == OFFER
-        await on_sender.nothing(0.3)
+        await nothing_more(server, {on_sender: None})  # it was dropped from the call's channel
 
     run(scenario())
 
@@ -96,7 +96,7 @@ def test_after_the_end_neither_side_gets_back_in_with_its_kept_signature(live_ap
         refused_now(await replayed(on_kiosk, channel, kiosk_signed), channel)
         await on_kiosk.send("client-offer", OFFER, channel)  # and so nothing it sends gets through
         assert (await on_kiosk.next("pusher:error"))["data"]["code"] == 4009
-        await on_agent.nothing(0.3)
+        await nothing_more(server, {on_agent: None})
 
     run(scenario())
 
@@ -117,6 +117,6 @@ def test_a_call_signature_names_its_signer_and_one_that_names_nobody_is_refused(
         refused_now(await stranger.subscribe(channel, channel_auth(stranger.socket_id, channel, data), data), channel)
         await stranger.send("client-offer", OFFER, channel)
         assert (await stranger.next("pusher:error"))["data"]["code"] == 4009
-        await on_kiosk.nothing(0.3)
+        await nothing_more(server, {on_kiosk: channel})
 
     run(scenario())

@@ -73,12 +73,20 @@ def test_thousands_of_closed_connections_release_their_slots_subscriptions_and_p
         clients = [await PusherSocket.open(url) for _ in range(LIMIT)]
         for client in clients:
             await client.close()
-        await asyncio.sleep(GRACE + 1.5)  # the last members' grace runs out (checked every GRACE / 4)
+        pusher = library(small_server)
+
+        def members() -> int:
+            return pusher.channel_info("presence-churn", ["user_count"])["user_count"]
+
+        # The last members' grace runs out (checked every GRACE / 4): none is listed then.
+        deadline = asyncio.get_running_loop().time() + GRACE + 10
+        while await asyncio.to_thread(members):
+            assert asyncio.get_running_loop().time() < deadline, "members of closed connections are still listed"
+            await asyncio.sleep(0.05)
         last = await PusherSocket.open(url)
         reply = await last.subscribe("presence-churn", *_presence_auth(last.socket_id, "last"))
         assert reply["event"] == "pusher_internal:subscription_succeeded", reply
         assert reply["data"]["presence"]["ids"] == ["last"]  # no member of a closed connection left
-        pusher = library(small_server)
         info = await asyncio.to_thread(pusher.channel_info, "presence-churn", ["subscription_count", "user_count"])
         assert (info["subscription_count"], info["user_count"]) == (1, 1)
         assert await asyncio.to_thread(pusher.channels_info) == {"channels": {"presence-churn": {}}}

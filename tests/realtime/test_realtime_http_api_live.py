@@ -19,6 +19,7 @@ from tests.support.realtime import (
     error_then_close,
     library,
     needs_redis,
+    nothing_more,
     run,
 )
 
@@ -119,37 +120,44 @@ def test_terminate_closes_the_users_connections_and_the_others_see_it_leave(prot
         assert left["data"] == {"user_id": "kiosk.7"}
         assert await call(api.users_info, room) == {"users": [{"id": "user.8"}]}
         await call(api.terminate_user_connections, "kiosk.7")  # nobody left: still {}
-        await panel_user.nothing()
+        await nothing_more(protocol_server, {panel_user: room})
 
     run(scenario())
 
 
 @needs_redis
-def test_answers_and_terminate_are_the_same_across_two_web_processes(two_servers):
-    first, second = two_servers(), two_servers()
-    room = "presence-owner.31"
+def test_answers_and_terminate_are_the_same_across_two_web_processes(server_pair):
+    first, second = server_pair
+    tag = uuid.uuid4().hex[:8]  # the servers outlive the test: its own room, channel and users
+    room, agent_channel, kiosk_id, user_id = (
+        f"presence-owner.{tag}",
+        f"private-agent.{tag}",
+        f"kiosk.{tag}",
+        f"user.{tag}",
+    )
 
     async def scenario():
-        kiosk = await joined(first, room, "kiosk.1")
-        panel_user = await joined(second, room, "user.2")
-        await joined(first, "private-agent.5")
-        await joined(second, "private-agent.5")
+        kiosk = await joined(first, room, kiosk_id)
+        panel_user = await joined(second, room, user_id)
+        await joined(first, agent_channel)
+        await joined(second, agent_channel)
         for server in (first, second):
             api = library(server)
             info = await call(api.channel_info, room, ["user_count", "subscription_count"])
             assert info == {"occupied": True, "user_count": 2, "subscription_count": 2}
-            assert await call(api.channel_info, "private-agent.5", ["subscription_count"]) == {
+            assert await call(api.channel_info, agent_channel, ["subscription_count"]) == {
                 "occupied": True,
                 "subscription_count": 2,
             }
-            assert await call(api.users_info, room) == {"users": [{"id": "kiosk.1"}, {"id": "user.2"}]}
-            listed = await call(api.channels_info, prefix_filter="presence-", attributes=["user_count"])
+            assert await call(api.users_info, room) == {"users": [{"id": kiosk_id}, {"id": user_id}]}
+            # The other tests' presence channels on these servers are theirs: listed by this room's name.
+            listed = await call(api.channels_info, prefix_filter=room, attributes=["user_count"])
             assert listed == {"channels": {room: {"user_count": 2}}}
 
-        await call(library(second).terminate_user_connections, "kiosk.1")  # asked of the other process
+        await call(library(second).terminate_user_connections, kiosk_id)  # asked of the other process
         await error_then_close(kiosk, protocol.UNAUTHORIZED)
-        assert (await panel_user.next(protocol.MEMBER_REMOVED))["data"] == {"user_id": "kiosk.1"}
-        assert await call(library(first).users_info, room) == {"users": [{"id": "user.2"}]}
+        assert (await panel_user.next(protocol.MEMBER_REMOVED))["data"] == {"user_id": kiosk_id}
+        assert await call(library(first).users_info, room) == {"users": [{"id": user_id}]}
 
     run(scenario())
 

@@ -11,7 +11,7 @@ import pytest
 from apps.realtime import protocol
 from apps.realtime.keepalive import TimerWheel
 from tests.support.processes import start_daphne, stop_daphne
-from tests.support.realtime import PusherSocket, closed_with, run
+from tests.support.realtime import PusherSocket, closed_with, run, until
 
 ACTIVITY_TIMEOUT, PONG_TIMEOUT = 1, 2
 
@@ -50,6 +50,24 @@ def test_every_silent_connection_is_pinged_after_the_activity_timeout_and_closed
         assert code == protocol.PONG_NOT_RECEIVED
         assert ACTIVITY_TIMEOUT <= to_ping + 0.05 < ACTIVITY_TIMEOUT + 2.5  # never early; at most a slot late
         assert PONG_TIMEOUT <= to_close + 0.05 < PONG_TIMEOUT + 2.5
+
+
+@pytest.mark.live
+def test_a_silent_client_is_closed_with_4201_while_an_answering_one_stays(short_timeout_server):
+    async def scenario():
+        answering = await PusherSocket.open(short_timeout_server.ws_url())
+        silent = await PusherSocket.open(short_timeout_server.ws_url())
+        assert (await silent.next("pusher:ping", timeout=6))["event"] == "pusher:ping"
+        for _ in range(3):
+            await answering.next("pusher:ping", timeout=6)
+            await answering.send("pusher:pong")
+        error = await silent.next("pusher:error", timeout=6)
+        assert error["data"]["code"] == protocol.PONG_NOT_RECEIVED
+        assert await closed_with(silent.ws) == protocol.PONG_NOT_RECEIVED
+        await answering.send("pusher:ping")
+        assert (await answering.next("pusher:pong"))["event"] == "pusher:pong"  # still open
+
+    run(scenario())
 
 
 @pytest.mark.live
@@ -111,7 +129,7 @@ def test_the_wheel_never_looks_early_and_stops_turning_when_nothing_is_on_it():
         cancelled = Recorder(every=0.1, times=3)
         wheel.schedule(cancelled, start + 0.1)
         wheel.cancel(cancelled)
-        await asyncio.sleep(1.5)
+        await until(lambda: len(wheel) == 0 and wheel._task.done(), 5, "the wheel empty and stopped")
         assert len(wheel) == 0
         assert wheel._task.done()  # no wake-ups while no connection is on the wheel
         for recorder in recorders:
@@ -120,7 +138,7 @@ def test_the_wheel_never_looks_early_and_stops_turning_when_nothing_is_on_it():
         assert cancelled.checked_at == []
         again = Recorder(every=0.1, times=1)
         wheel.schedule(again, time.monotonic() + 0.1)  # the wheel starts turning again
-        await asyncio.sleep(0.4)
+        await until(lambda: len(wheel) == 0 and wheel._task.done(), 5, "the wheel empty and stopped again")
         assert len(again.checked_at) == 1
 
     asyncio.run(scenario())
@@ -158,7 +176,7 @@ def test_a_connection_closed_or_moved_while_its_slot_turns_is_not_checked_then()
         due = time.monotonic() + 0.1
         for peer in peers:
             wheel.schedule(peer, due)
-        await asyncio.sleep(0.7)
+        await until(lambda: len(wheel) == 0 and wheel._task.done(), 5, "the wheel empty and stopped")
         roles = sorted(peer.role for peer in peers)
         assert roles == ["closed"] * 4 + ["first", "moved"]
         for peer in peers:

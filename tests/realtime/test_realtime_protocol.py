@@ -1,8 +1,10 @@
 """The Pusher protocol on the wire, against a real daphne: handshake refusals and their close
-codes, subscriptions and their refusals, client events, presence, ping/pong and idle close."""
+codes, subscriptions and their refusals, client events, presence, ping/pong (the idle close:
+test_realtime_keepalive.py)."""
 
 import asyncio
 import json
+import uuid
 
 import pytest
 import websockets
@@ -11,7 +13,7 @@ from django.conf import settings
 from apps.realtime import protocol
 from apps.realtime.signing import channel_auth
 from tests.support.processes import start_daphne, stop_daphne
-from tests.support.realtime import PusherSocket, closed_with, library, run
+from tests.support.realtime import PusherSocket, closed_with, library, nothing_more, run, until_subscriptions
 
 pytestmark = pytest.mark.live
 
@@ -64,7 +66,7 @@ def test_a_bad_signature_is_a_subscription_error_on_that_channel_and_nothing_is_
         assert reply["channel"] == "private-agent.7"
         assert reply["data"]["type"] == "AuthError" and reply["data"]["status"] == 401
         await asyncio.to_thread(library(protocol_server).trigger, "private-agent.7", "SessionIncoming", {"x": 1})
-        await client.nothing()
+        await nothing_more(protocol_server, {client: None})
 
     run(scenario())
 
@@ -96,7 +98,7 @@ def test_client_events_only_on_joined_private_channels_and_never_echoed(protocol
         await sender.send("client-typing", {"a": 1}, channel="private-kiosk.3")
         got = await receiver.next("client-typing")
         assert got["channel"] == "private-kiosk.3" and got["data"] == {"a": 1}
-        await sender.nothing()
+        await nothing_more(protocol_server, {sender: "private-kiosk.3"}, acted=[sender])
 
     run(scenario())
 
@@ -130,11 +132,13 @@ def test_presence_members_added_once_per_user_and_removed_with_the_last_connecti
         assert presence["count"] == 2 and set(presence["ids"]) == {"user.1", 12}  # ids as signed
         added = await owner.next("pusher_internal:member_added")
         assert added["data"] == {"user_id": 12, "user_info": {"id": "12", "name": "Front", "location": "Door"}}
-        await kiosk.nothing()  # member_added goes to the others only
+        await nothing_more(protocol_server, {kiosk: channel, owner: channel})  # member_added goes to the others only
         second, _ = await join(12, {"id": "12", "name": "Front", "location": "Door"})
-        await owner.nothing()  # the same user again: no second member_added
+        # The same user again: no second member_added (the join's publish follows its reply).
+        await nothing_more(protocol_server, {owner: channel, kiosk: channel}, acted=[second])
         await second.close()
-        await owner.nothing()  # one of its connections is still there
+        await until_subscriptions(protocol_server, channel, 2)  # the server has handled the close
+        await nothing_more(protocol_server, {owner: channel, kiosk: channel})  # one of its connections is still there
         await kiosk.send("pusher:unsubscribe", {"channel": channel})
         removed = await owner.next("pusher_internal:member_removed")
         assert removed["data"] == {"user_id": 12}
@@ -182,28 +186,6 @@ def test_garbage_frames_get_an_error_and_the_connection_stays(protocol_server):
     run(scenario())
 
 
-def test_silent_clients_are_pinged_and_closed_with_4201_without_a_pong(tmp_path):
-    server = start_daphne(tmp_path, REALTIME_ACTIVITY_TIMEOUT="1", REALTIME_PONG_TIMEOUT="2")
-    try:
-
-        async def scenario():
-            answering = await PusherSocket.open(server.ws_url())
-            silent = await PusherSocket.open(server.ws_url())
-            assert (await silent.next("pusher:ping", timeout=6))["event"] == "pusher:ping"
-            for _ in range(3):
-                await answering.next("pusher:ping", timeout=6)
-                await answering.send("pusher:pong")
-            error = await silent.next("pusher:error", timeout=6)
-            assert error["data"]["code"] == protocol.PONG_NOT_RECEIVED
-            assert await closed_with(silent.ws) == protocol.PONG_NOT_RECEIVED
-            await answering.send("pusher:ping")
-            assert (await answering.next("pusher:pong"))["event"] == "pusher:pong"  # still open
-
-        run(scenario())
-    finally:
-        stop_daphne(server)
-
-
 def test_a_process_over_its_connection_quota_refuses_with_4004(tmp_path):
     server = start_daphne(tmp_path, REALTIME_MAX_CONNECTIONS="1")
     try:
@@ -220,27 +202,23 @@ def test_a_process_over_its_connection_quota_refuses_with_4004(tmp_path):
         stop_daphne(server)
 
 
-@pytest.mark.skipif(not settings.REDIS_URL, reason="two web processes share channels only through Redis")
-def test_two_processes_share_broadcasts_and_the_presence_member_list(tmp_path):
-    first, second = start_daphne(tmp_path / "a"), start_daphne(tmp_path / "b")
-    channel = "presence-owner.77"
-    try:
+def test_two_processes_share_broadcasts_and_the_presence_member_list(server_pair):
+    first, second = server_pair
+    channel = f"presence-owner.{uuid.uuid4().hex[:8]}"  # the servers outlive the test
 
-        async def scenario():
-            on_first = await PusherSocket.open(first.ws_url())
-            auth, data = presence_auth(on_first, channel, "user.1", {"name": "A"})
-            await on_first.subscribe(channel, auth, data)
-            on_second = await PusherSocket.open(second.ws_url())
-            auth, data = presence_auth(on_second, channel, "kiosk.2", {"name": "B"})
-            joined = await on_second.subscribe(channel, auth, data)
-            assert set(joined["data"]["presence"]["ids"]) == {"user.1", "kiosk.2"}
-            assert (await on_first.next("pusher_internal:member_added"))["data"]["user_id"] == "kiosk.2"
-            await asyncio.to_thread(library(first).trigger, channel, "KioskStatusChanged", {"online": True})
-            assert (await on_second.next("KioskStatusChanged"))["data"] == {"online": True}
-            await on_second.close()
-            assert (await on_first.next("pusher_internal:member_removed"))["data"]["user_id"] == "kiosk.2"
+    async def scenario():
+        on_first = await PusherSocket.open(first.ws_url())
+        auth, data = presence_auth(on_first, channel, "user.1", {"name": "A"})
+        await on_first.subscribe(channel, auth, data)
+        on_second = await PusherSocket.open(second.ws_url())
+        auth, data = presence_auth(on_second, channel, "kiosk.2", {"name": "B"})
+        joined = await on_second.subscribe(channel, auth, data)
+        assert set(joined["data"]["presence"]["ids"]) == {"user.1", "kiosk.2"}
+        assert (await on_first.next("pusher_internal:member_added"))["data"]["user_id"] == "kiosk.2"
+        await asyncio.to_thread(library(first).trigger, channel, "KioskStatusChanged", {"online": True})
+        assert (await on_second.next("KioskStatusChanged"))["data"] == {"online": True}
+        await on_second.close()
+        assert (await on_first.next("pusher_internal:member_removed"))["data"]["user_id"] == "kiosk.2"
+        await on_first.close()
 
-        run(scenario())
-    finally:
-        stop_daphne(first)
-        stop_daphne(second)
+    run(scenario())

@@ -7,7 +7,7 @@ import asyncio
 import pytest
 
 from tests import factories
-from tests.support.realtime import agent_headers, http, run, subscribe_via
+from tests.support.realtime import agent_headers, http, nothing_more, run, subscribe_via
 
 pytestmark = [pytest.mark.live, pytest.mark.django_db(transaction=True)]
 
@@ -41,7 +41,8 @@ def test_a_session_from_start_to_end_as_the_clients_hear_it(live_app, kiosk, own
         assert status == 200, accepted
         claimed = await on_colleague.next("SessionClaimed")
         assert claimed["data"] == {"session_id": session_id, "status": "active", "agent_id": str(winner.pk)}
-        await on_winner.nothing(0.3)  # the winner is not told to drop its own session
+        # The winner is not told to drop its own session.
+        await nothing_more(server, {on_winner: f"private-agent.{winner.pk}"})
         active = (await on_kiosk.next("SessionStatusChanged"))["data"]
         assert (active["status"], active["agent"]["id"]) == ("active", str(winner.pk))
 

@@ -20,6 +20,7 @@ from tests.support.realtime import (
     error_then_close,
     library,
     needs_redis,
+    nothing_more,
     run,
     run_scenario,
 )
@@ -89,7 +90,7 @@ def test_pusher_js_subscribes_to_its_own_user_group_and_no_one_elses(protocol_se
         assert refused["event"] == "pusher:subscription_error"
         await call(library(protocol_server).send_to_user, alice, "Note", {"n": 1})
         assert (await tab.next("Note"))["data"] == {"n": 1}
-        await stranger.nothing()
+        await nothing_more(protocol_server, {stranger: None})
 
     run(scenario())
 
@@ -176,8 +177,8 @@ def test_the_user_endpoints_refuse_a_bad_signature_and_bad_input(protocol_server
 
 
 @needs_redis
-def test_send_to_user_and_terminate_reach_the_user_on_every_web_process(two_servers):
-    first, second = two_servers(), two_servers()
+def test_send_to_user_and_terminate_reach_the_user_on_every_web_process(server_pair):
+    first, second = server_pair
     alice, bob = user_id(), user_id()
 
     async def scenario():

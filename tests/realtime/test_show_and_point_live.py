@@ -8,7 +8,7 @@ import pytest
 from django.utils import timezone
 
 from tests import factories
-from tests.support.realtime import agent_headers, http, run, subscribe_via
+from tests.support.realtime import agent_headers, http, nothing_more, run, subscribe_via
 
 pytestmark = [pytest.mark.live, pytest.mark.django_db(transaction=True)]
 
@@ -34,14 +34,15 @@ def test_shown_and_pointed_reach_the_other_side(live_app, kiosk, owner, business
         assert status == 200, body
         shown = await on_kiosk.next("MenuItemShown")
         assert shown["data"] == {"session_id": session.public_id, "item_id": str(item.pk)}
-        await on_agent.nothing(0.3)
+        await nothing_more(server, {on_agent: f"private-agent.{agent.pk}"})
 
         path = f"/api/public/sessions/{session.public_id}/point"
         status, body = await asyncio.to_thread(http, server, "POST", path, {"item_id": str(item.pk)}, device)
         assert status == 200, body
         pointed = await on_agent.next("MenuItemPointed")
         assert pointed["data"] == {"session_id": session.public_id, "item_id": str(item.pk), "name": "Classic burger"}
-        await on_colleague.nothing(0.3)
-        await on_kiosk.nothing(0.3)
+        await nothing_more(
+            server, {on_colleague: f"private-agent.{colleague.pk}", on_kiosk: f"private-kiosk.{kiosk.pk}"}
+        )
 
     run(scenario())

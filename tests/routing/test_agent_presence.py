@@ -7,6 +7,7 @@ import time
 from datetime import timedelta
 
 import pytest
+from django.conf import settings
 from django.utils import timezone
 
 from apps.accounts.models import AgentStatus, User
@@ -48,12 +49,16 @@ def test_a_dashboard_holding_its_channel_is_signed_in_and_one_without_is_not(liv
     holding = factories.AgentFactory(owner=owner)
     polled_long_ago = factories.AgentFactory(owner=owner)
     holding_headers, other_headers = agent_headers(holding), agent_headers(polled_long_ago)
+    # Both agents' last sign of life (their sign-in) older than AGENT_SIGNED_IN_SECONDS, and not
+    # gone (AGENT_GONE_SECONDS): the holding one counts by its channel only.
+    seen = timezone.now() - timedelta(seconds=settings.AGENT_SIGNED_IN_SECONDS + 5)
+    assert settings.AGENT_SIGNED_IN_SECONDS + 5 < settings.AGENT_GONE_SECONDS
+    User.objects.filter(pk__in=[holding.pk, polled_long_ago.pk]).update(last_seen_at=seen)
     device = {"X-Device-Id": str(kiosk.device_id), "X-Device-Token": kiosk.raw_token}
-    server = live_app(AGENT_SIGNED_IN_SECONDS="1")  # a seen agent counts as signed in for 1 s only
+    server = live_app()  # the shared server, on the rows made here
 
     async def scenario():
         socket = await subscribe_via(server, "/broadcasting/auth", holding_headers, f"private-agent.{holding.pk}")
-        await asyncio.sleep(1.5)  # both agents' last sign of life is now older than 1 s
         start = {"device_id": str(kiosk.device_id), "customer_locale": "en-US"}
         status, started = await asyncio.to_thread(http, server, "POST", "/api/public/sessions/start", start, device)
         assert status == 201, started

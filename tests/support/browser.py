@@ -11,6 +11,7 @@ from contextlib import contextmanager
 import pytest
 
 from tests.support.processes import ROOT
+from tests.support.timings import timed
 
 CHROMIUM = os.environ.get("PANEL_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -47,13 +48,33 @@ def _launch(extra_args: list[str]):
     previous = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
     os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS + extra_args, headless=True)
+        with timed("browser launch"):
+            browser = playwright.chromium.launch(
+                executable_path=CHROMIUM, args=CHROMIUM_ARGS + extra_args, headless=True
+            )
+        opened = _count_contexts(browser) if os.environ.get("SUITE_TIMINGS") else [0]
         yield browser
-        browser.close()
+        with timed("browser close", contexts=opened[0]):
+            browser.close()
     if previous is None:
         os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
     else:
         os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = previous
+
+
+def _count_contexts(browser) -> list[int]:
+    """For SUITE_TIMINGS: how many contexts (each a fresh profile; new_page makes one too) the
+    module's tests open on this browser."""
+    opened = [0]
+    for name in ("new_context", "new_page"):
+        original = getattr(browser, name)
+
+        def counting(*args, _original=original, **kwargs):
+            opened[0] += 1
+            return _original(*args, **kwargs)
+
+        setattr(browser, name, counting)
+    return opened
 
 
 @pytest.fixture(scope="module")

@@ -20,6 +20,7 @@ from apps.core import jobs  # noqa: E402
 from apps.webhooks import services  # noqa: E402
 from apps.webhooks.models import WebhookAttempt, WebhookDelivery, WebhookSubscription  # noqa: E402
 from tests import factories  # noqa: E402
+from tests.support import pools  # noqa: E402
 from tests.support.receivers import Receiver, Reply  # noqa: E402
 from tests.support.schema import tables_from_models  # noqa: E402
 from tests.support.webhook_events import emit_webhook  # noqa: E402
@@ -43,8 +44,7 @@ def main() -> None:
             if not WebhookDelivery.objects.filter(subscription=subscription, status="pending").exists():
                 break
             time.sleep(0.1)
-        jobs._pool.submit(lambda: None).result(timeout=30)  # drains queued before it have started
-        time.sleep(0.5)  # a request sent after the pause would have arrived by now
+        pools.idle(jobs._pool)  # every drain that could still be sending has returned
         subscription = WebhookSubscription.objects.get(pk=subscription.pk)
         print(
             json.dumps(

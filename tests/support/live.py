@@ -139,6 +139,26 @@ def shared_live_server(live_database) -> Iterator[LiveServer]:
     stop_daphne(server)
 
 
+@pytest.fixture(scope="session")
+def shared_second_server(live_database, shared_live_server) -> Iterator[LiveServer]:
+    """A second web process beside the shared server, for the tests of several processes on one
+    Redis with the default settings: the same live database and the same Redis key prefix, so the
+    two share the fan-out, the presence lists and the cache channels. Started by the first such
+    test of the worker. Only with Redis: on the embedded default processes share nothing."""
+    from django.conf import settings
+
+    if not settings.REDIS_URL:
+        pytest.skip("several web processes share state through Redis")
+    server = start_daphne(
+        live_database.workdir / "second",
+        database_url=live_database.url,
+        CACHE_KEY_PREFIX=shared_live_server.cache_prefix,
+        SHUTDOWN_GRACE_SECONDS="1",
+    )
+    yield server
+    stop_daphne(server)
+
+
 @dataclass
 class Server:
     """A live server as the kiosk app's and the agent dashboard's tests talk to it: over HTTP only."""

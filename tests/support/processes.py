@@ -22,6 +22,7 @@ from django.conf import settings
 from django.db import connection
 
 from tests.support.private_servers import free_port, wait_until  # noqa: F401 - tests import them from here too
+from tests.support.timings import timed
 
 ROOT = Path(__file__).resolve().parents[2]
 WEB_SERVER = [sys.executable, "-m", "config.serve"]  # the Procfile's `web` command
@@ -91,6 +92,11 @@ def child_env(tmp_path: Path, *, database_url: str | None = None, **extra: str) 
 
 
 def start_daphne(tmp_path: Path, **env_extra: str) -> LiveServer:
+    with timed("server start", env=sorted(env_extra)):
+        return _start_daphne(tmp_path, **env_extra)
+
+
+def _start_daphne(tmp_path: Path, **env_extra: str) -> LiveServer:
     port = free_port()
     tmp_path.mkdir(parents=True, exist_ok=True)
     log_path = tmp_path / f"daphne-{port}.log"
@@ -119,6 +125,11 @@ def start_daphne(tmp_path: Path, **env_extra: str) -> LiveServer:
 
 
 def stop_daphne(server: LiveServer) -> None:
+    with timed("server stop"):
+        _stop_daphne(server)
+
+
+def _stop_daphne(server: LiveServer) -> None:
     if server.process.poll() is None:
         server.process.send_signal(signal.SIGTERM)  # drains, within SHUTDOWN_GRACE_SECONDS
         try:

@@ -20,6 +20,7 @@ import subprocess
 import urllib.error
 import urllib.request
 import uuid
+from collections.abc import Iterable, Mapping
 from typing import Any, NamedTuple
 from urllib.parse import urlencode
 
@@ -97,13 +98,17 @@ class PusherSocket:
             if event is None or message["event"] == event:
                 return message
 
-    async def nothing(self, timeout: float = 0.5) -> None:
-        """Assert no frame arrives within `timeout`."""
-        try:
-            raw = await asyncio.wait_for(self.ws.recv(), timeout)
-        except TimeoutError:
-            return
-        raise AssertionError(f"unexpected frame {raw}")
+    async def handled(self, *, strict: bool = True) -> None:
+        """The server has handled every frame this socket sent so far (and made the publishes they
+        cause): a connection's frames are handled one after another, and pusher:ping is answered
+        after those before it. `strict`: the pong must be the very next frame (this socket expects
+        nothing else); otherwise frames before it are skipped."""
+        await self.send("pusher:ping")
+        if strict:
+            frame = await self.next()
+            assert frame["event"] == "pusher:pong", f"unexpected frame {frame}"
+        else:
+            await self.next("pusher:pong")
 
     async def subscribe(self, channel: str, auth: str | None = None, channel_data: str | None = None) -> dict:
         data = {"channel": channel}
@@ -122,6 +127,62 @@ class PusherSocket:
 
     async def close(self) -> None:
         await self.ws.close()
+
+
+MARKER_EVENT = "suite-marker"
+
+
+async def nothing_more(
+    server, heard: Mapping["PusherSocket", str | None], *, acted: Iterable["PusherSocket"] = ()
+) -> None:
+    """No frame is on its way to any socket of `heard` from what was done so far, shown without
+    waiting a fixed time. Every event reaches a server's sockets through its one fan-out inbox,
+    delivered in order (apps/realtime/hub.py), and the HTTP API's and the services' publishes are
+    in that inbox before their requests are answered. So the sockets in `acted` (whose frames
+    caused what is checked: a client event, a join, an unsubscribe) are first shown handled (a
+    pong), then a marker event is triggered through the HTTP API, and each socket's next frame
+    must be that marker: anything published before it would have come first. Each socket hears the
+    marker on its channel in `heard`; None: on a fresh public channel it subscribes to now (a
+    socket that hears nothing else, or is on a quiet presence membership)."""
+    heard = dict(heard)
+    for client in acted:
+        await client.handled(strict=client in heard)
+    for client, channel in list(heard.items()):
+        if channel is None:
+            channel = heard[client] = f"suite-marker-{uuid.uuid4().hex[:12]}"
+            await client.send("pusher:subscribe", {"channel": channel})
+            frame = await client.next()
+            assert (frame["event"], frame.get("channel")) == ("pusher_internal:subscription_succeeded", channel), (
+                f"unexpected frame {frame}"
+            )
+    marker = {"marker": uuid.uuid4().hex}
+    await call(library(server).trigger, sorted(set(heard.values())), MARKER_EVENT, marker)
+    for client, channel in heard.items():
+        frame = await client.next()
+        assert (frame["event"], frame.get("channel"), frame["data"]) == (MARKER_EVENT, channel, marker), (
+            f"unexpected frame {frame}"
+        )
+
+
+async def until_subscriptions(server, channel: str, count: int, timeout: float = 5.0) -> None:
+    """Wait until the server counts `count` connections on `channel` (the HTTP API's
+    subscription_count): a socket's close is handled after its client sees it closed."""
+    api = library(server)
+    deadline = asyncio.get_running_loop().time() + timeout
+    while True:
+        info = await call(api.channel_info, channel, ["subscription_count"])
+        if info.get("subscription_count", 0) == count:
+            return
+        assert asyncio.get_running_loop().time() < deadline, f"{channel}: {info}, not {count} subscriptions"
+        await asyncio.sleep(0.02)
+
+
+async def until(predicate, timeout: float, what: str) -> None:
+    """wait_until for a test's own event loop: poll `predicate` (no exceptions) every 10 ms."""
+    deadline = asyncio.get_running_loop().time() + timeout
+    while not predicate():
+        assert asyncio.get_running_loop().time() < deadline, f"{what}: not within {timeout} s"
+        await asyncio.sleep(0.01)
 
 
 def run(coroutine):
@@ -150,6 +211,14 @@ async def call(function, *args, **kwargs):
 
 
 needs_redis = pytest.mark.skipif(not settings.REDIS_URL, reason="several web processes share state through Redis")
+
+
+@pytest.fixture
+def server_pair(shared_live_server, request) -> tuple[LiveServer, LiveServer]:
+    """Two web processes on one Redis with the default settings: the worker's shared server and
+    the second one beside it (tests/support/live.py). Name channels and users afresh (a tag): the
+    servers outlive the test. A test that changes a setting or stops a process uses two_servers."""
+    return shared_live_server, request.getfixturevalue("shared_second_server")
 
 
 @pytest.fixture

@@ -12,7 +12,7 @@ from django.utils import timezone
 from apps.realtime import protocol as p
 from apps.realtime.signing import channel_auth
 from tests import factories
-from tests.support.realtime import PusherSocket, agent_headers, http, run, subscribe_via
+from tests.support.realtime import PusherSocket, agent_headers, http, nothing_more, run, subscribe_via
 
 pytestmark = [pytest.mark.live, pytest.mark.django_db(transaction=True)]
 
@@ -42,8 +42,7 @@ async def refused_everywhere(server, path: str, headers: dict, channel: str, *, 
     await intruder.send("client-offer", OFFER, channel)
     error = await intruder.next("pusher:error")
     assert error["data"]["code"] == p.UNAUTHORIZED
-    for listener in listeners:
-        await listener.nothing(0.3)
+    await nothing_more(server, dict.fromkeys(listeners, channel))
     await intruder.close()
 
 
@@ -95,7 +94,7 @@ def test_after_a_transfer_only_the_new_agent_signals_with_the_kiosk(live_app, ki
         # The old agent is off the channel: its offer is refused and reaches nobody; no new signature.
         await on_sender.send("client-offer", OFFER, channel)
         assert (await on_sender.next("pusher:error"))["data"]["code"] == p.UNAUTHORIZED
-        await on_kiosk.nothing(0.3)
+        await nothing_more(server, {on_kiosk: None})  # dropped from the call's channel too
         status, body = await signature(server, AGENT_AUTH, sender_auth, on_sender, channel)
         assert (status, body["error"]["code"]) == (403, "FORBIDDEN")
 
@@ -109,7 +108,7 @@ def test_after_a_transfer_only_the_new_agent_signals_with_the_kiosk(live_app, ki
         assert (await on_kiosk.next("client-offer"))["data"] == OFFER
         await on_kiosk.send("client-answer", {"call": "c1", "sdp": "v=0 answer"}, channel)
         assert (await on_receiver.next("client-answer"))["data"]["sdp"] == "v=0 answer"
-        await on_sender.nothing(0.3)
+        await nothing_more(server, {on_sender: None})
 
     run(scenario())
 
@@ -135,7 +134,7 @@ def test_when_the_session_ends_both_sides_are_dropped_from_the_call(live_app, ki
         for sender, listener in ((on_agent, on_kiosk), (on_kiosk, on_agent)):
             await sender.send("client-offer", OFFER, channel)
             assert (await sender.next("pusher:error"))["data"]["code"] == p.UNAUTHORIZED
-            await listener.nothing(0.3)
+            await nothing_more(server, {listener: None})
         for path, headers, socket in ((AGENT_AUTH, agent_auth, on_agent), (KIOSK_AUTH, device(kiosk), on_kiosk)):
             status, body = await signature(server, path, headers, socket, channel)
             assert (status, body["error"]["code"]) == (403, "FORBIDDEN")

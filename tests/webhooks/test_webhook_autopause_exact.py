@@ -21,6 +21,7 @@ from apps.webhooks import batch, services
 from apps.webhooks.models import WebhookAttempt, WebhookDelivery, WebhookFailureAllowance, WebhookSubscription
 from config.celery import app as celery_app
 from tests import factories
+from tests.support import pools
 from tests.support.processes import ROOT, wait_until
 from tests.support.receivers import Receiver, Reply
 from tests.support.webhook_events import emit_webhook
@@ -105,7 +106,9 @@ def test_threads_draining_one_subscription_at_once_pause_it_after_exactly_ten_at
             thread.start()
         for thread in threads:
             thread.join(60)
-        time.sleep(0.2)  # a request sent after the pause would have arrived by now
+    # Each send waits for the receiver's answer, which it records first: once every drainer has
+    # returned, every request that will ever come has been counted.
+    assert not any(thread.is_alive() for thread in threads)
     assert errors == []
     assert_paused_after_exactly_ten(receiver, subscription)
 
@@ -125,8 +128,8 @@ def test_the_thread_pool_pauses_a_burst_after_exactly_ten_attempts(settings):
             return not subscription.active and not busy
 
         wait_until(settled, 30, "the pause")
-        jobs._pool.submit(lambda: None).result(timeout=30)  # drains queued before it have started...
-        time.sleep(0.5)  # ...and a request sent after the pause would have arrived by now
+        # Every drain that could still be sending has returned (a later one finds nothing pending).
+        pools.idle(jobs._pool)
     assert_paused_after_exactly_ten(receiver, subscription)
 
 
@@ -181,7 +184,11 @@ def test_several_celery_workers_pause_a_burst_after_exactly_ten_attempts(setting
                 return not WebhookDelivery.objects.filter(subscription=subscription, status="pending").exists()
 
             wait_until(settled, 45, "the pause", every=0.2)
-            time.sleep(1.0)  # a request sent after the pause would have arrived by now
+            # A worker stopped by SIGTERM finishes the task in hand, whose sends wait for their
+            # answers: once all have exited, every request that will ever come has been counted.
+            for worker in workers:
+                worker.stop()
+                assert worker.process.returncode == 0, "a worker was killed, not stopped warm"
     finally:
         for worker in workers:
             worker.stop()
