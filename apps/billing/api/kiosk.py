@@ -7,7 +7,7 @@ from rest_framework import serializers
 from apps.api.operations import Answer, operation
 from apps.billing import selectors as billing_selectors
 from apps.billing import terminal
-from apps.billing.api.agent import SessionBrief
+from apps.billing.api.agent import PaymentOut, SessionBrief
 from apps.billing.models import Payment, PaymentMethod, PaymentStatus
 from apps.billing.services import payments
 from apps.demo_processor import mode as processor_mode
@@ -37,10 +37,8 @@ class KioskReaderOut(serializers.Serializer[None]):
     )
 
 
-class KioskPaymentOut(serializers.Serializer[Payment]):
-    status = serializers.CharField()
-    amount_cents = serializers.IntegerField()
-    currency = serializers.CharField()
+class KioskPaymentOut(PaymentOut):
+    # The agent's payment body, and what the kiosk pays it with.
     client_secret = serializers.CharField()
     processor_account = serializers.CharField(source="account_id")
     failure_message = serializers.CharField()
