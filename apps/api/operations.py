@@ -28,8 +28,8 @@ class Answer:
     and renders the body; `envelope` names the schema of a surface's `{"data": body}` wrapper;
     no `out`: no body (204). A plain schema (a dict) only documents: the method answers its own
     Response. `built`: the method returns the body its builder made (a TypedDict whose serializer
-    is derived from it, apps/core/body_shapes.py): it is sent as it is, the serializer documents
-    it (the builders stay plain functions for the hot reads)."""
+    is derived from it, apps/core/body_shapes.py, or a body rendered with a context): it is sent
+    as it is, the serializer documents it (the builders stay plain functions for the hot reads)."""
 
     def __init__(
         self,
