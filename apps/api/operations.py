@@ -27,15 +27,19 @@ class Answer:
     """What an operation answers: `out` (a serializer instance, `many=True` for a list) documents
     and renders the body; `envelope` names the schema of a surface's `{"data": body}` wrapper;
     no `out`: no body (204). A plain schema (a dict) only documents: the method answers its own
-    Response."""
+    Response. `built`: the method returns the body its builder made (a TypedDict whose serializer
+    is derived from it, apps/core/body_shapes.py, or a body rendered with a context): it is sent
+    as it is, the serializer documents it (the builders stay plain functions for the hot reads)."""
 
     def __init__(
         self,
         out: serializers.BaseSerializer[Any] | Mapping[str, object] | None,
         status: int = 200,
         envelope: str | None = None,
+        *,
+        built: bool = False,
     ) -> None:
-        self.out, self.status, self.envelope = out, status, envelope
+        self.out, self.status, self.envelope, self.built = out, status, envelope, built
         # The `responses` entry of the schema; a wrapper is one named component, made once.
         self.schema = out
         if isinstance(out, serializers.BaseSerializer) and envelope is not None:
@@ -50,6 +54,8 @@ class Answer:
     def response(self, result: object) -> Response:
         if self.out is None:
             return Response(status=self.status)
+        if self.built:
+            return Response(result if self.envelope is None else {"data": result}, status=self.status)
         if not isinstance(self.out, serializers.BaseSerializer):
             raise TypeError("An answer with a plain schema is the method's own Response.")
         many = isinstance(self.out, serializers.ListSerializer)

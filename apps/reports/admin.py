@@ -15,16 +15,8 @@ class _RowAdmin(ReadOnlyAdmin[models.Model]):
         return [field.name for field in self.model._meta.fields]
 
 
-@admin.register(AgentBreak)
-class AgentBreakAdmin(_RowAdmin):
-    list_display = ["agent", "owner", "started_at", "ended_at"]
-    list_filter = ["owner"]
-    search_fields = ["agent__email"]
-    list_select_related = ["agent", "owner"]
-
-
-@admin.register(AgentSignedIn)
-class AgentSignedInAdmin(_RowAdmin):
+@admin.register(AgentBreak, AgentSignedIn)
+class AgentStretchAdmin(_RowAdmin):
     list_display = ["agent", "owner", "started_at", "ended_at"]
     list_filter = ["owner"]
     search_fields = ["agent__email"]

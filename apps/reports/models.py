@@ -71,48 +71,49 @@ class StaleHour(models.Model):
         return f"owner {self.owner_id} {self.hour:%Y-%m-%d %H}Z"
 
 
-class AgentBreak(models.Model):
-    """A stretch an agent spent on break: opened when its status becomes "break", closed when
-    it becomes anything else (apps/reports/breaks.py, on AgentStatusChanged)."""
+class _AgentStretch(models.Model):
+    """A stretch of an agent's time, open (no `ended_at`) until it ends: at most one open at a
+    time per agent (`_one_open_per_agent`)."""
 
-    agent = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="breaks")
+    agent_id: int
     owner = models.ForeignKey(
         "accounts.Owner", null=True, on_delete=models.CASCADE, related_name="+"
     )  # platform agents: none
     started_at = models.DateTimeField(default=timezone.now)
     ended_at = models.DateTimeField(null=True, blank=True)
+    doing = ""  # what the agent did in it, for its name
 
     class Meta:
-        constraints = [
-            models.UniqueConstraint(
-                fields=["agent"], condition=models.Q(ended_at__isnull=True), name="one_open_break_per_agent"
-            )
-        ]
-        indexes = [models.Index(fields=["owner", "started_at"], name="agent_break_owner_started")]
+        abstract = True
 
     def __str__(self) -> str:
-        return f"agent {self.agent_id} on break from {self.started_at:%Y-%m-%d %H:%M}"
+        return f"agent {self.agent_id} {self.doing} from {self.started_at:%Y-%m-%d %H:%M}"
 
 
-class AgentSignedIn(models.Model):
+def _one_open_per_agent(name: str) -> models.UniqueConstraint:
+    return models.UniqueConstraint(fields=["agent"], condition=models.Q(ended_at__isnull=True), name=name)
+
+
+class AgentBreak(_AgentStretch):
+    """A stretch an agent spent on break: opened when its status becomes "break", closed when
+    it becomes anything else (apps/reports/breaks.py, on AgentStatusChanged)."""
+
+    agent = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="breaks")
+    doing = "on break"
+
+    class Meta:
+        constraints = [_one_open_per_agent("one_open_break_per_agent")]
+        indexes = [models.Index(fields=["owner", "started_at"], name="agent_break_owner_started")]
+
+
+class AgentSignedIn(_AgentStretch):
     """A stretch an agent was signed in (any status but offline): opened when its status leaves
     "offline", closed when it becomes "offline" (apps/reports/agent_load.py, on
     AgentStatusChanged). The reports' concurrency and sessions per agent-hour are per hour of it."""
 
     agent = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="signed_in_spans")
-    owner = models.ForeignKey(
-        "accounts.Owner", null=True, on_delete=models.CASCADE, related_name="+"
-    )  # platform agents: none
-    started_at = models.DateTimeField(default=timezone.now)
-    ended_at = models.DateTimeField(null=True, blank=True)
+    doing = "signed in"
 
     class Meta:
-        constraints = [
-            models.UniqueConstraint(
-                fields=["agent"], condition=models.Q(ended_at__isnull=True), name="one_open_sign_in_per_agent"
-            )
-        ]
+        constraints = [_one_open_per_agent("one_open_sign_in_per_agent")]
         indexes = [models.Index(fields=["owner", "started_at"], name="agent_signed_in_owner_started")]
-
-    def __str__(self) -> str:
-        return f"agent {self.agent_id} signed in from {self.started_at:%Y-%m-%d %H:%M}"

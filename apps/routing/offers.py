@@ -16,6 +16,7 @@ the offers in its transaction, as a subscriber of SessionAccepted (services.offe
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from datetime import datetime, timedelta
 
 from django.conf import settings
@@ -28,8 +29,9 @@ from apps.accounts.models import AgentStatus, StatusReason, User
 from apps.core import events
 from apps.routing.capacity import seats_of
 from apps.routing.domain_events import OfferClosed, OfferMade, QueueChanged
+from apps.routing.free_agents import free_agents
 from apps.routing.models import Offer, OfferStatus
-from apps.routing.router import AtWorkAgent, FreeAgent, WaitingSession, nobody_speaks, plan_offers, primary_language
+from apps.routing.router import AtWorkAgent, WaitingSession, nobody_speaks, plan_offers, primary_language
 from apps.routing.routing_settings import routing_for_owner, routing_for_owners
 from apps.routing.signed_in import agents_holding_channel, signed_in
 from apps.routing.transfer_ends import transfers_lapsed
@@ -170,26 +172,9 @@ def _make_offers(now: datetime, holding: set[int] | None) -> int:
     ]
     if all(session.wave_room <= 0 for session in sessions):
         return 0
-    free = list(
-        pools.filter(agent_status=AgentStatus.AVAILABLE)
-        .exclude(pk__in=Offer.objects.filter(status=OfferStatus.LIVE).values("agent_id"))
-        .values_list("pk", "owner_id", "languages", "idle_since", "last_seen_at")
-    )
-    seats = seats_of([row[0] for row in free])
-    answered = _answered_this_shift([row[0] for row in free], now)
-    agents = [
-        FreeAgent(
-            id=pk,
-            owner_id=owner_id,
-            languages=frozenset(languages or ()),
-            idle_since=idle_since or last_seen_at or now,  # never seen: idle from now
-            capacity=seats[pk].capacity,
-            held=seats[pk].held,
-            answered=answered.get(pk, 0),
-        )
-        for pk, owner_id, languages, idle_since, last_seen_at in free
-        if seats[pk].held.count < seats[pk].capacity  # a seat free (for a chat at least)
-    ]
+    free = free_agents(pools.filter(agent_status=AgentStatus.AVAILABLE), now)
+    answered = _answered_this_shift([agent.id for agent in free], now)
+    agents = [replace(agent, answered=answered.get(agent.id, 0)) for agent in free]
     plan = plan_offers(sessions, agents)
     if not plan:
         return 0

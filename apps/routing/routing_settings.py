@@ -34,15 +34,8 @@ LIMITS = {
 
 
 def defaults() -> Routing:
-    return Routing(
-        offer_size=settings.ROUTING_OFFER_SIZE,
-        offer_seconds=settings.ROUTING_OFFER_SECONDS,
-        any_language_after_seconds=settings.ROUTING_ANY_LANGUAGE_AFTER_SECONDS,
-        misses_before_break=settings.ROUTING_MISSES_BEFORE_BREAK,
-        self_service_after_seconds=settings.ROUTING_SELF_SERVICE_AFTER_SECONDS,
-        agents_start_on_break=settings.ROUTING_AGENTS_START_ON_BREAK,
-        agent_capacity=settings.ROUTING_AGENT_CAPACITY,
-    )
+    """The environment's: each field's default is the setting ROUTING_<FIELD>."""
+    return Routing(**{name: getattr(settings, f"ROUTING_{name.upper()}") for name in FIELD_NAMES})
 
 
 def _from_row(row: RoutingSettings) -> Routing:

@@ -26,8 +26,9 @@ from apps.core import events
 from apps.core.errors import DomainError, ErrorCode
 from apps.routing.capacity import seats_of
 from apps.routing.domain_events import OfferClosed, OfferMade, QueueChanged, SessionTransferred, TransferLapsed
+from apps.routing.free_agents import free_agents
 from apps.routing.models import Offer, OfferStatus
-from apps.routing.router import FreeAgent, WaitingSession, plan_offers
+from apps.routing.router import WaitingSession, plan_offers
 from apps.routing.routing_settings import routing_for_owner
 from apps.routing.signed_in import agents_holding_channel, signed_in
 from apps.routing.tasks import dispatch_soon
@@ -169,21 +170,8 @@ def _named_receiver(session: Session, free: QuerySet[User], to_agent_id: int) ->
 def _language_wave(session: Session, free: QuerySet[User], language: str, now: datetime) -> list[int]:
     """Up to K free agents speaking `language`, as the router would pick them for a waiting
     session in that language (longest idle first; no any-language widening)."""
-    busy = Offer.objects.filter(status=OfferStatus.LIVE).values("agent_id")
-    rows = list(free.exclude(pk__in=busy).values_list("pk", "owner_id", "languages", "idle_since", "last_seen_at"))
-    seat_of = seats_of([row[0] for row in rows])
-    candidates = [
-        FreeAgent(
-            id=pk,
-            owner_id=owner_id,
-            languages=frozenset(languages or ()),
-            idle_since=idle or seen or now,
-            capacity=seat_of[pk].capacity,
-            held=seat_of[pk].held,
-        )
-        for pk, owner_id, languages, idle, seen in rows
-        if language in (languages or ())  # the wave is for speakers of it, not for every-language agents
-    ]
+    # The wave is for speakers of it, not for every-language agents.
+    candidates = [agent for agent in free_agents(free, now) if language in agent.languages]
     wave = WaitingSession(
         id=session.pk,
         owner_id=session.owner_id,

@@ -2,12 +2,12 @@
 payment: the dashboard's one read of a session, composed here above sessions, orders and billing
 (sessions import neither)."""
 
-from drf_spectacular.utils import extend_schema, extend_schema_field, inline_serializer
+from drf_spectacular.utils import extend_schema_field, inline_serializer
 from rest_framework import serializers
-from rest_framework.response import Response
 
 from apps.accounts.api.base import AgentAPIView, AgentRequest
 from apps.accounts.models import User
+from apps.api.operations import Answer, operation
 from apps.billing import selectors as billing_selectors
 from apps.billing.api.kiosk import KioskReaderOut
 from apps.billing.models import Payment, PaymentStatus
@@ -77,23 +77,22 @@ def _with_order(session: Session | None, viewer: User) -> dict[str, object]:
 
 
 class CurrentSessionView(AgentAPIView):
-    @extend_schema(
-        responses={200: CurrentSessionOut},
-        summary="The agent's live session (active or in payment) with its order; both null when there is none",
-        description="`held` lists every session the agent holds, `session` first (empty when it holds none).",
-    )
-    def get(self, request: AgentRequest) -> Response:
+    @operation(Answer(CurrentSessionOut, built=True))
+    def get(self, request: AgentRequest) -> dict[str, object]:
+        """The agent's live session (active or in payment) with its order; both null when there is none
+
+        `held` lists every session the agent holds, `session` first (empty when it holds none)."""
         held = [_with_order(session, request.user) for session in selectors.held_sessions_of_agent(request.user)]
         first = held[0] if held else _with_order(None, request.user)
-        return Response({**first, "held": held})
+        return {**first, "held": held}
 
 
 class SessionDetailView(AgentAPIView):
-    @extend_schema(
-        responses={200: SessionWithOrderOut},
-        summary="One session this agent accepted or served, in any status, with its order (any other session is 404)",
-        description="A session you handed to a colleague stays readable: `handed_over_to` names who serves it now.",
-    )
-    def get(self, request: AgentRequest, public_id: str) -> Response:
+    @operation(Answer(SessionWithOrderOut, built=True))
+    def get(self, request: AgentRequest, public_id: str) -> dict[str, object]:
+        """One session this agent accepted or served, in any status, with its order (any other session is 404)
+
+        A session you handed to a colleague stays readable: `handed_over_to` names who serves it
+        now."""
         session = selectors.session_accepted_by_agent(agent=request.user, public_id=public_id)
-        return Response(_with_order(session, request.user))
+        return _with_order(session, request.user)

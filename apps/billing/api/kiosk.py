@@ -1,18 +1,19 @@
 """Kiosk API: the open payment of its session (for a kiosk that missed PaymentRequested), and
 self-service payment: the customer nobody has answered pays alone, or takes the payment back."""
 
-from drf_spectacular.utils import extend_schema, extend_schema_field, inline_serializer
+from drf_spectacular.utils import extend_schema_field, inline_serializer
 from rest_framework import serializers
-from rest_framework.response import Response
 
+from apps.api.operations import Answer, operation
 from apps.billing import selectors as billing_selectors
 from apps.billing import terminal
-from apps.billing.api.agent import SessionBrief
+from apps.billing.api.agent import PaymentOut, SessionBrief
 from apps.billing.models import Payment, PaymentMethod, PaymentStatus
 from apps.billing.services import payments
 from apps.demo_processor import mode as processor_mode
 from apps.kiosks.api.base import KioskAPIView, KioskRequest
 from apps.sessions import selectors as session_selectors
+from apps.sessions.models import Session
 
 
 class KioskProcessorOut(serializers.Serializer[None]):
@@ -36,10 +37,8 @@ class KioskReaderOut(serializers.Serializer[None]):
     )
 
 
-class KioskPaymentOut(serializers.Serializer[Payment]):
-    status = serializers.CharField()
-    amount_cents = serializers.IntegerField()
-    currency = serializers.CharField()
+class KioskPaymentOut(PaymentOut):
+    # The agent's payment body, and what the kiosk pays it with.
     client_secret = serializers.CharField()
     processor_account = serializers.CharField(source="account_id")
     failure_message = serializers.CharField()
@@ -86,56 +85,53 @@ class KioskPaymentOut(serializers.Serializer[Payment]):
 
 
 class SessionPaymentView(KioskAPIView):
-    @extend_schema(responses={200: KioskPaymentOut}, summary="The session's open payment (client secret)")
-    def get(self, request: KioskRequest, public_id: str) -> Response:
+    @operation(Answer(KioskPaymentOut()))
+    def get(self, request: KioskRequest, public_id: str) -> Payment:
+        """The session's open payment (client secret)"""
         session = session_selectors.session_for_kiosk(kiosk=request.auth, public_id=public_id)
-        return Response(KioskPaymentOut(payments.payment_for_kiosk(session=session)).data)
+        return payments.payment_for_kiosk(session=session)
 
-    @extend_schema(
-        request=None,
-        responses={
-            200: inline_serializer("KioskSendToPaymentOut", {"session": SessionBrief(), "payment": KioskPaymentOut()})
-        },
-        summary="Self-service: pay alone while no agent has joined",
-        description="The agent's send-to-payment flow for a waiting (pending) session: a payment intent for the "
-        "order total on the owner's account, the session moves to `payment` and leaves the queue (offers "
-        "withdrawn), PaymentRequested goes to the kiosk, and the processor's events complete it with the same "
-        "`order.*` and `payment.*` webhooks. A retry while in payment answers the same payment. 409 "
-        "SESSION_ALREADY_ACCEPTED once an agent has accepted (an accept at the same moment wins: the intent is "
-        "cancelled), 409 ORDER_EMPTY with no cart, 409 PROCESSOR_ACCOUNT_NOT_READY, 409 SESSION_ALREADY_ENDED.",
+    @operation(
+        Answer(inline_serializer("KioskSendToPaymentOut", {"session": SessionBrief(), "payment": KioskPaymentOut()}))
     )
-    def post(self, request: KioskRequest, public_id: str) -> Response:
+    def post(self, request: KioskRequest, public_id: str) -> dict[str, object]:
+        """Self-service: pay alone while no agent has joined
+
+        The agent's send-to-payment flow for a waiting (pending) session: a payment intent for the
+        order total on the owner's account, the session moves to `payment` and leaves the queue
+        (offers withdrawn), PaymentRequested goes to the kiosk, and the processor's events complete
+        it with the same `order.*` and `payment.*` webhooks. A retry while in payment answers the
+        same payment. 409 SESSION_ALREADY_ACCEPTED once an agent has accepted (an accept at the
+        same moment wins: the intent is cancelled), 409 ORDER_EMPTY with no cart, 409
+        PROCESSOR_ACCOUNT_NOT_READY, 409 SESSION_ALREADY_ENDED."""
         session, payment = payments.payment_request_by_kiosk(public_id=public_id, kiosk=request.auth)
-        return Response({"session": SessionBrief(session).data, "payment": KioskPaymentOut(payment).data})
+        return {"session": session, "payment": payment}
 
 
 class CancelSelfServicePaymentView(KioskAPIView):
-    @extend_schema(
-        request=None,
-        responses={200: inline_serializer("KioskCancelPaymentOut", {"session": SessionBrief()})},
-        summary="Self-service: take the payment back to the cart (and back into the queue)",
-        description="Cancels the intent; the session is pending again in its old place in the queue and the cart "
-        "can be changed (PaymentCancelled, SessionStatusChanged). Only for a payment the customer started alone: "
-        "409 SESSION_ALREADY_ACCEPTED when an agent holds the session, 409 INVALID_STATE when not in payment.",
-    )
-    def post(self, request: KioskRequest, public_id: str) -> Response:
-        session = payments.payment_cancel_by_kiosk(public_id=public_id, kiosk=request.auth)
-        return Response({"session": SessionBrief(session).data})
+    @operation(Answer(inline_serializer("KioskCancelPaymentOut", {"session": SessionBrief()})))
+    def post(self, request: KioskRequest, public_id: str) -> dict[str, Session]:
+        """Self-service: take the payment back to the cart (and back into the queue)
+
+        Cancels the intent; the session is pending again in its old place in the queue and the
+        cart can be changed (PaymentCancelled, SessionStatusChanged). Only for a payment the
+        customer started alone: 409 SESSION_ALREADY_ACCEPTED when an agent holds the session, 409
+        INVALID_STATE when not in payment."""
+        return {"session": payments.payment_cancel_by_kiosk(public_id=public_id, kiosk=request.auth)}
 
 
 class CardFieldsFallbackView(KioskAPIView):
-    @extend_schema(
-        request=None,
-        responses={200: KioskPaymentOut},
-        summary="Pay with the card fields instead of an offline or busy card reader (where the owner allows it)",
-        description="For a session in payment on the kiosk's card reader while the reader is offline or not "
-        "holding the payment (as last reported), where the owner's order settings allow it: the reader's action "
-        "and its intent are cancelled, and a `card` intent for the same order total is made; the answer is its "
-        "payment body (`method: card`, a new client secret) and `PaymentRequested` follows. The session stays in "
-        "payment. A retry answers the same card payment. 403 FORBIDDEN when the owner does not allow it, 409 "
-        "INVALID_STATE when not in payment, when the reader is ready for the payment, or when the card was just "
-        "approved on the reader (that payment stands).",
-    )
-    def post(self, request: KioskRequest, public_id: str) -> Response:
+    @operation(Answer(KioskPaymentOut()))
+    def post(self, request: KioskRequest, public_id: str) -> Payment:
+        """Pay with the card fields instead of an offline or busy card reader (where the owner allows it)
+
+        For a session in payment on the kiosk's card reader while the reader is offline or not
+        holding the payment (as last reported), where the owner's order settings allow it: the
+        reader's action and its intent are cancelled, and a `card` intent for the same order total
+        is made; the answer is its payment body (`method: card`, a new client secret) and
+        `PaymentRequested` follows. The session stays in payment. A retry answers the same card
+        payment. 403 FORBIDDEN when the owner does not allow it, 409 INVALID_STATE when not in
+        payment, when the reader is ready for the payment, or when the card was just approved on
+        the reader (that payment stands)."""
         _, payment = payments.payment_to_card_fields(public_id=public_id, kiosk=request.auth)
-        return Response(KioskPaymentOut(payment).data)
+        return payment

@@ -4,19 +4,20 @@ GET and POST /sessions/{id}/dining, the customer's eat in or take away before pa
 POST /sessions/{id}/receipt, the paid order's receipt mailed to the customer."""
 
 from django.db import transaction
-from drf_spectacular.utils import extend_schema, inline_serializer
+from drf_spectacular.utils import inline_serializer
 from rest_framework import serializers
-from rest_framework.response import Response
 
-from apps.api.inputs import validated
+from apps.api.operations import Answer, Data, operation
 from apps.kiosks.api.base import KioskAPIView, KioskRequest
 from apps.kiosks.models import Kiosk
 from apps.orders import receipt_mails, receipts, selectors, services
 from apps.orders.api.agent import OrderLineIn
 from apps.orders.bodies import (
+    AgentOrderLineBody,
     AgentOrderOut,
     KioskOrderBody,
     KioskOrderOut,
+    OrderBody,
     OrderLineBody,
     agent_order_body,
     order_body,
@@ -33,39 +34,34 @@ class KioskOrderIn(serializers.Serializer[None]):
 
 
 class SessionOrderView(KioskAPIView):
-    @extend_schema(
-        responses={200: KioskOrderOut},
-        summary="The session's current order (empty before the first cart), with its receipt once paid",
-    )
-    def get(self, request: KioskRequest, public_id: str) -> Response:
+    @operation(Answer(KioskOrderOut(), built=True))
+    def get(self, request: KioskRequest, public_id: str) -> KioskOrderBody[OrderLineBody]:
+        """The session's current order (empty before the first cart), with its receipt once paid"""
         session = session_selectors.session_for_kiosk(kiosk=request.auth, public_id=public_id)
         session.business = request.auth.business
         order = selectors.order_for_session(session)
         path = receipts.receipt_path(order) if order is not None else None
-        body: KioskOrderBody[OrderLineBody] = {
+        return {
             **order_body(session, order),
             "receipt_url": request.build_absolute_uri(path) if path else None,
             "receipt_card_lines": receipts.card_lines(receipts.receipt_context(order)) if path and order else [],
         }
-        return Response(body)
 
-    @extend_schema(
-        request=KioskOrderIn,
-        responses={200: AgentOrderOut},
-        summary="Self-service: replace the whole cart while no agent has joined",
-        description="The customer orders alone while the session waits (pending): the same request lines, "
-        "replace semantics, server totals and 422 VALIDATION_ERROR rules as the agent's POST /api/orders, and "
-        "OrderUpdated to the kiosk. The answer is the agent's order body (each line with its modifier_option_ids), "
-        "so the kiosk can resend the cart with one line changed. 409 SESSION_ALREADY_ACCEPTED once an agent has "
-        "accepted (the cart is the agent's from then on), 409 ORDER_LOCKED while the customer pays, 409 "
-        "SESSION_ALREADY_ENDED after the end; another kiosk's session is 404 SESSION_NOT_FOUND.",
-    )
-    def post(self, request: KioskRequest, public_id: str) -> Response:
-        data = validated(KioskOrderIn, request.data)
+    @operation(Answer(AgentOrderOut(), built=True), body=KioskOrderIn)
+    def post(self, request: KioskRequest, public_id: str, data: Data) -> OrderBody[AgentOrderLineBody]:
+        """Self-service: replace the whole cart while no agent has joined
+
+        The customer orders alone while the session waits (pending): the same request lines,
+        replace semantics, server totals and 422 VALIDATION_ERROR rules as the agent's POST
+        /api/orders, and OrderUpdated to the kiosk. The answer is the agent's order body (each
+        line with its modifier_option_ids), so the kiosk can resend the cart with one line
+        changed. 409 SESSION_ALREADY_ACCEPTED once an agent has accepted (the cart is the agent's
+        from then on), 409 ORDER_LOCKED while the customer pays, 409 SESSION_ALREADY_ENDED after
+        the end; another kiosk's session is 404 SESSION_NOT_FOUND."""
         session, order = services.cart_replace_by_kiosk(
             kiosk=request.auth, session_public_id=public_id, lines=data["lines"]
         )
-        return Response(agent_order_body(session, order))
+        return agent_order_body(session, order)
 
 
 class DiningIn(serializers.Serializer[None]):
@@ -87,17 +83,18 @@ def _dining_body(kiosk: Kiosk, order: Order | None) -> dict[str, object]:
 
 
 class SessionDiningView(KioskAPIView):
-    @extend_schema(responses={200: DiningOut}, summary="Whether to ask eat in or take away, and the answer so far")
-    def get(self, request: KioskRequest, public_id: str) -> Response:
+    @operation(Answer(DiningOut))
+    def get(self, request: KioskRequest, public_id: str) -> dict[str, object]:
+        """Whether to ask eat in or take away, and the answer so far"""
         session = session_selectors.session_for_kiosk(kiosk=request.auth, public_id=public_id)
-        return Response(_dining_body(request.auth, selectors.order_for_session(session)))
+        return _dining_body(request.auth, selectors.order_for_session(session))
 
-    @extend_schema(request=DiningIn, responses={200: DiningOut}, summary="The customer chooses eat in or take away")
-    def post(self, request: KioskRequest, public_id: str) -> Response:
-        data = validated(DiningIn, request.data)
+    @operation(Answer(DiningOut), body=DiningIn)
+    def post(self, request: KioskRequest, public_id: str, data: Data) -> dict[str, object]:
+        """The customer chooses eat in or take away"""
         session = session_selectors.session_for_kiosk(kiosk=request.auth, public_id=public_id)
         order = services.order_set_dining(session=session, dining=data["dining"])
-        return Response(_dining_body(request.auth, order))
+        return _dining_body(request.auth, order)
 
 
 class ReceiptEmailIn(serializers.Serializer[None]):
@@ -105,18 +102,15 @@ class ReceiptEmailIn(serializers.Serializer[None]):
 
 
 class SessionReceiptView(KioskAPIView):
-    @extend_schema(
-        request=ReceiptEmailIn,
-        responses={202: None},
-        summary="Email me the receipt: mail the paid order's receipt to the customer's address",
-        description="Answered 202 once the mail is queued: a worker sends it (text and HTML, in the customer's "
-        "language) and tries again while the mail server fails. The address is not kept after sending unless "
-        "the business's order settings say so. 422 VALIDATION_ERROR for a bad address, 409 INVALID_STATE "
-        "while the order is not paid (no receipt yet), 404 SESSION_NOT_FOUND for another kiosk's session, 429 "
-        "RATE_LIMITED once the order's receipt was mailed RECEIPT_EMAILS_PER_ORDER times (3) within the hour.",
-    )
-    def post(self, request: KioskRequest, public_id: str) -> Response:
-        data = validated(ReceiptEmailIn, request.data)
+    @operation(Answer(None, 202), body=ReceiptEmailIn)
+    def post(self, request: KioskRequest, public_id: str, data: Data) -> None:
+        """Email me the receipt: mail the paid order's receipt to the customer's address
+
+        Answered 202 once the mail is queued: a worker sends it (text and HTML, in the customer's
+        language) and tries again while the mail server fails. The address is not kept after
+        sending unless the business's order settings say so. 422 VALIDATION_ERROR for a bad
+        address, 409 INVALID_STATE while the order is not paid (no receipt yet), 404
+        SESSION_NOT_FOUND for another kiosk's session, 429 RATE_LIMITED once the order's receipt
+        was mailed RECEIPT_EMAILS_PER_ORDER times (3) within the hour."""
         with transaction.atomic():
             receipt_mails.receipt_email_request(kiosk=request.auth, session_public_id=public_id, email=data["email"])
-        return Response(status=202)

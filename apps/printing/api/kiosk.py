@@ -2,10 +2,10 @@
 (whether the kiosk has a receipt printer, and the paid order's receipt on it)."""
 
 from django.db import transaction
-from drf_spectacular.utils import extend_schema, inline_serializer
+from drf_spectacular.utils import inline_serializer
 from rest_framework import serializers
-from rest_framework.response import Response
 
+from apps.api.operations import Answer, operation
 from apps.kiosks.api.base import KioskAPIView, KioskRequest
 from apps.kiosks.models import Kiosk
 from apps.orders import receipts
@@ -37,32 +37,32 @@ def _body(kiosk: Kiosk, order_id: int | None) -> dict[str, object]:
     return {"printer": printer, "always": always, "status": status}
 
 
+RECEIPT_PRINT = Answer(ReceiptPrintOut)
+
+
 class SessionReceiptPrintView(KioskAPIView):
-    @extend_schema(
-        responses={200: ReceiptPrintOut},
-        summary='Whether the thank-you screen offers "Print receipt", and the printed receipt so far',
-        description="404 SESSION_NOT_FOUND for another kiosk's session.",
-    )
-    def get(self, request: KioskRequest, public_id: str) -> Response:
+    @operation(RECEIPT_PRINT)
+    def get(self, request: KioskRequest, public_id: str) -> dict[str, object]:
+        """Whether the thank-you screen offers "Print receipt", and the printed receipt so far
+
+        404 SESSION_NOT_FOUND for another kiosk's session."""
         session = session_selectors.session_for_kiosk(kiosk=request.auth, public_id=public_id)
         order_id = Order.objects.filter(session=session).values_list("pk", flat=True).first()
-        return Response(_body(request.auth, order_id))
+        return _body(request.auth, order_id)
 
-    @extend_schema(
-        request=None,
-        responses={202: ReceiptPrintOut},
-        summary="Print receipt: the paid order's receipt on this kiosk's receipt printer",
-        description="Answered 202 once the ticket is queued: it prints in the customer's language, with what "
-        "the receipt page shows and a QR code to it, once however often it is asked (asked again, the same "
-        "ticket's status is answered). A printer that cannot print keeps it waiting and prints it when it is "
-        "back. 409 INVALID_STATE while the order is not paid, or when the kiosk has no receipt printer; 404 "
-        "SESSION_NOT_FOUND for another kiosk's session.",
-    )
-    def post(self, request: KioskRequest, public_id: str) -> Response:
+    @operation(RECEIPT_PRINT.with_status(202))
+    def post(self, request: KioskRequest, public_id: str) -> dict[str, object]:
+        """Print receipt: the paid order's receipt on this kiosk's receipt printer
+
+        Answered 202 once the ticket is queued: it prints in the customer's language, with what the
+        receipt page shows and a QR code to it, once however often it is asked (asked again, the
+        same ticket's status is answered). A printer that cannot print keeps it waiting and prints
+        it when it is back. 409 INVALID_STATE while the order is not paid, or when the kiosk has no
+        receipt printer; 404 SESSION_NOT_FOUND for another kiosk's session."""
         session = session_selectors.session_for_kiosk(kiosk=request.auth, public_id=public_id)
         order = Order.objects.filter(session=session).first()
         path = receipts.receipt_path(order) if order is not None else None
         url = request.build_absolute_uri(path) if path else ""
         with transaction.atomic():
             job = services.kiosk_receipt_print(kiosk=request.auth, session_public_id=public_id, receipt_url=url)
-        return Response(_body(request.auth, job.order_id), status=202)
+        return _body(request.auth, job.order_id)

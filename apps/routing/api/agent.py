@@ -5,24 +5,21 @@ import math
 from typing import Any
 
 from django.utils import timezone
-from drf_spectacular.utils import extend_schema, inline_serializer
+from drf_spectacular.utils import inline_serializer
 from rest_framework import serializers
-from rest_framework.response import Response
 
 from apps.accounts.api.base import AgentAPIView, AgentRequest
 from apps.accounts.models import User
-from apps.api.inputs import validated
+from apps.api.operations import NO_CONTENT, Answer, Data, operation
 from apps.core.timefmt import iso_z
 from apps.routing import accept, offers, services, transfer
 from apps.routing.models import Offer
-from apps.sessions.bodies import IdName, IncomingSessionOut, incoming_session_body
+from apps.sessions.api.agent import SessionCallOut
+from apps.sessions.bodies import IdName, IncomingSessionBody, IncomingSessionOut, incoming_session_body
 from apps.sessions.models import Session
 
 
-class AcceptedSessionOut(serializers.Serializer[Session]):
-    id = serializers.CharField(source="public_id")
-    status = serializers.CharField()
-    video_channel = serializers.CharField(source="public_id")
+class AcceptedSessionOut(SessionCallOut):
     kiosk = IdName()
     business = IdName()
     customer_locale = serializers.CharField(help_text="The customer's language, as the kiosk sent it (e.g. es-MX).")
@@ -33,36 +30,31 @@ class AcceptedSessionOut(serializers.Serializer[Session]):
 
 
 class IncomingView(AgentAPIView):
-    @extend_schema(
-        responses={200: inline_serializer("IncomingOut", {"sessions": IncomingSessionOut(many=True)})},
-        summary="The session offered to this agent now (at most one), with its offer's expiry",
-        description="Polling this marks the agent signed in for AGENT_SIGNED_IN_SECONDS (10 s), as holding "
-        "its private real-time channel does; only signed-in available agents are offered sessions.",
-    )
-    def get(self, request: AgentRequest) -> Response:
+    @operation(Answer(inline_serializer("IncomingOut", {"sessions": IncomingSessionOut(many=True)}), built=True))
+    def get(self, request: AgentRequest) -> dict[str, list[IncomingSessionBody]]:
+        """The session offered to this agent now (at most one), with its offer's expiry
+
+        Polling this marks the agent signed in for AGENT_SIGNED_IN_SECONDS (10 s), as holding its
+        private real-time channel does; only signed-in available agents are offered sessions."""
         now = timezone.now()
         services.agent_polled(request.user)
         offer = offers.current_offer(request.user, now=now)
         if offer is None:
-            return Response({"sessions": []})
+            return {"sessions": []}
         # The offer may have been made after `now` (routing runs beside this request): its
         # waiting_seconds count to the moment it is described, or the dashboard would count
         # seconds the offer never had.
         body = incoming_session_body(
             offer.session, now=timezone.now(), offer_expires_at=offer.expires_at, transfer_from=offer.transfer_from
         )
-        return Response({"sessions": [body]})
+        return {"sessions": [body]}
 
 
 class AcceptView(AgentAPIView):
-    @extend_schema(
-        request=None,
-        responses={200: inline_serializer("AcceptOut", {"session": AcceptedSessionOut()})},
-        summary="Accept a pending session (first caller wins; others get 409)",
-    )
-    def post(self, request: AgentRequest, public_id: str) -> Response:
-        session = accept.session_accept(public_id=public_id, agent=request.user)
-        return Response({"session": AcceptedSessionOut(session).data})
+    @operation(Answer(inline_serializer("AcceptOut", {"session": AcceptedSessionOut()})))
+    def post(self, request: AgentRequest, public_id: str) -> dict[str, Session]:
+        """Accept a pending session (first caller wins; others get 409)"""
+        return {"session": accept.session_accept(public_id=public_id, agent=request.user)}
 
 
 class TransferIn(serializers.Serializer[None]):
@@ -107,9 +99,9 @@ def _pending_body(live: list[Offer]) -> dict[str, object] | None:
 
 
 class TransferView(AgentAPIView):
-    @extend_schema(
-        responses={
-            200: inline_serializer(
+    @operation(
+        Answer(
+            inline_serializer(
                 "TransferCandidates",
                 {
                     "agents": TransferCandidateOut(many=True),
@@ -127,32 +119,30 @@ class TransferView(AgentAPIView):
                         help_text="Your transfer of it waiting for an answer (as POST answered it), or null.",
                     ),
                 },
-            )
-        },
-        summary="Who could take your active session now, and your transfer of it waiting for an answer",
+            ),
+            built=True,
+        )
     )
-    def get(self, request: AgentRequest, public_id: str) -> Response:
+    def get(self, request: AgentRequest, public_id: str) -> dict[str, object]:
+        """Who could take your active session now, and your transfer of it waiting for an answer"""
         agents = transfer.transfer_candidates(public_id=public_id, agent=request.user)
         languages = sorted({language for agent in agents for language in agent.languages or ()})
         candidates = TransferCandidateOut(agents, many=True).data  # type: ignore[arg-type]  # the stubs take one instance
         live = transfer.transfer_pending(public_id=public_id, agent=request.user)
-        return Response({"agents": candidates, "languages": languages, "pending": _pending_body(live)})
+        return {"agents": candidates, "languages": languages, "pending": _pending_body(live)}
 
-    @extend_schema(
-        request=None,
-        responses={204: None},
-        summary="Take back your transfer before a colleague accepts it: you keep the session",
-        description="The receivers' offers are withdrawn (SessionWithdrawn, reason transfer_cancelled). 409 "
-        "TRANSFER_NOT_PENDING with no transfer waiting; 409 TRANSFER_ALREADY_ACCEPTED once a colleague took it.",
-    )
-    def delete(self, request: AgentRequest, public_id: str) -> Response:
+    @operation(NO_CONTENT)
+    def delete(self, request: AgentRequest, public_id: str) -> None:
+        """Take back your transfer before a colleague accepts it: you keep the session
+
+        The receivers' offers are withdrawn (SessionWithdrawn, reason transfer_cancelled). 409
+        TRANSFER_NOT_PENDING with no transfer waiting; 409 TRANSFER_ALREADY_ACCEPTED once a
+        colleague took it."""
         transfer.transfer_cancel(public_id=public_id, agent=request.user)
-        return Response(status=204)
 
-    @extend_schema(
-        request=TransferIn,
-        responses={
-            202: inline_serializer(
+    @operation(
+        Answer(
+            inline_serializer(
                 "TransferOut",
                 {
                     "session_id": serializers.CharField(),
@@ -160,19 +150,22 @@ class TransferView(AgentAPIView):
                     "expires_at": serializers.DateTimeField(help_text="Unanswered by then, you keep the session."),
                     "offer_seconds": serializers.IntegerField(help_text="How long the offers last, from now."),
                 },
-            )
-        },
-        summary="Hand your active session to a colleague or to a language's agents (they accept it)",
-        description="The session stays active with you until a receiver accepts it with POST "
-        "/api/sessions/{id}/accept; you then hear SessionTransferred and are available again. "
-        "Unanswered, you keep it and hear TransferLapsed.",
+            ),
+            202,
+            built=True,
+        ),
+        body=TransferIn,
     )
-    def post(self, request: AgentRequest, public_id: str) -> Response:
-        data = validated(TransferIn, request.data)
+    def post(self, request: AgentRequest, public_id: str, data: Data) -> dict[str, object]:
+        """Hand your active session to a colleague or to a language's agents (they accept it)
+
+        The session stays active with you until a receiver accepts it with POST
+        /api/sessions/{id}/accept; you then hear SessionTransferred and are available again.
+        Unanswered, you keep it and hear TransferLapsed."""
         made = transfer.transfer_start(
             public_id=public_id, agent=request.user, to_agent_id=data.get("to_agent_id"), language=data.get("language")
         )
-        body = {
+        return {
             "session_id": public_id,
             "offers": [
                 {"agent": {"id": str(offer.agent_id), "name": offer.agent.name}, "expires_at": iso_z(offer.expires_at)}
@@ -181,4 +174,3 @@ class TransferView(AgentAPIView):
             "expires_at": iso_z(made[0].expires_at),
             "offer_seconds": round((made[0].expires_at - made[0].created_at).total_seconds()),
         }
-        return Response(body, status=202)

@@ -4,14 +4,15 @@ list, accept and transfer are routing's (apps/routing/api/agent.py); the live se
 session by id, each with its order and payment, are the dashboard's (apps/agent_app/api/sessions.py)."""
 
 from datetime import UTC, datetime, time
+from typing import Any
 
 from django.utils import timezone
-from drf_spectacular.utils import extend_schema, extend_schema_field, inline_serializer
+from drf_spectacular.utils import extend_schema_field, inline_serializer
 from rest_framework import serializers
 from rest_framework.response import Response
 
 from apps.accounts.api.base import AgentAPIView, AgentRequest
-from apps.api.inputs import validated
+from apps.api.operations import Answer, Data, operation
 from apps.kiosks.bodies import KioskBrief
 from apps.menu import selectors as menu_selectors
 from apps.menu.bodies import MenuOut, menu_body
@@ -35,25 +36,26 @@ class EndedSessionOut(serializers.Serializer[Session]):
 
 
 class EndView(AgentAPIView):
-    @extend_schema(
-        request=EndIn,
-        responses={200: inline_serializer("EndOut", {"session": EndedSessionOut()})},
-        summary="End a session (only the accepting agent)",
-    )
-    def post(self, request: AgentRequest, public_id: str) -> Response:
-        data = validated(EndIn, request.data)
+    @operation(Answer(inline_serializer("EndOut", {"session": EndedSessionOut()})), body=EndIn)
+    def post(self, request: AgentRequest, public_id: str, data: Data) -> dict[str, Session]:
+        """End a session (only the accepting agent)"""
         session = ending.session_end(
             public_id=public_id, agent=request.user, reason=data["reason"], notes=data["notes"]
         )
-        return Response({"session": EndedSessionOut(session).data})
+        return {"session": session}
 
 
-class AgentSessionOut(serializers.Serializer[Session]):
-    """A session as the agent who accepted it sees it."""
-
+# What the agent's bodies of a session start with: its id, status and video channel (its id). A
+# comment, not a docstring: a docstring would become the description of the bodies built on it.
+class SessionCallOut(serializers.Serializer[Session]):
     id = serializers.CharField(source="public_id")
     status = serializers.CharField()
     video_channel = serializers.CharField(source="public_id")
+
+
+class AgentSessionOut(SessionCallOut):
+    """A session as the agent who accepted it sees it."""
+
     kiosk = KioskBrief()
     business = IdName()
     created_at = serializers.DateTimeField()
@@ -107,10 +109,9 @@ class MySessionOut(AgentSessionOut):
 
 
 class MySessionsView(AgentAPIView):
-    @extend_schema(
-        parameters=[MySessionsIn],
-        responses={
-            200: inline_serializer(
+    @operation(
+        Answer(
+            inline_serializer(
                 "MySessionsPage",
                 {
                     "data": MySessionOut(many=True),
@@ -118,42 +119,42 @@ class MySessionsView(AgentAPIView):
                     "next_offset": serializers.IntegerField(allow_null=True, help_text="The next page, or null."),
                 },
             )
-        },
-        summary="The sessions this agent accepted or took over since a time (default today), newest first",
-        description="Sessions you handed to a colleague are listed too, with `handed_over_to`.",
+        ),
+        query=MySessionsIn,
     )
-    def get(self, request: AgentRequest) -> Response:
-        query = validated(MySessionsIn, request.query_params)
+    def get(self, request: AgentRequest, query: Data) -> Response:
+        """The sessions this agent accepted or took over since a time (default today), newest first
+
+        Sessions you handed to a colleague are listed too, with `handed_over_to`."""
         since = query.get("since") or datetime.combine(timezone.now().date(), time.min, tzinfo=UTC)
         sessions = selectors.sessions_accepted_by_agent_since(agent=request.user, since=since)
         total = sessions.count()
         start, end = query["offset"], query["offset"] + query["limit"]
+        # Rendered here: the rows say who holds a session handed over, as this agent sees it.
         page = MySessionOut(sessions[start:end], many=True, context={"agent": request.user}).data  # type: ignore[arg-type]  # the stubs take one instance
         return Response({"data": page, "total": total, "next_offset": end if end < total else None})
 
 
 class ShowItemView(AgentAPIView):
-    @extend_schema(
-        request=MenuItemIn,
-        responses={200: SessionItemOut},
-        summary="Show a menu item to the customer: the kiosk opens it large (MenuItemShown on its channel)",
-        description="Only the agent holding the session (403 SESSION_NOT_OWNED once handed to a colleague), "
-        "while it serves (active or in payment); the item must be on the "
-        "active menu of the session's business (422 VALIDATION_ERROR on `item_id` otherwise). The cart is not "
-        "changed.",
-    )
-    def post(self, request: AgentRequest, public_id: str) -> Response:
-        data = validated(MenuItemIn, request.data)
+    @operation(Answer(SessionItemOut()), body=MenuItemIn)
+    def post(self, request: AgentRequest, public_id: str, data: Data) -> dict[str, str]:
+        """Show a menu item to the customer: the kiosk opens it large (MenuItemShown on its channel)
+
+        Only the agent holding the session (403 SESSION_NOT_OWNED once handed to a colleague),
+        while it serves (active or in payment); the item must be on the active menu of the
+        session's business (422 VALIDATION_ERROR on `item_id` otherwise). The cart is not
+        changed."""
         session, item = pointing.show_item(agent=request.user, public_id=public_id, item_id=int(data["item_id"]))
-        return Response(session_item_body(session, item))
+        return session_item_body(session, item)
 
 
 class MenuView(AgentAPIView):
-    @extend_schema(responses={200: MenuOut}, summary="The active menu of the business of the agent's live session")
-    def get(self, request: AgentRequest) -> Response:
+    @operation(Answer(MenuOut(), built=True))
+    def get(self, request: AgentRequest) -> dict[str, Any]:
+        """The active menu of the business of the agent's live session"""
         session = selectors.current_session_for_agent(request.user)
         categories = menu_selectors.active_catalog_categories(business_id=session.business_id)
-        return Response(menu_body(categories, request=request))
+        return menu_body(categories, request=request)
 
 
 class ReadAloudOut(serializers.Serializer[None]):
@@ -161,16 +162,16 @@ class ReadAloudOut(serializers.Serializer[None]):
 
 
 class ReadAloudView(AgentAPIView):
-    @extend_schema(
-        request=None,
-        responses={200: ReadAloudOut},
-        summary="Have the kiosk speak the cart and its total to the customer (CartReadAloud on its channel)",
-        description="For a customer who may not see the screen (`accessible_mode`), and any other: the kiosk speaks "
-        "its cart line by line and the total in the customer's language, whether or not its accessible mode is on. "
-        "Only the agent serving the session, while it serves (active or in payment): another agent's or owner's "
-        "session is 404, one handed to a colleague 403 SESSION_NOT_OWNED, a waiting one 409 INVALID_STATE, an "
-        "ended one 409 SESSION_ALREADY_ENDED. Nothing changes; a kiosk without its real-time link does not hear it.",
-    )
-    def post(self, request: AgentRequest, public_id: str) -> Response:
+    @operation(Answer(ReadAloudOut()))
+    def post(self, request: AgentRequest, public_id: str) -> dict[str, str]:
+        """Have the kiosk speak the cart and its total to the customer (CartReadAloud on its channel)
+
+        For a customer who may not see the screen (`accessible_mode`), and any other: the kiosk
+        speaks its cart line by line and the total in the customer's language, whether or not its
+        accessible mode is on. Only the agent serving the session, while it serves (active or in
+        payment): another agent's or owner's session is 404, one handed to a colleague 403
+        SESSION_NOT_OWNED, a waiting one 409 INVALID_STATE, an ended one 409
+        SESSION_ALREADY_ENDED. Nothing changes; a kiosk without its real-time link does not hear
+        it."""
         session = pointing.read_cart_aloud(agent=request.user, public_id=public_id)
-        return Response({"session_id": session.public_id})
+        return {"session_id": session.public_id}

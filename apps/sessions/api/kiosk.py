@@ -1,15 +1,16 @@
 """Kiosk API for sessions: start, status poll, cancel, the customer's language, pointing."""
 
-from drf_spectacular.utils import extend_schema
+from collections.abc import Mapping
+
 from rest_framework import serializers
-from rest_framework.response import Response
 
 from apps.api.inputs import validated
+from apps.api.operations import Answer, Data, operation
 from apps.core.locales import LOCALE_MAX_LENGTH, LOCALE_PATTERN
 from apps.kiosks.api.base import KioskAPIView, KioskRequest
 from apps.sessions import accessible_mode, customer_locale, pending_timeout, pointing, selectors, services
 from apps.sessions.api.pointing_shapes import MenuItemIn, SessionItemOut, session_item_body
-from apps.sessions.bodies import StatusOut, status_body
+from apps.sessions.bodies import StatusBody, StatusOut, status_body
 from apps.sessions.models import Medium, Session
 
 
@@ -72,31 +73,32 @@ class StartOut(serializers.Serializer[Session]):
 
 
 class StartSessionView(KioskAPIView):
-    @extend_schema(
-        request=StartIn,
-        responses={201: StartOut},
-        summary="Start a customer session",
-        description="409 SESSION_IN_PROGRESS while the kiosk has an open session; 403 OWNER_SUSPENDED while "
-        "the kiosk's owner is suspended (the kiosk should show that it is closed).",
-    )
-    def post(self, request: KioskRequest) -> Response:
-        data = validated(StartIn, request.data)
+    @operation(Answer(StartOut(), 201), body=StartIn)
+    def post(self, request: KioskRequest, data: Data) -> Session:
+        """Start a customer session
+
+        409 SESSION_IN_PROGRESS while the kiosk has an open session; 403 OWNER_SUSPENDED while the
+        kiosk's owner is suspended (the kiosk should show that it is closed)."""
         kiosk = request.auth
         if data["device_id"] != kiosk.device_id:
             raise serializers.ValidationError({"device_id": ["Must equal the X-Device-Id header."]})
-        session = services.session_start(
+        return services.session_start(
             kiosk=kiosk,
             customer_locale=data["customer_locale"],
             accessible_mode=data.get("accessible_mode", False),
             medium=data["medium"],
         )
-        return Response(StartOut(session).data, status=201)
+
+
+# The status body, as its builder made it (the poll is the hottest read).
+STATUS = Answer(StatusOut(), built=True)
 
 
 class SessionStatusView(KioskAPIView):
-    @extend_schema(responses={200: StatusOut}, summary="Poll a session's status (every 2 s while pending)")
-    def get(self, request: KioskRequest, public_id: str) -> Response:
-        return Response(selectors.session_status_body_for_kiosk(kiosk=request.auth, public_id=public_id))
+    @operation(STATUS)
+    def get(self, request: KioskRequest, public_id: str) -> Mapping[str, object]:
+        """Poll a session's status (every 2 s while pending)"""
+        return selectors.session_status_body_for_kiosk(kiosk=request.auth, public_id=public_id)
 
 
 class CancelIn(serializers.Serializer[None]):
@@ -109,49 +111,46 @@ class CancelIn(serializers.Serializer[None]):
 
 
 class CancelSessionView(KioskAPIView):
-    @extend_schema(request=CancelIn, responses={200: StatusOut}, summary="The customer cancels the session")
-    def post(self, request: KioskRequest, public_id: str) -> Response:
-        # The body is optional JSON: clients that post nothing (or an empty form) cancel as the customer.
+    # The body is read here: it is optional JSON, and clients that post nothing (or an empty form)
+    # cancel as the customer.
+    @operation(STATUS, request=CancelIn)
+    def post(self, request: KioskRequest, public_id: str) -> StatusBody:
+        """The customer cancels the session"""
         body = request.data if (request.content_type or "").startswith("application/json") else {}
         data = validated(CancelIn, body or {})
         inactivity = data["reason"] == "inactivity"
         session = services.session_cancel_by_kiosk(public_id=public_id, kiosk=request.auth, inactivity=inactivity)
-        return Response(status_body(session))
+        return status_body(session)
 
 
 class SessionLocaleView(KioskAPIView):
-    @extend_schema(
-        request=LocaleIn,
-        responses={200: LocaleOut},
-        summary="The customer changes the session's language (the agent sees it: CustomerLocaleChanged)",
-        description="While the session is open (pending, active or payment); 409 SESSION_ALREADY_ENDED after; "
-        "404 SESSION_NOT_FOUND for another kiosk's session; 422 VALIDATION_ERROR for a malformed locale. The "
-        "serving agent and the agents holding an offer of the session hear CustomerLocaleChanged; the cart's "
-        "customer words (GET .../order) and the menu read with ?locale= are the kiosk's to read again.",
-    )
-    def post(self, request: KioskRequest, public_id: str) -> Response:
-        data = validated(LocaleIn, request.data)
+    @operation(Answer(LocaleOut()), body=LocaleIn)
+    def post(self, request: KioskRequest, public_id: str, data: Data) -> dict[str, str]:
+        """The customer changes the session's language (the agent sees it: CustomerLocaleChanged)
+
+        While the session is open (pending, active or payment); 409 SESSION_ALREADY_ENDED after;
+        404 SESSION_NOT_FOUND for another kiosk's session; 422 VALIDATION_ERROR for a malformed
+        locale. The serving agent and the agents holding an offer of the session hear
+        CustomerLocaleChanged; the cart's customer words (GET .../order) and the menu read with
+        ?locale= are the kiosk's to read again."""
         session = customer_locale.session_change_locale(
             kiosk=request.auth, public_id=public_id, customer_locale=data["customer_locale"]
         )
-        return Response({"session_id": session.public_id, "customer_locale": session.customer_locale})
+        return {"session_id": session.public_id, "customer_locale": session.customer_locale}
 
 
 class SessionAccessibleView(KioskAPIView):
-    @extend_schema(
-        request=AccessibleIn,
-        responses={200: AccessibleOut},
-        summary="The customer turns the kiosk's accessible mode on or off during the session",
-        description="While the session is open (pending, active or payment); 409 SESSION_ALREADY_ENDED after; "
-        "404 SESSION_NOT_FOUND for another kiosk's session; 422 VALIDATION_ERROR without a boolean "
-        "`accessible_mode`. The status body's `accessible_mode` follows it.",
-    )
-    def post(self, request: KioskRequest, public_id: str) -> Response:
-        data = validated(AccessibleIn, request.data)
+    @operation(Answer(AccessibleOut()), body=AccessibleIn)
+    def post(self, request: KioskRequest, public_id: str, data: Data) -> dict[str, object]:
+        """The customer turns the kiosk's accessible mode on or off during the session
+
+        While the session is open (pending, active or payment); 409 SESSION_ALREADY_ENDED after;
+        404 SESSION_NOT_FOUND for another kiosk's session; 422 VALIDATION_ERROR without a boolean
+        `accessible_mode`. The status body's `accessible_mode` follows it."""
         session = accessible_mode.session_set_accessible_mode(
             kiosk=request.auth, public_id=public_id, accessible_mode=data["accessible_mode"]
         )
-        return Response({"session_id": session.public_id, "accessible_mode": session.accessible_mode})
+        return {"session_id": session.public_id, "accessible_mode": session.accessible_mode}
 
 
 class SessionTimeoutView(KioskAPIView):
@@ -162,36 +161,30 @@ class SessionTimeoutView(KioskAPIView):
         "it. Active and payment have no server timeout (timeout_at null). 404 SESSION_NOT_FOUND for another "
         "kiosk's session."
     )
+    _TIMEOUT = Answer(pending_timeout.TimeoutOut(), built=True)
 
-    @extend_schema(
-        responses={200: pending_timeout.TimeoutOut},
-        summary="When the server's pending timeout ends the session",
-        description=_WHAT,
-    )
-    def get(self, request: KioskRequest, public_id: str) -> Response:
-        return Response(pending_timeout.session_timeout(kiosk=request.auth, public_id=public_id))
+    @operation(_TIMEOUT, description=_WHAT)
+    def get(self, request: KioskRequest, public_id: str) -> pending_timeout.TimeoutBody:
+        """When the server's pending timeout ends the session"""
+        return pending_timeout.session_timeout(kiosk=request.auth, public_id=public_id)
 
-    @extend_schema(
-        request=None,
-        responses={200: pending_timeout.TimeoutOut},
-        summary="The customer asks for more time: the pending timeout starts again from now",
+    @operation(
+        _TIMEOUT,
         description=f"{_WHAT} No body. 409 SESSION_ALREADY_ENDED after the end; while active or in payment "
         "nothing changes.",
     )
-    def post(self, request: KioskRequest, public_id: str) -> Response:
-        return Response(pending_timeout.session_extend_timeout(kiosk=request.auth, public_id=public_id))
+    def post(self, request: KioskRequest, public_id: str) -> pending_timeout.TimeoutBody:
+        """The customer asks for more time: the pending timeout starts again from now"""
+        return pending_timeout.session_extend_timeout(kiosk=request.auth, public_id=public_id)
 
 
 class PointAtItemView(KioskAPIView):
-    @extend_schema(
-        request=MenuItemIn,
-        responses={200: SessionItemOut},
-        summary="The customer points at a menu item: the agent's dashboard says which (MenuItemPointed)",
-        description="Only while an agent serves the session (active or in payment: 409 INVALID_STATE while it "
-        "waits, SESSION_ALREADY_ENDED after); the item must be on the active menu of the kiosk's business (422 "
-        "VALIDATION_ERROR on `item_id`). The cart stays the agent's to change.",
-    )
-    def post(self, request: KioskRequest, public_id: str) -> Response:
-        data = validated(MenuItemIn, request.data)
+    @operation(Answer(SessionItemOut()), body=MenuItemIn)
+    def post(self, request: KioskRequest, public_id: str, data: Data) -> dict[str, str]:
+        """The customer points at a menu item: the agent's dashboard says which (MenuItemPointed)
+
+        Only while an agent serves the session (active or in payment: 409 INVALID_STATE while it
+        waits, SESSION_ALREADY_ENDED after); the item must be on the active menu of the kiosk's
+        business (422 VALIDATION_ERROR on `item_id`). The cart stays the agent's to change."""
         session, item = pointing.point_at_item(kiosk=request.auth, public_id=public_id, item_id=int(data["item_id"]))
-        return Response(session_item_body(session, item))
+        return session_item_body(session, item)
