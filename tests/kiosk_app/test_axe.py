@@ -94,8 +94,10 @@ def order_through_every_screen(page, check, mode: str) -> None:
     expect(page.locator("#payment")).to_have_attribute("data-mode", "demo")
     expect(page.locator("#card-number")).to_be_visible()
     check(f"{mode}, payment")
-    if page.locator("#dining").is_visible():
-        page.click("#dining-take-away")
+    # The owner asks eat in or take away (the default): wait for the question, read after the
+    # card step opens, so the card is not tapped while the question pushes it down.
+    expect(page.locator("#dining")).to_be_visible()
+    page.click("#dining-take-away")
     page.click(f"button.test-card:has-text('{SUCCEEDS}')")
     page.click("#pay")
     expect(body).to_have_attribute("data-screen", "thanks")
