@@ -2,10 +2,11 @@
 `agent_load` gives each agent's time signed in, the sessions it held at once on average, the
 sessions it answered per signed-in hour and its time in a video conversation against its time
 serving at all, from real Session, Assignment and Payment rows; another owner's agents never
-show; the panel exports it as CSV."""
+show; the panel's Reports page shows it and exports it as CSV."""
 
 import csv
 import io
+import re
 from datetime import UTC, date, datetime, timedelta
 
 import pytest
@@ -133,3 +134,16 @@ def test_the_panel_exports_the_agents_load_as_csv(business, owner_client):
     rows = list(csv.reader(io.StringIO(b"".join(response.streaming_content).decode())))
     assert rows[0] == ["agent_id", "agent", *ANA]
     assert len(rows) == 2 and rows[1][1:] == ["Ana", "7200", "2", "1.0", "0.2", "1200", "300", "0.25"]
+
+
+def test_the_reports_page_shows_each_agents_load_in_words_and_links_its_csv(business, owner_client):
+    ana = _scene(business)
+    _scene(factories.BusinessFactory(timezone="UTC"))  # another owner's Ana: not on this page
+    query = {"preset": "custom", "date_from": "2026-10-24", "date_to": "2026-10-24"}
+    page = owner_client.get("/panel/reports", query).content.decode()
+    table = re.search(r'<table id="report-load">(.*?)</table>', page, re.S).group(1)
+    rows = re.findall(r'<tr data-agent="(\d+)">(.*?)</tr>', table, re.S)
+    assert [int(agent_id) for agent_id, _ in rows] == [ana.pk]
+    cells = [re.sub(r"<[^>]+>", "", cell) for cell in re.findall(r"<t[hd][^>]*>(.*?)</t[hd]>", rows[0][1])]
+    assert cells == ["Ana", "2:00:00", "2", "1.0", "0.2", "0:20:00", "25.0%"]
+    assert 'id="export-agents" href="/panel/reports/agents.csv?' in page

@@ -116,8 +116,17 @@ def reports_page(request: PanelRequest) -> HttpResponse:
         # The totals and the breaks are typed figures: the table's extra cells go on copies.
         totals = {**body["totals"], "cells": [_cell(name, body["totals"][name], currency) for name in METRICS]}
         breaks = [{**row, "duration": _duration(row["break_seconds"])} for row in body["agent_breaks"]]
+        load = [
+            {
+                **row,
+                "signed_in": _duration(row["signed_in_seconds"]),
+                "serving": _duration(row["serving_seconds"]),
+                "video": _cell("video_share", row["video_share"], currency),
+            }
+            for row in body["agent_load"]
+        ]
         context.update(
-            body={**body, "totals": totals, "agent_breaks": breaks},
+            body={**body, "totals": totals, "agent_breaks": breaks, "agent_load": load},
             chart=_chart(body["rows"]),
             group_label=GROUP_LABELS[group_by],
             query=_range_query(report, group_by),
