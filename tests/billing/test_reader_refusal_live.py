@@ -14,7 +14,7 @@ from apps.orders import services as order_services
 from apps.sessions import services as session_services
 from tests import factories
 from tests.support.payments import demo_account_for
-from tests.support.realtime import agent_headers, http, run, subscribe_via
+from tests.support.realtime import agent_headers, http, nothing_more, run, subscribe_via
 
 pytestmark = [pytest.mark.live, pytest.mark.django_db(transaction=True)]
 ACCOUNT = "acct_demo_reader_refusal"
@@ -51,7 +51,7 @@ def test_the_kiosk_hears_the_refusal_and_its_end(live_app, kiosk, owner, busines
         assert said["reader_refusal"]["reason"] == "offline"
         status, polled = await asyncio.to_thread(http, server, "GET", status_path, None, device(kiosk))
         assert status == 200 and polled["reader_refusal"] == said["reader_refusal"]  # what a reload reads
-        await on_stranger.nothing(0.3)
+        await nothing_more(server, {on_stranger: f"private-kiosk.{stranger.pk}"})
 
     async def sent_again():
         on_kiosk = await subscribe_via(server, auth, device(kiosk), f"private-kiosk.{kiosk.pk}")

@@ -7,7 +7,7 @@ import pytest
 from django.utils import timezone
 
 from tests import factories
-from tests.support.realtime import agent_headers, http, run, subscribe_via
+from tests.support.realtime import agent_headers, http, nothing_more, run, subscribe_via
 
 pytestmark = [pytest.mark.live, pytest.mark.django_db(transaction=True)]
 
@@ -42,8 +42,11 @@ def test_cart_read_aloud_reaches_the_kiosks_channel_only(live_app, kiosk, owner,
         assert status == 200, body
         said = await on_kiosk.next("CartReadAloud")
         assert said["data"] == {"session_id": session.public_id}
-        await on_agent.nothing(0.3)
-        await on_colleague.nothing(0.3)
-        await on_other.nothing(0.3)
+        heard = {
+            on_agent: f"private-agent.{agent.pk}",
+            on_colleague: f"private-agent.{colleague.pk}",
+            on_other: f"private-kiosk.{other_kiosk.pk}",
+        }
+        await nothing_more(server, heard)
 
     run(scenario())
