@@ -221,6 +221,9 @@ def test_in_spanish_left_with_one_key_and_turned_on_mid_session_by_the_button(wo
     tablet = open_page("/kiosk/", server, before=listening(kiosk))
     body = tablet.locator("body")
     expect(body).to_have_attribute("data-screen", "attract")
+    # The screen says the business's name once the kiosk's profile is read: wait for it, or a
+    # loaded machine repeats the screen below before the name is known.
+    expect(tablet.locator("#business-name")).to_have_text("Burger Barn")
     tablet.keyboard.press("ArrowDown")
     expect(body).to_have_attribute("data-accessible", "true")
     arrow_to(tablet, "button.language[data-locale='es-ES']")
