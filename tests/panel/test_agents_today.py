@@ -1,12 +1,18 @@
 """The Agents page shows each agent's figures for today (the owner's time zone)."""
 
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 
+import time_machine
 from django.utils import timezone
 
 from tests import factories
 
+# Midday: sessions started minutes before "now" are today's in any of the owners' time zones
+# (run just after midnight, they were yesterday's).
+MIDDAY = datetime(2026, 10, 24, 12, 0, tzinfo=UTC)
 
+
+@time_machine.travel(MIDDAY, tick=False)
 def test_each_agent_shows_todays_sessions_handle_time_conversion_and_sales(owner_client, business):
     ana = factories.AgentFactory(owner=business.owner, name="Ana")
     factories.AgentFactory(owner=business.owner, name="Ben")
