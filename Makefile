@@ -84,11 +84,17 @@ format: install-dev
 TEST_WORKERS ?= 3
 FUZZ_TESTS = tests/api/test_api_fuzz.py
 ALONE_TESTS = $(FUZZ_TESTS)
-# Each run ends with its wall time (from make's start; pytest prints its own and the 30 slowest).
+# Each run ends with its wall time (from make's start; pytest prints its own and the 30 slowest)
+# and how busy the machine's cores were meanwhile (/proc/stat: all its work, not only this run's),
+# which tells whether more workers could help (cores idle) or not (cores full).
 # The workers' part leaves var/junit.xml: scripts/file_seconds.py turns a quiet run's into the
 # seconds the workers are balanced by (tests/file_seconds.json).
 STARTED := $(shell date +%s)
-WALL_TIME = @echo "$@: wall time $$(( $$(date +%s) - $(STARTED) )) s"
+CPU_JIFFIES = awk '/^cpu /{print $$2+$$3+$$4+$$7+$$8+$$9, $$2+$$3+$$4+$$5+$$6+$$7+$$8+$$9}' /proc/stat 2>/dev/null
+CPU_STARTED := $(shell $(CPU_JIFFIES))
+WALL_TIME = @echo "$@: wall time $$(( $$(date +%s) - $(STARTED) )) s"; \
+	[ -z "$(CPU_STARTED)" ] || $(CPU_JIFFIES) | awk -v start="$(CPU_STARTED)" '{split(start, s, " "); \
+	if ($$2 > s[2]) printf "$@: cores busy %d %% of the time (the whole machine)\n", 100 * ($$1 - s[1]) / ($$2 - s[2])}'
 test: export APP_ENV = test
 test: install-dev lint
 	$(BIN)/python manage.py makemigrations --check --dry-run
