@@ -4,7 +4,7 @@
 // unit-tested (tests/js/agent-held.test.js); held.js acts, views.js draws.
 import { interpolate, npgettext, pgettext } from "../common/gettext.js";
 import { withMessages } from "../common/chat-log.js";
-import { paymentView } from "./cart-state.js";
+import { finishText, paymentView } from "./cart-state.js";
 
 /**
  * @typedef {import("./state.js").Session & {medium?: string}} HeldSession
@@ -47,6 +47,18 @@ export function mergeHeld(cards, held, inHand) {
   const left = cards.filter((card) => !ids.has(card.session.id) && card.session.id !== inHand && !card.outcome);
   const kept = cards.filter((card) => !ids.has(card.session.id) && card.session.id !== inHand);
   return { cards: [...next, ...kept], left: left.map((card) => card.session.id) };
+}
+
+/**
+ * What became of a session no longer held, from its read (GET /api/sessions/{id}, or the channel's
+ * SessionUpdated): "" while the agent still holds it; a paid end starts with "paid:" (cardView).
+ * @param {{session: HeldSession & {handed_over_to?: {name: string} | null, duration_seconds?: number}, order: import("./cart-state.js").Order | null}} read
+ */
+export function outcomeOf({ session, order }) {
+  if (session.handed_over_to) return interpolate(pgettext("agent", "Now served by %(name)s."), { name: session.handed_over_to.name });
+  if (!["completed", "abandoned", "failed"].includes(session.status)) return "";
+  const paid = session.status === "completed" && order && order.paid;
+  return `${paid ? "paid:" : ""}${finishText(session, order)}`;
 }
 
 /** A card's chat with these messages added (each once). @param {HeldCard} card @param {import("../common/chat-log.js").ChatMessage[]} messages */

@@ -111,6 +111,11 @@ function fillCard(node, card) {
   const { state, text } = cardView(card);
   node.dataset.state = state;
   node.dataset.status = card.session.status;
+  const described = `${Boolean(card.session.accessible_mode)}:${card.session.medium}`; // what the notes say (accessible mode turns on and off)
+  if (node.dataset.described !== described) {
+    node.dataset.described = described;
+    within(node, ".notes").replaceChildren(...sessionNotes(card.session));
+  }
   within(node, ".held-state").textContent = text;
   const last = lastFromCustomer(card);
   const preview = within(node, ".preview");

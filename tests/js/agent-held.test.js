@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import { acceptRefusal } from "../../static/agent/words.js";
-import { cardView, keyAction, KEYS, markSeen, mergeHeld, stepView, unread, withCardMessages } from "../../static/agent/held-state.js";
+import { cardView, keyAction, KEYS, markSeen, mergeHeld, outcomeOf, stepView, unread, withCardMessages } from "../../static/agent/held-state.js";
 
 const session = (id, overrides = {}) => ({
   id,
@@ -101,3 +101,18 @@ test("the two capacity refusals are said in the agent's words, with the number o
     "You are in a video conversation: send it to payment or end it before accepting another video customer.",
   );
 });
+
+test("what became of a session from its read (SessionUpdated, or a read once): nothing while held, a paid end, an end, a colleague", () => {
+  assert.equal(outcomeOf(read("paying", { status: "payment" })), "");
+  assert.equal(outcomeOf(read("chat", { medium: "chat" })), "");
+  const order = { order_number: 42, total_cents: 1088, currency: "USD", paid: true, status: "confirmed", lines: [] };
+  const paid = outcomeOf(read("paying", { status: "completed", duration_seconds: 90 }, { order }));
+  assert.match(paid, /^paid:Paid: order 42, \$10\.88\. Session completed after/);
+  assert.equal(cardView({ ...newCardFor("paying"), outcome: paid }).state, "paid");
+  const left = outcomeOf(read("chat", { status: "abandoned", duration_seconds: 30 }));
+  assert.match(left, /^Session abandoned after/);
+  assert.equal(cardView({ ...newCardFor("chat"), outcome: left }).state, "ended");
+  assert.equal(outcomeOf(read("chat", { handed_over_to: { name: "Bo" } })), "Now served by Bo.");
+});
+
+const newCardFor = (id) => mergeHeld([], [read(id)], null).cards[0];
