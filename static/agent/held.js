@@ -9,8 +9,9 @@
 import { interpolate, pgettext } from "../common/gettext.js";
 import { readAfter, lastId, sendFailed, sent } from "../common/chat-log.js";
 import { asFailure, logFailure } from "../common/report.js";
+import { cartRefusal, changeLine, linesToSend, refusedLines } from "./cart-state.js";
 import { sendRefusal } from "./chat-state.js";
-import { markSeen, mergeHeld, outcomeOf, withCardMessages } from "./held-state.js";
+import { cartLockedWords, markSeen, mergeHeld, outcomeOf, withCardMessages, withOrder } from "./held-state.js";
 
 /**
  * @typedef {import("./state.js").AgentState} AgentState
@@ -19,9 +20,12 @@ import { markSeen, mergeHeld, outcomeOf, withCardMessages } from "./held-state.j
 
 /**
  * @param {import("../common/store.js").Store<AgentState>} store
- * @param {{get: (path: string) => Promise<any>, post: (path: string, body?: any) => Promise<any>, announce: (text: string) => void, maxLength: number}} deps
+ * @param {{get: (path: string) => Promise<any>, post: (path: string, body?: any) => Promise<any>, announce: (text: string) => void, maxLength: number,
+ *   ask: (item: import("./state.js").MenuItem) => Promise<import("./modifiers.js").Chosen | null>}} deps ask: the modifier dialog (the session in hand's)
  */
-export function createHeld(store, { get, post, announce, maxLength }) {
+export function createHeld(store, { get, post, announce, maxLength, ask }) {
+  /** @type {Map<string, Promise<unknown>>} each card's carts are sent one after another */
+  const syncs = new Map();
   const inHand = () => {
     const session = store.get().session;
     return session ? session.id : null;
@@ -70,7 +74,7 @@ export function createHeld(store, { get, post, announce, maxLength }) {
     const card = cardOf(read.session.id);
     if (!card || card.outcome) return;
     const outcome = outcomeOf(read);
-    update(card.session.id, (c) => ({ ...c, session: { ...c.session, ...read.session }, order: read.order, payment: read.payment, outcome }));
+    update(card.session.id, (c) => ({ ...withOrder(c, read.order), session: { ...c.session, ...read.session }, payment: read.payment, outcome }));
     if (outcome) announce(`${card.session.kiosk.name}: ${outcome.replace(/^paid:/, "")}`);
   }
 
@@ -113,6 +117,68 @@ export function createHeld(store, { get, post, announce, maxLength }) {
     if (card) announce(`${card.session.kiosk.name}: ${outcome.replace(/^paid:/, "")}`);
   }
 
+  // --- the opened card's cart: the session in hand's editor (views.js fillCart), its own lines ---
+
+  /** @param {string} id @param {(cart: import("./held-state.js").HeldCart) => Partial<import("./held-state.js").HeldCart>} change */
+  const updateCart = (id, change) => update(id, (c) => ({ ...c, cart: { ...c.cart, ...change(c.cart) } }));
+
+  /** Whether the card's cart may change now; if not, why is said on the card. @param {string} id */
+  function editable(id) {
+    const card = cardOf(id);
+    if (!card) return false;
+    const locked = cartLockedWords(card);
+    if (locked) updateCart(id, () => ({ error: locked }));
+    return !locked;
+  }
+
+  /** A menu item added to the card's cart (its options asked first). @param {string} id @param {import("./state.js").MenuItem} item */
+  async function choose(id, item) {
+    if (!editable(id)) return;
+    const chosen = item.modifier_groups.length ? await ask(item) : { optionIds: [], labels: [] };
+    if (!chosen || !editable(id)) return;
+    /** @type {import("./cart-state.js").Line} */
+    const line = { menu_item_id: item.id, name: item.name, quantity: 1, modifier_option_ids: chosen.optionIds, modifiers: chosen.labels, notes: "" };
+    updateCart(id, (cart) => ({ lines: [...cart.lines, line] }));
+    announce(`${item.name} added.`);
+    sync(id);
+  }
+
+  /** @param {string} id @param {number} index @param {Partial<import("./cart-state.js").Line>} change */
+  function change(id, index, change) {
+    if (!editable(id)) return;
+    updateCart(id, (cart) => ({ lines: changeLine(cart.lines, index, change) }));
+    sync(id);
+  }
+
+  /** @param {string} id */
+  function sync(id) {
+    const card = cardOf(id);
+    if (!card) return;
+    const wanted = card.cart.lines;
+    updateCart(id, () => ({ saving: true }));
+    const next = (syncs.get(id) || Promise.resolve()).then(() => sendCart(id, wanted));
+    syncs.set(id, next);
+    next.then(() => {
+      if (syncs.get(id) !== next) return; // another change is on its way
+      syncs.delete(id);
+      updateCart(id, () => ({ saving: false }));
+    });
+  }
+
+  /** The whole cart, as for the session in hand (POST /api/orders: replace semantics). @param {string} id @param {import("./cart-state.js").Line[]} wanted */
+  async function sendCart(id, wanted) {
+    try {
+      const order = await post("/api/orders", { session_id: id, lines: linesToSend(wanted) });
+      update(id, (c) => ({ ...c, order, cart: { ...c.cart, saved: wanted, lineErrors: {}, error: "" } }));
+    } catch (caught) {
+      const error = asFailure(caught);
+      if (error.status === 401) return; // sent again as it is once the agent signs in (the next change)
+      // The cart on screen is the server's: back to the saved lines, the refusal said.
+      const refused = /** @type {import("./cart-state.js").LineErrors | undefined} the 422's lines */ (error.status === 422 && error.details ? error.details.lines : undefined);
+      update(id, (c) => ({ ...c, cart: { ...c.cart, lines: c.cart.saved, lineErrors: refusedLines(refused, c.order), error: cartRefusal(error, c.order) } }));
+    }
+  }
+
   /** The reply typed on a card, sent. @param {string} id */
   async function reply(id) {
     const card = store.get().held.find((c) => c.session.id === id);
@@ -137,6 +203,8 @@ export function createHeld(store, { get, post, announce, maxLength }) {
     load,
     refresh,
     apply,
+    choose,
+    change,
     /** ChatMessage on the agent's channel: a customer wrote on a card. @param {import("../common/chat-log.js").ChatMessage} message */
     heard: (message) => addMessages(message.session_id, [message]),
     reply,

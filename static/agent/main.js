@@ -35,7 +35,7 @@ const session = createSessionActions(store, { announce, onEnded: sessionEnded, o
 const pointing = createPointing(store, { announce });
 createReadAloud(store, { announce });
 const transfer = createTransferActions(store, { announce });
-const held = createHeld(store, { get, post, announce, maxLength: config.chatMaxLength });
+const held = createHeld(store, { get, post, announce, maxLength: config.chatMaxLength, ask: session.ask });
 /** @type {IncomingFeed | null} */
 let feed = null;
 let restored = false;
@@ -382,6 +382,6 @@ function showHeld(id) {
 
 createTokens(store, { announce, reload: loadTokens });
 renderChat(store, chat);
-renderHeld(store, { view: showHeld, reply: held.reply, type: held.type, dismiss: held.dismiss });
+renderHeld(store, { view: showHeld, reply: held.reply, type: held.type, dismiss: held.dismiss, choose: held.choose, change: held.change });
 renderAgent(store, { accept, choose: session.choose, show: pointing.show, change: session.change, revoke, backToAvailable }, announce);
 boot();

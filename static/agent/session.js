@@ -260,5 +260,18 @@ export function createSessionActions(store, { announce, onEnded, onChat, onVideo
   byId("end-confirm-no").addEventListener("click", () => store.set({ ending: { problem: "" } }));
   byId("end-reason").addEventListener("change", () => store.set({ ending: { problem: "" } }));
 
-  return { open, choose, change, sync, pause, close, handedOver, refresh, apply, syncing: () => syncing };
+  return {
+    open,
+    choose,
+    change,
+    sync,
+    pause,
+    close,
+    handedOver,
+    refresh,
+    apply,
+    syncing: () => syncing,
+    /** The modifier dialog, for a held card's cart. @param {import("./state.js").MenuItem} item */
+    ask: (item) => dialog.ask(item),
+  };
 }

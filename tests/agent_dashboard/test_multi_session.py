@@ -43,6 +43,7 @@ def test_an_agent_serves_a_conversation_a_payment_and_a_chat_at_once(world, serv
     front = world.kiosk
     side = factories.KioskFactory(business=world.business, name="Side counter", location="Patio")
     window = factories.KioskFactory(business=world.business, name="Drive window", location="Car park")
+    factories.MenuItemFactory(category=world.items["fries"].category, name="Cola", price_cents=250)
     demo_processor.account_open(ACCOUNT)  # the owner's account, on the demo processor (as `make run`)
     reader = readers.reader_register(kiosk=front, registration_code="simulated-wpe", label="Till")
     # No timed read while the channel is live: a card that changes was told so.
@@ -151,10 +152,23 @@ def test_an_agent_serves_a_conversation_a_payment_and_a_chat_at_once(world, serv
     expect(page.locator("#held-view-title")).to_be_focused()
     expect(page.locator("#held-view .timeline")).to_contain_text("Customer: Do you have a veggie burger?")
     expect(chat).to_have_attribute("aria-current", "true")
+    # Its cart, in the conversation's cart editor: a Cola added from the menu, then one more.
+    opened = page.locator("#held-view")
+    opened.locator(".held-menu button.menu-item", has_text="Cola").click()
+    opened.locator(".held-cart li button.increase").click()
+    expect(opened.locator(".held-cart li .quantity")).to_have_text("2")
+    expect(opened.locator(".held-cart")).to_have_attribute("data-saving", "false")
+    expect(opened.locator(".total")).to_contain_text("Total:")
+    order = server.kiosk_call(window, "GET", f"/sessions/{chat_id}/order").json()
+    assert [(line["name"], line["quantity"]) for line in order["lines"]] == [("Cola", 2)]
     page.keyboard.press("Alt+KeyJ")
     expect(page.locator("#held-view-title")).to_have_text("Session with Front counter")
     expect(page.locator("#held-view-title")).to_be_focused()
-    expect(page.locator("#held-view .held-cart")).to_contain_text("Fries")
+    # The paying customer's cart is locked, and says so.
+    expect(opened.locator(".held-cart li .name")).to_have_text("Fries")
+    expect(opened.locator(".cart-locked")).to_have_text("The cart is locked while the customer pays.")
+    expect(opened.locator(".held-cart li button.increase")).to_be_disabled()
+    expect(opened.locator(".held-menu")).to_be_hidden()
     page.keyboard.press("Alt+KeyC")
     expect(page.locator("#session")).to_be_visible()
     expect(page.locator("#held-view")).to_be_hidden()

@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import { acceptRefusal } from "../../static/agent/words.js";
-import { cardView, keyAction, KEYS, markSeen, mergeHeld, outcomeOf, stepView, unread, withCardMessages } from "../../static/agent/held-state.js";
+import { cardView, cartLockedWords, keyAction, KEYS, markSeen, mergeHeld, outcomeOf, stepView, unread, withCardMessages, withOrder } from "../../static/agent/held-state.js";
 
 const session = (id, overrides = {}) => ({
   id,
@@ -116,3 +116,16 @@ test("what became of a session from its read (SessionUpdated, or a read once): n
 });
 
 const newCardFor = (id) => mergeHeld([], [read(id)], null).cards[0];
+
+test("an opened card's cart follows the server's order unless the agent's change is on its way; locked while the customer pays", () => {
+  const line = { menu_item_id: "7", name: "Cola", quantity: 1, unit_price_cents: 250, modifiers: [] };
+  const order = (quantity) => ({ lines: [{ ...line, quantity }], subtotal_cents: 250 * quantity, tax_cents: 0, total_cents: 250 * quantity });
+  const card = mergeHeld([], [read("chat", { medium: "chat" }, { order: order(1) })], null).cards[0];
+  assert.deepEqual(card.cart.lines.map((l) => l.quantity), [1]);
+  assert.deepEqual(withOrder(card, order(3)).cart.lines.map((l) => l.quantity), [3]); // the customer changed it
+  const editing = { ...card, cart: { ...card.cart, lines: [{ ...card.cart.lines[0], quantity: 2 }], saving: true } };
+  assert.deepEqual(withOrder(editing, order(3)).cart.lines.map((l) => l.quantity), [2]); // the agent's change stays
+  assert.equal(cartLockedWords(card), "");
+  assert.equal(cartLockedWords({ ...card, session: { ...card.session, status: "payment" } }), "The cart is locked while the customer pays.");
+  assert.equal(cartLockedWords({ ...card, outcome: "Session abandoned after 1 min." }), "This session is no longer with you.");
+});
