@@ -14,6 +14,7 @@ The events themselves are in each app's domain_events.py; a test checks every on
 
 from apps.accounts import realtime_messages as agent_messages
 from apps.accounts.domain_events import AgentStatusChanged, BusinessChanged, OwnerReinstated, OwnerSuspended
+from apps.agent_app import realtime_messages as held_messages
 from apps.billing import job_queue as billing_jobs
 from apps.billing import realtime_messages as payment_messages
 from apps.billing.domain_events import (
@@ -22,6 +23,7 @@ from apps.billing.domain_events import (
     PaymentFailed,
     PaymentRequested,
     PaymentSucceeded,
+    ReaderActionChanged,
     ReaderPaymentNeedsCard,
     ReaderRefused,
 )
@@ -93,12 +95,14 @@ SUBSCRIBERS = {
         forget_status,
         routing.dispatch_on,  # a waiting customer in the mode is offered first (router.session_order)
         routing_queue.queue_changed,  # so the places in line move
+        held_messages.session_updated,  # SessionUpdated to the agent serving it (the dashboard's note)
     ],
     SessionMoved: [
         reader_refusals.forget,  # a send went through (or the session moved on): the refusal is over
         routing.session_moved,  # a transfer withdrawn; a customer paying alone leaves the line, or rejoins it
         forget_status,
         session_messages.session_status_changed,
+        held_messages.session_updated,
     ],
     SessionEnded: [
         reader_refusals.forget,
@@ -109,6 +113,7 @@ SUBSCRIBERS = {
         session_messages.session_status_changed,
         routing_queue.queue_changed,
         routing_messages.queue_board_changed,
+        held_messages.session_updated,  # the serving agent's card says how it ended
     ],
     # Routing (apps/routing/offers.py): agents hear of the offers made to them and of their end.
     OfferMade: [routing_messages.session_incoming],  # SessionIncoming to the agent offered it
@@ -126,7 +131,7 @@ SUBSCRIBERS = {
         routing_messages.queue_board_changed,
     ],
     # Orders
-    CartReplaced: [order_messages.order_updated],  # OrderUpdated to the kiosk
+    CartReplaced: [order_messages.order_updated, held_messages.session_updated],  # OrderUpdated to the kiosk
     OrderStatusChanged: [
         webhook_deliveries,
         display_messages.order_moved,  # TicketChanged to the kitchen, BoardChanged to the board
@@ -138,11 +143,12 @@ SUBSCRIBERS = {
         printing.order_confirmed,  # the kitchen tickets, printed on commit (never before payment)
         display_messages.order_waits_for_printing,  # PrintersChanged, while a printer cannot print
     ],
-    # Payments: only the kiosk hears of them.
-    PaymentRequested: [payment_messages.payment_requested],
-    PaymentFailed: [payment_messages.payment_failed],
-    PaymentCancelled: [payment_messages.payment_cancelled],
-    PaymentSucceeded: [payment_messages.payment_succeeded],
+    # Payments: the kiosk hears each; the agent serving the session gets its read (SessionUpdated).
+    PaymentRequested: [payment_messages.payment_requested, held_messages.session_updated],
+    PaymentFailed: [payment_messages.payment_failed, held_messages.session_updated],
+    PaymentCancelled: [payment_messages.payment_cancelled, held_messages.session_updated],
+    PaymentSucceeded: [payment_messages.payment_succeeded, held_messages.session_updated],
+    ReaderActionChanged: [held_messages.session_updated],  # the reader's status on the agent's card
     # Card readers: a declined card's intent goes back to the reader; a late charge is refunded.
     ReaderPaymentNeedsCard: [billing_jobs.reader_take_payment_again],
     PaymentChargedLate: [billing_jobs.refund_late_payment],
@@ -176,5 +182,5 @@ SUBSCRIBERS = {
     OwnerReinstated: [webhook_deliveries],
     BusinessChanged: [forget_business_credentials],  # its kiosks' cached rows hold the business
     # The session chat: both participants hear it on the call channel
-    ChatMessagePosted: [chat_messages.chat_message_posted],
+    ChatMessagePosted: [chat_messages.chat_message_posted, held_messages.customer_wrote],  # and to a held card
 }

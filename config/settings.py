@@ -629,6 +629,10 @@ CHAT_MESSAGE_MAX_LENGTH = int(os.environ.get("CHAT_MESSAGE_MAX_LENGTH", "500"))
 # The agent's chat opens by itself when the call has not connected within this many seconds (the
 # customer's camera refused or missing: their side never joins the call).
 CHAT_AGENT_OPEN_SECONDS = float(os.environ.get("CHAT_AGENT_OPEN_SECONDS", "15"))
+# While its WebSocket is down, the agent dashboard reads what its channel would have told (the
+# queue, its status, the sessions it holds, the session in hand) this often; while the socket is
+# live it reads nothing on a timer (docs/realtime.md "Agent dashboard").
+AGENT_FALLBACK_POLL_SECONDS = float(os.environ.get("AGENT_FALLBACK_POLL_SECONDS", "2"))
 
 # Final webhook deliveries and the domain events no delivery references are kept this long,
 # then pruned hourly in batches (apps/webhooks/retention.py); pending deliveries are never pruned.

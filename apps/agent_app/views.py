@@ -18,7 +18,7 @@ class AgentDashboardView(TemplateView):
             "realtimeKey": settings.REALTIME_APP_KEY,  # public, like in every Pusher client
             "authEndpoint": "/broadcasting/auth",
             "forceTLS": self.request.is_secure(),
-            "pollSeconds": 2,
+            "pollSeconds": settings.AGENT_FALLBACK_POLL_SECONDS,
             # While the socket is down but the polls are answered, the live link is tried again
             # this often (pusher-js's own tries space out to a minute: static/agent/realtime.js).
             "reconnectSeconds": 5,

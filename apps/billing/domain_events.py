@@ -47,3 +47,10 @@ class ReaderRefused(_SessionEvent):
     stays active, and the kiosk tells the customer the agent is trying again."""
 
     refusal: ReaderRefusal
+
+
+class ReaderActionChanged(_SessionEvent):
+    """The processor reported the kiosk's card reader anew while it holds (or held) this session's
+    payment: its status or its action's (waiting for the card, declined, approved). The agent
+    serving the session hears it (apps/agent_app/realtime_messages.py); the kiosk reads the
+    reader in its status body."""

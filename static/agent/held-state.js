@@ -4,7 +4,7 @@
 // unit-tested (tests/js/agent-held.test.js); held.js acts, views.js draws.
 import { interpolate, npgettext, pgettext } from "../common/gettext.js";
 import { withMessages } from "../common/chat-log.js";
-import { paymentView } from "./cart-state.js";
+import { finishText, linesOf, paymentView } from "./cart-state.js";
 
 /**
  * @typedef {import("./state.js").Session & {medium?: string}} HeldSession
@@ -17,7 +17,34 @@ import { paymentView } from "./cart-state.js";
  * @property {import("../common/chat-log.js").Chat} chat its conversation with the customer (sessionId: the card's)
  * @property {number} seen the newest message id the agent has seen (read from the card or the opened view)
  * @property {string} outcome once it left the agent's hands: what became of it ("" while held)
+ * @property {HeldCart} cart its cart as the opened card's editor builds it (the session in hand's editor, views.js fillCart)
  */
+
+/**
+ * @typedef {object} HeldCart
+ * @property {import("./cart-state.js").Line[]} lines the cart the agent builds
+ * @property {import("./cart-state.js").Line[]} saved the lines the server last saved: what a refused change goes back to
+ * @property {import("./cart-state.js").LineErrors} lineErrors
+ * @property {string} error why the last change was not saved, in words
+ * @property {boolean} saving a cart is on its way to the server
+ */
+
+/** A card's cart as its order has it. @param {import("./cart-state.js").Order | null} order @returns {HeldCart} */
+const cartOf = (order) => ({ lines: linesOf(order), saved: linesOf(order), lineErrors: {}, error: "", saving: false });
+
+/**
+ * The card with the server's order: the editor's lines follow it unless the agent's own change is
+ * on its way or was refused (its words stay until the next change). @param {HeldCard} card @param {import("./cart-state.js").Order | null} order
+ */
+export function withOrder(card, order) {
+  const { cart } = card;
+  const editing = cart.saving || cart.error || JSON.stringify(cart.lines) !== JSON.stringify(cart.saved);
+  return { ...card, order, cart: editing ? cart : cartOf(order) };
+}
+
+/** Why a card's cart cannot change now, in words ("" when it can): the server's rule (409 ORDER_LOCKED). @param {HeldCard} card */
+export const cartLockedWords = (card) =>
+  card.outcome ? pgettext("agent", "This session is no longer with you.") : card.session.status === "payment" ? pgettext("agent", "The cart is locked while the customer pays.") : "";
 
 /** A card for a session newly held. @param {HeldRead} read @returns {HeldCard} */
 export const newCard = ({ session, order, payment }) => ({
@@ -27,6 +54,7 @@ export const newCard = ({ session, order, payment }) => ({
   chat: { sessionId: session.id, open: true, messages: [], draft: "", sending: false, error: "" },
   seen: 0,
   outcome: "",
+  cart: cartOf(order),
 });
 
 /**
@@ -42,11 +70,23 @@ export function mergeHeld(cards, held, inHand) {
   /** @type {HeldCard[]} */
   const next = reads.map((read) => {
     const card = known.get(read.session.id);
-    return card ? { ...card, session: read.session, order: read.order, payment: read.payment, outcome: "" } : newCard(read);
+    return card ? { ...withOrder(card, read.order), session: read.session, payment: read.payment, outcome: "" } : newCard(read);
   });
   const left = cards.filter((card) => !ids.has(card.session.id) && card.session.id !== inHand && !card.outcome);
   const kept = cards.filter((card) => !ids.has(card.session.id) && card.session.id !== inHand);
   return { cards: [...next, ...kept], left: left.map((card) => card.session.id) };
+}
+
+/**
+ * What became of a session no longer held, from its read (GET /api/sessions/{id}, or the channel's
+ * SessionUpdated): "" while the agent still holds it; a paid end starts with "paid:" (cardView).
+ * @param {{session: HeldSession & {handed_over_to?: {name: string} | null, duration_seconds?: number}, order: import("./cart-state.js").Order | null}} read
+ */
+export function outcomeOf({ session, order }) {
+  if (session.handed_over_to) return interpolate(pgettext("agent", "Now served by %(name)s."), { name: session.handed_over_to.name });
+  if (!["completed", "abandoned", "failed"].includes(session.status)) return "";
+  const paid = session.status === "completed" && order && order.paid;
+  return `${paid ? "paid:" : ""}${finishText(session, order)}`;
 }
 
 /** A card's chat with these messages added (each once). @param {HeldCard} card @param {import("../common/chat-log.js").ChatMessage[]} messages */

@@ -3,17 +3,18 @@
 // view (its cart and timeline), and the keys that move between them. Drawn from the store only.
 import { interpolate, pgettext } from "../common/gettext.js";
 import { money } from "../common/format.js";
-import { modifierText } from "../common/modifier-text.js";
 import { watch } from "../common/store.js";
-import { byId, el, showError, within } from "../common/ui.js";
+import { byId, el, redrawKeepingFocus, showError, within } from "../common/ui.js";
 import { speakerOf } from "./chat-state.js";
-import { cardView, KEYS, lastFromCustomer, mediumWords } from "./held-state.js";
+import { cardView, cartLockedWords, KEYS, lastFromCustomer, mediumWords } from "./held-state.js";
 import { sessionNotes } from "./session-notes.js";
+import { fillCart, fillMenu, sameLineControl, sameMenuButton } from "./views.js";
 
 /**
  * @typedef {import("./state.js").AgentState} AgentState
  * @typedef {import("./held-state.js").HeldCard} HeldCard
- * @typedef {{view(id: string | null): void, reply(id: string): void, type(id: string, draft: string): void, dismiss(id: string): void}} HeldActions
+ * @typedef {{view(id: string | null): void, reply(id: string): void, type(id: string, draft: string): void, dismiss(id: string): void,
+ *   choose(id: string, item: import("./state.js").MenuItem): void, change(id: string, index: number, change: object): void}} HeldActions
  */
 
 /** @param {import("../common/store.js").Store<AgentState>} store @param {HeldActions} actions */
@@ -24,7 +25,9 @@ export function renderHeld(store, actions) {
   watch(store, (s) => s.held, (held) => drawCards(held, nodes, actions));
   watch(store, (s) => s.viewed, (viewed) => markViewed(nodes, viewed));
   const opened = (/** @type {AgentState} */ s) => (s.viewed && s.held.find((card) => card.session.id === s.viewed)) || null;
-  watch(store, opened, (card) => drawOpened(card, actions));
+  const draw = () => drawOpened(opened(store.get()), store.get().menu, actions);
+  watch(store, opened, draw);
+  watch(store, (s) => s.menu, draw);
 }
 
 /** The keys, as the rail says them. */
@@ -111,6 +114,11 @@ function fillCard(node, card) {
   const { state, text } = cardView(card);
   node.dataset.state = state;
   node.dataset.status = card.session.status;
+  const described = `${Boolean(card.session.accessible_mode)}:${card.session.medium}`; // what the notes say (accessible mode turns on and off)
+  if (node.dataset.described !== described) {
+    node.dataset.described = described;
+    within(node, ".notes").replaceChildren(...sessionNotes(card.session));
+  }
   within(node, ".held-state").textContent = text;
   const last = lastFromCustomer(card);
   const preview = within(node, ".preview");
@@ -135,44 +143,70 @@ function markViewed(nodes, viewed) {
   }
 }
 
-/** The card opened on the main view: its cart and its timeline. @param {HeldCard | null} card @param {HeldActions} actions */
-function drawOpened(card, actions) {
+/** The menu drawn in the opened card, and for which card (drawn again only when either changes). */
+let drawnMenu = { id: "", menu: /** @type {import("./state.js").AgentState["menu"]} */ (null), locked: false };
+
+/**
+ * The card opened on the main view: its cart in the session in hand's editor (the lines, the menu
+ * to add from; locked while the customer pays, said so) and its timeline. Built once per card
+ * opened, then filled, so a control keeps the focus across the card's changes.
+ * @param {HeldCard | null} card @param {import("./state.js").AgentState["menu"]} menu @param {HeldActions} actions
+ */
+function drawOpened(card, menu, actions) {
   if (!card) return; // views.js drawPanels shows or hides the section
+  const body = byId("held-view-body");
   const { session, order } = card;
-  byId("held-view-title").textContent = interpolate(pgettext("agent", "Session with %(kiosk)s"), { kiosk: session.kiosk.name });
+  const id = session.id;
+  if (body.dataset.sessionId !== id) {
+    body.dataset.sessionId = id;
+    byId("held-view-title").textContent = interpolate(pgettext("agent", "Session with %(kiosk)s"), { kiosk: session.kiosk.name });
+    body.replaceChildren(
+      el("div", { class: "notes" }),
+      el("p", { class: "held-state" }),
+      el("h3", { text: pgettext("agent", "Cart") }),
+      el("p", { class: "note cart-locked", hidden: true }),
+      el("ul", { class: "cart held-cart", "aria-label": interpolate(pgettext("agent", "The cart of %(kiosk)s"), { kiosk: session.kiosk.name }) }),
+      el("p", { class: "note cart-empty", text: pgettext("agent", "The cart is empty.") }),
+      el("p", { class: "total" }),
+      el("p", { class: "error cart-error", role: "alert", hidden: true }),
+      el("h3", { text: pgettext("agent", "Add from the menu") }),
+      el("div", { class: "menu held-menu" }),
+      el("h3", { text: pgettext("agent", "Timeline") }),
+      el("ol", { class: "timeline" }),
+      el("button", {
+        type: "button",
+        class: "back",
+        text: interpolate(pgettext("agent", "Back to the conversation (%(key)s)"), { key: KEYS.conversation }),
+        "aria-keyshortcuts": KEYS.conversation,
+        onclick: () => actions.view(null),
+      }),
+    );
+  }
+  within(body, ".notes").replaceChildren(...sessionNotes(session));
+  const shown = cardView(card);
+  const state = within(body, ".held-state");
+  state.dataset.state = shown.state;
+  state.textContent = shown.text;
+  const locked = cartLockedWords(card);
+  const lockedNote = within(body, ".cart-locked");
+  lockedNote.textContent = locked;
+  lockedNote.hidden = !locked;
   const currency = (order && order.currency) || "USD";
-  const lines = order ? order.lines : [];
-  const total = order ? el("p", { class: "total", text: interpolate(pgettext("agent", "Total: %(total)s"), { total: money(order.total_cents, currency) }) }) : "";
-  byId("held-view-body").replaceChildren(
-    el("div", { class: "notes" }, sessionNotes(session)),
-    el("p", { class: "held-state", "data-state": cardView(card).state, text: cardView(card).text }),
-    el("h3", { text: pgettext("agent", "Cart") }),
-    lines.length
-      ? el(
-          "ul",
-          { class: "cart held-cart" },
-          lines.map((line) =>
-            el(
-              "li",
-              { class: "line" },
-              el("span", { class: "name", text: `${line.quantity} × ${line.name}` }),
-              modifierText(line.modifiers) ? el("span", { class: "modifiers", text: modifierText(line.modifiers) }) : null,
-              el("span", { class: "price", text: money(line.unit_price_cents * line.quantity, currency) }),
-            ),
-          ),
-        )
-      : el("p", { class: "note", text: pgettext("agent", "The cart is empty.") }),
-    total,
-    el("h3", { text: pgettext("agent", "Timeline") }),
-    el("ol", { class: "timeline" }, timeline(card)),
-    el("button", {
-      type: "button",
-      class: "back",
-      text: interpolate(pgettext("agent", "Back to the conversation (%(key)s)"), { key: KEYS.conversation }),
-      "aria-keyshortcuts": KEYS.conversation,
-      onclick: () => actions.view(null),
-    }),
-  );
+  const { cart } = card;
+  const list = within(body, ".held-cart");
+  list.dataset.saving = String(cart.saving);
+  const cartActions = { change: (/** @type {number} */ index, /** @type {object} */ change) => actions.change(id, index, change) };
+  redrawKeepingFocus(list, sameLineControl, () => fillCart(list, { lines: cart.lines, order, lineErrors: cart.lineErrors }, cartActions, { locked: Boolean(locked), currency }));
+  within(body, ".cart-empty").hidden = cart.lines.length > 0;
+  within(body, ".total").textContent = order ? interpolate(pgettext("agent", "Total: %(total)s"), { total: money(order.total_cents, currency) }) : "";
+  showError(within(body, ".cart-error"), cart.error === locked ? "" : cart.error);
+  const menuRoot = within(body, ".held-menu");
+  menuRoot.hidden = Boolean(locked);
+  if (drawnMenu.id !== id || drawnMenu.menu !== menu || drawnMenu.locked !== Boolean(locked)) {
+    drawnMenu = { id, menu, locked: Boolean(locked) };
+    redrawKeepingFocus(menuRoot, sameMenuButton, () => fillMenu(menuRoot, locked ? [] : menu, { choose: (item) => actions.choose(id, item) }));
+  }
+  within(body, ".timeline").replaceChildren(...timeline(card).filter((node) => node !== null));
 }
 
 /** What happened in the session, oldest first: accepted, each message, where it stands now. @param {HeldCard} card */

@@ -1,17 +1,17 @@
 // The sessions the agent holds beside the one in hand: read from GET /api/sessions/current's
-// `held` (after a reload, an accept, an end, and every `HELD_POLL_MS` while there are any), each
-// one's chat read after its last message at the same pace (the customer's messages come on the
-// session's call channel, which only the session in hand joins), replies sent from the card, and
-// what became of a session that left the agent's hands (paid, ended) read once. The cards and the
-// opened one are state (state.js `held`, `viewed`); views.js draws them.
+// `held` (after a reload, an accept, an end), then kept by the agent's channel: SessionUpdated (a
+// card's session read: its payment and the reader's status, its cart, the customer's accessible
+// mode, its end) and ChatMessage (the customer's message on a card; the session's call channel is
+// joined only for the session in hand). While the channel is down, main.js calls `refresh` with the
+// feed's timed polls (and once when it is back): the cards and their chats read again. Replies are
+// sent from the card. The cards and the opened one are state (state.js `held`, `viewed`); views.js
+// and held-views.js draw them.
 import { interpolate, pgettext } from "../common/gettext.js";
 import { readAfter, lastId, sendFailed, sent } from "../common/chat-log.js";
 import { asFailure, logFailure } from "../common/report.js";
-import { finishText } from "./cart-state.js";
+import { cartRefusal, changeLine, linesToSend, refusedLines } from "./cart-state.js";
 import { sendRefusal } from "./chat-state.js";
-import { markSeen, mergeHeld, withCardMessages } from "./held-state.js";
-
-const HELD_POLL_MS = 2000;
+import { cartLockedWords, markSeen, mergeHeld, outcomeOf, withCardMessages, withOrder } from "./held-state.js";
 
 /**
  * @typedef {import("./state.js").AgentState} AgentState
@@ -20,15 +20,18 @@ const HELD_POLL_MS = 2000;
 
 /**
  * @param {import("../common/store.js").Store<AgentState>} store
- * @param {{get: (path: string) => Promise<any>, post: (path: string, body?: any) => Promise<any>, announce: (text: string) => void, maxLength: number}} deps
+ * @param {{get: (path: string) => Promise<any>, post: (path: string, body?: any) => Promise<any>, announce: (text: string) => void, maxLength: number,
+ *   ask: (item: import("./state.js").MenuItem) => Promise<import("./modifiers.js").Chosen | null>}} deps ask: the modifier dialog (the session in hand's)
  */
-export function createHeld(store, { get, post, announce, maxLength }) {
-  let timer = 0;
-  let stopped = false;
+export function createHeld(store, { get, post, announce, maxLength, ask }) {
+  /** @type {Map<string, Promise<unknown>>} each card's carts are sent one after another */
+  const syncs = new Map();
   const inHand = () => {
     const session = store.get().session;
     return session ? session.id : null;
   };
+  /** @param {string} id */
+  const cardOf = (id) => store.get().held.find((card) => card.session.id === id);
 
   /** @param {string} id @param {(card: HeldCard) => HeldCard} change */
   const update = (id, change) =>
@@ -48,16 +51,10 @@ export function createHeld(store, { get, post, announce, maxLength }) {
     store.set(({ viewed }) => ({ held: cards, viewed: viewed && viewed === inHand() ? null : viewed }));
     added.forEach((card) => readChat(card.session.id));
     left.forEach(readOutcome);
-    schedule();
   }
 
-  function schedule() {
-    window.clearTimeout(timer);
-    if (stopped || !store.get().held.some((card) => !card.outcome)) return;
-    timer = window.setTimeout(poll, HELD_POLL_MS);
-  }
-
-  async function poll() {
+  /** The cards and their chats read again: while the agent's channel is down, and once it is back. */
+  async function refresh() {
     try {
       const current = await get("/api/sessions/current");
       load(current.held);
@@ -65,45 +62,121 @@ export function createHeld(store, { get, post, announce, maxLength }) {
     } catch (caught) {
       const error = asFailure(caught);
       if (error.status !== 401) logFailure("reading the sessions held", error); // a 401 goes to sign-in
-      schedule();
+    }
+  }
+
+  /**
+   * SessionUpdated for a card: its session, order and payment as the server has them now, or what
+   * became of it (paid, ended, handed on). Another session's news is not a card's.
+   * @param {import("./held-state.js").HeldRead & {session: any}} read
+   */
+  function apply(read) {
+    const card = cardOf(read.session.id);
+    if (!card || card.outcome) return;
+    const outcome = outcomeOf(read);
+    update(card.session.id, (c) => ({ ...withOrder(c, read.order), session: { ...c.session, ...read.session }, payment: read.payment, outcome }));
+    if (outcome) announce(`${card.session.kiosk.name}: ${outcome.replace(/^paid:/, "")}`);
+  }
+
+  /** @param {string} id @param {import("../common/chat-log.js").ChatMessage[]} messages */
+  function addMessages(id, messages) {
+    const card = cardOf(id);
+    if (!card) return;
+    const before = card.chat.messages.length;
+    update(id, (c) => withCardMessages(c, messages));
+    const after = cardOf(id);
+    if (after && after.chat.messages.length > before && messages.some((m) => m.sender === "kiosk")) {
+      announce(interpolate(pgettext("agent", "%(kiosk)s wrote to you."), { kiosk: card.session.kiosk.name }));
     }
   }
 
   /** @param {string} id */
   async function readChat(id) {
-    const card = store.get().held.find((c) => c.session.id === id);
+    const card = cardOf(id);
     if (!card) return;
     try {
-      const messages = await readAfter(get, `/api/sessions/${id}/chat`, lastId(card.chat));
-      const before = store.get().held.find((c) => c.session.id === id);
-      update(id, (c) => withCardMessages(c, messages));
-      const after = store.get().held.find((c) => c.session.id === id);
-      const fresh = before && after ? after.chat.messages.length - before.chat.messages.length : 0;
-      if (fresh > 0 && messages.some((m) => m.sender === "kiosk")) {
-        announce(interpolate(pgettext("agent", "%(kiosk)s wrote to you."), { kiosk: card.session.kiosk.name }));
-      }
+      addMessages(id, await readAfter(get, `/api/sessions/${id}/chat`, lastId(card.chat)));
     } catch (caught) {
       const error = asFailure(caught);
       if (error.status !== 401 && error.status !== 404) logFailure("reading a held session's chat", error);
     }
   }
 
-  /** A card no longer held: paid, ended, or handed on. Read once, said on the card. @param {string} id */
+  /** A card no longer held (the read of what the agent holds left it out): read once, said on the card. @param {string} id */
   async function readOutcome(id) {
     let outcome = pgettext("agent", "No longer with you.");
     try {
-      const body = await get(`/api/sessions/${id}`);
-      const paid = body.session.status === "completed" && body.order && body.order.paid;
-      if (body.session.handed_over_to) outcome = interpolate(pgettext("agent", "Now served by %(name)s."), { name: body.session.handed_over_to.name });
-      else if (["completed", "abandoned", "failed"].includes(body.session.status)) outcome = `${paid ? "paid:" : ""}${finishText(body.session, body.order)}`;
-      else return; // held again (a payment taken back): the next read shows it
+      outcome = outcomeOf(await get(`/api/sessions/${id}`));
+      if (!outcome) return; // held again (a payment taken back): the next read shows it
     } catch (caught) {
       const error = asFailure(caught);
       if (error.status === 401) return;
     }
-    const card = store.get().held.find((c) => c.session.id === id);
+    const card = cardOf(id);
     update(id, (c) => ({ ...c, outcome }));
     if (card) announce(`${card.session.kiosk.name}: ${outcome.replace(/^paid:/, "")}`);
+  }
+
+  // --- the opened card's cart: the session in hand's editor (views.js fillCart), its own lines ---
+
+  /** @param {string} id @param {(cart: import("./held-state.js").HeldCart) => Partial<import("./held-state.js").HeldCart>} change */
+  const updateCart = (id, change) => update(id, (c) => ({ ...c, cart: { ...c.cart, ...change(c.cart) } }));
+
+  /** Whether the card's cart may change now; if not, why is said on the card. @param {string} id */
+  function editable(id) {
+    const card = cardOf(id);
+    if (!card) return false;
+    const locked = cartLockedWords(card);
+    if (locked) updateCart(id, () => ({ error: locked }));
+    return !locked;
+  }
+
+  /** A menu item added to the card's cart (its options asked first). @param {string} id @param {import("./state.js").MenuItem} item */
+  async function choose(id, item) {
+    if (!editable(id)) return;
+    const chosen = item.modifier_groups.length ? await ask(item) : { optionIds: [], labels: [] };
+    if (!chosen || !editable(id)) return;
+    /** @type {import("./cart-state.js").Line} */
+    const line = { menu_item_id: item.id, name: item.name, quantity: 1, modifier_option_ids: chosen.optionIds, modifiers: chosen.labels, notes: "" };
+    updateCart(id, (cart) => ({ lines: [...cart.lines, line] }));
+    announce(`${item.name} added.`);
+    sync(id);
+  }
+
+  /** @param {string} id @param {number} index @param {Partial<import("./cart-state.js").Line>} change */
+  function change(id, index, change) {
+    if (!editable(id)) return;
+    updateCart(id, (cart) => ({ lines: changeLine(cart.lines, index, change) }));
+    sync(id);
+  }
+
+  /** @param {string} id */
+  function sync(id) {
+    const card = cardOf(id);
+    if (!card) return;
+    const wanted = card.cart.lines;
+    updateCart(id, () => ({ saving: true }));
+    const next = (syncs.get(id) || Promise.resolve()).then(() => sendCart(id, wanted));
+    syncs.set(id, next);
+    next.then(() => {
+      if (syncs.get(id) !== next) return; // another change is on its way
+      syncs.delete(id);
+      updateCart(id, () => ({ saving: false }));
+    });
+  }
+
+  /** The whole cart, as for the session in hand (POST /api/orders: replace semantics). @param {string} id @param {import("./cart-state.js").Line[]} wanted */
+  async function sendCart(id, wanted) {
+    try {
+      const order = await post("/api/orders", { session_id: id, lines: linesToSend(wanted) });
+      update(id, (c) => ({ ...c, order, cart: { ...c.cart, saved: wanted, lineErrors: {}, error: "" } }));
+    } catch (caught) {
+      const error = asFailure(caught);
+      if (error.status === 401) return; // sent again as it is once the agent signs in (the next change)
+      // The cart on screen is the server's: back to the saved lines, the refusal said.
+      const refused = /** @type {import("./cart-state.js").LineErrors | undefined} the 422's lines */ (error.status === 422 && error.details ? error.details.lines : undefined);
+      update(id, (c) => ({ ...c, cart: { ...c.cart, lines: c.cart.saved, lineErrors: refusedLines(refused, c.order), error: cartRefusal(error, c.order) } }));
+    }
   }
 
   /** The reply typed on a card, sent. @param {string} id */
@@ -128,15 +201,17 @@ export function createHeld(store, { get, post, announce, maxLength }) {
 
   return {
     load,
+    refresh,
+    apply,
+    choose,
+    change,
+    /** ChatMessage on the agent's channel: a customer wrote on a card. @param {import("../common/chat-log.js").ChatMessage} message */
+    heard: (message) => addMessages(message.session_id, [message]),
     reply,
     view,
     /** @param {string} id @param {string} draft */
     type: (id, draft) => update(id, (c) => ({ ...c, chat: { ...c.chat, draft } })),
     /** A card whose session left the agent goes. @param {string} id */
     dismiss: (id) => store.set(({ held, viewed }) => ({ held: held.filter((card) => card.session.id !== id), viewed: viewed === id ? null : viewed })),
-    stop() {
-      stopped = true;
-      window.clearTimeout(timer);
-    },
   };
 }

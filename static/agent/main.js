@@ -35,9 +35,10 @@ const session = createSessionActions(store, { announce, onEnded: sessionEnded, o
 const pointing = createPointing(store, { announce });
 createReadAloud(store, { announce });
 const transfer = createTransferActions(store, { announce });
-const held = createHeld(store, { get, post, announce, maxLength: config.chatMaxLength });
+const held = createHeld(store, { get, post, announce, maxLength: config.chatMaxLength, ask: session.ask });
 /** @type {IncomingFeed | null} */
 let feed = null;
+let restored = false;
 window.setInterval(tick, 1000);
 
 // The waiting times and the offers' time left tick; an offer whose time ran out goes at once (the
@@ -97,6 +98,7 @@ async function startApp() {
   store.set({ started: true });
   startFeed();
   await restoreSession();
+  restored = true; // what the channel misses while down is read from now on (before: this read has it)
   byId("main").focus();
 }
 
@@ -131,12 +133,18 @@ function startFeed() {
       if (store.get().queue !== before) arrived(incoming);
     },
     onGone: (id, why) => dropCard(id, goneReason(why)),
-    onState: (live) => store.set({ live }),
+    onState: (live) => {
+      const was = store.get().live;
+      store.set({ live });
+      if (live === "connected" && was !== "connected") catchUp(); // what the channel said while it was down
+    },
     onPointed: (data) => pointing.pointed(data),
     onLocale: localeChanged,
     onTransferred: transferred,
     onTransferLapsed: (message) => transfer.lapsed(message),
-    onPoll: refreshUser,
+    onSessionUpdated: (read) => (store.get().session?.id === read.session.id ? session.apply(read) : held.apply(read)),
+    onChatMessage: (message) => held.heard(message),
+    onPoll: () => Promise.all([refreshUser(), catchUp()]),
     onStatus: ({ status, status_reason, status_message }) => {
       const user = store.get().user;
       if (user) store.set({ user: { ...user, agent_status: status, status_reason, status_message } });
@@ -145,6 +153,9 @@ function startFeed() {
   });
   feed.start();
 }
+
+/** The session in hand and the held cards read again: while the agent's channel is down (the feed's timed polls), and once it is back. */
+const catchUp = () => (restored ? Promise.all([session.refresh(), held.refresh()]) : Promise.resolve());
 
 /**
  * CustomerLocaleChanged: the customer chose another language at the kiosk, while waiting (a card)
@@ -183,7 +194,6 @@ function dropCard(id, reason) {
 byId("signout").addEventListener("click", async () => {
   if (feed) feed.stop();
   session.pause();
-  held.stop();
   await settled();
   try {
     await post("/api/logout");
@@ -372,6 +382,6 @@ function showHeld(id) {
 
 createTokens(store, { announce, reload: loadTokens });
 renderChat(store, chat);
-renderHeld(store, { view: showHeld, reply: held.reply, type: held.type, dismiss: held.dismiss });
+renderHeld(store, { view: showHeld, reply: held.reply, type: held.type, dismiss: held.dismiss, choose: held.choose, change: held.change });
 renderAgent(store, { accept, choose: session.choose, show: pointing.show, change: session.change, revoke, backToAvailable }, announce);
 boot();

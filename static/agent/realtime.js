@@ -1,7 +1,8 @@
 // The agent's private channel (pusher-js, the copy the owner panel vendors) with a polling
 // fallback: while the socket is not connected and subscribed, GET /api/sessions/incoming runs
-// every `pollSeconds` (with `onPoll`, which reads what the channel would have told: the agent's
-// status), and stops as soon as the channel is live again.
+// every `pollSeconds` (the server's AGENT_FALLBACK_POLL_SECONDS) with `onPoll`, which reads what
+// the channel would have told (the agent's status, the sessions it holds), and stops as soon as
+// the channel is live again.
 import { newestAnswer } from "../common/http.js";
 import { get, xsrfHeaders } from "./api.js";
 import { sessionAuthorization } from "../common/channel-auth.js";
@@ -23,9 +24,26 @@ export class IncomingFeed {
    * @param {(data: {session_id: string, customer_locale: string}) => void} [options.onLocale] CustomerLocaleChanged
    * @param {(data: import("./transfer-state.js").TransferredMessage) => void} options.onTransferred SessionTransferred
    * @param {(data: {session_id: string, reason: string}) => void} options.onTransferLapsed TransferLapsed
-   * @param {() => Promise<void>} [options.onPoll] with each timed poll
+   * @param {(data: any) => void} [options.onSessionUpdated] SessionUpdated: a held session's read ({session, order, payment})
+   * @param {(data: import("../common/chat-log.js").ChatMessage) => void} [options.onChatMessage] ChatMessage: a customer wrote on a held session
+   * @param {() => Promise<unknown>} [options.onPoll] with each timed poll
    */
-  constructor({ config, agentId, onSnapshot, onIncoming, onGone, onState, onStatus, onPointed = (data) => data, onLocale = (data) => data, onTransferred, onTransferLapsed, onPoll = async () => {} }) {
+  constructor({
+    config,
+    agentId,
+    onSnapshot,
+    onIncoming,
+    onGone,
+    onState,
+    onStatus,
+    onPointed = (data) => data,
+    onLocale = (data) => data,
+    onTransferred,
+    onTransferLapsed,
+    onSessionUpdated = (data) => data,
+    onChatMessage = (data) => data,
+    onPoll = async () => {},
+  }) {
     this.config = config;
     this.agentId = agentId;
     this.onSnapshot = onSnapshot;
@@ -37,6 +55,8 @@ export class IncomingFeed {
     this.onLocale = onLocale;
     this.onTransferred = onTransferred;
     this.onTransferLapsed = onTransferLapsed;
+    this.onSessionUpdated = onSessionUpdated;
+    this.onChatMessage = onChatMessage;
     this.polls = newestAnswer();
     this.onPoll = onPoll;
     this.live = false;
@@ -107,6 +127,8 @@ export class IncomingFeed {
     channel.bind("CustomerLocaleChanged", (data) => this.onLocale(data));
     channel.bind("SessionTransferred", (data) => this.onTransferred(data));
     channel.bind("TransferLapsed", (data) => this.onTransferLapsed(data));
+    channel.bind("SessionUpdated", (data) => this.onSessionUpdated(data));
+    channel.bind("ChatMessage", (data) => this.onChatMessage(data));
   }
 
   /** @param {boolean} live @param {string} [state] the connection's, when not live */

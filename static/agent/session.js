@@ -1,5 +1,6 @@
 // The session in hand: menu, cart (every change POSTs the whole cart: replace semantics, and the
-// server's totals come back), payment as it happens, and ending the session. Everything it learns
+// server's totals come back), payment as it happens (SessionUpdated on the agent's channel, main.js;
+// read on the feed's timed polls while the channel is down), and ending the session. Everything it learns
 // goes into the store; views.js draws it.
 import { interpolate, pgettext } from "../common/gettext.js";
 import { asFailure, logFailure } from "../common/report.js";
@@ -12,8 +13,6 @@ import { cartLocked, NO_SESSION } from "./state.js";
 import { handedOverWords } from "./transfer-state.js";
 import { VideoPane } from "./video.js";
 
-const PAYMENT_POLL_MS = 1500; // the agent's channel carries no payment events: read the session
-const ACTIVE_POLL_MS = 5000; // notices a kiosk that cancels mid-session
 const ENDED = ["completed", "abandoned", "failed"];
 
 /**
@@ -32,7 +31,6 @@ export function createSessionActions(store, { announce, onEnded, onChat, onVideo
   /** @type {Promise<unknown>} every cart is sent after the one before */
   let syncing = Promise.resolve();
   let pendingSyncs = 0;
-  let pollTimer = 0;
   const state = store.get;
 
   /** The session in hand: its actions (pay, cancel, end) are on screen only while there is one. */
@@ -56,7 +54,6 @@ export function createSessionActions(store, { announce, onEnded, onChat, onVideo
     store.set(same ? { session, payment } : { session, lines, saved: lines, lineErrors: {}, order, payment, cartError: "" });
     if (session.medium === "chat") video.stop(); // the customer writes: no call to join
     else video.start(session.video_channel);
-    schedulePoll();
     try {
       const menu = await get("/api/menu");
       store.set({ menu: menu.categories });
@@ -137,9 +134,9 @@ export function createSessionActions(store, { announce, onEnded, onChat, onVideo
       const body = await post(`/api/sessions/${inHand().id}/payment`);
       store.set(withStatus(body.session.status));
       store.set({ cartError: "" }); // a refusal of an earlier send (the reader was offline) is over
-      // Read at once: the session read says how the card is taken (on the kiosk's reader or not).
-      window.clearTimeout(pollTimer);
-      poll();
+      // Read at once: the session read says how the card is taken (on the kiosk's reader or not);
+      // what becomes of the card comes on the agent's channel (SessionUpdated).
+      refresh();
     } catch (caught) {
       store.set({ cartError: sendRefusal(asFailure(caught)) });
     }
@@ -159,44 +156,48 @@ export function createSessionActions(store, { announce, onEnded, onChat, onVideo
     }
   }
 
-  function schedulePoll() {
-    window.clearTimeout(pollTimer);
-    const session = state().session;
-    if (!session) return;
-    pollTimer = window.setTimeout(poll, session.status === "payment" ? PAYMENT_POLL_MS : ACTIVE_POLL_MS);
-  }
-
-  async function poll() {
+  /**
+   * The session read once (GET /api/sessions/{id}): after a send to payment, and while the agent's
+   * channel is down (main.js calls it with the feed's timed polls, and once the link is back).
+   */
+  async function refresh() {
     const session = state().session;
     if (!session) return;
     try {
-      const body = await get(`/api/sessions/${session.id}`);
-      const now = state();
-      if (!now.session || now.session.id !== session.id) return;
-      const latest = body.session;
-      if (latest.handed_over_to) return handedOver(handedOverWords({ agent: latest.handed_over_to }, session.kiosk.name));
-      if (ENDED.includes(latest.status)) return finish(latest, body.order);
-      const orderMoved = body.order && now.order && body.order.status !== now.order.status;
-      if (JSON.stringify(body.payment || null) !== JSON.stringify(now.payment)) store.set({ payment: body.payment || null });
-      // The customer changed language (CustomerLocaleChanged says it at once while the link is live).
-      if (latest.customer_locale && latest.customer_locale !== now.session.customer_locale) {
-        store.set({ session: { ...now.session, customer_locale: latest.customer_locale } });
-      }
-      const accessible = Boolean(latest.accessible_mode); // the customer turned the kiosk's accessible mode on or off
-      if (accessible !== Boolean(state().session?.accessible_mode)) store.set(({ session: mine }) => ({ session: mine && { ...mine, accessible_mode: accessible } }));
-      if (latest.status !== now.session.status || orderMoved) {
-        store.set({
-          session: { ...now.session, status: latest.status },
-          order: now.order && body.order ? { ...now.order, status: body.order.status, paid: body.order.paid } : now.order,
-        });
-      }
+      apply(await get(`/api/sessions/${session.id}`));
     } catch (caught) {
       const error = asFailure(caught);
-      if (error.status === 404) return handedOver(pgettext("agent", "A colleague is now serving this customer.")); // transferred
+      if (error.status === 404 && state().session?.id === session.id) handedOver(pgettext("agent", "A colleague is now serving this customer.")); // transferred
       // A 401 goes to sign-in; others: try again next round.
-      if (error.status !== 401) logFailure("reading the session", error);
+      else if (error.status !== 401 && error.status !== 404) logFailure("reading the session", error);
     }
-    schedulePoll();
+  }
+
+  /**
+   * What the server says of the session in hand (SessionUpdated on the agent's channel, or a
+   * read): its payment, the customer's language and accessible mode, its moves and its end. The
+   * cart the agent builds stays as it is. @param {{session: any, order: import("./cart-state.js").Order | null, payment: import("./payment-words.js").Payment | null}} body
+   */
+  function apply(body) {
+    const now = state();
+    if (!now.session || now.session.id !== body.session.id) return;
+    const latest = body.session;
+    if (latest.handed_over_to) return handedOver(handedOverWords({ agent: latest.handed_over_to }, now.session.kiosk.name));
+    if (ENDED.includes(latest.status)) return finish(latest, body.order);
+    const orderMoved = body.order && now.order && body.order.status !== now.order.status;
+    if (JSON.stringify(body.payment || null) !== JSON.stringify(now.payment)) store.set({ payment: body.payment || null });
+    // The customer changed language (CustomerLocaleChanged says it too).
+    if (latest.customer_locale && latest.customer_locale !== now.session.customer_locale) {
+      store.set(({ session: mine }) => ({ session: mine && { ...mine, customer_locale: latest.customer_locale } }));
+    }
+    const accessible = Boolean(latest.accessible_mode); // the customer turned the kiosk's accessible mode on or off
+    if (accessible !== Boolean(state().session?.accessible_mode)) store.set(({ session: mine }) => ({ session: mine && { ...mine, accessible_mode: accessible } }));
+    if (latest.status !== state().session?.status || orderMoved) {
+      store.set(({ session: mine, order }) => ({
+        session: mine && { ...mine, status: latest.status },
+        order: order && body.order ? { ...order, status: body.order.status, paid: body.order.paid } : order,
+      }));
+    }
   }
 
   /** @param {boolean} confirmed the agent said yes to ending as Completed with an unpaid cart */
@@ -212,13 +213,18 @@ export function createSessionActions(store, { announce, onEnded, onChat, onVideo
       finish(body.session, null);
     } catch (caught) {
       const error = asFailure(caught);
-      if (error.code === "SESSION_ALREADY_ENDED") return poll();
+      if (error.code === "SESSION_ALREADY_ENDED") return refresh();
       store.set({ cartError: interpolate(pgettext("agent", "The session could not be ended: %(why)s"), { why: error.message }) });
     }
   }
 
-  /** @param {{status: string, duration_seconds?: number}} ended @param {import("./cart-state.js").Order | null} order */
+  /**
+   * The session in hand ended (said once: the end's answer and the channel's news of it may both
+   * come). @param {{id?: string, status: string, duration_seconds?: number}} ended @param {import("./cart-state.js").Order | null} order
+   */
   function finish(ended, order) {
+    const mine = state().session;
+    if (!mine || (ended.id && ended.id !== mine.id)) return;
     const text = finishText(ended, order);
     close();
     onEnded(text);
@@ -233,12 +239,10 @@ export function createSessionActions(store, { announce, onEnded, onChat, onVideo
 
   /** Stops reading the session (before signing out); the session itself goes on on the server. */
   function pause() {
-    window.clearTimeout(pollTimer);
     video.stop();
   }
 
   function close() {
-    window.clearTimeout(pollTimer);
     store.set(NO_SESSION);
     dialog.close();
     video.stop();
@@ -256,5 +260,18 @@ export function createSessionActions(store, { announce, onEnded, onChat, onVideo
   byId("end-confirm-no").addEventListener("click", () => store.set({ ending: { problem: "" } }));
   byId("end-reason").addEventListener("change", () => store.set({ ending: { problem: "" } }));
 
-  return { open, choose, change, sync, pause, close, handedOver, syncing: () => syncing };
+  return {
+    open,
+    choose,
+    change,
+    sync,
+    pause,
+    close,
+    handedOver,
+    refresh,
+    apply,
+    syncing: () => syncing,
+    /** The modifier dialog, for a held card's cart. @param {import("./state.js").MenuItem} item */
+    ask: (item) => dialog.ask(item),
+  };
 }

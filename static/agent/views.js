@@ -225,7 +225,7 @@ function drawMenu(categories, actions) {
 }
 
 /** The focused item's button, or its "Show", in a redrawn menu. @param {HTMLElement} focused */
-function sameMenuButton(focused) {
+export function sameMenuButton(focused) {
   const entry = focused.closest("li.menu-entry");
   const item = entry && entry.querySelector("button.menu-item");
   if (!(item instanceof HTMLElement)) return null;
@@ -233,8 +233,13 @@ function sameMenuButton(focused) {
   return focused === item ? button : `li.menu-entry:has(> ${button}) > button.show-item`;
 }
 
-/** @param {HTMLElement} root @param {AgentState["menu"]} categories @param {Actions} actions */
-function fillMenu(root, categories, actions) {
+/**
+ * The menu's items as buttons that add to a cart (and "Show" it to the customer, where `show` is
+ * given): the session in hand's, and an opened held card's (held-views.js).
+ * @param {HTMLElement} root @param {AgentState["menu"]} categories @param {{choose(item: import("./state.js").MenuItem): void, show?: (item: import("./state.js").MenuItem) => void}} actions
+ */
+export function fillMenu(root, categories, actions) {
+  const { show } = actions;
   root.replaceChildren();
   [...(categories || [])]
     .sort((a, b) => a.sort_order - b.sort_order)
@@ -259,13 +264,15 @@ function fillMenu(root, categories, actions) {
             el("span", { class: "description", text: item.sold_out ? pgettext("agent", "Sold out") : item.description }),
             stockWords(item) ? el("span", { class: "stock", text: stockWords(item) }) : null,
           ),
-          el("button", {
-            type: "button",
-            class: "show-item",
-            text: pgettext("agent", "Show"),
-            "aria-label": interpolate(pgettext("agent", "Show %(item)s to the customer"), { item: item.name }),
-            onclick: () => actions.show(item),
-          }),
+          show
+            ? el("button", {
+                type: "button",
+                class: "show-item",
+                text: pgettext("agent", "Show"),
+                "aria-label": interpolate(pgettext("agent", "Show %(item)s to the customer"), { item: item.name }),
+                onclick: () => show(item),
+              })
+            : null,
         ),
       );
       root.append(el("section", { class: "category" }, el("h3", { text: category.name }), el("ul", {}, items)));
@@ -287,17 +294,19 @@ function drawCart(state, actions) {
 }
 
 /** The same control (−, +, notes, Remove) of the same line in a redrawn cart. @param {HTMLElement} focused */
-function sameLineControl(focused) {
+export function sameLineControl(focused) {
   const line = focused.closest("li[data-index]");
   const kind = ["decrease", "increase", "notes", "remove"].find((name) => focused.classList.contains(name));
   return line instanceof HTMLElement && kind ? `li[data-index="${line.dataset.index}"] .${kind}` : null;
 }
 
 /**
- * @param {HTMLElement} list @param {AgentState} state @param {Actions} actions
- * @param {{ locked: boolean, currency: string }} cart
+ * The cart editor's lines (−, +, notes, Remove, each line's refusal): the session in hand's, and an
+ * opened held card's (held-views.js). @param {HTMLElement} list
+ * @param {{lines: import("./cart-state.js").Line[], order: import("./cart-state.js").Order | null, lineErrors: import("./cart-state.js").LineErrors}} state
+ * @param {{change(index: number, change: object): void}} actions @param {{ locked: boolean, currency: string }} cart
  */
-function fillCart(list, state, actions, { locked, currency }) {
+export function fillCart(list, state, actions, { locked, currency }) {
   const { lines, order, lineErrors } = state;
   list.replaceChildren();
   lines.forEach((line, index) => {

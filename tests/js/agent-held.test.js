@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import { acceptRefusal } from "../../static/agent/words.js";
-import { cardView, keyAction, KEYS, markSeen, mergeHeld, stepView, unread, withCardMessages } from "../../static/agent/held-state.js";
+import { cardView, cartLockedWords, keyAction, KEYS, markSeen, mergeHeld, outcomeOf, stepView, unread, withCardMessages, withOrder } from "../../static/agent/held-state.js";
 
 const session = (id, overrides = {}) => ({
   id,
@@ -100,4 +100,32 @@ test("the two capacity refusals are said in the agent's words, with the number o
     acceptRefusal({ code: "AGENT_IN_CONVERSATION", status: 409, details: { capacity: 3, sessions_held: 2 } }, "Front counter"),
     "You are in a video conversation: send it to payment or end it before accepting another video customer.",
   );
+});
+
+test("what became of a session from its read (SessionUpdated, or a read once): nothing while held, a paid end, an end, a colleague", () => {
+  assert.equal(outcomeOf(read("paying", { status: "payment" })), "");
+  assert.equal(outcomeOf(read("chat", { medium: "chat" })), "");
+  const order = { order_number: 42, total_cents: 1088, currency: "USD", paid: true, status: "confirmed", lines: [] };
+  const paid = outcomeOf(read("paying", { status: "completed", duration_seconds: 90 }, { order }));
+  assert.match(paid, /^paid:Paid: order 42, \$10\.88\. Session completed after/);
+  assert.equal(cardView({ ...newCardFor("paying"), outcome: paid }).state, "paid");
+  const left = outcomeOf(read("chat", { status: "abandoned", duration_seconds: 30 }));
+  assert.match(left, /^Session abandoned after/);
+  assert.equal(cardView({ ...newCardFor("chat"), outcome: left }).state, "ended");
+  assert.equal(outcomeOf(read("chat", { handed_over_to: { name: "Bo" } })), "Now served by Bo.");
+});
+
+const newCardFor = (id) => mergeHeld([], [read(id)], null).cards[0];
+
+test("an opened card's cart follows the server's order unless the agent's change is on its way; locked while the customer pays", () => {
+  const line = { menu_item_id: "7", name: "Cola", quantity: 1, unit_price_cents: 250, modifiers: [] };
+  const order = (quantity) => ({ lines: [{ ...line, quantity }], subtotal_cents: 250 * quantity, tax_cents: 0, total_cents: 250 * quantity });
+  const card = mergeHeld([], [read("chat", { medium: "chat" }, { order: order(1) })], null).cards[0];
+  assert.deepEqual(card.cart.lines.map((l) => l.quantity), [1]);
+  assert.deepEqual(withOrder(card, order(3)).cart.lines.map((l) => l.quantity), [3]); // the customer changed it
+  const editing = { ...card, cart: { ...card.cart, lines: [{ ...card.cart.lines[0], quantity: 2 }], saving: true } };
+  assert.deepEqual(withOrder(editing, order(3)).cart.lines.map((l) => l.quantity), [2]); // the agent's change stays
+  assert.equal(cartLockedWords(card), "");
+  assert.equal(cartLockedWords({ ...card, session: { ...card.session, status: "payment" } }), "The cart is locked while the customer pays.");
+  assert.equal(cartLockedWords({ ...card, outcome: "Session abandoned after 1 min." }), "This session is no longer with you.");
 });

@@ -64,7 +64,9 @@ CurrentSessionOut = inline_serializer(
 )
 
 
-def _with_order(session: Session | None, viewer: User) -> dict[str, object]:
+def session_read(session: Session | None, viewer: User) -> dict[str, object]:
+    """A session as `viewer` (its agent) reads it: GET /api/sessions/{id}'s body, one entry of
+    GET /api/sessions/current's `held`, and the real-time SessionUpdated's data (one shape)."""
     if session is None:
         return {"session": None, "order": None, "payment": None}
     order = order_selectors.order_for_session(session)
@@ -82,8 +84,8 @@ class CurrentSessionView(AgentAPIView):
         """The agent's live session (active or in payment) with its order; both null when there is none
 
         `held` lists every session the agent holds, `session` first (empty when it holds none)."""
-        held = [_with_order(session, request.user) for session in selectors.held_sessions_of_agent(request.user)]
-        first = held[0] if held else _with_order(None, request.user)
+        held = [session_read(session, request.user) for session in selectors.held_sessions_of_agent(request.user)]
+        first = held[0] if held else session_read(None, request.user)
         return {**first, "held": held}
 
 
@@ -95,4 +97,4 @@ class SessionDetailView(AgentAPIView):
         A session you handed to a colleague stays readable: `handed_over_to` names who serves it
         now."""
         session = selectors.session_accepted_by_agent(agent=request.user, public_id=public_id)
-        return _with_order(session, request.user)
+        return session_read(session, request.user)

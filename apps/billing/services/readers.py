@@ -8,7 +8,9 @@ from django.utils import timezone
 
 from apps.billing import selectors as billing_selectors
 from apps.billing import terminal
+from apps.billing.domain_events import ReaderActionChanged
 from apps.billing.models import CardReader, Payment, ReaderLocation
+from apps.core import events
 from apps.core.errors import DomainError, ErrorCode
 from apps.kiosks.models import Kiosk
 from apps.sessions import status_cache
@@ -53,6 +55,7 @@ def record(reader: CardReader, state: terminal.ReaderState) -> None:
         payment = Payment.objects.filter(intent_id=reader.action_intent_id).select_related("order__session").first()
         if payment is not None:
             status_cache.session_moved(payment.order.session.public_id)
+            events.emit(ReaderActionChanged(payment.order.session))
 
 
 def record_by_id(reader_id: str, state: terminal.ReaderState) -> CardReader | None:
