@@ -116,6 +116,7 @@ def walk_capacity(walk: Walk) -> None:
         if agent_clean_slate(walk, agent):
             agent.reload()
             expect(agent.locator("#app")).to_be_visible()
+            walk.console["agent"].clear()  # what the clean-up caused (a session ended as it opened)
         expect(agent.locator("#agent-status")).to_have_attribute("data-status", "available")
         expect(agent.locator("#live-state")).to_have_attribute("data-state", "connected")
         expect(agent.locator("#session")).to_be_hidden()
@@ -273,6 +274,7 @@ def walk_capacity(walk: Walk) -> None:
     # -- B: the reader refuses the send, then B pays ---------------------------------------
     reader_b_id = readers["B"].rstrip("/").rsplit("/", 1)[-1]
     with walk.step("B's reader is unplugged as the agent sends B to payment: the words on both", b, "kiosk-B-refused"):
+        agent.fill("#menu-search", "")
         agent.locator("button.menu-item[data-item-id]", has_text="Cola").first.click()
         expect(b.locator("#cart-lines li")).to_have_count(1)
         expect(agent.locator("#cart-lines")).to_have_attribute("data-saving", "false")
