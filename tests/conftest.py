@@ -4,7 +4,9 @@ Clients speak to the real URL stack: the agent client signs in through POST /api
 echoes the XSRF-TOKEN cookie on mutating calls, as a browser dashboard would.
 """
 
+import contextlib
 import os
+from collections.abc import Iterator
 from datetime import timedelta
 
 import hypothesis
@@ -13,7 +15,8 @@ import time_machine
 from django.conf import settings
 from django.core.cache import cache
 from django.core.servers.basehttp import WSGIServer
-from django.test import Client
+from django.db import transaction
+from django.test import Client, override_settings
 from django.test.testcases import LiveServerThread
 from django.utils import timezone
 
@@ -146,12 +149,16 @@ def clear_cache() -> None:
     cache.clear()  # on Redis: the keys under CACHE_KEY_PREFIX only (apps.core.cache)
 
 
+# Password hashing is deliberately slow; tests sign in hundreds of times. A test that proves the
+# real hasher (or signs in on a server process, which has its own settings) sets its own.
+FAST_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
 @pytest.fixture(autouse=True)
 def _isolated(settings):
     clear_cache()
     settings.TASK_MODE = "sync"
-    # Password hashing is deliberately slow; tests sign in hundreds of times.
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    settings.PASSWORD_HASHERS = FAST_HASHERS
     yield
     clear_cache()
 
@@ -187,6 +194,26 @@ def menu_photo_settings(folder) -> dict:
 def _menu_photos_in_a_temporary_folder(settings, _menu_photo_folder):
     for name, value in menu_photo_settings(_menu_photo_folder).items():
         setattr(settings, name, value)
+
+
+@contextlib.contextmanager
+def rows_for_the_module(django_db_blocker, photo_folder) -> Iterator[None]:
+    """For a module-scoped fixture: rows made once for a module's tests (seed_demo, a tenant's every
+    object), in a transaction rolled back after the module's last test; each test runs in a
+    savepoint inside it, as `db` makes one, so what a test writes is gone before the next. Made
+    with the settings every test gets (a module's fixtures come before the per-test ones): the
+    fast hasher, synchronous tasks, photos in the temporary folder, an empty cache. Every test of
+    the module sees these rows once one test asked for them: a test that needs an empty database
+    lives in another module."""
+    settings_of_every_test = {
+        "PASSWORD_HASHERS": FAST_HASHERS,
+        "TASK_MODE": "sync",
+        **menu_photo_settings(photo_folder),
+    }
+    with override_settings(**settings_of_every_test), django_db_blocker.unblock(), transaction.atomic():
+        clear_cache()
+        yield
+        transaction.set_rollback(True)
 
 
 @pytest.fixture

@@ -8,15 +8,14 @@ import pytest
 from django.apps import apps
 from django.contrib import admin
 from django.core.management import call_command
-from django.db import transaction
-from django.test import Client, override_settings
+from django.test import Client
 from django.urls import reverse
 
 from apps.accounts import services as account_services
 from apps.accounts.models import User
 from apps.webhooks import services as webhook_services
 from tests import factories
-from tests.conftest import AgentClient, menu_photo_settings
+from tests.conftest import AgentClient, rows_for_the_module
 from tests.support.auth import enrol_totp
 
 
@@ -40,14 +39,9 @@ def test_every_model_of_our_apps_is_in_the_admin(model):
 @pytest.fixture(scope="module")
 def demo_rows(django_db_setup, django_db_blocker, _menu_photo_folder):
     """Demo tenants plus a row in the tables seed_demo leaves empty, so list columns render. Made
-    once for the module (seed_demo takes most of a second), in a transaction rolled back after its
-    last test; each test runs in a savepoint inside it, as `db` makes one. Its photos go where
-    every test's do (the per-test settings come after a module's fixtures)."""
-    with (
-        override_settings(**menu_photo_settings(_menu_photo_folder)),
-        django_db_blocker.unblock(),
-        transaction.atomic(),
-    ):
+    once for the module (seed_demo takes most of a second), rolled back after its last test
+    (tests/conftest.py, rows_for_the_module)."""
+    with rows_for_the_module(django_db_blocker, _menu_photo_folder):
         call_command("seed_demo", "--json", stdout=io.StringIO())
         agent = User.objects.filter(is_agent=True, owner__isnull=False).first()
         enrol_totp(agent)
@@ -60,7 +54,6 @@ def demo_rows(django_db_setup, django_db_blocker, _menu_photo_folder):
         )
         account_services.access_token_issue(user=agent)
         yield {"agent": agent, "session": session}
-        transaction.set_rollback(True)
 
 
 @pytest.fixture

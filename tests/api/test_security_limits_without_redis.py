@@ -3,6 +3,7 @@ the brute-force guards do not turn into "no limit": sign-in per email + IP and p
 API's 2FA codes, pairing and the owner API's token endpoint count in the web process's own memory
 (apps.core.cache.security_counters) until Redis is back."""
 
+import itertools
 import time
 import uuid
 
@@ -131,25 +132,54 @@ def test_nothing_is_counted_in_process_memory_while_the_shared_cache_answers(db)
 # ----------------------------------------------------------------------------- a real server
 
 
+PAIRING_WINDOW = 60  # THROTTLE_PAIRING's fixed window ("10/min"): a new one starts each clock minute
+
+
+def pairing_window_of(instant: float) -> int:
+    return int(instant // PAIRING_WINDOW)  # as the server numbers it (AtomicWindowThrottle.start_window)
+
+
+def counted_per_window(answers: list[tuple[int, int, int]]) -> bool:
+    """Whether the answers are what the pairing limit gives: in each window, the first ten 404 and
+    every later one 429. An answer is (the window at its request's start, at its answer, status);
+    the server read the clock in between, so one that spans two windows may count in either."""
+    spanning = [index for index, (start, end, _) in enumerate(answers) if start != end]
+    for choice in itertools.product((0, 1), repeat=len(spanning)):
+        windows = [start for start, _, _ in answers]
+        for index, later in zip(spanning, choice, strict=True):
+            windows[index] += later
+        statuses: dict[int, list[int]] = {}
+        for window, (_, _, status) in zip(windows, answers, strict=True):
+            statuses.setdefault(window, []).append(status)
+        if all(got == [404] * min(len(got), 10) + [429] * max(0, len(got) - 10) for got in statuses.values()):
+            return True
+    return False
+
+
 @pytest.mark.live
 @pytest.mark.django_db(transaction=True)
 def test_a_server_whose_redis_refuses_connections_still_limits_guessing():
-    """As the audit reproduced it: daphne with REDIS_URL on a port where nothing listens."""
+    """As the audit reproduced it: daphne with REDIS_URL on a port where nothing listens. Pairing
+    counts in fixed clock minutes, so the test reads the clock around each attempt instead of
+    waiting for a fresh minute: it guesses until fifteen attempts fell in one window, and checks
+    every window's answers."""
     with web_server(REDIS_URL=f"redis://127.0.0.1:{free_port()}/0", TASK_MODE="sync") as base:
-        if time.time() % 60 > 45:  # pairing counts in fixed minute windows: start in a fresh one
-            time.sleep(61 - time.time() % 60)
         http = requests.Session()
         http.get(f"{base}/api/csrf-cookie", timeout=15)
         http.headers["X-XSRF-TOKEN"] = http.cookies["XSRF-TOKEN"]
         body = {"email": "someone@example.test", "password": "wrong-password"}
         logins = [http.post(f"{base}/api/login", json=body, timeout=15).status_code for _ in range(8)]
         assert logins == [401] * 5 + [429] * 3
-        pairing = [
-            http.post(
+        answers: list[tuple[int, int, int]] = []
+        while len(answers) < 45:  # fifteen in one window, even after crossing two minutes
+            started = pairing_window_of(time.time())
+            status = http.post(
                 f"{base}/api/public/kiosks/pair",
-                json={"code": f"{n:06d}", "device_id": str(uuid.uuid4()), "device_name": "k"},
+                json={"code": f"{len(answers):06d}", "device_id": str(uuid.uuid4()), "device_name": "k"},
                 timeout=15,
             ).status_code
-            for n in range(15)
-        ]
-        assert pairing == [404] * 10 + [429] * 5, pairing
+            answers.append((started, pairing_window_of(time.time()), status))
+            if sum(start == end == answers[-1][1] for start, end, _ in answers) == 15:
+                break
+        assert sum(start == end == answers[-1][1] for start, end, _ in answers) == 15, answers
+        assert counted_per_window(answers), answers

@@ -4,14 +4,16 @@ its simulated reader on the demo processor), processor_account), platform_agents
 kiosk_app (a fresh code no kiosk uses, for the kiosk app in a browser) and payments (the demo
 processor and its cards)."""
 
+import copy
 import io
 import json
 import re
 import uuid
+from pathlib import Path
 
 import pytest
 from django.conf import settings
-from django.core.management import CommandError, call_command
+from django.core.management import call_command
 from django.test import Client
 
 from apps.accounts.models import Business, Owner, User
@@ -21,7 +23,7 @@ from apps.kiosks.models import Kiosk, PairingCode, hash_pairing_code
 from apps.menu.models import Catalog, MenuItem
 from apps.printing.models import Printer
 from apps.sessions.seats import capacity_of
-from tests.conftest import AgentClient
+from tests.conftest import AgentClient, rows_for_the_module
 
 SIX_DIGITS = re.compile(r"^\d{6}$")
 
@@ -41,9 +43,24 @@ def _device_client(device_id: str, token: str) -> Client:
     return Client(headers={"X-Device-Id": device_id, "X-Device-Token": token})
 
 
+@pytest.fixture(scope="module")
+def seeded(django_db_setup, django_db_blocker, _menu_photo_folder):
+    """One seed_demo run for the module's tests, rolled back after the last (tests/conftest.py,
+    rows_for_the_module); each test's own writes and reruns are rolled back after it. The tests
+    that seed an empty database themselves are in test_seed_demo_runs.py."""
+    with rows_for_the_module(django_db_blocker, _menu_photo_folder):
+        data = seed_json()
+        code_file = Path(settings.DEMO_KIOSK_CODE_FILE)
+        yield data, code_file, code_file.read_text()
+
+
 @pytest.fixture
-def data(db) -> dict:
-    return seed_json()
+def data(db, seeded) -> dict:
+    """The module's seed; the newcomer's code file as that seed left it (beside the rows: a test
+    that runs seed_demo again writes another code there, and only the rows are rolled back)."""
+    data, code_file, newcomers_code = seeded
+    code_file.write_text(newcomers_code)
+    return copy.deepcopy(data)
 
 
 # --- Shape -------------------------------------------------------------------------------
@@ -234,14 +251,6 @@ def test_the_demo_owners_accounts_are_open_on_the_demo_processor(data):
         assert billing.account_id == account.account_id and billing.charges_enabled
 
 
-def test_with_a_processor_configured_no_demo_account_is_made(db, processor):
-    data = seed_json()
-    assert data["payments"] == {"demo": False, "demo_cards": {}}
-    assert not DemoAccount.objects.exists()
-    assert all(kiosk["reader"] is None for owner in data["owners"] for kiosk in owner["kiosks"])
-    assert not CardReader.objects.exists()
-
-
 def test_each_demo_kiosk_has_a_simulated_reader_whose_page_answers(data):
     for owner in data["owners"]:
         for kiosk in owner["kiosks"]:
@@ -262,45 +271,6 @@ def test_a_second_run_keeps_each_kiosks_reader(data):
     readers = [kiosk["reader"] for owner in data["owners"] for kiosk in owner["kiosks"]]
     assert [kiosk["reader"] for owner in again["owners"] for kiosk in owner["kiosks"]] == readers
     assert DemoReader.objects.count() == len(readers) == CardReader.objects.count()
-
-
-# --- Text output and production guard ----------------------------------------------------
-
-
-def test_text_output_prints_the_credentials(db):
-    output = seed()
-    data = seed_json()
-    for owner in data["owners"]:
-        assert owner["email"] in output
-        for agent in owner["agents"]:
-            assert agent["email"] in output
-    assert data["platform_agents"][0]["email"] in output
-    assert data["owners"][0]["password"] in output
-    assert "  2. Agent        http://127.0.0.1:8000/agent/  sign in as agent1@burgers.demo.test" in output
-    # One code is said to be the kiosk app's; the others are spares.
-    kiosk_app_line = next(line for line in output.splitlines() if line.startswith("  1. Kiosk app"))
-    code = re.search(r"http://127\.0\.0\.1:8000/kiosk/  pair it with code (\d{6}) \(Burger Barn", kiosk_app_line)
-    assert code
-    assert output.count(code.group(1)) == 1
-    assert all("spare pairing codes" in line for line in output.splitlines() if "pairing codes" in line)
-    assert "Demo payments: no money moves." in output and "4242 4242 4242 4242" in output
-    assert "Orders lists it as Confirmed (paid, sent to the kitchen)" in output
-    assert "pay on the kiosk's simulated card reader: open its page (linked on http://127.0.0.1:8000/" in output
-    for kiosk in (kiosk for owner in data["owners"] for kiosk in owner["kiosks"]):
-        assert kiosk["reader"]["page_url"] in output
-
-
-def test_the_base_url_is_where_the_steps_and_the_demo_webhook_point(db):
-    output = seed("--base-url", "http://127.0.0.1:9123")
-    assert "http://127.0.0.1:9123/kiosk/" in output
-    assert "every event to http://127.0.0.1:9123/demo-webhooks/receiver" in output
-
-
-def test_refuses_to_run_in_production_without_force(db, settings):
-    settings.PRODUCTION = True
-    with pytest.raises(CommandError):
-        seed("--json")
-    assert not Owner.objects.exists()
 
 
 # --- The demo menu: translations, allergens, real photos served by the project -----------------
@@ -327,8 +297,7 @@ def test_the_demo_menu_has_spanish_names_allergens_and_served_photos(data):
     assert english == "Burgers"
 
 
-def test_a_demo_catalog_from_an_older_seed_gets_its_translations_and_photos(db):
-    seed("--json")
+def test_a_demo_catalog_from_an_older_seed_gets_its_translations_and_photos(data):
     MenuItem.objects.update(photo="", translations={}, allergens=[])
     MenuItem.objects.filter(name="Fries").update(translations={"es": {"name": "Papas fritas"}})  # the owner's word
     seed("--json")

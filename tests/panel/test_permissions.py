@@ -2,11 +2,14 @@
 -> 403 on billing, agents, webhooks and API keys, another owner's object -> 404, a POST without the CSRF
 token -> 403."""
 
+from types import SimpleNamespace
+
 import pytest
 from django.test import Client
 from django.urls import reverse
 
 from tests import factories
+from tests.conftest import rows_for_the_module
 from tests.panel.objects import tenant_objects
 
 OWNER_ONLY = True
@@ -57,14 +60,58 @@ ROUTE_IDS = [route[0] for route in ROUTES]
 WITH_OBJECTS = [route for route in ROUTES if route[1]]
 
 
+@pytest.fixture(scope="module")
+def tenants(django_db_setup, django_db_blocker, _menu_photo_folder) -> SimpleNamespace:
+    """Two tenants with one object of every kind, and the owner's panel users and agent: made once
+    for the module's couple of hundred requests, each test in a savepoint inside (tests/conftest.py,
+    rows_for_the_module)."""
+    with rows_for_the_module(django_db_blocker, _menu_photo_folder):
+        business, other_business = factories.BusinessFactory(), factories.BusinessFactory()
+        yield SimpleNamespace(
+            business=business,
+            other_business=other_business,
+            mine=tenant_objects(business),
+            theirs=tenant_objects(other_business),
+            agent=factories.AgentFactory(owner=business.owner),
+            panel_owner=factories.PanelUserFactory(owner=business.owner, panel_role="owner", name="Olivia Owner"),
+            panel_manager=factories.PanelUserFactory(owner=business.owner, panel_role="manager", name="Max Manager"),
+        )
+
+
+# The shared fixtures (tests/conftest.py, tests/panel/conftest.py), answered from the module's rows.
 @pytest.fixture
-def mine(business):
-    return tenant_objects(business)
+def business(db, tenants):
+    return tenants.business
 
 
 @pytest.fixture
-def theirs(other_business):
-    return tenant_objects(other_business)
+def other_business(db, tenants):
+    return tenants.other_business
+
+
+@pytest.fixture
+def agent(db, tenants):
+    return tenants.agent
+
+
+@pytest.fixture
+def panel_owner(db, tenants):
+    return tenants.panel_owner
+
+
+@pytest.fixture
+def panel_manager(db, tenants):
+    return tenants.panel_manager
+
+
+@pytest.fixture
+def mine(db, tenants):
+    return tenants.mine
+
+
+@pytest.fixture
+def theirs(db, tenants):
+    return tenants.theirs
 
 
 def url_for(route, objects) -> str:

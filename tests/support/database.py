@@ -13,22 +13,32 @@ from django.test import TransactionTestCase
 REMADE_BY_THE_FLUSH = ("django_content_type", "auth_permission")
 
 
-def _table_names(alias: str) -> list[str]:
-    introspection = connections[alias].introspection
-    return sorted(introspection.django_table_names(only_existing=True, include_views=False))
+# Per alias and database: the tables to probe and the probing query. Read from the catalogue once
+# (a query and a walk over every model, per transactional test before): the tables of a worker's
+# database never change during a run, migration tests migrate a scratch copy (scratch_copy).
+_probes: dict[tuple[str, str], tuple[list[str], str]] = {}
+
+
+def _probe_of(alias: str) -> tuple[list[str], str]:
+    connection = connections[alias]
+    key = (alias, connection.settings_dict["NAME"])
+    if key not in _probes:
+        quote = connection.ops.quote_name
+        names = connection.introspection.django_table_names(only_existing=True, include_views=False)
+        tables = [table for table in sorted(names) if table not in REMADE_BY_THE_FLUSH]
+        probes = [
+            f"SELECT {number} FROM (SELECT 1 FROM {quote(table)} LIMIT 1) AS probe{number}"  # noqa: S608 - table names
+            for number, table in enumerate(tables)
+        ]
+        _probes[key] = (tables, " UNION ALL ".join(probes))
+    return _probes[key]
 
 
 def written_tables(alias: str) -> list[str]:
     """The tables that hold a row, the flush's own aside, in one query."""
-    connection = connections[alias]
-    quote = connection.ops.quote_name
-    tables = [table for table in _table_names(alias) if table not in REMADE_BY_THE_FLUSH]
-    probes = [
-        f"SELECT {number} FROM (SELECT 1 FROM {quote(table)} LIMIT 1) AS probe{number}"  # noqa: S608 - table names
-        for number, table in enumerate(tables)
-    ]
-    with connection.cursor() as cursor:
-        cursor.execute(" UNION ALL ".join(probes))
+    tables, probe = _probe_of(alias)
+    with connections[alias].cursor() as cursor:
+        cursor.execute(probe)
         return [tables[row[0]] for row in cursor.fetchall()]
 
 

@@ -13,6 +13,7 @@ import time
 from dataclasses import dataclass, field
 
 from apps.printing.escpos_io import DLE_EOT, decode, whole_tickets
+from tests.support.loopback import SHUTDOWN_POLL_SECONDS
 
 __all__ = ["FakePrinter", "decode"]
 
@@ -39,7 +40,8 @@ class FakePrinter:
         self.server.daemon_threads = True
         self.server.block_on_close = False
         self.host, self.port = self.server.server_address[:2]
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        poll = {"poll_interval": SHUTDOWN_POLL_SECONDS}  # close() waits for the loop's next look
+        threading.Thread(target=self.server.serve_forever, kwargs=poll, daemon=True).start()
 
     def close(self) -> None:
         self.server.shutdown()

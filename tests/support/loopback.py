@@ -7,6 +7,11 @@ import threading
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
+# How often a test server's loop looks whether it was told to stop: `shutdown()` waits for that
+# look, and socketserver's default (half a second) made every `with` block end half a second late
+# (a processor stand-in or webhook receiver per test: minutes of the suite).
+SHUTDOWN_POLL_SECONDS = 0.02
+
 
 @dataclass
 class Answer:
@@ -31,7 +36,9 @@ class LoopbackServer:
 
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.server.daemon_threads = True
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread = threading.Thread(
+            target=self.server.serve_forever, kwargs={"poll_interval": SHUTDOWN_POLL_SECONDS}, daemon=True
+        )
 
     def answer(self, method: str, path: str, headers: dict[str, str], body: bytes) -> Answer:
         """What to answer a request with (it may wait first, to play a slow server)."""
