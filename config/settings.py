@@ -360,6 +360,12 @@ CELERY_TIMEZONE = "UTC"
 # outbox sweep sends what was committed once Redis is back).
 CELERY_BROKER_CONNECTION_TIMEOUT = 2
 CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_connect_timeout": 2, "socket_timeout": 5}
+# Celery's Django fixup closes the database connections around every task, and in a prefork
+# worker also closes Django's connection pool (celery/fixups/django.py, `_close_database`; celery
+# issue 10554): a fresh PostgreSQL connection for every job. Its documented escape, DB_REUSE_MAX,
+# lets it close them only every this many tasks; config/celery.py then hands each task's
+# connection back to the process's pool after the task, as Django does after every request.
+CELERY_DB_REUSE_MAX = int(os.environ.get("CELERY_DB_REUSE_MAX", "10000"))
 TASK_MODE = os.environ.get("TASK_MODE", "celery" if REDIS_URL else "thread")
 
 # Auth and sessions (agent API cookie session, spec section 5).
