@@ -20,7 +20,8 @@ window is in its postmaster's cutime/cstime).
 """
 
 import os
-from dataclasses import dataclass, fields
+from collections import Counter
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 
 from tests.support.private_servers import PrivatePostgres
@@ -59,9 +60,13 @@ class Snapshot:
     redis_connections: int = 0
     cpu: float = 0.0
     evicted: int = 0  # pg_stat_statements entries dropped for room: the SQL counts are then short
+    by_command: Counter = field(default_factory=Counter)  # Redis command -> calls
 
     def __sub__(self, other: "Snapshot") -> "Snapshot":
-        return Snapshot(**{f.name: getattr(self, f.name) - getattr(other, f.name) for f in fields(self)})
+        values = {
+            f.name: getattr(self, f.name) - getattr(other, f.name) for f in fields(self) if f.name != "by_command"
+        }
+        return Snapshot(**values, by_command=self.by_command - other.by_command)
 
 
 class Counters:
@@ -110,6 +115,9 @@ class Counters:
             redis_connections=int(stats["total_connections_received"]),
             cpu=sum(tree_cpu(root) for root in self.roots),
             evicted=int(evicted),
+            by_command=Counter(
+                {k.removeprefix("cmdstat_"): v["calls"] for k, v in commands.items() if k != "cmdstat_info"}
+            ),
         )
 
     def close(self) -> None:

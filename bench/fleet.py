@@ -594,6 +594,8 @@ def report_counts(stats: Stats) -> None:
         idle_rate = idle / max(stats.idle_seconds, 1e-9)
         net = (window - idle_rate * stats.window_seconds) / orders
         say(f"{name:<30}{form.format(window / orders):>12}{form.format(net):>14}{idle_rate:>12.1f}")
+    top = stats.window.by_command.most_common(10)
+    say("Redis commands per order: " + ", ".join(f"{name} {calls / orders:.1f}" for name, calls in top))
     if stats.window.evicted or stats.idle.evicted:
         say("pg_stat_statements evicted entries: the SQL counts above are short")
 

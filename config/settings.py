@@ -745,4 +745,7 @@ ROUTING_AGENTS_START_ON_BREAK = os.environ.get("ROUTING_AGENTS_START_ON_BREAK", 
 ROUTING_TICK_SECONDS = float(os.environ.get("ROUTING_TICK_SECONDS", "1"))
 AGENT_SIGNED_IN_SECONDS = int(os.environ.get("AGENT_SIGNED_IN_SECONDS", "10"))
 AGENT_GONE_SECONDS = int(os.environ.get("AGENT_GONE_SECONDS", "60"))
+# The tick's presence step (marking the agents holding their channel as seen, setting offline
+# those gone) runs this often, at most once per tick: well inside AGENT_SIGNED_IN_SECONDS.
+ROUTING_PRESENCE_SECONDS = float(os.environ.get("ROUTING_PRESENCE_SECONDS", str(AGENT_SIGNED_IN_SECONDS / 2)))
 CELERY_BEAT_SCHEDULE["routing-route"] = {"task": "routing.route", "schedule": ROUTING_TICK_SECONDS}
