@@ -15,7 +15,12 @@ goes away reconnects to the other (what the balancer does).
 
 Printed: start -> agent notified, accept, cart -> kiosk OrderUpdated latencies (p50/p99); events
 lost (not heard within EVENT_WAIT seconds; the flow then goes on by polling, as the apps do) or
-heard twice; webhooks expected against received; CPU seconds of the service per completed order.
+heard twice; webhooks expected against received. Then, counted on the private servers (bench/
+counters.py says how) over the sessions' window (the agents' sign-ins and an idle window of
+`--idle-seconds` before it), per completed order, raw and net of the idle window's rate: SQL round
+trips and statements, transactions, new PostgreSQL and Redis connections, Redis commands, and CPU
+of the whole process tree (web, worker and its pool children, beat, PostgreSQL, Redis); and the
+idle window per second. Counts are printed only without a fault.
 With `--fault`, the fault comes at half time and what was lost is split into inside and outside
 the fault's heal window (HEAL_SECONDS). The reference, in the same run: a bare `websockets` server
 holding as many clients, relaying each HTTP request it gets to one of them (bench/reference_apps/
@@ -46,11 +51,12 @@ import requests
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import harness  # noqa: E402
+from counters import Counters, CountingPostgres, Snapshot  # noqa: E402
 from harness import percentile, say  # noqa: E402
 from soak import CHANNEL_SECRET_ENV, signature  # noqa: E402  (channels signed with the bench's app secret)
 from webhook_throughput import BeatProcess, WorkerProcess  # noqa: E402
 
-from tests.support.private_servers import PrivatePostgres, PrivateRedis  # noqa: E402
+from tests.support.private_servers import PrivateRedis, wait_until  # noqa: E402
 
 PASSWORD = "bench-password-123"
 EVENT_WAIT = 10.0  # seconds a client waits for an event before it counts it lost and polls
@@ -67,6 +73,10 @@ class Stats:
     heard: Counter = field(default_factory=Counter)  # (session, event, channel) -> times heard
     completed: int = 0
     failed: list[str] = field(default_factory=list)
+    idle: Snapshot | None = None  # what the idle window cost (agents signed in, kiosks heartbeating)
+    idle_seconds: float = 0.0
+    window: Snapshot | None = None  # what the sessions' window cost, to the last webhook
+    window_seconds: float = 0.0
 
 
 class Receiver:
@@ -208,7 +218,9 @@ def http(endpoints: Endpoints, n: int, session: requests.Session, method: str, p
     raise RuntimeError(f"{method} {path}: no web process answered")
 
 
-async def run_fleet(args, fleet: dict, endpoints: Endpoints, fault) -> tuple[Stats, float]:
+async def run_fleet(
+    args, fleet: dict, endpoints: Endpoints, fault, counters: Counters, receiver: Receiver
+) -> tuple[Stats, float]:
     stats = Stats()
     waiters = Waiters(stats)
     loop = asyncio.get_running_loop()
@@ -353,6 +365,12 @@ async def run_fleet(args, fleet: dict, endpoints: Endpoints, fault) -> tuple[Sta
             stats.completed += status.ok and status.json().get("status") in ("completed", "paid")
 
     beating = loop.create_task(heartbeats())
+    # The idle window: agents signed in, sockets open, kiosks heartbeating, nothing waiting.
+    idle_from, idle_began = await asyncio.to_thread(counters.snapshot), time.monotonic()
+    await asyncio.sleep(args.idle_seconds)
+    idle_to = await asyncio.to_thread(counters.snapshot)
+    stats.idle, stats.idle_seconds = idle_to - idle_from, time.monotonic() - idle_began
+    window_from = idle_to
     sessions, began = [], time.monotonic()
     fault_at = began + args.seconds / 2 if fault else None
     n = 0
@@ -368,6 +386,14 @@ async def run_fleet(args, fleet: dict, endpoints: Endpoints, fault) -> tuple[Sta
         n += 1
         await asyncio.sleep(1 / args.rate)
     await asyncio.gather(*sessions, return_exceptions=True)
+    # The window ends once the completed orders' webhooks arrived (or 15 s passed).
+    with contextlib.suppress(TimeoutError):
+        await asyncio.to_thread(
+            wait_until, lambda: len(receiver.deliveries) >= stats.completed, 15, "the orders' webhooks", 0.05
+        )
+    if args.fault == "none":  # a restarted server's counters start again
+        stats.window = await asyncio.to_thread(counters.snapshot) - window_from
+        stats.window_seconds = time.monotonic() - began
     beating.cancel()
     return stats, began
 
@@ -381,9 +407,10 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=40)
     parser.add_argument("--heartbeat", type=float, default=15, help="seconds between a kiosk's heartbeats")
     parser.add_argument("--fault", choices=sorted(HEAL_SECONDS), default="none")
+    parser.add_argument("--idle-seconds", type=float, default=10, help="the idle window before the sessions")
     args = parser.parse_args()
     workdir = Path(tempfile.mkdtemp(prefix="kiosk-fleet-"))  # not under a 0700 folder: postgres reaches it
-    postgres, redis = PrivatePostgres(workdir), PrivateRedis()
+    postgres, redis = CountingPostgres(workdir), PrivateRedis()
     postgres.create()
     redis.start()
     receiver = Receiver()
@@ -403,7 +430,7 @@ def main() -> int:
         },
     )
     harness.create_database(env)
-    worker = beat = None
+    worker = beat = counters = None
     try:
         harness.setup_django(env)
         from django.db import connections
@@ -413,8 +440,9 @@ def main() -> int:
         with harness.running_servers(env, 2) as servers:
             worker, beat = WorkerProcess(env, concurrency=2), BeatProcess(env, workdir)
             endpoints = Endpoints(servers)
+            counters = Counters(postgres, redis.url, env.db_name)
             pids = [s.process.pid for s in servers] + [worker.process.pid, beat.process.pid]
-            cpu_before = sum(cpu_seconds(pid) for pid in pids)
+            counters.roots = [*pids, postgres.postmaster_pid(), redis.process.pid]
 
             def fault() -> None:
                 nonlocal worker
@@ -434,14 +462,16 @@ def main() -> int:
                     os.killpg(worker.process.pid, signal.SIGKILL)
                     time.sleep(1)
                     worker = WorkerProcess(env, concurrency=2)
-                    pids.append(worker.process.pid)
+                    counters.roots.append(worker.process.pid)
 
-            stats, began = asyncio.run(run_fleet(args, fleet, endpoints, fault if args.fault != "none" else None))
-            cpu = sum(cpu_seconds(pid) for pid in pids) - cpu_before
-            time.sleep(3)  # the last webhooks
+            stats, began = asyncio.run(
+                run_fleet(args, fleet, endpoints, fault if args.fault != "none" else None, counters, receiver)
+            )
         reference = asyncio.run(relay_reference(args.ws_kiosks + args.agents, args.rate, args.seconds / 2))
-        report(args, stats, began, cpu, receiver, reference)
+        report(args, stats, began, receiver, reference)
     finally:
+        if counters is not None:
+            counters.close()
         for process in (worker, beat):
             if process is not None:
                 process.stop()
@@ -449,14 +479,6 @@ def main() -> int:
         postgres.stop()
         shutil.rmtree(workdir, ignore_errors=True)
     return 0
-
-
-def cpu_seconds(pid: int) -> float:
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except OSError:
-        return 0.0
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 async def relay_reference(clients: int, rate: float, seconds: float) -> list[float]:
@@ -504,7 +526,7 @@ async def relay_reference(clients: int, rate: float, seconds: float) -> list[flo
         relay.wait(10)
 
 
-def report(args, stats: Stats, began: float, cpu: float, receiver: Receiver, reference: list[float]) -> None:
+def report(args, stats: Stats, began: float, receiver: Receiver, reference: list[float]) -> None:
     heal = HEAL_SECONDS[args.fault]
     fault_at = began + args.seconds / 2
     outside = [
@@ -538,8 +560,44 @@ def report(args, stats: Stats, began: float, cpu: float, receiver: Receiver, ref
         f"webhooks: {stats.completed} order.created expected, {len(orders - {None})} orders received, "
         f"{sum(ids.values())} deliveries ({sum(1 for v in ids.values() if v > 1)} delivery ids repeated)"
     )
-    say(f"CPU of the service: {cpu:.1f} s, {cpu / max(1, stats.completed):.2f} s per completed order")
     say(f"reference p50 {ref50 * 1000:.1f} ms")
+    report_counts(stats)
+
+
+COUNTED = (
+    ("SQL round trips", "round_trips", "{:.0f}"),
+    ("  of which statements", "statements", "{:.0f}"),
+    ("SQL transactions", "transactions", "{:.0f}"),
+    ("new PostgreSQL connections", "db_sessions", "{:.1f}"),
+    ("Redis commands", "redis_commands", "{:.0f}"),
+    ("new Redis connections", "redis_connections", "{:.1f}"),
+    ("CPU ms (process tree)", "cpu", "{:.0f}"),
+)
+
+
+def report_counts(stats: Stats) -> None:
+    """Per completed order over the sessions' window (sign-ins and the idle window outside it),
+    also net of what the same seconds cost idle; and the idle window per second (bench/counters.py
+    says how each is counted)."""
+    if stats.window is None or stats.idle is None:
+        say("counts: only without a fault (a restarted server starts its counters again)")
+        return
+    orders = max(1, stats.completed)
+    say(
+        f"\ncounted, sessions' window {stats.window_seconds:.0f} s ({stats.completed} orders), "
+        f"idle window {stats.idle_seconds:.0f} s before it:"
+    )
+    say(f"{'':<30}{'per order':>12}{'net of idle':>14}{'idle per s':>12}")
+    for name, attribute, form in COUNTED:
+        scale = 1000 if attribute == "cpu" else 1
+        window, idle = getattr(stats.window, attribute) * scale, getattr(stats.idle, attribute) * scale
+        idle_rate = idle / max(stats.idle_seconds, 1e-9)
+        net = (window - idle_rate * stats.window_seconds) / orders
+        say(f"{name:<30}{form.format(window / orders):>12}{form.format(net):>14}{idle_rate:>12.1f}")
+    top = stats.window.by_command.most_common(10)
+    say("Redis commands per order: " + ", ".join(f"{name} {calls / orders:.1f}" for name, calls in top))
+    if stats.window.evicted or stats.idle.evicted:
+        say("pg_stat_statements evicted entries: the SQL counts above are short")
 
 
 if __name__ == "__main__":

@@ -360,6 +360,12 @@ CELERY_TIMEZONE = "UTC"
 # outbox sweep sends what was committed once Redis is back).
 CELERY_BROKER_CONNECTION_TIMEOUT = 2
 CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_connect_timeout": 2, "socket_timeout": 5}
+# Celery's Django fixup closes the database connections around every task, and in a prefork
+# worker also closes Django's connection pool (celery/fixups/django.py, `_close_database`; celery
+# issue 10554): a fresh PostgreSQL connection for every job. Its documented escape, DB_REUSE_MAX,
+# lets it close them only every this many tasks; config/celery.py then hands each task's
+# connection back to the process's pool after the task, as Django does after every request.
+CELERY_DB_REUSE_MAX = int(os.environ.get("CELERY_DB_REUSE_MAX", "10000"))
 TASK_MODE = os.environ.get("TASK_MODE", "celery" if REDIS_URL else "thread")
 
 # Auth and sessions (agent API cookie session, spec section 5).
@@ -743,4 +749,7 @@ ROUTING_AGENTS_START_ON_BREAK = os.environ.get("ROUTING_AGENTS_START_ON_BREAK", 
 ROUTING_TICK_SECONDS = float(os.environ.get("ROUTING_TICK_SECONDS", "1"))
 AGENT_SIGNED_IN_SECONDS = int(os.environ.get("AGENT_SIGNED_IN_SECONDS", "10"))
 AGENT_GONE_SECONDS = int(os.environ.get("AGENT_GONE_SECONDS", "60"))
+# The tick's presence step (marking the agents holding their channel as seen, setting offline
+# those gone) runs this often, at most once per tick: well inside AGENT_SIGNED_IN_SECONDS.
+ROUTING_PRESENCE_SECONDS = float(os.environ.get("ROUTING_PRESENCE_SECONDS", str(AGENT_SIGNED_IN_SECONDS / 2)))
 CELERY_BEAT_SCHEDULE["routing-route"] = {"task": "routing.route", "schedule": ROUTING_TICK_SECONDS}

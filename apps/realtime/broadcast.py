@@ -9,9 +9,10 @@ the polling endpoints stay the truth.
 
 import asyncio
 import logging
+import os
+import threading
 from collections.abc import Mapping
 
-from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
 
@@ -25,6 +26,8 @@ logger = logging.getLogger(__name__)
 SEND_TIMEOUT_SECONDS = 5.0
 
 _server_loop: asyncio.AbstractEventLoop | None = None  # the ASGI server's loop, in a web process
+_sender: tuple[int, asyncio.AbstractEventLoop] | None = None  # (pid, loop) of sender_loop()
+_sender_lock = threading.Lock()
 
 
 def remember_server_loop() -> None:
@@ -74,9 +77,26 @@ def send_now(message: FanoutMessage) -> None:
                 return
             asyncio.run_coroutine_threadsafe(send(message), loop).result(SEND_TIMEOUT_SECONDS)
         else:
-            async_to_sync(send)(message)
+            asyncio.run_coroutine_threadsafe(send(message), sender_loop()).result(SEND_TIMEOUT_SECONDS)
     except Exception:
         logger.exception("real-time broadcast of %s failed; clients fall back to polling", message.get("event"))
+
+
+def sender_loop() -> asyncio.AbstractEventLoop:
+    """The process's own event loop for sends where no server loop runs (a Celery worker's child,
+    a management command): a daemon thread, started on first use and again in a forked child.
+    channels-redis keeps its Redis connections per event loop, so one loop for the process's life
+    keeps one connection, where a fresh loop per send (async_to_sync) opened one per broadcast."""
+    global _sender
+    current = _sender
+    if current is not None and current[0] == os.getpid():
+        return current[1]
+    with _sender_lock:
+        if _sender is None or _sender[0] != os.getpid():
+            loop = asyncio.new_event_loop()
+            threading.Thread(target=loop.run_forever, name="broadcast-sender", daemon=True).start()
+            _sender = (os.getpid(), loop)
+        return _sender[1]
 
 
 def _on_loop_thread(loop: asyncio.AbstractEventLoop) -> bool:
