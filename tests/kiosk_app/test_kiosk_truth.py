@@ -102,6 +102,9 @@ def test_an_agent_serving_past_the_inactivity_limit_keeps_the_session_and_an_una
     with tablet.expect_request(lambda request: request.url.endswith("/cancel"), timeout=10_000) as cancel:
         tablet.click("#start")
         expect(tablet.locator("body")).to_have_attribute("data-screen", "waiting")
+        # The server's answer first (the place in line comes with it): the inactivity timer asks
+        # only of a session the kiosk knows is pending, and the page's clock jumps at once.
+        expect(tablet.locator("#waiting-place")).to_be_visible()
         tablet.clock.run_for(2_000)
         expect(tablet.locator("#still-there")).to_be_visible()
         tablet.clock.run_for(2_000)
