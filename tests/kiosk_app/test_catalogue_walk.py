@@ -194,4 +194,8 @@ def walk_every_screen(tablet, server, agent, world, locale: str, data: set[str])
     expect(tablet.locator("#thanks-receipt")).to_be_visible()
     expect(tablet.locator("#thanks-lines li")).to_have_count(2)
     read.check(f"{locale}: thank-you")
-    tablet.click("#thanks-done")  # the next customer
+    tablet.click("#thanks-done")
+    expect(tablet.locator("body")).to_have_attribute("data-screen", "attract")
+    # The next customer on a page loaded again: the screen reader's live region (#announcer) keeps
+    # this customer's last message, in this language, until the next message replaces it.
+    tablet.reload()
