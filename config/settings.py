@@ -606,6 +606,9 @@ METRICS_TOKEN = os.environ.get("METRICS_TOKEN", "")
 
 # Sessions
 SESSION_PENDING_TIMEOUT = int(os.environ.get("SESSION_PENDING_TIMEOUT", "180"))
+# How often the beat ends the sessions pending longer than that (sessions.abandon_stale): a session
+# times out up to this much after its deadline. Tests that wait on the timeout shorten it.
+SESSION_ABANDON_SWEEP_SECONDS = float(os.environ.get("SESSION_ABANDON_SWEEP_SECONDS", "15"))
 # The kiosk poll serves a session's status from a cached copy that every transition invalidates
 # (apps/sessions/status_cache.py); this long at most it serves an agent's old name or avatar.
 # 0 reads the database on every poll (bench/kiosk_poll.py measures that path with it).
@@ -712,7 +715,7 @@ CELERY_BEAT_SCHEDULE: dict[str, BeatEntry] = {
     "webhooks-prune-attempts": {"task": "webhooks.prune_attempts", "schedule": 3600.0},
     "webhooks-prune-history": {"task": "webhooks.prune_history", "schedule": 3600.0},
     "kiosks-mark-offline": {"task": "kiosks.mark_offline", "schedule": 15.0},
-    "sessions-abandon-stale": {"task": "sessions.abandon_stale", "schedule": 15.0},
+    "sessions-abandon-stale": {"task": "sessions.abandon_stale", "schedule": SESSION_ABANDON_SWEEP_SECONDS},
     "kiosks-purge-pairing-codes": {"task": "kiosks.purge_pairing_codes", "schedule": 3600.0},
     "accounts-purge-login-challenges": {"task": "accounts.purge_login_challenges", "schedule": 3600.0},
     "video-purge-recordings": {"task": "video.purge_recordings", "schedule": 3600.0},

@@ -6,7 +6,6 @@ session and during payment resumes without a tap; the Pay button lies within the
 orientations."""
 
 import re
-import time
 
 import pytest
 from playwright.sync_api import expect
@@ -17,6 +16,7 @@ from tests.kiosk_app.conftest import as_paired, assert_no_console_errors, with_c
 from tests.support.payments import demo_account_for
 
 pytestmark = pytest.mark.live
+LANDSCAPE, PORTRAIT = (1280, 800), (800, 1280)
 
 
 def accepted_session(server, agent_http) -> str:
@@ -102,6 +102,9 @@ def test_an_agent_serving_past_the_inactivity_limit_keeps_the_session_and_an_una
     with tablet.expect_request(lambda request: request.url.endswith("/cancel"), timeout=10_000) as cancel:
         tablet.click("#start")
         expect(tablet.locator("body")).to_have_attribute("data-screen", "waiting")
+        # The server's answer first (the place in line comes with it): the inactivity timer asks
+        # only of a session the kiosk knows is pending, and the page's clock jumps at once.
+        expect(tablet.locator("#waiting-place")).to_be_visible()
         tablet.clock.run_for(2_000)
         expect(tablet.locator("#still-there")).to_be_visible()
         tablet.clock.run_for(2_000)
@@ -110,12 +113,11 @@ def test_an_agent_serving_past_the_inactivity_limit_keeps_the_session_and_an_una
     assert_no_console_errors(tablet)
 
 
-@pytest.mark.parametrize("viewport", [(1280, 800), (800, 1280)])
-def test_a_reload_during_the_session_and_during_payment_resumes_without_a_tap(viewport, world, kiosk, serve, open_page):
+def test_a_reload_during_the_session_and_during_payment_resumes_without_a_tap(world, kiosk, serve, open_page):
     demo_account_for(world.business.owner, "acct_demo_reload")
     server = serve()
     agent = server.agent(world.agent.email)
-    tablet = open_page("/kiosk/", server, viewport=viewport, before=as_paired(kiosk))
+    tablet = open_page("/kiosk/", server, viewport=LANDSCAPE, before=as_paired(kiosk))
     tablet.click("button.language[data-locale='es-ES']")
     tablet.click("#start")
     expect(tablet.locator("body")).to_have_attribute("data-screen", "waiting")
@@ -133,12 +135,16 @@ def test_a_reload_during_the_session_and_during_payment_resumes_without_a_tap(vi
     sent = agent.post(f"{server.url}/api/sessions/{session_id}/payment", timeout=10)
     assert sent.status_code == 200, sent.text
     expect(tablet.locator("#payment")).to_be_visible()
-    tablet.reload()  # during payment: the payment step again, its Pay button in sight
-    expect(tablet.locator("body")).to_have_attribute("data-screen", "session")
-    expect(tablet.locator("#payment")).to_be_visible()
     amount = f"{order['total_cents'] / 100:.2f}".replace(".", ",")  # Spanish chosen: es-ES formatting
-    expect(tablet.locator("#payment-amount")).to_have_text(f"A pagar: {amount}\u00a0US$")
-    expect(tablet.locator("#pay")).to_be_in_viewport(ratio=1)
+    # During payment: the payment step again, its Pay button in sight; in landscape, then turned
+    # to portrait (the tablet turned, the page loaded again in its new shape).
+    for viewport in (LANDSCAPE, PORTRAIT):
+        tablet.set_viewport_size({"width": viewport[0], "height": viewport[1]})
+        tablet.reload()
+        expect(tablet.locator("body")).to_have_attribute("data-screen", "session")
+        expect(tablet.locator("#payment")).to_be_visible()
+        expect(tablet.locator("#payment-amount")).to_have_text(f"A pagar: {amount}\u00a0US$")
+        expect(tablet.locator("#pay")).to_be_in_viewport(ratio=1)
     tablet.click("button.test-card:has-text('4242 4242 4242 4242')")
     tablet.click("#pay")
     expect(tablet.locator("body")).to_have_attribute("data-screen", "thanks")
@@ -148,15 +154,27 @@ def test_a_reload_during_the_session_and_during_payment_resumes_without_a_tap(vi
     assert_no_console_errors(tablet)
 
 
+# What the page's sockets receive, as the page sees it: every WebSocket the app opens records its
+# messages in window.__frames (before the app's own handler, set after the socket is made, runs).
+RECORD_FRAMES = """
+window.__frames = [];
+window.WebSocket = class extends window.WebSocket {
+  constructor(...args) {
+    super(...args);
+    this.addEventListener("message", (event) => window.__frames.push(String(event.data)));
+  }
+};
+"""
+
+
 def test_each_card_failure_in_its_own_words_and_leaving_with_a_cart_asks_first(world, kiosk, serve, open_page):
     demo_account_for(world.business.owner, "acct_demo_words")
     server = serve()
     agent = server.agent(world.agent.email)
-    frames = []  # what the kiosk's sockets received
 
     def before(page):
         as_paired(kiosk)(page)
-        page.on("websocket", lambda socket: socket.on("framereceived", lambda payload: frames.append(str(payload))))
+        page.add_init_script(RECORD_FRAMES)
 
     tablet = open_page("/kiosk/", server, before=before)
     tablet.click("#start")
@@ -178,12 +196,10 @@ def test_each_card_failure_in_its_own_words_and_leaving_with_a_cart_asks_first(w
         "Your card could not be processed just now (not declined). Please try again."
     )
     expect(tablet.locator("#payment")).to_have_attribute("data-state", "error")
-    # The service's PaymentFailed that follows does not call it declined (the page's events are
-    # delivered while Playwright waits on it: short waits until the frame, 10 s at most).
-    deadline = time.monotonic() + 10
-    while not any('"PaymentFailed"' in frame for frame in frames) and time.monotonic() < deadline:
-        tablet.wait_for_timeout(50)
-    assert any('"PaymentFailed"' in frame for frame in frames), frames
+    # The service's PaymentFailed that follows does not call it declined.
+    tablet.wait_for_function(
+        "() => window.__frames.some((frame) => frame.includes('\"PaymentFailed\"'))", timeout=10_000
+    )
     tablet.evaluate("() => new Promise((handled) => setTimeout(handled))")  # after its handler ran
     expect(tablet.locator("#payment-error")).not_to_contain_text("declined,")
     tablet.click("button.test-card:has-text('4000 0000 0000 0002')")

@@ -179,31 +179,16 @@ OVERLAPPING = """
 """
 
 
-def test_in_landscape_the_open_chat_stays_beside_the_menu(shop, kiosk, serve, open_tablet):
-    server = serve()
-    tablet, agent, session_id = with_an_agent(shop, kiosk, server, open_tablet, LANDSCAPE)
-    expect(tablet.locator("#kiosk-menu .menu-item")).to_have_count(2 + len(EXTRAS))
-    tablet.click("#chat-open")
-    expect(tablet.locator("#chat")).to_be_visible()
-    expect(tablet.locator("#chat-close")).to_be_visible()
-    assert tablet.evaluate(OVERLAPPING, ["#chat", "#kiosk-menu"]) == []
-    assert tablet.evaluate(OVERLAPPING, ["#kiosk-menu", ".agent-pane"]) == []
-    # Its controls are where a finger finds them, and so is the menu's first item.
-    tablet.locator("#chat-send").scroll_into_view_if_needed()
-    assert_in_sight(tablet, "#chat-text", "#chat-send", "#chat-close", "#chat-canned button", state="landscape-chat")
-    tablet.locator("#kiosk-menu .menu-item").first.scroll_into_view_if_needed()
-    assert_in_sight(tablet, "#kiosk-menu .menu-item >> nth=0", state="landscape-chat-menu")
-    assert_no_console_errors(tablet)
-
-
 def test_in_portrait_ordering_alone_the_cart_and_pay_stay_in_sight_beside_the_menu(shop, kiosk, serve, open_tablet):
+    """Then, back from the card step for four more items, paid: the whole receipt box in sight."""
     server = serve()  # nobody signed in: the kiosk offers to order alone
-    tablet = open_tablet("/kiosk/", server, PORTRAIT, as_paired(kiosk))
+    tablet = open_tablet("/kiosk/?thank_you_seconds=60", server, PORTRAIT, as_paired(kiosk))
     tablet.click("#start")
     tablet.click("#order-alone")
     expect(tablet.locator("body")).to_have_attribute("data-alone", "true")
     tablet.get_by_role("button", name="Add Burger").click()
     tablet.get_by_label("Well done").check()
+    tablet.get_by_label("Cheese").check()
     tablet.click("#item-options-add")
     tablet.get_by_role("button", name="Add Fries").click()
     expect(tablet.locator("#cart-lines li")).to_have_count(2)
@@ -218,6 +203,43 @@ def test_in_portrait_ordering_alone_the_cart_and_pay_stay_in_sight_beside_the_me
     tablet.click("#alone-pay")
     expect(tablet.locator("#pay")).to_be_visible()
     assert_in_sight(tablet, *in_sight[:2], "#pay", "#card-number", "#alone-back", state="portrait-alone-paying")
+
+    tablet.click("#alone-back")
+    expect(tablet.locator("#alone-pay")).to_be_visible()
+    add_four_more(tablet)
+    pay_alone_and_see_the_whole_receipt_box(tablet, "x".join(map(str, PORTRAIT)))
+
+
+def add_four_more(tablet) -> None:
+    for name in EXTRAS[:4]:
+        tablet.get_by_role("button", name=f"Add {name}").click()
+        expect(tablet.locator("#cart-lines .name", has_text=name)).to_have_count(1)
+
+
+def pay_alone_and_see_the_whole_receipt_box(tablet, name: str) -> None:
+    """Six lines (the burger with its options, Fries and four more) paid alone: the thank-you
+    screen's whole receipt box is in sight, and still is with a slip said under its field."""
+    tablet.click("#alone-pay")
+    tablet.click(f"button.test-card:has-text('{SUCCEEDS}')")
+    tablet.click("#pay")
+    expect(tablet.locator("body")).to_have_attribute("data-screen", "thanks")
+    expect(tablet.locator("#thanks-receipt")).to_be_visible()
+    expect(tablet.locator("#thanks-lines li")).to_have_count(6)
+    whole = (
+        "#thanks-receipt",
+        "#receipt-qr",
+        "#receipt-email",
+        "#receipt-send",
+        "#order-number",
+        "#thanks-order-total",
+        "#thanks-done",
+    )
+    assert_in_sight(tablet, *whole, state=f"{name}-thanks")
+    # A slip said under the field still leaves the whole box in sight.
+    tablet.fill("#receipt-email", "ana.example.com")
+    tablet.click("#receipt-send")
+    expect(tablet.locator("#receipt-error")).to_be_visible()
+    assert_in_sight(tablet, *whole, "#receipt-error", state=f"{name}-thanks-slip")
     assert_no_console_errors(tablet)
 
 
@@ -228,13 +250,30 @@ def amounts(page, selector: str) -> list[str]:
     return [text.strip() for text in page.locator(selector).all_inner_texts()]
 
 
-def test_each_screen_writes_its_amounts_one_way(shop, kiosk, serve, open_tablet):
+def test_in_landscape_the_open_chat_stays_beside_the_menu_and_each_screen_writes_its_amounts_one_way(
+    shop, kiosk, serve, open_tablet
+):
     server = serve()
     tablet, agent, session_id = with_an_agent(shop, kiosk, server, open_tablet, LANDSCAPE)
+    expect(tablet.locator("#kiosk-menu .menu-item")).to_have_count(2 + len(EXTRAS))
     # Before the agent's first cart, the menu's prices are already in the business's currency.
     expect(tablet.locator("#kiosk-menu .menu-item .price").first).to_have_text(MONEY)
     menu_prices = amounts(tablet, "#kiosk-menu .price")
     assert all(MONEY.match(text) for text in menu_prices), menu_prices
+
+    # The chat opened beside the menu covers none of it.
+    tablet.click("#chat-open")
+    expect(tablet.locator("#chat")).to_be_visible()
+    expect(tablet.locator("#chat-close")).to_be_visible()
+    assert tablet.evaluate(OVERLAPPING, ["#chat", "#kiosk-menu"]) == []
+    assert tablet.evaluate(OVERLAPPING, ["#kiosk-menu", ".agent-pane"]) == []
+    # Its controls are where a finger finds them, and so is the menu's first item.
+    tablet.locator("#chat-send").scroll_into_view_if_needed()
+    assert_in_sight(tablet, "#chat-text", "#chat-send", "#chat-close", "#chat-canned button", state="landscape-chat")
+    tablet.locator("#kiosk-menu .menu-item").first.scroll_into_view_if_needed()
+    assert_in_sight(tablet, "#kiosk-menu .menu-item >> nth=0", state="landscape-chat-menu")
+    tablet.click("#chat-close")
+    expect(tablet.locator("#chat")).to_be_hidden()
 
     answer = agent.post(f"{server.url}/api/orders", json={"session_id": session_id, "lines": order_lines(shop)})
     assert answer.status_code in (200, 201), answer.text
@@ -254,42 +293,20 @@ def test_each_screen_writes_its_amounts_one_way(shop, kiosk, serve, open_tablet)
     assert_no_console_errors(tablet)
 
 
-@SIZES
-def test_the_thank_you_screen_shows_the_whole_receipt_box(shop, kiosk, serve, open_tablet, size):
+def test_the_thank_you_screen_shows_the_whole_receipt_box(shop, kiosk, serve, open_tablet):
+    """In landscape (portrait: the test above, which goes on to pay)."""
     server = serve()
-    tablet = open_tablet("/kiosk/?thank_you_seconds=60", server, size, as_paired(kiosk))
+    tablet = open_tablet("/kiosk/?thank_you_seconds=60", server, LANDSCAPE, as_paired(kiosk))
     tablet.click("#start")
     tablet.click("#order-alone")
     tablet.get_by_role("button", name="Add Burger").click()
     tablet.get_by_label("Well done").check()
     tablet.get_by_label("Cheese").check()
     tablet.click("#item-options-add")
-    for name in ("Fries", *EXTRAS[:4]):
-        tablet.get_by_role("button", name=f"Add {name}").click()
-        expect(tablet.locator("#cart-lines .name", has_text=name)).to_have_count(1)
-    tablet.click("#alone-pay")
-    tablet.click(f"button.test-card:has-text('{SUCCEEDS}')")
-    tablet.click("#pay")
-    expect(tablet.locator("body")).to_have_attribute("data-screen", "thanks")
-    expect(tablet.locator("#thanks-receipt")).to_be_visible()
-    expect(tablet.locator("#thanks-lines li")).to_have_count(6)
-    name = "x".join(map(str, size))
-    whole = (
-        "#thanks-receipt",
-        "#receipt-qr",
-        "#receipt-email",
-        "#receipt-send",
-        "#order-number",
-        "#thanks-order-total",
-        "#thanks-done",
-    )
-    assert_in_sight(tablet, *whole, state=f"{name}-thanks")
-    # A slip said under the field still leaves the whole box in sight.
-    tablet.fill("#receipt-email", "ana.example.com")
-    tablet.click("#receipt-send")
-    expect(tablet.locator("#receipt-error")).to_be_visible()
-    assert_in_sight(tablet, *whole, "#receipt-error", state=f"{name}-thanks-slip")
-    assert_no_console_errors(tablet)
+    tablet.get_by_role("button", name="Add Fries").click()
+    expect(tablet.locator("#cart-lines .name", has_text="Fries")).to_have_count(1)
+    add_four_more(tablet)
+    pay_alone_and_see_the_whole_receipt_box(tablet, "x".join(map(str, LANDSCAPE)))
 
 
 # Words that promise someone at once; the waiting screen says nobody is free beside them.

@@ -26,8 +26,8 @@ def waiting_session(agent_http, server) -> str:
 
 def test_socket_blocked_the_kiosk_polls_and_learns_of_the_accept_within_3_s(world, kiosk, serve, open_page):
     server = serve(
-        VIDEO_PROVIDER="agora", VIDEO_TOKEN_TTL_SECONDS="8"
-    )  # the video token is refreshed before it expires
+        VIDEO_PROVIDER="agora", VIDEO_TOKEN_TTL_SECONDS="4"
+    )  # the video token is refreshed before it expires (3 s after it was given)
     agent = server.agent(world.agent.email)
 
     def before(page):
@@ -46,16 +46,18 @@ def test_socket_blocked_the_kiosk_polls_and_learns_of_the_accept_within_3_s(worl
 
     polls = []  # the status reads the page sent, with the page's own clock (server time left out)
     page.on("requestfinished", lambda request: "/status" in request.url and polls.append(request))
+    asked_at_ms = time.time() * 1000
     accepted = agent.post(f"{server.url}/api/sessions/{session_id}/accept", timeout=10)
     assert accepted.status_code == 200, accepted.text
     accepted_at_ms = time.time() * 1000
     expect(page.locator("body")).to_have_attribute("data-screen", "session")
     expect(page.locator("#agent-name")).to_have_text("Ada Agent")
-    # It learnt of the accept from its poll, which runs every 2 s (spec rule 1): one was sent
-    # within 2 s of the accept, timer slack aside. How long the server took to answer it is the
-    # benchmarks' to measure, not this test's (on a loaded machine it once took over a second).
-    sent_after = [request.timing["startTime"] for request in polls if request.timing["startTime"] >= accepted_at_ms]
-    assert sent_after and sent_after[0] - accepted_at_ms <= 2_500, (sent_after, accepted_at_ms)
+    # It learnt of the accept from its poll, which runs every 2 s (spec rule 1): the first poll
+    # answered "active" was sent within 2 s of the accept, timer slack aside (on a loaded machine
+    # it can be one sent while the accept was being answered, never one sent before it was asked).
+    # How long the server took to answer it is the benchmarks' to measure, not this test's.
+    told = sorted(request.timing["startTime"] for request in polls if request.response().json()["status"] == "active")
+    assert told and asked_at_ms <= told[0] <= accepted_at_ms + 2_500, (told, asked_at_ms, accepted_at_ms)
 
     lines = [{"menu_item_id": str(world.items["fries"].pk), "quantity": 2, "notes": "no salt"}]
     posted = agent.post(f"{server.url}/api/orders", json={"session_id": session_id, "lines": lines}, timeout=10)
@@ -79,22 +81,6 @@ def test_socket_blocked_the_kiosk_polls_and_learns_of_the_accept_within_3_s(worl
     expect(page.locator("#ended-title")).to_have_text("Lo sentimos, algo ha fallado")
     expect(page.locator("body")).to_have_attribute("data-screen", "attract", timeout=5_000)
     expect(page.locator("button.language[data-locale='en-US']")).to_have_attribute("aria-pressed", "true")
-    assert_no_console_errors(page)
-
-
-def test_cancel_while_waiting_returns_to_attract_and_the_agent_sees_it_go(world, kiosk, serve, open_page):
-    server = serve()
-    agent = server.agent(world.agent.email)
-    page = open_page("/kiosk/", server, before=as_paired(kiosk))
-    expect(page.locator("body")).to_have_attribute("data-realtime", "live")
-    page.click("#start")
-    expect(page.locator("body")).to_have_attribute("data-screen", "waiting")
-    session_id = waiting_session(agent, server)
-    page.click("#cancel-waiting")
-    expect(page.locator("body")).to_have_attribute("data-screen", "attract")
-    status = server.kiosk_call(kiosk, "GET", f"/sessions/{session_id}/status").json()
-    assert (status["status"], status["end_reason"]) == ("abandoned", "kiosk_cancelled")
-    assert agent.get(f"{server.url}/api/sessions/incoming", timeout=10).json()["sessions"] == []
     assert_no_console_errors(page)
 
 
@@ -144,9 +130,10 @@ def test_network_loss_an_owners_change_then_unpairing_sends_the_kiosk_app_back_t
 
 
 def test_inactivity_asks_are_you_still_there_and_the_pending_timeout_is_said_in_words(world, kiosk, serve, open_page):
-    # The embedded beat runs the pending-timeout sweep every 15 s on sessions older than 8 s; the
-    # kiosk warns 3 s before that timeout.
-    server = serve(TASK_MODE="thread", SESSION_PENDING_TIMEOUT="8")
+    # The embedded beat runs the pending-timeout sweep every second on sessions older than 10 s;
+    # the kiosk warns 3 s before that timeout. The kiosk's own inactivity cancel (5 s untouched)
+    # comes well before the server's: the two do not race.
+    server = serve(TASK_MODE="thread", SESSION_PENDING_TIMEOUT="10", SESSION_ABANDON_SWEEP_SECONDS="1")
     page = open_page(
         "/kiosk/?inactivitySeconds=2&stillThereSeconds=3&warningSeconds=3", server, before=as_paired(kiosk)
     )
@@ -177,10 +164,14 @@ def test_inactivity_asks_are_you_still_there_and_the_pending_timeout_is_said_in_
     assert_no_console_errors(page)
 
 
-def test_the_kiosk_app_joins_its_owners_presence_channel(world, kiosk, serve, open_page):
+def test_the_kiosk_app_joins_its_owners_presence_channel_and_cancelling_while_waiting_returns_to_attract(
+    world, kiosk, serve, open_page
+):
     """The owner's dashboard sees the kiosk come and go live: presence membership, not heartbeats
-    (a closed kiosk would stay "online" for 90 s by heartbeat alone)."""
+    (a closed kiosk would stay "online" for 90 s by heartbeat alone). Meanwhile a customer cancels
+    while waiting: back to attract, and the agent sees the session go."""
     server = serve()  # daphne: the dashboard follows the presence channel
+    agent = server.agent(world.agent.email)
     panel = open_page("/panel/login", server)
     panel_sign_in(panel, world.owner_user.email)
     expect(panel.locator("#live-state")).to_have_attribute("data-subscribed", "true")
@@ -189,6 +180,17 @@ def test_the_kiosk_app_joins_its_owners_presence_channel(world, kiosk, serve, op
     tablet = open_page("/kiosk/", server, before=as_paired(kiosk))
     expect(tablet.locator("body")).to_have_attribute("data-realtime", "live")
     expect(status).to_have_attribute("data-online", "true")
+
+    tablet.click("#start")
+    expect(tablet.locator("body")).to_have_attribute("data-screen", "waiting")
+    session_id = waiting_session(agent, server)
+    tablet.click("#cancel-waiting")
+    expect(tablet.locator("body")).to_have_attribute("data-screen", "attract")
+    status_read = server.kiosk_call(kiosk, "GET", f"/sessions/{session_id}/status").json()
+    assert (status_read["status"], status_read["end_reason"]) == ("abandoned", "kiosk_cancelled")
+    assert agent.get(f"{server.url}/api/sessions/incoming", timeout=10).json()["sessions"] == []
+    assert_no_console_errors(tablet)
+
     tablet.close()  # the tablet goes away: its WebSocket closes and it leaves the channel
     expect(status).to_have_attribute("data-online", "false")
     assert_no_console_errors(panel)
