@@ -1,6 +1,7 @@
 """A few weeks of generated history for a demo business, so the panel's Reports page has numbers
-after `make run`: sessions answered, abandoned and transferred (with their Assignment rows),
-self-service and agent sales (paid orders with lines), and a refund or two.
+after `make run`: sessions answered, abandoned and transferred (with their Assignment rows), the
+agents' signed-in stretches, self-service and agent sales (paid orders with lines), and a refund or
+two.
 
 Deterministic (a random generator seeded by the business's name, days counted back from today),
 idempotent (a business that already has demo history gets none more) and fast (bulk_create).
@@ -10,7 +11,7 @@ with "H", so the panel and exports show it is demo data."""
 import random
 import zoneinfo
 from dataclasses import dataclass
-from datetime import datetime, time, timedelta
+from datetime import date, datetime, time, timedelta
 
 from django.utils import timezone
 
@@ -19,6 +20,7 @@ from apps.billing.models import Payment, PaymentStatus, Refund
 from apps.kiosks.models import Kiosk
 from apps.menu.models import MenuItem
 from apps.orders.models import Order, OrderLine, OrderStatus
+from apps.reports.models import AgentSignedIn
 from apps.sessions.models import Assignment, AssignmentVia, EndReason, Session, SessionStatus
 
 DEMO_HISTORY_NOTE = "Demo data: generated history (seed_demo)."
@@ -68,6 +70,7 @@ def seed_history(*, business: Business, kiosk: Kiosk, agents: list[User], days: 
     Assignment.objects.bulk_create(
         [row for session, plan in zip(sessions, plans, strict=True) for row in _assignments(session, plan)]
     )
+    AgentSignedIn.objects.bulk_create(_shifts(business, agents, today, days, zone))
     paid = [(session, plan) for session, plan in zip(sessions, plans, strict=True) if plan.paid]
     orders = Order.objects.bulk_create(
         [_order(business, session, plan, n) for n, (session, plan) in enumerate(paid, start=1)]
@@ -82,6 +85,23 @@ def seed_history(*, business: Business, kiosk: Kiosk, agents: list[User], days: 
     refunded = list(zip(orders, [plan for _, plan in paid], strict=True))[:: max(1, len(orders) // 2)][:2]
     _refunds(refunded)
     return len(sessions)
+
+
+def _shifts(
+    business: Business, agents: list[User], today: date, days: int, zone: zoneinfo.ZoneInfo
+) -> list[AgentSignedIn]:
+    """Every agent signed in through each day's opening hours (sessions start 10:00-22:00 and
+    last up to 11 minutes), so the Reports page's agents' load divides by real signed-in time."""
+    return [
+        AgentSignedIn(
+            agent=agent,
+            owner_id=business.owner_id,
+            started_at=datetime.combine(today - timedelta(days=back), time(9, 45), zone),
+            ended_at=datetime.combine(today - timedelta(days=back), time(22, 30), zone),
+        )
+        for back in range(days, 0, -1)
+        for agent in agents
+    ]
 
 
 def _plan(rng: random.Random, started: datetime, agents: list[User], n: int) -> Plan:

@@ -57,12 +57,12 @@ def record_signed_in(event: AgentStatusChanged, recorded: DomainEvent | None = N
 def agent_load(report: ReportRange, now: datetime | None = None) -> list[AgentLoadRow]:
     """One row per agent of the owner signed in or serving within the range, by name."""
     start, end = report.start, min(report.end, now or timezone.now())
-    signed_in: dict[int, float] = {}
+    signed_in: dict[int, list[Span]] = {}
     spans = AgentSignedIn.objects.filter(
         Q(ended_at__isnull=True) | Q(ended_at__gt=start), owner_id=report.owner_id, started_at__lt=end
     )
     for agent_id, started, ended in spans.values_list("agent_id", "started_at", "ended_at"):
-        signed_in[agent_id] = signed_in.get(agent_id, 0.0) + _length(_clip((started, ended or end), start, end))
+        signed_in.setdefault(agent_id, []).append(_clip((started, ended or end), start, end))
     held = Assignment.objects.filter(
         Q(ended_at__isnull=True) | Q(ended_at__gt=start), agent__owner_id=report.owner_id, started_at__lt=end
     )
@@ -88,7 +88,7 @@ def agent_load(report: ReportRange, now: datetime | None = None) -> list[AgentLo
     out = [
         _row(
             names[agent_id],
-            signed_in.get(agent_id, 0.0),
+            signed_in.get(agent_id, []),
             serving.get(agent_id, []),
             video.get(agent_id, []),
             answered.get(agent_id, 0),
@@ -98,8 +98,13 @@ def agent_load(report: ReportRange, now: datetime | None = None) -> list[AgentLo
     return sorted(out, key=lambda row: (row["agent"]["name"], row["agent"]["id"]))
 
 
-def _row(agent: KeyBody, signed_in: float, serving: list[Span], video: list[Span], answered: int) -> AgentLoadRow:
-    held = sum(_length(span) for span in serving)
+def _row(
+    agent: KeyBody, signed_in_spans: list[Span], serving: list[Span], video: list[Span], answered: int
+) -> AgentLoadRow:
+    signed_in = _union(signed_in_spans)
+    # Held while signed in: a session held outside every signed-in stretch (history without
+    # stretches, a stretch cut by the range) must not make the average exceed what was possible.
+    held = sum(_union([_clip(span, *stretch) for stretch in signed_in_spans]) for span in serving)
     any_held, in_video = _union(serving), _union(video)
     return {
         "agent": agent,

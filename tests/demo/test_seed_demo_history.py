@@ -50,6 +50,10 @@ def test_the_report_over_the_seeded_range_is_not_empty(db):
     assert totals["transfers"] > 0 and totals["paid_orders"] > 0 and totals["self_service_orders"] > 0
     assert totals["revenue_cents"] > 0 and totals["refunds_cents"] > 0 and totals["items_per_order"] >= 1
     assert 0 < totals["conversion"] < 1
+    # Its agents were signed in while they served: no one held more at once than its seats.
+    load = session_report(report, "agent")["agent_load"]
+    assert load and all(row["signed_in_seconds"] > 0 for row in load)
+    assert all(0 < row["sessions_held_avg"] <= 3 for row in load)
     assert all(session.notes == DEMO_HISTORY_NOTE for session in Session.objects.filter(business=business))
 
 

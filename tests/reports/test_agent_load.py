@@ -113,6 +113,25 @@ def test_a_stretch_still_open_counts_up_to_now(business):
     assert (row["signed_in_seconds"], row["sessions_held_avg"], row["video_share"]) == (1800, 0.0, None)
 
 
+def test_only_the_time_held_while_signed_in_counts_toward_the_sessions_held_at_once(business):
+    """A session held outside every signed-in stretch (generated history, an agent gone offline
+    while holding one) cannot raise the average past what was possible: Ana signed in 10:00-12:00
+    held one session 09:00-10:30 (30 minutes of it signed in) and one 10:00-11:00."""
+    ana = factories.AgentFactory(owner=business.owner, name="Ana")
+    AgentSignedIn.objects.create(
+        agent=ana, owner=business.owner, started_at=utc(2026, 10, 24, 10), ended_at=utc(2026, 10, 24, 12)
+    )
+    _served(ana, business, medium="chat", accepted=utc(2026, 10, 24, 9), ended=utc(2026, 10, 24, 10, 30))
+    _served(ana, business, medium="chat", accepted=utc(2026, 10, 24, 10), ended=utc(2026, 10, 24, 11))
+    bea = factories.AgentFactory(owner=business.owner, name="Bea")  # never signed in
+    _served(bea, business, medium="chat", accepted=utc(2026, 10, 24, 10), ended=utc(2026, 10, 24, 11))
+    report = report_range(owner_id=business.owner_id, first_day=DAY, last_day=DAY)
+    ana_row, bea_row = agent_load(report, now=utc(2026, 11, 1))
+    assert ana_row["sessions_held_avg"] == 0.75  # (30 + 60 minutes) over 120
+    assert ana_row["serving_seconds"] == 7200  # 09:00 to 11:00 holding at least one
+    assert (bea_row["signed_in_seconds"], bea_row["sessions_held_avg"], bea_row["sessions_per_hour"]) == (0, None, None)
+
+
 def test_the_api_reports_each_agents_load_and_never_another_owners(business):
     ana = _scene(business)
     stranger_business = factories.BusinessFactory(timezone="UTC")
