@@ -78,10 +78,16 @@ def world(live_db, settings) -> World:
 
 @pytest.fixture
 def open_dashboard(chromium, request):
-    """open_dashboard(server) -> a page on /agent/ in a fresh browser context, offline but for the
-    server (tests/support/browser.py page_opener)."""
+    """open_dashboard(server, before=None) -> a page on /agent/ in a fresh browser context, offline
+    but for the server (tests/support/browser.py page_opener); `before(page)` runs before the first
+    load (a WebSocket route, an init script, the page's clock), so the page is loaded once."""
     with page_opener(chromium, request) as open_:
-        yield lambda server, *, viewport=(1280, 860): open_(server.url, "/agent/", viewport)
+        yield lambda server, *, viewport=(1280, 860), before=None: open_(server.url, "/agent/", viewport, before=before)
+
+
+def refuse_websockets(page) -> None:
+    """A proxy refusing WebSockets: the real-time link is closed as soon as it opens."""
+    page.route_web_socket(re.compile(r"/app/"), lambda ws: ws.close())
 
 
 @pytest.fixture

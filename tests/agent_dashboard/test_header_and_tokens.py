@@ -21,7 +21,6 @@ def test_the_live_label_says_unavailable_while_the_socket_is_refused_and_live_on
     world, serve, open_dashboard
 ):
     server = serve()
-    page = open_dashboard(server)
     blocked = True
     refused = []
 
@@ -32,8 +31,11 @@ def test_the_live_label_says_unavailable_while_the_socket_is_refused_and_live_on
         else:
             ws.connect_to_server()
 
-    page.route_web_socket(re.compile(r"/app/"), socket)
-    page.reload()
+    def before(page):
+        page.route_web_socket(re.compile(r"/app/"), socket)
+        page.clock.install()  # runs in real time until the test runs it forward
+
+    page = open_dashboard(server, before=before)
     sign_in_and_go_available(page, world.agents[0])
     expect(page.locator("#live-state")).to_have_attribute("data-state", "polling")
     expect(page.locator("#live-state")).to_have_text("Live updates unavailable: checking every 2 s")
@@ -43,7 +45,9 @@ def test_the_live_label_says_unavailable_while_the_socket_is_refused_and_live_on
     assert refused, "the dashboard never tried the socket"
 
     blocked = False
-    # The polls answer (every 2 s) and the link is tried again at most every 5 s: live within ~8 s.
+    # The polls answer (every 2 s) and the link is tried again at most every 5 s: live within ~8 s
+    # of the page's clock, which the test runs forward past the 5 s instead of waiting them out.
+    page.clock.fast_forward(5_000)
     expect(page.locator("#live-state")).to_have_attribute("data-state", "connected", timeout=8_000)
     expect(page.locator("#live-state")).to_have_text("Live")
     assert_no_console_errors(page)

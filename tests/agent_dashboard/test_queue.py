@@ -113,9 +113,7 @@ AudioContext.prototype.createOscillator = function () { window.__tones += 1; ret
 
 def test_a_card_rings_unless_muted_and_goes_away_when_the_kiosk_withdraws(world, serve, open_dashboard):
     server = serve()
-    page = open_dashboard(server)
-    page.add_init_script(COUNT_TONES)
-    page.reload()
+    page = open_dashboard(server, before=lambda page: page.add_init_script(COUNT_TONES))
     sign_in_and_go_available(page, world.agents[0])
     expect(page.locator("#live-state")).to_have_attribute("data-state", "connected")
     session_id = server.start_session(world.kiosk)
@@ -168,8 +166,6 @@ def poll_timeline(page, since: float) -> list:
 
 def test_socket_blocked_polling_shows_a_new_session_within_3_s_until_the_socket_is_back(world, serve, open_dashboard):
     server = serve()
-    page = open_dashboard(server)
-    page.add_init_script(RECORD_CARD_ARRIVALS)
     blocked = True
 
     def socket(ws):  # while blocked, closed as soon as it opens, like a proxy refusing WebSockets
@@ -178,9 +174,12 @@ def test_socket_blocked_polling_shows_a_new_session_within_3_s_until_the_socket_
         else:
             ws.connect_to_server()
 
-    page.route_web_socket(re.compile(r"/app/"), socket)
-    page.clock.install()  # runs in real time until the end, where the test runs it forward
-    page.reload()
+    def before(page):
+        page.add_init_script(RECORD_CARD_ARRIVALS)
+        page.route_web_socket(re.compile(r"/app/"), socket)
+        page.clock.install()  # runs in real time until the test runs it forward
+
+    page = open_dashboard(server, before=before)
     sign_in_and_go_available(page, world.agents[0])
     expect(page.locator("#live-state")).to_have_attribute("data-state", "polling")
     expect(page.locator("#live-state")).to_contain_text("unavailable")
@@ -198,8 +197,10 @@ def test_socket_blocked_polling_shows_a_new_session_within_3_s_until_the_socket_
     assert arrival["live"] == "polling", arrival
     assert waited <= 3.0, f"the card came {waited:.2f} s after the session; polls: {poll_timeline(page, created)}"
 
-    # The socket comes back: the dashboard says so and stops polling.
+    # The socket comes back: the dashboard says so and stops polling. It tries the link again on
+    # an answered poll, at most every reconnectSeconds (5) by its clock: run forward past that.
     blocked = False
+    page.clock.fast_forward(5_000)
     expect(page.locator("#live-state")).to_have_attribute("data-state", "connected", timeout=30_000)
     polls = []
     page.on("request", lambda request: polls.append(request.url) if "/api/sessions/incoming" in request.url else None)

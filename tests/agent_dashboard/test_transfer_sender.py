@@ -4,13 +4,16 @@ with Cancel: Bea's card goes, the customer stays with Ann, said in words. And wi
 refused, a hand-over she does not hear of is read from her session poll (`handed_over_to`): her
 dashboard names Bea, with no error."""
 
-import re
-
 import pytest
 from playwright.sync_api import expect
 
 from tests import factories
-from tests.agent_dashboard.conftest import assert_no_console_errors, card, sign_in_and_go_available
+from tests.agent_dashboard.conftest import (
+    assert_no_console_errors,
+    card,
+    refuse_websockets,
+    sign_in_and_go_available,
+)
 
 pytestmark = pytest.mark.live
 
@@ -66,9 +69,12 @@ def test_with_the_socket_refused_the_sender_learns_of_the_hand_over_from_its_pol
     ann = world.agents[0]
     bea = factories.AgentFactory(owner=world.business.owner, name="Bea Agent", agent_status="offline", languages=["es"])
     server = serve(TASK_MODE="thread", ROUTING_OFFER_SECONDS="30")
-    ann_page = open_dashboard(server)
-    ann_page.route_web_socket(re.compile(r"/app/"), lambda ws: ws.close())  # a proxy refusing WebSockets
-    ann_page.reload()
+
+    def refused_with_a_clock(page):  # a proxy refusing WebSockets; the page's clock, to run it on
+        refuse_websockets(page)
+        page.clock.install()  # runs in real time until the test runs it forward
+
+    ann_page = open_dashboard(server, before=refused_with_a_clock)
     sign_in_and_go_available(ann_page, ann)
     expect(ann_page.locator("#live-state")).to_have_attribute("data-state", "polling")
     session_id = server.start_session(world.kiosk)
@@ -83,7 +89,9 @@ def test_with_the_socket_refused_the_sender_learns_of_the_hand_over_from_its_pol
     card(bea_page, session_id).locator("button.accept").click()
     expect(bea_page.locator("#session-title")).to_have_text("Session with Front counter")
 
-    # Ann hears nothing over the socket; her session poll (every 5 s) finds Bea serving.
+    # Ann hears nothing over the socket; her session poll (every 5 s) finds Bea serving: her
+    # page's clock is run past the next one rather than waited for.
+    ann_page.clock.fast_forward(5_000)
     expect(ann_page.locator("#session")).to_be_hidden(timeout=15_000)
     expect(ann_page.locator("#session-result")).to_have_text("Bea Agent is now serving the customer at Front counter.")
     expect(ann_page.locator("#agent-status")).to_have_attribute("data-status", "available")

@@ -1,7 +1,7 @@
 """The video pane: the vendored provider SDK is loaded from our own static files (never a CDN),
 joins with a publisher token from GET /api/video/token, cannot reach the provider here (no
 internet) and says "video unavailable" with the reason while the cart keeps working; the token
-is refreshed through POST /api/video/token/refresh before it expires (a 12 s lifetime here)."""
+is refreshed through POST /api/video/token/refresh before it expires (an 8 s lifetime here)."""
 
 import json
 import re
@@ -14,7 +14,7 @@ from playwright.sync_api import expect
 from tests.agent_dashboard.conftest import assert_no_console_errors, card, sign_in_and_go_available
 
 pytestmark = pytest.mark.live
-TOKEN_TTL = 12
+TOKEN_TTL = 8
 
 
 def test_video_is_unavailable_offline_and_its_token_is_refreshed_before_expiry(world, serve, open_dashboard):

@@ -10,6 +10,7 @@ import time
 from pathlib import Path
 
 import pytest
+from django.conf import settings
 from playwright.sync_api import expect
 
 from tests.support.auth import agent_session
@@ -79,10 +80,15 @@ def test_with_its_socket_blocked_the_kitchen_shows_a_new_ticket_within_3_s_once(
     screens_world, live_screens, screen_page
 ):
     business = screens_world["business"]
-    token = display_token(business, "kitchen")  # before the server starts: embedded, it copies the rows made so far
-    server = live_screens(KITCHEN_TICKET_WARN_SECONDS="1", KITCHEN_TICKET_LATE_SECONDS="2")
+    token = display_token(business, "kitchen")
+    server = live_screens()
     agent = agent_session(server.base_url, screens_world["agent"].email)
-    kitchen = screen_page(server.base_url, f"/kitchen/#token={token}", before=block_socket)
+
+    def blocked_with_a_clock(page):
+        block_socket(page)
+        page.clock.install()  # runs in real time until the test runs it forward
+
+    kitchen = screen_page(server.base_url, f"/kitchen/#token={token}", before=blocked_with_a_clock)
     expect(kitchen.locator("body")).to_have_attribute("data-realtime", "polling")
     expect(kitchen.locator("#live-state")).to_contain_text("Reconnecting")
 
@@ -91,10 +97,13 @@ def test_with_its_socket_blocked_the_kitchen_shows_a_new_ticket_within_3_s_once(
     expect(kitchen.locator("#tickets > li")).to_have_count(1, timeout=3_000)
     assert time.monotonic() - paid <= 3.0
     expect(kitchen.locator("#tickets .number")).to_have_text(f"#{order['order_number']}")
-    expect(kitchen.locator("#tickets > li")).to_have_attribute("data-age", "late", timeout=5_000)  # it ages
-    for _ in range(2):  # more polls: still one ticket
+    # It ages: the screen's clock run forward past the late time (KITCHEN_TICKET_LATE_SECONDS).
+    expect(kitchen.locator("#tickets > li")).to_have_attribute("data-age", "fresh")
+    kitchen.clock.fast_forward(int(settings.KITCHEN_TICKET_LATE_SECONDS * 1000))
+    expect(kitchen.locator("#tickets > li")).to_have_attribute("data-age", "late")
+    for _ in range(2):  # more polls (each poll period run forward on the screen's clock): still one ticket
         with kitchen.expect_response(lambda response: "/api/displays/kitchen/tickets" in response.url):
-            pass
+            kitchen.clock.fast_forward(int(settings.DISPLAY_POLL_SECONDS * 1000))
     expect(kitchen.locator("#tickets > li")).to_have_count(1)
     kitchen.console_errors.assert_none()
 

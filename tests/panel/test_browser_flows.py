@@ -5,6 +5,8 @@ import re
 
 import pytest
 import requests
+from django.conf import settings
+from django.test import Client
 from playwright.sync_api import expect
 
 from apps.kiosks.models import Kiosk
@@ -16,6 +18,17 @@ from tests.panel.support import confirm_order
 from tests.support.receivers import Receiver
 
 pytestmark = pytest.mark.live
+
+
+def signed_in(page, live_server, user, path: str):
+    """`path` opened as `user`, signed in already (its session cookie, as Django's test client
+    signs in): the sign-in form's own journey is the first test's, the others start where they
+    are about. Returns goto's response."""
+    client = Client()
+    client.force_login(user)
+    cookie = client.cookies[settings.SESSION_COOKIE_NAME].value
+    page.context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "value": cookie, "url": live_server.url}])
+    return page.goto(path)
 
 
 def test_owner_signs_in_and_pairs_a_kiosk_with_a_generated_code(page, live_server, panel_owner, business):
@@ -61,10 +74,9 @@ def test_owner_signs_in_and_pairs_a_kiosk_with_a_generated_code(page, live_serve
     page.console_errors.assert_none()
 
 
-def test_owner_creates_a_webhook_sees_the_secret_once_and_tests_it(page, panel_owner):
+def test_owner_creates_a_webhook_sees_the_secret_once_and_tests_it(page, live_server, panel_owner):
     with Receiver() as receiver:
-        sign_in(page, panel_owner.email)
-        page.goto("/panel/webhooks")
+        signed_in(page, live_server, panel_owner, "/panel/webhooks")
         page.fill("input[name=url]", receiver.url)
         page.check("input[value='order.created']")
         page.check("input[value='kiosk.offline']")
@@ -96,7 +108,7 @@ def test_owner_creates_a_webhook_sees_the_secret_once_and_tests_it(page, panel_o
 
 def test_owner_creates_an_api_key_sees_the_secret_once_and_revokes_it(page, live_server, panel_owner):
     page.context.grant_permissions(["clipboard-read", "clipboard-write"])
-    sign_in(page, panel_owner.email)
+    signed_in(page, live_server, panel_owner, "/panel/")
     page.click("nav >> text=API keys")
     expect(page.locator("h1")).to_have_text("API keys")
     page.click("#api-key-create button[type=submit]")  # nothing filled in: the service's errors
@@ -139,13 +151,12 @@ def test_owner_creates_an_api_key_sees_the_secret_once_and_revokes_it(page, live
     page.console_errors.assert_none()
 
 
-def test_owner_reenables_a_paused_webhook(page, panel_owner):
+def test_owner_reenables_a_paused_webhook(page, live_server, panel_owner):
     subscription = factories.WebhookSubscriptionFactory(
         owner=panel_owner.owner, url="http://127.0.0.1:9/hooks", events=["order.created"], secret="0" * 64
     )
     WebhookSubscription.objects.filter(pk=subscription.pk).update(active=False, failure_count=10)
-    sign_in(page, panel_owner.email)
-    page.goto(f"/panel/webhooks/{subscription.pk}")
+    signed_in(page, live_server, panel_owner, f"/panel/webhooks/{subscription.pk}")
     page.locator("#paused-banner button", has_text="Re-enable").click()
     expect(page.locator("#paused-banner")).to_have_count(0)
     subscription.refresh_from_db()
@@ -154,11 +165,10 @@ def test_owner_reenables_a_paused_webhook(page, panel_owner):
 
 
 def test_owner_refunds_an_order_after_confirming(
-    page, panel_owner, agent_client, cart_session, processor, billing, kiosk_events
+    page, live_server, panel_owner, agent_client, cart_session, processor, billing, kiosk_events
 ):
     order = confirm_order(agent_client, cart_session)
-    sign_in(page, panel_owner.email)
-    page.goto("/panel/orders")
+    signed_in(page, live_server, panel_owner, "/panel/orders")
     page.click(f"text=#{order.number}")
     expect(page.locator("#order-status")).to_have_text("confirmed")
     page.click("text=Mark preparing")
@@ -179,8 +189,8 @@ def test_owner_refunds_an_order_after_confirming(
     page.console_errors.assert_none()
 
 
-def test_manager_is_refused_billing_agents_webhooks_and_api_keys(page, panel_manager):
-    sign_in(page, panel_manager.email)
+def test_manager_is_refused_billing_agents_webhooks_and_api_keys(page, live_server, panel_manager):
+    signed_in(page, live_server, panel_manager, "/panel/")
     expect(page.locator("h1")).to_have_text("Dashboard")
     nav = page.locator("nav")
     expect(nav).not_to_contain_text("Billing")
