@@ -88,7 +88,7 @@ class Worker:
                 pytest.fail(f"the worker exited with {self.process.returncode}:\n{self.tail()}")
             if b" ready." in self.log.read_bytes():
                 return
-            time.sleep(0.1)
+            time.sleep(0.05)
         pytest.fail(f"the worker was not ready within {timeout} s:\n{self.tail()}")
 
     def kill(self) -> None:
