@@ -1,13 +1,13 @@
 """The demo processor end to end over HTTP: the web server started as `make run` starts it, with no
 processor key, so send to payment goes through the real `stripe` library to the server's own
 /demo-processor/, the kiosk confirms with demo cards, and the signed events pass the real signature
-check of /processor/connect/webhook. On PostgreSQL the server shares the test database; on the
-embedded default it runs on a copy of it (read back through its SQLite file)."""
+check of /processor/connect/webhook. The server is the worker's shared one (tests/support/live.py):
+each test makes its rows (a fresh owner and connected account) on the live database it reads, and
+reads back only its own."""
 
 import json
 import re
-import sqlite3
-from pathlib import Path
+import uuid
 
 import pytest
 import requests
@@ -19,43 +19,49 @@ from apps.demo_processor import services as demo_processor
 from apps.webhooks import services as webhook_services
 from tests import factories
 from tests.support.auth import agent_session
+from tests.support.live import SERVER_CHECKED_HASHERS
 from tests.support.payments import recorded_event
-from tests.support.processes import database_url_for_child, start_daphne, stop_daphne, wait_until
+from tests.support.processes import wait_until
 
-ACCOUNT = "acct_demo_live"
 DECLINED, SUCCEEDS = "4000 0000 0000 0002", "4242-4242-4242-4242"
 
 
 @pytest.fixture
-def world(transactional_db, settings):
+def world(live_db, settings):
     # The server checks passwords with its own hashers (the suite's MD5 shortcut is not among them).
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.PBKDF2PasswordHasher"]
+    settings.PASSWORD_HASHERS = SERVER_CHECKED_HASHERS
+    account = f"acct_demo_live_{uuid.uuid4().hex[:12]}"  # the live database is never flushed
     business = factories.BusinessFactory(name="Burger Barn")
     kiosk = factories.KioskFactory(business=business)
     agent = factories.AgentFactory(owner=business.owner)
-    factories.OwnerBillingFactory(owner=business.owner, account_id=ACCOUNT, charges_enabled=True, payouts_enabled=True)
-    demo_processor.account_open(ACCOUNT)
+    factories.OwnerBillingFactory(owner=business.owner, account_id=account, charges_enabled=True, payouts_enabled=True)
+    demo_processor.account_open(account)
     category = factories.CategoryFactory(catalog=factories.CatalogFactory(business=business))
     burger = factories.MenuItemFactory(category=category, name="Burger", price_cents=1000)
-    return {"business": business, "kiosk": kiosk, "agent": agent, "burger": burger}
+    return {"business": business, "kiosk": kiosk, "agent": agent, "burger": burger, "account": account}
 
 
 @pytest.fixture
-def server(world, tmp_path):
-    live = start_daphne(tmp_path, database_url=database_url_for_child(tmp_path))
-    live.sqlite = None if connection.vendor == "postgresql" else tmp_path / "var" / "db.sqlite3"
-    yield live
-    stop_daphne(live)
+def server(world, shared_live_server):
+    """The worker's shared server, on the live database where `world` was made."""
+    return shared_live_server
 
 
-def rows(server, sql: str) -> list[tuple]:
-    """Rows of the server's database (no parameters: the callers' SQL is literal)."""
-    if server.sqlite is None:
-        with connection.cursor() as cursor:
-            cursor.execute(sql)
-            return cursor.fetchall()
-    with sqlite3.connect(Path(server.sqlite)) as db:
-        return db.execute(sql).fetchall()
+def rows(sql: str, *params) -> list[tuple]:
+    """Rows of the server's database (the live database, the test's own connection)."""
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.fetchall()
+
+
+def owner_rows(world, sql: str) -> list[tuple]:
+    """`sql` with `{owner}` standing for this test's owner id: its rows only."""
+    return rows(sql.format(owner=int(world["business"].owner_id)))
+
+
+PAYMENTS = (
+    "SELECT {fields} FROM billing_payment  WHERE order_id IN (SELECT id FROM orders_order WHERE owner_id = {owner})"
+)
 
 
 def wait_for_events(receiver, names: set[str], timeout: float = 10) -> dict:
@@ -101,9 +107,11 @@ def test_a_paid_demo_order_over_http(world, subscribed, server, receiver):
 
     # The intent was made in the demo processor's table, by the stripe library's request.
     [(intent_id, amount, currency, account, status)] = rows(
-        server, "SELECT intent_id, amount, currency, account_id, status FROM demo_processor_demopaymentintent"
+        "SELECT intent_id, amount, currency, account_id, status FROM demo_processor_demopaymentintent"
+        " WHERE account_id = %s",
+        world["account"],
     )
-    assert (amount, currency, account, status) == (2175, "usd", ACCOUNT, "requires_payment_method")
+    assert (amount, currency, account, status) == (2175, "usd", world["account"], "requires_payment_method")
 
     payment = requests.get(f"{base}/api/public/sessions/{session_id}/payment", headers=device, timeout=10).json()
     assert payment["processor"]["mode"] == "demo"
@@ -128,7 +136,7 @@ def test_a_paid_demo_order_over_http(world, subscribed, server, receiver):
     assert after_decline.json()["failure_message"] == "Your card was declined."
     status = requests.get(f"{base}/api/public/sessions/{session_id}/status", headers=device, timeout=10).json()
     assert status["status"] == "payment"  # the customer may try another card
-    assert rows(server, "SELECT status FROM orders_order") == [("failed",)]
+    assert owner_rows(world, "SELECT status FROM orders_order WHERE owner_id = {owner}") == [("failed",)]
 
     paid = requests.post(
         confirm_url, json={"client_secret": payment["client_secret"], "card_number": SUCCEEDS}, timeout=20
@@ -137,8 +145,8 @@ def test_a_paid_demo_order_over_http(world, subscribed, server, receiver):
     assert paid.json()["status"] == "succeeded" and paid.json()["amount_received"] == 2175
     status = requests.get(f"{base}/api/public/sessions/{session_id}/status", headers=device, timeout=10).json()
     assert status["status"] == "completed"
-    assert rows(server, "SELECT status FROM orders_order") == [("confirmed",)]
-    assert rows(server, "SELECT status FROM billing_payment") == [("succeeded",)]
+    assert owner_rows(world, "SELECT status FROM orders_order WHERE owner_id = {owner}") == [("confirmed",)]
+    assert owner_rows(world, PAYMENTS.replace("{fields}", "status")) == [("succeeded",)]
     delivered = wait_for_events(receiver, {"order.created", "payment.captured"})
     assert delivered["payment.captured"]["data"]["amount_cents"] == 2175
 
@@ -147,7 +155,7 @@ def test_a_paid_demo_order_over_http(world, subscribed, server, receiver):
     )
     assert again.status_code == 400 and again.json()["error"]["code"] == "payment_intent_unexpected_state"
     # Both events went through the webhook view's signature check and were recorded.
-    assert sorted(rows(server, "SELECT type FROM billing_processorevent")) == [
+    assert sorted(rows("SELECT type FROM billing_processorevent WHERE account_id = %s", world["account"])) == [
         ("payment_intent.payment_failed",),
         ("payment_intent.succeeded",),
     ]
@@ -156,7 +164,8 @@ def test_a_paid_demo_order_over_http(world, subscribed, server, receiver):
 def test_the_connect_webhook_refuses_a_tampered_demo_event(world, server):
     """The demo secret is the one the server checks with: a correctly signed event passes, the
     same event with one changed byte, or signed with another secret, is refused."""
-    event = recorded_event("account.updated", {"id": ACCOUNT, "charges_enabled": False}, account=ACCOUNT)
+    account = world["account"]
+    event = recorded_event("account.updated", {"id": account, "charges_enabled": False}, account=account)
     payload = json.dumps(event)
     secret = settings.PROCESSOR_CONNECT_WEBHOOK_SECRET
     assert secret.startswith("whsec_demo_")
@@ -170,7 +179,7 @@ def test_the_connect_webhook_refuses_a_tampered_demo_event(world, server):
     assert tampered.status_code == 400 and tampered.json()["error"]["code"] == "INVALID_SIGNATURE"
     other = send(payload, stripe.WebhookSignature.generate_signature_header(payload, "whsec_someone_else"))
     assert other.status_code == 400 and other.json()["error"]["code"] == "INVALID_SIGNATURE"
-    assert rows(server, "SELECT COUNT(*) FROM billing_processorevent") == [(0,)]
+    assert rows("SELECT COUNT(*) FROM billing_processorevent WHERE account_id = %s", account) == [(0,)]
     genuine = send(payload, header)
     assert genuine.status_code == 200 and genuine.json()["outcome"].startswith("account")
 
@@ -181,9 +190,10 @@ def test_the_stripe_library_against_the_demo_processor(world, server):
     api = stripe.StripeClient(
         settings.PROCESSOR_SECRET_KEY, base_addresses={"api": f"{server.base_url}/demo-processor"}
     ).v1
-    account = api.accounts.create(params={"type": "standard"}, options={"idempotency_key": "acct-1"})
+    key = f"acct-{world['account']}"  # the platform's keys are the live database's, never flushed
+    account = api.accounts.create(params={"type": "standard"}, options={"idempotency_key": key})
     assert account.id.startswith("acct_demo_") and account.charges_enabled is False
-    assert api.accounts.create(params={"type": "standard"}, options={"idempotency_key": "acct-1"}).id == account.id
+    assert api.accounts.create(params={"type": "standard"}, options={"idempotency_key": key}).id == account.id
     link = api.account_links.create(
         params={
             "account": account.id,
@@ -196,7 +206,7 @@ def test_the_stripe_library_against_the_demo_processor(world, server):
     with pytest.raises(stripe.InvalidRequestError):  # onboarding not finished: no charges yet
         api.payment_intents.create(params={"amount": 500, "currency": "usd"}, options={"stripe_account": account.id})
 
-    on = {"stripe_account": ACCOUNT}
+    on = {"stripe_account": world["account"]}
     first = api.payment_intents.create(
         params={"amount": 500, "currency": "eur"}, options={**on, "idempotency_key": "k1"}
     )
@@ -231,51 +241,49 @@ def test_the_stripe_library_against_the_demo_processor(world, server):
     assert (refund.amount, refund.status) == (400, "succeeded")
     with pytest.raises(stripe.InvalidRequestError):  # more than what is left
         api.refunds.create(params={"payment_intent": paid.id, "amount": 501}, options=on)
-    assert rows(server, "SELECT amount FROM demo_processor_demorefund") == [(400,)]
+    refunded = "SELECT amount FROM demo_processor_demorefund WHERE intent_id IN"
+    refunded += " (SELECT id FROM demo_processor_demopaymentintent WHERE account_id = %s)"
+    assert rows(refunded, world["account"]) == [(400,)]
 
 
 def _form_token(html: str) -> str:
     return re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', html).group(1)
 
 
-def test_an_owner_connects_a_demo_account_from_the_panel(transactional_db, settings, tmp_path):
+def test_an_owner_connects_a_demo_account_from_the_panel(live_db, settings, shared_live_server):
     """Connect onboarding against the demo processor: the panel's button creates the account and
     its link through the library, the demo page finishes onboarding, and the account.updated event
     enables charges; the billing page then shows a demo account."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.PBKDF2PasswordHasher"]
+    settings.PASSWORD_HASHERS = SERVER_CHECKED_HASHERS
     owner = factories.BusinessFactory().owner
     panel_user = factories.PanelUserFactory(owner=owner, panel_role="owner")
-    live = start_daphne(tmp_path, database_url=database_url_for_child(tmp_path))
-    try:
-        base, browser = live.base_url, requests.Session()
-        login = browser.get(f"{base}/panel/login", timeout=10)
-        signed_in = browser.post(
-            f"{base}/panel/login",
-            data={
-                "email": panel_user.email,
-                "password": factories.PASSWORD,
-                "csrfmiddlewaretoken": _form_token(login.text),
-            },
-            timeout=10,
-        )
-        assert signed_in.url == f"{base}/panel/", signed_in.text[:500]
-        billing = browser.get(f"{base}/panel/billing", timeout=10)
-        assert "Demo payments: no money moves." in billing.text and 'id="demo-account"' not in billing.text
-        onboarding = browser.post(
-            f"{base}/panel/billing/onboarding", data={"csrfmiddlewaretoken": _form_token(billing.text)}, timeout=20
-        )
-        assert re.fullmatch(rf"{base}/demo-processor/connect/acct_demo_\w+/onboarding", onboarding.url), onboarding.url
-        assert "Demo payments: no money moves." in onboarding.text
-        finished = browser.post(onboarding.url, data={"csrfmiddlewaretoken": _form_token(onboarding.text)}, timeout=20)
-        assert finished.url == f"{base}/panel/billing"
-        assert 'id="demo-account"' in finished.text and "charges enabled" in finished.text
-    finally:
-        stop_daphne(live)
+    base, browser = shared_live_server.base_url, requests.Session()
+    login = browser.get(f"{base}/panel/login", timeout=10)
+    signed_in = browser.post(
+        f"{base}/panel/login",
+        data={
+            "email": panel_user.email,
+            "password": factories.PASSWORD,
+            "csrfmiddlewaretoken": _form_token(login.text),
+        },
+        timeout=10,
+    )
+    assert signed_in.url == f"{base}/panel/", signed_in.text[:500]
+    billing = browser.get(f"{base}/panel/billing", timeout=10)
+    assert "Demo payments: no money moves." in billing.text and 'id="demo-account"' not in billing.text
+    onboarding = browser.post(
+        f"{base}/panel/billing/onboarding", data={"csrfmiddlewaretoken": _form_token(billing.text)}, timeout=20
+    )
+    assert re.fullmatch(rf"{base}/demo-processor/connect/acct_demo_\w+/onboarding", onboarding.url), onboarding.url
+    assert "Demo payments: no money moves." in onboarding.text
+    finished = browser.post(onboarding.url, data={"csrfmiddlewaretoken": _form_token(onboarding.text)}, timeout=20)
+    assert finished.url == f"{base}/panel/billing"
+    assert 'id="demo-account"' in finished.text and "charges enabled" in finished.text
 
 
 @pytest.fixture
 def reader_world(world):
-    """The kiosk's simulated reader, registered before the server starts (its database copy)."""
+    """The kiosk's simulated reader, registered on the live database."""
     from apps.billing.services import readers
 
     world["reader"] = readers.reader_register(kiosk=world["kiosk"], registration_code="simulated-wpe", label="Till")
@@ -312,12 +320,12 @@ def test_a_demo_order_paid_on_the_reader_over_http(reader_world, subscribed, ser
     readers_api = stripe.StripeClient(
         settings.PROCESSOR_SECRET_KEY, base_addresses={"api": f"{base}/demo-processor"}
     ).v1.test_helpers.terminal.readers
-    on = {"stripe_account": ACCOUNT}
+    on = {"stripe_account": world["account"]}
     declined = readers_api.present_payment_method(
         reader_id, params={"card_present": {"number": "4000000000009995"}}, options=on
     )
     assert (declined.action.status, declined.action.failure_code) == ("failed", "card_declined")
-    assert rows(server, "SELECT status FROM orders_order") == [("failed",)]
+    assert owner_rows(world, "SELECT status FROM orders_order WHERE owner_id = {owner}") == [("failed",)]
     # the same intent went back to the reader: another card may be tapped
     tapped = readers_api.present_payment_method(
         reader_id, params={"card_present": {"number": "4242424242424242"}}, options=on
@@ -325,12 +333,13 @@ def test_a_demo_order_paid_on_the_reader_over_http(reader_world, subscribed, ser
     assert tapped.action.status == "succeeded"
     status = requests.get(f"{base}/api/public/sessions/{session_id}/status", headers=device, timeout=10).json()
     assert status["status"] == "completed" and status["payment"] is None
-    assert rows(server, "SELECT status, method, card_last4 FROM billing_payment") == [
+    assert owner_rows(world, PAYMENTS.replace("{fields}", "status, method, card_last4")) == [
         ("succeeded", "card_present", "4242")
     ]
-    assert rows(server, "SELECT COUNT(*) FROM core_domainevent WHERE name = 'order.created'") == [(1,)]
+    created = "SELECT COUNT(*) FROM core_domainevent WHERE name = 'order.created' AND owner_id = {owner}"
+    assert owner_rows(world, created) == [(1,)]
     wait_for_events(receiver, {"order.created", "payment.captured"})
-    assert sorted(rows(server, "SELECT type FROM billing_processorevent")) == [
+    assert sorted(rows("SELECT type FROM billing_processorevent WHERE account_id = %s", world["account"])) == [
         ("payment_intent.payment_failed",),
         ("payment_intent.succeeded",),
         ("terminal.reader.action_failed",),

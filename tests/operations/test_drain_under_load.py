@@ -103,7 +103,11 @@ def test_sigterm_under_new_connection_load_refuses_at_once_finishes_every_establ
 ):
     task_mode = "celery" if settings.REDIS_URL else "thread"
     server = start_daphne(
-        tmp_path, database_url=database_url_for_child(tmp_path), TASK_MODE=task_mode, BENCH_ROUTES="true"
+        tmp_path,
+        database_url=database_url_for_child(tmp_path),
+        TASK_MODE=task_mode,
+        BENCH_ROUTES="true",
+        SHUTDOWN_GRACE_SECONDS=str(GRACE_SECONDS),
     )
     stop = threading.Event()
     per_client: list[list[Attempt]] = [[] for _ in range(CLIENTS)]

@@ -12,6 +12,7 @@ response.
 """
 
 import asyncio
+import http.client
 import signal
 import subprocess
 import threading
@@ -25,20 +26,24 @@ from django.conf import settings
 
 from apps.realtime import protocol
 from tests.support.private_servers import wait_until
-from tests.support.processes import database_url_for_child, start_daphne, stop_daphne
+from tests.support.processes import database_url_for_child, read_by_server, start_daphne, stop_daphne
 from tests.support.realtime import PusherSocket, run
 
 pytestmark = [pytest.mark.live, pytest.mark.django_db(transaction=True)]
 
 GRACE_SECONDS = 10  # the default of SHUTDOWN_GRACE_SECONDS
-SLOW_REQUEST_SECONDS = 3.0
+SLOW_REQUEST_SECONDS = 1.5  # still running well after the signal, which comes once the server has read it
 CLIENTS = 8
 
 
 def launch(tmp_path):
     task_mode = "celery" if settings.REDIS_URL else "thread"  # embedded: the job pool and beat run
     return start_daphne(
-        tmp_path, database_url=database_url_for_child(tmp_path), TASK_MODE=task_mode, BENCH_ROUTES="true"
+        tmp_path,
+        database_url=database_url_for_child(tmp_path),
+        TASK_MODE=task_mode,
+        BENCH_ROUTES="true",
+        SHUTDOWN_GRACE_SECONDS=str(GRACE_SECONDS),
     )
 
 
@@ -94,33 +99,80 @@ def wait_for_exit(process: subprocess.Popen, signalled_at: float) -> tuple[int, 
     return code, time.monotonic() - signalled_at
 
 
-def test_sigterm_under_keep_alive_load_finishes_in_flight_requests_and_exits_0_within_the_grace_time(tmp_path):
+class HeldSocket:
+    """A subscribed WebSocket held in a thread of its own: how and when the server closes it once
+    signalled, and how a new WebSocket is turned away then."""
+
+    def __init__(self, server):
+        self.server = server
+        self.ready = threading.Event()
+        self.closed_at: float | None = None
+        self.close_code: int | None = None
+        self.reconnect_error: BaseException | None = None
+        self.error: BaseException | None = None
+        self.thread = threading.Thread(target=self._run, daemon=True)
+
+    def _run(self) -> None:
+        try:
+            run(self._hold())
+        except BaseException as error:  # asserted by the test
+            self.error = error
+
+    async def _hold(self) -> None:
+        client = await PusherSocket.open(self.server.ws_url())
+        reply = await client.subscribe("public-shutdown")
+        assert reply["event"] == "pusher_internal:subscription_succeeded", reply
+        self.ready.set()
+        try:
+            while True:
+                await asyncio.wait_for(client.ws.recv(), GRACE_SECONDS + 5)
+        except websockets.ConnectionClosed as closed:
+            self.closed_at = time.monotonic()
+            self.close_code = closed.rcvd.code if closed.rcvd is not None else None
+        try:
+            await websockets.connect(self.server.ws_url(), open_timeout=5)
+        except OSError as error:
+            self.reconnect_error = error
+
+
+def test_sigterm_under_keep_alive_load_finishes_in_flight_requests_closes_websockets_and_exits_0_in_time(tmp_path):
+    """Also: an open WebSocket is closed with 4200 at once (not at the end of the grace time),
+    and a new one is refused."""
     server = launch(tmp_path)
+    held = HeldSocket(server)
     stop = threading.Event()
     clients = [Client(f"{server.base_url}/healthz") for _ in range(CLIENTS)]
     slow_outcomes: list[Outcome] = []
-    slow_url = f"{server.base_url}/bench/sleep?seconds={SLOW_REQUEST_SECONDS}"
     threads = [threading.Thread(target=client.run, args=(stop,), daemon=True) for client in clients]
-    slow = threading.Thread(target=lambda: slow_outcomes.append(one_request(slow_url)), daemon=True)
+    slow = SlowRequest(server.port, f"/bench/sleep?seconds={SLOW_REQUEST_SECONDS}")
     try:
         for thread in threads:
             thread.start()
+        held.thread.start()
+        assert held.ready.wait(30), held.error
         # Keep-alive load: every client has been answered a few times on its connection.
         wait_until(lambda: all(len(client.outcomes) >= 5 for client in clients), 30, "the keep-alive load")
-        slow.start()
-        time.sleep(1)  # the slow request is in flight
+        slow.send()  # returns once the server has read it: the slow request is in flight
+        slow_outcomes.append(slow.outcome)
         signalled_at = time.monotonic()
         server.process.send_signal(signal.SIGTERM)
         code, took = wait_for_exit(server.process, signalled_at)
     finally:
         stop.set()
-        for thread in [*threads, slow]:
-            thread.join(GRACE_SECONDS)
+        for thread in [*threads, slow.thread, held.thread]:
+            if thread.ident is not None:  # started
+                thread.join(GRACE_SECONDS)
         stop_daphne(server)
     log = server.log()
     assert code == 0, f"exit code {code} after {took:.1f} s:\n{log}"
     assert took < GRACE_SECONDS, log
     assert "cutting" not in log and "ran out" not in log
+
+    assert held.error is None, repr(held.error)
+    assert held.close_code == protocol.RECONNECT, held.close_code
+    assert held.closed_at - signalled_at < 2  # at once, not at the end of the grace time
+    error = held.reconnect_error
+    assert isinstance(error, ConnectionRefusedError) or refused(error), repr(error)
 
     (slow_outcome,) = slow_outcomes
     assert slow_outcome.error is None and slow_outcome.status == 200, slow_outcome
@@ -137,63 +189,49 @@ def test_sigterm_under_keep_alive_load_finishes_in_flight_requests_and_exits_0_w
         assert all(refused(error) for error in failures), [repr(e) for e in failures if not refused(e)][:3]
 
 
-def one_request(url: str) -> Outcome:
-    outcome = Outcome(time.monotonic())
-    try:
-        response = requests.get(url, timeout=GRACE_SECONDS + 5)
-        outcome.status = response.status_code
-    except requests.RequestException as error:
-        outcome.error = error
-    return outcome
+class SlowRequest:
+    """One request on a connection of its own: `send()` returns once the server process has read
+    the request from its socket (it is in flight there, not merely on its way), and a thread then
+    waits for the answer into `outcome`."""
 
+    def __init__(self, port: int, path: str):
+        self.port, self.path = port, path
+        self.thread = threading.Thread(target=self._answer, daemon=True)
 
-def test_sigterm_closes_websockets_with_4200_and_refuses_new_ones(tmp_path):
-    server = launch(tmp_path)
-    try:
+    def send(self) -> None:
+        self.outcome = Outcome(time.monotonic())
+        self.connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=GRACE_SECONDS + 5)
+        self.connection.request("GET", self.path)
+        read_by_server(self.connection.sock, self.port)
+        self.thread.start()
 
-        async def scenario():
-            client = await PusherSocket.open(server.ws_url())
-            reply = await client.subscribe("public-shutdown")
-            assert reply["event"] == "pusher_internal:subscription_succeeded"
-            signalled_at = time.monotonic()
-            server.process.send_signal(signal.SIGTERM)
-            with pytest.raises(websockets.ConnectionClosed) as closed:
-                await asyncio.wait_for(client.ws.recv(), GRACE_SECONDS)
-            assert closed.value.rcvd is not None and closed.value.rcvd.code == protocol.RECONNECT
-            assert time.monotonic() - signalled_at < 2  # at once, not at the end of the grace time
-            with pytest.raises(OSError) as again:
-                await websockets.connect(server.ws_url(), open_timeout=5)
-            assert isinstance(again.value, ConnectionRefusedError) or refused(again.value), repr(again.value)
-            return signalled_at
-
-        signalled_at = run(scenario())
-        code, took = wait_for_exit(server.process, signalled_at)
-    finally:
-        stop_daphne(server)
-    assert code == 0, f"exit code {code} after {took:.1f} s:\n{server.log()}"
-    assert took < GRACE_SECONDS
+    def _answer(self) -> None:
+        try:
+            response = self.connection.getresponse()
+            response.read()
+            self.outcome.status = response.status
+        except (OSError, http.client.HTTPException) as error:
+            self.outcome.error = error
+        finally:
+            self.connection.close()
 
 
 def test_a_request_outlasting_the_grace_time_is_cut_and_the_process_still_exits_in_time(tmp_path):
-    grace = 3
+    grace = 2
     server = start_daphne(
         tmp_path, database_url=database_url_for_child(tmp_path), BENCH_ROUTES="true", SHUTDOWN_GRACE_SECONDS=str(grace)
     )
-    outcomes: list[Outcome] = []
-    stuck = threading.Thread(
-        target=lambda: outcomes.append(one_request(f"{server.base_url}/bench/sleep?seconds=20")), daemon=True
-    )
+    stuck = SlowRequest(server.port, "/bench/sleep?seconds=20")
     try:
-        stuck.start()
-        time.sleep(1)
+        stuck.send()  # in flight in the server
         signalled_at = time.monotonic()
         server.process.send_signal(signal.SIGTERM)
         code, took = wait_for_exit(server.process, signalled_at)
-        stuck.join(5)
+        stuck.thread.join(5)
     finally:
         stop_daphne(server)
     assert code == 1, f"exit code {code} after {took:.1f} s:\n{server.log()}"
     assert grace - 0.5 < took < grace + 1
-    assert "grace of 3 s ran out (1 requests still running)" in server.log()
-    (outcome,) = outcomes
+    assert f"grace of {grace} s ran out (1 requests still running)" in server.log()
+    outcome = stuck.outcome
     assert outcome.status is None and outcome.error is not None  # cut: no answer ever came

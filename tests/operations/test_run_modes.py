@@ -1,9 +1,10 @@
-"""The run modes of one settings file (DESIGN.md section 1), each checked in a fresh interpreter
-with a controlled environment: the embedded default (SQLite under VAR_DIR, local-memory cache,
-in-memory channel layer, in-process jobs, secrets generated once into an ignored file) and the
-production stack (DATABASE_URL, REDIS_URL). APP_ENV says the rules (local, test, production);
-infrastructure without APP_ENV is production: it refuses to start without its secrets, ALLOWED_HOSTS
-and METRICS_TOKEN, and writes no file at import."""
+"""The run modes of one settings file (DESIGN.md section 1), each checked in a process of its own
+with a controlled environment (forked from one that imported only libraries: config.settings is
+imported afresh in each, as in a new interpreter): the embedded default (SQLite under VAR_DIR,
+local-memory cache, in-memory channel layer, in-process jobs, secrets generated once into an ignored
+file) and the production stack (DATABASE_URL, REDIS_URL). APP_ENV says the rules (local, test,
+production); infrastructure without APP_ENV is production: it refuses to start without its secrets,
+ALLOWED_HOSTS and METRICS_TOKEN, and writes no file at import."""
 
 import base64
 import json
@@ -11,6 +12,8 @@ import os
 import stat
 import subprocess
 import sys
+import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -61,6 +64,80 @@ print(json.dumps({
 """
 
 
+# Forks a child per request line ({"env", "code"}), its stdout and stderr in files of the caller's;
+# answers each with the child's exit code. Only libraries are imported here, and none of them reads
+# the environment the children are given: every child imports config.settings (and Django's set-up)
+# itself, under its own environment, as a new interpreter would.
+FORK_SERVER = """
+import json, os, sys, traceback
+import celery, django, django.db.models, kombu, psycopg, redis  # noqa: F401 - imported once, for every child
+for line in sys.stdin:
+    request = json.loads(line)
+    pid = os.fork()
+    if pid == 0:
+        out, err = os.open(request["stdout"], os.O_WRONLY), os.open(request["stderr"], os.O_WRONLY)
+        os.dup2(out, 1)
+        os.dup2(err, 2)
+        os.environ.clear()
+        os.environ.update(request["env"])
+        sys.stdin = open(os.devnull)
+        code = 0
+        try:
+            exec(compile(request["code"], "<string>", "exec"), {"__name__": "__main__"})
+        except SystemExit as exit:
+            code = exit.code if isinstance(exit.code, int) else 1
+        except BaseException:
+            traceback.print_exc()
+            code = 1
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
+    _, status = os.waitpid(pid, 0)
+    print(os.waitstatus_to_exitcode(status), flush=True)
+"""
+
+
+class ForkServer:
+    """`python -c PROBE` under an environment, at the cost of a fork: the libraries' imports, the
+    most of a fresh interpreter's start, are paid once per module."""
+
+    def __init__(self):
+        self.process = subprocess.Popen(
+            [sys.executable, "-c", FORK_SERVER],
+            cwd=ROOT,
+            env={k: v for k, v in os.environ.items() if k not in {"DJANGO_SETTINGS_MODULE", "APP_ENV"}},
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+
+    def run(self, code: str, env: dict[str, str]) -> subprocess.CompletedProcess:
+        with tempfile.TemporaryDirectory() as folder:
+            out, err = Path(folder, "stdout"), Path(folder, "stderr")
+            out.touch()
+            err.touch()
+            request = {"env": env, "code": code, "stdout": str(out), "stderr": str(err)}
+            self.process.stdin.write(json.dumps(request) + "\n")
+            self.process.stdin.flush()
+            answer = self.process.stdout.readline()
+            assert answer, f"the fork server exited with {self.process.wait(10)}"
+            return subprocess.CompletedProcess(code, int(answer), out.read_text(), err.read_text())
+
+    def close(self) -> None:
+        self.process.stdin.close()
+        self.process.wait(30)
+
+
+_fork_servers: list[ForkServer] = []  # started by the module's first probe
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _stop_fork_server() -> Iterator[None]:
+    yield
+    while _fork_servers:
+        _fork_servers.pop().close()
+
+
 def _run(tmp_path: Path, **env) -> subprocess.CompletedProcess:
     controlled = {"DATABASE_URL", "REDIS_URL", "APP_ENV", "REQUIRE_TLS", "WEBHOOK_ALLOW_PRIVATE_TARGETS"}
     controlled.update(SECRET_NAMES, PRODUCTION_ONLY)
@@ -68,9 +145,9 @@ def _run(tmp_path: Path, **env) -> subprocess.CompletedProcess:
     clean.update(DJANGO_SETTINGS_MODULE="config.settings", VAR_DIR=str(tmp_path / "var"), TASK_MODE="", **env)
     if not clean["TASK_MODE"]:
         del clean["TASK_MODE"]
-    return subprocess.run(
-        [sys.executable, "-c", PROBE], cwd=ROOT, env=clean, capture_output=True, text=True, timeout=60, check=False
-    )
+    if not _fork_servers:
+        _fork_servers.append(ForkServer())
+    return _fork_servers[0].run(PROBE, clean)
 
 
 def _settings(tmp_path: Path, **env) -> dict:

@@ -15,6 +15,7 @@ from apps.webhooks import services as webhook_services
 from apps.webhooks.models import WebhookDelivery
 from apps.webhooks.tasks import dispatch_due_webhooks
 from tests import factories
+from tests.support.live import SERVER_CHECKED_HASHERS
 from tests.support.private_servers import PrivateRedis
 from tests.support.processes import web_server
 from tests.support.receivers import Receiver
@@ -53,7 +54,7 @@ def kiosk_session(kiosk) -> requests.Session:
 
 @pytest.mark.django_db(transaction=True)
 def test_rest_survives_a_redis_outage_and_webhooks_catch_up(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.PBKDF2PasswordHasher"]  # what the web process knows
+    settings.PASSWORD_HASHERS = SERVER_CHECKED_HASHERS  # what the web process knows (PBKDF2), hashed once
     business = factories.BusinessFactory()
     kiosks = factories.KioskFactory.create_batch(2, business=business)
     agents = factories.AgentFactory.create_batch(2, owner=business.owner, password=PASSWORD)

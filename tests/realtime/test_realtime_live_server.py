@@ -38,7 +38,7 @@ def test_handshake_gives_a_signable_socket_id_and_the_activity_timeout(protocol_
 
 @pytest.mark.live
 def test_server_shutdown_closes_connections_with_4200_so_clients_reconnect_at_once(tmp_path):
-    server = start_daphne(tmp_path)  # its own: the test stops it
+    server = start_daphne(tmp_path, SHUTDOWN_GRACE_SECONDS="10")  # its own, with the default grace: the test stops it
     try:
 
         async def scenario():

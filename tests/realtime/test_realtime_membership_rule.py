@@ -3,7 +3,7 @@ while a subscription's rule is being asked means the answer may predate the chan
 goes out after its commit), so the rule is asked again and its second answer stands."""
 
 import asyncio
-import time
+import threading
 
 import pytest
 
@@ -22,8 +22,14 @@ def rule():
         asked.append(member)
         if len(asked) == 1 and answers and answers[0] == "revoke":
             answers.pop(0)
-            loop.call_soon_threadsafe(membership.note_revoked, [CHANNEL])  # the revoke, mid-read
-            time.sleep(0.2)  # the read is still under way when the revoke is delivered
+            delivered = threading.Event()
+
+            def revoke() -> None:  # on the loop, as the hub delivers it
+                membership.note_revoked([CHANNEL])
+                delivered.set()
+
+            loop.call_soon_threadsafe(revoke)  # the revoke, mid-read
+            assert delivered.wait(5)  # the read is still under way when the revoke is delivered
             return True  # what the database said before the change's commit
         return bool(answers.pop(0)) if answers else True
 

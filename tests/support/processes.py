@@ -6,6 +6,7 @@ import contextlib
 import os
 import shutil
 import signal
+import socket
 import sqlite3
 import subprocess
 import sys
@@ -92,6 +93,10 @@ def child_env(tmp_path: Path, *, database_url: str | None = None, **extra: str) 
 
 
 def start_daphne(tmp_path: Path, **env_extra: str) -> LiveServer:
+    """A test's own daphne with `env_extra` over the test settings. Its drain at stop_daphne() is
+    no test's subject: a grace of 1 s (SHUTDOWN_GRACE_SECONDS), not the 10 s of production that
+    waited for idle keep-alive connections; a test of the drain itself passes its own grace."""
+    env_extra.setdefault("SHUTDOWN_GRACE_SECONDS", "1")
     with timed("server start", env=sorted(env_extra)):
         return _start_daphne(tmp_path, **env_extra)
 
@@ -119,7 +124,7 @@ def _start_daphne(tmp_path: Path, **env_extra: str) -> LiveServer:
                 if response.status == 200:
                     return server
         except (urllib.error.URLError, ConnectionError, TimeoutError):
-            time.sleep(0.1)
+            time.sleep(0.02)  # a refused connection costs nothing: the first answer is not waited for
     stop_daphne(server)
     raise AssertionError(f"daphne did not answer /healthz:\n{server.log()}")
 
@@ -158,6 +163,34 @@ def web_server(**env: str) -> Iterator[str]:
     finally:
         stop_daphne(server)
         shutil.rmtree(workdir, ignore_errors=True)
+
+
+def _tcp_queues(local_port: int, remote_port: int) -> tuple[int, int] | None:
+    """(tx_queue, rx_queue) of the established IPv4 socket local_port -> remote_port, from the
+    kernel's table (/proc/net/tcp); None while there is none."""
+    with open("/proc/net/tcp") as table:
+        for line in table.readlines()[1:]:
+            fields = line.split()
+            local, remote, state, queues = fields[1], fields[2], fields[3], fields[4]
+            ports = int(local.rsplit(":", 1)[1], 16), int(remote.rsplit(":", 1)[1], 16)
+            if state == "01" and ports == (local_port, remote_port):
+                tx, rx = queues.split(":")
+                return int(tx, 16), int(rx, 16)
+    return None
+
+
+def read_by_server(sock: socket.socket, server_port: int, timeout: float = 10) -> None:
+    """Wait until the server process has read everything sent on the client socket `sock` (a
+    loopback connection to `server_port`): the server acknowledged every byte (the client's send
+    queue is empty) and its end holds nothing unread. A request sent is then in flight in the
+    server, not merely on its way to it: the signal a test waits for instead of a fixed sleep."""
+    client_port = sock.getsockname()[1]
+
+    def read() -> bool:
+        client, server = _tcp_queues(client_port, server_port), _tcp_queues(server_port, client_port)
+        return client is not None and server is not None and client[0] == 0 and server[1] == 0
+
+    wait_until(read, timeout, f"the server on port {server_port} reading the request", every=0.01)
 
 
 def manage(env: dict, *args: str) -> str:

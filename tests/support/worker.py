@@ -36,7 +36,13 @@ def database_url() -> str:
 class Worker:
     """One `celery worker` child process with its log in a temporary file."""
 
-    def __init__(self, queue: str, name: str, lease_seconds: float | None = LEASE_SECONDS):
+    def __init__(
+        self,
+        queue: str,
+        name: str,
+        lease_seconds: float | None = LEASE_SECONDS,
+        receiver_timeout_seconds: float | None = None,  # else the production 5 s; below lease_seconds
+    ):
         self.log = Path(tempfile.mkstemp(prefix=f"{name}-", suffix=".log")[1])
         env = {
             **os.environ,
@@ -68,6 +74,8 @@ class Worker:
         ]
         if lease_seconds is not None:  # else the production lease
             env["WEBHOOK_LEASE_SECONDS"] = str(lease_seconds)
+        if receiver_timeout_seconds is not None:
+            env["WEBHOOK_RECEIVER_TIMEOUT_SECONDS"] = str(receiver_timeout_seconds)
         with self.log.open("wb") as log:
             self.process = subprocess.Popen(
                 argv, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
@@ -80,7 +88,7 @@ class Worker:
                 pytest.fail(f"the worker exited with {self.process.returncode}:\n{self.tail()}")
             if b" ready." in self.log.read_bytes():
                 return
-            time.sleep(0.1)
+            time.sleep(0.05)
         pytest.fail(f"the worker was not ready within {timeout} s:\n{self.tail()}")
 
     def kill(self) -> None:
