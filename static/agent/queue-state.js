@@ -59,8 +59,12 @@ export function mergeSnapshot(queue, sessions, askedAt, now) {
   return { queue: { ...next, goneAt }, added };
 }
 
-/** Seconds a card's customer has waited by `now`. @param {Card} card @param {number} now */
-export const waitedSeconds = (card, now) => (card.session.waiting_seconds || 0) + Math.floor((now - card.receivedAt) / 1000);
+/**
+ * Seconds a card's customer has waited by `now`. The dashboard's clock ticks once a second, so a
+ * card can arrive after the last tick: that part counts as nothing, never as "-1:-1".
+ * @param {Card} card @param {number} now
+ */
+export const waitedSeconds = (card, now) => (card.session.waiting_seconds || 0) + Math.max(0, Math.floor((now - card.receivedAt) / 1000));
 
 /** @param {number} seconds */
 export function duration(seconds) {

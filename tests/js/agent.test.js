@@ -14,6 +14,7 @@ test("cards are added once, removed with the time they left, and wait from their
   let queue = addCard(EMPTY_QUEUE, incoming("a", 5), 1_000);
   assert.equal(addCard(queue, incoming("a"), 2_000), queue);
   assert.equal(waitedSeconds(queue.cards[0], 66_000), 70);
+  assert.equal(waitedSeconds(addCard(EMPTY_QUEUE, incoming("b"), 1_500).cards[0], 1_000), 0); // the clock's last tick came before the card
   queue = removeCard(queue, "a", 3_000);
   assert.deepEqual(queue, { cards: [], goneAt: { a: 3_000 } });
   assert.equal(removeCard(queue, "a", 4_000), queue);
