@@ -275,7 +275,7 @@ def walk_capacity(walk: Walk) -> None:
     reader_b_id = readers["B"].rstrip("/").rsplit("/", 1)[-1]
     with walk.step("B's reader is unplugged as the agent sends B to payment: the words on both", b, "kiosk-B-refused"):
         agent.fill("#menu-search", "")
-        agent.locator("button.menu-item[data-item-id]", has_text="Cola").first.click()
+        agent.locator("button.menu-item[data-item-id]", has_text="Onion rings").first.click()  # no options
         expect(b.locator("#cart-lines li")).to_have_count(1)
         expect(agent.locator("#cart-lines")).to_have_attribute("data-saving", "false")
         reader_set_online(reader_b_id, False)
