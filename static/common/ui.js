@@ -79,11 +79,20 @@ export function redrawKeepingFocus(container, selectorOf, draw) {
 
 export { money } from "./format.js";
 
+let announcing = 0;
+
 /** Status messages go to a polite live region (#announcer), so screen readers hear them. @param {string} text */
 export function announce(text) {
   const region = byId("announcer");
   region.textContent = "";
-  window.setTimeout(() => (region.textContent = text), 30);
+  window.clearTimeout(announcing);
+  announcing = window.setTimeout(() => (region.textContent = text), 30);
+}
+
+/** Empty the live region (a new customer must not find the last one's message in it). */
+export function clearAnnouncer() {
+  window.clearTimeout(announcing);
+  byId("announcer").textContent = "";
 }
 
 /** @param {HTMLElement} node @param {string | null | undefined} text */

@@ -8,7 +8,7 @@ import { renderAccess } from "./access-view.js";
 import { chime } from "./chime.js";
 import { createKeypad } from "./keypad.js";
 import { createSpeech } from "./speech.js";
-import { announce, byId } from "../common/ui.js";
+import { announce, byId, clearAnnouncer } from "../common/ui.js";
 import { createAlone } from "./alone.js";
 import { api, get, on, post } from "./api.js";
 import { createChat, renderChat } from "./chat.js";
@@ -124,6 +124,7 @@ function goToAttract({ keepAccess = false } = {}) {
   window.clearTimeout(timers.typing);
   const access = keepAccess ? store.get().access : ACCESS_OFF;
   store.set({ locale: keepAccess ? store.get().locale : "en-US", attract: { error: "", starting: false }, access, screen: "attract" });
+  if (!keepAccess) clearAnnouncer();
   refreshProfile();
 }
 

@@ -196,6 +196,7 @@ def walk_every_screen(tablet, server, agent, world, locale: str, data: set[str])
     read.check(f"{locale}: thank-you")
     tablet.click("#thanks-done")
     expect(tablet.locator("body")).to_have_attribute("data-screen", "attract")
-    # The next customer on a page loaded again: the screen reader's live region (#announcer) keeps
-    # this customer's last message, in this language, until the next message replaces it.
+    # The screen reader's live region keeps nothing of this customer's for the next one.
+    expect(tablet.locator("#announcer")).to_have_text("")
+    # The next customer on a page loaded again.
     tablet.reload()
