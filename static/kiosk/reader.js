@@ -120,8 +120,8 @@ export function offersCardFields(payment, reader) {
 
 /**
  * What the customer reads while the reader refused the agent's send to payment (the status body's
- * `reader_refusal`, told at once by ReaderRefused): what happened and what comes next, the agent
- * trying again; "" when there is none. Said outside the payment box, which is not open then.
+ * `reader_refusal`, told at once by ReaderRefused): what happened and what comes next (the agent
+ * will send it again); "" when there is none. Said outside the payment box, which is not open then.
  * @param {ReaderRefusal | null | undefined} refusal @param {string | null | undefined} agentName @param {string} [locale]
  */
 export function agentSendRefused(refusal, agentName, locale = "en-US") {

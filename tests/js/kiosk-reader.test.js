@@ -259,12 +259,12 @@ test("paying with the card fields instead swaps the reader's payment for the car
 test("the reader refused the agent's send: what happened and that the agent tries again, in the customer's language", () => {
   const offline = { reason: "offline", refused_at: "2026-11-27T21:00:00Z" };
   const busy = { reason: "busy", refused_at: "2026-11-27T21:00:00Z" };
-  assert.equal(agentSendRefused(offline, "Ada"), "The card reader is not answering right now. Your order is kept: Ada is trying again.");
-  assert.equal(agentSendRefused(offline, "Ada", "es-ES"), "El lector de tarjetas no responde ahora. Tu pedido se guarda: Ada lo está intentando de nuevo.");
+  assert.equal(agentSendRefused(offline, "Ada"), "The card reader is not answering right now. Your order is kept: Ada will try again.");
+  assert.equal(agentSendRefused(offline, "Ada", "es-ES"), "El lector de tarjetas no responde ahora. Tu pedido se guarda: Ada lo intentará de nuevo.");
   assert.equal(agentSendRefused(busy, "Ada", "fr-FR"), "Le lecteur de cartes est occupé par un autre paiement. Votre commande est conservée : Ada va réessayer dans un instant.");
   assert.match(agentSendRefused(busy, "Ada", "de-DE"), /anderen Zahlung beschäftigt.*Ada versucht es gleich noch einmal/);
   assert.match(agentSendRefused({ reason: "something_new", refused_at: "x" }, "Ada"), /not answering/); // an unknown reason
-  assert.match(agentSendRefused(offline, null), /Someone is trying again/); // no name known
+  assert.match(agentSendRefused(offline, null), /Someone will try again/); // no name known
   assert.equal(agentSendRefused(null, "Ada"), "");
   assert.equal(agentSendRefused(undefined, "Ada"), "");
 });
@@ -284,7 +284,7 @@ test("ReaderRefused is kept on the active status body and said once; the status 
   current = { ...active, reader_refusal: refusal };
   session.onEvent("ReaderRefused", { session_id: "s1", reader_refusal: refusal });
   assert.deepEqual(store.get().status.reader_refusal, refusal);
-  const words = "El lector de tarjetas no responde ahora. Tu pedido se guarda: Ada lo está intentando de nuevo.";
+  const words = "El lector de tarjetas no responde ahora. Tu pedido se guarda: Ada lo intentará de nuevo.";
   assert.equal(said.filter((text) => text === words).length, 1);
   // the status read again (a reconnect, a reload) says the same refusal: not said again
   await session.refresh();

@@ -127,7 +127,7 @@ def test_a_reader_offline_when_sent_is_said_to_the_agent_and_sending_again_hands
     expect(dashboard.locator("#send-payment")).to_be_enabled()  # the retry
     expect(tablet.locator("#payment")).to_be_hidden()  # nothing started: the cart is still the customer's
     expect(tablet.locator("#reader-refusal")).to_have_text(
-        "The card reader is not answering right now. Your order is kept: Ada Agent is trying again."
+        "The card reader is not answering right now. Your order is kept: Ada Agent will try again."
     )
     assert not Payment.objects.filter(order__session__public_id=session_id).exists()
 

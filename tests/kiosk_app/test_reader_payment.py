@@ -2,7 +2,7 @@
 server with the demo processor (as `make run`): the kiosk has a simulated reader; the agent builds
 the cart in the dashboard and sends it to payment while the reader is unplugged: the dashboard says
 so and the kiosk, which opens no payment step, tells the customer in their language (Spanish) that
-the agent is trying again, still after a reload; the reader back, the agent sends again and the
+the agent will try again, still after a reload; the reader back, the agent sends again and the
 kiosk shows no card fields but what to do on the reader, and the dashboard waits for the card on
 the reader. The customer's cards are presented with the processor's test helper through the real
 `stripe` library over HTTP (as the reader's server tests do): a declined card (insufficient funds)
@@ -68,7 +68,7 @@ def test_a_customer_pays_on_the_card_reader_declined_then_approved(world, kiosk,
     expect(dashboard.locator("#cart-error")).to_contain_text("The card reader is offline")
     refusal = tablet.locator("#reader-refusal")
     refused_words = (
-        "El lector de tarjetas no responde ahora. Tu pedido se guarda: Ada Agent lo está intentando de nuevo."
+        "El lector de tarjetas no responde ahora. Tu pedido se guarda: Ada Agent lo intentará de nuevo."
     )
     expect(refusal).to_have_text(refused_words)
     expect(tablet.locator("#payment")).to_be_hidden()
