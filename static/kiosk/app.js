@@ -22,6 +22,7 @@ import { createShownItem } from "./shown-item.js";
 import { config } from "./settings.js";
 import { createReceipt, renderThanks } from "./receipt.js";
 import { createReceiptPrint, renderReceiptPrint } from "./receipt-print.js";
+import { createThanksLines } from "./thanks-lines.js";
 import { loadCatalogs } from "./messages.js";
 import { createKioskStore } from "./state.js";
 import { inactivityApplies, leavingAsks } from "./status.js";
@@ -420,7 +421,7 @@ async function callPerson() {
   await startSession();
 }
 const access = createAccessActions({ store, speech, session, alone, extend, callPerson });
-createKeypad({ store, act: access.act, warning: warningUp });
+createKeypad({ store, act: access.act, warning: warningUp, lines: createThanksLines({ store, speak: speech.speak }) });
 byId("access-toggle").addEventListener("click", () => access.turn(!store.get().access.on));
 byId("text-toggle").addEventListener("click", () => access.act("large_text", null));
 byId("contrast-toggle").addEventListener("click", () => access.act("contrast", null));
