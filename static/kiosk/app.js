@@ -406,7 +406,8 @@ renderThanks(store);
 renderReceiptPrint(store);
 renderChat(store, chat);
 createShownItem(store, { announce });
-renderDining(store, createDining({ store, get, post }).choose);
+const knownDining = { asks: () => device.asksDining, asked: (/** @type {boolean} */ ask) => (device.asksDining = ask) };
+renderDining(store, createDining({ store, get, post, known: knownDining }).choose);
 // --- accessible mode: the keypad and the bar at the bottom edge (access-actions.js) --------------
 const warningUp = () => store.get().stillThere.open || store.get().returning.open;
 /** The answer to every warning (a key, "Yes" or "Stay longer"): the time again, the server's too. */
