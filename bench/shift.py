@@ -30,7 +30,8 @@ With --capacity 1,3 it compares agents holding one session with agents holding s
 video conversation, C in all) on the same arrivals and handle times (bench/shift_seats.py):
 sessions per agent-hour, p90 answer time, abandoned share, the fewest agents that hold p90
 answer <= 30 s and abandonment <= 2 % through the lunch peak, and the accessible-mode
-customers' p95 answer time at the peak.
+customers' p95 answer time at the peak, with what their waits are made of (bench/shift_seats.py
+WAIT_PARTS) and, where it is past its goal, how many agents bring it within.
 
     .venv/bin/python bench/shift.py --capacity 1,3 [--seeds 3] [--check]
 """
@@ -342,6 +343,9 @@ def compare_capacities(args: argparse.Namespace) -> int:
             ok = ok and r.skipped == 0
         pooled = seats.percentile([s for r in results.values() for s in r.peak_accessible_answers], 95)
         print(f"capacity {capacity}, {count} agents: accessible mode p95 at the peak, seeds pooled: {pooled:.1f} s")
+        print_wait_parts([parts for r in results.values() for parts in r.peak_accessible_parts], pooled)
+        if pooled > ACCESSIBLE_P95_GOAL:
+            print(f"  {accessible_staffing(customers, capacity, args.hours, count)}")
         ok = ok and pooled <= ACCESSIBLE_P95_GOAL
     print("fewest agents holding p90 answer <= 30 s and abandonment <= 2 % through the lunch peak, every seed:")
     for capacity in capacities:
@@ -356,6 +360,38 @@ def compare_capacities(args: argparse.Namespace) -> int:
         ok = ok and saving >= 0.2
     print(f"goals (>= 20 % fewer, nobody skipped, accessible p95 <= 30 s): {'met' if ok else 'NOT met'}")
     return 0 if ok or not args.check else 1
+
+
+def accessible_staffing(customers, capacity: int, hours: float, fewest: int, most_more: int = 4) -> str:
+    """How many agents above the fewest bring the accessible-mode p95 at the peak within its goal."""
+    from bench import shift_seats as seats
+
+    for count in range(fewest + 1, fewest + most_more + 1):
+        runs = [seats.SeatShift(arr, count, capacity, seed, hours).run() for seed, arr in customers.items()]
+        pooled = seats.percentile([s for r in runs for s in r.peak_accessible_answers], 95)
+        if pooled <= ACCESSIBLE_P95_GOAL:
+            return f"with {count} agents: accessible mode p95 at the peak, seeds pooled, {pooled:.1f} s"
+    return f"still past {ACCESSIBLE_P95_GOAL:g} s with {fewest + most_more} agents"
+
+
+def print_wait_parts(waits: list[dict[str, float]], p95: float) -> None:
+    """What the accessible-mode customers' waits at the peak are made of (shift_seats.WAIT_PARTS):
+    all of them, and those at or past the p95."""
+    from bench import shift_seats as seats
+
+    def line(group: list[dict[str, float]]) -> str:
+        total = sum(sum(parts.values()) for parts in group) or 1.0
+        return "; ".join(
+            f"{part} {sum(parts[part] for parts in group):.0f} s ({sum(parts[part] for parts in group) / total:.0%})"
+            for part in seats.WAIT_PARTS
+        )
+
+    slowest = [parts for parts in waits if sum(parts.values()) >= p95]
+    print(f"  their waits, {len(waits)} customers, {sum(sum(p.values()) for p in waits):.0f} s in all: {line(waits)}")
+    print(f"  the {len(slowest)} at or past the p95: {line(slowest)}")
+    for parts in sorted(slowest, key=lambda parts: -sum(parts.values())):
+        shown = ", ".join(f"{part} {seconds:g}" for part, seconds in parts.items() if seconds)
+        print(f"    {sum(parts.values()):.1f} s: {shown}")
 
 
 if __name__ == "__main__":

@@ -25,7 +25,7 @@ the agents' answers come from a second generator of the same seed.
 
 import math
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from apps.routing.router import FreeAgent, WaitingSession, may_take, passed_over, plan_offers
 from apps.sessions.seats import Held
@@ -124,6 +124,7 @@ class Result:
     peak_answers: list[float] = field(default_factory=list)
     peak_accessible_answers: list[float] = field(default_factory=list)
     peak_accessible_abandoned: int = 0
+    peak_accessible_parts: list[dict[str, float]] = field(default_factory=list)  # their waits by cause (WAIT_PARTS)
     answered_spread: int = 0  # the most any agent answered less the fewest (breaks included)
     held_seconds: float = 0.0  # sum over time of sessions held (for the mean concurrency)
     video_seconds: float = 0.0
@@ -150,6 +151,15 @@ class Result:
 
     def holds_peak(self, p90_goal: float, abandoned_goal: float) -> bool:
         return self.peak_p90 <= p90_goal and self.peak_abandoned_share <= abandoned_goal
+
+
+# What an accessible-mode customer's wait is made of, step by step (SeatShift.wait_part): offers
+# ringing, the one answered (the agent's 2-6 s) and those let lapse; free agents who could take it
+# but for its language (before the any-language time); a free agent who could take it offered
+# another (the line's rule broken: expected 0); and no agent free for it: one who could take it
+# ringing for another customer (offered before this one came, or one ahead), else every seat
+# taken (or on a break).
+WAIT_PARTS = ("answering", "lapsing", "language", "not offered", "ringing for another", "all seats taken")
 
 
 def percentile(values: list[float], pct: float) -> float:
@@ -179,6 +189,7 @@ class SeatShift:
         self.live: dict[int, int] = {}
         self.result = Result(capacity, agent_count, hours)
         self.end = hours * 3600
+        self.parts: dict[int, dict[str, float]] = {}  # accessible-mode customers of the peak, while they wait
 
     def run(self) -> Result:
         pending = iter(self.customers)
@@ -195,6 +206,11 @@ class SeatShift:
             self.customers_leave(now)
             self.offers_answered_or_lapsed(now)
             self.dispatch(now)
+            for arrival in self.waiting.values():
+                if arrival.accessible and in_peak(arrival):
+                    part = self.wait_part(arrival, now)
+                    parts = self.parts.setdefault(arrival.id, dict.fromkeys(WAIT_PARTS, 0.0))
+                    parts[part] += STEP
             for agent in self.agents:
                 held = agent.held(now)
                 self.result.held_seconds += held.count * STEP
@@ -222,6 +238,22 @@ class SeatShift:
                 self.result.peak_abandoned += 1
                 self.result.peak_accessible_abandoned += arrival.accessible
 
+    def wait_part(self, arrival: Arrival, now: float) -> str:
+        """What this step of the customer's wait is spent on (WAIT_PARTS; "answering" and
+        "lapsing" are told apart at the accept: the answered offer's own time is "answering")."""
+        if self.live.get(arrival.id, 0):
+            return "lapsing"
+        free = [view for agent in self.agents if (view := self.free(agent, now)) is not None]
+        view = self.view(arrival, now)
+        if any(may_take(agent, view) for agent in free):
+            return "not offered"
+        if free and any(may_take(agent, replace(view, any_language=True)) for agent in free):
+            return "language"
+        ringing = [agent for agent in self.agents if agent.offer is not None and agent.offer != arrival.id]
+        if any(may_take(self.as_free(agent, now), view) for agent in ringing):
+            return "ringing for another"
+        return "all seats taken"
+
     def drop_offer(self, agent: Agent) -> None:
         if agent.offer is not None:
             self.live[agent.offer] = self.live.get(agent.offer, 1) - 1
@@ -235,8 +267,13 @@ class SeatShift:
             if arrival is None:  # taken by another agent of its wave, or the customer left
                 self.drop_offer(agent)
             elif agent.answers_at is not None and agent.answers_at <= now:
+                made = agent.offer_expires - T
                 self.drop_offer(agent)
                 self.accept(agent, arrival, now)
+                if (parts := self.parts.pop(arrival.id, None)) is not None:
+                    answering = min(parts["lapsing"], now - made)  # the steps before it were other offers'
+                    parts["answering"], parts["lapsing"] = answering, parts["lapsing"] - answering
+                    self.result.peak_accessible_parts.append(parts)
             elif agent.offer_expires <= now:
                 self.drop_offer(agent)
                 self.result.misses += 1
@@ -277,9 +314,12 @@ class SeatShift:
         """The agent as the router sees it, if it is available with a seat and no offer."""
         if agent.offer is not None or agent.break_until > now or agent.wants_break:
             return None
-        held = agent.held(now)
-        if held.count >= self.capacity:
+        if agent.held(now).count >= self.capacity:
             return None
+        return self.as_free(agent, now)
+
+    def as_free(self, agent: Agent, now: float) -> FreeAgent:
+        held = agent.held(now)
         return FreeAgent(
             id=agent.id,
             owner_id=1,

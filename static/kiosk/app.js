@@ -22,6 +22,7 @@ import { createShownItem } from "./shown-item.js";
 import { config } from "./settings.js";
 import { createReceipt, renderThanks } from "./receipt.js";
 import { createReceiptPrint, renderReceiptPrint } from "./receipt-print.js";
+import { createThanksLines } from "./thanks-lines.js";
 import { loadCatalogs } from "./messages.js";
 import { createKioskStore } from "./state.js";
 import { inactivityApplies, leavingAsks } from "./status.js";
@@ -406,7 +407,8 @@ renderThanks(store);
 renderReceiptPrint(store);
 renderChat(store, chat);
 createShownItem(store, { announce });
-renderDining(store, createDining({ store, get, post }).choose);
+const knownDining = { asks: () => device.asksDining, asked: (/** @type {boolean} */ ask) => (device.asksDining = ask) };
+renderDining(store, createDining({ store, get, post, known: knownDining }).choose);
 // --- accessible mode: the keypad and the bar at the bottom edge (access-actions.js) --------------
 const warningUp = () => store.get().stillThere.open || store.get().returning.open;
 /** The answer to every warning (a key, "Yes" or "Stay longer"): the time again, the server's too. */
@@ -421,7 +423,7 @@ async function callPerson() {
   await startSession();
 }
 const access = createAccessActions({ store, speech, session, alone, extend, callPerson });
-createKeypad({ store, act: access.act, warning: warningUp });
+createKeypad({ store, act: access.act, warning: warningUp, lines: createThanksLines({ store, speak: speech.speak }) });
 byId("access-toggle").addEventListener("click", () => access.turn(!store.get().access.on));
 byId("text-toggle").addEventListener("click", () => access.act("large_text", null));
 byId("contrast-toggle").addEventListener("click", () => access.act("contrast", null));

@@ -1,8 +1,8 @@
 // What this device keeps across reloads, in localStorage: its id (a UUID v4 made once, kept for
 // the device's lifetime, even across unpairing) and, once paired, the device token, the kiosk id
-// and the last known business settings (shown at once on start, then refreshed from the API);
-// while a customer's session is open, its id and language, so a reload resumes it (a reload in the
-// middle of an order would otherwise strand the customer).
+// and the last known business settings (shown at once on start, then refreshed from the API) and
+// whether it asks eat in or take away; while a customer's session is open, its id and language,
+// so a reload resumes it (a reload in the middle of an order would otherwise strand the customer).
 const KEY = "kiosk-app.device";
 
 /**
@@ -12,6 +12,7 @@ const KEY = "kiosk-app.device";
  * @property {string} [kioskId]
  * @property {import("./state.js").Profile} [profile]
  * @property {{id: string, locale: string, alone?: import("./self-service.js").CartLineIn[]}} [openSession]
+ * @property {boolean} [asksDining] whether the business asked eat in or take away at its last session (dining.js)
  */
 
 function uuid4() {
@@ -81,6 +82,18 @@ class Device {
     this.save();
   }
 
+  /** Whether the business asks eat in or take away, as last read (true, the owner's default, before any read). */
+  get asksDining() {
+    return this.data.asksDining ?? true;
+  }
+
+  /** @param {boolean} ask */
+  set asksDining(ask) {
+    if (this.data.asksDining === ask) return;
+    this.data.asksDining = ask;
+    this.save();
+  }
+
   /**
    * The customer's open session, if this device had one when the page was (re)loaded; `alone`: the
    * cart the customer was building alone (request lines), so a reload resumes it.
@@ -115,6 +128,7 @@ class Device {
     delete this.data.token;
     delete this.data.kioskId;
     delete this.data.profile;
+    delete this.data.asksDining;
     this.save();
   }
 }

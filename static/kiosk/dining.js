@@ -2,7 +2,10 @@
 // customer is asked (unless the owner turned the question off: GET .../dining says `ask`), and the
 // answer is saved on the order at once (POST .../dining). It never holds the card form back: an
 // order paid without an answer is "not asked" for the kitchen and the webhook, and the payment is
-// never kept waiting on it.
+// never kept waiting on it. Whether to ask is read as the session opens, long before its payment
+// step, so the question is drawn with the card fields and never pushes them down under the
+// customer's finger; until that read answers (a reload straight into the payment step) the
+// kiosk goes by its business's last answer, which the device keeps (device.js).
 import { asFailure, logFailure } from "../common/report.js";
 import { watch } from "../common/store.js";
 import { byId, showError } from "../common/ui.js";
@@ -19,16 +22,18 @@ const NOT_ASKED = { sessionId: null, ask: false, choice: null, saving: false, er
  * @param {import("../common/store.js").Store<import("./state.js").KioskState>} deps.store
  * @param {(path: string) => Promise<any>} deps.get
  * @param {(path: string, body: any) => Promise<any>} deps.post
+ * @param {{asks: () => boolean, asked: (ask: boolean) => void}} deps.known the business's last answer to "ask?", kept by the device
  */
-export function createDining({ store, get, post }) {
+export function createDining({ store, get, post, known }) {
   const change = (/** @type {Partial<Dining>} */ patch) => store.set(({ dining }) => ({ dining: { ...dining, ...patch } }));
 
-  // A payment step opens for a session: read once whether to ask.
-  watch(store, (s) => (s.payment ? s.sessionId : null), async (sessionId) => {
+  // A session opens: whether to ask (and the answer so far, after a reload) read once, before its payment step.
+  watch(store, (s) => s.sessionId, async (sessionId) => {
     if (!sessionId || store.get().dining.sessionId === sessionId) return;
-    store.set({ dining: { ...NOT_ASKED, sessionId } });
+    store.set({ dining: { ...NOT_ASKED, sessionId, ask: known.asks() } });
     try {
       const body = await get(`/api/public/sessions/${sessionId}/dining`);
+      known.asked(body.ask);
       if (store.get().dining.sessionId === sessionId) change({ ask: body.ask, choice: body.dining });
     } catch (error) {
       logFailure("reading whether to ask eat in or take away", error); // the card form works without it

@@ -1,7 +1,8 @@
 // Accessible mode by keypad: a key starts it (access.js startsAccessible), then the arrows move the
 // focus over the screen's controls (Tab does too, natively), Enter chooses, Escape or Backspace
 // goes back, + and - change a quantity, and the command keys repeat, set the voice, call a person
-// and leave the mode. The focus always rests on a control of the screen shown: after a screen
+// and leave the mode. A list that reads line by line (thanks-lines.js) takes up, down, PageUp,
+// PageDown, Home and End while it has the focus, and gives them back at its ends. The focus always rests on a control of the screen shown: after a screen
 // change or a redraw that took its control away it moves to the screen's first one. What each
 // command does to the session is app.js's (`act`).
 import { watch } from "../common/store.js";
@@ -56,8 +57,9 @@ const typingIn = (/** @type {Element | null} */ node) =>
  * @param {import("../common/store.js").Store<KioskState>} deps.store
  * @param {(command: Command | "start" | "extend", target: HTMLElement | null) => boolean} deps.act does the command; false: the key stays the page's
  * @param {() => boolean} deps.warning a timeout's warning is up: any key answers it (app.js)
+ * @param {{key: (event: KeyboardEvent, target: HTMLElement | null) => boolean}} deps.lines a list read line by line while it has the focus (thanks-lines.js): true when it took the key
  */
-export function createKeypad({ store, act, warning }) {
+export function createKeypad({ store, act, warning, lines }) {
   document.addEventListener(
     "keydown",
     (event) => {
@@ -75,9 +77,10 @@ export function createKeypad({ store, act, warning }) {
         event.preventDefault(); // the key that starts the mode does only that
         return void act("start", null);
       }
+      const target = focused instanceof HTMLElement ? focused : null;
+      if (lines.key(event, target)) return void event.preventDefault();
       const command = commandOf(event, { typing: typingIn(focused) });
       if (!command) return;
-      const target = focused instanceof HTMLElement ? focused : null;
       if (command === "next" || command === "previous") {
         event.preventDefault();
         return move(command === "next" ? 1 : -1);

@@ -109,7 +109,9 @@ function drawThanks({ thanks, receiptMail, locale }) {
 
   const cart = cartView(thanks.order, locale);
   byId("thanks-bought").hidden = cart.empty;
-  byId("thanks-lines").replaceChildren(
+  const list = byId("thanks-lines");
+  list.setAttribute("aria-label", t(locale, "access.thanks_lines")); // said as the list takes the focus (thanks-lines.js)
+  list.replaceChildren(
     ...cart.lines.map((line) => cartLineElement(line)),
   );
   // The tax between the lines and the total, as on the cart: a total above the lines' sum is explained.

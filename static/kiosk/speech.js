@@ -6,7 +6,8 @@
 import { watch } from "../common/store.js";
 import { menuView } from "./menu.js";
 import { gettext_noop, t } from "./messages.js";
-import { cartWords, itemWords, paymentWords, screenWords, sentences } from "./spoken.js";
+import { cartWords, itemWords, paymentWords, screenWords, sentences, thanksLineWords } from "./spoken.js";
+import { currentLine } from "./thanks-lines.js";
 import { queueWords } from "./words.js";
 
 /** @typedef {import("./state.js").KioskState} KioskState */
@@ -71,6 +72,7 @@ export function createSpeech(store) {
 export function focusWords(target, state) {
   if (!(target instanceof HTMLElement) || target === document.body) return "";
   const { locale } = state;
+  if (target.id === "thanks-lines") return sentences([target.getAttribute("aria-label"), thanksLineWords(state, currentLine(target))]);
   if (target.matches("li.menu-item")) {
     const currency = (state.order && state.order.currency) || null;
     const item = menuView(state.menu.body, locale, currency)

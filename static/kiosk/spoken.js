@@ -21,14 +21,23 @@ export const sentences = (parts) =>
 export const itemWords = (item, locale) =>
   sentences([t(locale, "access.item", { name: item.name, price: item.price }), item.allergens, item.soldOut && t(locale, "menu.sold_out")]);
 
+/** One cart line: its quantity, name and price, then its options. @param {import("./cart.js").CartLine} line @param {string} locale */
+const lineWords = (line, locale) =>
+  t(locale, "access.cart_line", { quantity: line.quantity.replace(/\s*×$/, ""), name: line.name, price: line.price }) + (line.modifiers ? ` (${line.modifiers})` : "");
+
 /** The cart line by line, then its total. @param {import("./cart.js").Order | null} order @param {string} locale */
 export function cartWords(order, locale) {
   const cart = cartView(order, locale);
   if (cart.empty) return t(locale, "access.cart_empty");
-  const lines = cart.lines.map((line) =>
-    t(locale, "access.cart_line", { quantity: line.quantity.replace(/\s*×$/, ""), name: line.name, price: line.price }) + (line.modifiers ? ` (${line.modifiers})` : ""),
-  );
+  const lines = cart.lines.map((line) => lineWords(line, locale));
   return sentences([t(locale, "access.cart", { lines: lines.join("; ") }), t(locale, "access.total", { total: cart.total })]);
+}
+
+/** A line of the thank-you screen's list, with its place in it ("" past its end). @param {KioskState} state @param {number} index 0-based */
+export function thanksLineWords({ thanks, locale }, index) {
+  const { lines } = cartView((thanks && thanks.order) || null, locale);
+  const line = lines[index];
+  return line ? sentences([t(locale, "access.line_of", { number: index + 1, count: lines.length, line: lineWords(line, locale) })]) : "";
 }
 
 /** The payment step: the amount, then how to pay (on the reader, or with the card fields). @param {KioskState} state */

@@ -7,8 +7,9 @@ import { test } from "node:test";
 import "./support/catalogues.js"; // the kiosk's words, from the .po files
 
 import { ACCESS_OFF, commandOf, contrastRatio, LEAST_REACH, reachFraction, readableBrand, startsAccessible, stepRate, stepVolume, timeScale } from "../../static/kiosk/access.js";
-import { cartWords, itemWords, paymentWords, screenWords, sentences } from "../../static/kiosk/spoken.js";
+import { cartWords, itemWords, paymentWords, screenWords, sentences, thanksLineWords } from "../../static/kiosk/spoken.js";
 import { INITIAL } from "../../static/kiosk/state.js";
+import { lineStep } from "../../static/kiosk/thanks-lines.js";
 
 const ORDER = {
   currency: "USD",
@@ -84,6 +85,26 @@ test("a menu item with its price and allergens; the cart line by line with its t
   );
   assert.equal(cartWords(null, "fr-FR"), "Votre commande est vide.");
   assert.match(cartWords(ORDER, "de-DE"), /^Ihre Bestellung: .* Gesamt 17,28/);
+});
+
+test("the thank-you list by keypad: up and down a line, a page, the ends, and out at either end", () => {
+  assert.equal(lineStep("ArrowDown", 0, 12, 4), 1);
+  assert.equal(lineStep("ArrowDown", 11, 12, 4), "after"); // the last line: on to the next control
+  assert.equal(lineStep("ArrowUp", 3, 12, 4), 2);
+  assert.equal(lineStep("ArrowUp", 0, 12, 4), "before");
+  assert.equal(lineStep("PageDown", 2, 12, 4), 6);
+  assert.equal(lineStep("PageDown", 10, 12, 4), 11); // a page past the end stops at the last line
+  assert.equal(lineStep("PageUp", 2, 12, 4), 0);
+  assert.equal(lineStep("PageDown", 0, 12, 0), 1); // at least a line
+  assert.equal(lineStep("Home", 7, 12, 4), 0);
+  assert.equal(lineStep("End", 0, 12, 4), 11);
+  assert.equal(lineStep("ArrowDown", 40, 12, 4), "after"); // a line past a shorter redraw reads as the last
+  assert.equal(lineStep("ArrowRight", 0, 12, 4), null); // left and right stay the keypad's: they leave the list
+  assert.equal(lineStep("ArrowDown", 0, 0, 4), null);
+  const state = { ...INITIAL, locale: "en-US", thanks: { sessionId: "s", orderNumber: "A1", totalCents: 1728, currency: "USD", demo: false, order: ORDER, receiptUrl: null } };
+  assert.equal(thanksLineWords(state, 0), "Line 1 of 2: 1 Burger, $10.00 (Cooking: Well done).");
+  assert.match(thanksLineWords({ ...state, locale: "es-ES" }, 1), /^Línea 2 de 2: 2 Frites, 6,00\sUS\$\.$/);
+  assert.equal(thanksLineWords(state, 2), "");
 });
 
 test("each screen says itself in the customer's language", () => {

@@ -11,6 +11,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from tests import factories
 from tests.kiosk_app.conftest import as_paired, assert_no_console_errors
 from tests.support.payments import demo_account_for
 from tests.support.processes import wait_until
@@ -264,3 +265,111 @@ def test_in_spanish_left_with_one_key_and_turned_on_mid_session_by_the_button(wo
     status = server.kiosk_call(kiosk, "GET", f"/sessions/{session_id}/status").json()
     assert status["accessible_mode"] is True
     assert_no_console_errors(tablet)
+
+
+LONG_ORDER = [f"Side {n}" for n in range(1, 15)]  # with the Burger, fifteen lines: more than the list shows
+
+
+@pytest.fixture
+def long_menu(world):
+    category = world.items["burger"].category
+    for name in LONG_ORDER:
+        factories.MenuItemFactory(category=category, name=name, price_cents=150)
+
+
+def test_a_long_order_on_the_thank_you_screen_is_read_line_by_line_by_keypad(
+    world, kiosk, demo_account, long_menu, serve, open_page
+):
+    server = serve()
+    tablet = open_page("/kiosk/?thank_you_seconds=600", server, before=listening(kiosk))
+    body = tablet.locator("body")
+    expect(body).to_have_attribute("data-screen", "attract")
+    tablet.keyboard.press("Tab")
+    expect(body).to_have_attribute("data-accessible", "true")
+    expect(tablet.locator("#start")).to_be_focused()
+    tablet.keyboard.press("Enter")
+    expect(tablet.locator("#order-alone")).to_be_visible()
+    arrow_to(tablet, "#order-alone")
+    tablet.keyboard.press("Enter")
+    expect(body).to_have_attribute("data-alone", "true")
+
+    # A long order by keys: each item reached with the arrows, + adds it.
+    menu = tablet.locator("#kiosk-menu-categories .menu-item")
+    expect(menu.first).to_be_focused()
+    for count, name in enumerate(["Burger", *LONG_ORDER], start=1):
+        item = menu.filter(has=tablet.locator(".name", has_text=re.compile(rf"^{name}$")))
+        arrow_to(tablet, item, presses=60)
+        tablet.keyboard.press("+")
+        expect(tablet.locator("#cart-lines li")).to_have_count(count)
+    arrow_to(tablet, "#alone-pay", presses=80)
+    tablet.keyboard.press("Enter")
+    arrow_to(tablet, "button.test-card:has-text('4242 4242 4242 4242')")
+    tablet.keyboard.press("Enter")
+    arrow_to(tablet, "#pay")
+    tablet.keyboard.press("Enter")
+    expect(body).to_have_attribute("data-screen", "thanks")
+    lines = tablet.locator("#thanks-lines li")
+    expect(lines).to_have_count(1 + len(LONG_ORDER))
+    expect(tablet.locator("#thanks-done")).to_be_focused()
+
+    # The list scrolls, and its last line is out of sight to begin with.
+    thanks_list = tablet.locator("#thanks-lines")
+    last = lines.last
+    assert thanks_list.evaluate("list => list.scrollHeight > list.clientHeight")
+    assert not in_sight(thanks_list, last)
+
+    # The arrows find it like any control; it says what it is and its first line.
+    arrow_to(tablet, thanks_list)
+    heard(tablet, r"^What you ordered: the up and down arrows read it line by line\. Line 1 of 15: 1 Burger, \$10\.00")
+    tablet.keyboard.press("ArrowDown")
+    heard(tablet, r"^Line 2 of 15: 1 Side 1, \$1\.50\.$")
+    expect(thanks_list).to_be_focused()
+    # PageDown goes a screenful and scrolls the list; PageUp back.
+    paged = int(re.match(r"^Line (\d+) of 15: ", press_and_hear(tablet, "PageDown"))[1])
+    assert paged > 3
+    assert thanks_list.evaluate("list => list.scrollTop") > 0
+    assert press_and_hear(tablet, "PageUp").startswith("Line 2 of 15: ")
+    # Down to the last line: it comes into sight and is spoken.
+    for _ in range(len(LONG_ORDER) - 1):
+        tablet.keyboard.press("ArrowDown")
+    heard(tablet, r"^Line 15 of 15: 1 Side 14, \$1\.50\.$")
+    expect(last).to_have_attribute("aria-current", "true")
+    assert in_sight(thanks_list, last)
+    expect(thanks_list).to_be_focused()
+
+    # Large text redraws the screen around it: the focus and the line read stay.
+    tablet.keyboard.press("8")
+    expect(tablet.locator("html")).to_have_attribute("data-text", "large")
+    expect(thanks_list).to_be_focused()
+    tablet.keyboard.press("ArrowUp")
+    heard(tablet, r"^Line 14 of 15: 1 Side 13, \$1\.50\.$")
+    tablet.keyboard.press("End")
+    expect(last).to_have_attribute("aria-current", "true")
+
+    # No trap: down from the last line goes on to the next control, and up comes back to it.
+    tablet.keyboard.press("ArrowDown")
+    expect(thanks_list).not_to_be_focused()
+    tablet.keyboard.press("ArrowUp")
+    expect(thanks_list).to_be_focused()
+    tablet.keyboard.press("Tab")
+    expect(thanks_list).not_to_be_focused()
+    assert tablet.evaluate("window.__pointer") == []  # the keyboard alone
+    assert_no_console_errors(tablet)
+
+
+def press_and_hear(page, key: str) -> str:
+    """Presses `key` and answers the first utterance after it."""
+    before = len(spoken(page))
+    page.keyboard.press(key)
+    return wait_until(lambda: spoken(page)[before:][:1], 10, f"an utterance after {key}", every=0.1)[0]
+
+
+def in_sight(scroller, line) -> bool:
+    """Whether `line` lies wholly within the list's visible box and the window."""
+    return scroller.evaluate(
+        """(list, line) => {
+            const box = list.getBoundingClientRect(), own = line.getBoundingClientRect();
+            return own.top >= Math.max(box.top, 0) - 1 && own.bottom <= Math.min(box.bottom, window.innerHeight) + 1;
+        }""",
+        line.element_handle(),
+    )
