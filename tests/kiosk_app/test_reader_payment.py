@@ -67,9 +67,7 @@ def test_a_customer_pays_on_the_card_reader_declined_then_approved(world, kiosk,
     dashboard.click("#send-payment")
     expect(dashboard.locator("#cart-error")).to_contain_text("The card reader is offline")
     refusal = tablet.locator("#reader-refusal")
-    refused_words = (
-        "El lector de tarjetas no responde ahora. Tu pedido se guarda: Ada Agent lo intentará de nuevo."
-    )
+    refused_words = "El lector de tarjetas no responde ahora. Tu pedido se guarda: Ada Agent lo intentará de nuevo."
     expect(refusal).to_have_text(refused_words)
     expect(tablet.locator("#payment")).to_be_hidden()
     # A reload reads it again from the status.
