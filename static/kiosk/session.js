@@ -353,6 +353,9 @@ export function createSession({ store, config, video, paymentForm, announce, onF
     // The processor's direct answer already said a passing fault in its own words; the service's
     // PaymentFailed that follows it carries no cause, so it does not turn it into a decline.
     if (shown.state === "error" && shown.error) return;
+    // Already said (the processor's direct answer, then the service's PaymentFailed for the same
+    // attempt): the customer may be typing the next card, which clearing again would wipe.
+    if (shown.state === "declined") return;
     const words = declined(code, state().locale);
     setPayment({ state: "declined", stateText: "", error: words, failure_message: message || "", failure_code: code || "" });
     if (method) method.clear();

@@ -193,6 +193,26 @@ test("a card payment keeps today's behaviour: no polling while live, the decline
   assert.deepEqual([store.get().payment.state, store.get().payment.error], ["declined", "Card declined, try another card."]);
 });
 
+test("a decline said by the processor's answer is not said again by the service's PaymentFailed, which would wipe the next card typed", async () => {
+  const payment = waiting({ method: "card", reader: null });
+  serve(paying(payment));
+  cardFieldsDocument();
+  /** @type {any[]} */
+  let fields = [];
+  const { store, session, said } = kiosk({ paymentForm: { replaceChildren: (...nodes) => (fields = nodes) } });
+  await session.start("en-US");
+  session.setLive(true, false);
+  session.onEvent("PaymentRequested", { session_id: "s1", ...payment });
+  await until(() => store.get().payment !== null && fields.length > 0, "the card fields");
+  session.onEvent("PaymentFailed", { session_id: "s1", message: "Your card was declined." }); // the first word of the decline
+  const card = fields[1];
+  card.value = "4242 4242 4242 4242"; // the customer types the next card at once
+  session.onEvent("PaymentFailed", { session_id: "s1", message: "Your card was declined." }); // the same decline, said again late
+  assert.equal(card.value, "4242 4242 4242 4242");
+  assert.equal(said.filter((words) => words === "Card declined, try another card.").length, 1);
+  assert.equal(store.get().payment.state, "declined");
+});
+
 test("the card fields are offered instead only where the owner allows it and only while the reader cannot take the card", () => {
   const allowed = { method: "card_present", card_fields_fallback: true };
   assert.equal(offersCardFields(allowed, { ...READER, status: "offline" }), true);
