@@ -3,8 +3,8 @@ the next: Celery's Django fixup would close the connection pool around every tas
 CELERY_DB_REUSE_MAX says why), a fresh connection per job.
 
 A real `celery worker` (prefork, one child) against this test's database and the Redis broker
-runs a task that records which PostgreSQL backend served it; after the first two (the pool's
-first connections), no task is served by a new backend.
+runs a task that records which PostgreSQL backend served it: eight tasks are served by the pool's
+first two connections at most.
 
 Runs only on the production stack (DATABASE_URL and REDIS_URL set, as in CI).
 """
@@ -69,9 +69,10 @@ def test_a_prefork_worker_keeps_its_postgresql_connections_from_task_to_task():
             # one at a time: each task runs after the previous one ended (its postrun included)
             wait_until(lambda n=n: client.llen(key) > n, 30, lambda: f"task {n}:\n{log.read_text()[-3000:]}")
         backends = [int(pid) for pid in client.lrange(key, 0, -1)]
-        # The child's pool opens its first connections with the first tasks (min_size and the one
-        # asked for at once); from then on they serve every task.
-        assert set(backends[2:]) <= set(backends[:2]), f"{TASKS} tasks served by backends {backends}"
+        # The child's pool opens at most two connections for tasks run one at a time: the one the
+        # first task asked for and the pool's min_size one, opened in the background; it may come
+        # after any task. Without reuse every task has a backend of its own.
+        assert len(set(backends)) <= 2, f"{TASKS} tasks served by backends {backends}"
     finally:
         worker.terminate()
         try:
