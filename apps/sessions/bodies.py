@@ -120,6 +120,9 @@ class StatusBody(TypedDict):
     accessible_mode: Annotated[
         bool, Doc("The customer uses the kiosk's accessible mode (POST .../accessible, or the start's field).")
     ]
+    medium: Annotated[
+        str, Doc("As the start chose it: video (the customer is on camera) or chat (the customer only writes).")
+    ]
     reader_refusal: Annotated[
         ReaderRefusalBody | None,
         Doc(
@@ -198,6 +201,7 @@ def status_body(session: Session, *, queue: QueueBody | None = None) -> StatusBo
         "queue": queue,
         "payment": _payment_brief[0](session) if session.status == SessionStatus.PAYMENT and _payment_brief else None,
         "accessible_mode": session.accessible_mode,
+        "medium": session.medium,
         "reader_refusal": (
             _reader_refusal[0](session) if session.status == SessionStatus.ACTIVE and _reader_refusal else None
         ),

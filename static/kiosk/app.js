@@ -12,6 +12,7 @@ import { announce, byId, clearAnnouncer } from "../common/ui.js";
 import { createAlone } from "./alone.js";
 import { api, get, on, post } from "./api.js";
 import { createChat, renderChat } from "./chat.js";
+import { createChatSession } from "./chat-session.js";
 import { device } from "./device.js";
 import { createDining, renderDining } from "./dining.js";
 import { suggestName, tryPairing } from "./pairing.js";
@@ -147,13 +148,15 @@ document.addEventListener("click", (event) => {
   else store.set({ locale: button.dataset.locale });
 });
 
-byId("start").addEventListener("click", startSession);
+byId("start").addEventListener("click", () => startSession());
+byId("start-chat").addEventListener("click", () => startSession("chat"));
 
-async function startSession() {
+/** @param {"video" | "chat"} [medium] chat: the customer writes to the agent, no camera */
+async function startSession(medium = "video") {
   if (store.get().attract.starting) return;
   store.set({ attract: { error: "", starting: true } });
   try {
-    await session.start(store.get().locale);
+    await session.start(store.get().locale, medium);
     store.set({ attract: { error: "", starting: false } });
   } catch (error) {
     // A 401 goes to pairing (the "unpaired" listener); everything else is said on the screen.
@@ -406,6 +409,7 @@ renderAccess(store);
 renderThanks(store);
 renderReceiptPrint(store);
 renderChat(store, chat);
+createChatSession(store, chat.onChat);
 createShownItem(store, { announce });
 const knownDining = { asks: () => device.asksDining, asked: (/** @type {boolean} */ ask) => (device.asksDining = ask) };
 renderDining(store, createDining({ store, get, post, known: knownDining }).choose);

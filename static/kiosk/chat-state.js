@@ -17,6 +17,15 @@ export function servedSession({ sessionId, status }) {
  */
 export const videoFails = (state) => Boolean(servedSession(state)) && state.video.state === "unavailable";
 
+/**
+ * A session started to write only (`medium: "chat"` in its status body), served or not: no camera,
+ * no call, the chat is its conversation (chat-session.js). @param {KioskState} state
+ */
+export const writesOnly = ({ sessionId, status }) => Boolean(sessionId && status && status.medium === "chat");
+
+/** The chat is the way to talk and stays open: the video failed, or the customer chose to write. @param {KioskState} state */
+export const chatOnly = (state) => videoFails(state) || (Boolean(servedSession(state)) && writesOnly(state));
+
 /** Who said it and what, as the customer reads it. @param {import("../common/chat-log.js").ChatMessage} message @param {string} locale */
 export function lineOf(message, locale) {
   const who = message.sender === "kiosk" ? t(locale, "chat.you") : message.sender_name || t(locale, "chat.agent");

@@ -8,7 +8,7 @@ import { chatFor, chatIntake, NO_CHAT, sendFailed, sent } from "../common/chat-l
 import { logFailure } from "../common/report.js";
 import { watch } from "../common/store.js";
 import { byId, el, showError } from "../common/ui.js";
-import { CANNED, lineOf, servedSession, videoFails } from "./chat-state.js";
+import { CANNED, chatOnly, lineOf, servedSession } from "./chat-state.js";
 import { t } from "./messages.js";
 
 /** @typedef {import("./state.js").KioskState} KioskState */
@@ -38,7 +38,7 @@ export function createChat({ store, get, post }) {
     store.set({ chat: sessionId ? chatFor(sessionId) : NO_CHAT });
     load();
   });
-  watch(store, videoFails, (fails) => fails && change({ open: true }));
+  watch(store, chatOnly, (only) => only && change({ open: true }));
 
   /** @param {string} text */
   async function send(text) {
@@ -90,7 +90,7 @@ export function renderChat(store, chat) {
     byId("chat").hidden = !s.chat.open;
     byId("chat-open").hidden = s.chat.open || !servedSession(s);
   });
-  watch(store, videoFails, (fails) => (byId("chat-close").hidden = fails)); // without video the chat is the way to talk
+  watch(store, chatOnly, (only) => (byId("chat-close").hidden = only)); // without video the chat is the way to talk
   watch(store, (s) => s.chat.draft, (draft) => input.value !== draft && (input.value = draft));
   watch(store, (s) => s.chat.sending, (sending) => (byId("chat-send", HTMLButtonElement).disabled = sending));
   watch(store, (s) => s.chat.error, (error) => showError(byId("chat-error"), error));

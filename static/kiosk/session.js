@@ -56,12 +56,12 @@ export function createSession({ store, config, video, paymentForm, announce, onF
     }
   }
 
-  /** @param {string} locale */
-  async function start(locale) {
+  /** @param {string} locale @param {"video" | "chat"} [medium] chat: the customer writes only (no camera) */
+  async function start(locale, medium = "video") {
     let started;
     try {
       const accessible_mode = state().access.on;
-      started = await post("/api/public/sessions/start", { device_id: device.id, customer_locale: locale, accessible_mode });
+      started = await post("/api/public/sessions/start", { device_id: device.id, customer_locale: locale, accessible_mode, medium });
     } catch (caught) {
       const error = asFailure(caught);
       const openId = error.details && error.details.session_id;
@@ -232,7 +232,7 @@ export function createSession({ store, config, video, paymentForm, announce, onF
       if (!state().menu.body) loadMenu();
       if (!state().order) readOrder(); // its currency prices the menu before the first cart
       const channel = body.video_channel || id();
-      if (body.agent && channel) video.start(channel);
+      if (body.agent && channel && body.medium !== "chat") video.start(channel); // a chat has no call (chat-session.js)
       if (paymentWithdrawn(previous, body.status)) leavePayment();
       if (body.agent && wasAlone) announce(t(state().locale, "alone.agent_joined", { name: body.agent.name }));
       else if (agentJustArrived(previous, body.status)) announce(agentHere(body.agent && body.agent.name, state().locale));

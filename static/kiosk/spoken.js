@@ -57,7 +57,7 @@ export function screenWords(state) {
   const { screen, locale, profile } = state;
   switch (screen) {
     case "attract":
-      return sentences([profile && profile.business.name, t(locale, "access.attract")]);
+      return sentences([profile && profile.business.name, t(locale, "access.attract"), t(locale, "access.attract_chat")]);
     case "waiting": {
       const place = queueWords(state.status && state.status.status === "pending" ? state.status.queue : null, locale).place;
       return sentences([t(locale, "waiting.title"), place, state.aloneOffered && t(locale, "access.waiting_alone"), t(locale, "access.waiting_cancel")]);

@@ -14,7 +14,7 @@ import { ACCESS_OFF } from "./access.js";
  *   mount?: import("./access.js").Mount}} Profile
  * @typedef {{session_id?: string, status: string, agent?: {id?: string, name: string, avatar_url?: string | null} | null, video_channel?: string | null, end_reason?: string | null,
  *   queue?: import("./words.js").QueuePlace | null,
- *   payment?: {method: string, reader: import("./reader.js").Reader | null, failure_code?: string} | null, accessible_mode?: boolean,
+ *   payment?: {method: string, reader: import("./reader.js").Reader | null, failure_code?: string} | null, accessible_mode?: boolean, medium?: "video" | "chat",
  *   reader_refusal?: import("./reader.js").ReaderRefusal | null}} StatusBody
  * @typedef {"ready" | "processing" | "declined" | "error"} PaymentState
  * @typedef {{amount_cents: number, currency: string, client_secret: string, status?: string, failure_message?: string | null, failure_code?: string | null,

@@ -9,7 +9,7 @@ import { device } from "./device.js";
 import { AGORA_SDK, loadScript, PUSHER_JS, staticUrl } from "./vendor.js";
 
 /** pusher-js and its options for the call channel, as the kiosk's own link (realtime.js) connects. */
-async function connect() {
+export async function connect() {
   const Pusher = await loadScript(staticUrl(PUSHER_JS), "Pusher");
   const key = config.realtimeKey || (await get("/api/public/broadcasting/channels")).app_key;
   const api = new URL(config.apiBase);

@@ -130,6 +130,7 @@ function drawLocale(locale) {
 function drawAttract({ error, starting }) {
   showError(byId("attract-error"), error);
   byId("start", HTMLButtonElement).disabled = starting;
+  byId("start-chat", HTMLButtonElement).disabled = starting;
 }
 
 /** The agent, from the status body (kept when the session closes: its screen is hidden then). @param {KioskState["status"]} status */

@@ -8,7 +8,7 @@ import "./support/catalogues.js"; // the kiosk's words, from the .po files
 import { canSend, lengthWords, onVideoState, sendRefusal, speakerOf } from "../../static/agent/chat-state.js";
 import { chatFor, lastId, newMessages, readAfter, sendFailed, sent, withMessages } from "../../static/common/chat-log.js";
 import { createStore } from "../../static/common/store.js";
-import { CANNED, lineOf, servedSession, videoFails } from "../../static/kiosk/chat-state.js";
+import { CANNED, chatOnly, lineOf, servedSession, videoFails, writesOnly } from "../../static/kiosk/chat-state.js";
 import { LOCALES, t } from "../../static/kiosk/messages.js";
 
 const message = (id, sender, text, session = "S1") => ({
@@ -75,6 +75,22 @@ test("the kiosk's chat belongs to a served session and opens by itself when the 
   store.set({ status: { status: "completed", agent: { name: "Ada" } } });
   assert.equal(servedSession(store.get()), null);
   assert.equal(videoFails(store.get()), false);
+});
+
+test("a session started to write is a chat from the start, and its chat stays open once served", () => {
+  const video = { idle: true, state: "idle", words: "" };
+  const store = createStore({ sessionId: "S1", status: { status: "pending", agent: null, medium: "chat" }, video });
+  assert.equal(writesOnly(store.get()), true, "waiting: no camera either");
+  assert.equal(chatOnly(store.get()), false, "nobody to write to yet");
+  store.set({ status: { status: "active", agent: { name: "Ada" }, medium: "chat" } });
+  assert.equal(chatOnly(store.get()), true);
+  store.set({ status: { status: "payment", agent: { name: "Ada" }, medium: "chat" } });
+  assert.equal(chatOnly(store.get()), true, "paying: still the chat");
+  store.set({ status: { status: "active", agent: { name: "Ada" }, medium: "video" } });
+  assert.equal(writesOnly(store.get()), false);
+  assert.equal(chatOnly(store.get()), false, "a video session with its video: the chat is the customer's choice");
+  store.set({ sessionId: null, status: null });
+  assert.equal(writesOnly(store.get()), false);
 });
 
 test("the kiosk says who wrote each message and has its canned replies in every language", () => {

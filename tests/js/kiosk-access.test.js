@@ -109,7 +109,7 @@ test("the thank-you list by keypad: up and down a line, a page, the ends, and ou
 
 test("each screen says itself in the customer's language", () => {
   const base = { ...INITIAL, access: { ...ACCESS_OFF, on: true }, profile: { business: { name: "Burger Barn" }, settings: {} } };
-  assert.equal(screenWords({ ...base, screen: "attract" }), "Burger Barn. Press Enter to start your order. Press 0 at any time to call a person.");
+  assert.equal(screenWords({ ...base, screen: "attract" }), "Burger Barn. Press Enter to start your order. Press 0 at any time to call a person. To write to a person instead of talking on camera, press the down arrow, then Enter.");
   assert.match(screenWords({ ...base, screen: "attract", locale: "es-ES" }), /^Burger Barn\. Pulsa Intro para empezar tu pedido/);
   const waiting = { ...base, screen: "waiting", aloneOffered: true, status: { status: "pending", queue: { position: 1, estimated_wait_seconds: null, agents_available: 0 } } };
   assert.match(screenWords(waiting), /^Finding someone to help you…? .*order on your own while you wait/);

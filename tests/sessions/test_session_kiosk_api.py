@@ -76,6 +76,19 @@ def test_status_before_and_after_accept(kiosk, kiosk_client, agent):
     assert active["accepted_at"].endswith("Z")
 
 
+@pytest.mark.parametrize("medium", [None, "video", "chat"])
+def test_the_status_says_the_medium_the_start_chose(kiosk, kiosk_client, agent, medium):
+    # The kiosk app draws a chat session as a chat (no camera) from this, after a reload too.
+    body = {"device_id": str(kiosk.device_id), "customer_locale": "en-US"} | ({"medium": medium} if medium else {})
+    session_id = kiosk_client.post("/api/public/sessions/start", body, content_type="application/json").json()[
+        "session_id"
+    ]
+    expected = medium or "video"
+    assert kiosk_client.get(f"/api/public/sessions/{session_id}/status").json()["medium"] == expected
+    services.session_accept(public_id=session_id, agent=agent)
+    assert kiosk_client.get(f"/api/public/sessions/{session_id}/status").json()["medium"] == expected
+
+
 def test_status_poll_runs_at_most_two_queries(kiosk, kiosk_client, agent):
     session_id = start(kiosk_client, kiosk).json()["session_id"]
     services.session_accept(public_id=session_id, agent=agent)
