@@ -61,12 +61,6 @@ def long_menu(world):
         )
 
 
-# The screen and each pane in it scrolled to its end (what is last in them in sight).
-TO_THE_END = """(selector) => {
-  for (const node of document.querySelectorAll(`${selector}, ${selector} *`)) node.scrollTop = node.scrollHeight;
-}"""
-
-
 def order_alone(tablet, start: str = "click") -> None:
     """From the attract screen: start, order alone, add Fries."""
     body = tablet.locator("body")
@@ -146,26 +140,6 @@ def test_in_the_low_layout_pay_is_whole_above_the_bar(world, kiosk, long_menu, s
     expect(pay).to_be_enabled()
     box, bar = pay.bounding_box(), tablet.locator("#access-bar").bounding_box()
     assert box["y"] + box["height"] <= bar["y"] + 0.5, (box, bar)
-    assert tablet.evaluate(COVERED) == []
-    assert_no_console_errors(tablet)
-
-
-def test_in_standard_mode_with_an_agent_the_mode_button_covers_no_language_button(world, kiosk, serve, open_page):
-    server = serve()
-    agent = server.agent(world.agent.email)
-    tablet = open_page("/kiosk/", server, before=as_paired(kiosk))
-    expect(tablet.locator("#business-name")).to_have_text("Burger Barn")
-    tablet.click("#start")
-    expect(tablet.locator("body")).to_have_attribute("data-screen", "waiting")
-    [waiting] = agent.get(f"{server.url}/api/sessions/incoming", timeout=10).json()["sessions"]
-    assert agent.post(f"{server.url}/api/sessions/{waiting['id']}/accept", timeout=10).status_code == 200
-    expect(tablet.locator("#agent-name")).to_have_text("Ada Agent")
-    expect(tablet.locator("button.language[data-locale='de-DE']")).to_be_visible()
-    # The screen ends above the mode's button, so at no scroll is anything of it under the button.
-    screen, toggle = tablet.locator("#screen-session").bounding_box(), tablet.locator("#access-toggle").bounding_box()
-    assert screen["y"] + screen["height"] <= toggle["y"], (screen, toggle)
-    assert tablet.evaluate(COVERED) == []
-    tablet.evaluate(TO_THE_END, "#screen-session")  # the agent's pane ends with the language buttons
     assert tablet.evaluate(COVERED) == []
     assert_no_console_errors(tablet)
 
