@@ -30,5 +30,8 @@ export function renderAccess(store) {
   watch(store, (s) => s.returning, (returning, { locale }) => {
     byId("returning").hidden = !returning.open;
     byId("returning-count").textContent = returning.open ? t(locale, "returning.count", { seconds: returning.left }) : "";
+    // The screens end above the warning while it shows (kiosk.css): it covers none of their controls.
+    const top = returning.open ? byId("returning").getBoundingClientRect().top : window.innerHeight;
+    document.documentElement.style.setProperty("--returning", `${Math.ceil(window.innerHeight - top)}px`);
   });
 }

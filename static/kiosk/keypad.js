@@ -44,8 +44,14 @@ function firstControl() {
 function move(step) {
   const all = controls();
   if (!all.length) return;
-  const index = all.indexOf(/** @type {HTMLElement} */ (document.activeElement));
-  const next = index < 0 ? (step > 0 ? 0 : all.length - 1) : (index + step + all.length) % all.length;
+  const active = document.activeElement;
+  const index = all.indexOf(/** @type {HTMLElement} */ (active));
+  // On no control but in the screen (the payment step's heading): on from where the focus is.
+  const after = index < 0 && active instanceof HTMLElement && active !== document.body
+    ? all.findIndex((node) => Boolean(active.compareDocumentPosition(node) & Node.DOCUMENT_POSITION_FOLLOWING))
+    : -1;
+  const from = after < 0 ? index : step > 0 ? after - 1 : after;
+  const next = from < 0 && after < 0 ? (step > 0 ? 0 : all.length - 1) : (from + step + all.length) % all.length;
   all[next].focus();
 }
 
@@ -104,8 +110,12 @@ export function createKeypad({ store, act, warning, lines }) {
       const focused = document.activeElement;
       const inScope = scope().some((root) => root.contains(focused));
       if (wasNew || !visible(focused) || focused === document.body || !inScope) {
-        const first = firstControl();
-        if (first && first !== focused) first.focus();
+        // A payment step just shown: its heading, scrolled into sight, where its words start.
+        const heading = document.getElementById("payment-title");
+        const paying = wasNew && store.get().payment && visible(heading) ? heading : null;
+        const first = paying || firstControl();
+        if (first && first !== focused) first.focus({ preventScroll: Boolean(paying) });
+        if (paying) paying.scrollIntoView({ block: "start" });
       }
     }, 0);
   };

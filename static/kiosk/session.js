@@ -235,7 +235,8 @@ export function createSession({ store, config, video, paymentForm, announce, onF
       if (body.agent && channel && body.medium !== "chat") video.start(channel); // a chat has no call (chat-session.js)
       if (paymentWithdrawn(previous, body.status)) leavePayment();
       if (body.agent && wasAlone) announce(t(state().locale, "alone.agent_joined", { name: body.agent.name }));
-      else if (agentJustArrived(previous, body.status)) announce(agentHere(body.agent && body.agent.name, state().locale));
+      // Only an agent who joined is announced: paying alone ("payment" with no agent) is nobody's arrival.
+      else if ((body.agent || body.status === "active") && agentJustArrived(previous, body.status)) announce(agentHere(body.agent && body.agent.name, state().locale));
       else if (agentChanged(before, body)) announce(agentTookOver(body.agent && body.agent.name, state().locale));
     } else if (destination === "completed") {
       if (state().screen !== "thanks") completedWithoutEvent();

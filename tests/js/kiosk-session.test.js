@@ -165,3 +165,15 @@ test("a menu read again unchanged (after a cart change) leaves the drawn menu as
   await session.loadMenu();
   assert.deepEqual(store.get().menu.body, { categories: [] });
 });
+
+test("paying alone is nobody's arrival: no agent is said to be here, until one joins", async () => {
+  serve({ "POST /api/public/sessions/start": [201, { ...STARTED, queue: { position: 1 } }], "GET /api/public/menu": [200, { categories: [] }] });
+  const { store, session, said } = kiosk();
+  await session.start("en-US");
+  store.set(({ alone }) => ({ alone: { ...alone, on: true } }));
+  session.onEvent("SessionStatusChanged", { session_id: "s1", status: "payment", agent: null, video_channel: null });
+  assert.equal(store.get().screen, "session");
+  assert.deepEqual(said, []);
+  session.onEvent("SessionStatusChanged", { session_id: "s1", status: "active", agent: { name: "Ada" }, video_channel: "ch-1" });
+  assert.deepEqual(said, ["Ada has joined you and has your order."]);
+});
