@@ -96,7 +96,7 @@ function drawUser(user) {
   status.value = user.agent_status;
   status.dataset.status = user.agent_status;
   const banner = byId("status-banner");
-  const { title, detail } = statusBanner(user.agent_status);
+  const { title, detail } = statusBanner(user.agent_status, user);
   banner.dataset.status = user.agent_status;
   byId("status-banner-title").textContent = title;
   byId("status-banner-detail").textContent = detail;
