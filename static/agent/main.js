@@ -12,7 +12,7 @@ import { createHeld } from "./held.js";
 import { keyAction, outcomeOf, stepView } from "./held-state.js";
 import { renderHeld } from "./held-views.js";
 import { lapsedOnArrival, secondsLeft } from "./offer.js";
-import { addCard, mergeSnapshot, removeCard, withLocale } from "./queue-state.js";
+import { addCard, mergeSnapshot, removeCard, withAccessible, withLocale } from "./queue-state.js";
 import { IncomingFeed } from "./realtime.js";
 import { keepMuted, readMuted, Ring } from "./ring.js";
 import { createPointing } from "./pointing.js";
@@ -142,6 +142,7 @@ function startFeed() {
     },
     onPointed: (data) => pointing.pointed(data),
     onLocale: localeChanged,
+    onOfferAccessible: ({ session_id: id, accessible_mode: on }) => store.set(({ queue }) => ({ queue: withAccessible(queue, id, Boolean(on)) })),
     onTransferred: transferred,
     onTransferLapsed: (message) => transfer.lapsed(message),
     onSessionUpdated: (read) => {

@@ -1,6 +1,7 @@
 """A held session that leaves the agent's hands stays said on its card across a reload, until the
 agent dismisses it; the status line counts the seats (capacity 2) and follows a seat that frees
-without a reload. The card comes back as the server reads the session after the reload, not from
+without a reload; an offer card says the accessible mode the waiting customer turned on after
+the offer. The card comes back as the server reads the session after the reload, not from
 what the tab remembered of its words (the tab keeps only its id)."""
 
 import pytest
@@ -37,7 +38,14 @@ def test_an_outcome_card_survives_a_reload_and_the_status_line_counts_seats(worl
     )
     assert started.status_code == 201, started.text
     chat_id = started.json()["session_id"]
-    card(page, chat_id).locator("button.accept").click()
+    # The waiting customer turns accessible mode on after the offer was made: its card says it.
+    offer = card(page, chat_id)
+    expect(offer.locator(".medium")).to_have_text("Text chat")
+    expect(offer.locator(".accessible-mode")).to_have_count(0)
+    turned = server.kiosk_call(window, "POST", f"/sessions/{chat_id}/accessible", {"accessible_mode": True})
+    assert turned.status_code == 200, turned.text
+    expect(offer.locator(".accessible-mode")).to_have_text("Accessible mode: the customer may not see the screen")
+    offer.locator("button.accept").click()
     held = page.locator(f"#held-cards li[data-session-id='{chat_id}']")
     expect(held).to_have_attribute("data-state", "chat")
     expect(page.locator("#agent-status")).to_have_attribute("data-status", "busy")
