@@ -96,6 +96,7 @@ SUBSCRIBERS = {
         routing.dispatch_on,  # a waiting customer in the mode is offered first (router.session_order)
         routing_queue.queue_changed,  # so the places in line move
         held_messages.session_updated,  # SessionUpdated to the agent serving it (the dashboard's note)
+        routing_messages.offer_accessible_mode_changed,  # OfferAccessibleModeChanged to the offered agents
     ],
     SessionMoved: [
         reader_refusals.forget,  # a send went through (or the session moved on): the refusal is over

@@ -14,7 +14,7 @@ from apps.realtime.channels import agent_channel, call_channel, kiosk_channel, o
 from apps.routing.domain_events import OfferClosed, OfferMade, SessionTransferred, TransferLapsed
 from apps.routing.models import Offer, OfferStatus
 from apps.sessions.bodies import incoming_session_body
-from apps.sessions.domain_events import CustomerLocaleChanged
+from apps.sessions.domain_events import AccessibleModeChanged, CustomerLocaleChanged
 from apps.sessions.models import Session
 
 
@@ -85,6 +85,19 @@ def customer_locale_changed(event: CustomerLocaleChanged, recorded: DomainEvent 
     if told:
         body = {"session_id": session.public_id, "customer_locale": session.customer_locale}
         broadcast([agent_channel(agent_id) for agent_id in sorted(told)], "CustomerLocaleChanged", body)
+
+
+def offer_accessible_mode_changed(event: AccessibleModeChanged, recorded: DomainEvent | None = None) -> None:
+    """The customer turned the kiosk's accessible mode on or off while waiting: every agent holding
+    an offer of the session hears it (OfferAccessibleModeChanged), so its offer card says it before
+    the accept. The serving agent hears SessionUpdated instead (apps/agent_app)."""
+    session = event.session
+    offered = sorted(
+        set(Offer.objects.filter(session=session, status=OfferStatus.LIVE).values_list("agent_id", flat=True))
+    )
+    if offered:
+        body = {"session_id": session.public_id, "accessible_mode": session.accessible_mode}
+        broadcast([agent_channel(agent_id) for agent_id in offered], "OfferAccessibleModeChanged", body)
 
 
 def call_members_changed(event: SessionTransferred, recorded: DomainEvent | None = None) -> None:

@@ -89,6 +89,29 @@ export function outcomeOf({ session, order }) {
   return `${paid ? "paid:" : ""}${finishText(session, order)}`;
 }
 
+/**
+ * Where a tab keeps the sessions whose outcome cards the agent has not dismissed (sessionStorage:
+ * a reload keeps them, the tab's end forgets them), one key per agent. @param {string} agentId
+ */
+export const outcomesKey = (agentId) => `agent-outcomes:${agentId}`;
+
+/** The sessions whose outcome cards are shown (what `outcomesKey` keeps). @param {HeldCard[]} cards */
+export const outcomeIds = (cards) => cards.filter((card) => card.outcome).map((card) => card.session.id);
+
+/**
+ * The outcome cards a reload brings back: each kept session as the server reads it now
+ * (GET /api/sessions/{id}), shown only when the read says what became of it (paid, ended, handed
+ * on): a session held again is the held list's, and one already drawn is not drawn twice.
+ * @param {HeldCard[]} cards @param {HeldRead[]} reads @param {string | null} inHand @returns {HeldCard[]}
+ */
+export function restoredOutcomes(cards, reads, inHand) {
+  const drawn = new Set(cards.map((card) => card.session.id));
+  return reads
+    .filter((read) => read.session.id !== inHand && !drawn.has(read.session.id))
+    .map((read) => ({ ...newCard(read), outcome: outcomeOf(read) }))
+    .filter((card) => card.outcome);
+}
+
 /** A card's chat with these messages added (each once). @param {HeldCard} card @param {import("../common/chat-log.js").ChatMessage[]} messages */
 export const withCardMessages = (card, messages) => {
   const chat = withMessages(card.chat, messages);

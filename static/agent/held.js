@@ -5,13 +5,15 @@
 // joined only for the session in hand). While the channel is down, main.js calls `refresh` with the
 // feed's timed polls (and once when it is back): the cards and their chats read again. Replies are
 // sent from the card. The cards and the opened one are state (state.js `held`, `viewed`); views.js
-// and held-views.js draw them.
+// and held-views.js draw them. An outcome card ("Paid: order 7, $3.80.") stays until dismissed,
+// across a reload too: the tab keeps its session's id (sessionStorage, per agent) and a reload
+// reads the session again, so what the card says is the server's.
 import { interpolate, pgettext } from "../common/gettext.js";
 import { readAfter, lastId, sendFailed, sent } from "../common/chat-log.js";
 import { asFailure, logFailure } from "../common/report.js";
 import { cartRefusal, changeLine, linesToSend, refusedLines } from "./cart-state.js";
 import { sendRefusal } from "./chat-state.js";
-import { cartLockedWords, markSeen, mergeHeld, outcomeOf, withCardMessages, withOrder } from "./held-state.js";
+import { cartLockedWords, markSeen, mergeHeld, outcomeIds, outcomeOf, outcomesKey, restoredOutcomes, withCardMessages, withOrder } from "./held-state.js";
 
 /**
  * @typedef {import("./state.js").AgentState} AgentState
@@ -117,6 +119,37 @@ export function createHeld(store, { get, post, announce, maxLength, ask }) {
     if (card) announce(`${card.session.kiosk.name}: ${outcome.replace(/^paid:/, "")}`);
   }
 
+  /**
+   * Once, after the first read of what is held: the outcome cards this tab showed before a reload,
+   * each read again from the server (a session no longer readable, 404, is forgotten); from then
+   * on the tab keeps the ids of the outcome cards shown. @param {string} agentId
+   */
+  async function restoreOutcomes(agentId) {
+    const key = outcomesKey(agentId);
+    /** @type {string[]} */
+    let ids = [];
+    try {
+      ids = JSON.parse(window.sessionStorage.getItem(key) || "[]");
+    } catch (unreadable) {
+      ids = []; // not what this tab wrote: nothing to bring back
+    }
+    const reads = await Promise.all(
+      (Array.isArray(ids) ? ids : []).map((id) =>
+        get(`/api/sessions/${encodeURIComponent(String(id))}`).catch((caught) => {
+          const error = asFailure(caught);
+          if (error.status !== 401 && error.status !== 404) logFailure("reading an outcome kept across a reload", error);
+          return null;
+        }),
+      ),
+    );
+    store.set(({ held }) => ({ held: [...held, ...restoredOutcomes(held, reads.filter(Boolean), inHand())] }));
+    const keep = (/** @type {HeldCard[]} */ cards) => window.sessionStorage.setItem(key, JSON.stringify(outcomeIds(cards)));
+    keep(store.get().held);
+    store.subscribe((state, previous) => {
+      if (state.held !== previous.held) keep(state.held);
+    });
+  }
+
   // --- the opened card's cart: the session in hand's editor (views.js fillCart), its own lines ---
 
   /** @param {string} id @param {(cart: import("./held-state.js").HeldCart) => Partial<import("./held-state.js").HeldCart>} change */
@@ -202,6 +235,7 @@ export function createHeld(store, { get, post, announce, maxLength, ask }) {
   return {
     load,
     refresh,
+    restoreOutcomes,
     apply,
     choose,
     change,

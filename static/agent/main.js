@@ -9,10 +9,10 @@ import { del, get, onUnauthenticated, post, settled } from "./api.js";
 import { createReadAloud } from "./accessible.js";
 import { createChat, renderChat } from "./chat.js";
 import { createHeld } from "./held.js";
-import { keyAction, stepView } from "./held-state.js";
+import { keyAction, outcomeOf, stepView } from "./held-state.js";
 import { renderHeld } from "./held-views.js";
 import { lapsedOnArrival, secondsLeft } from "./offer.js";
-import { addCard, mergeSnapshot, removeCard, withLocale } from "./queue-state.js";
+import { addCard, mergeSnapshot, removeCard, withAccessible, withLocale } from "./queue-state.js";
 import { IncomingFeed } from "./realtime.js";
 import { keepMuted, readMuted, Ring } from "./ring.js";
 import { createPointing } from "./pointing.js";
@@ -98,6 +98,8 @@ async function startApp() {
   store.set({ started: true });
   startFeed();
   await restoreSession();
+  const user = store.get().user;
+  if (user) await held.restoreOutcomes(user.id); // the outcome cards not dismissed before a reload
   restored = true; // what the channel misses while down is read from now on (before: this read has it)
   byId("main").focus();
 }
@@ -140,15 +142,21 @@ function startFeed() {
     },
     onPointed: (data) => pointing.pointed(data),
     onLocale: localeChanged,
+    onOfferAccessible: ({ session_id: id, accessible_mode: on }) => store.set(({ queue }) => ({ queue: withAccessible(queue, id, Boolean(on)) })),
     onTransferred: transferred,
     onTransferLapsed: (message) => transfer.lapsed(message),
-    onSessionUpdated: (read) => (store.get().session?.id === read.session.id ? session.apply(read) : held.apply(read)),
+    onSessionUpdated: (read) => {
+      if (store.get().session?.id === read.session.id) session.apply(read);
+      else held.apply(read);
+      if (outcomeOf(read)) refreshUser(); // a seat freed (the server's status moves without its own event): the status line's seats
+    },
     onChatMessage: (message) => held.heard(message),
     onPoll: () => Promise.all([refreshUser(), catchUp()]),
     onStatus: ({ status, status_reason, status_message }) => {
       const user = store.get().user;
       if (user) store.set({ user: { ...user, agent_status: status, status_reason, status_message } });
       if (status_message) announce(status_message);
+      refreshUser(); // its seats (capacity, sessions held), read with it
     },
   });
   feed.start();

@@ -36,6 +36,16 @@ export function withLocale(queue, id, locale) {
 }
 
 /**
+ * The customer of a card turned the kiosk's accessible mode on or off (OfferAccessibleModeChanged,
+ * or a poll that says so). @param {Queue} queue @param {string} id @param {boolean} on @returns {Queue}
+ */
+export function withAccessible(queue, id, on) {
+  const card = queue.cards.find((c) => c.session.id === id);
+  if (!card || Boolean(card.session.accessible_mode) === on) return queue;
+  return { ...queue, cards: queue.cards.map((c) => (c === card ? { ...c, session: { ...c.session, accessible_mode: on } } : c)) };
+}
+
+/**
  * A poll answer is the whole truth as of when it was asked (`askedAt`): drop what is gone, add
  * what is new, but keep what the socket said since (a card pushed, a card claimed or withdrawn).
  * @param {Queue} queue @param {Incoming[]} sessions @param {number} askedAt @param {number} now
@@ -51,6 +61,7 @@ export function mergeSnapshot(queue, sessions, askedAt, now) {
   const added = [];
   for (const session of sessions) {
     if (has(next, session.id) && session.customer_locale) next = withLocale(next, session.id, session.customer_locale);
+    if (has(next, session.id)) next = withAccessible(next, session.id, Boolean(session.accessible_mode));
     if (next.goneAt[session.id] >= askedAt || has(next, session.id)) continue;
     next = addCard(next, session, now);
     added.push(session);

@@ -22,6 +22,7 @@ export class IncomingFeed {
    * @param {(status: {status: string, status_reason?: string, status_message?: string}) => void} options.onStatus AgentStatusChanged
    * @param {(data: {session_id: string, item_id: string, name: string}) => void} [options.onPointed] MenuItemPointed
    * @param {(data: {session_id: string, customer_locale: string}) => void} [options.onLocale] CustomerLocaleChanged
+   * @param {(data: {session_id: string, accessible_mode: boolean}) => void} [options.onOfferAccessible] OfferAccessibleModeChanged: a waiting customer's mode, on its offer card
    * @param {(data: import("./transfer-state.js").TransferredMessage) => void} options.onTransferred SessionTransferred
    * @param {(data: {session_id: string, reason: string}) => void} options.onTransferLapsed TransferLapsed
    * @param {(data: any) => void} [options.onSessionUpdated] SessionUpdated: a held session's read ({session, order, payment})
@@ -38,6 +39,7 @@ export class IncomingFeed {
     onStatus,
     onPointed = (data) => data,
     onLocale = (data) => data,
+    onOfferAccessible = (data) => data,
     onTransferred,
     onTransferLapsed,
     onSessionUpdated = (data) => data,
@@ -53,6 +55,7 @@ export class IncomingFeed {
     this.onStatus = onStatus;
     this.onPointed = onPointed;
     this.onLocale = onLocale;
+    this.onOfferAccessible = onOfferAccessible;
     this.onTransferred = onTransferred;
     this.onTransferLapsed = onTransferLapsed;
     this.onSessionUpdated = onSessionUpdated;
@@ -125,6 +128,7 @@ export class IncomingFeed {
     channel.bind("AgentStatusChanged", (data) => this.onStatus(data));
     channel.bind("MenuItemPointed", (data) => this.onPointed(data));
     channel.bind("CustomerLocaleChanged", (data) => this.onLocale(data));
+    channel.bind("OfferAccessibleModeChanged", (data) => this.onOfferAccessible(data));
     channel.bind("SessionTransferred", (data) => this.onTransferred(data));
     channel.bind("TransferLapsed", (data) => this.onTransferLapsed(data));
     channel.bind("SessionUpdated", (data) => this.onSessionUpdated(data));

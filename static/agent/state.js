@@ -8,7 +8,8 @@ import { EMPTY_QUEUE } from "./queue-state.js";
 import { NO_TRANSFER } from "./transfer-state.js";
 
 /**
- * @typedef {{id: string, name?: string, email: string, agent_status: string, languages?: string[], status_reason?: string, status_message?: string}} User
+ * @typedef {{id: string, name?: string, email: string, agent_status: string, languages?: string[], status_reason?: string, status_message?: string,
+ *   capacity?: number, sessions_held?: number}} User GET /api/user (capacity, sessions_held: its seats, what the status line says)
  * @typedef {{id: string, status: string, kiosk: {name: string, location?: string | null}, business: {name: string}, video_channel: string, duration_seconds?: number, customer_locale?: string, accessible_mode?: boolean,
  *   medium?: string, accepted_at?: string | null}} Session
  * @typedef {{id: string, name: string, description?: string, price_cents: number, photo_url?: string | null, sold_out?: boolean,

@@ -96,7 +96,7 @@ function drawUser(user) {
   status.value = user.agent_status;
   status.dataset.status = user.agent_status;
   const banner = byId("status-banner");
-  const { title, detail } = statusBanner(user.agent_status);
+  const { title, detail } = statusBanner(user.agent_status, user);
   banner.dataset.status = user.agent_status;
   byId("status-banner-title").textContent = title;
   byId("status-banner-detail").textContent = detail;
@@ -166,11 +166,17 @@ function drawQueue(queue, now, cards, actions) {
       // The customer may change language while waiting: the card says the one chosen now.
       const language = drawn.querySelector(".language");
       if (language) language.textContent = languageOf(session.customer_locale);
+      // And turn the kiosk's accessible mode on or off (OfferAccessibleModeChanged): its note follows.
+      const mode = String(Boolean(session.accessible_mode));
+      if (drawn.dataset.accessible !== mode) {
+        drawn.dataset.accessible = mode;
+        within(drawn, ".notes").replaceChildren(...sessionNotes(session));
+      }
       continue;
     }
     const node = el(
       "li",
-      { class: "card incoming", "data-session-id": session.id },
+      { class: "card incoming", "data-session-id": session.id, "data-accessible": String(Boolean(session.accessible_mode)) },
       el("strong", { class: "kiosk-name", text: session.kiosk.name }),
       el("span", { class: "location", text: session.kiosk.location || "" }),
       el("span", { class: "business", text: session.business.name }),

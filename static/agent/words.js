@@ -108,10 +108,24 @@ const STATUS_BANNER = {
 
 /**
  * The large status line under the top bar: what the agent is and what it means for customers.
- * @param {string} status the agent's wire status @returns {{title: string, detail: string}}
+ * With more than one seat (GET /api/user's `capacity`), "busy" says every seat is taken and
+ * "available" how many are, so an agent holding customers with seats left is never told it waits
+ * for the one it serves to finish.
+ * @param {string} status the agent's wire status
+ * @param {{capacity?: number, sessions_held?: number}} [seats] GET /api/user's seats
+ * @returns {{title: string, detail: string}}
  */
-export function statusBanner(status) {
+export function statusBanner(status, seats = {}) {
   const words = STATUS_BANNER[status];
   const [title, detail] = words ? words() : [status, ""];
+  const capacity = seats.capacity || 1;
+  const held = seats.sessions_held || 0;
+  if (capacity > 1 && status === "busy") {
+    return { title, detail: interpolate(pgettext("agent", "All %(capacity)s seats are taken: the next customer is offered when one frees."), { capacity: String(capacity) }) };
+  }
+  if (capacity > 1 && status === "available" && held > 0) {
+    const taken = interpolate(pgettext("agent", "%(held)s of %(capacity)s seats taken."), { held: String(held), capacity: String(capacity) });
+    return { title, detail: `${taken} ${detail}` };
+  }
   return { title, detail };
 }

@@ -5,7 +5,22 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import { acceptRefusal } from "../../static/agent/words.js";
-import { cardView, cartLockedWords, keyAction, KEYS, markSeen, mergeHeld, outcomeOf, stepView, unread, withCardMessages, withOrder } from "../../static/agent/held-state.js";
+import {
+  cardView,
+  cartLockedWords,
+  keyAction,
+  KEYS,
+  markSeen,
+  mergeHeld,
+  outcomeIds,
+  outcomesKey,
+  outcomeOf,
+  restoredOutcomes,
+  stepView,
+  unread,
+  withCardMessages,
+  withOrder,
+} from "../../static/agent/held-state.js";
 
 const session = (id, overrides = {}) => ({
   id,
@@ -128,4 +143,28 @@ test("an opened card's cart follows the server's order unless the agent's change
   assert.equal(cartLockedWords(card), "");
   assert.equal(cartLockedWords({ ...card, session: { ...card.session, status: "payment" } }), "The cart is locked while the customer pays.");
   assert.equal(cartLockedWords({ ...card, outcome: "Session abandoned after 1 min." }), "This session is no longer with you.");
+});
+
+test("a reload brings back an outcome card only as the server reads the session now", () => {
+  const paidOrder = { id: "o7", number: "7", status: "paid", paid: true, total_cents: 380, currency: "usd", lines: [] };
+  const reads = [
+    read("paid", { status: "completed", duration_seconds: 60 }, { order: paidOrder }),
+    read("held-again", { status: "payment" }), // held again (a payment taken back): the held list's, not an outcome
+    read("ended", { status: "abandoned", duration_seconds: 5 }),
+    read("in-hand", { status: "completed" }),
+    read("drawn", { status: "completed" }),
+  ];
+  const drawn = mergeHeld([], [read("drawn")], null).cards.map((card) => ({ ...card, outcome: "Ended." }));
+  const cards = restoredOutcomes(drawn, reads, "in-hand");
+  assert.deepEqual(cards.map((card) => card.session.id), ["paid", "ended"]);
+  assert.equal(cardView(cards[0]).state, "paid");
+  assert.equal(cardView(cards[1]).state, "ended");
+  assert.ok(cards.every((card) => card.outcome === outcomeOf(reads.find((r) => r.session.id === card.session.id))));
+});
+
+test("the tab keeps the ids of the outcome cards shown, per agent", () => {
+  const cards = mergeHeld([], [read("a"), read("b", { medium: "chat" })], null).cards.map((card) => (card.session.id === "a" ? { ...card, outcome: "paid:Paid." } : card));
+  assert.deepEqual(outcomeIds(cards), ["a"]); // a card still held is not an outcome
+  assert.deepEqual(outcomeIds(cards.filter((card) => card.session.id !== "a")), []); // dismissed: forgotten
+  assert.notEqual(outcomesKey("1"), outcomesKey("2"));
 });

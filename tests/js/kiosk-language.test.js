@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import "./support/catalogues.js"; // the kiosk's words, from the .po files
-import { addCard, EMPTY_QUEUE, mergeSnapshot, withLocale } from "../../static/agent/queue-state.js";
+import { addCard, EMPTY_QUEUE, mergeSnapshot, withAccessible, withLocale } from "../../static/agent/queue-state.js";
 import { CATALOGS, LANGUAGE_NAMES, LOCALES, t } from "../../static/kiosk/messages.js";
 import { connectionLost, pairingFormProblem, pairingRefusal, startRefusal } from "../../static/kiosk/words.js";
 
@@ -43,4 +43,17 @@ test("a card's language follows the customer: the message, and a poll that says 
   const { queue: polled, added } = mergeSnapshot(spanish, [{ ...card, customer_locale: "fr-FR" }], 2000, 2000);
   assert.deepEqual(added, []);
   assert.equal(polled.cards[0].session.customer_locale, "fr-FR");
+});
+
+test("an offer card's accessible mode follows the customer: the message, and a poll that says it", () => {
+  const card = { id: "ses_1", kiosk: { name: "K" }, business: { name: "B" }, customer_locale: "en-US", accessible_mode: false };
+  const queue = addCard(EMPTY_QUEUE, card, 1000);
+  const on = withAccessible(queue, "ses_1", true);
+  assert.equal(on.cards[0].session.accessible_mode, true);
+  assert.equal(on.cards[0].receivedAt, 1000); // the same card, not a new arrival
+  assert.equal(withAccessible(on, "ses_1", true), on); // nothing new: the same queue
+  assert.equal(withAccessible(on, "ses_other", true), on);
+  const { queue: polled, added } = mergeSnapshot(on, [{ ...card, accessible_mode: false }], 2000, 2000);
+  assert.deepEqual(added, []);
+  assert.equal(polled.cards[0].session.accessible_mode, false);
 });

@@ -3,10 +3,13 @@
 the status body says it, the cached copy of the poll included; bad input, another kiosk's session
 and an ended one answer the error envelope."""
 
+from datetime import timedelta
+
 import pytest
 from django.test import Client
 from django.utils import timezone
 
+from apps.routing.models import Offer
 from apps.sessions.models import Session
 from tests import factories
 from tests.conftest import kiosk_client_for
@@ -113,3 +116,18 @@ def test_an_ended_session_is_409(kiosk_client, kiosk, status):
     assert response.status_code == 409
     assert response.json()["error"]["code"] == "SESSION_ALREADY_ENDED"
     assert Session.objects.get(pk=session.pk).accessible_mode is False
+
+
+def test_a_waiting_customers_offers_hear_the_mode(kiosk_client, kiosk, owner, agent, broadcasts):
+    session = factories.SessionFactory(kiosk=kiosk)
+    colleague = factories.AgentFactory(owner=owner)
+    lapsed = factories.AgentFactory(owner=owner)
+    expires = timezone.now() + timedelta(seconds=15)
+    for someone in (agent, colleague):
+        Offer.objects.create(session=session, agent=someone, expires_at=expires)
+    Offer.objects.create(session=session, agent=lapsed, status="missed", expires_at=timezone.now())
+    response = turn(kiosk_client, session.public_id, {"accessible_mode": True})
+    assert response.status_code == 200, response.content
+    told = [(b.channels, b.data) for b in broadcasts if b.event == "OfferAccessibleModeChanged"]
+    channels = sorted([f"private-agent.{agent.pk}", f"private-agent.{colleague.pk}"])
+    assert told == [(channels, {"session_id": session.public_id, "accessible_mode": True})]
