@@ -4,6 +4,7 @@ moment one waits; the tick's presence step runs once per ROUTING_PRESENCE_SECOND
 
 from datetime import timedelta
 
+import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
@@ -37,6 +38,7 @@ def test_the_tick_routes_a_waiting_session_at_once(kiosk, owner, settings):
     assert Offer.objects.get(session=session, status=OfferStatus.LIVE).agent_id == agent.pk
 
 
+@pytest.mark.postgres  # the dispatch's lock is PostgreSQL's advisory lock (threads on SQLite)
 def test_a_live_offer_alone_still_runs_the_dispatch(kiosk, owner, settings):
     """The offer lapses on the tick although its session is no longer pending (a transfer's)."""
     settings.ROUTING_PRESENCE_SECONDS = 5
@@ -55,6 +57,7 @@ def test_a_live_offer_alone_still_runs_the_dispatch(kiosk, owner, settings):
     assert User.objects.get(pk=agent.pk).missed_offers == 1
 
 
+@pytest.mark.postgres  # the dispatch's lock is PostgreSQL's advisory lock (threads on SQLite)
 def test_a_change_with_nothing_waiting_runs_no_dispatch_and_one_with_a_session_waiting_does(
     kiosk, owner, django_capture_on_commit_callbacks
 ):
